@@ -1,0 +1,216 @@
+//===- GatherOps.td - gather dialect operations ------------*- tablegen -*-===//
+
+#ifndef GATHER_DIALECT_GATHER_IR_GATHEROPS_TD
+#define GATHER_DIALECT_GATHER_IR_GATHEROPS_TD
+
+include "gather/Dialect/Gather/IR/GatherBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/CommonTypeConstraints.td"
+
+def Gather_IndexElementType : AnyTypeOf<[I8, I16, I32, I64, Index],
+    "signless integer (i8, i16, i32, i64) or index">;
+def Gather_IndicesTensor : RankedTensorOf<[Gather_IndexElementType]>;
+
+// Shared by all four ops: the policy attributes, type inference (the result
+// type may be written but must agree with the inferred one), shape
+// reification, and speculation only under the policies that never trap.
+class Gather_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Gather_Dialect, mnemonic, traits # [
+        NoMemoryEffect,
+        DeclareOpInterfaceMethods<ConditionallySpeculatable>,
+        InferTypeOpAdaptorWithIsCompatible,
+        DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+            ["reifyResultShapes"]>]> {
+  code commonDeclarations = [{
+    /// Computes the output dimensions from the operand shapes; reports the
+    /// broken rule through `emitError` when it is non-null.
+    ::mlir::FailureOr<::mlir::gather::GatherShape>
+    analyzeShapes(::mlir::gather::EmitErrorFn emitError = nullptr);
+  }];
+  code policyDescription = [{
+
+    Index policy. An index value `i` along a dimension of size `s` is valid
+    when `0 <= i < s`. With `negative_indices = wrap` (the default, as in
+    ONNX) an index in `[-s, 0)` is first replaced by `i + s`; with
+    `negative_indices = out_of_bounds` every negative index is out of bounds.
+    An out-of-bounds index then follows `out_of_bounds`: `error` (the
+    default) stops the program with a runtime error naming the op, `clamp`
+    reads the nearest valid element, `fill` produces zero, and `unchecked`
+    performs no check at all (undefined behaviour on bad indices, fastest).
+    When the indices are a constant, the verifier rejects out-of-range values
+    under `error` at compile time.
+  }];
+  string policyFormat =
+      "(`negative_indices` `=` `` $negative_indices^)? "
+      "(`out_of_bounds` `=` `` $out_of_bounds^)? attr-dict `:` "
+      "functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+defvar GatherPolicyArgs = (ins
+    DefaultValuedAttr<Gather_NegativeIndexModeAttr,
+                      "::mlir::gather::NegativeIndexMode::wrap">:$negative_indices,
+    DefaultValuedAttr<Gather_OutOfBoundsModeAttr,
+                      "::mlir::gather::OutOfBoundsMode::error">:$out_of_bounds);
+
+
+
+//===----------------------------------------------------------------------===//
+// gather.multiaxis
+//===----------------------------------------------------------------------===//
+
+def Gather_MultiaxisOp : Gather_Op<"multiaxis"> {
+  let summary = "gather along any set of axes with broadcasting";
+  let description = [{
+    The general gather from the Gather Multiaxis proposal. `input`, `indices`
+    and `output` have the same rank `r`. `axes` lists unique dimensions in
+    `[0, r)`, in any order; coordinate component `j` indexes `axes[j]`.
+
+    Coordinates are folded into the last indices dimension: with
+    `k = max(len(axes), 1)`, the last indices dimension must be a multiple of
+    `k`, and the *logical* indices shape is the indices shape with its last
+    dimension divided by `k`. Output dimension `d` is:
+    - for `d` in `axes`: the logical indices size of `d`;
+    - otherwise: the bidirectional broadcast of the input size and the logical
+      indices size of `d` (they must be equal, or one of them 1).
+
+    Semantics, for every output coordinate `o`: let `p` be `o` with the
+    broadcast (size 1) dimensions of the logical indices set to 0, and
+    `base = p[r-1] * k`; then `c[axes[j]] = indices[p[0], ..., base + j]`,
+    and every other component of `c` is `o[d]` (0 where the input size is 1).
+    `output[o] = input[c]`. Empty `axes` is a pure broadcast of the input.
+
+    ```mlir
+    // GatherND-like lookup of (n, c) pairs from an NHWC tensor: 2 axes, so
+    // the last indices dimension 32 holds 16 coordinate pairs.
+    %0 = gather.multiaxis %input[%indices] axes = [0, 3]
+        : (tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32>
+    // Seed example: input [4,2,1,2], indices [1,3,2,2], axes [1] -> [4,3,2,2].
+    %1 = gather.multiaxis %a[%b] axes = [1] out_of_bounds = clamp
+        : (tensor<4x2x1x2xf32>, tensor<1x3x2x2xi32>) -> tensor<4x3x2x2xf32>
+    ```
+  }] # policyDescription;
+  let arguments = !con((ins AnyRankedTensor:$input,
+                            Gather_IndicesTensor:$indices,
+                            DenseI64ArrayAttr:$axes), GatherPolicyArgs);
+  let results = (outs AnyRankedTensor:$output);
+  let assemblyFormat = "$input `[` $indices `]` `axes` `=` $axes "
+                       # policyFormat;
+  let extraClassDeclaration = commonDeclarations # [{
+    /// Number of index values per coordinate: max(len(axes), 1).
+    int64_t getCoordinateSize() {
+      return std::max<int64_t>(getAxes().size(), 1);
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// gather.block
+//===----------------------------------------------------------------------===//
+
+def Gather_BlockOp : Gather_Op<"block"> {
+  let summary = "gather whole slices along one axis (ONNX Gather, numpy.take)";
+  let description = [{
+    ONNX `Gather` / `numpy.take` / `tf.gather`. `data` has rank `r >= 1`,
+    `indices` any rank `q` (0 allowed), `axis` is in `[-r, r-1]` (negative
+    counts from the back). The output has rank `q + r - 1` and shape
+    `data.shape[:axis] ++ indices.shape ++ data.shape[axis+1:]`:
+
+    `output[i..., j, k...] = data[i..., indices[j], k...]`
+
+    ```mlir
+    // Embedding lookup.
+    %0 = gather.block %table[%ids] axis = 0
+        : (tensor<50000x768xf32>, tensor<8x1024xi64>) -> tensor<8x1024x768xf32>
+    ```
+  }] # policyDescription;
+  let arguments = !con((ins AnyRankedTensor:$data,
+                            Gather_IndicesTensor:$indices,
+                            DefaultValuedAttr<I64Attr, "0">:$axis),
+                       GatherPolicyArgs);
+  let results = (outs AnyRankedTensor:$output);
+  let assemblyFormat = "$data `[` $indices `]` `axis` `=` $axis "
+                       # policyFormat;
+  let extraClassDeclaration = commonDeclarations # [{
+    /// The axis in [0, rank); only meaningful on a verified op.
+    int64_t getNormalizedAxis() {
+      int64_t axis = getAxis();
+      return axis < 0 ? axis + getData().getType().getRank() : axis;
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// gather.elements
+//===----------------------------------------------------------------------===//
+
+def Gather_ElementsOp : Gather_Op<"elements"> {
+  let summary = "gather single elements along one axis (ONNX GatherElements, torch.gather)";
+  let description = [{
+    ONNX `GatherElements` / `torch.gather` / `numpy.take_along_axis`. `data`
+    and `indices` have the same rank `r >= 1`, `axis` is in `[-r, r-1]`, and
+    the output has the shape of `indices`:
+
+    `output[i..., j, k...] = data[i..., indices[i..., j, k...], k...]`
+
+    For `d != axis`, `indices.shape[d] <= data.shape[d]`: like PyTorch and
+    ONNX Runtime, smaller index dimensions are accepted and read the leading
+    part of `data` (there is no broadcasting of size-1 dimensions).
+
+    ```mlir
+    %0 = gather.elements %data[%indices] axis = 1
+        : (tensor<4096x4096xf32>, tensor<4096x1024xi64>) -> tensor<4096x1024xf32>
+    ```
+  }] # policyDescription;
+  let arguments = !con((ins AnyRankedTensor:$data,
+                            Gather_IndicesTensor:$indices,
+                            DefaultValuedAttr<I64Attr, "0">:$axis),
+                       GatherPolicyArgs);
+  let results = (outs AnyRankedTensor:$output);
+  let assemblyFormat = "$data `[` $indices `]` `axis` `=` $axis "
+                       # policyFormat;
+  let extraClassDeclaration = commonDeclarations # [{
+    /// The axis in [0, rank); only meaningful on a verified op.
+    int64_t getNormalizedAxis() {
+      int64_t axis = getAxis();
+      return axis < 0 ? axis + getData().getType().getRank() : axis;
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// gather.nd
+//===----------------------------------------------------------------------===//
+
+def Gather_NdOp : Gather_Op<"nd"> {
+  let summary = "gather slices addressed by coordinate tuples (ONNX GatherND)";
+  let description = [{
+    ONNX `GatherND`. `data` has rank `r >= 1`, `indices` rank `q >= 1`, and
+    `batch_dims = b` satisfies `0 <= b < min(q, r)`. The last indices
+    dimension `k` is the coordinate size; it must be static with
+    `1 <= k <= r - b`. The leading `b` dimensions are batch dimensions: equal
+    in `data` and `indices`, or 1 in `data` (broadcast, as in the multiaxis
+    proposal). The output shape is `indices.shape[:-1] ++ data.shape[b+k:]`:
+
+    `output[b..., i..., t...] = data[b..., indices[b..., i..., 0:k], t...]`
+
+    ```mlir
+    %0 = gather.nd %data[%indices] batch_dims = 1
+        : (tensor<16x512x512x4xf32>, tensor<16x65536x2xi64>) -> tensor<16x65536x4xf32>
+    ```
+  }] # policyDescription;
+  let arguments = !con((ins AnyRankedTensor:$data,
+                            Gather_IndicesTensor:$indices,
+                            DefaultValuedAttr<I64Attr, "0">:$batch_dims),
+                       GatherPolicyArgs);
+  let results = (outs AnyRankedTensor:$output);
+  let assemblyFormat = "$data `[` $indices `]` (`batch_dims` `=` $batch_dims^)? "
+                       # policyFormat;
+  let extraClassDeclaration = commonDeclarations;
+}
+
+#endif // GATHER_DIALECT_GATHER_IR_GATHEROPS_TD

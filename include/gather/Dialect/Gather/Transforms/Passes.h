@@ -1,0 +1,25 @@
+//===- Passes.h - gather dialect passes -------------------------*- C++ -*-===//
+
+#ifndef GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_H
+#define GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_H
+
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+namespace gather {
+
+#define GEN_PASS_DECL
+#include "gather/Dialect/Gather/Transforms/Passes.h.inc"
+
+/// Patterns that tighten gather result types to the inferred shapes.
+void populateRefineResultTypePatterns(RewritePatternSet &patterns);
+
+#define GEN_PASS_REGISTRATION
+#include "gather/Dialect/Gather/Transforms/Passes.h.inc"
+
+} // namespace gather
+} // namespace mlir
+
+#endif // GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_H

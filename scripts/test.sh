@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds the project and runs every test (the check-gather lit suite).
+# Usage: scripts/test.sh [extra lit arguments, e.g. -v or --filter=infer]
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+build_gather gather-opt mlir-doc
+echo "== running check-gather"
+log="$(mktemp)"
+status=0
+"$LLVM_PREFIX/bin/lit" -sv "$BUILD/test" "$@" 2>&1 | tee "$log" || status=$?
+passed=$(grep -oP '^\s*Passed\s*:\s*\K[0-9]+' "$log" || echo 0)
+failed=$(grep -oP '^\s*Failed\s*:\s*\K[0-9]+' "$log" || echo 0)
+unsupported=$(grep -oP '^\s*Unsupported\s*:\s*\K[0-9]+' "$log" || echo 0)
+rm -f "$log"
+echo "check-gather: ${passed} passed, ${failed} failed, ${unsupported} skipped"
+if [ "$passed" -eq 0 ]; then
+  echo "error: no test passed" >&2
+  exit 1
+fi
+exit $status

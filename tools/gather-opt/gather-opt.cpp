@@ -1,0 +1,28 @@
+//===- gather-opt.cpp - mlir-opt with the gather dialect ------------------===//
+//
+// Registers the gather dialect and the upstream dialects and passes that the
+// pipelines from gather ops down to LLVM and NVVM need.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "gather/Dialect/Gather/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::gather::registerGatherPasses();
+
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::gather::GatherDialect>();
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "gather optimizer driver\n", registry));
+}
