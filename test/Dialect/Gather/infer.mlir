@@ -420,33 +420,3 @@ func.func @nd_seed002_example5(%data: tensor<2x2x2xf32>, %indices: tensor<2x1xi6
   %0 = gather.nd %data[%indices] batch_dims = 1 : (tensor<2x2x2xf32>, tensor<2x1xi64>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
-// Dynamic operands: sizes are inferred where one side decides them.
-// CHECK-LABEL: func.func @multiaxis_partially_dynamic
-// CHECK:         gather.multiaxis {{.*}} : (tensor<?x3x1xf32>, tensor<1x?x4xi64>) -> tensor<?x?x4xf32>
-func.func @multiaxis_partially_dynamic(%data: tensor<?x3x1xf32>, %indices: tensor<1x?x4xi64>) -> tensor<?x?x?xf32> {
-  %0 = gather.multiaxis %data[%indices] axes = [1] : (tensor<?x3x1xf32>, tensor<1x?x4xi64>) -> tensor<?x?x?xf32>
-  return %0 : tensor<?x?x?xf32>
-}
-
-// A dynamic input dimension against a static logical indices size (not 1)
-// can only be that size or 1, so the output takes it.
-// CHECK-LABEL: func.func @multiaxis_dynamic_against_static
-// CHECK:         gather.multiaxis {{.*}} : (tensor<?x?xf32>, tensor<5x6xi64>) -> tensor<5x6xf32>
-func.func @multiaxis_dynamic_against_static(%data: tensor<?x?xf32>, %indices: tensor<5x6xi64>) -> tensor<?x?xf32> {
-  %0 = gather.multiaxis %data[%indices] axes = [0] : (tensor<?x?xf32>, tensor<5x6xi64>) -> tensor<?x?xf32>
-  return %0 : tensor<?x?xf32>
-}
-
-// CHECK-LABEL: func.func @nd_batch_refined_from_data
-// CHECK:         gather.nd {{.*}} : (tensor<4x?x7xf32>, tensor<?x9x1xi64>) -> tensor<4x9x7xf32>
-func.func @nd_batch_refined_from_data(%data: tensor<4x?x7xf32>, %indices: tensor<?x9x1xi64>) -> tensor<?x?x?xf32> {
-  %0 = gather.nd %data[%indices] batch_dims = 1 : (tensor<4x?x7xf32>, tensor<?x9x1xi64>) -> tensor<?x?x?xf32>
-  return %0 : tensor<?x?x?xf32>
-}
-
-// CHECK-LABEL: func.func @block_dynamic
-// CHECK:         gather.block {{.*}} : (tensor<?x768xf32>, tensor<8x?xi64>) -> tensor<8x?x768xf32>
-func.func @block_dynamic(%data: tensor<?x768xf32>, %indices: tensor<8x?xi64>) -> tensor<?x?x?xf32> {
-  %0 = gather.block %data[%indices] axis = 0 : (tensor<?x768xf32>, tensor<8x?xi64>) -> tensor<?x?x?xf32>
-  return %0 : tensor<?x?x?xf32>
-}

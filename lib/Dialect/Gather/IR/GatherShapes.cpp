@@ -310,3 +310,208 @@ mlir::gather::reifyOutputShape(OpBuilder &builder, Location loc,
   }
   return sizes;
 }
+
+//===----------------------------------------------------------------------===//
+// Mapping the ONNX-style ops onto gather.multiaxis
+//===----------------------------------------------------------------------===//
+
+/// A reshape between `lowShape` and a higher-rank shape that inserts unit
+/// dimensions: `positions[i]` is where dimension i of the low shape sits in
+/// the high shape. Unit dimensions join the group of the dimension before
+/// them (leading ones join the first group).
+static UnitReshape unitReshape(ArrayRef<int64_t> lowShape,
+                               ArrayRef<int64_t> positions, int64_t highRank,
+                               bool expand) {
+  UnitReshape reshape;
+  reshape.expand = expand;
+  SmallVector<int64_t> highShape(highRank, 1);
+  for (auto [dim, pos] : llvm::enumerate(positions))
+    highShape[pos] = lowShape[dim];
+  for (size_t i = 0; i < positions.size(); ++i) {
+    ReassociationIndices group;
+    int64_t begin = i == 0 ? 0 : positions[i];
+    int64_t end = i + 1 == positions.size() ? highRank : positions[i + 1];
+    for (int64_t d = begin; d < end; ++d)
+      group.push_back(d);
+    reshape.reassociation.push_back(group);
+  }
+  reshape.resultShape =
+      expand ? highShape : SmallVector<int64_t>(lowShape.begin(), lowShape.end());
+  reshape.isIdentity = static_cast<int64_t>(lowShape.size()) == highRank;
+  return reshape;
+}
+
+static SmallVector<int64_t> iotaFrom(int64_t begin, int64_t count) {
+  return llvm::to_vector(llvm::seq<int64_t>(begin, begin + count));
+}
+
+MultiaxisForm mlir::gather::getBlockMultiaxisForm(
+    ArrayRef<int64_t> dataShape, ArrayRef<int64_t> indicesShape,
+    int64_t axis) {
+  int64_t rank = dataShape.size(), q = indicesShape.size();
+  MultiaxisForm form;
+  form.axes = {axis};
+  // data [lead, s, trail] -> [lead, s, 1 x q, trail].
+  SmallVector<int64_t> dataPositions;
+  for (int64_t d = 0; d < rank; ++d)
+    dataPositions.push_back(d <= axis ? d : d + q);
+  form.data = unitReshape(dataShape, dataPositions, rank + q, true);
+  // indices [idx] -> [1 x (axis + 1), idx, 1 x trail].
+  form.indices =
+      unitReshape(indicesShape, iotaFrom(axis + 1, q), rank + q, true);
+  // multiaxis output [lead, 1, idx, trail] -> [lead, idx, trail].
+  SmallVector<int64_t> outputShape(dataShape.take_front(axis));
+  llvm::append_range(outputShape, indicesShape);
+  llvm::append_range(outputShape, dataShape.drop_front(axis + 1));
+  SmallVector<int64_t> keptPositions;
+  for (int64_t d = 0; d < rank + q; ++d)
+    if (d != axis)
+      keptPositions.push_back(d);
+  form.output = unitReshape(outputShape, keptPositions, rank + q, false);
+  return form;
+}
+
+MultiaxisForm mlir::gather::getElementsMultiaxisForm(
+    ArrayRef<int64_t> dataShape, ArrayRef<int64_t> indicesShape,
+    int64_t axis) {
+  int64_t rank = dataShape.size();
+  MultiaxisForm form;
+  form.axes = {axis};
+  form.data = unitReshape(dataShape, iotaFrom(0, rank), rank, true);
+  form.indices = unitReshape(indicesShape, iotaFrom(0, rank), rank, true);
+  form.output = unitReshape(indicesShape, iotaFrom(0, rank), rank, false);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t dataSize = dataShape[d], indicesSize = indicesShape[d];
+    bool provablySame = isStatic(dataSize) && dataSize == indicesSize;
+    // A data size of 1 only meets index sizes 0 and 1, which broadcast
+    // correctly.
+    if (d != axis && !provablySame && dataSize != 1)
+      form.sliceDataDims.push_back(d);
+  }
+  return form;
+}
+
+MultiaxisForm mlir::gather::getNdMultiaxisForm(ArrayRef<int64_t> dataShape,
+                                               ArrayRef<int64_t> indicesShape,
+                                               int64_t batchDims) {
+  int64_t rank = dataShape.size(), q = indicesShape.size();
+  int64_t k = indicesShape.back();
+  int64_t indexedEnd = batchDims + k;
+  int64_t trailing = rank - indexedEnd;
+  int64_t leading = std::max(indexedEnd, q - 1);
+  int64_t newRank = leading + trailing;
+  MultiaxisForm form;
+  form.axes = iotaFrom(batchDims, k);
+  // data [batch, indexed, trail] -> [batch, indexed, 1 x fill, trail].
+  SmallVector<int64_t> dataPositions;
+  for (int64_t d = 0; d < rank; ++d)
+    dataPositions.push_back(d < indexedEnd ? d : d + leading - indexedEnd);
+  form.data = unitReshape(dataShape, dataPositions, newRank, true);
+  // indices [lead, k] -> [lead, 1 x fill, k]; the coordinate dimension
+  // becomes the (folded) last dimension.
+  if (newRank > q - 1) {
+    SmallVector<int64_t> positions = iotaFrom(0, q - 1);
+    positions.push_back(newRank - 1);
+    form.indices = unitReshape(indicesShape, positions, newRank, true);
+  } else {
+    // No room for a unit dimension: fold k into the last index dimension.
+    form.indices.expand = false;
+    for (int64_t d = 0; d < q - 2; ++d)
+      form.indices.reassociation.push_back({d});
+    form.indices.reassociation.push_back({q - 2, q - 1});
+    form.indices.resultShape.assign(indicesShape.begin(),
+                                    indicesShape.end() - 1);
+    int64_t &last = form.indices.resultShape.back();
+    last = isStatic(last) ? last * k : kDynamic;
+  }
+  // multiaxis output [lead, 1 x fill, trail] -> [lead, trail].
+  SmallVector<int64_t> outputShape(indicesShape.drop_back());
+  llvm::append_range(outputShape, dataShape.drop_front(indexedEnd));
+  SmallVector<int64_t> keptPositions = iotaFrom(0, q - 1);
+  llvm::append_range(keptPositions, iotaFrom(leading, trailing));
+  form.output = unitReshape(outputShape, keptPositions, newRank, false);
+  return form;
+}
+
+Value mlir::gather::buildUnitReshape(OpBuilder &builder, Location loc,
+                                     Value value, const UnitReshape &reshape) {
+  if (reshape.isIdentity)
+    return value;
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!reshape.expand)
+    return tensor::CollapseShapeOp::create(builder, loc, value,
+                                           reshape.reassociation);
+  auto resultType = type.clone(reshape.resultShape);
+  return tensor::ExpandShapeOp::create(builder, loc, resultType, value,
+                                       reshape.reassociation);
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluation
+//===----------------------------------------------------------------------===//
+
+std::optional<int64_t> mlir::gather::resolveIndex(int64_t value, int64_t size,
+                                                  bool wrapNegative,
+                                                  int outOfBoundsMode,
+                                                  bool &isFill) {
+  isFill = false;
+  if (value < 0 && wrapNegative && value >= -size)
+    value += size;
+  if (value >= 0 && value < size)
+    return value;
+  // Values of OutOfBoundsMode: error 0, clamp 1, fill 2, unchecked 3.
+  if (outOfBoundsMode == 1 && size > 0)
+    return std::clamp<int64_t>(value, 0, size - 1);
+  if (outOfBoundsMode == 2) {
+    isFill = true;
+    return 0;
+  }
+  return std::nullopt;
+}
+
+FailureOr<SmallVector<Attribute>> mlir::gather::evaluateMultiaxis(
+    ArrayRef<Attribute> input, ArrayRef<int64_t> inputShape,
+    ArrayRef<int64_t> inputStrides, ArrayRef<int64_t> indices,
+    ArrayRef<int64_t> indicesShape, ArrayRef<int64_t> axes,
+    ArrayRef<int64_t> outputShape, bool wrapNegative, int outOfBoundsMode,
+    Attribute zero) {
+  int64_t rank = outputShape.size();
+  int64_t k = std::max<int64_t>(axes.size(), 1);
+  SmallVector<int64_t> logical(indicesShape);
+  if (rank > 0)
+    logical.back() /= k;
+  SmallVector<int64_t> indicesStrides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    indicesStrides[d] = indicesStrides[d + 1] * indicesShape[d + 1];
+  int64_t count = ShapedType::getNumElements(outputShape);
+  SmallVector<Attribute> result;
+  result.reserve(count);
+  SmallVector<int64_t> coord(rank, 0);
+  for (int64_t linear = 0; linear < count; ++linear) {
+    int64_t rest = linear;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      coord[d] = rest % outputShape[d];
+      rest /= outputShape[d];
+    }
+    int64_t indicesBase = 0, inputOffset = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t p = logical[d] == 1 ? 0 : coord[d];
+      indicesBase += (d == rank - 1 ? p * k : p) * indicesStrides[d];
+      if (!llvm::is_contained(axes, d))
+        inputOffset += (inputShape[d] == 1 ? 0 : coord[d]) * inputStrides[d];
+    }
+    bool fill = false;
+    for (auto [j, axis] : llvm::enumerate(axes)) {
+      bool isFill = false;
+      std::optional<int64_t> at =
+          resolveIndex(indices[indicesBase + j], inputShape[axis],
+                       wrapNegative, outOfBoundsMode, isFill);
+      if (!at)
+        return failure();
+      fill |= isFill;
+      inputOffset += *at * inputStrides[axis];
+    }
+    result.push_back(fill ? zero : input[inputOffset]);
+  }
+  return result;
+}

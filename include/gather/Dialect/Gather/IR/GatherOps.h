@@ -14,4 +14,21 @@
 #define GET_OP_CLASSES
 #include "gather/Dialect/Gather/IR/GatherOps.h.inc"
 
+namespace mlir {
+class RewritePatternSet;
+namespace gather {
+
+/// Rewrites gather.block, gather.elements and gather.nd into
+/// gather.multiaxis with tensor reshapes around it (seed 003's mappings).
+void populateGatherToMultiaxisPatterns(RewritePatternSet &patterns);
+
+/// Tightens gather result types to the inferred shapes.
+void populateRefineResultTypePatterns(RewritePatternSet &patterns);
+
+/// How `op` maps onto gather.multiaxis (identity for gather.multiaxis).
+MultiaxisForm getMultiaxisForm(Operation *op);
+
+} // namespace gather
+} // namespace mlir
+
 #endif // GATHER_DIALECT_GATHER_IR_GATHEROPS_H

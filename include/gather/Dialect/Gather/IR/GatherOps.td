@@ -49,6 +49,8 @@ class Gather_Op<string mnemonic, list<Trait> traits = []>
       "(`out_of_bounds` `=` `` $out_of_bounds^)? attr-dict `:` "
       "functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 defvar GatherPolicyArgs = (ins

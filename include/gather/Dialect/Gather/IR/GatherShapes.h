@@ -9,6 +9,7 @@
 #ifndef GATHER_DIALECT_GATHER_IR_GATHERSHAPES_H
 #define GATHER_DIALECT_GATHER_IR_GATHERSHAPES_H
 
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OpDefinition.h"
@@ -70,6 +71,85 @@ FailureOr<GatherShape> analyzeNdShapes(ArrayRef<int64_t> dataShape,
 SmallVector<OpFoldResult> reifyOutputShape(OpBuilder &builder, Location loc,
                                            const GatherShape &shape,
                                            Value data, Value indices);
+
+
+//===----------------------------------------------------------------------===//
+// Mapping the ONNX-style ops onto gather.multiaxis (seed 003)
+//===----------------------------------------------------------------------===//
+
+/// A reshape that only inserts or removes unit dimensions, or folds the
+/// coordinate dimension into its neighbour: always a tensor.expand_shape or
+/// tensor.collapse_shape, never a copy.
+struct UnitReshape {
+  /// expand_shape (true) or collapse_shape (false).
+  bool expand = true;
+  /// In the expand/collapse_shape convention: one group of the higher-rank
+  /// shape's dimensions per dimension of the lower-rank shape.
+  SmallVector<ReassociationIndices> reassociation;
+  /// Static shape after the reshape (kDynamic where unknown).
+  SmallVector<int64_t> resultShape;
+  /// True when the reshape changes nothing.
+  bool isIdentity = false;
+};
+
+/// How an ONNX-style gather becomes reshape(multiaxis(reshape(data),
+/// reshape(indices))).
+struct MultiaxisForm {
+  UnitReshape data, indices, output;
+  SmallVector<int64_t> axes;
+  /// gather.elements only: data dimensions to slice to the indices size
+  /// first (the multiaxis broadcast rule would otherwise read a
+  /// smaller-than-data indices dimension of size 1 as a broadcast).
+  SmallVector<int64_t> sliceDataDims;
+};
+
+/// seed 003 gatherBlocks: data [lead, s, trail], indices [idx] become
+/// [lead, s, 1 x q, trail] and [1 x (axis+1), idx, 1 x trail], axes [axis];
+/// the unit dimension the multiaxis output has at `axis` is collapsed away.
+/// `axis` is already normalized.
+MultiaxisForm getBlockMultiaxisForm(ArrayRef<int64_t> dataShape,
+                                    ArrayRef<int64_t> indicesShape,
+                                    int64_t axis);
+
+/// seed 003 gatherSingleAxisElements: axes [axis], no reshapes.
+MultiaxisForm getElementsMultiaxisForm(ArrayRef<int64_t> dataShape,
+                                       ArrayRef<int64_t> indicesShape,
+                                       int64_t axis);
+
+/// seed 003 gatherNdBlocks: data [batch, indexed, trail] and indices
+/// [lead, k] are aligned on max(b + k, q - 1) leading dimensions, the k
+/// coordinates folded into the last indices dimension, axes [b, b+k).
+MultiaxisForm getNdMultiaxisForm(ArrayRef<int64_t> dataShape,
+                                 ArrayRef<int64_t> indicesShape,
+                                 int64_t batchDims);
+
+/// Builds the tensor.expand_shape / collapse_shape for `reshape` (returns
+/// `value` itself for an identity).
+Value buildUnitReshape(OpBuilder &builder, Location loc, Value value,
+                       const UnitReshape &reshape);
+
+//===----------------------------------------------------------------------===//
+// Evaluation (constant folding)
+//===----------------------------------------------------------------------===//
+
+/// Index values an op must fold: resolved per the policy. Returns nullopt
+/// when the value is out of bounds and the policy gives no defined result
+/// at compile time (`error`, `unchecked`); `fill` is reported through
+/// `isFill`.
+std::optional<int64_t> resolveIndex(int64_t value, int64_t size,
+                                    bool wrapNegative, int outOfBoundsMode,
+                                    bool &isFill);
+
+/// Evaluates gather.multiaxis on constant element lists (row-major).
+/// `inputStrides` lets the caller pass a leading sub-block of a larger
+/// tensor (gather.elements' data slicing). Fails when an index has no
+/// defined compile-time result under the policy.
+FailureOr<SmallVector<Attribute>>
+evaluateMultiaxis(ArrayRef<Attribute> input, ArrayRef<int64_t> inputShape,
+                  ArrayRef<int64_t> inputStrides, ArrayRef<int64_t> indices,
+                  ArrayRef<int64_t> indicesShape, ArrayRef<int64_t> axes,
+                  ArrayRef<int64_t> outputShape, bool wrapNegative,
+                  int outOfBoundsMode, Attribute zero);
 
 } // namespace mlir::gather
 

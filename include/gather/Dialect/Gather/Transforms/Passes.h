@@ -13,9 +13,6 @@ namespace gather {
 #define GEN_PASS_DECL
 #include "gather/Dialect/Gather/Transforms/Passes.h.inc"
 
-/// Patterns that tighten gather result types to the inferred shapes.
-void populateRefineResultTypePatterns(RewritePatternSet &patterns);
-
 #define GEN_PASS_REGISTRATION
 #include "gather/Dialect/Gather/Transforms/Passes.h.inc"
 

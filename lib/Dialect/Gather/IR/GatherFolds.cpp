@@ -1,0 +1,486 @@
+//===- GatherFolds.cpp - folds and canonicalization of gather ops ---------===//
+//
+// Canonical form: every gather is a gather.multiaxis (plus reshapes), with the
+// most static result type, no negative-index wrap when indices cannot be
+// negative, constant or trivial gathers folded away, and unit dimensions that
+// only carry the ONNX layout merged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+
+/// Constant folding evaluates at most this many output elements.
+static constexpr int64_t kFoldElementLimit = 1 << 16;
+
+//===----------------------------------------------------------------------===//
+// Multiaxis forms
+//===----------------------------------------------------------------------===//
+
+static ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
+MultiaxisForm mlir::gather::getMultiaxisForm(Operation *op) {
+  ArrayRef<int64_t> dataShape = shapeOf(op->getOperand(0));
+  ArrayRef<int64_t> indicesShape = shapeOf(op->getOperand(1));
+  if (auto block = dyn_cast<BlockOp>(op))
+    return getBlockMultiaxisForm(dataShape, indicesShape,
+                                 block.getNormalizedAxis());
+  if (auto elements = dyn_cast<ElementsOp>(op))
+    return getElementsMultiaxisForm(dataShape, indicesShape,
+                                    elements.getNormalizedAxis());
+  if (auto nd = dyn_cast<NdOp>(op))
+    return getNdMultiaxisForm(dataShape, indicesShape, nd.getBatchDims());
+  // gather.multiaxis itself: every reshape is the identity.
+  MultiaxisForm form = getElementsMultiaxisForm(dataShape, indicesShape, 0);
+  form.sliceDataDims.clear();
+  form.axes = llvm::to_vector(cast<MultiaxisOp>(op).getAxes());
+  return form;
+}
+
+//===----------------------------------------------------------------------===//
+// Folding
+//===----------------------------------------------------------------------===//
+
+/// Evaluates a gather whose data and indices are constants, through its
+/// multiaxis form (the reshapes of the form are free on attributes).
+static OpFoldResult foldConstantGather(Operation *op, Attribute dataAttr,
+                                       Attribute indicesAttr,
+                                       NegativeIndexMode negative,
+                                       OutOfBoundsMode outOfBounds) {
+  auto data = dyn_cast_if_present<DenseElementsAttr>(dataAttr);
+  auto indices = dyn_cast_if_present<DenseIntElementsAttr>(indicesAttr);
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!data || !indices || !resultType.hasStaticShape() ||
+      resultType.getNumElements() > kFoldElementLimit)
+    return {};
+  MultiaxisForm form = getMultiaxisForm(op);
+  SmallVector<int64_t> inputShape = form.data.resultShape;
+  SmallVector<int64_t> inputStrides = computeStrides(inputShape);
+  for (int64_t d : form.sliceDataDims)
+    inputShape[d] = form.indices.resultShape[d];
+  FailureOr<GatherShape> shape = analyzeMultiaxisShapes(
+      inputShape, form.indices.resultShape, form.axes, nullptr);
+  if (failed(shape))
+    return {};
+  SmallVector<int64_t> indexValues;
+  for (const APInt &value : indices.getValues<APInt>())
+    indexValues.push_back(value.getSExtValue());
+  SmallVector<Attribute> inputValues(data.getValues<Attribute>());
+  Type elementType = resultType.getElementType();
+  Attribute zero = Builder(op->getContext()).getZeroAttr(elementType);
+  FailureOr<SmallVector<Attribute>> values = evaluateMultiaxis(
+      inputValues, inputShape, inputStrides, indexValues,
+      form.indices.resultShape, form.axes, shape->outputShape,
+      negative == NegativeIndexMode::wrap, static_cast<int>(outOfBounds),
+      zero);
+  if (failed(values))
+    return {};
+  return DenseElementsAttr::get(resultType, *values);
+}
+
+/// Every output element of a gather over a splat is the splat value, unless
+/// an index hits the policy: fold only where no index can trap or fill.
+static OpFoldResult foldSplatGather(Operation *op, Attribute dataAttr,
+                                    Attribute indicesAttr,
+                                    OutOfBoundsMode outOfBounds) {
+  auto data = dyn_cast_if_present<SplatElementsAttr>(dataAttr);
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!data || data.getNumElements() == 0 || !resultType.hasStaticShape())
+    return {};
+  Attribute value = data.getSplatValue<Attribute>();
+  bool indicesKnownValid =
+      indicesAttr && outOfBounds == OutOfBoundsMode::error; // verified
+  bool fillIsSplat = outOfBounds == OutOfBoundsMode::fill &&
+                     value == Builder(op->getContext())
+                                  .getZeroAttr(resultType.getElementType());
+  if (outOfBounds != OutOfBoundsMode::clamp &&
+      outOfBounds != OutOfBoundsMode::unchecked && !indicesKnownValid &&
+      !fillIsSplat)
+    return {};
+  return SplatElementsAttr::get(resultType, value);
+}
+
+template <typename OpTy>
+static OpFoldResult foldGather(OpTy op, Attribute dataAttr,
+                               Attribute indicesAttr) {
+  if (failed(op.analyzeShapes()))
+    return {};
+  if (OpFoldResult folded = foldSplatGather(op, dataAttr, indicesAttr,
+                                            op.getOutOfBounds()))
+    return folded;
+  return foldConstantGather(op, dataAttr, indicesAttr, op.getNegativeIndices(),
+                            op.getOutOfBounds());
+}
+
+/// A single axis whose indices are 0..n-1 along that very dimension (and 1
+/// elsewhere) copies the input.
+static bool isIotaOverAxis(MultiaxisOp op, Attribute indicesAttr) {
+  auto indices = dyn_cast_if_present<DenseIntElementsAttr>(indicesAttr);
+  if (!indices || op.getAxes().size() != 1)
+    return false;
+  int64_t axis = op.getAxes().front();
+  ArrayRef<int64_t> shape = indices.getType().getShape();
+  ArrayRef<int64_t> inputShape = op.getInput().getType().getShape();
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (static_cast<int64_t>(d) == axis ? size != inputShape[axis] : size != 1)
+      return false;
+  int64_t expected = 0;
+  for (const APInt &value : indices.getValues<APInt>())
+    if (value.getSExtValue() != expected++)
+      return false;
+  return true;
+}
+
+OpFoldResult MultiaxisOp::fold(FoldAdaptor adaptor) {
+  if (failed(analyzeShapes()))
+    return {};
+  // Empty axes with nothing to broadcast, or an iota over the axis: the
+  // output is the input.
+  if (getInput().getType() == getType() &&
+      (getAxes().empty() || isIotaOverAxis(*this, adaptor.getIndices())))
+    return getInput();
+  return foldGather(*this, adaptor.getInput(), adaptor.getIndices());
+}
+
+OpFoldResult BlockOp::fold(FoldAdaptor adaptor) {
+  return foldGather(*this, adaptor.getData(), adaptor.getIndices());
+}
+
+OpFoldResult ElementsOp::fold(FoldAdaptor adaptor) {
+  return foldGather(*this, adaptor.getData(), adaptor.getIndices());
+}
+
+OpFoldResult NdOp::fold(FoldAdaptor adaptor) {
+  return foldGather(*this, adaptor.getData(), adaptor.getIndices());
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns shared by all ops
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Rewrites an ONNX-style gather into reshape(multiaxis(reshape(data),
+/// reshape(indices))), following seed 003's gatherBlocks /
+/// gatherSingleAxisElements / gatherNdBlocks. Dynamic sizes go through the
+/// reshapes' dynamic forms.
+template <typename OpTy>
+struct RewriteToMultiaxis : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(op.analyzeShapes()))
+      return rewriter.notifyMatchFailure(op, "invalid shapes");
+    MultiaxisForm form = getMultiaxisForm(op);
+    Location loc = op.getLoc();
+    Value data = op.getData();
+    Value indices = op.getIndices();
+    if (!form.sliceDataDims.empty()) {
+      // gather.elements reads only the leading part of data where indices
+      // are smaller; multiaxis would broadcast instead.
+      int64_t rank = form.axes.size() ? shapeOf(data).size() : 0;
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> sizes =
+          tensor::getMixedSizes(rewriter, loc, data);
+      for (int64_t d : form.sliceDataDims)
+        sizes[d] = tensor::getMixedSize(rewriter, loc, indices, d);
+      data = tensor::ExtractSliceOp::create(rewriter, loc, data, offsets,
+                                            sizes, strides);
+    }
+    Value input = buildUnitReshape(rewriter, loc, data, form.data);
+    Value multiIndices = buildUnitReshape(rewriter, loc, indices, form.indices);
+    auto multiaxis = MultiaxisOp::create(
+        rewriter, loc, input, multiIndices, form.axes,
+        op.getNegativeIndices(), op.getOutOfBounds());
+    Value result =
+        buildUnitReshape(rewriter, loc, multiaxis.getOutput(), form.output);
+    if (result.getType() != op.getType())
+      result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Replaces the result type by the most static type that agrees with both
+/// the written and the inferred type; users keep the written type through a
+/// tensor.cast.
+template <typename OpTy>
+struct RefineResultType : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<GatherShape> shape = op.analyzeShapes();
+    if (failed(shape))
+      return rewriter.notifyMatchFailure(op, "invalid operand shapes");
+    RankedTensorType written = op.getOutput().getType();
+    SmallVector<int64_t> refined;
+    for (auto [have, inferred] :
+         llvm::zip_equal(written.getShape(), shape->outputShape))
+      refined.push_back(ShapedType::isDynamic(have) ? inferred : have);
+    RankedTensorType refinedType = written.clone(refined);
+    if (refinedType == written)
+      return rewriter.notifyMatchFailure(op, "result type already refined");
+    rewriter.setInsertionPointAfter(op);
+    auto cast = tensor::CastOp::create(rewriter, op.getLoc(), written,
+                                       op.getOutput());
+    rewriter.modifyOpInPlace(op,
+                             [&] { op.getOutput().setType(refinedType); });
+    rewriter.replaceAllUsesExcept(op.getOutput(), cast.getResult(), cast);
+    return success();
+  }
+};
+
+/// Indices that cannot be negative need no wrap (and so no select in the
+/// lowered code): constants >= 0, or zero-extended narrower integers.
+static bool areProvablyNonNegative(Value indices) {
+  DenseIntElementsAttr constant;
+  if (matchPattern(indices, m_Constant(&constant)))
+    return llvm::all_of(constant.getValues<APInt>(),
+                        [](const APInt &v) { return !v.isNegative(); });
+  Operation *def = indices.getDefiningOp();
+  if (!def || !isa<arith::ExtUIOp, arith::IndexCastUIOp>(def))
+    return false;
+  auto narrowType = getElementTypeOrSelf(def->getOperand(0).getType());
+  auto wideType = getElementTypeOrSelf(indices.getType());
+  unsigned narrowWidth = narrowType.isIndex() ? 64 : narrowType.getIntOrFloatBitWidth();
+  unsigned wideWidth = wideType.isIndex() ? 64 : wideType.getIntOrFloatBitWidth();
+  return narrowWidth < wideWidth;
+}
+
+template <typename OpTy>
+struct DropNegativeWrap : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getNegativeIndices() != NegativeIndexMode::wrap ||
+        !areProvablyNonNegative(op.getIndices()))
+      return failure();
+    rewriter.modifyOpInPlace(
+        op, [&] { op.setNegativeIndices(NegativeIndexMode::out_of_bounds); });
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// gather.multiaxis simplifications
+//===----------------------------------------------------------------------===//
+
+/// Constant indices naming one coordinate for the whole output (logical
+/// indices shape all ones) select a slice: tensor.extract_slice.
+struct SingleCoordinateToSlice : OpRewritePattern<MultiaxisOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MultiaxisOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseIntElementsAttr indices;
+    if (op.getAxes().empty() ||
+        !matchPattern(op.getIndices(), m_Constant(&indices)) ||
+        indices.getNumElements() != op.getCoordinateSize())
+      return failure();
+    ArrayRef<int64_t> inputShape = op.getInput().getType().getShape();
+    int64_t rank = inputShape.size();
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, op.getLoc(), op.getInput());
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    auto values = llvm::to_vector(indices.getValues<APInt>());
+    for (auto [j, axis] : llvm::enumerate(op.getAxes())) {
+      bool isFill = false;
+      // A dynamic size leaves the policy undecidable here.
+      if (ShapedType::isDynamic(inputShape[axis]))
+        return failure();
+      std::optional<int64_t> at = resolveIndex(
+          values[j].getSExtValue(), inputShape[axis],
+          op.getNegativeIndices() == NegativeIndexMode::wrap,
+          static_cast<int>(op.getOutOfBounds()), isFill);
+      if (!at || isFill)
+        return failure();
+      offsets[axis] = rewriter.getIndexAttr(*at);
+      sizes[axis] = rewriter.getIndexAttr(1);
+    }
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, op.getLoc(), op.getInput(), offsets, sizes, strides);
+    if (slice.getType() != op.getType())
+      slice = tensor::CastOp::create(rewriter, op.getLoc(), op.getType(), slice);
+    rewriter.replaceOp(op, slice);
+    return success();
+  }
+};
+
+/// An axis dimension whose logical indices size is 1, followed by a
+/// non-axis dimension that only indices fill (input size 1), are one
+/// dimension: the layout gatherBlocks produces. Merging them gives seed
+/// 003's worked shapes ([4,1,3]/[1,2,1] -> [4,3]/[2,1]).
+struct MergeUnitAxisWithIndexDim : OpRewritePattern<MultiaxisOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MultiaxisOp op,
+                                PatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> inputShape = op.getInput().getType().getShape();
+    ArrayRef<int64_t> indicesShape = op.getIndices().getType().getShape();
+    ArrayRef<int64_t> axes = op.getAxes();
+    int64_t rank = inputShape.size();
+    int64_t k = op.getCoordinateSize();
+    auto logicalSize = [&](int64_t d) {
+      int64_t size = indicesShape[d];
+      return d == rank - 1 && !ShapedType::isDynamic(size) ? size / k : size;
+    };
+    for (int64_t axis : axes) {
+      int64_t next = axis + 1;
+      if (next >= rank || logicalSize(axis) != 1 ||
+          llvm::is_contained(axes, next) || inputShape[next] != 1)
+        continue;
+      SmallVector<ReassociationIndices> merge;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (d == next)
+          continue;
+        if (d == axis)
+          merge.push_back({axis, next});
+        else
+          merge.push_back({d});
+      }
+      Location loc = op.getLoc();
+      Value input =
+          tensor::CollapseShapeOp::create(rewriter, loc, op.getInput(), merge);
+      Value indices =
+          tensor::CollapseShapeOp::create(rewriter, loc, op.getIndices(), merge);
+      SmallVector<int64_t> newAxes;
+      for (int64_t a : axes)
+        newAxes.push_back(a > next ? a - 1 : a);
+      auto merged = MultiaxisOp::create(rewriter, loc, input, indices, newAxes,
+                                        op.getNegativeIndices(),
+                                        op.getOutOfBounds());
+      // The original output has [1, n] where the merged one has [n].
+      RankedTensorType resultType = op.getType();
+      SmallVector<int64_t> expandedShape(resultType.getShape());
+      expandedShape[axis] = 1;
+      Value result = tensor::ExpandShapeOp::create(
+          rewriter, loc, resultType.clone(expandedShape), merged.getOutput(),
+          merge);
+      if (result.getType() != resultType)
+        result = tensor::CastOp::create(rewriter, loc, resultType, result);
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// Empty axes: the output is the input broadcast along the dimensions where
+/// it has size 1: linalg.broadcast of the input with those dimensions
+/// dropped.
+struct EmptyAxesToBroadcast : OpRewritePattern<MultiaxisOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MultiaxisOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getAxes().empty())
+      return failure();
+    FailureOr<GatherShape> shape = op.analyzeShapes();
+    if (failed(shape))
+      return failure();
+    ArrayRef<int64_t> inputShape = op.getInput().getType().getShape();
+    ArrayRef<int64_t> indicesShape = op.getIndices().getType().getShape();
+    SmallVector<int64_t> broadcastDims;
+    SmallVector<int64_t> keptDims;
+    for (auto [d, size] : llvm::enumerate(inputShape)) {
+      if (size == 1 && shape->outputShape[d] != 1) {
+        broadcastDims.push_back(d);
+        continue;
+      }
+      // A dynamic input size broadcasts only if it is 1 at run time, which
+      // the indices side decides unless it is statically 1.
+      if (ShapedType::isDynamic(size) && indicesShape[d] != 1)
+        return rewriter.notifyMatchFailure(op, "broadcast decided at run time");
+      keptDims.push_back(d);
+    }
+    if (broadcastDims.empty())
+      return rewriter.notifyMatchFailure(op, "folds to the input instead");
+    Location loc = op.getLoc();
+    // Drop the unit dimensions that get broadcast.
+    SmallVector<ReassociationIndices> groups;
+    int64_t rank = inputShape.size();
+    for (size_t i = 0; i < keptDims.size(); ++i) {
+      ReassociationIndices group;
+      int64_t begin = i == 0 ? 0 : keptDims[i];
+      int64_t end = i + 1 == keptDims.size() ? rank : keptDims[i + 1];
+      for (int64_t d = begin; d < end; ++d)
+        group.push_back(d);
+      groups.push_back(group);
+    }
+    Value collapsed =
+        tensor::CollapseShapeOp::create(rewriter, loc, op.getInput(), groups);
+    SmallVector<OpFoldResult> outputSizes =
+        reifyOutputShape(rewriter, loc, *shape, op.getInput(), op.getIndices());
+    Value init = tensor::EmptyOp::create(
+        rewriter, loc, outputSizes, op.getInput().getType().getElementType());
+    auto broadcast = linalg::BroadcastOp::create(rewriter, loc, collapsed,
+                                                 init, broadcastDims);
+    Value result = broadcast->getResult(0);
+    if (result.getType() != op.getType())
+      result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::gather::populateGatherToMultiaxisPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<RewriteToMultiaxis<BlockOp>, RewriteToMultiaxis<ElementsOp>,
+               RewriteToMultiaxis<NdOp>>(patterns.getContext());
+}
+
+void mlir::gather::populateRefineResultTypePatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<RefineResultType<MultiaxisOp>, RefineResultType<BlockOp>,
+               RefineResultType<ElementsOp>, RefineResultType<NdOp>>(
+      patterns.getContext());
+}
+
+template <typename OpTy>
+static void addCommonCanonicalizations(RewritePatternSet &results,
+                                       MLIRContext *context) {
+  results.add<RefineResultType<OpTy>, DropNegativeWrap<OpTy>>(context);
+}
+
+void MultiaxisOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  addCommonCanonicalizations<MultiaxisOp>(results, context);
+  results.add<SingleCoordinateToSlice, MergeUnitAxisWithIndexDim,
+              EmptyAxesToBroadcast>(context);
+}
+
+void BlockOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                          MLIRContext *context) {
+  addCommonCanonicalizations<BlockOp>(results, context);
+  results.add<RewriteToMultiaxis<BlockOp>>(context);
+}
+
+void ElementsOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                             MLIRContext *context) {
+  addCommonCanonicalizations<ElementsOp>(results, context);
+  results.add<RewriteToMultiaxis<ElementsOp>>(context);
+}
+
+void NdOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                       MLIRContext *context) {
+  addCommonCanonicalizations<NdOp>(results, context);
+  results.add<RewriteToMultiaxis<NdOp>>(context);
+}
