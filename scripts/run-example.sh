@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds gather-opt and runs it on every example in examples/, printing each
-# example, its verified form with inferred result types, and its canonical
-# form: as far as the project goes today.
+# example, its rewrite into gather.multiaxis and its canonical form (constant
+# gathers fold to their values): as far as the project goes today.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 build_gather gather-opt
@@ -10,6 +10,8 @@ for example in "$ROOT"/examples/*.mlir; do
   echo
   echo "==================== $(basename "$example")"
   grep -E '^//' "$example" | sed 's|^// \{0,1\}||'
-  echo "---- verified, result types inferred (--gather-refine-result-types --canonicalize)"
-  "$OPT" "$example" --gather-refine-result-types --canonicalize
+  echo "---- rewritten into gather.multiaxis (--gather-to-multiaxis)"
+  "$OPT" "$example" --gather-to-multiaxis
+  echo "---- canonical form (--canonicalize): multiaxis, merged unit dims, folds"
+  "$OPT" "$example" --canonicalize
 done

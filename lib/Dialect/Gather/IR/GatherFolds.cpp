@@ -142,13 +142,31 @@ static bool isIotaOverAxis(MultiaxisOp op, Attribute indicesAttr) {
   return true;
 }
 
+/// With empty axes the output is the input broadcast against the indices;
+/// it is the input itself only if no dimension can grow, which equal static
+/// types alone do not prove (`?` against `?` may broadcast at run time).
+static bool isBroadcastIdentity(MultiaxisOp op) {
+  ArrayRef<int64_t> inputShape = op.getInput().getType().getShape();
+  ArrayRef<int64_t> indicesShape = op.getIndices().getType().getShape();
+  for (auto [inputSize, indicesSize] : llvm::zip(inputShape, indicesShape)) {
+    bool inputDecides =
+        !ShapedType::isDynamic(inputSize) && inputSize != 1;
+    if (!inputDecides && indicesSize != 1 && indicesSize != inputSize)
+      return false;
+    if (!inputDecides && ShapedType::isDynamic(indicesSize))
+      return false;
+  }
+  return true;
+}
+
 OpFoldResult MultiaxisOp::fold(FoldAdaptor adaptor) {
   if (failed(analyzeShapes()))
     return {};
   // Empty axes with nothing to broadcast, or an iota over the axis: the
   // output is the input.
   if (getInput().getType() == getType() &&
-      (getAxes().empty() || isIotaOverAxis(*this, adaptor.getIndices())))
+      ((getAxes().empty() && isBroadcastIdentity(*this)) ||
+       isIotaOverAxis(*this, adaptor.getIndices())))
     return getInput();
   return foldGather(*this, adaptor.getInput(), adaptor.getIndices());
 }
