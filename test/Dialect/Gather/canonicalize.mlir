@@ -313,3 +313,34 @@ func.func @fold_below_size_limit() -> tensor<60000xi32> {
   %0 = gather.block %d[%i] axis = 0 : (tensor<2xi32>, tensor<60000xi64>) -> tensor<60000xi32>
   return %0 : tensor<60000xi32>
 }
+
+// -----
+
+// Unit dimensions that carry nothing (input 1, logical indices 1, not an
+// axis) are dropped; the output is expanded back.
+// CHECK-LABEL: func.func @drop_inert_unit_dims
+// CHECK-SAME:    %[[D:.*]]: tensor<1x5x1x7xf32>, %[[I:.*]]: tensor<1x3x1x2xi64>
+// CHECK-DAG:     %[[DC:.*]] = tensor.collapse_shape %[[D]] {{\[}}[0, 1, 2], [3]] : tensor<1x5x1x7xf32> into tensor<5x7xf32>
+// CHECK-DAG:     %[[IC:.*]] = tensor.collapse_shape %[[I]] {{\[}}[0, 1, 2], [3]] : tensor<1x3x1x2xi64> into tensor<3x2xi64>
+// CHECK:         %[[G:.*]] = gather.multiaxis %[[DC]][%[[IC]]] axes = [0, 1] : (tensor<5x7xf32>, tensor<3x2xi64>) -> tensor<3x1xf32>
+// CHECK:         %[[E:.*]] = tensor.expand_shape %[[G]] {{\[}}[0, 1, 2], [3]] output_shape [1, 3, 1, 1] : tensor<3x1xf32> into tensor<1x3x1x1xf32>
+// CHECK:         return %[[E]]
+func.func @drop_inert_unit_dims(%d: tensor<1x5x1x7xf32>, %i: tensor<1x3x1x2xi64>) -> tensor<1x3x1x1xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [1, 3] : (tensor<1x5x1x7xf32>, tensor<1x3x1x2xi64>) -> tensor<1x3x1x1xf32>
+  return %0 : tensor<1x3x1x1xf32>
+}
+
+// -----
+
+// The inert dimension is the last one (input 1, logical indices 2/2 = 1):
+// the coordinate pairs move into the new last dimension ([3, 2, 2] ->
+// [3, 4]). The axis before it has logical size 2, so no merge applies.
+// CHECK-LABEL: func.func @drop_inert_last_dim
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : tensor<5x4x1xf32> into tensor<5x4xf32>
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : tensor<3x2x2xi64> into tensor<3x4xi64>
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0, 1] : (tensor<5x4xf32>, tensor<3x4xi64>) -> tensor<3x2xf32>
+// CHECK:         tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [3, 2, 1] : tensor<3x2xf32> into tensor<3x2x1xf32>
+func.func @drop_inert_last_dim(%d: tensor<5x4x1xf32>, %i: tensor<3x2x2xi64>) -> tensor<3x2x1xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0, 1] : (tensor<5x4x1xf32>, tensor<3x2x2xi64>) -> tensor<3x2x1xf32>
+  return %0 : tensor<3x2x1xf32>
+}

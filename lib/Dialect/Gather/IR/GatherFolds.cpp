@@ -399,6 +399,59 @@ struct MergeUnitAxisWithIndexDim : OpRewritePattern<MultiaxisOp> {
   }
 };
 
+/// A non-axis dimension where both the input and the logical indices have
+/// size 1 carries nothing: gather on the tensors without it and expand the
+/// output back.
+struct DropInertUnitDim : OpRewritePattern<MultiaxisOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MultiaxisOp op,
+                                PatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> inputShape = op.getInput().getType().getShape();
+    ArrayRef<int64_t> indicesShape = op.getIndices().getType().getShape();
+    ArrayRef<int64_t> axes = op.getAxes();
+    int64_t rank = inputShape.size();
+    int64_t k = op.getCoordinateSize();
+    if (rank < 2)
+      return failure();
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t logical = d == rank - 1 ? indicesShape[d] / k : indicesShape[d];
+      if (llvm::is_contained(axes, d) || inputShape[d] != 1 ||
+          ShapedType::isDynamic(indicesShape[d]) || logical != 1)
+        continue;
+      SmallVector<int64_t> kept;
+      for (int64_t e = 0; e < rank; ++e)
+        if (e != d)
+          kept.push_back(e);
+      // On the last dimension the k index values of a coordinate move into
+      // the new last dimension with the group: [.., n, k] -> [.., n*k].
+      SmallVector<ReassociationIndices> groups = unitDimGroups(kept, rank);
+      Location loc = op.getLoc();
+      Value input =
+          tensor::CollapseShapeOp::create(rewriter, loc, op.getInput(), groups);
+      Value indices = tensor::CollapseShapeOp::create(rewriter, loc,
+                                                      op.getIndices(), groups);
+      SmallVector<int64_t> newAxes;
+      for (int64_t a : axes)
+        newAxes.push_back(a > d ? a - 1 : a);
+      auto reduced = MultiaxisOp::create(rewriter, loc, input, indices, newAxes,
+                                         op.getNegativeIndices(),
+                                         op.getOutOfBounds());
+      RankedTensorType resultType = op.getType();
+      SmallVector<int64_t> expandedShape(resultType.getShape());
+      expandedShape[d] = 1;
+      Value result = tensor::ExpandShapeOp::create(
+          rewriter, loc, resultType.clone(expandedShape), reduced.getOutput(),
+          groups);
+      if (result.getType() != resultType)
+        result = tensor::CastOp::create(rewriter, loc, resultType, result);
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+    return failure();
+  }
+};
+
 /// Empty axes: the output is the input broadcast along the dimensions where
 /// it has size 1: linalg.broadcast of the input with those dimensions
 /// dropped.
@@ -431,16 +484,8 @@ struct EmptyAxesToBroadcast : OpRewritePattern<MultiaxisOp> {
       return rewriter.notifyMatchFailure(op, "folds to the input instead");
     Location loc = op.getLoc();
     // Drop the unit dimensions that get broadcast.
-    SmallVector<ReassociationIndices> groups;
-    int64_t rank = inputShape.size();
-    for (size_t i = 0; i < keptDims.size(); ++i) {
-      ReassociationIndices group;
-      int64_t begin = i == 0 ? 0 : keptDims[i];
-      int64_t end = i + 1 == keptDims.size() ? rank : keptDims[i + 1];
-      for (int64_t d = begin; d < end; ++d)
-        group.push_back(d);
-      groups.push_back(group);
-    }
+    SmallVector<ReassociationIndices> groups =
+        unitDimGroups(keptDims, inputShape.size());
     Value collapsed =
         tensor::CollapseShapeOp::create(rewriter, loc, op.getInput(), groups);
     SmallVector<OpFoldResult> outputSizes =
@@ -482,7 +527,7 @@ void MultiaxisOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
   addCommonCanonicalizations<MultiaxisOp>(results, context);
   results.add<SingleCoordinateToSlice, MergeUnitAxisWithIndexDim,
-              EmptyAxesToBroadcast>(context);
+              DropInertUnitDim, EmptyAxesToBroadcast>(context);
 }
 
 void BlockOp::getCanonicalizationPatterns(RewritePatternSet &results,

@@ -319,6 +319,22 @@ mlir::gather::reifyOutputShape(OpBuilder &builder, Location loc,
 /// dimensions: `positions[i]` is where dimension i of the low shape sits in
 /// the high shape. Unit dimensions join the group of the dimension before
 /// them (leading ones join the first group).
+SmallVector<ReassociationIndices>
+mlir::gather::unitDimGroups(ArrayRef<int64_t> keptPositions,
+                            int64_t highRank) {
+  SmallVector<ReassociationIndices> groups;
+  for (size_t i = 0; i < keptPositions.size(); ++i) {
+    ReassociationIndices group;
+    int64_t begin = i == 0 ? 0 : keptPositions[i];
+    int64_t end =
+        i + 1 == keptPositions.size() ? highRank : keptPositions[i + 1];
+    for (int64_t d = begin; d < end; ++d)
+      group.push_back(d);
+    groups.push_back(group);
+  }
+  return groups;
+}
+
 static UnitReshape unitReshape(ArrayRef<int64_t> lowShape,
                                ArrayRef<int64_t> positions, int64_t highRank,
                                bool expand) {
@@ -327,14 +343,7 @@ static UnitReshape unitReshape(ArrayRef<int64_t> lowShape,
   SmallVector<int64_t> highShape(highRank, 1);
   for (auto [dim, pos] : llvm::enumerate(positions))
     highShape[pos] = lowShape[dim];
-  for (size_t i = 0; i < positions.size(); ++i) {
-    ReassociationIndices group;
-    int64_t begin = i == 0 ? 0 : positions[i];
-    int64_t end = i + 1 == positions.size() ? highRank : positions[i + 1];
-    for (int64_t d = begin; d < end; ++d)
-      group.push_back(d);
-    reshape.reassociation.push_back(group);
-  }
+  reshape.reassociation = unitDimGroups(positions, highRank);
   reshape.resultShape =
       expand ? highShape : SmallVector<int64_t>(lowShape.begin(), lowShape.end());
   reshape.isIdentity = static_cast<int64_t>(lowShape.size()) == highRank;

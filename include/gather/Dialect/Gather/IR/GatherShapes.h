@@ -123,6 +123,13 @@ MultiaxisForm getNdMultiaxisForm(ArrayRef<int64_t> dataShape,
                                  ArrayRef<int64_t> indicesShape,
                                  int64_t batchDims);
 
+/// Reassociation groups for dropping (or inserting) unit dimensions: the
+/// dimensions of a rank-`highRank` shape not in `keptPositions` (sorted) are
+/// units; each joins the group of the kept dimension before it, leading ones
+/// the first group.
+SmallVector<ReassociationIndices>
+unitDimGroups(ArrayRef<int64_t> keptPositions, int64_t highRank);
+
 /// Builds the tensor.expand_shape / collapse_shape for `reshape` (returns
 /// `value` itself for an identity).
 Value buildUnitReshape(OpBuilder &builder, Location loc, Value value,
