@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 
@@ -17,6 +18,8 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::gather::registerGatherPasses();
+  mlir::gather::registerGatherConversionPasses();
+  mlir::gather::registerGatherPipelines();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::gather::GatherDialect>();

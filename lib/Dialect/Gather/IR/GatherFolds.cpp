@@ -220,8 +220,11 @@ struct RewriteToMultiaxis : OpRewritePattern<OpTy> {
     }
     Value input = buildUnitReshape(rewriter, loc, data, form.data);
     Value multiIndices = buildUnitReshape(rewriter, loc, indices, form.indices);
+    // Run-time errors name the op the user wrote, not gather.multiaxis.
+    Location multiaxisLoc = NameLoc::get(
+        rewriter.getStringAttr(op->getName().getStringRef()), loc);
     auto multiaxis = MultiaxisOp::create(
-        rewriter, loc, input, multiIndices, form.axes,
+        rewriter, multiaxisLoc, input, multiIndices, form.axes,
         op.getNegativeIndices(), op.getOutOfBounds());
     Value result =
         buildUnitReshape(rewriter, loc, multiaxis.getOutput(), form.output);

@@ -1,0 +1,59 @@
+//===- MultiaxisLowering.h - shared lowering of gather.multiaxis -*- C++ -*-===//
+//
+// The one implementation of gather semantics in the compiler: coordinate
+// mapping, broadcasting, index policies and run-time checks. The linalg and
+// scf lowerings (and later the GPU one) only choose how to loop over the
+// output; ONNX-style ops reach it through the rewrite to gather.multiaxis.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_CONVERSION_MULTIAXISLOWERING_H
+#define GATHER_CONVERSION_MULTIAXISLOWERING_H
+
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::gather {
+
+/// Name of the run-time hook called when a check fails:
+/// `void __gather_runtime_error(i64 site, i64 kind)` (lib/Runtime). `site` is
+/// the address of a constant NUL-terminated string "op at file:line:col".
+inline constexpr llvm::StringLiteral kRuntimeErrorFn = "__gather_runtime_error";
+
+/// Error kinds passed to the hook.
+enum class RuntimeErrorKind : int64_t {
+  IndexOutOfBounds = 1,
+  ShapeMismatch = 2,
+};
+
+/// Computes the element of the output at `coords`.
+using ElementFn =
+    llvm::function_ref<Value(OpBuilder &, Location, ValueRange coords)>;
+
+/// Builds loops over the output (sizes of `init`) that fill `init` with
+/// `element(coords)` and returns the filled tensor.
+using LoopNestFn = llvm::function_ref<Value(OpBuilder &, Location, Value init,
+                                            ElementFn element)>;
+
+/// Reduces all index values of `indices` with `isValid(value, position
+/// along the last dimension)` and returns an i1 "all valid".
+using AllOfFn = llvm::function_ref<Value(
+    OpBuilder &, Location, Value indices,
+    llvm::function_ref<Value(OpBuilder &, Location, Value value,
+                             Value lastPos)>
+        isValid)>;
+
+/// Replaces `op` by its lowering. Checks that cannot be decided statically
+/// (dynamic broadcasts, the coordinate fold of a dynamic last dimension, and
+/// index bounds under `out_of_bounds = error`) run before the loops; when one
+/// fails the hook is called and the output is zeros.
+LogicalResult lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
+                             LoopNestFn buildLoops, AllOfFn buildAllOf);
+
+/// The op kind and source location a run-time error names: the original
+/// ONNX-style op where the rewrite to multiaxis recorded it.
+std::string describeGatherSite(Operation *op);
+
+} // namespace mlir::gather
+
+#endif // GATHER_CONVERSION_MULTIAXISLOWERING_H

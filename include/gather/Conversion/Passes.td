@@ -1,0 +1,49 @@
+//===- Passes.td - gather conversion passes ----------------*- tablegen -*-===//
+
+#ifndef GATHER_CONVERSION_PASSES_TD
+#define GATHER_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg", "ModuleOp"> {
+  let summary = "Lower gather ops to linalg.generic on tensors";
+  let description = [{
+    Rewrites gather.block / gather.elements / gather.nd into gather.multiaxis
+    (as --gather-to-multiaxis does), then lowers every gather.multiaxis to a
+    `linalg.generic` over the output whose body reads the coordinates from
+    the indices and the element from the input with `tensor.extract`, with
+    the op's index policy: negative wrap by a select, `clamp` by min/max,
+    `fill` by a select against zero, `unchecked` without any check.
+
+    Checks that cannot be decided at compile time run once before the loop,
+    not in it: dynamic broadcasts and the coordinate fold of a dynamic last
+    indices dimension, and under `out_of_bounds = error` a reduction over
+    the indices. When one fails, `__gather_runtime_error(site, kind)` is
+    called (site: the address of a constant string naming the op and its
+    location; lib/Runtime prints it and exits with 1) and the result is
+    zeros.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def ConvertGatherToSCF : Pass<"convert-gather-to-scf", "ModuleOp"> {
+  let summary = "Lower gather ops to plain scf.for loops (reference lowering)";
+  let description = [{
+    The same lowering as --convert-gather-to-linalg (one shared
+    implementation of the semantics and checks), with `scf.for` loops that
+    `tensor.insert` each output element: the readable reference form.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+#endif // GATHER_CONVERSION_PASSES_TD

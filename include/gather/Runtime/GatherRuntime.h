@@ -1,0 +1,35 @@
+/*===- GatherRuntime.h - run-time support for compiled gathers ----*- C -*-===*\
+|*                                                                            *|
+|* Compiled gathers call __gather_runtime_error when a run-time check fails   *|
+|* (an index out of bounds under out_of_bounds = error, or operand shapes     *|
+|* that do not broadcast). By default it prints the message, which names the  *|
+|* op and its source location, and exits with status 1. An embedder (the JIT  *|
+|* runner, the Python package) can ask it to record the first error instead.  *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef GATHER_RUNTIME_GATHERRUNTIME_H
+#define GATHER_RUNTIME_GATHERRUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Called by compiled code. `kind`: 1 index out of bounds, 2 shape mismatch.
+   `site` is the address of a NUL-terminated "op at file:line:col" string. */
+void __gather_runtime_error(int64_t site, int64_t kind);
+
+/* 0: print and exit(1) (default); 1: record the first error and return. */
+void gather_runtime_set_record_errors(int record);
+
+/* Copies the recorded error message (empty if none) into `buffer` and
+   clears it; returns 1 if there was an error. */
+int gather_runtime_take_error(char *buffer, int64_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GATHER_RUNTIME_GATHERRUNTIME_H */

@@ -1,0 +1,60 @@
+//===- GatherRuntime.cpp - run-time support for compiled gathers ----------===//
+
+#include "gather/Runtime/GatherRuntime.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+namespace {
+std::atomic<int> recordErrors{0};
+std::mutex errorMutex;
+std::string firstError;
+bool hasError = false;
+
+const char *kindText(int64_t kind) {
+  switch (kind) {
+  case 1:
+    return "index out of bounds";
+  case 2:
+    return "operand shapes are not broadcast-compatible at run time";
+  default:
+    return "run-time check failed";
+  }
+}
+} // namespace
+
+extern "C" void __gather_runtime_error(int64_t site, int64_t kind) {
+  const char *where = reinterpret_cast<const char *>(site);
+  std::string message = std::string(where ? where : "gather op") + ": " +
+                        kindText(kind);
+  if (!recordErrors.load()) {
+    std::fprintf(stderr, "error: %s\n", message.c_str());
+    std::fflush(stderr);
+    std::exit(1);
+  }
+  std::lock_guard<std::mutex> lock(errorMutex);
+  if (!hasError) {
+    hasError = true;
+    firstError = message;
+  }
+}
+
+extern "C" void gather_runtime_set_record_errors(int record) {
+  recordErrors.store(record);
+}
+
+extern "C" int gather_runtime_take_error(char *buffer, int64_t size) {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  int had = hasError ? 1 : 0;
+  if (buffer && size > 0) {
+    std::strncpy(buffer, firstError.c_str(), size - 1);
+    buffer[size - 1] = '\0';
+  }
+  hasError = false;
+  firstError.clear();
+  return had;
+}
