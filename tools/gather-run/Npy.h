@@ -1,0 +1,37 @@
+//===- Npy.h - minimal .npy reader and writer -------------------*- C++ -*-===//
+//
+// numpy's .npy format, version 1-3, little-endian C-order arrays of the
+// dtypes gather-run supports. Errors are returned as text, never thrown.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_TOOLS_GATHER_RUN_NPY_H
+#define GATHER_TOOLS_GATHER_RUN_NPY_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gather::npy {
+
+enum class DType { F16, F32, F64, I8, I16, I32, I64, U8, U16, U32, U64, Bool };
+
+struct Array {
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  std::vector<char> data; // Row-major bytes.
+};
+
+/// Element size in bytes.
+int64_t byteSize(DType dtype);
+/// numpy's descr string ("<f4").
+std::string descr(DType dtype);
+
+/// Reads `path`; on failure returns false and sets `error`.
+bool read(const std::string &path, Array &array, std::string &error);
+/// Writes `array` to `path`; on failure returns false and sets `error`.
+bool write(const std::string &path, const Array &array, std::string &error);
+
+} // namespace gather::npy
+
+#endif // GATHER_TOOLS_GATHER_RUN_NPY_H

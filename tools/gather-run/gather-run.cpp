@@ -1,0 +1,421 @@
+//===- gather-run.cpp - compile and JIT-run gather functions on .npy ------===//
+//
+//   gather-run FILE.mlir [--entry NAME] --input a.npy ... --output out.npy ...
+//              [--threads N] [--bench N] [--reference]
+//
+// Compiles the function with --gather-cpu-pipeline, runs it with the MLIR
+// ExecutionEngine on numpy arrays and writes the results as .npy. Any bad
+// input gets a one-line error and exit status 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Npy.h"
+
+#include "gather/Conversion/Passes.h"
+#include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Runtime/GatherRuntime.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <dlfcn.h>
+
+using namespace mlir;
+namespace npy = ::gather::npy;
+
+static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                            llvm::cl::desc("<file.mlir>"),
+                                            llvm::cl::Required);
+static llvm::cl::opt<std::string>
+    entryName("entry", llvm::cl::desc("Function to run (default: the only "
+                                      "public function, or 'main')"));
+static llvm::cl::list<std::string>
+    inputs("input", llvm::cl::desc("An argument, in order (.npy)"));
+static llvm::cl::list<std::string>
+    outputs("output", llvm::cl::desc("Where to write a result (.npy)"));
+// --threads N is taken out of argv before LLVM's parser runs: libLLVM
+// already registers an option named "threads".
+static int threads = 0;
+static llvm::cl::opt<int>
+    bench("bench", llvm::cl::desc("Run N times and print the median kernel "
+                                  "time (compilation excluded)"),
+          llvm::cl::init(0));
+static llvm::cl::opt<bool>
+    reference("reference",
+              llvm::cl::desc("Use the scf reference lowering"),
+              llvm::cl::init(false));
+static llvm::cl::opt<bool>
+    sequential("sequential",
+               llvm::cl::desc("Do not parallelize with OpenMP"),
+               llvm::cl::init(false));
+
+[[noreturn]] static void fail(const llvm::Twine &message) {
+  llvm::errs() << "gather-run: error: " << message << "\n";
+  llvm::errs().flush();
+  std::exit(1);
+}
+
+static std::string typeString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+/// The dtypes an element type accepts from .npy (signless integers take
+/// either signedness) and the dtype it is written as.
+static bool dtypeMatches(Type elementType, npy::DType dtype) {
+  using D = npy::DType;
+  if (elementType.isF16())
+    return dtype == D::F16;
+  if (elementType.isF32())
+    return dtype == D::F32;
+  if (elementType.isF64())
+    return dtype == D::F64;
+  if (elementType.isInteger(1))
+    return dtype == D::Bool;
+  if (elementType.isInteger(8))
+    return dtype == D::I8 || dtype == D::U8;
+  if (elementType.isInteger(16))
+    return dtype == D::I16 || dtype == D::U16;
+  if (elementType.isInteger(32))
+    return dtype == D::I32 || dtype == D::U32;
+  if (elementType.isInteger(64) || elementType.isIndex())
+    return dtype == D::I64 || dtype == D::U64;
+  return false;
+}
+
+static std::optional<npy::DType> outputDType(Type elementType) {
+  using D = npy::DType;
+  if (elementType.isF16())
+    return D::F16;
+  if (elementType.isF32())
+    return D::F32;
+  if (elementType.isF64())
+    return D::F64;
+  if (elementType.isInteger(1))
+    return D::Bool;
+  if (elementType.isInteger(8))
+    return D::I8;
+  if (elementType.isInteger(16))
+    return D::I16;
+  if (elementType.isInteger(32))
+    return D::I32;
+  if (elementType.isInteger(64) || elementType.isIndex())
+    return D::I64;
+  return std::nullopt;
+}
+
+static func::FuncOp findEntry(ModuleOp module) {
+  if (!entryName.empty()) {
+    auto fn = module.lookupSymbol<func::FuncOp>(entryName);
+    if (!fn || fn.isExternal())
+      fail("no function '" + entryName + "' in " + inputFile);
+    return fn;
+  }
+  func::FuncOp found;
+  int publicCount = 0;
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (fn.isExternal() || fn.isPrivate())
+      continue;
+    ++publicCount;
+    found = fn;
+    if (fn.getName() == "main")
+      return fn;
+  }
+  if (publicCount != 1)
+    fail("cannot choose the function to run (" + llvm::Twine(publicCount) +
+         " public functions): use --entry NAME");
+  return found;
+}
+
+/// A ranked memref descriptor as the C interface lays it out: allocated and
+/// aligned pointers, offset, sizes, strides; every field 8 bytes.
+static std::vector<int64_t> makeDescriptor(void *data,
+                                           ArrayRef<int64_t> shape) {
+  std::vector<int64_t> desc;
+  desc.push_back(reinterpret_cast<int64_t>(data));
+  desc.push_back(reinterpret_cast<int64_t>(data));
+  desc.push_back(0);
+  for (int64_t dim : shape)
+    desc.push_back(dim);
+  int64_t stride = 1;
+  std::vector<int64_t> strides(shape.size());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride *= shape[d];
+  }
+  desc.insert(desc.end(), strides.begin(), strides.end());
+  return desc;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  std::vector<char *> args;
+  for (int i = 0; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    if (arg == "--threads" || arg == "-threads") {
+      if (i + 1 >= argc)
+        fail("--threads needs a value");
+      value = argv[++i];
+    } else if (arg.rfind("--threads=", 0) == 0) {
+      value = arg.substr(10);
+    } else {
+      args.push_back(argv[i]);
+      continue;
+    }
+    char *end = nullptr;
+    long parsed = std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || *end || parsed < 1 || parsed > 4096)
+      fail("--threads needs a positive integer, got '" + value + "'");
+    threads = static_cast<int>(parsed);
+  }
+  llvm::cl::ParseCommandLineOptions(
+      static_cast<int>(args.size()), args.data(),
+      "gather JIT runner\n\n  --threads N  worker threads (default: "
+      "OMP_NUM_THREADS, or all cores)\n");
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+
+  DialectRegistry registry;
+  registry.insert<mlir::gather::GatherDialect>();
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registerAllPasses();
+  mlir::gather::registerGatherPasses();
+  mlir::gather::registerGatherConversionPasses();
+  mlir::gather::registerGatherPipelines();
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  llvm::SourceMgr sourceMgr;
+  {
+    std::string errorMessage;
+    auto file = openInputFile(inputFile, &errorMessage);
+    if (!file)
+      fail(errorMessage);
+    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  }
+  SourceMgrDiagnosticHandler fileDiagHandler(sourceMgr, &context,
+                                             llvm::errs());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    fail("could not parse " + inputFile);
+
+  func::FuncOp entry = findEntry(*module);
+  FunctionType fnType = entry.getFunctionType();
+  std::string name = entry.getName().str();
+
+  // Inputs: count, dtype, rank, static sizes.
+  if (inputs.size() != fnType.getNumInputs())
+    fail("@" + name + " takes " + llvm::Twine(fnType.getNumInputs()) +
+         " arguments, got " + llvm::Twine(inputs.size()) + " --input files");
+  std::vector<npy::Array> arrays(inputs.size());
+  for (auto [i, path] : llvm::enumerate(inputs)) {
+    auto type = dyn_cast<RankedTensorType>(fnType.getInput(i));
+    if (!type)
+      fail("argument " + llvm::Twine(i) + " of @" + name + " has type " +
+           typeString(fnType.getInput(i)) + "; only ranked tensors are supported");
+    std::string error;
+    if (!npy::read(path, arrays[i], error))
+      fail(error);
+    const npy::Array &array = arrays[i];
+    if (!dtypeMatches(type.getElementType(), array.dtype))
+      fail("argument " + llvm::Twine(i) + " ('" + path + "'): dtype " +
+           npy::descr(array.dtype) + " does not match element type " +
+           typeString(type.getElementType()));
+    if (static_cast<int64_t>(array.shape.size()) != type.getRank())
+      fail("argument " + llvm::Twine(i) + " ('" + path + "'): rank " +
+           llvm::Twine(array.shape.size()) + " does not match " +
+           typeString(type));
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (!type.isDynamicDim(d) && type.getDimSize(d) != array.shape[d])
+        fail("argument " + llvm::Twine(i) + " ('" + path + "'): dimension " +
+             llvm::Twine(d) + " is " + llvm::Twine(array.shape[d]) +
+             " but " + typeString(type) + " requires " +
+             llvm::Twine(type.getDimSize(d)));
+  }
+  SmallVector<RankedTensorType> resultTypes;
+  for (Type type : fnType.getResults()) {
+    auto ranked = dyn_cast<RankedTensorType>(type);
+    if (!ranked || !outputDType(ranked.getElementType()))
+      fail("result type " + typeString(type) +
+           " is not supported (ranked tensors of f16/f32/f64/i1..i64)");
+    resultTypes.push_back(ranked);
+  }
+  if (outputs.size() > resultTypes.size())
+    fail("@" + name + " has " + llvm::Twine(resultTypes.size()) +
+         " results, got " + llvm::Twine(outputs.size()) + " --output files");
+
+  // Compile.
+  entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                 UnitAttr::get(&context));
+  PassManager pm(&context);
+  std::string pipeline = "gather-cpu-pipeline{parallel=" +
+                         std::string(sequential ? "false" : "true") +
+                         " reference=" + (reference ? "true" : "false") + "}";
+  if (failed(parsePassPipeline(pipeline, pm)))
+    fail("internal error: cannot build " + pipeline);
+  if (failed(pm.run(*module)))
+    fail("compilation of " + inputFile + " failed");
+
+  if (threads > 0)
+    setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
+  ExecutionEngineOptions engineOptions;
+  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder)
+    fail("cannot detect the host target");
+  auto targetMachine = tmBuilder->createTargetMachine();
+  if (!targetMachine)
+    fail("cannot create a target machine for the host");
+  engineOptions.transformer =
+      makeOptimizingTransformer(3, 0, targetMachine->get());
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  std::string ompPath = GATHER_LIBOMP_PATH;
+  SmallVector<StringRef> libs;
+  if (!sequential)
+    libs.push_back(ompPath);
+  engineOptions.sharedLibPaths = libs;
+  auto engine = ExecutionEngine::create(*module, engineOptions,
+                                        std::move(*targetMachine));
+  if (!engine) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << engine.takeError();
+    fail("JIT compilation failed: " + text);
+  }
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("__gather_runtime_error")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&__gather_runtime_error),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
+  gather_runtime_set_record_errors(1);
+
+  // Arguments of _mlir_ciface_<name>: a pointer to the results (if any),
+  // then a pointer to each argument's descriptor.
+  std::vector<std::vector<int64_t>> argDescs;
+  for (auto &array : arrays) {
+    // An empty array still needs a valid (non-null) pointer.
+    if (array.data.empty())
+      array.data.resize(8);
+    argDescs.push_back(makeDescriptor(array.data.data(), array.shape));
+  }
+  size_t resultWords = 0;
+  std::vector<size_t> resultOffsets;
+  for (RankedTensorType type : resultTypes) {
+    resultOffsets.push_back(resultWords);
+    resultWords += 3 + 2 * type.getRank();
+  }
+  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1));
+  void *resultPtr = resultStorage.data();
+  std::vector<void *> argPtrs;
+  for (auto &desc : argDescs)
+    argPtrs.push_back(desc.data());
+  SmallVector<void *> packed;
+  if (!resultTypes.empty())
+    packed.push_back(&resultPtr);
+  for (void *&ptr : argPtrs)
+    packed.push_back(&ptr);
+
+  auto freeResults = [&]() {
+    for (size_t r = 0; r < resultTypes.size(); ++r) {
+      void *allocated =
+          reinterpret_cast<void *>(resultStorage[resultOffsets[r]]);
+      bool isInput = false;
+      for (auto &array : arrays)
+        isInput |= allocated == array.data.data();
+      bool seen = false;
+      for (size_t q = 0; q < r; ++q)
+        seen |= resultStorage[resultOffsets[q]] == resultStorage[resultOffsets[r]];
+      if (allocated && !isInput && !seen)
+        std::free(allocated);
+    }
+  };
+
+  std::string cifaceName = "_mlir_ciface_" + name;
+  int runs = std::max(1, static_cast<int>(bench));
+  std::vector<double> times;
+  char errorText[1024];
+  for (int run = 0; run < runs; ++run) {
+    if (run > 0)
+      freeResults();
+    auto start = std::chrono::steady_clock::now();
+    if (llvm::Error error = (*engine)->invokePacked(cifaceName, packed)) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << error;
+      fail("cannot run @" + name + ": " + text);
+    }
+    auto stop = std::chrono::steady_clock::now();
+    times.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+    if (gather_runtime_take_error(errorText, sizeof(errorText)))
+      fail(errorText);
+  }
+  if (bench > 0) {
+    std::sort(times.begin(), times.end());
+    llvm::outs() << "median " << llvm::format("%.4f", times[times.size() / 2])
+                 << " ms over " << runs << " runs (@" << name << ")\n";
+  }
+
+  // Results, copied out through their strides.
+  for (size_t r = 0; r < outputs.size(); ++r) {
+    RankedTensorType type = resultTypes[r];
+    const int64_t *desc = resultStorage.data() + resultOffsets[r];
+    int64_t rank = type.getRank();
+    npy::Array out;
+    out.dtype = *outputDType(type.getElementType());
+    out.shape.assign(desc + 3, desc + 3 + rank);
+    const int64_t *strides = desc + 3 + rank;
+    int64_t elemSize = npy::byteSize(out.dtype);
+    int64_t count = 1;
+    for (int64_t dim : out.shape)
+      count *= dim;
+    out.data.resize(count * elemSize);
+    const char *base =
+        reinterpret_cast<const char *>(desc[1]) + desc[2] * elemSize;
+    std::vector<int64_t> coord(rank, 0);
+    for (int64_t linear = 0; linear < count; ++linear) {
+      int64_t rest = linear, offset = 0;
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        coord[d] = rest % out.shape[d];
+        rest /= out.shape[d];
+        offset += coord[d] * strides[d];
+      }
+      std::memcpy(out.data.data() + linear * elemSize, base + offset * elemSize,
+                  elemSize);
+    }
+    std::string error;
+    if (!npy::write(outputs[r], out, error))
+      fail(error);
+  }
+  freeResults();
+  return 0;
+}
