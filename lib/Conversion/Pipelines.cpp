@@ -30,7 +30,7 @@ static void buildCpuPipeline(OpPassManager &pm,
   pipeline += "canonicalize,cse,"
               "one-shot-bufferize{bufferize-function-boundaries "
               "function-boundary-type-conversion=identity-layout-map},"
-              "buffer-deallocation-pipeline,";
+              "buffer-deallocation-pipeline,convert-bufferization-to-memref,";
   pipeline += options.parallel
                   ? "func.func(convert-linalg-to-parallel-loops),"
                     "convert-scf-to-openmp,"

@@ -79,6 +79,12 @@ def multiaxis(input, indices, axes, negative="wrap", out_of_bounds="error"):
     rank = input.ndim
     if rank == 0:
         return input.copy()
+    if axes and out_of_bounds in ("error", "unchecked") and indices.size:
+        # As in ONNX, every index value must be valid under `error`, also
+        # one that no output element reads (an empty output).
+        for j, axis in enumerate(axes):
+            _resolve(indices[..., j::k], input.shape[axis], negative,
+                     out_of_bounds, "gather.multiaxis")
     grid = np.indices(out_shape, dtype=np.int64) if out_shape else np.zeros((0,))
     # Broadcast (size 1) dimensions read coordinate 0.
     in_coord = [grid[d] if input.shape[d] != 1 else np.zeros_like(grid[d])

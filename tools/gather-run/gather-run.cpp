@@ -297,8 +297,10 @@ int main(int argc, char **argv) {
   engineOptions.transformer =
       makeOptimizingTransformer(3, 0, targetMachine->get());
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  // memref.copy of strided buffers calls memrefCopy from the C runner utils.
   std::string ompPath = GATHER_LIBOMP_PATH;
-  SmallVector<StringRef> libs;
+  std::string runnerUtilsPath = GATHER_C_RUNNER_UTILS_PATH;
+  SmallVector<StringRef> libs = {runnerUtilsPath};
   if (!sequential)
     libs.push_back(ompPath);
   engineOptions.sharedLibPaths = libs;

@@ -50,6 +50,10 @@ using AllOfFn = llvm::function_ref<Value(
 LogicalResult lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
                              LoopNestFn buildLoops, AllOfFn buildAllOf);
 
+/// Rewrites every gather into gather.multiaxis and simplifies it (merged
+/// unit dimensions, folds), so that the loops are over the fewest dimensions.
+LogicalResult prepareForLowering(Operation *root);
+
 /// The op kind and source location a run-time error names: the original
 /// ONNX-style op where the rewrite to multiaxis recorded it.
 std::string describeGatherSite(Operation *op);

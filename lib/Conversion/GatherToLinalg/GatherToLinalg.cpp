@@ -65,9 +65,7 @@ namespace {
 struct ConvertGatherToLinalgPass
     : gather::impl::ConvertGatherToLinalgBase<ConvertGatherToLinalgPass> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    populateGatherToMultiaxisPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(prepareForLowering(getOperation())))
       return signalPassFailure();
     SmallVector<MultiaxisOp> ops;
     getOperation()->walk([&](MultiaxisOp op) { ops.push_back(op); });

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -33,6 +34,16 @@ std::string mlir::gather::describeGatherSite(Operation *op) {
     os << " at " << fileLoc.getFilename().strref() << ":" << fileLoc.getLine()
        << ":" << fileLoc.getColumn();
   return text;
+}
+
+LogicalResult mlir::gather::prepareForLowering(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  RewritePatternSet patterns(ctx);
+  populateGatherToMultiaxisPatterns(patterns);
+  MultiaxisOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  return applyPatternsGreedily(root, std::move(patterns));
 }
 
 namespace {

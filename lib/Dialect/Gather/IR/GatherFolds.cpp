@@ -215,8 +215,16 @@ struct RewriteToMultiaxis : OpRewritePattern<OpTy> {
           tensor::getMixedSizes(rewriter, loc, data);
       for (int64_t d : form.sliceDataDims)
         sizes[d] = tensor::getMixedSize(rewriter, loc, indices, d);
-      data = tensor::ExtractSliceOp::create(rewriter, loc, data, offsets,
-                                            sizes, strides);
+      // Data with a static size 0 has no elements: any tensor of the
+      // sliced shape is the slice (and extract_slice's verifier rejects
+      // offset 0 in an empty dimension).
+      if (llvm::is_contained(shapeOf(data), 0))
+        data = tensor::EmptyOp::create(
+            rewriter, loc, sizes,
+            cast<RankedTensorType>(data.getType()).getElementType());
+      else
+        data = tensor::ExtractSliceOp::create(rewriter, loc, data, offsets,
+                                              sizes, strides);
     }
     Value input = buildUnitReshape(rewriter, loc, data, form.data);
     Value multiIndices = buildUnitReshape(rewriter, loc, indices, form.indices);

@@ -1,0 +1,295 @@
+"""Differential testing of the compiled gathers against the numpy reference.
+
+Generates random cases for one op (ranks 1-6, axes in any order, broadcast
+dimensions, batch_dims, negative indices, i32/i64 indices, several element
+types, dynamic dimensions, empty dimensions, every index policy with
+out-of-range indices where the policy defines them), runs each through
+gather-run both as written and after `gather-opt --canonicalize` (the
+multiaxis form), and compares bit for bit with gather.reference.
+
+    /usr/bin/python3 -m gather.difftest --op block --cases 300 --seed 1 \\
+        --bin build/bin
+
+Prints "N passed, M failed" and exits with 1 on any failure.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+from gather import reference as ref
+
+ELEMENT_TYPES = {
+    "f32": np.float32, "f64": np.float64, "f16": np.float16,
+    "i8": np.int8, "i32": np.int32, "i64": np.int64, "i1": np.bool_,
+}
+INDEX_TYPES = {"i32": np.int32, "i64": np.int64}
+POLICIES = ["error", "clamp", "fill", "unchecked"]
+
+
+def tensor_type(shape, ety, dynamic):
+    dims = "".join(("?" if dyn else str(d)) + "x" for d, dyn in zip(shape, dynamic))
+    return f"tensor<{dims}{ety}>"
+
+
+class Case:
+    def __init__(self, op, data, indices, attrs, ety, ity, negative, oob, rng):
+        self.op, self.data, self.indices, self.attrs = op, data, indices, attrs
+        self.ety, self.ity, self.negative, self.oob = ety, ity, negative, oob
+        self.data_dyn = [bool(rng.random() < 0.3) for _ in data.shape]
+        self.idx_dyn = [bool(rng.random() < 0.3) for _ in indices.shape]
+        if op == "nd" and indices.ndim:
+            self.idx_dyn[-1] = False  # the coordinate size must be static
+
+    def expected(self):
+        kw = dict(negative=self.negative, out_of_bounds=self.oob)
+        if self.op == "multiaxis":
+            return ref.multiaxis(self.data, self.indices, self.attrs["axes"], **kw)
+        if self.op == "block":
+            return ref.block(self.data, self.indices, self.attrs["axis"], **kw)
+        if self.op == "elements":
+            return ref.elements(self.data, self.indices, self.attrs["axis"], **kw)
+        return ref.nd(self.data, self.indices, self.attrs["batch_dims"], **kw)
+
+    def mlir(self, out_shape):
+        dt = tensor_type(self.data.shape, self.ety, self.data_dyn)
+        it = tensor_type(self.indices.shape, self.ity, self.idx_dyn)
+        ot = tensor_type(out_shape, self.ety, [True] * len(out_shape))
+        if self.op == "multiaxis":
+            attr = "axes = [" + ", ".join(map(str, self.attrs["axes"])) + "]"
+        elif self.op == "nd":
+            attr = f"batch_dims = {self.attrs['batch_dims']}"
+        else:
+            attr = f"axis = {self.attrs['axis']}"
+        policy = ""
+        if self.negative != "wrap":
+            policy += f" negative_indices = {self.negative}"
+        if self.oob != "error":
+            policy += f" out_of_bounds = {self.oob}"
+        return (f"func.func @main(%data: {dt}, %indices: {it}) -> {ot} {{\n"
+                f"  %0 = gather.{self.op} %data[%indices] {attr}{policy} : ({dt}, {it}) -> {ot}\n"
+                f"  return %0 : {ot}\n}}\n")
+
+    def describe(self):
+        return (f"gather.{self.op} {self.attrs} data {self.data.shape} {self.ety} "
+                f"indices {self.indices.shape} {self.ity} policy {self.negative}/{self.oob} "
+                f"dynamic {self.data_dyn}/{self.idx_dyn}")
+
+
+def random_values(rng, shape, ety):
+    if ety == "i1":
+        return rng.random(shape) < 0.5
+    if ety.startswith("f"):
+        return (rng.standard_normal(shape) * 100).astype(ELEMENT_TYPES[ety])
+    info = np.iinfo(ELEMENT_TYPES[ety])
+    return rng.integers(info.min, info.max, size=shape, dtype=ELEMENT_TYPES[ety], endpoint=True)
+
+
+def random_dim(rng, allow_empty=True):
+    if allow_empty and rng.random() < 0.04:
+        return 0
+    return int(rng.integers(1, 5))
+
+
+def index_values(rng, shape, sizes, negative, oob):
+    """Index values for a dimension of each size in `sizes` (a list the
+    length of the last dimension's period, or one size): in range, with
+    negatives where they wrap, and out-of-range values where the policy
+    defines them."""
+    sizes = np.broadcast_to(np.asarray(sizes), shape) if shape else np.asarray(sizes)
+    low = np.where(negative == "wrap", -sizes, 0)
+    values = np.floor(rng.random(shape) * (sizes - low)).astype(np.int64) + low
+    values = np.where(sizes > 0, values, 0)
+    if oob != "unchecked" and rng.random() < 0.35:
+        bad = rng.random(shape) < 0.2
+        far = rng.integers(1, 4, size=shape) + sizes
+        values = np.where(bad, np.where(rng.random(shape) < 0.5, far, -far - 1), values)
+    if oob == "unchecked":
+        values = np.where(sizes > 0, values, 0)
+    return values
+
+
+def gen_multiaxis(rng):
+    rank = int(rng.integers(1, 7))
+    naxes = int(rng.integers(0, min(rank, 3) + 1))
+    axes = [int(a) for a in rng.permutation(rank)[:naxes]]
+    k = max(naxes, 1)
+    in_shape, logical = [], []
+    for d in range(rank):
+        if d in axes:
+            in_shape.append(random_dim(rng))
+            logical.append(random_dim(rng))
+        else:
+            size = random_dim(rng)
+            choice = rng.random()
+            if choice < 0.5:
+                in_shape.append(size); logical.append(size)
+            elif choice < 0.75:
+                in_shape.append(size); logical.append(1)
+            else:
+                in_shape.append(1); logical.append(size)
+    # Keep cases small.
+    while np.prod(in_shape) > 4096 or np.prod(logical) > 4096:
+        d = int(np.argmax(np.maximum(in_shape, logical)))
+        in_shape[d] = max(1, in_shape[d] // 2); logical[d] = max(1, logical[d] // 2)
+    idx_shape = list(logical)
+    idx_shape[-1] *= k
+    sizes = [in_shape[a] for a in axes] or [1]
+    period = np.tile(np.array(sizes), idx_shape[-1] // k if idx_shape[-1] else 0)
+    return in_shape, idx_shape, {"axes": axes}, np.reshape(period, (-1,)) if idx_shape[-1] else np.zeros((0,), np.int64)
+
+
+def make_case(op, rng):
+    ety = str(rng.choice(list(ELEMENT_TYPES)))
+    ity = str(rng.choice(list(INDEX_TYPES)))
+    negative = "wrap" if rng.random() < 0.75 else "out_of_bounds"
+    oob = str(rng.choice(POLICIES))
+    if op == "multiaxis":
+        in_shape, idx_shape, attrs, period = gen_multiaxis(rng)
+        data = random_values(rng, in_shape, ety)
+        if not attrs["axes"]:
+            values = rng.integers(-5, 5, size=idx_shape)
+        else:
+            values = index_values(rng, idx_shape, period if idx_shape[-1] else 1, negative, oob)
+    elif op == "block":
+        rank = int(rng.integers(1, 5))
+        data_shape = [random_dim(rng) for _ in range(rank)]
+        q = int(rng.integers(0, 4))
+        idx_shape = [random_dim(rng) for _ in range(q)]
+        axis = int(rng.integers(-rank, rank))
+        data = random_values(rng, data_shape, ety)
+        values = index_values(rng, idx_shape, data_shape[axis], negative, oob)
+        attrs = {"axis": axis}
+    elif op == "elements":
+        rank = int(rng.integers(1, 5))
+        data_shape = [random_dim(rng) for _ in range(rank)]
+        axis = int(rng.integers(-rank, rank))
+        idx_shape = []
+        for d in range(rank):
+            if d == axis % rank:
+                idx_shape.append(random_dim(rng))
+            else:  # equal, or smaller (torch.gather)
+                idx_shape.append(data_shape[d] if rng.random() < 0.7 else int(rng.integers(0, data_shape[d] + 1)))
+        data = random_values(rng, data_shape, ety)
+        values = index_values(rng, idx_shape, data_shape[axis], negative, oob)
+        attrs = {"axis": axis}
+    else:
+        rank = int(rng.integers(1, 6))
+        data_shape = [random_dim(rng) for _ in range(rank)]
+        q = int(rng.integers(1, 5))
+        b = int(rng.integers(0, min(q, rank)))
+        k = int(rng.integers(1, rank - b + 1))
+        idx_shape = []
+        for d in range(q - 1):
+            if d < b:
+                if rng.random() < 0.2:
+                    data_shape[d] = 1
+                    idx_shape.append(random_dim(rng))
+                else:
+                    idx_shape.append(data_shape[d])
+            else:
+                idx_shape.append(random_dim(rng))
+        idx_shape.append(k)
+        data = random_values(rng, data_shape, ety)
+        sizes = [data_shape[b + j] for j in range(k)]
+        values = index_values(rng, idx_shape, np.array(sizes), negative, oob)
+        attrs = {"batch_dims": b}
+    indices = np.asarray(values).astype(INDEX_TYPES[ity])
+    case = Case(op, np.asarray(data), indices, attrs, ety, ity, negative, oob, rng)
+    if oob == "unchecked":
+        # `unchecked` has no defined result for a bad index (an indexed
+        # dimension of size 0 makes every index bad): test it with fill.
+        try:
+            case.expected()
+        except ref.GatherIndexError:
+            case.oob = "fill"
+    return case
+
+
+def same_bits(got, want):
+    if got.shape != want.shape or got.dtype != want.dtype:
+        return False
+    if want.dtype.kind == "f":
+        view = {2: np.uint16, 4: np.uint32, 8: np.uint64}[want.dtype.itemsize]
+        # -0.0 and 0.0 from a zero fill compare by value; everything else by bits.
+        return np.array_equal(got.view(view), want.view(view)) or (
+            np.array_equal(got, want) and not np.any(np.isnan(want)))
+    return np.array_equal(got, want)
+
+
+def run_case(case, tools, work, index):
+    try:
+        want = case.expected()
+        want_error = None
+    except ref.GatherIndexError as e:
+        want, want_error = None, e
+    data_path = os.path.join(work, f"c{index}_data.npy")
+    idx_path = os.path.join(work, f"c{index}_idx.npy")
+    np.save(data_path, case.data)
+    np.save(idx_path, case.indices)
+    out_shape = want.shape if want is not None else (1,) * {
+        "multiaxis": case.data.ndim, "block": case.data.ndim + case.indices.ndim - 1,
+        "elements": case.data.ndim, "nd": max(case.indices.ndim - 1, 0)}[case.op]
+    if case.op == "nd" and want is None:
+        out_shape = (1,) * (case.indices.ndim - 1 + case.data.ndim - case.attrs["batch_dims"] - case.indices.shape[-1])
+    src = os.path.join(work, f"c{index}.mlir")
+    with open(src, "w") as f:
+        f.write(case.mlir(out_shape))
+    canon = os.path.join(work, f"c{index}.canon.mlir")
+    r = subprocess.run([tools["gather-opt"], src, "--canonicalize", "-o", canon],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        return f"gather-opt --canonicalize failed: {r.stderr.strip()}"
+    for label, path in (("direct", src), ("canonical", canon)):
+        out = os.path.join(work, f"c{index}_{label}.npy")
+        r = subprocess.run([tools["gather-run"], path, "--input", data_path,
+                            "--input", idx_path, "--output", out],
+                           capture_output=True, text=True)
+        if want_error is not None:
+            # The direct run names the op as written; the canonical file
+            # holds gather.multiaxis, which is what it names.
+            op_name = f"gather.{case.op}" if label == "direct" else "gather.multiaxis"
+            if r.returncode != 1 or "index out of bounds" not in r.stderr or op_name not in r.stderr:
+                return f"{label}: expected an out-of-bounds error naming {op_name}, got rc={r.returncode} {r.stderr.strip()!r}"
+            continue
+        if r.returncode != 0:
+            return f"{label}: gather-run failed: {r.stderr.strip()}"
+        got = np.load(out)
+        if not same_bits(got, want):
+            return f"{label}: mismatch\n  got  {got.tolist()}\n  want {want.tolist()}"
+    return None
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--op", required=True, choices=["multiaxis", "block", "elements", "nd"])
+    parser.add_argument("--cases", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bin", default="build/bin", help="directory with gather-opt and gather-run")
+    parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    args = parser.parse_args(argv)
+    tools = {t: os.path.join(args.bin, t) for t in ("gather-opt", "gather-run")}
+    rng = np.random.default_rng(args.seed)
+    work = tempfile.mkdtemp(prefix=f"gather-diff-{args.op}-")
+    passed = failed = 0
+    for i in range(args.cases):
+        case = make_case(args.op, rng)
+        problem = run_case(case, tools, work, i)
+        if problem:
+            failed += 1
+            print(f"FAIL case {i}: {case.describe()}\n  {problem}\n  files: {work}/c{i}.*")
+        else:
+            passed += 1
+    if not args.keep and not failed:
+        import shutil
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"difftest {args.op}: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

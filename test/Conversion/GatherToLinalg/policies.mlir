@@ -1,0 +1,142 @@
+// RUN: gather-opt %s --convert-gather-to-linalg --canonicalize --cse --split-input-file | FileCheck %s
+
+// clamp: wrap negatives, then min/max into [0, size); no run-time check.
+// CHECK-LABEL: func.func @clamp
+// CHECK-SAME:    %[[D:.*]]: tensor<4x3xf32>, %[[I:.*]]: tensor<2x1xi32>
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<2x3xf32>
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} outs(%[[E]] : tensor<2x3xf32>)
+// CHECK:           %[[O0:.*]] = linalg.index 0 : index
+// CHECK:           %[[O1:.*]] = linalg.index 1 : index
+// CHECK:           %[[RAW:.*]] = tensor.extract %[[I]][%[[O0]], %[[C0]]] : tensor<2x1xi32>
+// CHECK:           %[[IDX:.*]] = arith.index_cast %[[RAW]] : i32 to index
+// CHECK:           %[[NEG:.*]] = arith.cmpi slt, %[[IDX]], %[[C0]] : index
+// CHECK:           %[[WR:.*]] = arith.addi %[[IDX]], %[[C4]] : index
+// CHECK:           %[[W:.*]] = arith.select %[[NEG]], %[[WR]], %[[IDX]] : index
+// CHECK:           %[[MIN:.*]] = arith.minsi %[[W]], %[[C3]] : index
+// CHECK:           %[[MAX:.*]] = arith.maxsi %[[MIN]], %[[C0]] : index
+// CHECK:           %[[V:.*]] = tensor.extract %[[D]][%[[MAX]], %[[O1]]] : tensor<4x3xf32>
+// CHECK:           linalg.yield %[[V]] : f32
+// CHECK-NOT:     gather.
+// CHECK-NOT:     scf.if
+func.func @clamp(%d: tensor<4x3xf32>, %i: tensor<2x1xi32>) -> tensor<2x3xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0] out_of_bounds = clamp : (tensor<4x3xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// fill without wrap: one unsigned compare, a safe index, a select to zero.
+// CHECK-LABEL: func.func @fill_negative_out_of_bounds
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         linalg.generic
+// CHECK:           %[[IDX:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK-NOT:       arith.cmpi slt
+// CHECK:           %[[OK:.*]] = arith.cmpi ult, %[[IDX]], %[[C4]] : index
+// CHECK:           %[[SAFE:.*]] = arith.select %[[OK]], %[[IDX]], %{{.*}} : index
+// CHECK:           %[[V:.*]] = tensor.extract %{{.*}}[%[[SAFE]], %{{.*}}] : tensor<4x3xf32>
+// CHECK:           %[[R:.*]] = arith.select %[[OK]], %[[V]], %[[ZERO]] : f32
+// CHECK:           linalg.yield %[[R]] : f32
+func.func @fill_negative_out_of_bounds(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds out_of_bounds = fill : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// unchecked without wrap: the index goes straight to the load.
+// CHECK-LABEL: func.func @unchecked
+// CHECK:         linalg.generic
+// CHECK:           %[[IDX:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK-NEXT:      %[[V:.*]] = tensor.extract %{{.*}}[%[[IDX]], %{{.*}}] : tensor<4x3xf32>
+// CHECK-NEXT:      linalg.yield %[[V]] : f32
+func.func @unchecked(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds out_of_bounds = unchecked : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// error: the bounds are checked once, by a reduction over the indices before
+// the gather (not in its body); a failure calls the run-time hook with the
+// op's site string and yields zeros.
+// CHECK:       memref.global "private" constant @__gather_site : memref<{{[0-9]+}}xi8> = dense<
+// CHECK:       func.func private @__gather_runtime_error(i64, i64)
+// CHECK-LABEL: func.func @error
+// CHECK:         %[[ALL:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%{{.*}} : tensor<2x1xi64>) outs(%{{.*}} : tensor<i1>)
+// CHECK:           arith.cmpi ult
+// CHECK:           arith.andi
+// CHECK:         %[[OK:.*]] = tensor.extract %[[ALL]][] : tensor<i1>
+// CHECK:         %[[R:.*]] = scf.if %[[OK]] -> (tensor<2x3xf32>) {
+// CHECK:           %[[G:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]}
+// CHECK-NOT:         arith.cmpi ult
+// CHECK:             tensor.extract
+// CHECK:           scf.yield %[[G]]
+// CHECK:         } else {
+// CHECK:           %[[SITE:.*]] = memref.get_global @__gather_site
+// CHECK:           %[[ADDR:.*]] = memref.extract_aligned_pointer_as_index %[[SITE]]
+// CHECK:           %[[ADDR64:.*]] = arith.index_cast %[[ADDR]] : index to i64
+// CHECK:           func.call @__gather_runtime_error(%[[ADDR64]], %{{.*}}) : (i64, i64) -> ()
+// CHECK:           linalg.fill
+// CHECK:         return %[[R]]
+func.func @error(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// Dynamic broadcasts are checked at run time before the loop: equal, or one
+// side 1. The coordinate of a dimension that may be broadcast is selected.
+// CHECK-LABEL: func.func @dynamic_broadcast
+// CHECK-SAME:    %[[D:.*]]: tensor<?x?xf32>, %[[I:.*]]: tensor<?x?xi64>
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[D1:.*]] = tensor.dim %[[D]], %[[C1]]
+// CHECK-DAG:     %[[I1:.*]] = tensor.dim %[[I]], %[[C1]]
+// CHECK-DAG:     %[[SAME:.*]] = arith.cmpi eq, %[[D1]], %[[I1]] : index
+// CHECK:         scf.if
+// CHECK:           linalg.generic
+// CHECK:             %[[O1:.*]] = linalg.index 1 : index
+// CHECK:             arith.select %{{.*}}, %{{.*}}, %[[O1]] : index
+// CHECK:         } else {
+// CHECK:           func.call @__gather_runtime_error
+func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>) -> tensor<?x?xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0] out_of_bounds = clamp : (tensor<?x?xf32>, tensor<?x?xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// Two axes: the coordinate pair is read from the last dimension at 2*p and
+// 2*p + 1; each component is bounded by its own axis size.
+// CHECK-LABEL: func.func @two_axes
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C31:.*]] = arith.constant 31 : index
+// CHECK-DAG:     %[[C63:.*]] = arith.constant 63 : index
+// CHECK:         linalg.generic
+// CHECK:           %[[O3:.*]] = linalg.index 3 : index
+// CHECK:           %[[BASE:.*]] = arith.muli %[[O3]], %[[C2]] : index
+// CHECK:           tensor.extract %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[BASE]]] : tensor<8x1x1x32xi64>
+// CHECK:           arith.minsi %{{.*}}, %[[C31]] : index
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[BASE]], %{{.*}} : index
+// CHECK:           tensor.extract %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[NEXT]]] : tensor<8x1x1x32xi64>
+// CHECK:           arith.minsi %{{.*}}, %[[C63]] : index
+// CHECK:           tensor.extract %{{.*}} : tensor<32x56x56x64xf32>
+func.func @two_axes(%input: tensor<32x56x56x64xf32>, %indices: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
+  %0 = gather.multiaxis %input[%indices] axes = [0, 3] out_of_bounds = clamp : (tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32>
+  return %0 : tensor<8x56x56x16xf32>
+}
+
+// -----
+
+// ONNX-style ops are rewritten to multiaxis first, then lowered.
+// CHECK-LABEL: func.func @block
+// CHECK:         linalg.generic
+// CHECK-NOT:     gather.
+func.func @block(%d: tensor<5x7xf32>, %i: tensor<3xi64>) -> tensor<3x7xf32> {
+  %0 = gather.block %d[%i] axis = 0 out_of_bounds = fill : (tensor<5x7xf32>, tensor<3xi64>) -> tensor<3x7xf32>
+  return %0 : tensor<3x7xf32>
+}

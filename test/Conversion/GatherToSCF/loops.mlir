@@ -1,0 +1,34 @@
+// RUN: gather-opt %s --convert-gather-to-scf --canonicalize --cse | FileCheck %s
+
+// The reference lowering: one scf.for per output dimension, tensor.insert of
+// each element, the same index computation as the linalg lowering.
+// CHECK-LABEL: func.func @block
+// CHECK-SAME:    %[[D:.*]]: tensor<5x7xf32>, %[[I:.*]]: tensor<3xi64>
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<3x7xf32>
+// CHECK:         scf.for %[[A:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T0:.*]] = %[[E]]) -> (tensor<3x7xf32>) {
+// CHECK:           scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T1:.*]] = %[[T0]]) -> (tensor<3x7xf32>) {
+// CHECK:             %[[RAW:.*]] = tensor.extract %{{.*}}[%[[A]], %{{.*}}] : tensor<3x1xi64>
+// CHECK:             arith.index_cast %[[RAW]] : i64 to index
+// CHECK:             arith.cmpi ult
+// CHECK:             %[[V:.*]] = tensor.extract %[[D]][%{{.*}}, %[[B]]] : tensor<5x7xf32>
+// CHECK:             %[[R:.*]] = arith.select %{{.*}}, %[[V]], %{{.*}} : f32
+// CHECK:             %[[U:.*]] = tensor.insert %[[R]] into %[[T1]][%[[A]], %[[B]]] : tensor<3x7xf32>
+// CHECK:             scf.yield %[[U]]
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     gather.
+func.func @block(%d: tensor<5x7xf32>, %i: tensor<3xi64>) -> tensor<3x7xf32> {
+  %0 = gather.block %d[%i] axis = 0 out_of_bounds = fill : (tensor<5x7xf32>, tensor<3xi64>) -> tensor<3x7xf32>
+  return %0 : tensor<3x7xf32>
+}
+
+// Under `error` the bounds check is an scf.for reduction over the indices.
+// CHECK-LABEL: func.func @error
+// CHECK:         %[[OK:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %true) -> (i1) {
+// CHECK:           arith.cmpi ult
+// CHECK:           arith.andi
+// CHECK:         scf.if %[[OK]]
+// CHECK:         func.call @__gather_runtime_error
+func.func @error(%d: tensor<5x7xf32>, %i: tensor<3xi64>) -> tensor<3x7xf32> {
+  %0 = gather.block %d[%i] axis = 0 : (tensor<5x7xf32>, tensor<3xi64>) -> tensor<3x7xf32>
+  return %0 : tensor<3x7xf32>
+}
