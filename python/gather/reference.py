@@ -136,7 +136,8 @@ def elements(data, indices, axis=0, negative="wrap", out_of_bounds="error"):
             raise ValueError(f"indices dimension {d} exceeds data dimension")
     resolved, fill = _resolve(indices, data.shape[axis], negative,
                               out_of_bounds, "gather.elements")
-    if indices.size == 0:
+    if indices.size == 0 or data.shape[axis] == 0:
+        # No element to read: every index was out of bounds (fill, clamp).
         return np.zeros(indices.shape, dtype=data.dtype)
     coord = list(np.indices(indices.shape, dtype=np.int64))
     coord[axis] = resolved

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Gather benchmark: compiled kernels (gather-run --bench) against numpy and
+a hand-written C++ loop (g++ -O3 -march=native -fopenmp) on the same data,
+in one run, printing the ratios.
+
+    /usr/bin/python3 bench/run.py [--runs 15] [--threads 2] [--bin build/bin]
+
+Workloads (issue 4):
+  W1 embedding lookup: block, axis 0, data 50000x768 f32, 8192 i64 indices
+  W2 block gather on a middle axis: 64x1000x256 f32, 500 indices, axis 1
+  W3 elements: 4096x4096 f32, indices 4096x1024, axis 1
+  W4 nd, batch_dims=1: 16x512x512x4 f32, indices 16x65536x2
+  W5 multiaxis over axes [0, 3] of NHWC 32x56x56x64 f32, indices 8x1x1x32
+     (16 (n, c) pairs per row), output 8x56x56x16
+"""
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def workloads(rng):
+    w = {}
+    d = rng.standard_normal((50000, 768), dtype=np.float32)
+    i = rng.integers(-50000, 50000, size=8192)
+    w["W1"] = dict(data=d, idx=i, op="block", attr="axis = 0",
+                   numpy=lambda d=d, i=i: np.take(d, i, axis=0))
+    d = rng.standard_normal((64, 1000, 256), dtype=np.float32)
+    i = rng.integers(0, 1000, size=500)
+    w["W2"] = dict(data=d, idx=i, op="block", attr="axis = 1",
+                   numpy=lambda d=d, i=i: np.take(d, i, axis=1))
+    d = rng.standard_normal((4096, 4096), dtype=np.float32)
+    i = rng.integers(0, 4096, size=(4096, 1024))
+    w["W3"] = dict(data=d, idx=i, op="elements", attr="axis = 1",
+                   numpy=lambda d=d, i=i: np.take_along_axis(d, i, axis=1))
+    d = rng.standard_normal((16, 512, 512, 4), dtype=np.float32)
+    i = rng.integers(0, 512, size=(16, 65536, 2))
+    b = np.arange(16)[:, None]
+    w["W4"] = dict(data=d, idx=i, op="nd", attr="batch_dims = 1",
+                   numpy=lambda d=d, i=i, b=b: d[b, i[..., 0], i[..., 1]])
+    d = rng.standard_normal((32, 56, 56, 64), dtype=np.float32)
+    n = rng.integers(0, 32, size=(8, 16))
+    c = rng.integers(0, 64, size=(8, 16))
+    i = np.stack([n, c], axis=-1).reshape(8, 1, 1, 32)
+    w["W5"] = dict(data=d, idx=i, op="multiaxis", attr="axes = [0, 3]",
+                   numpy=lambda d=d, n=n, c=c: d[n[:, None, None, :], :, :, c[:, None, None, :]]
+                   .reshape(8, 16, 56, 56).transpose(0, 2, 3, 1))
+    return w
+
+
+def ttype(shape, ety):
+    return "tensor<" + "".join(f"{s}x" for s in shape) + ety + ">"
+
+
+def median_ms(fn, runs):
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--runs", type=int, default=15)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--bin", default=os.path.join(HERE, "..", "build", "bin"))
+    p.add_argument("--only", default="", help="comma-separated workloads")
+    args = p.parse_args()
+    work = tempfile.mkdtemp(prefix="gather-bench-")
+    baseline = os.path.join(work, "baseline")
+    subprocess.run(["g++", "-O3", "-march=native", "-fopenmp", "-std=c++17",
+                    os.path.join(HERE, "baseline.cpp"), "-o", baseline], check=True)
+    rng = np.random.default_rng(0)
+    rows = []
+    for name, w in workloads(rng).items():
+        if args.only and name not in args.only.split(","):
+            continue
+        data, idx = w["data"], w["idx"]
+        want = w["numpy"]()
+        np.save(os.path.join(work, f"{name}_d.npy"), data)
+        np.save(os.path.join(work, f"{name}_i.npy"), idx)
+        data.tofile(os.path.join(work, f"{name}_data.bin"))
+        idx.astype(np.int64).tofile(os.path.join(work, f"{name}_idx.bin"))
+        dt, it, ot = ttype(data.shape, "f32"), ttype(idx.shape, "i64"), ttype(want.shape, "f32")
+        src = os.path.join(work, f"{name}.mlir")
+        with open(src, "w") as f:
+            f.write(f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n"
+                    f"  %0 = gather.{w['op']} %d[%i] {w['attr']} : ({dt}, {it}) -> {ot}\n"
+                    f"  return %0 : {ot}\n}}\n")
+        out = os.path.join(work, f"{name}_out.npy")
+        r = subprocess.run([os.path.join(args.bin, "gather-run"), src,
+                            "--input", os.path.join(work, f"{name}_d.npy"),
+                            "--input", os.path.join(work, f"{name}_i.npy"),
+                            "--output", out, "--bench", str(args.runs),
+                            "--threads", str(args.threads)],
+                           capture_output=True, text=True, check=True)
+        ours = float(re.search(r"median ([0-9.]+) ms", r.stdout).group(1))
+        if not np.array_equal(np.load(out), want):
+            print(f"{name}: compiled result differs from numpy", file=sys.stderr)
+            return 1
+        r = subprocess.run([baseline, name, work, str(args.runs), str(args.threads)],
+                           capture_output=True, text=True, check=True)
+        cpp = float(r.stdout.strip())
+        npy = median_ms(w["numpy"], args.runs)
+        rows.append((name, ours, cpp, npy))
+    print(f"threads={args.threads}, runs={args.runs}, median ms")
+    print(f"| workload | gather (ms) | C++ loop (ms) | numpy (ms) | C++ / gather | numpy / gather |")
+    print(f"| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name, ours, cpp, npy in rows:
+        print(f"| {name} | {ours:.3f} | {cpp:.3f} | {npy:.3f} | {cpp / ours:.2f} | {npy / ours:.2f} |")
+    print("(ratios above 1: gather is faster)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
