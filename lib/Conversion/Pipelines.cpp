@@ -31,10 +31,13 @@ static void buildCpuPipeline(OpPassManager &pm,
               "one-shot-bufferize{bufferize-function-boundaries "
               "function-boundary-type-conversion=identity-layout-map},"
               "buffer-deallocation-pipeline,convert-bufferization-to-memref,";
+  // scf.forall (the block copies) and linalg loops become scf.parallel, and
+  // those OpenMP parallel loops.
   pipeline += options.parallel
-                  ? "func.func(convert-linalg-to-parallel-loops),"
+                  ? "func.func(scf-forall-to-parallel,"
+                    "convert-linalg-to-parallel-loops),"
                     "convert-scf-to-openmp,"
-                  : "func.func(convert-linalg-to-loops),";
+                  : "func.func(scf-forall-to-for,convert-linalg-to-loops),";
   pipeline += "lower-affine,convert-scf-to-cf,expand-strided-metadata,"
               "lower-affine,finalize-memref-to-llvm,convert-to-llvm,"
               "reconcile-unrealized-casts";

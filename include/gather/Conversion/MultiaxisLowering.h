@@ -47,8 +47,14 @@ using AllOfFn = llvm::function_ref<Value(
 /// (dynamic broadcasts, the coordinate fold of a dynamic last dimension, and
 /// index bounds under `out_of_bounds = error`) run before the loops; when one
 /// fails the hook is called and the output is zeros.
+///
+/// With `copyContiguousBlocks`, a trailing block of output dimensions that is
+/// copied from the input whole (an embedding row, the trailing dimensions of
+/// a block gather) is copied with one slice per coordinate inside an
+/// scf.forall over the other dimensions, instead of element by element.
 LogicalResult lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
-                             LoopNestFn buildLoops, AllOfFn buildAllOf);
+                             LoopNestFn buildLoops, AllOfFn buildAllOf,
+                             bool copyContiguousBlocks);
 
 /// Rewrites every gather into gather.multiaxis and simplifies it (merged
 /// unit dimensions, folds), so that the loops are over the fewest dimensions.

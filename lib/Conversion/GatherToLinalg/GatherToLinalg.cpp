@@ -72,7 +72,8 @@ struct ConvertGatherToLinalgPass
     IRRewriter rewriter(&getContext());
     for (MultiaxisOp op : ops)
       if (failed(lowerMultiaxis(rewriter, op, buildGenericNest,
-                                buildGenericAllOf))) {
+                                buildGenericAllOf,
+                                /*copyContiguousBlocks=*/true))) {
         op.emitOpError("could not be lowered");
         return signalPassFailure();
       }

@@ -59,6 +59,9 @@ struct Prepared {
   /// is 1 (broadcast). A static answer, or an i1 value when dynamic.
   SmallVector<std::optional<bool>> inputUnitStatic, indicesUnitStatic;
   SmallVector<Value> inputUnit, indicesUnit;
+  /// When set: the indices already resolved by the policy (tensor of index,
+  /// the indices' shape; -1 marks an out-of-bounds value under `fill`).
+  Value resolved;
 };
 } // namespace
 
@@ -158,17 +161,29 @@ static Value wrapNegative(OpBuilder &b, Location loc, MultiaxisOp op,
   return arith::SelectOp::create(b, loc, isNegative, wrapped, index);
 }
 
-static Value computeElement(OpBuilder &b, Location loc, const Prepared &p,
-                            ValueRange coords) {
+namespace {
+/// Where the input is read for one output coordinate.
+struct InputCoords {
+  SmallVector<Value> coords;
+  /// i1 "every index was in bounds" under `fill`; null otherwise.
+  Value valid;
+};
+} // namespace
+
+/// The input coordinate for the output coordinate `coords`: the only place
+/// where indices are read and the index policy is applied.
+static InputCoords computeInputCoords(OpBuilder &b, Location loc,
+                                      const Prepared &p, ValueRange coords) {
   MultiaxisOp op = p.op;
   int64_t rank = p.rank;
-  SmallVector<Value> indicesPos, inputPos;
+  SmallVector<Value> indicesPos;
+  InputCoords result;
   for (int64_t d = 0; d < rank; ++d) {
     indicesPos.push_back(broadcastCoord(b, loc, coords[d],
                                         p.indicesUnitStatic[d],
                                         p.indicesUnit[d]));
-    inputPos.push_back(broadcastCoord(b, loc, coords[d], p.inputUnitStatic[d],
-                                      p.inputUnit[d]));
+    result.coords.push_back(broadcastCoord(
+        b, loc, coords[d], p.inputUnitStatic[d], p.inputUnit[d]));
   }
   Value base;
   if (rank > 0) {
@@ -177,7 +192,6 @@ static Value computeElement(OpBuilder &b, Location loc, const Prepared &p,
       base = arith::MulIOp::create(b, loc, base,
                                    constIndex(b, loc, p.coordinateSize));
   }
-  Value allValid;
   OutOfBoundsMode oob = op.getOutOfBounds();
   for (auto [j, axis] : llvm::enumerate(p.axes)) {
     SmallVector<Value> pos = indicesPos;
@@ -185,6 +199,18 @@ static Value computeElement(OpBuilder &b, Location loc, const Prepared &p,
                         : arith::AddIOp::create(b, loc, base,
                                                 constIndex(b, loc, j))
                               .getResult();
+    if (p.resolved) {
+      Value index = tensor::ExtractOp::create(b, loc, p.resolved, pos);
+      if (oob == OutOfBoundsMode::fill) {
+        Value valid = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::sge, index, constIndex(b, loc, 0));
+        index = arith::SelectOp::create(b, loc, valid, index,
+                                        constIndex(b, loc, 0));
+        result.valid = andValues(b, loc, result.valid, valid);
+      }
+      result.coords[axis] = index;
+      continue;
+    }
     Value raw = tensor::ExtractOp::create(b, loc, op.getIndices(), pos);
     Value size = p.inputSize[axis];
     Value index = wrapNegative(b, loc, op, toIndex(b, loc, raw), size);
@@ -198,18 +224,163 @@ static Value computeElement(OpBuilder &b, Location loc, const Prepared &p,
                                           index, size);
       index =
           arith::SelectOp::create(b, loc, valid, index, constIndex(b, loc, 0));
-      allValid = andValues(b, loc, allValid, valid);
+      result.valid = andValues(b, loc, result.valid, valid);
     }
-    inputPos[axis] = index;
+    result.coords[axis] = index;
   }
-  Value element = tensor::ExtractOp::create(b, loc, op.getInput(), inputPos);
-  if (allValid) {
+  return result;
+}
+
+static Value computeElement(OpBuilder &b, Location loc, const Prepared &p,
+                            ValueRange coords) {
+  InputCoords at = computeInputCoords(b, loc, p, coords);
+  Value element = tensor::ExtractOp::create(b, loc, p.op.getInput(), at.coords);
+  if (at.valid) {
     Type elementType = element.getType();
-    Value zero = arith::ConstantOp::create(
-        b, loc, elementType, b.getZeroAttr(elementType));
-    element = arith::SelectOp::create(b, loc, allValid, element, zero);
+    Value zero = arith::ConstantOp::create(b, loc, elementType,
+                                           b.getZeroAttr(elementType));
+    element = arith::SelectOp::create(b, loc, at.valid, element, zero);
   }
   return element;
+}
+
+/// The size of the input dimension that index value at last-dim position
+/// `lastPos` addresses: axes[lastPos % k].
+static Value addressedSize(OpBuilder &b, Location loc, const Prepared &p,
+                           Value lastPos) {
+  Value size = p.inputSize[p.axes.back()];
+  if (p.axes.size() == 1)
+    return size;
+  Value component = arith::RemUIOp::create(
+      b, loc, lastPos, constIndex(b, loc, p.coordinateSize));
+  for (int64_t j = static_cast<int64_t>(p.axes.size()) - 2; j >= 0; --j) {
+    Value isJ = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      component, constIndex(b, loc, j));
+    size = arith::SelectOp::create(b, loc, isJ, p.inputSize[p.axes[j]], size);
+  }
+  return size;
+}
+
+/// Applies the index policy to every index value once, into a table of
+/// input coordinates, so that loops that reuse each index many times
+/// (broadcast dimensions) only read it.
+static Value resolveIndices(OpBuilder &b, Location loc, const Prepared &p) {
+  MultiaxisOp op = p.op;
+  auto indicesType = op.getIndices().getType();
+  int64_t rank = indicesType.getRank();
+  auto tableType =
+      RankedTensorType::get(indicesType.getShape(), b.getIndexType());
+  Value init = tensor::EmptyOp::create(b, loc, tableType.getShape(),
+                                       b.getIndexType());
+  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  OutOfBoundsMode oob = op.getOutOfBounds();
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{tableType}, ValueRange{op.getIndices()},
+      ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value lastPos = linalg::IndexOp::create(nb, nloc, rank - 1);
+        Value size = addressedSize(nb, nloc, p, lastPos);
+        Value index =
+            wrapNegative(nb, nloc, op, toIndex(nb, nloc, args[0]), size);
+        if (oob == OutOfBoundsMode::clamp) {
+          Value last =
+              arith::SubIOp::create(nb, nloc, size, constIndex(nb, nloc, 1));
+          index = arith::MinSIOp::create(nb, nloc, index, last);
+          index = arith::MaxSIOp::create(nb, nloc, index, constIndex(nb, nloc, 0));
+        } else if (oob == OutOfBoundsMode::fill) {
+          Value valid = arith::CmpIOp::create(
+              nb, nloc, arith::CmpIPredicate::ult, index, size);
+          index = arith::SelectOp::create(nb, nloc, valid, index,
+                                          constIndex(nb, nloc, -1));
+        }
+        linalg::YieldOp::create(nb, nloc, index);
+      });
+  return generic.getResult(0);
+}
+
+/// Resolving the indices up front pays when the loop reads each index value
+/// many times (broadcast dimensions); `loopShape` is the iteration space
+/// (the output, or its dimensions outside a copied block). Needs static
+/// sizes to decide.
+static bool shouldResolveIndices(const Prepared &p,
+                                 ArrayRef<int64_t> loopShape) {
+  auto indicesType = p.op.getIndices().getType();
+  if (p.axes.empty() || p.rank == 0 || !indicesType.hasStaticShape() ||
+      ShapedType::isDynamicShape(loopShape))
+    return false;
+  int64_t indexCount = indicesType.getNumElements();
+  int64_t iterations = ShapedType::getNumElements(loopShape);
+  return indexCount > 0 && iterations >= 4 * indexCount;
+}
+
+/// First output dimension of the trailing block that is copied from the
+/// input whole: every later dimension is not an axis, the indices do not
+/// vary along it (logical size 1), and the input has the output's size
+/// there. For an embedding lookup [n, d] <- table[v, d] this is d.
+static int64_t contiguousBlockStart(const Prepared &p,
+                                    ArrayRef<int64_t> outputShape) {
+  auto inputType = p.op.getInput().getType();
+  int64_t start = p.rank;
+  for (int64_t d = p.rank - 1; d >= 0; --d) {
+    int64_t inSize = inputType.getDimSize(d);
+    bool indicesConstant = p.indicesUnitStatic[d] == std::optional<bool>(true);
+    if (llvm::is_contained(p.axes, d) || !indicesConstant ||
+        ShapedType::isDynamic(inSize) || inSize != outputShape[d])
+      break;
+    start = d;
+  }
+  return start;
+}
+
+/// The structure-aware form: a parallel loop over the outer output
+/// dimensions; each iteration computes one input coordinate and copies the
+/// contiguous trailing block with one slice (a memcpy after bufferization),
+/// never element by element.
+static Value buildBlockCopy(OpBuilder &b, Location loc, const Prepared &p,
+                            Value init, int64_t blockStart) {
+  auto outputType = cast<RankedTensorType>(init.getType());
+  auto inputType = p.op.getInput().getType();
+  int64_t rank = p.rank;
+  SmallVector<OpFoldResult> upperBounds;
+  for (int64_t d = 0; d < blockStart; ++d)
+    upperBounds.push_back(tensor::getMixedSize(b, loc, init, d));
+  auto forall = scf::ForallOp::create(b, loc, upperBounds, ValueRange{init},
+                                      std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forall.getTerminator());
+  SmallVector<Value> coords(forall.getInductionVars());
+  for (int64_t d = blockStart; d < rank; ++d)
+    coords.push_back(constIndex(b, loc, 0));
+  InputCoords at = computeInputCoords(b, loc, p, coords);
+  SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes(blockStart, b.getIndexAttr(1));
+  SmallVector<int64_t> sliceShape(blockStart, 1);
+  for (int64_t d = blockStart; d < rank; ++d) {
+    sizes.push_back(b.getIndexAttr(inputType.getDimSize(d)));
+    sliceShape.push_back(inputType.getDimSize(d));
+  }
+  SmallVector<OpFoldResult> inputOffsets(at.coords.begin(), at.coords.end());
+  Value block = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get(sliceShape, outputType.getElementType()),
+      p.op.getInput(), inputOffsets, sizes, ones);
+  if (at.valid) {
+    // A select, not an scf.if: the loop body becomes an OpenMP region that
+    // must stay a single block.
+    Type elementType = outputType.getElementType();
+    auto blockType = RankedTensorType::get(sliceShape, elementType);
+    Value zeros = arith::ConstantOp::create(
+        b, loc, blockType,
+        DenseElementsAttr::get(blockType, b.getZeroAttr(elementType)));
+    block = arith::SelectOp::create(b, loc, at.valid, block, zeros);
+  }
+  SmallVector<OpFoldResult> outputOffsets(coords.begin(), coords.end());
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, block,
+                                        forall.getRegionIterArgs()[0],
+                                        outputOffsets, sizes, ones);
+  return forall.getResult(0);
 }
 
 /// i1 "the shapes are consistent at run time": dynamic broadcasts are
@@ -263,19 +434,7 @@ static Value checkIndices(OpBuilder &b, Location loc, const Prepared &p,
       b, loc, p.op.getIndices(),
       [&](OpBuilder &nb, Location nloc, Value raw, Value lastPos) -> Value {
         // The data dimension this value indexes: axes[lastPos % k].
-        Value size = p.inputSize[p.axes.back()];
-        if (p.axes.size() > 1) {
-          Value component = arith::RemUIOp::create(
-              nb, nloc, lastPos, constIndex(nb, nloc, p.coordinateSize));
-          for (int64_t j = static_cast<int64_t>(p.axes.size()) - 2; j >= 0;
-               --j) {
-            Value isJ = arith::CmpIOp::create(nb, nloc,
-                                              arith::CmpIPredicate::eq,
-                                              component, constIndex(nb, nloc, j));
-            size = arith::SelectOp::create(nb, nloc, isJ,
-                                           p.inputSize[p.axes[j]], size);
-          }
-        }
+        Value size = addressedSize(nb, nloc, p, lastPos);
         Value index = wrapNegative(nb, nloc, p.op, toIndex(nb, nloc, raw), size);
         return arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::ult,
                                      index, size);
@@ -361,7 +520,8 @@ static void emitErrorCall(OpBuilder &b, Location loc, Operation *op,
 LogicalResult mlir::gather::lowerMultiaxis(RewriterBase &rewriter,
                                            MultiaxisOp op,
                                            LoopNestFn buildLoops,
-                                           AllOfFn buildAllOf) {
+                                           AllOfFn buildAllOf,
+                                           bool copyContiguousBlocks) {
   FailureOr<GatherShape> shape = op.analyzeShapes();
   if (failed(shape))
     return failure();
@@ -384,14 +544,30 @@ LogicalResult mlir::gather::lowerMultiaxis(RewriterBase &rewriter,
   auto element = [&](OpBuilder &b, Location l, ValueRange coords) {
     return computeElement(b, l, p, coords);
   };
+  int64_t blockStart = copyContiguousBlocks
+                           ? contiguousBlockStart(p, inferredType.getShape())
+                           : p.rank;
+  // A block copy needs at least one loop dimension and one block dimension.
+  bool useBlockCopy = blockStart > 0 && blockStart < p.rank;
+  ArrayRef<int64_t> loopShape = inferredType.getShape();
+  if (useBlockCopy)
+    loopShape = loopShape.take_front(blockStart);
+  bool resolveFirst = copyContiguousBlocks && shouldResolveIndices(p, loopShape);
+  auto compute = [&](OpBuilder &b, Location l) -> Value {
+    if (resolveFirst)
+      p.resolved = resolveIndices(b, l, p);
+    if (useBlockCopy)
+      return buildBlockCopy(b, l, p, init, blockStart);
+    return buildLoops(b, l, init, element);
+  };
   Value result;
   if (!proceed) {
-    result = buildLoops(rewriter, loc, init, element);
+    result = compute(rewriter, loc);
   } else {
     auto ifOp = scf::IfOp::create(
         rewriter, loc, proceed,
         [&](OpBuilder &b, Location l) {
-          scf::YieldOp::create(b, l, buildLoops(b, l, init, element));
+          scf::YieldOp::create(b, l, compute(b, l));
         },
         [&](OpBuilder &b, Location l) {
           if (errorFree) {

@@ -82,7 +82,8 @@ struct ConvertGatherToSCFPass
     getOperation()->walk([&](MultiaxisOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (MultiaxisOp op : ops)
-      if (failed(lowerMultiaxis(rewriter, op, buildLoopNest, buildLoopAllOf))) {
+      if (failed(lowerMultiaxis(rewriter, op, buildLoopNest, buildLoopAllOf,
+                                /*copyContiguousBlocks=*/false))) {
         op.emitOpError("could not be lowered");
         return signalPassFailure();
       }

@@ -1,29 +1,32 @@
 // RUN: gather-opt %s --convert-gather-to-linalg --canonicalize --cse --split-input-file | FileCheck %s
 
+// The element path: the innermost output dimension is the gathered axis, so
+// each element reads its own index.
+
 // clamp: wrap negatives, then min/max into [0, size); no run-time check.
 // CHECK-LABEL: func.func @clamp
-// CHECK-SAME:    %[[D:.*]]: tensor<4x3xf32>, %[[I:.*]]: tensor<2x1xi32>
+// CHECK-SAME:    %[[D:.*]]: tensor<4x3xf32>, %[[I:.*]]: tensor<4x2xi32>
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
-// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
-// CHECK:         %[[E:.*]] = tensor.empty() : tensor<2x3xf32>
-// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} outs(%[[E]] : tensor<2x3xf32>)
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<4x2xf32>
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} outs(%[[E]] : tensor<4x2xf32>)
 // CHECK:           %[[O0:.*]] = linalg.index 0 : index
 // CHECK:           %[[O1:.*]] = linalg.index 1 : index
-// CHECK:           %[[RAW:.*]] = tensor.extract %[[I]][%[[O0]], %[[C0]]] : tensor<2x1xi32>
+// CHECK:           %[[RAW:.*]] = tensor.extract %[[I]][%[[O0]], %[[O1]]] : tensor<4x2xi32>
 // CHECK:           %[[IDX:.*]] = arith.index_cast %[[RAW]] : i32 to index
 // CHECK:           %[[NEG:.*]] = arith.cmpi slt, %[[IDX]], %[[C0]] : index
-// CHECK:           %[[WR:.*]] = arith.addi %[[IDX]], %[[C4]] : index
+// CHECK:           %[[WR:.*]] = arith.addi %[[IDX]], %[[C3]] : index
 // CHECK:           %[[W:.*]] = arith.select %[[NEG]], %[[WR]], %[[IDX]] : index
-// CHECK:           %[[MIN:.*]] = arith.minsi %[[W]], %[[C3]] : index
+// CHECK:           %[[MIN:.*]] = arith.minsi %[[W]], %[[C2]] : index
 // CHECK:           %[[MAX:.*]] = arith.maxsi %[[MIN]], %[[C0]] : index
-// CHECK:           %[[V:.*]] = tensor.extract %[[D]][%[[MAX]], %[[O1]]] : tensor<4x3xf32>
+// CHECK:           %[[V:.*]] = tensor.extract %[[D]][%[[O0]], %[[MAX]]] : tensor<4x3xf32>
 // CHECK:           linalg.yield %[[V]] : f32
 // CHECK-NOT:     gather.
 // CHECK-NOT:     scf.if
-func.func @clamp(%d: tensor<4x3xf32>, %i: tensor<2x1xi32>) -> tensor<2x3xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [0] out_of_bounds = clamp : (tensor<4x3xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>
-  return %0 : tensor<2x3xf32>
+func.func @clamp(%d: tensor<4x3xf32>, %i: tensor<4x2xi32>) -> tensor<4x2xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [1] out_of_bounds = clamp : (tensor<4x3xf32>, tensor<4x2xi32>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
 }
 
 // -----
@@ -31,18 +34,18 @@ func.func @clamp(%d: tensor<4x3xf32>, %i: tensor<2x1xi32>) -> tensor<2x3xf32> {
 // fill without wrap: one unsigned compare, a safe index, a select to zero.
 // CHECK-LABEL: func.func @fill_negative_out_of_bounds
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
 // CHECK:         linalg.generic
 // CHECK:           %[[IDX:.*]] = arith.index_cast %{{.*}} : i64 to index
 // CHECK-NOT:       arith.cmpi slt
-// CHECK:           %[[OK:.*]] = arith.cmpi ult, %[[IDX]], %[[C4]] : index
+// CHECK:           %[[OK:.*]] = arith.cmpi ult, %[[IDX]], %[[C3]] : index
 // CHECK:           %[[SAFE:.*]] = arith.select %[[OK]], %[[IDX]], %{{.*}} : index
-// CHECK:           %[[V:.*]] = tensor.extract %{{.*}}[%[[SAFE]], %{{.*}}] : tensor<4x3xf32>
+// CHECK:           %[[V:.*]] = tensor.extract %{{.*}}[%{{.*}}, %[[SAFE]]] : tensor<4x3xf32>
 // CHECK:           %[[R:.*]] = arith.select %[[OK]], %[[V]], %[[ZERO]] : f32
 // CHECK:           linalg.yield %[[R]] : f32
-func.func @fill_negative_out_of_bounds(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds out_of_bounds = fill : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
-  return %0 : tensor<2x3xf32>
+func.func @fill_negative_out_of_bounds(%d: tensor<4x3xf32>, %i: tensor<4x2xi64>) -> tensor<4x2xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [1] negative_indices = out_of_bounds out_of_bounds = fill : (tensor<4x3xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
 }
 
 // -----
@@ -51,10 +54,48 @@ func.func @fill_negative_out_of_bounds(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>)
 // CHECK-LABEL: func.func @unchecked
 // CHECK:         linalg.generic
 // CHECK:           %[[IDX:.*]] = arith.index_cast %{{.*}} : i64 to index
-// CHECK-NEXT:      %[[V:.*]] = tensor.extract %{{.*}}[%[[IDX]], %{{.*}}] : tensor<4x3xf32>
+// CHECK-NEXT:      %[[V:.*]] = tensor.extract %{{.*}}[%{{.*}}, %[[IDX]]] : tensor<4x3xf32>
 // CHECK-NEXT:      linalg.yield %[[V]] : f32
-func.func @unchecked(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds out_of_bounds = unchecked : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+func.func @unchecked(%d: tensor<4x3xf32>, %i: tensor<4x2xi64>) -> tensor<4x2xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [1] negative_indices = out_of_bounds out_of_bounds = unchecked : (tensor<4x3xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// -----
+
+// The block path: an 8x16 embedding-lookup tile. Upstream linalg
+// vectorization of the element-wise form makes one 128-lane vector.gather;
+// here each of the 8 rows is found once and copied whole with one slice
+// (a memcpy after bufferization), in a parallel loop over the rows.
+// CHECK-LABEL: func.func @embedding_tile
+// CHECK-SAME:    %[[TABLE:.*]]: tensor<1000x16xf32>, %[[IDS:.*]]: tensor<8xi64>
+// CHECK:         scf.forall (%[[ROW:.*]]) in (8) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<8x16xf32>)
+// CHECK:           %[[RAW:.*]] = tensor.extract %{{.*}}[%[[ROW]], %{{.*}}] : tensor<8x1xi64>
+// CHECK:           %[[IDX:.*]] = arith.index_cast %[[RAW]] : i64 to index
+// CHECK:           %[[W:.*]] = arith.select %{{.*}}, %{{.*}}, %[[IDX]] : index
+// CHECK:           %[[SLICE:.*]] = tensor.extract_slice %[[TABLE]][%[[W]], 0] [1, 16] [1, 1] : tensor<1000x16xf32> to tensor<1x16xf32>
+// CHECK:           scf.forall.in_parallel
+// CHECK:             tensor.parallel_insert_slice %[[SLICE]] into %[[OUT]][%[[ROW]], 0] [1, 16] [1, 1]
+// CHECK-NOT:     vector.gather
+// CHECK-NOT:     linalg.generic {{.*}} outs(%{{.*}} : tensor<8x16xf32>)
+func.func @embedding_tile(%table: tensor<1000x16xf32>, %ids: tensor<8xi64>) -> tensor<8x16xf32> {
+  %0 = gather.block %table[%ids] axis = 0 : (tensor<1000x16xf32>, tensor<8xi64>) -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// The block path under fill: a select between the row and zeros (no branch
+// inside the parallel loop).
+// CHECK-LABEL: func.func @block_fill
+// CHECK:         %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : tensor<1x3xf32>
+// CHECK:         scf.forall
+// CHECK:           %[[OK:.*]] = arith.cmpi ult
+// CHECK:           %[[SLICE:.*]] = tensor.extract_slice {{.*}} [1, 3] [1, 1] : tensor<4x3xf32> to tensor<1x3xf32>
+// CHECK:           %[[ROW:.*]] = arith.select %[[OK]], %[[SLICE]], %[[ZEROS]] : tensor<1x3xf32>
+// CHECK:           tensor.parallel_insert_slice %[[ROW]]
+func.func @block_fill(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0] out_of_bounds = fill : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
 
@@ -71,9 +112,9 @@ func.func @unchecked(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32
 // CHECK:           arith.andi
 // CHECK:         %[[OK:.*]] = tensor.extract %[[ALL]][] : tensor<i1>
 // CHECK:         %[[R:.*]] = scf.if %[[OK]] -> (tensor<2x3xf32>) {
-// CHECK:           %[[G:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]}
+// CHECK:           %[[G:.*]] = scf.forall
 // CHECK-NOT:         arith.cmpi ult
-// CHECK:             tensor.extract
+// CHECK:             tensor.extract_slice
 // CHECK:           scf.yield %[[G]]
 // CHECK:         } else {
 // CHECK:           %[[SITE:.*]] = memref.get_global @__gather_site
@@ -111,20 +152,31 @@ func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>) -> tensor
 // -----
 
 // Two axes: the coordinate pair is read from the last dimension at 2*p and
-// 2*p + 1; each component is bounded by its own axis size.
+// 2*p + 1; each component is bounded by its own axis size. The output
+// (401408 elements) reuses each of the 256 index values 1568 times, so the
+// policy is applied once per index value into a table that the gather loop
+// only reads.
 // CHECK-LABEL: func.func @two_axes
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
-// CHECK-DAG:     %[[C31:.*]] = arith.constant 31 : index
-// CHECK-DAG:     %[[C63:.*]] = arith.constant 63 : index
-// CHECK:         linalg.generic
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK:         %[[TABLE:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%{{.*}} : tensor<8x1x1x32xi64>) outs(%{{.*}} : tensor<8x1x1x32xindex>)
+// CHECK:           %[[POS:.*]] = linalg.index 3 : index
+// CHECK:           %[[COMP:.*]] = arith.remui %[[POS]], %[[C2]] : index
+// CHECK:           %[[IS0:.*]] = arith.cmpi eq, %[[COMP]], %{{.*}} : index
+// CHECK:           %[[SIZE:.*]] = arith.select %[[IS0]], %[[C32]], %[[C64]] : index
+// CHECK:           arith.subi %[[SIZE]], %{{.*}} : index
+// CHECK:           arith.minsi
+// CHECK:           arith.maxsi
+// CHECK:           linalg.yield %{{.*}} : index
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<8x56x56x16xf32>)
 // CHECK:           %[[O3:.*]] = linalg.index 3 : index
 // CHECK:           %[[BASE:.*]] = arith.muli %[[O3]], %[[C2]] : index
-// CHECK:           tensor.extract %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[BASE]]] : tensor<8x1x1x32xi64>
-// CHECK:           arith.minsi %{{.*}}, %[[C31]] : index
+// CHECK:           %[[N:.*]] = tensor.extract %[[TABLE]][%{{.*}}, %{{.*}}, %{{.*}}, %[[BASE]]] : tensor<8x1x1x32xindex>
 // CHECK:           %[[NEXT:.*]] = arith.addi %[[BASE]], %{{.*}} : index
-// CHECK:           tensor.extract %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[NEXT]]] : tensor<8x1x1x32xi64>
-// CHECK:           arith.minsi %{{.*}}, %[[C63]] : index
-// CHECK:           tensor.extract %{{.*}} : tensor<32x56x56x64xf32>
+// CHECK:           %[[C:.*]] = tensor.extract %[[TABLE]][%{{.*}}, %{{.*}}, %{{.*}}, %[[NEXT]]] : tensor<8x1x1x32xindex>
+// CHECK-NOT:       arith.minsi
+// CHECK:           tensor.extract %{{.*}}[%[[N]], %{{.*}}, %{{.*}}, %[[C]]] : tensor<32x56x56x64xf32>
 func.func @two_axes(%input: tensor<32x56x56x64xf32>, %indices: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
   %0 = gather.multiaxis %input[%indices] axes = [0, 3] out_of_bounds = clamp : (tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32>
   return %0 : tensor<8x56x56x16xf32>
@@ -132,9 +184,11 @@ func.func @two_axes(%input: tensor<32x56x56x64xf32>, %indices: tensor<8x1x1x32xi
 
 // -----
 
-// ONNX-style ops are rewritten to multiaxis first, then lowered.
+// ONNX-style ops are rewritten to multiaxis first, then lowered (here a row
+// copy per index).
 // CHECK-LABEL: func.func @block
-// CHECK:         linalg.generic
+// CHECK:         scf.forall
+// CHECK:           tensor.extract_slice %{{.*}} [1, 7] [1, 1] : tensor<5x7xf32> to tensor<1x7xf32>
 // CHECK-NOT:     gather.
 func.func @block(%d: tensor<5x7xf32>, %i: tensor<3xi64>) -> tensor<3x7xf32> {
   %0 = gather.block %d[%i] axis = 0 out_of_bounds = fill : (tensor<5x7xf32>, tensor<3xi64>) -> tensor<3x7xf32>
