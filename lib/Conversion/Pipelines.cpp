@@ -31,12 +31,16 @@ static void buildCpuPipeline(OpPassManager &pm,
               "one-shot-bufferize{bufferize-function-boundaries "
               "function-boundary-type-conversion=identity-layout-map},"
               "buffer-deallocation-pipeline,convert-bufferization-to-memref,";
-  // scf.forall (the block copies) and linalg loops become scf.parallel, and
-  // those OpenMP parallel loops.
+  // scf.forall (the block copies) and linalg loops become scf.parallel, of
+  // which only outer dimensions stay parallel, and those OpenMP loops. The
+  // canonicalize after scf-to-openmp inlines the memref.alloca_scope it
+  // wraps around each body (nothing is allocated there), which would
+  // otherwise be invalid once inner scf loops become several blocks.
   pipeline += options.parallel
                   ? "func.func(scf-forall-to-parallel,"
-                    "convert-linalg-to-parallel-loops),"
-                    "convert-scf-to-openmp,"
+                    "convert-linalg-to-parallel-loops,"
+                    "gather-parallel-outer-loops),"
+                    "convert-scf-to-openmp,canonicalize,"
                   : "func.func(scf-forall-to-for,convert-linalg-to-loops),";
   pipeline += "lower-affine,convert-scf-to-cf,expand-strided-metadata,"
               "lower-affine,finalize-memref-to-llvm,convert-to-llvm,"

@@ -46,4 +46,21 @@ def ConvertGatherToSCF : Pass<"convert-gather-to-scf", "ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
+  let summary = "Keep only the outer dimensions of scf.parallel loops parallel";
+  let description = [{
+    `convert-scf-to-openmp` turns all dimensions of an `scf.parallel` into
+    one collapsed OpenMP loop that recomputes each index with a division and
+    a remainder per iteration. This pass keeps the shortest prefix of
+    dimensions whose static trip counts reach `min-iterations` parallel and
+    makes the rest nested `scf.for` loops, so that inner dimensions run as
+    plain (vectorizable) loops. Loops with reductions are left alone.
+  }];
+  let options = [
+    Option<"minIterations", "min-iterations", "int64_t", "16",
+           "Parallel iterations to aim for (enough to balance the threads)">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 #endif // GATHER_CONVERSION_PASSES_TD
