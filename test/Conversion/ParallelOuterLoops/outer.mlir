@@ -29,6 +29,7 @@ func.func @nest(%out: memref<8x56x56x16xf32>, %v: f32) {
 
 // A dynamic first dimension stays parallel alone.
 // CHECK-LABEL: func.func @dynamic
+// WIDE-LABEL: func.func @dynamic
 // CHECK:         scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
 // CHECK-NEXT:      scf.for
 func.func @dynamic(%out: memref<?x4xf32>, %n: index, %v: f32) {
