@@ -9,6 +9,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/raw_ostream.h"
@@ -429,6 +430,13 @@ static Value checkShapes(OpBuilder &b, Location loc, const Prepared &p) {
 static Value checkIndices(OpBuilder &b, Location loc, const Prepared &p,
                           AllOfFn buildAllOf) {
   if (p.axes.empty() || p.op.getOutOfBounds() != OutOfBoundsMode::error)
+    return nullptr;
+  // Constant indices against static axis sizes were proven in bounds by the
+  // verifier: no run-time check.
+  auto inputType = p.op.getInput().getType();
+  if (matchPattern(p.op.getIndices(), m_Constant()) &&
+      llvm::none_of(p.axes,
+                    [&](int64_t axis) { return inputType.isDynamicDim(axis); }))
     return nullptr;
   return buildAllOf(
       b, loc, p.op.getIndices(),

@@ -194,3 +194,19 @@ func.func @block(%d: tensor<5x7xf32>, %i: tensor<3xi64>) -> tensor<3x7xf32> {
   %0 = gather.block %d[%i] axis = 0 out_of_bounds = fill : (tensor<5x7xf32>, tensor<3xi64>) -> tensor<3x7xf32>
   return %0 : tensor<3x7xf32>
 }
+
+// -----
+
+// Constant indices against static sizes were proven in bounds by the
+// verifier: no run-time check at all under `error`.
+// CHECK-LABEL: func.func @error_constant_indices
+// CHECK-NOT:     scf.if
+// CHECK-NOT:     iterator_types = ["reduction"
+// CHECK-NOT:     __gather_runtime_error
+// CHECK:         linalg.generic
+// CHECK:         return
+func.func @error_constant_indices(%d: tensor<4x3xf32>) -> tensor<4x2xf32> {
+  %i = arith.constant dense<[[0, 2], [1, 1], [2, 0], [-1, -3]]> : tensor<4x2xi64>
+  %0 = gather.multiaxis %d[%i] axes = [1] : (tensor<4x3xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
