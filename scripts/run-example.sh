@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Builds gather-opt and runs it on every example in examples/, printing each
-# example, its rewrite into gather.multiaxis and its canonical form (constant
-# gathers fold to their values): as far as the project goes today.
+# Builds the tools and runs every example in examples/: prints each example,
+# its rewrite into gather.multiaxis, its canonical form and its CPU lowering
+# to linalg, then runs it with gather-run on the seeds' data and compares the
+# result with the numpy reference.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-build_gather gather-opt
+build_gather gather-opt gather-run gather_runtime
 OPT="$BUILD/bin/gather-opt"
 for example in "$ROOT"/examples/*.mlir; do
   echo
@@ -14,4 +15,9 @@ for example in "$ROOT"/examples/*.mlir; do
   "$OPT" "$example" --gather-to-multiaxis
   echo "---- canonical form (--canonicalize): multiaxis, merged unit dims, folds"
   "$OPT" "$example" --canonicalize
+  echo "---- CPU lowering (--canonicalize --convert-gather-to-linalg --canonicalize)"
+  "$OPT" "$example" --canonicalize --convert-gather-to-linalg --canonicalize
 done
+echo
+echo "==================== running the examples"
+PYTHONPATH="$ROOT/python" /usr/bin/python3 "$ROOT/examples/run_examples.py" "$BUILD/bin"
