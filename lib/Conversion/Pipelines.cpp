@@ -43,7 +43,8 @@ static void buildCpuPipeline(OpPassManager &pm,
                     "convert-scf-to-openmp,canonicalize,"
                   : "func.func(scf-forall-to-for,convert-linalg-to-loops),";
   pipeline += "lower-affine,convert-scf-to-cf,expand-strided-metadata,"
-              "lower-affine,finalize-memref-to-llvm,convert-to-llvm,"
+              "lower-affine,convert-vector-to-scf,convert-vector-to-llvm,"
+              "finalize-memref-to-llvm,convert-to-llvm,"
               "reconcile-unrealized-casts";
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
     llvm::report_fatal_error("gather-cpu-pipeline: bad pipeline text");

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -316,6 +317,135 @@ static bool shouldResolveIndices(const Prepared &p,
   return indexCount > 0 && iterations >= 4 * indexCount;
 }
 
+/// Lanes per vector for elements of `bitWidth` bits (one 512-bit register
+/// for 32-bit elements, capped at 16 lanes).
+static int64_t lanesFor(unsigned bitWidth) {
+  return std::min<int64_t>(16, std::max<int64_t>(4, 512 / bitWidth));
+}
+
+/// A genuine element gather along the innermost dimension (one axis, the
+/// last one: GatherElements or Gather on the last axis) can be vectorized:
+/// every lane shares all input coordinates but the innermost one.
+static bool canVectorizeInnermost(const Prepared &p, Type elementType) {
+  if (p.rank < 2 || p.axes.size() != 1 || p.axes.front() != p.rank - 1)
+    return false;
+  // i1 has no byte-addressed vector form; other ints and floats do.
+  return (elementType.isIntOrFloat() &&
+          elementType.getIntOrFloatBitWidth() >= 8);
+}
+
+/// One output row per iteration of an scf.forall over the outer dimensions;
+/// along the row, V indices at a time are read with one contiguous
+/// (masked) vector.transfer_read, resolved with vector arithmetic, and the
+/// elements fetched with one vector.gather.
+static Value buildVectorRows(OpBuilder &b, Location loc, const Prepared &p,
+                             Value init) {
+  MultiaxisOp op = p.op;
+  int64_t rank = p.rank;
+  auto outputType = cast<RankedTensorType>(init.getType());
+  Type elementType = outputType.getElementType();
+  Type indexElementType = op.getIndices().getType().getElementType();
+  int64_t lanes = lanesFor(elementType.getIntOrFloatBitWidth());
+  auto indexVecType = VectorType::get({lanes}, b.getIndexType());
+  auto rawVecType = VectorType::get({lanes}, indexElementType);
+  auto valueVecType = VectorType::get({lanes}, elementType);
+  auto maskType = VectorType::get({lanes}, b.getI1Type());
+
+  SmallVector<OpFoldResult> upperBounds;
+  for (int64_t d = 0; d < rank - 1; ++d)
+    upperBounds.push_back(tensor::getMixedSize(b, loc, init, d));
+  auto forall = scf::ForallOp::create(b, loc, upperBounds, ValueRange{init},
+                                      std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forall.getTerminator());
+  ValueRange ivs = forall.getInductionVars();
+  Value rowLength = tensor::DimOp::create(b, loc, init, rank - 1);
+  SmallVector<OpFoldResult> rowOffsets(ivs.begin(), ivs.end());
+  rowOffsets.push_back(b.getIndexAttr(0));
+  SmallVector<OpFoldResult> rowSizes(rank - 1, b.getIndexAttr(1));
+  rowSizes.push_back(tensor::getMixedSize(b, loc, init, rank - 1));
+  SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
+  Value sharedOut = forall.getRegionIterArgs()[0];
+  Value row = tensor::ExtractSliceOp::create(b, loc, sharedOut, rowOffsets,
+                                             rowSizes, ones);
+
+  SmallVector<Value> indicesPos, inputPos;
+  for (int64_t d = 0; d < rank - 1; ++d) {
+    indicesPos.push_back(broadcastCoord(b, loc, ivs[d], p.indicesUnitStatic[d],
+                                        p.indicesUnit[d]));
+    inputPos.push_back(broadcastCoord(b, loc, ivs[d], p.inputUnitStatic[d],
+                                      p.inputUnit[d]));
+  }
+  Value zeroIndex = constIndex(b, loc, 0);
+  SmallVector<Value> rowPos(rank - 1, zeroIndex);
+  inputPos.push_back(zeroIndex);
+  Value size = p.inputSize[rank - 1];
+  Value sizeVec = vector::BroadcastOp::create(b, loc, indexVecType, size);
+  Value zeroVec = arith::ConstantOp::create(
+      b, loc, indexVecType,
+      DenseElementsAttr::get(indexVecType, b.getIndexAttr(0)));
+  Value passThrough = arith::ConstantOp::create(
+      b, loc, valueVecType,
+      DenseElementsAttr::get(valueVecType, b.getZeroAttr(elementType)));
+  Value rawPad = arith::ConstantOp::create(b, loc, indexElementType,
+                                           b.getZeroAttr(indexElementType));
+  auto minorMap =
+      AffineMapAttr::get(AffineMap::getMinorIdentityMap(rank, 1, b.getContext()));
+  ArrayAttr notInBounds = b.getBoolArrayAttr({false});
+  OutOfBoundsMode oob = op.getOutOfBounds();
+
+  auto loop = scf::ForOp::create(
+      b, loc, zeroIndex, rowLength, constIndex(b, loc, lanes), ValueRange{row},
+      [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs) {
+        Value remaining = arith::SubIOp::create(lb, ll, rowLength, j);
+        Value mask =
+            vector::CreateMaskOp::create(lb, ll, maskType, ValueRange{remaining});
+        SmallVector<Value> idxAt = indicesPos;
+        idxAt.push_back(j);
+        Value raw = vector::TransferReadOp::create(
+            lb, ll, rawVecType, op.getIndices(), idxAt, minorMap, rawPad, mask,
+            notInBounds);
+        Value index = indexElementType.isIndex()
+                          ? raw
+                          : arith::IndexCastOp::create(lb, ll, indexVecType, raw)
+                                .getResult();
+        if (op.getNegativeIndices() == NegativeIndexMode::wrap) {
+          Value negative = arith::CmpIOp::create(
+              lb, ll, arith::CmpIPredicate::slt, index, zeroVec);
+          Value wrapped = arith::AddIOp::create(lb, ll, index, sizeVec);
+          index = arith::SelectOp::create(lb, ll, negative, wrapped, index);
+        }
+        Value gatherMask = mask;
+        if (oob == OutOfBoundsMode::clamp) {
+          Value oneVec = vector::BroadcastOp::create(
+              lb, ll, indexVecType, constIndex(lb, ll, 1));
+          Value last = arith::SubIOp::create(lb, ll, sizeVec, oneVec);
+          index = arith::MinSIOp::create(lb, ll, index, last);
+          index = arith::MaxSIOp::create(lb, ll, index, zeroVec);
+        } else if (oob == OutOfBoundsMode::fill) {
+          Value valid = arith::CmpIOp::create(
+              lb, ll, arith::CmpIPredicate::ult, index, sizeVec);
+          index = arith::SelectOp::create(lb, ll, valid, index, zeroVec);
+          // Lanes with an invalid index take the zero pass-through.
+          gatherMask = arith::AndIOp::create(lb, ll, mask, valid);
+        }
+        Value values = vector::GatherOp::create(
+            lb, ll, valueVecType, op.getInput(), inputPos, index, gatherMask,
+            passThrough, /*alignment=*/nullptr);
+        SmallVector<Value> writeAt = rowPos;
+        writeAt.push_back(j);
+        Value updated = vector::TransferWriteOp::create(
+                            lb, ll, values, iterArgs[0], writeAt, minorMap, mask,
+                            notInBounds)
+                            .getResult();
+        scf::YieldOp::create(lb, ll, updated);
+      });
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, loop.getResult(0), sharedOut,
+                                        rowOffsets, rowSizes, ones);
+  return forall.getResult(0);
+}
+
 /// First output dimension of the trailing block that is copied from the
 /// input whole: every later dimension is not an axis, the indices do not
 /// vary along it (logical size 1), and the input has the output's size
@@ -555,17 +685,27 @@ LogicalResult mlir::gather::lowerMultiaxis(RewriterBase &rewriter,
   int64_t blockStart = copyContiguousBlocks
                            ? contiguousBlockStart(p, inferredType.getShape())
                            : p.rank;
+  // An output with a static size 0 has no element: the plain loop nest
+  // (slices would need offsets into empty dimensions, which
+  // tensor.extract_slice rejects).
+  bool staticallyEmpty = llvm::is_contained(inferredType.getShape(), 0);
   // A block copy needs at least one loop dimension and one block dimension.
-  bool useBlockCopy = blockStart > 0 && blockStart < p.rank;
+  bool useBlockCopy = !staticallyEmpty && blockStart > 0 && blockStart < p.rank;
+  bool vectorize = copyContiguousBlocks && !useBlockCopy && !staticallyEmpty &&
+                   canVectorizeInnermost(p, elementType);
   ArrayRef<int64_t> loopShape = inferredType.getShape();
   if (useBlockCopy)
     loopShape = loopShape.take_front(blockStart);
-  bool resolveFirst = copyContiguousBlocks && shouldResolveIndices(p, loopShape);
+  // The vector path resolves indices in registers.
+  bool resolveFirst = copyContiguousBlocks && !vectorize &&
+                      shouldResolveIndices(p, loopShape);
   auto compute = [&](OpBuilder &b, Location l) -> Value {
     if (resolveFirst)
       p.resolved = resolveIndices(b, l, p);
     if (useBlockCopy)
       return buildBlockCopy(b, l, p, init, blockStart);
+    if (vectorize)
+      return buildVectorRows(b, l, p, init);
     return buildLoops(b, l, init, element);
   };
   Value result;

@@ -1,32 +1,33 @@
 // RUN: gather-opt %s --convert-gather-to-linalg --canonicalize --cse --split-input-file | FileCheck %s
 
-// The element path: the innermost output dimension is the gathered axis, so
-// each element reads its own index.
+// The scalar element path: GatherElements along axis 0 is neither a block
+// copy nor a gather along the innermost dimension, so one linalg.generic
+// reads each element's own index.
 
 // clamp: wrap negatives, then min/max into [0, size); no run-time check.
 // CHECK-LABEL: func.func @clamp
-// CHECK-SAME:    %[[D:.*]]: tensor<4x3xf32>, %[[I:.*]]: tensor<4x2xi32>
+// CHECK-SAME:    %[[D:.*]]: tensor<4x3xf32>, %[[I:.*]]: tensor<2x3xi32>
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
-// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
-// CHECK:         %[[E:.*]] = tensor.empty() : tensor<4x2xf32>
-// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} outs(%[[E]] : tensor<4x2xf32>)
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<2x3xf32>
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} outs(%[[E]] : tensor<2x3xf32>)
 // CHECK:           %[[O0:.*]] = linalg.index 0 : index
 // CHECK:           %[[O1:.*]] = linalg.index 1 : index
-// CHECK:           %[[RAW:.*]] = tensor.extract %[[I]][%[[O0]], %[[O1]]] : tensor<4x2xi32>
+// CHECK:           %[[RAW:.*]] = tensor.extract %[[I]][%[[O0]], %[[O1]]] : tensor<2x3xi32>
 // CHECK:           %[[IDX:.*]] = arith.index_cast %[[RAW]] : i32 to index
 // CHECK:           %[[NEG:.*]] = arith.cmpi slt, %[[IDX]], %[[C0]] : index
-// CHECK:           %[[WR:.*]] = arith.addi %[[IDX]], %[[C3]] : index
+// CHECK:           %[[WR:.*]] = arith.addi %[[IDX]], %[[C4]] : index
 // CHECK:           %[[W:.*]] = arith.select %[[NEG]], %[[WR]], %[[IDX]] : index
-// CHECK:           %[[MIN:.*]] = arith.minsi %[[W]], %[[C2]] : index
+// CHECK:           %[[MIN:.*]] = arith.minsi %[[W]], %[[C3]] : index
 // CHECK:           %[[MAX:.*]] = arith.maxsi %[[MIN]], %[[C0]] : index
-// CHECK:           %[[V:.*]] = tensor.extract %[[D]][%[[O0]], %[[MAX]]] : tensor<4x3xf32>
+// CHECK:           %[[V:.*]] = tensor.extract %[[D]][%[[MAX]], %[[O1]]] : tensor<4x3xf32>
 // CHECK:           linalg.yield %[[V]] : f32
 // CHECK-NOT:     gather.
 // CHECK-NOT:     scf.if
-func.func @clamp(%d: tensor<4x3xf32>, %i: tensor<4x2xi32>) -> tensor<4x2xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [1] out_of_bounds = clamp : (tensor<4x3xf32>, tensor<4x2xi32>) -> tensor<4x2xf32>
-  return %0 : tensor<4x2xf32>
+func.func @clamp(%d: tensor<4x3xf32>, %i: tensor<2x3xi32>) -> tensor<2x3xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0] out_of_bounds = clamp : (tensor<4x3xf32>, tensor<2x3xi32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
 }
 
 // -----
@@ -34,18 +35,18 @@ func.func @clamp(%d: tensor<4x3xf32>, %i: tensor<4x2xi32>) -> tensor<4x2xf32> {
 // fill without wrap: one unsigned compare, a safe index, a select to zero.
 // CHECK-LABEL: func.func @fill_negative_out_of_bounds
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
 // CHECK:         linalg.generic
 // CHECK:           %[[IDX:.*]] = arith.index_cast %{{.*}} : i64 to index
 // CHECK-NOT:       arith.cmpi slt
-// CHECK:           %[[OK:.*]] = arith.cmpi ult, %[[IDX]], %[[C3]] : index
+// CHECK:           %[[OK:.*]] = arith.cmpi ult, %[[IDX]], %[[C4]] : index
 // CHECK:           %[[SAFE:.*]] = arith.select %[[OK]], %[[IDX]], %{{.*}} : index
-// CHECK:           %[[V:.*]] = tensor.extract %{{.*}}[%{{.*}}, %[[SAFE]]] : tensor<4x3xf32>
+// CHECK:           %[[V:.*]] = tensor.extract %{{.*}}[%[[SAFE]], %{{.*}}] : tensor<4x3xf32>
 // CHECK:           %[[R:.*]] = arith.select %[[OK]], %[[V]], %[[ZERO]] : f32
 // CHECK:           linalg.yield %[[R]] : f32
-func.func @fill_negative_out_of_bounds(%d: tensor<4x3xf32>, %i: tensor<4x2xi64>) -> tensor<4x2xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [1] negative_indices = out_of_bounds out_of_bounds = fill : (tensor<4x3xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
-  return %0 : tensor<4x2xf32>
+func.func @fill_negative_out_of_bounds(%d: tensor<4x3xf32>, %i: tensor<2x3xi64>) -> tensor<2x3xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds out_of_bounds = fill : (tensor<4x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
 }
 
 // -----
@@ -54,11 +55,35 @@ func.func @fill_negative_out_of_bounds(%d: tensor<4x3xf32>, %i: tensor<4x2xi64>)
 // CHECK-LABEL: func.func @unchecked
 // CHECK:         linalg.generic
 // CHECK:           %[[IDX:.*]] = arith.index_cast %{{.*}} : i64 to index
-// CHECK-NEXT:      %[[V:.*]] = tensor.extract %{{.*}}[%{{.*}}, %[[IDX]]] : tensor<4x3xf32>
+// CHECK-NEXT:      %[[V:.*]] = tensor.extract %{{.*}}[%[[IDX]], %{{.*}}] : tensor<4x3xf32>
 // CHECK-NEXT:      linalg.yield %[[V]] : f32
-func.func @unchecked(%d: tensor<4x3xf32>, %i: tensor<4x2xi64>) -> tensor<4x2xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [1] negative_indices = out_of_bounds out_of_bounds = unchecked : (tensor<4x3xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
-  return %0 : tensor<4x2xf32>
+func.func @unchecked(%d: tensor<4x3xf32>, %i: tensor<2x3xi64>) -> tensor<2x3xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds out_of_bounds = unchecked : (tensor<4x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// A genuine element gather along the innermost dimension (GatherElements on
+// the last axis) is vectorized: per output row, 16 indices at a time are
+// read contiguously (masked transfer_read), wrapped and checked with vector
+// arithmetic, and the elements fetched with one vector.gather whose mask
+// also drops the fill lanes.
+// CHECK-LABEL: func.func @elements_last_axis
+// CHECK-SAME:    %[[D:.*]]: tensor<4x5xf32>, %[[I:.*]]: tensor<4x3xi64>
+// CHECK-DAG:     %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK:         scf.forall (%[[ROW:.*]]) in (4)
+// CHECK:           %[[MASK:.*]] = vector.constant_mask [3] : vector<16xi1>
+// CHECK:           %[[RAW:.*]] = vector.transfer_read %[[I]][%[[ROW]], %{{.*}}], %{{.*}}, %[[MASK]] : tensor<4x3xi64>, vector<16xi64>
+// CHECK:           %[[IDX:.*]] = arith.index_cast %[[RAW]] : vector<16xi64> to vector<16xindex>
+// CHECK:           %[[OK:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<16xindex>
+// CHECK:           %[[GMASK:.*]] = arith.andi %[[MASK]], %[[OK]] : vector<16xi1>
+// CHECK:           %[[V:.*]] = vector.gather %[[D]][%[[ROW]], %{{.*}}] [%{{.*}}], %[[GMASK]], %[[ZEROS]] : tensor<4x5xf32>, vector<16xindex>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK:           vector.transfer_write %[[V]], %{{.*}}[%{{.*}}, %{{.*}}], %[[MASK]] : vector<16xf32>, tensor<1x3xf32>
+// CHECK-NOT:     linalg.generic {{.*}}outs(%{{.*}} : tensor<4x3xf32>)
+func.func @elements_last_axis(%d: tensor<4x5xf32>, %i: tensor<4x3xi64>) -> tensor<4x3xf32> {
+  %0 = gather.elements %d[%i] axis = 1 out_of_bounds = fill : (tensor<4x5xf32>, tensor<4x3xi64>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
 }
 
 // -----
@@ -203,7 +228,7 @@ func.func @block(%d: tensor<5x7xf32>, %i: tensor<3xi64>) -> tensor<3x7xf32> {
 // CHECK-NOT:     scf.if
 // CHECK-NOT:     iterator_types = ["reduction"
 // CHECK-NOT:     __gather_runtime_error
-// CHECK:         linalg.generic
+// CHECK:         vector.gather
 // CHECK:         return
 func.func @error_constant_indices(%d: tensor<4x3xf32>) -> tensor<4x2xf32> {
   %i = arith.constant dense<[[0, 2], [1, 1], [2, 0], [-1, -3]]> : tensor<4x2xi64>
