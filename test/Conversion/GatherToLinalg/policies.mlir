@@ -1,17 +1,17 @@
 // RUN: gather-opt %s --convert-gather-to-linalg --canonicalize --cse --split-input-file | FileCheck %s
 
-// The scalar element path: GatherElements along axis 0 is neither a block
-// copy nor a gather along the innermost dimension, so one linalg.generic
-// reads each element's own index.
+// The scalar element path: i1 elements have no byte-addressed vector form,
+// so one linalg.generic reads each element's own index (the same path serves
+// slices and multi-axis gathers that reuse their indices).
 
 // clamp: wrap negatives, then min/max into [0, size); no run-time check.
 // CHECK-LABEL: func.func @clamp
-// CHECK-SAME:    %[[D:.*]]: tensor<4x3xf32>, %[[I:.*]]: tensor<2x3xi32>
+// CHECK-SAME:    %[[D:.*]]: tensor<4x3xi1>, %[[I:.*]]: tensor<2x3xi32>
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
-// CHECK:         %[[E:.*]] = tensor.empty() : tensor<2x3xf32>
-// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} outs(%[[E]] : tensor<2x3xf32>)
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<2x3xi1>
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} outs(%[[E]] : tensor<2x3xi1>)
 // CHECK:           %[[O0:.*]] = linalg.index 0 : index
 // CHECK:           %[[O1:.*]] = linalg.index 1 : index
 // CHECK:           %[[RAW:.*]] = tensor.extract %[[I]][%[[O0]], %[[O1]]] : tensor<2x3xi32>
@@ -21,32 +21,32 @@
 // CHECK:           %[[W:.*]] = arith.select %[[NEG]], %[[WR]], %[[IDX]] : index
 // CHECK:           %[[MIN:.*]] = arith.minsi %[[W]], %[[C3]] : index
 // CHECK:           %[[MAX:.*]] = arith.maxsi %[[MIN]], %[[C0]] : index
-// CHECK:           %[[V:.*]] = tensor.extract %[[D]][%[[MAX]], %[[O1]]] : tensor<4x3xf32>
-// CHECK:           linalg.yield %[[V]] : f32
+// CHECK:           %[[V:.*]] = tensor.extract %[[D]][%[[MAX]], %[[O1]]] : tensor<4x3xi1>
+// CHECK:           linalg.yield %[[V]] : i1
 // CHECK-NOT:     gather.
 // CHECK-NOT:     scf.if
-func.func @clamp(%d: tensor<4x3xf32>, %i: tensor<2x3xi32>) -> tensor<2x3xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [0] out_of_bounds = clamp : (tensor<4x3xf32>, tensor<2x3xi32>) -> tensor<2x3xf32>
-  return %0 : tensor<2x3xf32>
+func.func @clamp(%d: tensor<4x3xi1>, %i: tensor<2x3xi32>) -> tensor<2x3xi1> {
+  %0 = gather.multiaxis %d[%i] axes = [0] out_of_bounds = clamp : (tensor<4x3xi1>, tensor<2x3xi32>) -> tensor<2x3xi1>
+  return %0 : tensor<2x3xi1>
 }
 
 // -----
 
 // fill without wrap: one unsigned compare, a safe index, a select to zero.
 // CHECK-LABEL: func.func @fill_negative_out_of_bounds
-// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant false
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
 // CHECK:         linalg.generic
 // CHECK:           %[[IDX:.*]] = arith.index_cast %{{.*}} : i64 to index
 // CHECK-NOT:       arith.cmpi slt
 // CHECK:           %[[OK:.*]] = arith.cmpi ult, %[[IDX]], %[[C4]] : index
 // CHECK:           %[[SAFE:.*]] = arith.select %[[OK]], %[[IDX]], %{{.*}} : index
-// CHECK:           %[[V:.*]] = tensor.extract %{{.*}}[%[[SAFE]], %{{.*}}] : tensor<4x3xf32>
-// CHECK:           %[[R:.*]] = arith.select %[[OK]], %[[V]], %[[ZERO]] : f32
-// CHECK:           linalg.yield %[[R]] : f32
-func.func @fill_negative_out_of_bounds(%d: tensor<4x3xf32>, %i: tensor<2x3xi64>) -> tensor<2x3xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds out_of_bounds = fill : (tensor<4x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
-  return %0 : tensor<2x3xf32>
+// CHECK:           %[[V:.*]] = tensor.extract %{{.*}}[%[[SAFE]], %{{.*}}] : tensor<4x3xi1>
+// CHECK:           %[[R:.*]] = arith.select %[[OK]], %[[V]], %[[ZERO]] : i1
+// CHECK:           linalg.yield %[[R]] : i1
+func.func @fill_negative_out_of_bounds(%d: tensor<4x3xi1>, %i: tensor<2x3xi64>) -> tensor<2x3xi1> {
+  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds out_of_bounds = fill : (tensor<4x3xi1>, tensor<2x3xi64>) -> tensor<2x3xi1>
+  return %0 : tensor<2x3xi1>
 }
 
 // -----
@@ -55,11 +55,11 @@ func.func @fill_negative_out_of_bounds(%d: tensor<4x3xf32>, %i: tensor<2x3xi64>)
 // CHECK-LABEL: func.func @unchecked
 // CHECK:         linalg.generic
 // CHECK:           %[[IDX:.*]] = arith.index_cast %{{.*}} : i64 to index
-// CHECK-NEXT:      %[[V:.*]] = tensor.extract %{{.*}}[%[[IDX]], %{{.*}}] : tensor<4x3xf32>
-// CHECK-NEXT:      linalg.yield %[[V]] : f32
-func.func @unchecked(%d: tensor<4x3xf32>, %i: tensor<2x3xi64>) -> tensor<2x3xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds out_of_bounds = unchecked : (tensor<4x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
-  return %0 : tensor<2x3xf32>
+// CHECK-NEXT:      %[[V:.*]] = tensor.extract %{{.*}}[%[[IDX]], %{{.*}}] : tensor<4x3xi1>
+// CHECK-NEXT:      linalg.yield %[[V]] : i1
+func.func @unchecked(%d: tensor<4x3xi1>, %i: tensor<2x3xi64>) -> tensor<2x3xi1> {
+  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds out_of_bounds = unchecked : (tensor<4x3xi1>, tensor<2x3xi64>) -> tensor<2x3xi1>
+  return %0 : tensor<2x3xi1>
 }
 
 // -----
@@ -156,7 +156,8 @@ func.func @error(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
 // -----
 
 // Dynamic broadcasts are checked at run time before the loop: equal, or one
-// side 1. The coordinate of a dimension that may be broadcast is selected.
+// side 1. The coordinate of a dimension that may be broadcast is selected
+// (here per lane: the input's innermost size may be 1).
 // CHECK-LABEL: func.func @dynamic_broadcast
 // CHECK-SAME:    %[[D:.*]]: tensor<?x?xf32>, %[[I:.*]]: tensor<?x?xi64>
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
@@ -164,9 +165,9 @@ func.func @error(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
 // CHECK-DAG:     %[[I1:.*]] = tensor.dim %[[I]], %[[C1]]
 // CHECK-DAG:     %[[SAME:.*]] = arith.cmpi eq, %[[D1]], %[[I1]] : index
 // CHECK:         scf.if
-// CHECK:           linalg.generic
-// CHECK:             %[[O1:.*]] = linalg.index 1 : index
-// CHECK:             arith.select %{{.*}}, %{{.*}}, %[[O1]] : index
+// CHECK:           scf.forall
+// CHECK:             arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<16xi1>, vector<16xindex>
+// CHECK:             vector.gather
 // CHECK:         } else {
 // CHECK:           func.call @__gather_runtime_error
 func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>) -> tensor<?x?xf32> {
@@ -234,4 +235,25 @@ func.func @error_constant_indices(%d: tensor<4x3xf32>) -> tensor<4x2xf32> {
   %i = arith.constant dense<[[0, 2], [1, 1], [2, 0], [-1, -3]]> : tensor<4x2xi64>
   %0 = gather.multiaxis %d[%i] axes = [1] : (tensor<4x3xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
   return %0 : tensor<4x2xf32>
+}
+
+// -----
+
+// Two interleaved coordinates per lane, without reuse: the index pairs are
+// read with a vector.gather along the indices row (positions 2l and 2l + 1),
+// and the elements with one vector.gather from the input collapsed to 1-D at
+// linear offsets.
+// CHECK-LABEL: func.func @two_axes_vector
+// CHECK-SAME:    %[[D:.*]]: tensor<8x6xf32>, %[[I:.*]]: tensor<3x4xi64>
+// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %[[D]] {{\[}}[0, 1]] : tensor<8x6xf32> into tensor<48xf32>
+// CHECK:         scf.forall (%[[ROW:.*]]) in (3)
+// CHECK:           %[[LANES:.*]] = vector.step : vector<16xindex>
+// CHECK:           %[[P0:.*]] = arith.muli %[[LANES]], %{{.*}} : vector<16xindex>
+// CHECK:           vector.gather %[[I]][%[[ROW]], %{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : tensor<3x4xi64>, vector<16xindex>, vector<16xi1>, vector<16xi64> into vector<16xi64>
+// CHECK:           vector.gather %[[I]][%[[ROW]], %{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : tensor<3x4xi64>, vector<16xindex>, vector<16xi1>, vector<16xi64> into vector<16xi64>
+// CHECK:           %[[V:.*]] = vector.gather %[[FLAT]][%{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : tensor<48xf32>, vector<16xindex>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK:           vector.transfer_write %[[V]]
+func.func @two_axes_vector(%d: tensor<8x6xf32>, %i: tensor<3x4xi64>) -> tensor<3x2xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0, 1] out_of_bounds = clamp : (tensor<8x6xf32>, tensor<3x4xi64>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
 }
