@@ -151,16 +151,60 @@ static Value toIndex(OpBuilder &b, Location loc, Value value) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
 }
 
-/// Applies the negative-index policy.
+/// An index constant shaped like `like` (index, or a vector of index).
+static Value indexConstantLike(OpBuilder &b, Location loc, Type like,
+                               int64_t value) {
+  if (auto vecType = dyn_cast<VectorType>(like))
+    return arith::ConstantOp::create(
+        b, loc, vecType,
+        DenseElementsAttr::get(vecType, b.getIndexAttr(value)));
+  return constIndex(b, loc, value);
+}
+
+/// Applies the negative-index policy to an index or a vector of indices.
 static Value wrapNegative(OpBuilder &b, Location loc, MultiaxisOp op,
                           Value index, Value size) {
   if (op.getNegativeIndices() != NegativeIndexMode::wrap)
     return index;
-  Value zero = constIndex(b, loc, 0);
+  Value zero = indexConstantLike(b, loc, index.getType(), 0);
   Value isNegative =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, zero);
   Value wrapped = arith::AddIOp::create(b, loc, index, size);
   return arith::SelectOp::create(b, loc, isNegative, wrapped, index);
+}
+
+namespace {
+/// An index after the op's policy: safe to read with, and under `fill` the
+/// i1 (or vector of i1) "was in bounds"; null otherwise.
+struct ResolvedIndex {
+  Value index;
+  Value valid;
+};
+} // namespace
+
+/// The whole index policy, on an index or a vector of indices (`size` of
+/// the same shape): the one place where wrap, clamp and fill are spelled
+/// out. `error` (checked before the loops) and `unchecked` only wrap.
+static ResolvedIndex applyIndexPolicy(OpBuilder &b, Location loc,
+                                      MultiaxisOp op, Value index,
+                                      Value size) {
+  Type type = index.getType();
+  Value zero = indexConstantLike(b, loc, type, 0);
+  ResolvedIndex result{wrapNegative(b, loc, op, index, size), nullptr};
+  OutOfBoundsMode oob = op.getOutOfBounds();
+  if (oob == OutOfBoundsMode::clamp) {
+    Value last = arith::SubIOp::create(b, loc, size,
+                                       indexConstantLike(b, loc, type, 1));
+    result.index = arith::MinSIOp::create(b, loc, result.index, last);
+    result.index = arith::MaxSIOp::create(b, loc, result.index, zero);
+  } else if (oob == OutOfBoundsMode::fill) {
+    // One unsigned compare covers both index < 0 and index >= size.
+    result.valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         result.index, size);
+    result.index =
+        arith::SelectOp::create(b, loc, result.valid, result.index, zero);
+  }
+  return result;
 }
 
 namespace {
@@ -214,21 +258,10 @@ static InputCoords computeInputCoords(OpBuilder &b, Location loc,
       continue;
     }
     Value raw = tensor::ExtractOp::create(b, loc, op.getIndices(), pos);
-    Value size = p.inputSize[axis];
-    Value index = wrapNegative(b, loc, op, toIndex(b, loc, raw), size);
-    if (oob == OutOfBoundsMode::clamp) {
-      Value last = arith::SubIOp::create(b, loc, size, constIndex(b, loc, 1));
-      index = arith::MinSIOp::create(b, loc, index, last);
-      index = arith::MaxSIOp::create(b, loc, index, constIndex(b, loc, 0));
-    } else if (oob == OutOfBoundsMode::fill) {
-      // One unsigned compare covers both index < 0 and index >= size.
-      Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          index, size);
-      index =
-          arith::SelectOp::create(b, loc, valid, index, constIndex(b, loc, 0));
-      result.valid = andValues(b, loc, result.valid, valid);
-    }
-    result.coords[axis] = index;
+    ResolvedIndex resolved = applyIndexPolicy(b, loc, op, toIndex(b, loc, raw),
+                                              p.inputSize[axis]);
+    result.valid = andValues(b, loc, result.valid, resolved.valid);
+    result.coords[axis] = resolved.index;
   }
   return result;
 }
@@ -277,26 +310,19 @@ static Value resolveIndices(OpBuilder &b, Location loc, const Prepared &p) {
   SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(rank));
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
-  OutOfBoundsMode oob = op.getOutOfBounds();
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{tableType}, ValueRange{op.getIndices()},
       ValueRange{init}, maps, iterators,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value lastPos = linalg::IndexOp::create(nb, nloc, rank - 1);
         Value size = addressedSize(nb, nloc, p, lastPos);
-        Value index =
-            wrapNegative(nb, nloc, op, toIndex(nb, nloc, args[0]), size);
-        if (oob == OutOfBoundsMode::clamp) {
-          Value last =
-              arith::SubIOp::create(nb, nloc, size, constIndex(nb, nloc, 1));
-          index = arith::MinSIOp::create(nb, nloc, index, last);
-          index = arith::MaxSIOp::create(nb, nloc, index, constIndex(nb, nloc, 0));
-        } else if (oob == OutOfBoundsMode::fill) {
-          Value valid = arith::CmpIOp::create(
-              nb, nloc, arith::CmpIPredicate::ult, index, size);
-          index = arith::SelectOp::create(nb, nloc, valid, index,
+        ResolvedIndex resolved =
+            applyIndexPolicy(nb, nloc, op, toIndex(nb, nloc, args[0]), size);
+        Value index = resolved.index;
+        // The table marks a fill miss with -1.
+        if (resolved.valid)
+          index = arith::SelectOp::create(nb, nloc, resolved.valid, index,
                                           constIndex(nb, nloc, -1));
-        }
         linalg::YieldOp::create(nb, nloc, index);
       });
   return generic.getResult(0);
@@ -438,7 +464,6 @@ static Value buildVectorRows(OpBuilder &b, Location loc, const Prepared &p,
   auto minorMap =
       AffineMapAttr::get(AffineMap::getMinorIdentityMap(rank, 1, b.getContext()));
   ArrayAttr notInBounds = b.getBoolArrayAttr({false});
-  OutOfBoundsMode oob = op.getOutOfBounds();
 
   auto loop = scf::ForOp::create(
       b, loc, zeroIndex, rowLength, constIndex(b, loc, lanes), ValueRange{row},
@@ -487,26 +512,13 @@ static Value buildVectorRows(OpBuilder &b, Location loc, const Prepared &p,
                   ? raw
                   : arith::IndexCastOp::create(lb, ll, indexVecType, raw)
                         .getResult();
-          Value sizeVec = splat(lb, ll, p.inputSize[axis]);
-          if (op.getNegativeIndices() == NegativeIndexMode::wrap) {
-            Value negative = arith::CmpIOp::create(
-                lb, ll, arith::CmpIPredicate::slt, index, zeroVec);
-            Value wrapped = arith::AddIOp::create(lb, ll, index, sizeVec);
-            index = arith::SelectOp::create(lb, ll, negative, wrapped, index);
-          }
-          if (oob == OutOfBoundsMode::clamp) {
-            Value lastVec = arith::SubIOp::create(
-                lb, ll, sizeVec, splat(lb, ll, constIndex(lb, ll, 1)));
-            index = arith::MinSIOp::create(lb, ll, index, lastVec);
-            index = arith::MaxSIOp::create(lb, ll, index, zeroVec);
-          } else if (oob == OutOfBoundsMode::fill) {
-            Value valid = arith::CmpIOp::create(
-                lb, ll, arith::CmpIPredicate::ult, index, sizeVec);
-            index = arith::SelectOp::create(lb, ll, valid, index, zeroVec);
-            // Lanes with an invalid index take the zero pass-through.
-            gatherMask = arith::AndIOp::create(lb, ll, gatherMask, valid);
-          }
-          axisCoords[c] = index;
+          ResolvedIndex resolved = applyIndexPolicy(
+              lb, ll, op, index, splat(lb, ll, p.inputSize[axis]));
+          // Lanes with an invalid index take the zero pass-through.
+          if (resolved.valid)
+            gatherMask =
+                arith::AndIOp::create(lb, ll, gatherMask, resolved.valid);
+          axisCoords[c] = resolved.index;
         }
         Value values;
         if (onlyInnermostVaries) {
