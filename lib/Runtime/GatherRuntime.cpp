@@ -21,6 +21,8 @@ const char *kindText(int64_t kind) {
     return "index out of bounds";
   case 2:
     return "operand shapes are not broadcast-compatible at run time";
+  case 3:
+    return "an indices dimension is larger than the data dimension";
   default:
     return "run-time check failed";
   }

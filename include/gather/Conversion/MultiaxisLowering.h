@@ -24,6 +24,7 @@ inline constexpr llvm::StringLiteral kRuntimeErrorFn = "__gather_runtime_error";
 enum class RuntimeErrorKind : int64_t {
   IndexOutOfBounds = 1,
   ShapeMismatch = 2,
+  IndicesLargerThanData = 3,
 };
 
 /// Computes the element of the output at `coords`.

@@ -38,8 +38,52 @@ std::string mlir::gather::describeGatherSite(Operation *op) {
   return text;
 }
 
+static void emitErrorCall(OpBuilder &b, Location loc, Operation *op,
+                          Value kind);
+
+/// gather.elements whose sizes are only known at run time: checks that no
+/// indices size exceeds the data size (ONNX and torch reject that), then
+/// rewrites it into multiaxis form with in-bounds slices.
+static LogicalResult lowerRuntimeBoundedElements(RewriterBase &rewriter,
+                                                 ElementsOp op) {
+  if (failed(op.analyzeShapes()))
+    return failure();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value fits;
+  for (int64_t d : getRuntimeBoundedDims(op)) {
+    Value dataSize = tensor::DimOp::create(rewriter, loc, op.getData(), d);
+    Value indicesSize =
+        tensor::DimOp::create(rewriter, loc, op.getIndices(), d);
+    Value ok = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ule,
+                                     indicesSize, dataSize);
+    fits = fits ? arith::AndIOp::create(rewriter, loc, fits, ok).getResult()
+                : ok;
+  }
+  Value tooLarge = arith::XOrIOp::create(
+      rewriter, loc, fits,
+      arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
+  scf::IfOp::create(rewriter, loc, tooLarge, [&](OpBuilder &b, Location l) {
+    Value kind = arith::ConstantIntOp::create(
+        b, l, b.getI64Type(),
+        static_cast<int64_t>(RuntimeErrorKind::IndicesLargerThanData));
+    emitErrorCall(b, l, op, kind);
+    scf::YieldOp::create(b, l);
+  });
+  return rewriteToMultiaxis(rewriter, op);
+}
+
 LogicalResult mlir::gather::prepareForLowering(Operation *root) {
   MLIRContext *ctx = root->getContext();
+  SmallVector<ElementsOp> runtimeBounded;
+  root->walk([&](ElementsOp op) {
+    if (!getRuntimeBoundedDims(op).empty())
+      runtimeBounded.push_back(op);
+  });
+  IRRewriter rewriter(ctx);
+  for (ElementsOp op : runtimeBounded)
+    if (failed(lowerRuntimeBoundedElements(rewriter, op)))
+      return op.emitOpError("could not be lowered");
   RewritePatternSet patterns(ctx);
   populateGatherToMultiaxisPatterns(patterns);
   MultiaxisOp::getCanonicalizationPatterns(patterns, ctx);
@@ -328,6 +372,54 @@ static Value resolveIndices(OpBuilder &b, Location loc, const Prepared &p) {
   return generic.getResult(0);
 }
 
+/// Applies the index policy to every coordinate tuple once and combines it
+/// into the linear offset of the axis coordinates in the row-major input:
+/// sum over c of coordinate_c * stride(axes[c]). The table has the logical
+/// indices shape (the coordinates folded away); -1 marks a `fill` miss.
+/// `inputStrides` are the input's row-major strides.
+static Value buildAxisOffsetTable(OpBuilder &b, Location loc,
+                                  const Prepared &p,
+                                  ArrayRef<Value> inputStrides) {
+  MultiaxisOp op = p.op;
+  auto indicesType = op.getIndices().getType();
+  int64_t rank = indicesType.getRank();
+  SmallVector<int64_t> shape(indicesType.getShape());
+  shape.back() /= p.coordinateSize;
+  Value init = tensor::EmptyOp::create(b, loc, shape, b.getIndexType());
+  auto tableType = cast<RankedTensorType>(init.getType());
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{tableType}, ValueRange{}, ValueRange{init}, maps,
+      iterators, [&](OpBuilder &nb, Location nloc, ValueRange) {
+        SmallVector<Value> pos;
+        for (int64_t d = 0; d < rank; ++d)
+          pos.push_back(linalg::IndexOp::create(nb, nloc, d));
+        Value first = arith::MulIOp::create(
+            nb, nloc, pos.back(), constIndex(nb, nloc, p.coordinateSize));
+        Value offset = constIndex(nb, nloc, 0);
+        Value valid;
+        for (auto [c, axis] : llvm::enumerate(p.axes)) {
+          SmallVector<Value> at = pos;
+          at.back() = arith::AddIOp::create(nb, nloc, first,
+                                            constIndex(nb, nloc, c));
+          Value raw = tensor::ExtractOp::create(nb, nloc, op.getIndices(), at);
+          ResolvedIndex resolved = applyIndexPolicy(
+              nb, nloc, op, toIndex(nb, nloc, raw), p.inputSize[axis]);
+          valid = andValues(nb, nloc, valid, resolved.valid);
+          Value term = arith::MulIOp::create(nb, nloc, resolved.index,
+                                             inputStrides[axis]);
+          offset = arith::AddIOp::create(nb, nloc, offset, term);
+        }
+        if (valid)
+          offset = arith::SelectOp::create(nb, nloc, valid, offset,
+                                           constIndex(nb, nloc, -1));
+        linalg::YieldOp::create(nb, nloc, offset);
+      });
+  return generic.getResult(0);
+}
+
 /// Resolving the indices up front pays when the loop reads each index value
 /// many times (broadcast dimensions); `loopShape` is the iteration space
 /// (the output, or its dimensions outside a copied block). Needs static
@@ -383,7 +475,7 @@ static bool canVectorizeInnermost(const Prepared &p, Type elementType) {
 /// along the input row when only the innermost input coordinate varies per
 /// lane, else from the input collapsed to 1-D with linear offsets.
 static Value buildVectorRows(OpBuilder &b, Location loc, const Prepared &p,
-                             Value init) {
+                             Value init, bool useOffsetTable) {
   MultiaxisOp op = p.op;
   int64_t rank = p.rank;
   int64_t last = rank - 1;
@@ -412,6 +504,7 @@ static Value buildVectorRows(OpBuilder &b, Location loc, const Prepared &p,
   // on the contiguous buffers gathers read (bufferization copies otherwise).
   Value flatInput;
   SmallVector<Value> inputStrides(rank);
+  useOffsetTable = useOffsetTable && !onlyInnermostVaries;
   if (!onlyInnermostVaries) {
     SmallVector<ReassociationIndices> all(1);
     for (int64_t d = 0; d < rank; ++d)
@@ -423,6 +516,11 @@ static Value buildVectorRows(OpBuilder &b, Location loc, const Prepared &p,
       stride = arith::MulIOp::create(b, loc, stride, p.inputSize[d]);
     }
   }
+  // Indices reused by many rows: resolve each coordinate tuple once, into
+  // its linear offset; the rows then read offsets contiguously.
+  Value offsetTable;
+  if (useOffsetTable)
+    offsetTable = buildAxisOffsetTable(b, loc, p, inputStrides);
 
   auto forall = scf::ForallOp::create(b, loc, upperBounds, ValueRange{init},
                                       std::nullopt);
@@ -452,6 +550,19 @@ static Value buildVectorRows(OpBuilder &b, Location loc, const Prepared &p,
   Value zeroVec = arith::ConstantOp::create(
       b, loc, indexVecType,
       DenseElementsAttr::get(indexVecType, b.getIndexAttr(0)));
+  // With the offset table: the row's offset from the dimensions that are
+  // not axes and not the innermost one, once per row.
+  Value rowBase;
+  if (offsetTable) {
+    rowBase = zeroIndex;
+    for (int64_t d = 0; d < last; ++d) {
+      if (llvm::is_contained(p.axes, d))
+        continue;
+      rowBase = arith::AddIOp::create(
+          b, loc, rowBase,
+          arith::MulIOp::create(b, loc, inputPos[d], inputStrides[d]));
+    }
+  }
   Value laneIds = vector::StepOp::create(b, loc, indexVecType);
   Value passThrough = arith::ConstantOp::create(
       b, loc, valueVecType,
@@ -474,6 +585,55 @@ static Value buildVectorRows(OpBuilder &b, Location loc, const Prepared &p,
         // Output coordinates of the lanes along the row.
         Value laneCoords = arith::AddIOp::create(lb, ll, laneIds, splat(lb, ll, j));
         Value gatherMask = mask;
+        if (offsetTable) {
+          Value axisOffsets;
+          if (!indicesVary) {
+            SmallVector<Value> at = indicesPos;
+            Value scalar = tensor::ExtractOp::create(lb, ll, offsetTable, at);
+            axisOffsets = splat(lb, ll, scalar);
+          } else {
+            // A dynamic indices row of size 1 cannot reach here: the table
+            // needs static shapes.
+            SmallVector<Value> at = indicesPos;
+            at.back() = j;
+            axisOffsets = vector::TransferReadOp::create(
+                lb, ll, indexVecType, offsetTable, at, minorMap,
+                constIndex(lb, ll, 0), mask, notInBounds);
+          }
+          if (op.getOutOfBounds() == OutOfBoundsMode::fill) {
+            Value hit = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sge,
+                                              axisOffsets, zeroVec);
+            gatherMask = arith::AndIOp::create(lb, ll, gatherMask, hit);
+            axisOffsets =
+                arith::SelectOp::create(lb, ll, hit, axisOffsets, zeroVec);
+          }
+          Value offsets =
+              arith::AddIOp::create(lb, ll, axisOffsets, splat(lb, ll, rowBase));
+          // The innermost dimension as a non-axis: the lane's own
+          // coordinate, unless the input broadcasts it.
+          if (!llvm::is_contained(p.axes, last) &&
+              p.inputUnitStatic[last] != std::optional<bool>(true)) {
+            Value laneTerm = laneCoords;
+            if (p.inputUnit[last])
+              laneTerm = arith::SelectOp::create(
+                  lb, ll,
+                  vector::BroadcastOp::create(lb, ll, maskType,
+                                              p.inputUnit[last]),
+                  zeroVec, laneCoords);
+            offsets = arith::AddIOp::create(lb, ll, offsets, laneTerm);
+          }
+          Value values = vector::GatherOp::create(
+              lb, ll, valueVecType, flatInput, ValueRange{zeroIndex}, offsets,
+              gatherMask, passThrough, nullptr);
+          SmallVector<Value> writeAt(last, zeroIndex);
+          writeAt.push_back(j);
+          Value updated = vector::TransferWriteOp::create(
+                              lb, ll, values, iterArgs[0], writeAt, minorMap,
+                              mask, notInBounds)
+                              .getResult();
+          scf::YieldOp::create(lb, ll, updated);
+          return;
+        }
         SmallVector<Value> axisCoords(p.axes.size());
         for (auto [c, axis] : llvm::enumerate(p.axes)) {
           Value raw;
@@ -750,7 +910,7 @@ static memref::GlobalOp getOrCreateSiteString(OpBuilder &b, Location loc,
 }
 
 static void emitErrorCall(OpBuilder &b, Location loc, Operation *op,
-                          Value indexOk) {
+                          Value kind) {
   auto module = op->getParentOfType<ModuleOp>();
   auto fnType = b.getFunctionType({b.getI64Type(), b.getI64Type()}, {});
   if (!module.lookupSymbol<func::FuncOp>(kRuntimeErrorFn)) {
@@ -765,16 +925,6 @@ static void emitErrorCall(OpBuilder &b, Location loc, Operation *op,
   Value address =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, text);
   Value site = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
-  // Which check failed decides the kind.
-  Value kind = arith::ConstantIntOp::create(
-      b, loc, b.getI64Type(),
-      static_cast<int64_t>(RuntimeErrorKind::ShapeMismatch));
-  if (indexOk) {
-    Value oobKind = arith::ConstantIntOp::create(
-        b, loc, b.getI64Type(),
-        static_cast<int64_t>(RuntimeErrorKind::IndexOutOfBounds));
-    kind = arith::SelectOp::create(b, loc, indexOk, kind, oobKind);
-  }
   func::CallOp::create(b, loc, kRuntimeErrorFn, TypeRange{},
                        ValueRange{site, kind});
 }
@@ -819,15 +969,14 @@ LogicalResult mlir::gather::lowerMultiaxis(RewriterBase &rewriter,
   if (useBlockCopy)
     loopShape = loopShape.take_front(blockStart);
   bool reused = shouldResolveIndices(p, loopShape);
-  // Vectorize along the innermost dimension, except where several
-  // interleaved coordinates are reused across many rows: resolving them
-  // once into a table (scalar loop) measured faster there (W5: 1.2x vs
-  // 0.85x of the hand-written loop).
+  // Vectorize along the innermost dimension. Where interleaved coordinates
+  // are reused across many rows (W5's broadcast dimensions), each tuple is
+  // resolved once into a linear-offset table that the rows read
+  // contiguously.
   bool singleInnermostAxis =
       p.axes.size() == 1 && p.axes.front() == p.rank - 1;
   bool vectorize = copyContiguousBlocks && !useBlockCopy && !staticallyEmpty &&
-                   canVectorizeInnermost(p, elementType) &&
-                   (singleInnermostAxis || !reused);
+                   canVectorizeInnermost(p, elementType);
   // The vector path resolves indices in registers.
   bool resolveFirst = copyContiguousBlocks && !vectorize && reused;
   auto compute = [&](OpBuilder &b, Location l) -> Value {
@@ -836,7 +985,8 @@ LogicalResult mlir::gather::lowerMultiaxis(RewriterBase &rewriter,
     if (useBlockCopy)
       return buildBlockCopy(b, l, p, init, blockStart);
     if (vectorize)
-      return buildVectorRows(b, l, p, init);
+      return buildVectorRows(b, l, p, init,
+                             /*useOffsetTable=*/reused && !singleInnermostAxis);
     return buildLoops(b, l, init, element);
   };
   Value result;
@@ -854,7 +1004,17 @@ LogicalResult mlir::gather::lowerMultiaxis(RewriterBase &rewriter,
                 b, l, errorFree,
                 arith::ConstantIntOp::create(b, l, b.getI1Type(), 1));
             scf::IfOp::create(b, l, failed, [&](OpBuilder &tb, Location tl) {
-              emitErrorCall(tb, tl, op, indexOk);
+              // Which check failed decides the kind.
+              Value kind = arith::ConstantIntOp::create(
+                  tb, tl, tb.getI64Type(),
+                  static_cast<int64_t>(RuntimeErrorKind::ShapeMismatch));
+              if (indexOk) {
+                Value oobKind = arith::ConstantIntOp::create(
+                    tb, tl, tb.getI64Type(),
+                    static_cast<int64_t>(RuntimeErrorKind::IndexOutOfBounds));
+                kind = arith::SelectOp::create(tb, tl, indexOk, kind, oobKind);
+              }
+              emitErrorCall(tb, tl, op, kind);
               scf::YieldOp::create(tb, tl);
             });
           }

@@ -179,30 +179,39 @@ func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>) -> tensor
 
 // Two axes: the coordinate pair is read from the last dimension at 2*p and
 // 2*p + 1; each component is bounded by its own axis size. The output
-// (401408 elements) reuses each of the 256 index values 1568 times, so the
-// policy is applied once per index value into a table that the gather loop
-// only reads.
+// (401408 elements) reuses each of the 128 coordinate pairs 3136 times, so
+// the policy is applied once per pair into a table of linear offsets
+// (n * 56*56*64 + c); each output row of 16 lanes then reads 16 offsets
+// contiguously, adds the row's (h, w) offset and gathers.
 // CHECK-LABEL: func.func @two_axes
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
-// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
-// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
-// CHECK:         %[[TABLE:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%{{.*}} : tensor<8x1x1x32xi64>) outs(%{{.*}} : tensor<8x1x1x32xindex>)
-// CHECK:           %[[POS:.*]] = linalg.index 3 : index
-// CHECK:           %[[COMP:.*]] = arith.remui %[[POS]], %[[C2]] : index
-// CHECK:           %[[IS0:.*]] = arith.cmpi eq, %[[COMP]], %{{.*}} : index
-// CHECK:           %[[SIZE:.*]] = arith.select %[[IS0]], %[[C32]], %[[C64]] : index
-// CHECK:           arith.subi %[[SIZE]], %{{.*}} : index
-// CHECK:           arith.minsi
-// CHECK:           arith.maxsi
-// CHECK:           linalg.yield %{{.*}} : index
-// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<8x56x56x16xf32>)
-// CHECK:           %[[O3:.*]] = linalg.index 3 : index
-// CHECK:           %[[BASE:.*]] = arith.muli %[[O3]], %[[C2]] : index
-// CHECK:           %[[N:.*]] = tensor.extract %[[TABLE]][%{{.*}}, %{{.*}}, %{{.*}}, %[[BASE]]] : tensor<8x1x1x32xindex>
-// CHECK:           %[[NEXT:.*]] = arith.addi %[[BASE]], %{{.*}} : index
-// CHECK:           %[[C:.*]] = tensor.extract %[[TABLE]][%{{.*}}, %{{.*}}, %{{.*}}, %[[NEXT]]] : tensor<8x1x1x32xindex>
+// CHECK-DAG:     %[[C31:.*]] = arith.constant 31 : index
+// CHECK-DAG:     %[[C63:.*]] = arith.constant 63 : index
+// CHECK-DAG:     %[[NSTRIDE:.*]] = arith.constant 200704 : index
+// CHECK-DAG:     %[[HSTRIDE:.*]] = arith.constant 3584 : index
+// CHECK-DAG:     %[[WSTRIDE:.*]] = arith.constant 64 : index
+// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] : tensor<32x56x56x64xf32> into tensor<6422528xf32>
+// CHECK:         %[[TABLE:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<8x1x1x16xindex>)
+// CHECK:           %[[P:.*]] = linalg.index 3 : index
+// CHECK:           %[[FIRST:.*]] = arith.muli %[[P]], %[[C2]] : index
+// CHECK:           tensor.extract %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[FIRST]]] : tensor<8x1x1x32xi64>
+// CHECK:           arith.minsi %{{.*}}, %[[C31]] : index
+// CHECK:           %[[N:.*]] = arith.maxsi
+// CHECK:           %[[NOFF:.*]] = arith.muli %[[N]], %[[NSTRIDE]] : index
+// CHECK:           arith.minsi %{{.*}}, %[[C63]] : index
+// CHECK:           %[[C:.*]] = arith.maxsi
+// CHECK:           %[[OFF:.*]] = arith.addi %[[NOFF]], %[[C]] : index
+// CHECK:           linalg.yield %[[OFF]] : index
+// CHECK:         scf.forall (%[[I:.*]], %[[H:.*]], %[[W:.*]]) in (8, 56, 56)
+// CHECK:           %[[HOFF:.*]] = arith.muli %[[H]], %[[HSTRIDE]] : index
+// CHECK:           %[[WOFF:.*]] = arith.muli %[[W]], %[[WSTRIDE]] : index
+// CHECK:           %[[ROW:.*]] = arith.addi %[[HOFF]], %[[WOFF]] : index
+// CHECK:           %[[OFFS:.*]] = vector.transfer_read %[[TABLE]][%[[I]], %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<8x1x1x16xindex>, vector<16xindex>
+// CHECK:           %[[ROWV:.*]] = vector.broadcast %[[ROW]] : index to vector<16xindex>
+// CHECK:           %[[ADDR:.*]] = arith.addi %[[OFFS]], %[[ROWV]] : vector<16xindex>
+// CHECK:           vector.gather %[[FLAT]][%{{.*}}] [%[[ADDR]]]
 // CHECK-NOT:       arith.minsi
-// CHECK:           tensor.extract %{{.*}}[%[[N]], %{{.*}}, %{{.*}}, %[[C]]] : tensor<32x56x56x64xf32>
+// CHECK:           vector.transfer_write
 func.func @two_axes(%input: tensor<32x56x56x64xf32>, %indices: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
   %0 = gather.multiaxis %input[%indices] axes = [0, 3] out_of_bounds = clamp : (tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32>
   return %0 : tensor<8x56x56x16xf32>
@@ -256,4 +265,26 @@ func.func @error_constant_indices(%d: tensor<4x3xf32>) -> tensor<4x2xf32> {
 func.func @two_axes_vector(%d: tensor<8x6xf32>, %i: tensor<3x4xi64>) -> tensor<3x2xf32> {
   %0 = gather.multiaxis %d[%i] axes = [0, 1] out_of_bounds = clamp : (tensor<8x6xf32>, tensor<3x4xi64>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+// gather.elements with dynamic sizes: the lowering checks that no indices
+// size outside the axis exceeds the data size (error kind 3), then slices
+// the data to the minimum of the two, which stays in bounds even when the
+// error hook returns (embedders that record errors).
+// CHECK-LABEL: func.func @elements_runtime_sizes
+// CHECK-SAME:    %[[D:.*]]: tensor<?x?xf32>, %[[I:.*]]: tensor<?x?xi64>
+// CHECK-DAG:     %[[KIND:.*]] = arith.constant 3 : i64
+// CHECK-DAG:     %[[DD0:.*]] = tensor.dim %[[D]], %c0
+// CHECK-DAG:     %[[ID0:.*]] = tensor.dim %[[I]], %c0
+// CHECK:         %[[BAD:.*]] = arith.cmpi ugt, %[[ID0]], %[[DD0]]
+// CHECK:         scf.if %[[BAD]] {
+// CHECK:           func.call @__gather_runtime_error(%{{.*}}, %[[KIND]])
+// CHECK:         %[[ROWS:.*]] = arith.minui %[[DD0]], %[[ID0]]
+// CHECK:         tensor.extract_slice %[[D]][0, 0] [%[[ROWS]], %{{.*}}] [1, 1]
+// CHECK-NOT:     gather.
+func.func @elements_runtime_sizes(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>) -> tensor<?x?xf32> {
+  %0 = gather.elements %d[%i] axis = 1 : (tensor<?x?xf32>, tensor<?x?xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
 }

@@ -187,59 +187,114 @@ OpFoldResult NdOp::fold(FoldAdaptor adaptor) {
 // Patterns shared by all ops
 //===----------------------------------------------------------------------===//
 
-namespace {
+SmallVector<int64_t> mlir::gather::getRuntimeBoundedDims(ElementsOp op) {
+  ArrayRef<int64_t> dataShape = shapeOf(op.getData());
+  ArrayRef<int64_t> indicesShape = shapeOf(op.getIndices());
+  int64_t axis = op.getNormalizedAxis();
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0, e = dataShape.size(); d < e; ++d)
+    if (d != axis && (ShapedType::isDynamic(dataShape[d]) ||
+                      ShapedType::isDynamic(indicesShape[d])))
+      dims.push_back(d);
+  return dims;
+}
 
 /// Rewrites an ONNX-style gather into reshape(multiaxis(reshape(data),
 /// reshape(indices))), following seed 003's gatherBlocks /
 /// gatherSingleAxisElements / gatherNdBlocks. Dynamic sizes go through the
 /// reshapes' dynamic forms.
 template <typename OpTy>
+static LogicalResult rewriteOpToMultiaxis(RewriterBase &rewriter, OpTy op) {
+  if (failed(op.analyzeShapes()))
+    return failure();
+  MultiaxisForm form = getMultiaxisForm(op);
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value data = op.getData();
+  Value indices = op.getIndices();
+  SmallVector<int64_t> runtimeBounded;
+  if (auto elements = dyn_cast<ElementsOp>(op.getOperation()))
+    runtimeBounded = getRuntimeBoundedDims(elements);
+  if (!form.sliceDataDims.empty() || !runtimeBounded.empty()) {
+    // gather.elements reads only the leading part of data where indices
+    // are smaller; multiaxis would broadcast instead.
+    int64_t rank = shapeOf(data).size();
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, data);
+    for (int64_t d : form.sliceDataDims)
+      sizes[d] = tensor::getMixedSize(rewriter, loc, indices, d);
+    // Where the sizes are only known at run time the slice stays in bounds
+    // whatever they are; the lowering has checked them before.
+    for (int64_t d : runtimeBounded) {
+      // An empty data dimension stays statically empty.
+      if (shapeOf(data)[d] == 0) {
+        sizes[d] = rewriter.getIndexAttr(0);
+        continue;
+      }
+      Value dataSize = tensor::DimOp::create(rewriter, loc, data, d);
+      Value indicesSize = tensor::DimOp::create(rewriter, loc, indices, d);
+      sizes[d] =
+          arith::MinUIOp::create(rewriter, loc, dataSize, indicesSize)
+              .getResult();
+    }
+    // Data with a static size 0 has no elements: any tensor of the
+    // sliced shape is the slice (and extract_slice's verifier rejects
+    // offset 0 in an empty dimension).
+    if (llvm::is_contained(shapeOf(data), 0))
+      data = tensor::EmptyOp::create(
+          rewriter, loc, sizes,
+          cast<RankedTensorType>(data.getType()).getElementType());
+    else
+      data = tensor::ExtractSliceOp::create(rewriter, loc, data, offsets,
+                                            sizes, strides);
+  }
+  Value input = buildUnitReshape(rewriter, loc, data, form.data);
+  Value multiIndices = buildUnitReshape(rewriter, loc, indices, form.indices);
+  // Run-time errors name the op the user wrote, not gather.multiaxis.
+  Location multiaxisLoc = NameLoc::get(
+      rewriter.getStringAttr(op->getName().getStringRef()), loc);
+  auto multiaxis = MultiaxisOp::create(rewriter, multiaxisLoc, input,
+                                       multiIndices, form.axes,
+                                       op.getNegativeIndices(),
+                                       op.getOutOfBounds());
+  Value result =
+      buildUnitReshape(rewriter, loc, multiaxis.getOutput(), form.output);
+  if (result.getType() != op.getType())
+    result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
+LogicalResult mlir::gather::rewriteToMultiaxis(RewriterBase &rewriter,
+                                               Operation *op) {
+  if (auto block = dyn_cast<BlockOp>(op))
+    return rewriteOpToMultiaxis(rewriter, block);
+  if (auto elements = dyn_cast<ElementsOp>(op))
+    return rewriteOpToMultiaxis(rewriter, elements);
+  if (auto nd = dyn_cast<NdOp>(op))
+    return rewriteOpToMultiaxis(rewriter, nd);
+  return failure();
+}
+
+namespace {
+
+/// The canonical rewrite into multiaxis form; gather.elements whose sizes
+/// need a run-time check stays for the lowerings (see getRuntimeBoundedDims).
+template <typename OpTy>
 struct RewriteToMultiaxis : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
+    if (auto elements = dyn_cast<ElementsOp>(op.getOperation()))
+      if (!getRuntimeBoundedDims(elements).empty())
+        return rewriter.notifyMatchFailure(
+            op, "indices sizes must be checked against data at run time");
     if (failed(op.analyzeShapes()))
       return rewriter.notifyMatchFailure(op, "invalid shapes");
-    MultiaxisForm form = getMultiaxisForm(op);
-    Location loc = op.getLoc();
-    Value data = op.getData();
-    Value indices = op.getIndices();
-    if (!form.sliceDataDims.empty()) {
-      // gather.elements reads only the leading part of data where indices
-      // are smaller; multiaxis would broadcast instead.
-      int64_t rank = form.axes.size() ? shapeOf(data).size() : 0;
-      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-      SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-      SmallVector<OpFoldResult> sizes =
-          tensor::getMixedSizes(rewriter, loc, data);
-      for (int64_t d : form.sliceDataDims)
-        sizes[d] = tensor::getMixedSize(rewriter, loc, indices, d);
-      // Data with a static size 0 has no elements: any tensor of the
-      // sliced shape is the slice (and extract_slice's verifier rejects
-      // offset 0 in an empty dimension).
-      if (llvm::is_contained(shapeOf(data), 0))
-        data = tensor::EmptyOp::create(
-            rewriter, loc, sizes,
-            cast<RankedTensorType>(data.getType()).getElementType());
-      else
-        data = tensor::ExtractSliceOp::create(rewriter, loc, data, offsets,
-                                              sizes, strides);
-    }
-    Value input = buildUnitReshape(rewriter, loc, data, form.data);
-    Value multiIndices = buildUnitReshape(rewriter, loc, indices, form.indices);
-    // Run-time errors name the op the user wrote, not gather.multiaxis.
-    Location multiaxisLoc = NameLoc::get(
-        rewriter.getStringAttr(op->getName().getStringRef()), loc);
-    auto multiaxis = MultiaxisOp::create(
-        rewriter, multiaxisLoc, input, multiIndices, form.axes,
-        op.getNegativeIndices(), op.getOutOfBounds());
-    Value result =
-        buildUnitReshape(rewriter, loc, multiaxis.getOutput(), form.output);
-    if (result.getType() != op.getType())
-      result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
-    rewriter.replaceOp(op, result);
-    return success();
+    return rewriteOpToMultiaxis(rewriter, op);
   }
 };
 

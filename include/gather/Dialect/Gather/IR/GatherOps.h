@@ -16,6 +16,7 @@
 
 namespace mlir {
 class RewritePatternSet;
+class RewriterBase;
 namespace gather {
 
 /// Rewrites gather.block, gather.elements and gather.nd into
@@ -27,6 +28,18 @@ void populateRefineResultTypePatterns(RewritePatternSet &patterns);
 
 /// How `op` maps onto gather.multiaxis (identity for gather.multiaxis).
 MultiaxisForm getMultiaxisForm(Operation *op);
+
+/// Dimensions where a gather.elements' indices may be larger than its data
+/// at run time (a dynamic size on either side): the op is only defined where
+/// they are not, which no static rule can prove. The canonical rewrite to
+/// multiaxis leaves such ops alone; the lowerings check the sizes first.
+SmallVector<int64_t> getRuntimeBoundedDims(ElementsOp op);
+
+/// Rewrites a gather.block, gather.elements or gather.nd into multiaxis form.
+/// For gather.elements with run-time-bounded dimensions the data is sliced
+/// to min(data size, indices size), which is always in bounds; the caller
+/// must have checked that the indices size is not larger.
+LogicalResult rewriteToMultiaxis(RewriterBase &rewriter, Operation *op);
 
 } // namespace gather
 } // namespace mlir
