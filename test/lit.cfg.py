@@ -1,5 +1,7 @@
 # -*- Python -*-
+import ctypes
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -30,3 +32,25 @@ llvm_config.with_environment("PATH", config.gather_tools_dir, append_path=True)
 # not, count and FileCheck live in the LLVM tools directory.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PYTHONPATH", os.path.join(config.gather_src_root, "python"), append_path=True)
+
+# ptxas (the CUDA toolkit's PTX assembler) checks the PTX the GPU pipeline
+# emits; tests that need it say REQUIRES: ptxas and are UNSUPPORTED without.
+ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+if os.access(ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+
+
+def cuda_gpu_present():
+    """A CUDA driver that initializes and sees at least one device."""
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    count = ctypes.c_int(0)
+    return cuda.cuInit(0) == 0 and cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
+
+
+# Execution on an NVIDIA GPU (gather-run --device gpu): REQUIRES: gpu.
+if cuda_gpu_present():
+    config.available_features.add("gpu")

@@ -5,6 +5,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -50,7 +53,88 @@ static void buildCpuPipeline(OpPassManager &pm,
     llvm::report_fatal_error("gather-cpu-pipeline: bad pipeline text");
 }
 
+namespace {
+struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("NVIDIA GPU architecture (sm_XY)"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("NVPTX features; the PTX ISA version must support the "
+                     "chip (sm_90 needs ptx78 or later)"),
+      llvm::cl::init("+ptx80")};
+  Option<int64_t> threadsPerBlock{*this, "threads-per-block",
+                                  llvm::cl::desc("Threads per block"),
+                                  llvm::cl::init(256)};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("gpu.binary contents: isa (PTX, JIT-compiled by the "
+                     "driver), bin (cubin, needs ptxas), fatbin, or auto "
+                     "(bin when ptxas is found, else isa)"),
+      llvm::cl::init("auto")};
+  Option<int64_t> optLevel{*this, "opt-level",
+                           llvm::cl::desc("NVPTX optimization level"),
+                           llvm::cl::init(3)};
+};
+} // namespace
+
+/// ptxas from $CUDA_HOME, /usr/local/cuda or PATH.
+static bool havePtxas() {
+  SmallVector<std::string> dirs;
+  if (const char *home = std::getenv("CUDA_HOME"))
+    dirs.push_back(std::string(home) + "/bin");
+  dirs.push_back("/usr/local/cuda/bin");
+  for (const std::string &dir : dirs) {
+    SmallString<128> path(dir);
+    llvm::sys::path::append(path, "ptxas");
+    if (llvm::sys::fs::can_execute(path))
+      return true;
+  }
+  return static_cast<bool>(llvm::sys::findProgramByName("ptxas"));
+}
+
+/// From gather ops on tensors to LLVM-dialect host code that launches
+/// kernels held in a gpu.binary.
+static void buildGpuPipeline(OpPassManager &pm,
+                             const GpuPipelineOptions &options) {
+  std::string format = options.format;
+  if (format == "auto")
+    format = havePtxas() ? "bin" : "isa";
+  std::string pipeline =
+      "canonicalize,convert-gather-to-gpu,canonicalize,cse,"
+      "one-shot-bufferize{bufferize-function-boundaries "
+      "function-boundary-type-conversion=identity-layout-map},"
+      "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+      "func.func(convert-linalg-to-parallel-loops),";
+  pipeline += "gather-map-to-gpu{threads-per-block=" +
+              std::to_string(options.threadsPerBlock) + "},";
+  // Kernels become gpu.funcs; the host's gpu ops become async on streams
+  // (the only form gpu-to-llvm lowers), with a wait before host code reads
+  // what the device wrote.
+  // Constants go back into the launch bodies before outlining, so that
+  // kernels divide by immediates instead of parameters.
+  pipeline += "canonicalize,cse,gpu-launch-sink-index-computations,"
+              "gpu-kernel-outlining,func.func(gpu-async-region),"
+              "lower-affine,convert-scf-to-cf,";
+  pipeline += "nvvm-attach-target{chip=" + options.chip.getValue() +
+              " features=" + options.features.getValue() +
+              " O=" + std::to_string(options.optLevel) + "},";
+  pipeline += "gpu.module(convert-gpu-to-nvvm,canonicalize,cse,"
+              "reconcile-unrealized-casts),"
+              "expand-strided-metadata,lower-affine,"
+              "gpu-to-llvm,gpu-module-to-binary{format=" + format + "},"
+              "finalize-memref-to-llvm,convert-to-llvm,canonicalize,cse,"
+              "reconcile-unrealized-casts";
+  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+    llvm::report_fatal_error("gather-gpu-pipeline: bad pipeline text");
+}
+
 void mlir::gather::registerGatherPipelines() {
+  PassPipelineRegistration<GpuPipelineOptions>(
+      "gather-gpu-pipeline",
+      "Lower gather ops on tensors to NVIDIA GPU kernels (gpu.binary with "
+      "PTX or cubin) launched from LLVM-dialect host code",
+      buildGpuPipeline);
   PassPipelineRegistration<CpuPipelineOptions>(
       "gather-cpu-pipeline",
       "Lower gather ops on tensors to the LLVM dialect for CPUs: "

@@ -221,7 +221,18 @@ def same_bits(got, want):
     return np.array_equal(got, want)
 
 
-def run_case(case, tools, work, index):
+def output_shape(case, want):
+    """The result shape to declare: the reference's, or any shape of the
+    right rank where the reference raises (the run must fail anyway)."""
+    if want is not None:
+        return want.shape
+    if case.op == "nd":
+        return (1,) * (case.indices.ndim - 1 + case.data.ndim - case.attrs["batch_dims"] - case.indices.shape[-1])
+    return (1,) * {"multiaxis": case.data.ndim, "block": case.data.ndim + case.indices.ndim - 1,
+                   "elements": case.data.ndim}[case.op]
+
+
+def run_case(case, tools, work, index, device="cpu"):
     try:
         want = case.expected()
         want_error = None
@@ -233,11 +244,7 @@ def run_case(case, tools, work, index):
     idx_path = os.path.join(work, f"c{index}_idx.npy")
     np.save(data_path, case.data)
     np.save(idx_path, case.indices)
-    out_shape = want.shape if want is not None else (1,) * {
-        "multiaxis": case.data.ndim, "block": case.data.ndim + case.indices.ndim - 1,
-        "elements": case.data.ndim, "nd": max(case.indices.ndim - 1, 0)}[case.op]
-    if case.op == "nd" and want is None:
-        out_shape = (1,) * (case.indices.ndim - 1 + case.data.ndim - case.attrs["batch_dims"] - case.indices.shape[-1])
+    out_shape = output_shape(case, want)
     src = os.path.join(work, f"c{index}.mlir")
     with open(src, "w") as f:
         f.write(case.mlir(out_shape))
@@ -248,7 +255,7 @@ def run_case(case, tools, work, index):
         return f"gather-opt --canonicalize failed: {r.stderr.strip()}"
     for label, path in (("direct", src), ("canonical", canon)):
         out = os.path.join(work, f"c{index}_{label}.npy")
-        r = subprocess.run([tools["gather-run"], path, "--input", data_path,
+        r = subprocess.run([tools["gather-run"], path, "--device", device, "--input", data_path,
                             "--input", idx_path, "--output", out],
                            capture_output=True, text=True)
         if want_error is not None:
@@ -276,6 +283,8 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bin", default="build/bin", help="directory with gather-opt and gather-run")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu",
+                        help="where gather-run runs the compiled function")
     args = parser.parse_args(argv)
     tools = {t: os.path.join(args.bin, t) for t in ("gather-opt", "gather-run")}
     rng = np.random.default_rng(args.seed)
@@ -283,7 +292,7 @@ def main(argv=None):
     passed = failed = 0
     for i in range(args.cases):
         case = make_case(args.op, rng)
-        problem = run_case(case, tools, work, i)
+        problem = run_case(case, tools, work, i, args.device)
         if problem:
             failed += 1
             print(f"FAIL case {i}: {case.describe()}\n  {problem}\n  files: {work}/c{i}.*")
@@ -292,7 +301,8 @@ def main(argv=None):
     if not args.keep and not failed:
         import shutil
         shutil.rmtree(work, ignore_errors=True)
-    print(f"difftest {args.op}: {passed} passed, {failed} failed")
+    device = "" if args.device == "cpu" else f" ({args.device})"
+    print(f"difftest {args.op}{device}: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
 

@@ -45,6 +45,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", default="build/bin")
     parser.add_argument("--data", default=DATA)
+    parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu")
     args = parser.parse_args(argv)
     run_tool = os.path.join(args.bin, "gather-run")
     opt_tool = os.path.join(args.bin, "gather-opt")
@@ -84,7 +85,8 @@ def main(argv=None):
                 outs = []
                 for j in range(len(outputs)):
                     outs += ["--output", os.path.join(work, f"out{j}.npy")]
-                r = subprocess.run([run_tool, path] + inputs + outs, capture_output=True, text=True)
+                r = subprocess.run([run_tool, path, "--device", args.device] + inputs + outs,
+                                   capture_output=True, text=True)
                 ok = r.returncode == 0
                 problem = r.stderr.strip()
                 if ok:
@@ -99,7 +101,8 @@ def main(argv=None):
                 else:
                     failed += 1
                     print(f"FAIL {name}/{os.path.basename(s)} ({label}): {problem}")
-    print(f"onnx conformance: {passed} passed, {failed} failed, {skipped} skipped")
+    device = "" if args.device == "cpu" else f" ({args.device})"
+    print(f"onnx conformance{device}: {passed} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0
 
 

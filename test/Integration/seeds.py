@@ -1,4 +1,4 @@
-# RUN: %python %s %gather_bin
+# RUN: %python %s %gather_bin cpu
 """Every worked example of the seeds runs through gather-run, as written and
 after gather-opt --canonicalize, and gives exactly the seed's printed output."""
 
@@ -12,7 +12,7 @@ import numpy as np
 from gather.seed_examples import CASES
 
 NP_TYPES = {"i32": np.int32, "i64": np.int64, "f32": np.float32}
-bin_dir = sys.argv[1]
+bin_dir, device = sys.argv[1], sys.argv[2]
 work = tempfile.mkdtemp(prefix="gather-seeds-")
 passed = failed = 0
 
@@ -40,7 +40,7 @@ for name, comment, op, attrs, data, idx, want, ety, ity in CASES:
     np.save(os.path.join(work, "i.npy"), idx)
     for path in (src, canon):
         out = os.path.join(work, "o.npy")
-        r = subprocess.run([os.path.join(bin_dir, "gather-run"), path,
+        r = subprocess.run([os.path.join(bin_dir, "gather-run"), path, "--device", device,
                             "--input", os.path.join(work, "d.npy"),
                             "--input", os.path.join(work, "i.npy"), "--output", out],
                            capture_output=True, text=True)
@@ -51,5 +51,5 @@ for name, comment, op, attrs, data, idx, want, ety, ity in CASES:
                   f"{None if got is None else got.tolist()}, want {want.tolist()}")
         else:
             passed += 1
-print(f"seed examples: {passed} passed, {failed} failed")
+print(f"seed examples ({device}): {passed} passed, {failed} failed")
 sys.exit(1 if failed or not passed else 0)

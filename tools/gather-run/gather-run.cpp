@@ -1,11 +1,12 @@
 //===- gather-run.cpp - compile and JIT-run gather functions on .npy ------===//
 //
 //   gather-run FILE.mlir [--entry NAME] --input a.npy ... --output out.npy ...
-//              [--threads N] [--bench N] [--reference]
+//              [--threads N] [--bench N] [--reference] [--device cpu|gpu]
 //
-// Compiles the function with --gather-cpu-pipeline, runs it with the MLIR
-// ExecutionEngine on numpy arrays and writes the results as .npy. Any bad
-// input gets a one-line error and exit status 1.
+// Compiles the function with --gather-cpu-pipeline (or, with --device gpu,
+// --gather-gpu-pipeline for the GPU found at run time), runs it with the
+// MLIR ExecutionEngine on numpy arrays and writes the results as .npy. Any
+// bad input gets a one-line error and exit status 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Runtime/GatherGpuRuntime.h"
 #include "gather/Runtime/GatherRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -67,6 +69,11 @@ static llvm::cl::opt<bool>
     reference("reference",
               llvm::cl::desc("Use the scf reference lowering"),
               llvm::cl::init(false));
+static llvm::cl::opt<std::string>
+    device("device",
+           llvm::cl::desc("cpu (default), or gpu: the NVIDIA GPU of this "
+                          "machine through the CUDA driver"),
+           llvm::cl::init("cpu"));
 static llvm::cl::opt<bool>
     sequential("sequential",
                llvm::cl::desc("Do not parallelize with OpenMP"),
@@ -228,6 +235,17 @@ int main(int argc, char **argv) {
   if (!module)
     fail("could not parse " + inputFile);
 
+  if (device != "cpu" && device != "gpu")
+    fail("--device must be cpu or gpu, got '" + device + "'");
+  bool onGpu = device == "gpu";
+  if (onGpu) {
+    char message[512];
+    if (gather_gpu_init(message, sizeof(message)))
+      fail(llvm::Twine("--device gpu: ") + message);
+    if (reference || sequential)
+      fail("--reference and --sequential are CPU options");
+  }
+
   func::FuncOp entry = findEntry(*module);
   FunctionType fnType = entry.getFunctionType();
   std::string name = entry.getName().str();
@@ -280,6 +298,14 @@ int main(int argc, char **argv) {
   std::string pipeline = "gather-cpu-pipeline{parallel=" +
                          std::string(sequential ? "false" : "true") +
                          " reference=" + (reference ? "true" : "false") + "}";
+  if (onGpu) {
+    // PTX for this device, JIT-compiled by the driver: no CUDA toolkit
+    // needed where it runs.
+    int capability = gather_gpu_compute_capability();
+    std::string features = capability >= 100 ? "+ptx86" : "+ptx80";
+    pipeline = "gather-gpu-pipeline{chip=sm_" + std::to_string(capability) +
+               " features=" + features + " format=isa}";
+  }
   if (failed(parsePassPipeline(pipeline, pm)))
     fail("internal error: cannot build " + pipeline);
   if (failed(pm.run(*module)))
@@ -301,7 +327,7 @@ int main(int argc, char **argv) {
   std::string ompPath = GATHER_LIBOMP_PATH;
   std::string runnerUtilsPath = GATHER_C_RUNNER_UTILS_PATH;
   SmallVector<StringRef> libs = {runnerUtilsPath};
-  if (!sequential)
+  if (!sequential && !onGpu)
     libs.push_back(ompPath);
   engineOptions.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(*module, engineOptions,
@@ -314,9 +340,31 @@ int main(int argc, char **argv) {
   }
   (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
-    symbols[interner("__gather_runtime_error")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&__gather_runtime_error),
-        llvm::JITSymbolFlags::Exported};
+    auto add = [&](const char *name, auto *function) {
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                                 llvm::JITSymbolFlags::Exported};
+    };
+    add("__gather_runtime_error", &__gather_runtime_error);
+    // The GPU pipeline's host code calls these (lib/Runtime).
+    add("mgpuModuleLoad", &mgpuModuleLoad);
+    add("mgpuModuleLoadJIT", &mgpuModuleLoadJIT);
+    add("mgpuModuleUnload", &mgpuModuleUnload);
+    add("mgpuModuleGetFunction", &mgpuModuleGetFunction);
+    add("mgpuLaunchKernel", &mgpuLaunchKernel);
+    add("mgpuStreamCreate", &mgpuStreamCreate);
+    add("mgpuStreamDestroy", &mgpuStreamDestroy);
+    add("mgpuStreamSynchronize", &mgpuStreamSynchronize);
+    add("mgpuStreamWaitEvent", &mgpuStreamWaitEvent);
+    add("mgpuEventCreate", &mgpuEventCreate);
+    add("mgpuEventDestroy", &mgpuEventDestroy);
+    add("mgpuEventSynchronize", &mgpuEventSynchronize);
+    add("mgpuEventRecord", &mgpuEventRecord);
+    add("mgpuMemAlloc", &mgpuMemAlloc);
+    add("mgpuMemFree", &mgpuMemFree);
+    add("mgpuMemcpy", &mgpuMemcpy);
+    add("mgpuMemset32", &mgpuMemset32);
+    add("mgpuMemset16", &mgpuMemset16);
+    add("mgpuSetDefaultDevice", &mgpuSetDefaultDevice);
     return symbols;
   });
   gather_runtime_set_record_errors(1);
@@ -324,11 +372,19 @@ int main(int argc, char **argv) {
   // Arguments of _mlir_ciface_<name>: a pointer to the results (if any),
   // then a pointer to each argument's descriptor.
   std::vector<std::vector<int64_t>> argDescs;
+  // With --device gpu the arguments live in device memory.
+  std::vector<void *> argData;
   for (auto &array : arrays) {
     // An empty array still needs a valid (non-null) pointer.
     if (array.data.empty())
       array.data.resize(8);
-    argDescs.push_back(makeDescriptor(array.data.data(), array.shape));
+    void *data = array.data.data();
+    if (onGpu) {
+      data = gather_gpu_alloc(array.data.size());
+      gather_gpu_copy(data, array.data.data(), array.data.size());
+    }
+    argData.push_back(data);
+    argDescs.push_back(makeDescriptor(data, array.shape));
   }
   size_t resultWords = 0;
   std::vector<size_t> resultOffsets;
@@ -352,20 +408,26 @@ int main(int argc, char **argv) {
       void *allocated =
           reinterpret_cast<void *>(resultStorage[resultOffsets[r]]);
       bool isInput = false;
-      for (auto &array : arrays)
-        isInput |= allocated == array.data.data();
+      for (void *data : argData)
+        isInput |= allocated == data;
       bool seen = false;
       for (size_t q = 0; q < r; ++q)
         seen |= resultStorage[resultOffsets[q]] == resultStorage[resultOffsets[r]];
-      if (allocated && !isInput && !seen)
-        std::free(allocated);
+      if (allocated && !isInput && !seen) {
+        if (onGpu)
+          gather_gpu_free(allocated);
+        else
+          std::free(allocated);
+      }
     }
   };
 
   std::string cifaceName = "_mlir_ciface_" + name;
   int runs = std::max(1, static_cast<int>(bench));
-  std::vector<double> times;
+  std::vector<double> times, kernelTimes;
   char errorText[1024];
+  if (onGpu && bench > 0)
+    gather_gpu_set_kernel_timing(1);
   for (int run = 0; run < runs; ++run) {
     if (run > 0)
       freeResults();
@@ -378,13 +440,51 @@ int main(int argc, char **argv) {
     }
     auto stop = std::chrono::steady_clock::now();
     times.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+    if (onGpu)
+      kernelTimes.push_back(gather_gpu_take_kernel_ms());
     if (gather_runtime_take_error(errorText, sizeof(errorText)))
       fail(errorText);
   }
-  if (bench > 0) {
+  if (bench > 0 && !onGpu) {
     std::sort(times.begin(), times.end());
     llvm::outs() << "median " << llvm::format("%.4f", times[times.size() / 2])
                  << " ms over " << runs << " runs (@" << name << ")\n";
+  }
+  if (bench > 0 && onGpu) {
+    // Kernel time only (events around each launch), against a
+    // device-to-device copy that moves as many bytes as the gather reads
+    // and writes: each output element read once and written once, plus the
+    // indices (the last argument) read once.
+    std::sort(times.begin(), times.end());
+    std::sort(kernelTimes.begin(), kernelTimes.end());
+    double kernel = kernelTimes[kernelTimes.size() / 2];
+    size_t outputBytes = 0;
+    for (size_t r = 0; r < resultTypes.size(); ++r) {
+      const int64_t *desc = resultStorage.data() + resultOffsets[r];
+      int64_t count = 1;
+      for (int64_t d = 0; d < resultTypes[r].getRank(); ++d)
+        count *= desc[3 + d];
+      count *= npy::byteSize(*outputDType(resultTypes[r].getElementType()));
+      outputBytes += count;
+    }
+    size_t indexBytes = arrays.empty() ? 0 : arrays.back().data.size();
+    size_t moved = 2 * outputBytes + indexBytes;
+    double copy = gather_gpu_time_device_copy_ms(moved / 2, runs);
+    auto gbps = [](size_t bytes, double ms) {
+      return ms > 0 ? bytes / (ms * 1e6) : 0.0;
+    };
+    llvm::outs() << "median " << llvm::format("%.4f", kernel)
+                 << " ms kernel time over " << runs << " runs (@" << name
+                 << ", " << gather_gpu_device_name() << ")\n";
+    llvm::outs() << "call " << llvm::format("%.4f", times[times.size() / 2])
+                 << " ms with launches and allocation\n";
+    llvm::outs() << "bandwidth " << llvm::format("%.1f", gbps(moved, kernel))
+                 << " GB/s for " << moved << " bytes; device copy of the "
+                 << "same bytes " << llvm::format("%.4f", copy) << " ms, "
+                 << llvm::format("%.1f", gbps(moved, copy))
+                 << " GB/s; gather/copy bandwidth "
+                 << llvm::format("%.2f", kernel > 0 ? copy / kernel : 0.0)
+                 << "\n";
   }
 
   // Results, copied out through their strides.
@@ -403,6 +503,16 @@ int main(int argc, char **argv) {
     out.data.resize(count * elemSize);
     const char *base =
         reinterpret_cast<const char *>(desc[1]) + desc[2] * elemSize;
+    // A device result: bring the span its strides cover to the host first.
+    std::vector<char> hostCopy;
+    if (onGpu && count > 0) {
+      int64_t span = 1;
+      for (int64_t d = 0; d < rank; ++d)
+        span += (out.shape[d] - 1) * strides[d];
+      hostCopy.resize(span * elemSize);
+      gather_gpu_copy(hostCopy.data(), base, hostCopy.size());
+      base = hostCopy.data();
+    }
     std::vector<int64_t> coord(rank, 0);
     for (int64_t linear = 0; linear < count; ++linear) {
       int64_t rest = linear, offset = 0;

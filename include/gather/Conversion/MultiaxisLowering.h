@@ -11,6 +11,7 @@
 #define GATHER_CONVERSION_MULTIAXISLOWERING_H
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::gather {
@@ -35,6 +36,11 @@ using ElementFn =
 /// `element(coords)` and returns the filled tensor.
 using LoopNestFn = llvm::function_ref<Value(OpBuilder &, Location, Value init,
                                             ElementFn element)>;
+
+/// The scalar loop form: one linalg.generic over the output (parallel
+/// iterators) whose body computes `element(linalg.index coordinates)`.
+Value buildGenericLoopNest(OpBuilder &b, Location loc, Value init,
+                           ElementFn element);
 
 /// Reduces all index values of `indices` with `isValid(value, position
 /// along the last dimension)` and returns an i1 "all valid".
@@ -64,6 +70,13 @@ LogicalResult prepareForLowering(Operation *root);
 /// The op kind and source location a run-time error names: the original
 /// ONNX-style op where the rewrite to multiaxis recorded it.
 std::string describeGatherSite(Operation *op);
+
+/// Replaces an scf.parallel without reductions by a 1-D gpu.launch over its
+/// linearized iteration space, innermost dimension fastest (consecutive
+/// threads take consecutive innermost coordinates), guarded against an
+/// empty space. Shared by gather-map-to-gpu and the GPU index check.
+LogicalResult mapParallelLoopToGPU(scf::ParallelOp loop,
+                                   int64_t threadsPerBlock);
 
 } // namespace mlir::gather
 

@@ -4,7 +4,9 @@
 #define GATHER_CONVERSION_PASSES_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -20,7 +22,7 @@ namespace mlir::gather {
 #define GEN_PASS_REGISTRATION
 #include "gather/Conversion/Passes.h.inc"
 
-/// Registers --gather-cpu-pipeline.
+/// Registers --gather-cpu-pipeline and --gather-gpu-pipeline.
 void registerGatherPipelines();
 
 } // namespace mlir::gather

@@ -64,4 +64,49 @@ def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def ConvertGatherToGPU : Pass<"convert-gather-to-gpu", "ModuleOp"> {
+  let summary = "Lower gather ops to device-ready loops on tensors";
+  let description = [{
+    The GPU flavour of --convert-gather-to-linalg, from the same shared
+    lowering (MultiaxisLowering): every gather becomes one parallel
+    `linalg.generic` over the output (one thread per element after
+    --gather-map-to-gpu), with the op's index policy in its body and the
+    run-time checks before it. Under `out_of_bounds = error` the indices are
+    checked by a parallel loop that raises a device flag (gpu.alloc,
+    gpu.memset), which the host copies back (gpu.memcpy) before deciding;
+    a failure calls `__gather_runtime_error` on the host like the CPU path.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def GatherMapToGPU : Pass<"gather-map-to-gpu", "ModuleOp"> {
+  let summary = "Put bufferized host loops and buffers on the GPU";
+  let description = [{
+    Every outermost `scf.parallel` becomes a `gpu.launch` with one thread
+    per iteration: the iteration space is linearized with the innermost
+    dimension fastest (thread id x -> innermost coordinate), so a warp
+    writes consecutive addresses. Index arithmetic is 32-bit where the
+    static trip count fits. `memref.alloc`/`dealloc`/`copy` on the host
+    become `gpu.alloc`/`dealloc`/`memcpy`, and constant globals read by a
+    kernel are copied to the device. Function arguments are taken to be
+    device buffers. Host code left touching memory other than its own
+    `memref.alloca` is an error.
+  }];
+  let options = [
+    Option<"threadsPerBlock", "threads-per-block", "int64_t", "256",
+           "Threads per block (1 to 1024)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // GATHER_CONVERSION_PASSES_TD

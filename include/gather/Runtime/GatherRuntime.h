@@ -17,7 +17,8 @@
 extern "C" {
 #endif
 
-/* Called by compiled code. `kind`: 1 index out of bounds, 2 shape mismatch.
+/* Called by compiled code. `kind`: 1 index out of bounds, 2 shape mismatch,
+   3 a gather.elements indices dimension larger than the data dimension.
    `site` is the address of a NUL-terminated "op at file:line:col" string. */
 void __gather_runtime_error(int64_t site, int64_t kind);
 

@@ -14,25 +14,6 @@ namespace mlir::gather {
 using namespace mlir;
 using namespace mlir::gather;
 
-/// One linalg.generic over the output; coordinates from linalg.index.
-static Value buildGenericNest(OpBuilder &b, Location loc, Value init,
-                              ElementFn element) {
-  auto type = cast<RankedTensorType>(init.getType());
-  int64_t rank = type.getRank();
-  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{type}, ValueRange{}, ValueRange{init}, maps, iterators,
-      [&](OpBuilder &nb, Location nloc, ValueRange) {
-        SmallVector<Value> coords;
-        for (int64_t d = 0; d < rank; ++d)
-          coords.push_back(linalg::IndexOp::create(nb, nloc, d));
-        linalg::YieldOp::create(nb, nloc, element(nb, nloc, coords));
-      });
-  return generic.getResult(0);
-}
-
 /// A reduction linalg.generic over the indices into one i1.
 static Value buildGenericAllOf(
     OpBuilder &b, Location loc, Value indices,
@@ -71,7 +52,7 @@ struct ConvertGatherToLinalgPass
     getOperation()->walk([&](MultiaxisOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (MultiaxisOp op : ops)
-      if (failed(lowerMultiaxis(rewriter, op, buildGenericNest,
+      if (failed(lowerMultiaxis(rewriter, op, buildGenericLoopNest,
                                 buildGenericAllOf,
                                 /*copyContiguousBlocks=*/true))) {
         op.emitOpError("could not be lowered");

@@ -900,13 +900,15 @@ static memref::GlobalOp getOrCreateSiteString(OpBuilder &b, Location loc,
     if (global.getSymName().starts_with("__gather_site") &&
         global.getInitialValue() == value)
       return global;
+  // A fresh name: one site string per distinct text.
+  std::string name = "__gather_site";
+  for (int suffix = 0; module.lookupSymbol(name); ++suffix)
+    name = "__gather_site_" + std::to_string(suffix);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
-  auto global = memref::GlobalOp::create(
-      b, loc, "__gather_site", b.getStringAttr("private"), type, value,
-      /*constant=*/true, /*alignment=*/nullptr);
-  SymbolTable(module).insert(global);
-  return global;
+  return memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"),
+                                  type, value, /*constant=*/true,
+                                  /*alignment=*/nullptr);
 }
 
 static void emitErrorCall(OpBuilder &b, Location loc, Operation *op,
@@ -1032,4 +1034,22 @@ LogicalResult mlir::gather::lowerMultiaxis(RewriterBase &rewriter,
     result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
   rewriter.replaceOp(op, result);
   return success();
+}
+
+Value mlir::gather::buildGenericLoopNest(OpBuilder &b, Location loc, Value init,
+                                         ElementFn element) {
+  auto type = cast<RankedTensorType>(init.getType());
+  int64_t rank = type.getRank();
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{}, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange) {
+        SmallVector<Value> coords;
+        for (int64_t d = 0; d < rank; ++d)
+          coords.push_back(linalg::IndexOp::create(nb, nloc, d));
+        linalg::YieldOp::create(nb, nloc, element(nb, nloc, coords));
+      });
+  return generic.getResult(0);
 }

@@ -1,0 +1,122 @@
+//===- GatherToGPU.cpp - gather ops to device loops -----------------------===//
+//
+// The GPU lowering reuses the one implementation of gather semantics
+// (MultiaxisLowering): the element computation, the index policies and the
+// run-time checks are the CPU's. Only two things differ:
+//  - the loop form is the scalar linalg.generic (one thread per output
+//    element once gather-map-to-gpu has mapped it), without the CPU's block
+//    copies and vector rows;
+//  - under `out_of_bounds = error` the indices live in device memory, so the
+//    check is a device loop that raises a flag, copied back to the host.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Conversion/MultiaxisLowering.h"
+#include "gather/Conversion/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_CONVERTGATHERTOGPU
+#include "gather/Conversion/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+using namespace mlir::gather;
+
+/// The linalg.generic loop form; a rank-0 output is computed as one element
+/// of a 1-D tensor so that it, too, runs on the device.
+static Value buildDeviceLoopNest(OpBuilder &b, Location loc, Value init,
+                                 ElementFn element) {
+  auto type = cast<RankedTensorType>(init.getType());
+  if (type.getRank() > 0)
+    return buildGenericLoopNest(b, loc, init, element);
+  Value one = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{1},
+                                      type.getElementType());
+  Value filled = buildGenericLoopNest(
+      b, loc, one, [&](OpBuilder &nb, Location nloc, ValueRange) {
+        return element(nb, nloc, ValueRange{});
+      });
+  return tensor::CollapseShapeOp::create(b, loc, type, filled,
+                                         ArrayRef<ReassociationIndices>{});
+}
+
+static constexpr int64_t kCheckThreadsPerBlock = 256;
+
+/// "Every index is valid" for indices in device memory: an scf.parallel
+/// over the indices (one device thread each after gather-map-to-gpu) stores
+/// 1 into a device flag for an invalid value, and the host reads the flag
+/// back. All writers store the same value, so the race is benign.
+static Value buildDeviceAllOf(
+    OpBuilder &b, Location loc, Value indices,
+    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> isValid) {
+  auto tensorType = cast<RankedTensorType>(indices.getType());
+  int64_t rank = tensorType.getRank();
+  auto bufferType =
+      MemRefType::get(tensorType.getShape(), tensorType.getElementType());
+  Value buffer = bufferization::ToBufferOp::create(b, loc, bufferType, indices,
+                                                   b.getUnitAttr());
+  auto flagType = MemRefType::get({1}, b.getI32Type());
+  // A plain alloc: buffer deallocation frees it, and gather-map-to-gpu
+  // moves both to the device.
+  Value flag = memref::AllocOp::create(b, loc, flagType);
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
+  gpu::MemsetOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, flag,
+                        zero);
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  // A rank-0 tensor is one iteration of a 1-D loop.
+  SmallVector<Value> lower(std::max<int64_t>(rank, 1), c0);
+  SmallVector<Value> steps(std::max<int64_t>(rank, 1), c1);
+  SmallVector<Value> upper;
+  for (int64_t d = 0; d < rank; ++d)
+    upper.push_back(memref::DimOp::create(b, loc, buffer, d));
+  if (rank == 0)
+    upper.push_back(c1);
+  // Mapped to a kernel right away: later canonicalization would fold a
+  // one-iteration loop back into host code that reads device memory.
+  auto check = scf::ParallelOp::create(
+      b, loc, lower, upper, steps,
+      [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+        ValueRange at = rank == 0 ? ValueRange{} : ivs;
+        Value value = memref::LoadOp::create(nb, nloc, buffer, at);
+        Value lastPos = rank == 0 ? c0 : ivs.back();
+        Value valid = isValid(nb, nloc, value, lastPos);
+        Value invalid = arith::XOrIOp::create(
+            nb, nloc, valid,
+            arith::ConstantIntOp::create(nb, nloc, nb.getI1Type(), 1));
+        scf::IfOp::create(nb, nloc, invalid, [&](OpBuilder &tb, Location tl) {
+          memref::StoreOp::create(tb, tl, one, flag, ValueRange{c0});
+          scf::YieldOp::create(tb, tl);
+        });
+      });
+  (void)mapParallelLoopToGPU(check, kCheckThreadsPerBlock);
+  Value hostFlag = memref::AllocaOp::create(b, loc, flagType);
+  gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, hostFlag,
+                        flag);
+  Value raised = memref::LoadOp::create(b, loc, hostFlag, ValueRange{c0});
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, raised, zero);
+}
+
+namespace {
+struct ConvertGatherToGPUPass
+    : gather::impl::ConvertGatherToGPUBase<ConvertGatherToGPUPass> {
+  void runOnOperation() override {
+    if (failed(prepareForLowering(getOperation())))
+      return signalPassFailure();
+    SmallVector<MultiaxisOp> ops;
+    getOperation()->walk([&](MultiaxisOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (MultiaxisOp op : ops)
+      if (failed(lowerMultiaxis(rewriter, op, buildDeviceLoopNest,
+                                buildDeviceAllOf,
+                                /*copyContiguousBlocks=*/false))) {
+        op.emitOpError("could not be lowered");
+        return signalPassFailure();
+      }
+  }
+};
+} // namespace

@@ -1,0 +1,264 @@
+//===- MapToGPU.cpp - host loops and buffers onto the device --------------===//
+//
+// After bufferization the gather lowering is host code: scf.parallel loops
+// over memrefs (from linalg), memref.alloc for outputs, memref.copy. This
+// pass puts all of it on the device:
+//  - every outermost scf.parallel becomes a gpu.launch with one thread per
+//    iteration: the iteration space is linearized with the innermost
+//    dimension fastest, so consecutive threads of a warp handle consecutive
+//    innermost coordinates (coalesced stores of the row-major output);
+//  - memref.alloc / memref.dealloc become gpu.alloc / gpu.dealloc, and
+//    memref.copy becomes gpu.memcpy;
+//  - constant globals read by kernels are copied to the device once.
+// Function arguments are device buffers: the caller (gather-run --device
+// gpu) allocates them there.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Conversion/MultiaxisLowering.h"
+#include "gather/Conversion/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_GATHERMAPTOGPU
+#include "gather/Conversion/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+using namespace mlir::gather;
+
+static bool isInsideLaunch(Operation *op) {
+  return op->getParentOfType<gpu::LaunchOp>() != nullptr;
+}
+
+/// Replaces an outermost scf.parallel by a 1-D gpu.launch over its
+/// linearized iteration space.
+LogicalResult mlir::gather::mapParallelLoopToGPU(scf::ParallelOp loop,
+                                                int64_t threadsPerBlock) {
+  if (!loop.getInitVals().empty())
+    return loop.emitOpError("with reductions cannot be mapped to the GPU");
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  int64_t rank = loop.getNumLoops();
+  // Trip counts; 32-bit arithmetic in the kernel where the static total
+  // fits (64-bit division is emulated on NVIDIA GPUs).
+  SmallVector<Value> counts;
+  SmallVector<int64_t> staticCounts;
+  for (auto [lb, ub, step] : llvm::zip(loop.getLowerBound(),
+                                       loop.getUpperBound(), loop.getStep())) {
+    std::optional<int64_t> l = getConstantIntValue(lb);
+    std::optional<int64_t> u = getConstantIntValue(ub);
+    std::optional<int64_t> s = getConstantIntValue(step);
+    if (l && u && s && *s > 0) {
+      int64_t count = *u > *l ? (*u - *l + *s - 1) / *s : 0;
+      staticCounts.push_back(count);
+      counts.push_back(arith::ConstantIndexOp::create(b, loc, count));
+      continue;
+    }
+    staticCounts.push_back(ShapedType::kDynamic);
+    Value span = arith::SubIOp::create(b, loc, ub, lb);
+    counts.push_back(arith::CeilDivUIOp::create(b, loc, span, step));
+  }
+  bool narrow = true;
+  int64_t staticTotal = 1;
+  for (int64_t count : staticCounts) {
+    if (ShapedType::isDynamic(count)) {
+      narrow = false;
+      break;
+    }
+    staticTotal *= count;
+    if (staticTotal >= (int64_t(1) << 31)) {
+      narrow = false;
+      break;
+    }
+  }
+  Value total = arith::ConstantIndexOp::create(b, loc, 1);
+  for (Value count : counts)
+    total = arith::MulIOp::create(b, loc, total, count);
+  Value tpb = arith::ConstantIndexOp::create(b, loc, threadsPerBlock);
+  Value blocks = arith::CeilDivUIOp::create(b, loc, total, tpb);
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  // CUDA rejects a launch of zero blocks.
+  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, total,
+                                    c0);
+  auto guard = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&guard.getThenRegion().front());
+  auto launch = gpu::LaunchOp::create(b, loc, blocks, c1, c1, tpb, c1, c1);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  gpu::KernelDim3 blockIds = launch.getBlockIds();
+  gpu::KernelDim3 threadIds = launch.getThreadIds();
+  Type workType = narrow ? Type(b.getI32Type()) : Type(b.getIndexType());
+  auto toWork = [&](Value v) -> Value {
+    return narrow ? arith::IndexCastUIOp::create(b, loc, workType, v).getResult()
+                  : v;
+  };
+  auto workConst = [&](int64_t v) -> Value {
+    return narrow ? arith::ConstantIntOp::create(b, loc, b.getI32Type(), v)
+                        .getResult()
+                  : arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value id = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, toWork(blockIds.x),
+                            workConst(threadsPerBlock)),
+      toWork(threadIds.x));
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id,
+                                        toWork(total));
+  auto body = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+  gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(&body.getThenRegion().front());
+  // Innermost dimension fastest: thread id -> innermost coordinate.
+  SmallVector<Value> ivs(rank);
+  Value remaining = id;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    Value count = narrow ? workConst(staticCounts[d]) : counts[d];
+    Value coord = d == 0 ? remaining
+                         : arith::RemUIOp::create(b, loc, remaining, count)
+                               .getResult();
+    if (d > 0)
+      remaining = arith::DivUIOp::create(b, loc, remaining, count);
+    if (narrow)
+      coord = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), coord);
+    Value scaled = arith::MulIOp::create(b, loc, coord, loop.getStep()[d]);
+    ivs[d] = arith::AddIOp::create(b, loc, loop.getLowerBound()[d], scaled);
+  }
+  IRMapping mapping;
+  mapping.map(loop.getInductionVars(), ivs);
+  for (Operation &op : loop.getBody()->without_terminator())
+    b.clone(op, mapping);
+  loop.erase();
+  return success();
+}
+
+/// Copies a constant global that kernels read into device memory.
+static void copyGlobalToDevice(memref::GetGlobalOp getGlobal) {
+  SmallVector<OpOperand *> deviceUses;
+  for (OpOperand &use : getGlobal->getUses())
+    if (isInsideLaunch(use.getOwner()))
+      deviceUses.push_back(&use);
+  if (deviceUses.empty())
+    return;
+  OpBuilder b(getGlobal->getBlock(), std::next(getGlobal->getIterator()));
+  Location loc = getGlobal.getLoc();
+  auto type = cast<MemRefType>(getGlobal.getType());
+  Value device = gpu::AllocOp::create(b, loc, type, Type(), ValueRange{},
+                                      ValueRange{}, ValueRange{}, false)
+                     .getMemref();
+  gpu::MemcpyOp::create(b, loc, Type(), ValueRange{}, device,
+                        getGlobal.getResult());
+  for (OpOperand *use : deviceUses)
+    use->set(device);
+  // Freed before every return of the function.
+  auto func = getGlobal->getParentOfType<FunctionOpInterface>();
+  func->walk([&](Operation *op) {
+    if (op->hasTrait<OpTrait::ReturnLike>() &&
+        op->getParentOp() == func.getOperation()) {
+      OpBuilder rb(op);
+      gpu::DeallocOp::create(rb, loc, Type(), ValueRange{}, device);
+    }
+  });
+}
+
+namespace {
+struct GatherMapToGPUPass
+    : gather::impl::GatherMapToGPUBase<GatherMapToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (threadsPerBlock < 1 || threadsPerBlock > 1024) {
+      module.emitError("gather-map-to-gpu: threads-per-block must be in "
+                       "[1, 1024], got ")
+          << static_cast<int64_t>(threadsPerBlock);
+      return signalPassFailure();
+    }
+    SmallVector<scf::ParallelOp> loops;
+    module.walk([&](scf::ParallelOp loop) {
+      if (!loop->getParentOfType<scf::ParallelOp>() && !isInsideLaunch(loop))
+        loops.push_back(loop);
+    });
+    for (scf::ParallelOp loop : loops)
+      if (failed(mapParallelLoopToGPU(loop, threadsPerBlock)))
+        return signalPassFailure();
+
+    SmallVector<Operation *> hostOps;
+    module.walk([&](Operation *op) {
+      if (isa<memref::GetGlobalOp, memref::AllocOp, memref::DeallocOp,
+              memref::CopyOp>(op) &&
+          !isInsideLaunch(op) && !op->getParentOfType<gpu::GPUModuleOp>())
+        hostOps.push_back(op);
+    });
+    for (Operation *op : hostOps) {
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      if (auto getGlobal = dyn_cast<memref::GetGlobalOp>(op)) {
+        copyGlobalToDevice(getGlobal);
+      } else if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        auto device = gpu::AllocOp::create(b, loc, alloc.getType(), Type(),
+                                           ValueRange{},
+                                           alloc.getDynamicSizes(),
+                                           ValueRange{}, false);
+        alloc.replaceAllUsesWith(device.getMemref());
+        alloc.erase();
+      } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+        gpu::DeallocOp::create(b, loc, Type(), ValueRange{},
+                               dealloc.getMemref());
+        dealloc.erase();
+      } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        auto sourceType = cast<MemRefType>(copy.getSource().getType());
+        auto targetType = cast<MemRefType>(copy.getTarget().getType());
+        if (sourceType.getLayout().isIdentity() &&
+            targetType.getLayout().isIdentity()) {
+          gpu::MemcpyOp::create(b, loc, Type(), ValueRange{},
+                                copy.getTarget(), copy.getSource());
+          copy.erase();
+          continue;
+        }
+        // A strided view: an element-wise copy kernel.
+        int64_t rank = targetType.getRank();
+        Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+        Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+        SmallVector<Value> lower(std::max<int64_t>(rank, 1), c0);
+        SmallVector<Value> steps(std::max<int64_t>(rank, 1), c1);
+        SmallVector<Value> upper;
+        for (int64_t d = 0; d < rank; ++d)
+          upper.push_back(memref::DimOp::create(b, loc, copy.getTarget(), d));
+        if (rank == 0)
+          upper.push_back(c1);
+        auto loop = scf::ParallelOp::create(
+            b, loc, lower, upper, steps,
+            [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+              ValueRange at = rank == 0 ? ValueRange{} : ivs;
+              Value v = memref::LoadOp::create(nb, nloc, copy.getSource(), at);
+              memref::StoreOp::create(nb, nloc, v, copy.getTarget(), at);
+            });
+        copy.erase();
+        if (failed(mapParallelLoopToGPU(loop, threadsPerBlock)))
+          return signalPassFailure();
+      }
+    }
+    // Anything that still reads or writes memory on the host would touch
+    // device buffers from the CPU: reject it instead of crashing at run time.
+    WalkResult result = module.walk([&](Operation *op) {
+      if (isInsideLaunch(op) || op->getParentOfType<gpu::GPUModuleOp>())
+        return WalkResult::advance();
+      Value memref;
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        memref = load.getMemRef();
+      else if (auto store = dyn_cast<memref::StoreOp>(op))
+        memref = store.getMemRef();
+      if (memref && !memref.getDefiningOp<memref::AllocaOp>()) {
+        op->emitOpError("on the host would access device memory; "
+                        "gather-map-to-gpu cannot place it on the GPU");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

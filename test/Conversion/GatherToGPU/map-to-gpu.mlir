@@ -1,0 +1,141 @@
+// RUN: gather-opt %s --gather-map-to-gpu=threads-per-block=128 --canonicalize --split-input-file --verify-diagnostics | FileCheck %s
+
+// One thread per iteration; the iteration space is linearized with the
+// innermost dimension fastest: thread id x gives the innermost coordinate
+// (remainder), so consecutive threads store to consecutive addresses. The
+// static trip count (6 * 40 = 240) fits 32 bits: 32-bit index arithmetic.
+// The output allocation moves to the device.
+// CHECK-LABEL: func.func @coalesced
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
+// CHECK-DAG:     %[[C40:.*]] = arith.constant 40 : i32
+// CHECK-DAG:     %[[C240:.*]] = arith.constant 240 : i32
+// CHECK:         %[[OUT:.*]] = gpu.alloc () : memref<6x40xf32>
+// CHECK:           gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C2]], %{{.*}}, %{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C128]],
+// CHECK-DAG:         %[[T32:.*]] = arith.index_castui %[[TX]] : index to i32
+// CHECK-DAG:         %[[B32:.*]] = arith.index_castui %[[BX]] : index to i32
+// CHECK:             %[[BASE:.*]] = arith.muli %[[B32]], %{{.*}} : i32
+// CHECK:             %[[ID:.*]] = arith.addi %[[BASE]], %[[T32]] : i32
+// CHECK:             %[[IN:.*]] = arith.cmpi ult, %[[ID]], %[[C240]] : i32
+// CHECK:             scf.if %[[IN]] {
+// CHECK:               %[[COL:.*]] = arith.remui %[[ID]], %[[C40]] : i32
+// CHECK:               %[[ROW:.*]] = arith.divui %[[ID]], %[[C40]] : i32
+// CHECK:               %[[J:.*]] = arith.index_castui %[[COL]] : i32 to index
+// CHECK:               %[[I:.*]] = arith.index_castui %[[ROW]] : i32 to index
+// CHECK:               %[[V:.*]] = memref.load %{{.*}}[%[[I]], %[[J]]]
+// CHECK:               memref.store %[[V]], %[[OUT]][%[[I]], %[[J]]]
+// CHECK:             gpu.terminator
+func.func @coalesced(%in: memref<6x40xf32>) -> memref<6x40xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %c40 = arith.constant 40 : index
+  %out = memref.alloc() : memref<6x40xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c6, %c40) step (%c1, %c1) {
+    %v = memref.load %in[%i, %j] : memref<6x40xf32>
+    memref.store %v, %out[%i, %j] : memref<6x40xf32>
+    scf.reduce
+  }
+  return %out : memref<6x40xf32>
+}
+
+// -----
+
+// Dynamic trip counts: index arithmetic, and no launch at all when the
+// space is empty (CUDA rejects zero blocks; with static sizes the guard
+// folds away).
+// CHECK-LABEL: func.func @dynamic
+// CHECK:         %[[N:.*]] = memref.dim
+// CHECK:         %[[ANY:.*]] = arith.cmpi ugt, %{{.*}}, %{{.*}} : index
+// CHECK:         scf.if %[[ANY]] {
+// CHECK:           gpu.launch
+// CHECK:             arith.cmpi ult, %{{.*}}, %{{.*}} : index
+// CHECK:             memref.store
+// CHECK:         gpu.dealloc
+func.func @dynamic(%in: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %in, %c0 : memref<?xf32>
+  %tmp = memref.alloc(%n) : memref<?xf32>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %in[%i] : memref<?xf32>
+    memref.store %v, %tmp[%i] : memref<?xf32>
+    scf.reduce
+  }
+  memref.dealloc %tmp : memref<?xf32>
+  return
+}
+
+// -----
+
+// Copies: contiguous ones become gpu.memcpy, strided views a copy kernel.
+// CHECK-LABEL: func.func @copies
+// CHECK:         gpu.memcpy %{{.*}}, %{{.*}} : memref<4x4xf32>, memref<4x4xf32>
+// CHECK:         gpu.launch
+// CHECK:           memref.load %{{.*}} : memref<2x4xf32, strided<[8, 1], offset: 4>>
+// CHECK-NOT:     memref.copy
+func.func @copies(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x8xf32>) {
+  memref.copy %a, %b : memref<4x4xf32> to memref<4x4xf32>
+  %view = memref.subview %c[0, 0] [2, 4] [2, 1] : memref<4x8xf32> to memref<2x4xf32, strided<[16, 1]>>
+  %view2 = memref.subview %c[0, 4] [2, 4] [1, 1] : memref<4x8xf32> to memref<2x4xf32, strided<[8, 1], offset: 4>>
+  %dst = memref.alloc() : memref<2x4xf32>
+  memref.copy %view2, %dst : memref<2x4xf32, strided<[8, 1], offset: 4>> to memref<2x4xf32>
+  memref.dealloc %dst : memref<2x4xf32>
+  return
+}
+
+// -----
+
+// A constant global that a kernel reads is copied to the device once and
+// freed before the return.
+// CHECK-LABEL: func.func @global_table
+// CHECK:         %[[G:.*]] = memref.get_global @table
+// CHECK:         %[[DEV:.*]] = gpu.alloc () : memref<4xf32>
+// CHECK:         gpu.memcpy %[[DEV]], %[[G]]
+// CHECK:         gpu.launch
+// CHECK:           memref.load %[[DEV]]
+// CHECK:         gpu.dealloc %[[DEV]]
+// CHECK-NEXT:    return
+memref.global "private" constant @table : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+func.func @global_table(%out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %g = memref.get_global @table : memref<4xf32>
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    %v = memref.load %g[%i] : memref<4xf32>
+    memref.store %v, %out[%i] : memref<4xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Host code that would read a device buffer is rejected, not miscompiled.
+func.func @host_read_of_device_memory(%in: memref<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'memref.load' op on the host would access device memory; gather-map-to-gpu cannot place it on the GPU}}
+  %v = memref.load %in[%c0] : memref<4xf32>
+  return %v : f32
+}
+
+// -----
+
+// Reductions have no one-thread-per-iteration mapping.
+func.func @parallel_reduction(%in: memref<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'scf.parallel' op with reductions cannot be mapped to the GPU}}
+  %sum = scf.parallel (%i) = (%c0) to (%c4) step (%c1) init (%zero) -> f32 {
+    %v = memref.load %in[%i] : memref<4xf32>
+    scf.reduce(%v : f32) {
+    ^bb0(%x: f32, %y: f32):
+      %s = arith.addf %x, %y : f32
+      scf.reduce.return %s : f32
+    }
+  }
+  return %sum : f32
+}
