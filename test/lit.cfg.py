@@ -18,6 +18,10 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%gather_src_root", config.gather_src_root))
 config.substitutions.append(("%gather_bin", config.gather_tools_dir))
 config.substitutions.append(("%gather_lib", config.gather_lib_dir))
+# Upstream tools, for the plugin tests.
+config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+config.substitutions.append(("%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")))
+config.substitutions.append(("%llvm_lib", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
 # Debian's own interpreter: it has numpy and onnx; the first python3 on PATH
 # may not.
 config.substitutions.append(("%python", "/usr/bin/python3"))
