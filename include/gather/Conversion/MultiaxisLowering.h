@@ -78,6 +78,11 @@ std::string describeGatherSite(Operation *op);
 LogicalResult mapParallelLoopToGPU(scf::ParallelOp loop,
                                    int64_t threadsPerBlock);
 
+/// Collapses the static unit dimensions `unitDims` of a ranked tensor away
+/// (each joins the next kept dimension, trailing ones the last).
+Value collapseUnitDims(OpBuilder &b, Location loc, Value value,
+                       ArrayRef<int64_t> unitDims);
+
 } // namespace mlir::gather
 
 #endif // GATHER_CONVERSION_MULTIAXISLOWERING_H

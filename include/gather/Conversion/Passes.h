@@ -3,6 +3,8 @@
 #ifndef GATHER_CONVERSION_PASSES_H
 #define GATHER_CONVERSION_PASSES_H
 
+#include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

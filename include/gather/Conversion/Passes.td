@@ -109,4 +109,60 @@ def GatherMapToGPU : Pass<"gather-map-to-gpu", "ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def ConvertTensorGatherToGather : Pass<"convert-tensor-gather-to-gather"> {
+  let summary = "Convert upstream tensor.gather into gather.multiaxis";
+  let description = [{
+    `tensor.gather %source[%indices] gather_dims([g...])` (which upstream
+    cannot bufferize or lower) becomes `gather.multiaxis` on the source with
+    one leading unit dimension per index batch dimension, indices
+    `[b..., 1 x (r-1), k]` and `axes = n + g`, followed by a collapse of the
+    gather dimensions when the tensor.gather result is rank-reduced. It then
+    gets the CPU and GPU lowerings. tensor.gather defines no behaviour for
+    out-of-range indices; the converted op does not wrap negative indices
+    and applies `out-of-bounds` (default `error`: reported at run time).
+  }];
+  let options = [
+    Option<"outOfBounds", "out-of-bounds", "std::string", "\"error\"",
+           "Policy for out-of-range indices: error, clamp, fill, unchecked">
+  ];
+  let dependentDialects = ["::mlir::gather::GatherDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def ConvertTosaGatherToGather : Pass<"convert-tosa-gather-to-gather"> {
+  let summary = "Convert tosa.gather into gather.multiaxis";
+  let description = [{
+    `tosa.gather` (values `[N, K, C]`, indices `[N, W]`, output `[N, W, C]`)
+    becomes `gather.multiaxis %values[%indices as [N, W, 1]] axes = [1]`.
+    The TOSA specification requires `0 <= index < K`; an index outside is
+    reported as an error (`negative_indices = out_of_bounds`,
+    `out_of_bounds = error`).
+  }];
+  let dependentDialects = ["::mlir::gather::GatherDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def ConvertGatherToTensor : Pass<"convert-gather-to-tensor", "ModuleOp"> {
+  let summary = "Convert gather ops back to upstream tensor.gather";
+  let description = [{
+    Brings every gather to its canonical multiaxis form and converts it to
+    `tensor.gather` (+ `tensor.expand_shape`/`collapse_shape`, and
+    `linalg.transpose` where the index dimensions are not leading), for
+    pipelines that only know upstream ops. tensor.gather has no dimension
+    that pairs source and indices element-wise, needs increasing gather
+    dimensions and defines no out-of-range behaviour: ops that need any of
+    these get a diagnostic naming the op and the dimension. Only
+    `negative_indices = out_of_bounds, out_of_bounds = unchecked` gathers
+    convert, unless `assume-in-bounds` is set.
+  }];
+  let options = [
+    Option<"assumeInBounds", "assume-in-bounds", "bool", "false",
+           "Convert whatever the index policy, assuming every index is in "
+           "range and non-negative">
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // GATHER_CONVERSION_PASSES_TD

@@ -1053,3 +1053,28 @@ Value mlir::gather::buildGenericLoopNest(OpBuilder &b, Location loc, Value init,
       });
   return generic.getResult(0);
 }
+
+Value mlir::gather::collapseUnitDims(OpBuilder &b, Location loc, Value value,
+                                     ArrayRef<int64_t> unitDims) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t rank = type.getRank();
+  if (unitDims.empty())
+    return value;
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices pending;
+  for (int64_t d = 0; d < rank; ++d) {
+    pending.push_back(d);
+    if (llvm::is_contained(unitDims, d))
+      continue;
+    shape.push_back(type.getDimSize(d));
+    groups.push_back(pending);
+    pending.clear();
+  }
+  // Trailing unit dims join the last group (or form none: rank 0).
+  if (!pending.empty() && !groups.empty())
+    llvm::append_range(groups.back(), pending);
+  return tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), value,
+      groups);
+}

@@ -1,0 +1,191 @@
+//===- GatherToTensor.cpp - gather.multiaxis back to tensor.gather --------===//
+//
+// For pipelines that only know upstream ops. tensor.gather's result is
+// [index batch dims..., source dims with the gather dims set to 1]: it has
+// no dimension that pairs source and indices element-wise, its gather_dims
+// are increasing, and it defines no out-of-range behaviour. So a multiaxis
+// gather converts when, per dimension d:
+//   - an axis whose indices size is 1: output 1 (a gathered coordinate);
+//   - an axis with indices size != 1, or a non-axis whose input size is 1:
+//     an index batch dimension (the input contributes a unit dimension);
+//   - a non-axis whose indices size is 1: copied from the source;
+// and the axes increase, and the policy is `unchecked` without negative
+// wrap (or the pass may assume indices in bounds). The multiaxis indices
+// lose their unit dimensions and split the coordinates off the last one;
+// the tensor.gather result loses the unit dimensions of the batch
+// positions and is transposed to the multiaxis order where they differ.
+// Anything else gets a diagnostic naming the op and the dimension.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Conversion/MultiaxisLowering.h"
+#include "gather/Conversion/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_CONVERTGATHERTOTENSOR
+#include "gather/Conversion/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+using namespace mlir::gather;
+
+static LogicalResult convertMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
+                                      bool assumeInBounds) {
+  Location loc = op.getLoc();
+  RankedTensorType inputType = op.getInput().getType();
+  RankedTensorType indicesType = op.getIndices().getType();
+  int64_t rank = inputType.getRank();
+  int64_t k = op.getCoordinateSize();
+  ArrayRef<int64_t> axes = op.getAxes();
+  if (axes.empty())
+    return op.emitOpError("has no axes; tensor.gather needs at least one "
+                          "gather dimension");
+  for (size_t i = 1; i < axes.size(); ++i)
+    if (axes[i] <= axes[i - 1])
+      return op.emitOpError("axes must be increasing to become tensor.gather "
+                            "gather_dims, got axis ")
+             << axes[i] << " after " << axes[i - 1];
+  if (!assumeInBounds &&
+      (op.getNegativeIndices() != NegativeIndexMode::out_of_bounds ||
+       op.getOutOfBounds() != OutOfBoundsMode::unchecked))
+    return op.emitOpError("has an index policy (negative_indices = ")
+           << stringifyNegativeIndexMode(op.getNegativeIndices())
+           << ", out_of_bounds = "
+           << stringifyOutOfBoundsMode(op.getOutOfBounds())
+           << ") that tensor.gather cannot express; only unchecked gathers "
+              "without negative wrap convert (or pass assume-in-bounds)";
+  // The logical indices size per dimension (the last one without the
+  // folded coordinates).
+  auto logicalIndicesSize = [&](int64_t d) {
+    int64_t size = indicesType.getDimSize(d);
+    if (d == rank - 1 && !ShapedType::isDynamic(size))
+      size /= k;
+    return size;
+  };
+  SmallVector<int64_t> batchDims;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t indexSize = logicalIndicesSize(d);
+    bool isAxis = llvm::is_contained(axes, d);
+    if (isAxis) {
+      if (indexSize != 1)
+        batchDims.push_back(d);
+      continue;
+    }
+    if (indexSize == 1)
+      continue;
+    if (inputType.getDimSize(d) == 1) {
+      batchDims.push_back(d);
+      continue;
+    }
+    return op.emitOpError("dimension ")
+           << d << " pairs input and indices element-wise (input size "
+           << inputType.getDimSize(d) << ", indices size " << indexSize
+           << "), which tensor.gather cannot express";
+  }
+  int64_t batch = batchDims.size();
+  rewriter.setInsertionPoint(op);
+  // Indices: [.., L*k] -> [.., L, k], then only the batch dims and k.
+  Value indices = op.getIndices();
+  {
+    SmallVector<int64_t> shape(indicesType.getShape().drop_back());
+    shape.push_back(logicalIndicesSize(rank - 1));
+    shape.push_back(k);
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0; d < rank - 1; ++d)
+      groups.push_back({d});
+    groups.push_back({rank - 1, rank});
+    SmallVector<OpFoldResult> outputShape =
+        tensor::getMixedSizes(rewriter, loc, indices);
+    OpFoldResult last = outputShape.back();
+    outputShape.pop_back();
+    if (ShapedType::isDynamic(shape[rank - 1])) {
+      AffineExpr s0;
+      bindSymbols(rewriter.getContext(), s0);
+      outputShape.push_back(affine::makeComposedFoldedAffineApply(
+          rewriter, loc, s0.floorDiv(k), {last}));
+    } else {
+      outputShape.push_back(rewriter.getIndexAttr(shape[rank - 1]));
+    }
+    outputShape.push_back(rewriter.getIndexAttr(k));
+    indices = tensor::ExpandShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get(shape, indicesType.getElementType()), indices,
+        groups, outputShape);
+    SmallVector<int64_t> drop;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!llvm::is_contained(batchDims, d))
+        drop.push_back(d);
+    indices = collapseUnitDims(rewriter, loc, indices, drop);
+  }
+  RankedTensorType gatherType = tensor::GatherOp::inferResultType(
+      inputType, cast<RankedTensorType>(indices.getType()), axes,
+      /*rankReduced=*/false);
+  Value gathered = tensor::GatherOp::create(rewriter, loc, gatherType,
+                                            op.getInput(), indices, axes);
+  // [batch..., source with unit dims at the batch positions] -> drop those,
+  // then transpose the batch dims into place.
+  SmallVector<int64_t> drop;
+  for (int64_t d : batchDims)
+    drop.push_back(batch + d);
+  Value result = collapseUnitDims(rewriter, loc, gathered, drop);
+  SmallVector<int64_t> permutation;
+  int64_t nextSource = batch;
+  for (int64_t d = 0; d < rank; ++d) {
+    auto it = llvm::find(batchDims, d);
+    permutation.push_back(it != batchDims.end() ? it - batchDims.begin()
+                                                : nextSource++);
+  }
+  if (!llvm::equal(permutation, llvm::seq<int64_t>(0, rank))) {
+    auto resultType = cast<RankedTensorType>(result.getType());
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t p : permutation)
+      sizes.push_back(tensor::getMixedSize(rewriter, loc, result, p));
+    Value init = tensor::EmptyOp::create(rewriter, loc, sizes,
+                                         resultType.getElementType());
+    result = linalg::TransposeOp::create(rewriter, loc, result, init,
+                                         permutation)
+                 .getResult()[0];
+  }
+  if (result.getType() != op.getType())
+    result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
+namespace {
+struct ConvertGatherToTensorPass
+    : gather::impl::ConvertGatherToTensorBase<ConvertGatherToTensorPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    // The canonical form first: every gather as multiaxis, unit dims merged.
+    RewritePatternSet patterns(ctx);
+    populateGatherToMultiaxisPatterns(patterns);
+    MultiaxisOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    bool failedAny = false;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<BlockOp, ElementsOp, NdOp>(op)) {
+        op->emitOpError("has dynamic sizes that must be checked at run time; "
+                        "it has no tensor.gather form");
+        failedAny = true;
+      }
+    });
+    SmallVector<MultiaxisOp> ops;
+    getOperation()->walk([&](MultiaxisOp op) { ops.push_back(op); });
+    IRRewriter rewriter(ctx);
+    for (MultiaxisOp op : ops)
+      if (failed(convertMultiaxis(rewriter, op, assumeInBounds)))
+        failedAny = true;
+    if (failedAny)
+      signalPassFailure();
+  }
+};
+} // namespace
