@@ -17,6 +17,7 @@
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 #include "gather/Runtime/GatherGpuRuntime.h"
 #include "gather/Runtime/GatherRuntime.h"
+#include "gather/Runner/Jit.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -206,18 +207,8 @@ int main(int argc, char **argv) {
       "gather JIT runner\n\n  --threads N  worker threads (default: "
       "OMP_NUM_THREADS, or all cores)\n");
 
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-
   DialectRegistry registry;
-  registry.insert<mlir::gather::GatherDialect>();
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  registerAllPasses();
-  mlir::gather::registerGatherPasses();
-  mlir::gather::registerGatherConversionPasses();
-  mlir::gather::registerGatherPipelines();
+  mlir::gather::registerJitDialectsAndPasses(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
@@ -292,81 +283,19 @@ int main(int argc, char **argv) {
          " results, got " + llvm::Twine(outputs.size()) + " --output files");
 
   // Compile.
-  entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                 UnitAttr::get(&context));
-  PassManager pm(&context);
-  std::string pipeline = "gather-cpu-pipeline{parallel=" +
-                         std::string(sequential ? "false" : "true") +
-                         " reference=" + (reference ? "true" : "false") + "}";
-  if (onGpu) {
-    // PTX for this device, JIT-compiled by the driver: no CUDA toolkit
-    // needed where it runs.
-    int capability = gather_gpu_compute_capability();
-    std::string features = capability >= 100 ? "+ptx86" : "+ptx80";
-    pipeline = "gather-gpu-pipeline{chip=sm_" + std::to_string(capability) +
-               " features=" + features + " format=isa}";
-  }
-  if (failed(parsePassPipeline(pipeline, pm)))
-    fail("internal error: cannot build " + pipeline);
-  if (failed(pm.run(*module)))
-    fail("compilation of " + inputFile + " failed");
-
   if (threads > 0)
     setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
-  ExecutionEngineOptions engineOptions;
-  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!tmBuilder)
-    fail("cannot detect the host target");
-  auto targetMachine = tmBuilder->createTargetMachine();
-  if (!targetMachine)
-    fail("cannot create a target machine for the host");
-  engineOptions.transformer =
-      makeOptimizingTransformer(3, 0, targetMachine->get());
-  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  // memref.copy of strided buffers calls memrefCopy from the C runner utils.
-  std::string ompPath = GATHER_LIBOMP_PATH;
-  std::string runnerUtilsPath = GATHER_C_RUNNER_UTILS_PATH;
-  SmallVector<StringRef> libs = {runnerUtilsPath};
-  if (!sequential && !onGpu)
-    libs.push_back(ompPath);
-  engineOptions.sharedLibPaths = libs;
-  auto engine = ExecutionEngine::create(*module, engineOptions,
-                                        std::move(*targetMachine));
-  if (!engine) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << engine.takeError();
-    fail("JIT compilation failed: " + text);
-  }
-  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    auto add = [&](const char *name, auto *function) {
-      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
-                                 llvm::JITSymbolFlags::Exported};
-    };
-    add("__gather_runtime_error", &__gather_runtime_error);
-    // The GPU pipeline's host code calls these (lib/Runtime).
-    add("mgpuModuleLoad", &mgpuModuleLoad);
-    add("mgpuModuleLoadJIT", &mgpuModuleLoadJIT);
-    add("mgpuModuleUnload", &mgpuModuleUnload);
-    add("mgpuModuleGetFunction", &mgpuModuleGetFunction);
-    add("mgpuLaunchKernel", &mgpuLaunchKernel);
-    add("mgpuStreamCreate", &mgpuStreamCreate);
-    add("mgpuStreamDestroy", &mgpuStreamDestroy);
-    add("mgpuStreamSynchronize", &mgpuStreamSynchronize);
-    add("mgpuStreamWaitEvent", &mgpuStreamWaitEvent);
-    add("mgpuEventCreate", &mgpuEventCreate);
-    add("mgpuEventDestroy", &mgpuEventDestroy);
-    add("mgpuEventSynchronize", &mgpuEventSynchronize);
-    add("mgpuEventRecord", &mgpuEventRecord);
-    add("mgpuMemAlloc", &mgpuMemAlloc);
-    add("mgpuMemFree", &mgpuMemFree);
-    add("mgpuMemcpy", &mgpuMemcpy);
-    add("mgpuMemset32", &mgpuMemset32);
-    add("mgpuMemset16", &mgpuMemset16);
-    add("mgpuSetDefaultDevice", &mgpuSetDefaultDevice);
-    return symbols;
-  });
+  mlir::gather::JitOptions jitOptions;
+  jitOptions.device = device;
+  jitOptions.parallel = !sequential;
+  jitOptions.reference = reference;
+  std::string jitError;
+  std::unique_ptr<ExecutionEngine> engine =
+      mlir::gather::compileForJit(*module, name, jitOptions, jitError);
+  if (!engine)
+    fail(jitError == "compilation failed"
+             ? "compilation of " + inputFile + " failed"
+             : llvm::Twine(jitError));
   gather_runtime_set_record_errors(1);
 
   // Arguments of _mlir_ciface_<name>: a pointer to the results (if any),
@@ -432,7 +361,7 @@ int main(int argc, char **argv) {
     if (run > 0)
       freeResults();
     auto start = std::chrono::steady_clock::now();
-    if (llvm::Error error = (*engine)->invokePacked(cifaceName, packed)) {
+    if (llvm::Error error = engine->invokePacked(cifaceName, packed)) {
       std::string text;
       llvm::raw_string_ostream os(text);
       os << error;

@@ -1,0 +1,46 @@
+//===- Jit.h - compile a gather function for the ExecutionEngine -*- C++ -*-===//
+//
+// The one JIT path of the project: gather-run and the C API (and through it
+// the Python package) compile with it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_RUNNER_JIT_H
+#define GATHER_RUNNER_JIT_H
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+
+#include <memory>
+#include <string>
+
+namespace mlir::gather {
+
+struct JitOptions {
+  /// "cpu" or "gpu" (the GPU must have been initialized with
+  /// gather_gpu_init).
+  std::string device = "cpu";
+  /// CPU only: OpenMP-parallel outer loops, and the scf reference lowering.
+  bool parallel = true;
+  bool reference = false;
+};
+
+/// Everything a gather module may contain or be lowered through, and the
+/// translations to LLVM IR. Also registers the gather passes and pipelines.
+void registerJitDialectsAndPasses(DialectRegistry &registry);
+
+/// Lowers `module` in place with --gather-cpu-pipeline or (device gpu)
+/// --gather-gpu-pipeline for the current GPU, gives `entry` a C interface
+/// (_mlir_ciface_<entry>) and JIT-compiles it. The engine resolves the
+/// run-time hooks (__gather_runtime_error, the mgpu* GPU runtime) to the
+/// copies linked into this process. On failure returns null and sets
+/// `error` (diagnostics go to the context's handlers).
+std::unique_ptr<ExecutionEngine> compileForJit(ModuleOp module,
+                                               StringRef entry,
+                                               const JitOptions &options,
+                                               std::string &error);
+
+} // namespace mlir::gather
+
+#endif // GATHER_RUNNER_JIT_H
