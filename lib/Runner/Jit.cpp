@@ -19,6 +19,7 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <cstring>
 #include <mutex>
 
 using namespace mlir;
@@ -139,4 +140,56 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     return symbols;
   });
   return std::move(*engine);
+}
+
+std::vector<int64_t>
+mlir::gather::makeContiguousDescriptor(void *data, ArrayRef<int64_t> shape) {
+  std::vector<int64_t> desc;
+  desc.push_back(reinterpret_cast<int64_t>(data));
+  desc.push_back(reinterpret_cast<int64_t>(data));
+  desc.push_back(0);
+  for (int64_t dim : shape)
+    desc.push_back(dim);
+  int64_t stride = 1;
+  std::vector<int64_t> strides(shape.size());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride *= shape[d];
+  }
+  desc.insert(desc.end(), strides.begin(), strides.end());
+  return desc;
+}
+
+void mlir::gather::copyResultToHost(const int64_t *desc, int64_t rank,
+                                    int64_t elementSize, bool onDevice,
+                                    char *out) {
+  const int64_t *sizes = desc + 3;
+  const int64_t *strides = desc + 3 + rank;
+  int64_t count = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    count *= sizes[d];
+  if (count == 0)
+    return;
+  const char *base =
+      reinterpret_cast<const char *>(desc[1]) + desc[2] * elementSize;
+  std::vector<char> hostCopy;
+  if (onDevice) {
+    int64_t span = 1;
+    for (int64_t d = 0; d < rank; ++d)
+      span += (sizes[d] - 1) * strides[d];
+    hostCopy.resize(span * elementSize);
+    gather_gpu_copy(hostCopy.data(), base, hostCopy.size());
+    base = hostCopy.data();
+  }
+  std::vector<int64_t> coord(rank, 0);
+  for (int64_t linear = 0; linear < count; ++linear) {
+    int64_t rest = linear, offset = 0;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      coord[d] = rest % sizes[d];
+      rest /= sizes[d];
+      offset += coord[d] * strides[d];
+    }
+    std::memcpy(out + linear * elementSize, base + offset * elementSize,
+                elementSize);
+  }
 }

@@ -140,6 +140,11 @@ def import_model(model, func_name="main"):
     return "\n".join(lines) + "\n"
 
 
+def import_file(path, func_name="main"):
+    """An ONNX model file in, the gather-dialect module text out."""
+    return import_model(onnx.load(path), func_name)
+
+
 def input_names(model):
     """Names of the graph inputs that become function arguments, in order."""
     inits = {t.name for t in model.graph.initializer}

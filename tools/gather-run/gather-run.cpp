@@ -160,26 +160,6 @@ static func::FuncOp findEntry(ModuleOp module) {
   return found;
 }
 
-/// A ranked memref descriptor as the C interface lays it out: allocated and
-/// aligned pointers, offset, sizes, strides; every field 8 bytes.
-static std::vector<int64_t> makeDescriptor(void *data,
-                                           ArrayRef<int64_t> shape) {
-  std::vector<int64_t> desc;
-  desc.push_back(reinterpret_cast<int64_t>(data));
-  desc.push_back(reinterpret_cast<int64_t>(data));
-  desc.push_back(0);
-  for (int64_t dim : shape)
-    desc.push_back(dim);
-  int64_t stride = 1;
-  std::vector<int64_t> strides(shape.size());
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-    strides[d] = stride;
-    stride *= shape[d];
-  }
-  desc.insert(desc.end(), strides.begin(), strides.end());
-  return desc;
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   std::vector<char *> args;
@@ -313,7 +293,7 @@ int main(int argc, char **argv) {
       gather_gpu_copy(data, array.data.data(), array.data.size());
     }
     argData.push_back(data);
-    argDescs.push_back(makeDescriptor(data, array.shape));
+    argDescs.push_back(mlir::gather::makeContiguousDescriptor(data, array.shape));
   }
   size_t resultWords = 0;
   std::vector<size_t> resultOffsets;
@@ -424,35 +404,13 @@ int main(int argc, char **argv) {
     npy::Array out;
     out.dtype = *outputDType(type.getElementType());
     out.shape.assign(desc + 3, desc + 3 + rank);
-    const int64_t *strides = desc + 3 + rank;
     int64_t elemSize = npy::byteSize(out.dtype);
     int64_t count = 1;
     for (int64_t dim : out.shape)
       count *= dim;
     out.data.resize(count * elemSize);
-    const char *base =
-        reinterpret_cast<const char *>(desc[1]) + desc[2] * elemSize;
-    // A device result: bring the span its strides cover to the host first.
-    std::vector<char> hostCopy;
-    if (onGpu && count > 0) {
-      int64_t span = 1;
-      for (int64_t d = 0; d < rank; ++d)
-        span += (out.shape[d] - 1) * strides[d];
-      hostCopy.resize(span * elemSize);
-      gather_gpu_copy(hostCopy.data(), base, hostCopy.size());
-      base = hostCopy.data();
-    }
-    std::vector<int64_t> coord(rank, 0);
-    for (int64_t linear = 0; linear < count; ++linear) {
-      int64_t rest = linear, offset = 0;
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        coord[d] = rest % out.shape[d];
-        rest /= out.shape[d];
-        offset += coord[d] * strides[d];
-      }
-      std::memcpy(out.data.data() + linear * elemSize, base + offset * elemSize,
-                  elemSize);
-    }
+    mlir::gather::copyResultToHost(desc, rank, elemSize, onGpu,
+                                   out.data.data());
     std::string error;
     if (!npy::write(outputs[r], out, error))
       fail(error);

@@ -13,6 +13,7 @@
 #include "mlir/IR/DialectRegistry.h"
 
 #include <memory>
+#include <vector>
 #include <string>
 
 namespace mlir::gather {
@@ -40,6 +41,22 @@ std::unique_ptr<ExecutionEngine> compileForJit(ModuleOp module,
                                                StringRef entry,
                                                const JitOptions &options,
                                                std::string &error);
+
+/// A ranked memref descriptor as the C interface lays it out (allocated and
+/// aligned pointers, offset, sizes, strides; 8 bytes each) for a row-major
+/// contiguous buffer.
+std::vector<int64_t> makeContiguousDescriptor(void *data,
+                                              ArrayRef<int64_t> shape);
+
+/// Words of a rank-`rank` descriptor.
+inline int64_t descriptorWords(int64_t rank) { return 3 + 2 * rank; }
+
+/// Copies the elements a result descriptor (`desc`, rank `rank`) points to,
+/// through its strides, into `out` (row-major contiguous, sized for the
+/// descriptor's sizes). With `onDevice` the descriptor's memory is device
+/// memory: the span its strides cover is copied to the host first.
+void copyResultToHost(const int64_t *desc, int64_t rank, int64_t elementSize,
+                      bool onDevice, char *out);
 
 } // namespace mlir::gather
 

@@ -1,0 +1,68 @@
+/*===- Gather.h - C API of the gather project ---------------------*- C -*-===*\
+|*                                                                            *|
+|* Two parts:                                                                 *|
+|*  - the dialect handle for the MLIR C API (mlirGetDialectHandle__gather__), *|
+|*    to register the gather dialect in a context created through the MLIR  *|
+|*    C API;                                                                  *|
+|*  - compile-and-run entry points over the JIT that gather-run uses: a       *|
+|*    module's function is compiled once for the CPU (or GPU) and run on     *|
+|*    contiguous host buffers any number of times.                            *|
+|* Errors never abort the process: every call that can fail returns a status  *|
+|* and writes a message (compiler diagnostics with their locations, or the    *|
+|* run-time error naming the gather op and its location).                     *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef GATHER_C_GATHER_H
+#define GATHER_C_GATHER_H
+
+#include "mlir-c/IR.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Gather, gather);
+
+typedef struct GatherProgram GatherProgram;
+
+/* Compiles function `entry` (NULL: the only public function, or "main") of
+   the module in `mlirText` for `device` ("cpu" or "gpu"). `threads` > 0 sets
+   OMP_NUM_THREADS for the CPU's OpenMP loops. Returns NULL on failure with
+   the diagnostics in `error`. */
+GatherProgram *gatherProgramCreate(const char *mlirText, const char *entry,
+                                   const char *device, int threads,
+                                   char *error, size_t errorSize);
+void gatherProgramDestroy(GatherProgram *program);
+
+/* The signature: ranked tensors only. Element types are MLIR's names
+   ("f16", "f32", "f64", "i1", "i8", "i16", "i32", "i64"); a dynamic size is
+   -1. */
+int gatherProgramNumInputs(const GatherProgram *program);
+int gatherProgramNumResults(const GatherProgram *program);
+const char *gatherProgramInputElementType(const GatherProgram *program, int i);
+int64_t gatherProgramInputRank(const GatherProgram *program, int i);
+int64_t gatherProgramInputDim(const GatherProgram *program, int i, int64_t d);
+const char *gatherProgramResultElementType(const GatherProgram *program,
+                                           int i);
+int64_t gatherProgramResultRank(const GatherProgram *program, int i);
+
+/* Runs the program on row-major contiguous host arrays: inputs[i] points to
+   the data of input i, inputShapes[i] to its sizes. Each result r comes back
+   as a row-major contiguous buffer resultData[r] and its sizes
+   resultShapes[r] (both allocated here, freed with gatherFree). Returns 0, or
+   1 with the message in `error` (bad shapes, an out-of-bounds index under
+   out_of_bounds = error, a device failure). */
+int gatherProgramRun(GatherProgram *program, void *const *inputs,
+                     const int64_t *const *inputShapes, void **resultData,
+                     int64_t **resultShapes, char *error, size_t errorSize);
+void gatherFree(void *pointer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GATHER_C_GATHER_H */

@@ -1,0 +1,234 @@
+"""Compile and run gather functions from Python, through libGatherCAPI.so
+(the C API over the JIT that gather-run uses), with ctypes and numpy only.
+
+    import numpy as np, gather
+    out = gather.block(table, ids, axis=0)                       # compiled once per signature
+    f = gather.compile(open("model.mlir").read())                # a whole module
+    out = f(data, indices)
+
+Errors from the compiler (diagnostics with locations) and at run time (an
+out-of-bounds index under out_of_bounds = "error", naming the op) raise
+GatherError; nothing aborts the interpreter.
+
+The library is found through $GATHER_CAPI_LIBRARY (a file), else next to
+this package in a build tree (build/lib/libGatherCAPI.so).
+"""
+
+import ctypes
+import os
+import threading
+
+import numpy as np
+
+__all__ = ["GatherError", "Program", "compile", "block", "elements", "nd", "multiaxis"]
+
+
+class GatherError(RuntimeError):
+    """A compile-time diagnostic or a run-time error of a gather program."""
+
+
+_NUMPY_TO_MLIR = {
+    np.dtype(np.float16): "f16", np.dtype(np.float32): "f32", np.dtype(np.float64): "f64",
+    np.dtype(np.bool_): "i1", np.dtype(np.int8): "i8", np.dtype(np.int16): "i16",
+    np.dtype(np.int32): "i32", np.dtype(np.int64): "i64", np.dtype(np.uint8): "i8",
+    np.dtype(np.uint16): "i16", np.dtype(np.uint32): "i32", np.dtype(np.uint64): "i64",
+}
+_MLIR_TO_NUMPY = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i1": np.bool_,
+                  "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64}
+_INDEX_DTYPES = {np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32), np.dtype(np.int64)}
+
+_lib = None
+_lib_lock = threading.Lock()
+
+
+def _library():
+    global _lib
+    with _lib_lock:
+        if _lib is not None:
+            return _lib
+        here = os.path.dirname(os.path.abspath(__file__))
+        candidates = [os.environ.get("GATHER_CAPI_LIBRARY", ""),
+                      os.path.join(here, "..", "..", "build", "lib", "libGatherCAPI.so")]
+        path = next((p for p in candidates if p and os.path.exists(p)), None)
+        if path is None:
+            raise GatherError("libGatherCAPI.so not found: build it (scripts/test.sh) or set "
+                              "GATHER_CAPI_LIBRARY")
+        lib = ctypes.CDLL(os.path.abspath(path))
+        c_char_p, c_int, c_int64, c_size_t, c_void_p = (ctypes.c_char_p, ctypes.c_int, ctypes.c_int64,
+                                                        ctypes.c_size_t, ctypes.c_void_p)
+        lib.gatherProgramCreate.restype = c_void_p
+        lib.gatherProgramCreate.argtypes = [c_char_p, c_char_p, c_char_p, c_int, c_char_p, c_size_t]
+        lib.gatherProgramDestroy.argtypes = [c_void_p]
+        for name in ("gatherProgramNumInputs", "gatherProgramNumResults"):
+            getattr(lib, name).restype = c_int
+            getattr(lib, name).argtypes = [c_void_p]
+        for name in ("gatherProgramInputElementType", "gatherProgramResultElementType"):
+            getattr(lib, name).restype = c_char_p
+            getattr(lib, name).argtypes = [c_void_p, c_int]
+        for name in ("gatherProgramInputRank", "gatherProgramResultRank"):
+            getattr(lib, name).restype = c_int64
+            getattr(lib, name).argtypes = [c_void_p, c_int]
+        lib.gatherProgramInputDim.restype = c_int64
+        lib.gatherProgramInputDim.argtypes = [c_void_p, c_int, c_int64]
+        lib.gatherProgramRun.restype = c_int
+        lib.gatherProgramRun.argtypes = [c_void_p, ctypes.POINTER(c_void_p),
+                                         ctypes.POINTER(ctypes.POINTER(c_int64)),
+                                         ctypes.POINTER(c_void_p),
+                                         ctypes.POINTER(ctypes.POINTER(c_int64)), c_char_p, c_size_t]
+        lib.gatherFree.argtypes = [c_void_p]
+        _lib = lib
+        return lib
+
+
+class Program:
+    """One compiled function; call it with numpy arrays."""
+
+    def __init__(self, mlir_text, entry=None, device="cpu", threads=0):
+        lib = _library()
+        error = ctypes.create_string_buffer(16384)
+        handle = lib.gatherProgramCreate(mlir_text.encode(), entry.encode() if entry else None,
+                                         device.encode(), int(threads), error, len(error))
+        if not handle:
+            raise GatherError(error.value.decode(errors="replace"))
+        self._lib, self._handle = lib, handle
+        self.inputs = []
+        for i in range(lib.gatherProgramNumInputs(handle)):
+            rank = lib.gatherProgramInputRank(handle, i)
+            shape = tuple(lib.gatherProgramInputDim(handle, i, d) for d in range(rank))
+            self.inputs.append((lib.gatherProgramInputElementType(handle, i).decode(), shape))
+        self.results = [(lib.gatherProgramResultElementType(handle, i).decode(),
+                         lib.gatherProgramResultRank(handle, i))
+                        for i in range(lib.gatherProgramNumResults(handle))]
+        self._lock = threading.Lock()
+
+    def __del__(self):
+        handle = getattr(self, "_handle", None)
+        if handle:
+            self._lib.gatherProgramDestroy(handle)
+            self._handle = None
+
+    def __call__(self, *arrays, result_dtypes=None):
+        if len(arrays) != len(self.inputs):
+            raise GatherError(f"the function takes {len(self.inputs)} arguments, got {len(arrays)}")
+        keep = []
+        for i, (array, (element, shape)) in enumerate(zip(arrays, self.inputs)):
+            array = np.ascontiguousarray(array)
+            if _NUMPY_TO_MLIR.get(array.dtype) != element:
+                raise GatherError(f"argument {i}: dtype {array.dtype} does not match element type {element}")
+            if array.ndim != len(shape):
+                raise GatherError(f"argument {i}: rank {array.ndim} does not match rank {len(shape)}")
+            for d, (got, want) in enumerate(zip(array.shape, shape)):
+                if want >= 0 and got != want:
+                    raise GatherError(f"argument {i}: dimension {d} is {got} but the function requires {want}")
+            keep.append(array)
+        n_in, n_out = len(keep), len(self.results)
+        data = (ctypes.c_void_p * max(n_in, 1))(*[a.ctypes.data for a in keep])
+        shapes = [(ctypes.c_int64 * max(a.ndim, 1))(*a.shape) for a in keep]
+        shape_ptrs = (ctypes.POINTER(ctypes.c_int64) * max(n_in, 1))(
+            *[ctypes.cast(s, ctypes.POINTER(ctypes.c_int64)) for s in shapes])
+        out_data = (ctypes.c_void_p * max(n_out, 1))()
+        out_shapes = (ctypes.POINTER(ctypes.c_int64) * max(n_out, 1))()
+        error = ctypes.create_string_buffer(4096)
+        with self._lock:
+            rc = self._lib.gatherProgramRun(self._handle, data, shape_ptrs, out_data, out_shapes,
+                                            error, len(error))
+        if rc != 0:
+            raise GatherError(error.value.decode(errors="replace"))
+        results = []
+        for r, (element, rank) in enumerate(self.results):
+            shape = tuple(out_shapes[r][d] for d in range(rank))
+            dtype = np.dtype(result_dtypes[r] if result_dtypes else _MLIR_TO_NUMPY[element])
+            count = int(np.prod(shape)) if shape else 1
+            buffer = (ctypes.c_char * (count * dtype.itemsize)).from_address(out_data[r])
+            results.append(np.frombuffer(bytes(buffer), dtype=dtype).reshape(shape))
+            self._lib.gatherFree(out_data[r])
+            self._lib.gatherFree(ctypes.cast(out_shapes[r], ctypes.c_void_p))
+        return results[0] if len(results) == 1 else tuple(results)
+
+
+def compile(mlir_text, entry=None, device="cpu", threads=0):
+    """Compiles a function of an MLIR module (gather ops on tensors) into a
+    callable on numpy arrays."""
+    return Program(mlir_text, entry=entry, device=device, threads=threads)
+
+
+_cache = {}
+_cache_lock = threading.Lock()
+
+
+def _tensor_type(shape, element):
+    return "tensor<" + "".join(f"{s}x" for s in shape) + element + ">"
+
+
+def _policy_text(negative_indices, out_of_bounds):
+    if negative_indices not in ("wrap", "out_of_bounds"):
+        raise GatherError(f"negative_indices must be 'wrap' or 'out_of_bounds', got {negative_indices!r}")
+    if out_of_bounds not in ("error", "clamp", "fill", "unchecked"):
+        raise GatherError(f"out_of_bounds must be 'error', 'clamp', 'fill' or 'unchecked', got {out_of_bounds!r}")
+    text = ""
+    if negative_indices != "wrap":
+        text += f" negative_indices = {negative_indices}"
+    if out_of_bounds != "error":
+        text += f" out_of_bounds = {out_of_bounds}"
+    return text
+
+
+def _run_op(op, attr_text, result_rank, data, indices, negative_indices, out_of_bounds, device,
+            static_last_index_dim=False):
+    data, indices = np.asarray(data), np.asarray(indices)
+    element = _NUMPY_TO_MLIR.get(data.dtype)
+    if element is None:
+        raise GatherError(f"data dtype {data.dtype} is not supported")
+    if indices.dtype not in _INDEX_DTYPES:
+        raise GatherError(f"indices dtype {indices.dtype} is not supported (int8, int16, int32, int64)")
+    policy = _policy_text(negative_indices, out_of_bounds)
+    # Dynamic sizes: one compilation serves every shape of these ranks.
+    ishape = ["?"] * indices.ndim
+    if static_last_index_dim and indices.ndim:
+        ishape[-1] = str(indices.shape[-1])
+    key = (op, attr_text, policy, element, data.ndim, indices.dtype.str, tuple(ishape), device)
+    with _cache_lock:
+        program = _cache.get(key)
+        if program is None:
+            dt = _tensor_type(["?"] * data.ndim, element)
+            it = _tensor_type(ishape, _NUMPY_TO_MLIR[indices.dtype])
+            ot = _tensor_type(["?"] * result_rank, element)
+            text = (f"func.func @main(%data: {dt}, %indices: {it}) -> {ot} {{\n"
+                    f"  %0 = gather.{op} %data[%indices] {attr_text}{policy} : ({dt}, {it}) -> {ot}\n"
+                    f"  return %0 : {ot}\n}}\n")
+            program = Program(text, device=device)
+            _cache[key] = program
+    return program(data, indices, result_dtypes=[data.dtype])
+
+
+def block(data, indices, axis=0, negative_indices="wrap", out_of_bounds="error", device="cpu"):
+    """ONNX Gather / numpy.take: output shape data[:axis] + indices + data[axis+1:]."""
+    data, indices = np.asarray(data), np.asarray(indices)
+    return _run_op("block", f"axis = {int(axis)}", data.ndim + indices.ndim - 1, data, indices,
+                   negative_indices, out_of_bounds, device)
+
+
+def elements(data, indices, axis=0, negative_indices="wrap", out_of_bounds="error", device="cpu"):
+    """ONNX GatherElements / torch.gather / numpy.take_along_axis."""
+    data = np.asarray(data)
+    return _run_op("elements", f"axis = {int(axis)}", data.ndim, data, indices,
+                   negative_indices, out_of_bounds, device)
+
+
+def nd(data, indices, batch_dims=0, negative_indices="wrap", out_of_bounds="error", device="cpu"):
+    """ONNX GatherND with batch_dims."""
+    data, indices = np.asarray(data), np.asarray(indices)
+    if indices.ndim < 1:
+        raise GatherError("gather.nd indices need rank >= 1")
+    rank = indices.ndim - 1 + data.ndim - int(batch_dims) - indices.shape[-1]
+    return _run_op("nd", f"batch_dims = {int(batch_dims)}", rank, data, indices,
+                   negative_indices, out_of_bounds, device, static_last_index_dim=True)
+
+
+def multiaxis(input, indices, axes, negative_indices="wrap", out_of_bounds="error", device="cpu"):
+    """The Gather Multiaxis proposal's operator: equal ranks, explicit axes,
+    coordinates folded into the last indices dimension."""
+    input = np.asarray(input)
+    axes_text = ", ".join(str(int(a)) for a in axes)
+    return _run_op("multiaxis", f"axes = [{axes_text}]", input.ndim, input, indices,
+                   negative_indices, out_of_bounds, device)

@@ -1,0 +1,97 @@
+# The Python package (ctypes over libGatherCAPI.so) compiles and runs gathers
+# on numpy arrays: each op against the numpy reference, the per-signature
+# cache, gather.compile on a whole module, the ONNX importer end to end, and
+# errors as exceptions (compile diagnostics, out-of-bounds under `error`,
+# bad arguments) with the interpreter still alive afterwards.
+# RUN: env GATHER_CAPI_LIBRARY=%gather_lib/libGatherCAPI.so %python %s | FileCheck %s
+# CHECK: ops: 40 passed
+# CHECK: cache: 1 compilation for 3 shapes
+# CHECK: compile: two results ok
+# CHECK: onnx: test_gather_0 ok
+# CHECK: error: gather.block at <gather module>:2:{{[0-9]+}}: index out of bounds
+# CHECK: error: cannot parse the module | <gather module>:1:{{[0-9]+}}: error: 'gather.block' op operand #1 must be ranked tensor of signless integer
+# CHECK: error: argument 0: dtype float64 does not match element type f32
+# CHECK: error: out_of_bounds must be 'error', 'clamp', 'fill' or 'unchecked', got 'wrap'
+# CHECK: still alive
+import glob
+import os
+
+import numpy as np
+
+import gather
+from gather import jit, reference
+
+rng = np.random.default_rng(5)
+passed = 0
+for case in range(10):
+    dtype = [np.float32, np.int64, np.float16, np.int8, np.float64][case % 5]
+    data = (rng.standard_normal((4, 5, 3)) * 20).astype(dtype)
+    policy = ["error", "clamp", "fill", "unchecked"][case % 4]
+    lo, hi = (-4, 4) if policy in ("error", "unchecked") else (-9, 9)
+    # block
+    idx = rng.integers(lo, hi, (2, 3)).astype([np.int32, np.int64][case % 2])
+    got = gather.block(data, idx, axis=0, out_of_bounds=policy)
+    want = reference.block(data, idx, 0, out_of_bounds=policy)
+    passed += got.dtype == want.dtype and np.array_equal(got, want)
+    # elements
+    idx = rng.integers(-5 if policy in ("error", "unchecked") else -8, 5, (4, 2, 3)).astype(np.int64)
+    got = gather.elements(data, idx, axis=1, out_of_bounds=policy)
+    want = reference.elements(data, idx, 1, out_of_bounds=policy)
+    passed += np.array_equal(got, want)
+    # nd, batch_dims = 1
+    idx = np.stack([rng.integers(-5, 5, (4, 6)), rng.integers(-3, 3, (4, 6))], -1).astype(np.int32)
+    got = gather.nd(data, idx, batch_dims=1, out_of_bounds="clamp" if policy == "error" else policy)
+    want = reference.nd(data, idx, 1, out_of_bounds="clamp" if policy == "error" else policy)
+    passed += np.array_equal(got, want)
+    # multiaxis over axes [2, 0]
+    idx = np.stack([rng.integers(-3, 3, (2, 1, 7)), rng.integers(-4, 4, (2, 1, 7))], -1).reshape(2, 1, 14)
+    got = gather.multiaxis(data, idx, axes=[2, 0], negative_indices="wrap", out_of_bounds=policy)
+    want = reference.multiaxis(data, idx, (2, 0), out_of_bounds=policy)
+    passed += np.array_equal(got, want)
+print(f"ops: {passed} passed")
+
+before = len(jit._cache)
+for rows in (3, 7, 1):
+    table = rng.standard_normal((rows + 2, 4)).astype(np.float32)
+    ids = rng.integers(0, rows + 2, (rows,)).astype(np.int16)
+    assert np.array_equal(gather.block(table, ids), reference.block(table, ids, 0))
+print(f"cache: {len(jit._cache) - before} compilation for 3 shapes")
+
+module = """
+func.func @two(%d: tensor<?x3xf32>, %i: tensor<?xi64>) -> (tensor<?x3xf32>, tensor<?xf32>) {
+  %0 = gather.block %d[%i] axis = 0 : (tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x3xf32>
+  %c = arith.constant dense<1> : tensor<1xi64>
+  %1 = gather.block %d[%c] axis = 1 : (tensor<?x3xf32>, tensor<1xi64>) -> tensor<?x1xf32>
+  %2 = tensor.collapse_shape %1 [[0, 1]] : tensor<?x1xf32> into tensor<?xf32>
+  return %0, %2 : tensor<?x3xf32>, tensor<?xf32>
+}
+"""
+f = gather.compile(module)
+d = np.arange(15, dtype=np.float32).reshape(5, 3)
+rows, column = f(d, np.array([4, 0, -2]))
+assert np.array_equal(rows, d[[4, 0, -2]]) and np.array_equal(column, d[:, 1]), (rows, column)
+print("compile: two results ok")
+
+from gather import onnx as gonnx  # noqa: E402
+import onnx  # noqa: E402
+from onnx import numpy_helper  # noqa: E402
+
+case = "/usr/share/libonnx-testdata/data/node/test_gather_0"
+program = gather.compile(gonnx.import_file(os.path.join(case, "model.onnx")))
+load = lambda p: numpy_helper.to_array(onnx.load_tensor(p))  # noqa: E731
+inputs = [load(p) for p in sorted(glob.glob(os.path.join(case, "test_data_set_0", "input_*.pb")))]
+expected = load(os.path.join(case, "test_data_set_0", "output_0.pb"))
+print("onnx: test_gather_0", "ok" if np.array_equal(program(*inputs), expected) else "MISMATCH")
+
+for attempt in (
+        lambda: gather.block(d, np.array([0, 5])),
+        lambda: gather.compile("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> { %0 = gather.block %a[%a] axis = 0 : "
+                               "(tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n return %0 : tensor<2xf32> }"),
+        lambda: f(d.astype(np.float64), np.array([0])),
+        lambda: gather.block(d, np.array([0]), out_of_bounds="wrap")):
+    try:
+        attempt()
+        print("error: none raised")
+    except gather.GatherError as e:
+        print("error:", str(e).replace("\n", " | "))
+print("still alive")
