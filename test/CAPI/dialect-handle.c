@@ -2,7 +2,7 @@
    the dialect handle, parse and verify a gather op, print it; then compile
    and run a gather with the compile-and-run entry points and check the
    numbers, and an out-of-bounds index comes back as an error. */
-/* RUN: gather-capi-test 2>&1 | FileCheck %s */
+// RUN: gather-capi-test 2>&1 | FileCheck %s
 
 #include "gather-c/Gather.h"
 
@@ -38,8 +38,8 @@ int main(void) {
       mlirContextGetOrLoadDialect(context, mlirStringRefCreateFromCString("gather"));
   MlirStringRef ns = mlirDialectGetNamespace(dialect);
   printf("dialect: %.*s\n", (int)ns.length, ns.data);
-  /* CHECK: parsed without func: no */
-  /* CHECK: dialect: gather */
+  // CHECK: parsed without func: no
+  // CHECK: dialect: gather
   const char *genericOp =
       "%d = \"test.d\"() : () -> tensor<4x3xf32>\n"
       "%i = \"test.i\"() : () -> tensor<2xi64>\n"
@@ -55,8 +55,8 @@ int main(void) {
              : "no");
   mlirOperationPrint(mlirModuleGetOperation(ops), printToFile, stdout);
   printf("\n");
-  /* CHECK: verified: yes */
-  /* CHECK: gather.block %{{.*}}[%{{.*}}] axis = -2 out_of_bounds = clamp */
+  // CHECK: verified: yes
+  // CHECK: gather.block %{{.*}}[%{{.*}}] axis = -2 out_of_bounds = clamp
   mlirModuleDestroy(ops);
   mlirContextDestroy(context);
 
@@ -73,7 +73,7 @@ int main(void) {
          (long long)gatherProgramInputRank(program, 0),
          (long long)gatherProgramInputDim(program, 0, 1),
          gatherProgramNumResults(program));
-  /* CHECK: signature: 2 inputs (f32 rank 2, dim 1 = 3), 1 result */
+  // CHECK: signature: 2 inputs (f32 rank 2, dim 1 = 3), 1 result
   float data[12];
   for (int k = 0; k < 12; ++k)
     data[k] = (float)k;
@@ -94,19 +94,19 @@ int main(void) {
   for (int k = 0; k < 9; ++k)
     printf(" %g", out[k]);
   printf("\n");
-  /* CHECK: result 3x3: 9 10 11 0 1 2 3 4 5 */
+  // CHECK: result 3x3: 9 10 11 0 1 2 3 4 5
   gatherFree(resultData[0]);
   gatherFree(resultShapes[0]);
   ids[1] = 4;
   int rc = gatherProgramRun(program, inputs, shapes, resultData, resultShapes,
                             error, sizeof(error));
   printf("out of bounds: rc=%d %s\n", rc, error);
-  /* CHECK: out of bounds: rc=1 gather.block at <gather module>:2:8: index out of bounds */
+  // CHECK: out of bounds: rc=1 gather.block at <gather module>:2:8: index out of bounds
   gatherProgramDestroy(program);
   printf("bad device: %s\n",
          gatherProgramCreate(kModule, NULL, "tpu", 0, error, sizeof(error))
              ? "accepted"
              : error);
-  /* CHECK: bad device: unknown device 'tpu' (cpu or gpu) */
+  // CHECK: bad device: unknown device 'tpu' (cpu or gpu)
   return 0;
 }
