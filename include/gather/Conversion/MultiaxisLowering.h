@@ -63,6 +63,17 @@ LogicalResult lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
                              LoopNestFn buildLoops, AllOfFn buildAllOf,
                              bool copyContiguousBlocks);
 
+/// prepareForLowering, then lowerMultiaxis on every gather.multiaxis under
+/// `root`: the body of each lowering pass.
+LogicalResult lowerAllGathers(Operation *root, LoopNestFn buildLoops,
+                              AllOfFn buildAllOf, bool copyContiguousBlocks);
+
+/// An scf.parallel over [0, sizes) with unit steps whose body gets the
+/// coordinates (none for an empty `sizes`: one iteration).
+scf::ParallelOp buildParallelOverShape(
+    OpBuilder &b, Location loc, ArrayRef<Value> sizes,
+    llvm::function_ref<void(OpBuilder &, Location, ValueRange)> body);
+
 /// Rewrites every gather into gather.multiaxis and simplifies it (merged
 /// unit dimensions, folds), so that the loops are over the fewest dimensions.
 LogicalResult prepareForLowering(Operation *root);

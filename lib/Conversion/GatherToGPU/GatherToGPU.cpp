@@ -67,22 +67,14 @@ static Value buildDeviceAllOf(
   gpu::MemsetOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, flag,
                         zero);
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
-  // A rank-0 tensor is one iteration of a 1-D loop.
-  SmallVector<Value> lower(std::max<int64_t>(rank, 1), c0);
-  SmallVector<Value> steps(std::max<int64_t>(rank, 1), c1);
-  SmallVector<Value> upper;
+  SmallVector<Value> sizes;
   for (int64_t d = 0; d < rank; ++d)
-    upper.push_back(memref::DimOp::create(b, loc, buffer, d));
-  if (rank == 0)
-    upper.push_back(c1);
+    sizes.push_back(memref::DimOp::create(b, loc, buffer, d));
   // Mapped to a kernel right away: later canonicalization would fold a
   // one-iteration loop back into host code that reads device memory.
-  auto check = scf::ParallelOp::create(
-      b, loc, lower, upper, steps,
-      [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-        ValueRange at = rank == 0 ? ValueRange{} : ivs;
-        Value value = memref::LoadOp::create(nb, nloc, buffer, at);
+  scf::ParallelOp check = buildParallelOverShape(
+      b, loc, sizes, [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+        Value value = memref::LoadOp::create(nb, nloc, buffer, ivs);
         Value lastPos = rank == 0 ? c0 : ivs.back();
         Value valid = isValid(nb, nloc, value, lastPos);
         Value invalid = arith::XOrIOp::create(
@@ -105,18 +97,9 @@ namespace {
 struct ConvertGatherToGPUPass
     : gather::impl::ConvertGatherToGPUBase<ConvertGatherToGPUPass> {
   void runOnOperation() override {
-    if (failed(prepareForLowering(getOperation())))
-      return signalPassFailure();
-    SmallVector<MultiaxisOp> ops;
-    getOperation()->walk([&](MultiaxisOp op) { ops.push_back(op); });
-    IRRewriter rewriter(&getContext());
-    for (MultiaxisOp op : ops)
-      if (failed(lowerMultiaxis(rewriter, op, buildDeviceLoopNest,
-                                buildDeviceAllOf,
-                                /*copyContiguousBlocks=*/false))) {
-        op.emitOpError("could not be lowered");
-        return signalPassFailure();
-      }
+    if (failed(lowerAllGathers(getOperation(), buildDeviceLoopNest, buildDeviceAllOf,
+                               /*copyContiguousBlocks=*/false)))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -218,22 +218,13 @@ struct GatherMapToGPUPass
           continue;
         }
         // A strided view: an element-wise copy kernel.
-        int64_t rank = targetType.getRank();
-        Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-        Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
-        SmallVector<Value> lower(std::max<int64_t>(rank, 1), c0);
-        SmallVector<Value> steps(std::max<int64_t>(rank, 1), c1);
-        SmallVector<Value> upper;
-        for (int64_t d = 0; d < rank; ++d)
-          upper.push_back(memref::DimOp::create(b, loc, copy.getTarget(), d));
-        if (rank == 0)
-          upper.push_back(c1);
-        auto loop = scf::ParallelOp::create(
-            b, loc, lower, upper, steps,
-            [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-              ValueRange at = rank == 0 ? ValueRange{} : ivs;
-              Value v = memref::LoadOp::create(nb, nloc, copy.getSource(), at);
-              memref::StoreOp::create(nb, nloc, v, copy.getTarget(), at);
+        SmallVector<Value> sizes;
+        for (int64_t d = 0; d < targetType.getRank(); ++d)
+          sizes.push_back(memref::DimOp::create(b, loc, copy.getTarget(), d));
+        scf::ParallelOp loop = buildParallelOverShape(
+            b, loc, sizes, [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+              Value v = memref::LoadOp::create(nb, nloc, copy.getSource(), ivs);
+              memref::StoreOp::create(nb, nloc, v, copy.getTarget(), ivs);
             });
         copy.erase();
         if (failed(mapParallelLoopToGPU(loop, threadsPerBlock)))

@@ -46,18 +46,9 @@ namespace {
 struct ConvertGatherToLinalgPass
     : gather::impl::ConvertGatherToLinalgBase<ConvertGatherToLinalgPass> {
   void runOnOperation() override {
-    if (failed(prepareForLowering(getOperation())))
-      return signalPassFailure();
-    SmallVector<MultiaxisOp> ops;
-    getOperation()->walk([&](MultiaxisOp op) { ops.push_back(op); });
-    IRRewriter rewriter(&getContext());
-    for (MultiaxisOp op : ops)
-      if (failed(lowerMultiaxis(rewriter, op, buildGenericLoopNest,
-                                buildGenericAllOf,
-                                /*copyContiguousBlocks=*/true))) {
-        op.emitOpError("could not be lowered");
-        return signalPassFailure();
-      }
+    if (failed(lowerAllGathers(getOperation(), buildGenericLoopNest, buildGenericAllOf,
+                               /*copyContiguousBlocks=*/true)))
+      signalPassFailure();
   }
 };
 } // namespace

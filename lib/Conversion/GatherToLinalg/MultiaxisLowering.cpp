@@ -1078,3 +1078,38 @@ Value mlir::gather::collapseUnitDims(OpBuilder &b, Location loc, Value value,
       b, loc, RankedTensorType::get(shape, type.getElementType()), value,
       groups);
 }
+
+LogicalResult mlir::gather::lowerAllGathers(Operation *root,
+                                            LoopNestFn buildLoops,
+                                            AllOfFn buildAllOf,
+                                            bool copyContiguousBlocks) {
+  if (failed(prepareForLowering(root)))
+    return failure();
+  SmallVector<MultiaxisOp> ops;
+  root->walk([&](MultiaxisOp op) { ops.push_back(op); });
+  IRRewriter rewriter(root->getContext());
+  for (MultiaxisOp op : ops)
+    if (failed(lowerMultiaxis(rewriter, op, buildLoops, buildAllOf,
+                              copyContiguousBlocks)))
+      return op.emitOpError("could not be lowered");
+  return success();
+}
+
+scf::ParallelOp mlir::gather::buildParallelOverShape(
+    OpBuilder &b, Location loc, ArrayRef<Value> sizes,
+    llvm::function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  int64_t rank = sizes.size();
+  // A rank-0 space is one iteration of a 1-D loop.
+  SmallVector<Value> lower(std::max<int64_t>(rank, 1), c0);
+  SmallVector<Value> steps(std::max<int64_t>(rank, 1), c1);
+  SmallVector<Value> upper(sizes.begin(), sizes.end());
+  if (rank == 0)
+    upper.push_back(c1);
+  return scf::ParallelOp::create(
+      b, loc, lower, upper, steps,
+      [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+        body(nb, nloc, rank == 0 ? ValueRange{} : ivs);
+      });
+}

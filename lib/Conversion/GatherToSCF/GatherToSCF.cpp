@@ -76,17 +76,9 @@ namespace {
 struct ConvertGatherToSCFPass
     : gather::impl::ConvertGatherToSCFBase<ConvertGatherToSCFPass> {
   void runOnOperation() override {
-    if (failed(prepareForLowering(getOperation())))
-      return signalPassFailure();
-    SmallVector<MultiaxisOp> ops;
-    getOperation()->walk([&](MultiaxisOp op) { ops.push_back(op); });
-    IRRewriter rewriter(&getContext());
-    for (MultiaxisOp op : ops)
-      if (failed(lowerMultiaxis(rewriter, op, buildLoopNest, buildLoopAllOf,
-                                /*copyContiguousBlocks=*/false))) {
-        op.emitOpError("could not be lowered");
-        return signalPassFailure();
-      }
+    if (failed(lowerAllGathers(getOperation(), buildLoopNest, buildLoopAllOf,
+                               /*copyContiguousBlocks=*/false)))
+      signalPassFailure();
   }
 };
 } // namespace
