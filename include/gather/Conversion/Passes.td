@@ -92,7 +92,11 @@ def GatherMapToGPU : Pass<"gather-map-to-gpu", "ModuleOp"> {
     Every outermost `scf.parallel` becomes a `gpu.launch` with one thread
     per iteration: the iteration space is linearized with the innermost
     dimension fastest (thread id x -> innermost coordinate), so a warp
-    writes consecutive addresses. Index arithmetic is 32-bit where the
+    writes consecutive addresses. Where the innermost dimension only copies
+    a row (an embedding row, trailing block dims) of static length divisible
+    by 16 bytes, each thread copies 16 bytes with aligned vector.load /
+    vector.store (buffers must be 16-byte aligned, as device allocations
+    are). Index arithmetic is 32-bit where the
     static trip count fits. `memref.alloc`/`dealloc`/`copy` on the host
     become `gpu.alloc`/`dealloc`/`memcpy`, and constant globals read by a
     kernel are copied to the device. Function arguments are taken to be
@@ -106,7 +110,8 @@ def GatherMapToGPU : Pass<"gather-map-to-gpu", "ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def ConvertTensorGatherToGather : Pass<"convert-tensor-gather-to-gather"> {

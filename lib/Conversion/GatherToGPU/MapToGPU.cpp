@@ -19,6 +19,7 @@
 #include "gather/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::gather {
@@ -35,10 +36,83 @@ static bool isInsideLaunch(Operation *op) {
 
 /// Replaces an outermost scf.parallel by a 1-D gpu.launch over its
 /// linearized iteration space.
+/// Where the innermost dimension of a parallel loop only copies a row
+/// (one memref.load whose result one memref.store writes, both indexed by
+/// the innermost induction variable in their last position, on identity
+/// layouts), each iteration copies 16 bytes at once: vector.load and
+/// vector.store with a 16-byte alignment (ld/st.global.v4 for f32). The
+/// alignment holds when row lengths are multiples of the vector and the
+/// buffers start 16-byte aligned (device allocations are 256-byte aligned;
+/// callers must pass aligned buffers). Returns whether it rewrote the loop.
+static bool vectorizeRowCopy(scf::ParallelOp loop) {
+  int64_t rank = loop.getNumLoops();
+  Value iv = loop.getInductionVars().back();
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound()[rank - 1]);
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound()[rank - 1]);
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep()[rank - 1]);
+  if (!lower || !upper || !step || *lower != 0 || *step != 1)
+    return false;
+  memref::LoadOp load;
+  memref::StoreOp store;
+  for (OpOperand &use : iv.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto l = dyn_cast<memref::LoadOp>(user)) {
+      if (load || use.getOperandNumber() != l->getNumOperands() - 1)
+        return false;
+      load = l;
+    } else if (auto st = dyn_cast<memref::StoreOp>(user)) {
+      if (store || use.getOperandNumber() != st->getNumOperands() - 1)
+        return false;
+      store = st;
+    } else {
+      return false;
+    }
+  }
+  if (!load || !store || store.getValue() != load.getResult() ||
+      !load.getResult().hasOneUse() || load->getBlock() != store->getBlock())
+    return false;
+  MemRefType loadType = load.getMemRefType(), storeType = store.getMemRefType();
+  Type elementType = loadType.getElementType();
+  if (!elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() < 8)
+    return false;
+  int64_t lanes = 128 / elementType.getIntOrFloatBitWidth();
+  for (MemRefType type : {loadType, storeType})
+    if (!type.getLayout().isIdentity() || type.isDynamicDim(type.getRank() - 1) ||
+        type.getShape().back() % lanes != 0)
+      return false;
+  if (*upper % lanes != 0)
+    return false;
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  SmallVector<Value> upperBounds(loop.getUpperBound());
+  upperBounds.back() = arith::ConstantIndexOp::create(b, loc, *upper / lanes);
+  loop.getUpperBoundMutable().assign(upperBounds);
+  b.setInsertionPointToStart(loop.getBody());
+  Value start = arith::MulIOp::create(
+      b, loc, iv, arith::ConstantIndexOp::create(b, loc, lanes));
+  auto vectorType = VectorType::get({lanes}, elementType);
+  b.setInsertionPoint(load);
+  SmallVector<Value> loadIndices(load.getIndices());
+  loadIndices.back() = start;
+  auto vectorLoad = vector::LoadOp::create(b, loc, vectorType, load.getMemRef(),
+                                           loadIndices, /*nontemporal=*/false,
+                                           llvm::MaybeAlign(16));
+  b.setInsertionPoint(store);
+  SmallVector<Value> storeIndices(store.getIndices());
+  storeIndices.back() = start;
+  vector::StoreOp::create(b, loc, vectorLoad.getResult(), store.getMemRef(),
+                          storeIndices, /*nontemporal=*/false,
+                          llvm::MaybeAlign(16));
+  store.erase();
+  load.erase();
+  return true;
+}
+
 LogicalResult mlir::gather::mapParallelLoopToGPU(scf::ParallelOp loop,
                                                 int64_t threadsPerBlock) {
   if (!loop.getInitVals().empty())
     return loop.emitOpError("with reductions cannot be mapped to the GPU");
+  (void)vectorizeRowCopy(loop);
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   int64_t rank = loop.getNumLoops();

@@ -3,40 +3,41 @@
 // One thread per iteration; the iteration space is linearized with the
 // innermost dimension fastest: thread id x gives the innermost coordinate
 // (remainder), so consecutive threads store to consecutive addresses. The
-// static trip count (6 * 40 = 240) fits 32 bits: 32-bit index arithmetic.
+// static trip count (6 * 42 = 252) fits 32 bits; rows of 42 floats are
+// not a multiple of 16 bytes, so one element per thread: 32-bit index arithmetic.
 // The output allocation moves to the device.
 // CHECK-LABEL: func.func @coalesced
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
-// CHECK-DAG:     %[[C40:.*]] = arith.constant 40 : i32
-// CHECK-DAG:     %[[C240:.*]] = arith.constant 240 : i32
-// CHECK:         %[[OUT:.*]] = gpu.alloc () : memref<6x40xf32>
+// CHECK-DAG:     %[[C42:.*]] = arith.constant 42 : i32
+// CHECK-DAG:     %[[C252:.*]] = arith.constant 252 : i32
+// CHECK:         %[[OUT:.*]] = gpu.alloc () : memref<6x42xf32>
 // CHECK:           gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C2]], %{{.*}}, %{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C128]],
 // CHECK-DAG:         %[[T32:.*]] = arith.index_castui %[[TX]] : index to i32
 // CHECK-DAG:         %[[B32:.*]] = arith.index_castui %[[BX]] : index to i32
 // CHECK:             %[[BASE:.*]] = arith.muli %[[B32]], %{{.*}} : i32
 // CHECK:             %[[ID:.*]] = arith.addi %[[BASE]], %[[T32]] : i32
-// CHECK:             %[[IN:.*]] = arith.cmpi ult, %[[ID]], %[[C240]] : i32
+// CHECK:             %[[IN:.*]] = arith.cmpi ult, %[[ID]], %[[C252]] : i32
 // CHECK:             scf.if %[[IN]] {
-// CHECK:               %[[COL:.*]] = arith.remui %[[ID]], %[[C40]] : i32
-// CHECK:               %[[ROW:.*]] = arith.divui %[[ID]], %[[C40]] : i32
+// CHECK:               %[[COL:.*]] = arith.remui %[[ID]], %[[C42]] : i32
+// CHECK:               %[[ROW:.*]] = arith.divui %[[ID]], %[[C42]] : i32
 // CHECK:               %[[J:.*]] = arith.index_castui %[[COL]] : i32 to index
 // CHECK:               %[[I:.*]] = arith.index_castui %[[ROW]] : i32 to index
 // CHECK:               %[[V:.*]] = memref.load %{{.*}}[%[[I]], %[[J]]]
 // CHECK:               memref.store %[[V]], %[[OUT]][%[[I]], %[[J]]]
 // CHECK:             gpu.terminator
-func.func @coalesced(%in: memref<6x40xf32>) -> memref<6x40xf32> {
+func.func @coalesced(%in: memref<6x42xf32>) -> memref<6x42xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c6 = arith.constant 6 : index
-  %c40 = arith.constant 40 : index
-  %out = memref.alloc() : memref<6x40xf32>
-  scf.parallel (%i, %j) = (%c0, %c0) to (%c6, %c40) step (%c1, %c1) {
-    %v = memref.load %in[%i, %j] : memref<6x40xf32>
-    memref.store %v, %out[%i, %j] : memref<6x40xf32>
+  %c42 = arith.constant 42 : index
+  %out = memref.alloc() : memref<6x42xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c6, %c42) step (%c1, %c1) {
+    %v = memref.load %in[%i, %j] : memref<6x42xf32>
+    memref.store %v, %out[%i, %j] : memref<6x42xf32>
     scf.reduce
   }
-  return %out : memref<6x40xf32>
+  return %out : memref<6x42xf32>
 }
 
 // -----
@@ -90,21 +91,21 @@ func.func @copies(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x8xf32>)
 // freed before the return.
 // CHECK-LABEL: func.func @global_table
 // CHECK:         %[[G:.*]] = memref.get_global @table
-// CHECK:         %[[DEV:.*]] = gpu.alloc () : memref<4xf32>
+// CHECK:         %[[DEV:.*]] = gpu.alloc () : memref<3xf32>
 // CHECK:         gpu.memcpy %[[DEV]], %[[G]]
 // CHECK:         gpu.launch
 // CHECK:           memref.load %[[DEV]]
 // CHECK:         gpu.dealloc %[[DEV]]
 // CHECK-NEXT:    return
-memref.global "private" constant @table : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
-func.func @global_table(%out: memref<4xf32>) {
+memref.global "private" constant @table : memref<3xf32> = dense<[1.0, 2.0, 3.0]>
+func.func @global_table(%out: memref<3xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  %g = memref.get_global @table : memref<4xf32>
-  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
-    %v = memref.load %g[%i] : memref<4xf32>
-    memref.store %v, %out[%i] : memref<4xf32>
+  %c3 = arith.constant 3 : index
+  %g = memref.get_global @table : memref<3xf32>
+  scf.parallel (%i) = (%c0) to (%c3) step (%c1) {
+    %v = memref.load %g[%i] : memref<3xf32>
+    memref.store %v, %out[%i] : memref<3xf32>
     scf.reduce
   }
   return
@@ -138,4 +139,63 @@ func.func @parallel_reduction(%in: memref<4xf32>) -> f32 {
     }
   }
   return %sum : f32
+}
+
+// -----
+
+// A row copy (the innermost dimension only moves data from one row to
+// another) copies 16 bytes per thread with aligned vector accesses: the
+// innermost trip count 8 becomes 2.
+// CHECK-LABEL: func.func @row_copy
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C6:.*]] = arith.constant 6 : i32
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : i32
+// CHECK:         gpu.launch
+// CHECK:           arith.cmpi ult, %{{.*}}, %[[C6]] : i32
+// CHECK:           arith.remui %{{.*}}, %[[C2]] : i32
+// CHECK:           %[[J4:.*]] = arith.muli %{{.*}}, %[[C4]] : index
+// CHECK:           %[[V:.*]] = vector.load %{{.*}}[%{{.*}}, %[[J4]]] {alignment = 16 : i64} : memref<10x8xf32>, vector<4xf32>
+// CHECK:           vector.store %[[V]], %{{.*}}[%{{.*}}, %[[J4]]] {alignment = 16 : i64} : memref<3x8xf32>, vector<4xf32>
+func.func @row_copy(%table: memref<10x8xf32>, %ids: memref<3xindex>, %out: memref<3x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c3, %c8) step (%c1, %c1) {
+    %row = memref.load %ids[%i] : memref<3xindex>
+    %v = memref.load %table[%row, %j] : memref<10x8xf32>
+    memref.store %v, %out[%i, %j] : memref<3x8xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Not a plain copy (fill's select), or a row length that is not a multiple
+// of 16 bytes: element by element.
+// CHECK-LABEL: func.func @no_row_copy
+// CHECK-NOT:     vector.load
+// CHECK:         return
+func.func @no_row_copy(%table: memref<10x8xf32>, %ids: memref<3xindex>, %out: memref<3x8xf32>, %odd: memref<3x6xf32>, %t6: memref<10x6xf32>, %ok: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c3, %c8) step (%c1, %c1) {
+    %row = memref.load %ids[%i] : memref<3xindex>
+    %v = memref.load %table[%row, %j] : memref<10x8xf32>
+    %s = arith.select %ok, %v, %zero : f32
+    memref.store %s, %out[%i, %j] : memref<3x8xf32>
+    scf.reduce
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c3, %c6) step (%c1, %c1) {
+    %row = memref.load %ids[%i] : memref<3xindex>
+    %v = memref.load %t6[%row, %j] : memref<10x6xf32>
+    memref.store %v, %odd[%i, %j] : memref<3x6xf32>
+    scf.reduce
+  }
+  return
 }

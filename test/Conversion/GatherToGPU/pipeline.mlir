@@ -4,9 +4,10 @@
 // The whole GPU pipeline: host code in the LLVM dialect that allocates the
 // output on the device, checks the indices with one kernel, copies the flag
 // back, and launches the gather kernel; kernels as PTX in gpu.binary ops.
-// In the gather kernel the thread id's low bits are the innermost output
-// coordinate (x & 7 for 8 columns): consecutive threads store consecutive
-// floats.
+// In the gather kernel the thread id's low bit picks the 16-byte chunk of
+// the 8-float row ((x << 2) & 4 is its first column): consecutive threads
+// store consecutive 16-byte chunks with 128-bit accesses; 5 rows x 2 chunks
+// = 10 threads do the work.
 // CHECK-LABEL: llvm.func @block
 // CHECK:         llvm.call @mgpuMemAlloc
 // CHECK:         llvm.call @mgpuMemset32
@@ -17,7 +18,7 @@
 // CHECK:         gpu.launch_func
 // CHECK:         llvm.call @__gather_runtime_error
 // CHECK-NOT:     gather.
-// CHECK:         gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_90{{.*}}setp.gt.u32 {{.*}}%p1, %r1, 39;{{.*}}and.b32 {{.*}}%r2, %r1, 7;{{.*}}ld.global.b32{{.*}}st.global.b32
+// CHECK:         gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_90{{.*}}mov.u32 {{.*}}%r1, %tid.x;{{.*}}setp.gt.u32 {{.*}}%p1, %r1, 9;{{.*}}shl.b32 {{.*}}%r3, %r1, 2;{{.*}}and.b32 {{.*}}%r4, %r3, 4;{{.*}}ld.global.v4.b32{{.*}}st.global.v4.b32
 // SM80:          gpu.binary @{{.*}}chip = "sm_80"{{.*}}.target sm_80{{.*}}.maxntid 128, 1, 1
 func.func @block(%d: tensor<?x8xf32>, %i: tensor<5xi64>) -> tensor<5x8xf32> {
   %0 = gather.block %d[%i] axis = 0 : (tensor<?x8xf32>, tensor<5xi64>) -> tensor<5x8xf32>
