@@ -136,7 +136,7 @@ extern "C" GatherProgram *gatherProgramCreate(const char *mlirText,
   program->module = parseSourceString<ModuleOp>(
       mlirText ? mlirText : "", &context, /*sourceName=*/"<gather module>");
   if (!program->module)
-    return fail("cannot parse the module");
+    return fail("the module does not parse or verify");
   // The entry: as named, else the only public function, else main.
   func::FuncOp function;
   if (entry && *entry) {

@@ -112,7 +112,8 @@ class Program:
             raise GatherError(f"the function takes {len(self.inputs)} arguments, got {len(arrays)}")
         keep = []
         for i, (array, (element, shape)) in enumerate(zip(arrays, self.inputs)):
-            array = np.ascontiguousarray(array)
+            # (np.ascontiguousarray would make a 0-d array 1-d.)
+            array = np.require(np.asarray(array), requirements="C")
             if _NUMPY_TO_MLIR.get(array.dtype) != element:
                 raise GatherError(f"argument {i}: dtype {array.dtype} does not match element type {element}")
             if array.ndim != len(shape):

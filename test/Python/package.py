@@ -9,7 +9,7 @@
 # CHECK: compile: two results ok
 # CHECK: onnx: test_gather_0 ok
 # CHECK: error: gather.block at <gather module>:2:{{[0-9]+}}: index out of bounds
-# CHECK: error: cannot parse the module | <gather module>:1:{{[0-9]+}}: error: 'gather.block' op operand #1 must be ranked tensor of signless integer
+# CHECK: error: the module does not parse or verify | <gather module>:1:{{[0-9]+}}: error: 'gather.block' op operand #1 must be ranked tensor of signless integer
 # CHECK: error: argument 0: dtype float64 does not match element type f32
 # CHECK: error: out_of_bounds must be 'error', 'clamp', 'fill' or 'unchecked', got 'wrap'
 # CHECK: still alive
