@@ -305,6 +305,25 @@ struct GatherMapToGPUPass
           return signalPassFailure();
       }
     }
+    // Kernel loads and stores state their natural alignment: the NVPTX
+    // lowering otherwise takes the default data layout's (4 bytes for i64)
+    // and splits 64-bit accesses in two.
+    module.walk([&](gpu::LaunchOp launch) {
+      launch.walk([&](Operation *op) {
+        if (!isa<memref::LoadOp, memref::StoreOp>(op) ||
+            op->hasAttr("alignment"))
+          return;
+        Type type = isa<memref::LoadOp>(op)
+                        ? cast<memref::LoadOp>(op).getMemRefType().getElementType()
+                        : cast<memref::StoreOp>(op).getMemRefType().getElementType();
+        if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() < 8)
+          return;
+        op->setAttr("alignment",
+                    IntegerAttr::get(IntegerType::get(op->getContext(), 64),
+                                     type.getIntOrFloatBitWidth() / 8));
+      });
+    });
+
     // Anything that still reads or writes memory on the host would touch
     // device buffers from the CPU: reject it instead of crashing at run time.
     WalkResult result = module.walk([&](Operation *op) {

@@ -3,9 +3,11 @@
 // One thread per iteration; the iteration space is linearized with the
 // innermost dimension fastest: thread id x gives the innermost coordinate
 // (remainder), so consecutive threads store to consecutive addresses. The
-// static trip count (6 * 42 = 252) fits 32 bits; rows of 42 floats are
-// not a multiple of 16 bytes, so one element per thread: 32-bit index arithmetic.
-// The output allocation moves to the device.
+// static trip count (6 * 42 = 252) fits 32 bits: 32-bit index arithmetic.
+// Rows of 42 floats are not a multiple of 16 bytes: one element per thread.
+// Kernel loads and stores state their natural alignment (NVPTX would
+// otherwise split 64-bit accesses). The output allocation moves to the
+// device.
 // CHECK-LABEL: func.func @coalesced
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
@@ -23,8 +25,8 @@
 // CHECK:               %[[ROW:.*]] = arith.divui %[[ID]], %[[C42]] : i32
 // CHECK:               %[[J:.*]] = arith.index_castui %[[COL]] : i32 to index
 // CHECK:               %[[I:.*]] = arith.index_castui %[[ROW]] : i32 to index
-// CHECK:               %[[V:.*]] = memref.load %{{.*}}[%[[I]], %[[J]]]
-// CHECK:               memref.store %[[V]], %[[OUT]][%[[I]], %[[J]]]
+// CHECK:               %[[V:.*]] = memref.load %{{.*}}[%[[I]], %[[J]]] {alignment = 4 : i64}
+// CHECK:               memref.store %[[V]], %[[OUT]][%[[I]], %[[J]]] {alignment = 4 : i64}
 // CHECK:             gpu.terminator
 func.func @coalesced(%in: memref<6x42xf32>) -> memref<6x42xf32> {
   %c0 = arith.constant 0 : index

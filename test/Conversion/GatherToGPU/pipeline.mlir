@@ -7,7 +7,7 @@
 // In the gather kernel the thread id's low bit picks the 16-byte chunk of
 // the 8-float row ((x << 2) & 4 is its first column): consecutive threads
 // store consecutive 16-byte chunks with 128-bit accesses; 5 rows x 2 chunks
-// = 10 threads do the work.
+// = 10 threads do the work. The i64 index is one 64-bit load.
 // CHECK-LABEL: llvm.func @block
 // CHECK:         llvm.call @mgpuMemAlloc
 // CHECK:         llvm.call @mgpuMemset32
@@ -18,7 +18,7 @@
 // CHECK:         gpu.launch_func
 // CHECK:         llvm.call @__gather_runtime_error
 // CHECK-NOT:     gather.
-// CHECK:         gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_90{{.*}}mov.u32 {{.*}}%r1, %tid.x;{{.*}}setp.gt.u32 {{.*}}%p1, %r1, 9;{{.*}}shl.b32 {{.*}}%r3, %r1, 2;{{.*}}and.b32 {{.*}}%r4, %r3, 4;{{.*}}ld.global.v4.b32{{.*}}st.global.v4.b32
+// CHECK:         gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_90{{.*}}mov.u32 {{.*}}%r1, %tid.x;{{.*}}setp.gt.u32 {{.*}}%p1, %r1, 9;{{.*}}shl.b32 {{.*}}%r3, %r1, 2;{{.*}}and.b32 {{.*}}%r4, %r3, 4;{{.*}}ld.global.b64{{.*}}ld.global.v4.b32{{.*}}st.global.v4.b32
 // SM80:          gpu.binary @{{.*}}chip = "sm_80"{{.*}}.target sm_80{{.*}}.maxntid 128, 1, 1
 func.func @block(%d: tensor<?x8xf32>, %i: tensor<5xi64>) -> tensor<5x8xf32> {
   %0 = gather.block %d[%i] axis = 0 : (tensor<?x8xf32>, tensor<5xi64>) -> tensor<5x8xf32>
