@@ -137,24 +137,11 @@ extern "C" GatherProgram *gatherProgramCreate(const char *mlirText,
       mlirText ? mlirText : "", &context, /*sourceName=*/"<gather module>");
   if (!program->module)
     return fail("the module does not parse or verify");
-  // The entry: as named, else the only public function, else main.
-  func::FuncOp function;
-  if (entry && *entry) {
-    function = program->module->lookupSymbol<func::FuncOp>(entry);
-    if (!function)
-      return fail(std::string("no function '") + entry + "'");
-  } else {
-    int publicCount = 0;
-    for (auto f : program->module->getOps<func::FuncOp>())
-      if (f.isPublic() && !f.isExternal()) {
-        function = f;
-        ++publicCount;
-      }
-    if (publicCount != 1)
-      function = program->module->lookupSymbol<func::FuncOp>("main");
-    if (!function)
-      return fail("cannot choose the function to run: name it");
-  }
+  std::string entryError;
+  func::FuncOp function = gather::findEntryFunction(
+      *program->module, entry ? entry : "", entryError);
+  if (!function)
+    return fail(entryError + (entry && *entry ? "" : ": name it"));
   program->entry = function.getName().str();
   std::string why;
   for (Type type : function.getFunctionType().getInputs()) {
@@ -216,22 +203,16 @@ extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
                                 const int64_t *const *inputShapes,
                                 void **resultData, int64_t **resultShapes,
                                 char *error, size_t errorSize) {
-  static int64_t emptyStorage = 0;
-  // Inputs: static sizes must match; on the GPU they are copied over.
-  std::vector<std::vector<int64_t>> descs;
-  std::vector<void *> deviceBuffers;
-  auto releaseInputs = [&]() {
-    for (void *buffer : deviceBuffers)
-      gather_gpu_free(buffer);
-  };
+  // Inputs: static sizes must match the signature.
+  std::vector<void *> argData;
+  std::vector<SmallVector<int64_t>> argShapes;
+  std::vector<int64_t> argElementSizes, resultRanks;
   for (size_t i = 0; i < program->inputs.size(); ++i) {
     const TensorInfo &info = program->inputs[i];
-    std::vector<int64_t> shape(inputShapes[i],
+    SmallVector<int64_t> shape(inputShapes[i],
                                inputShapes[i] + info.shape.size());
-    int64_t count = 1;
-    for (size_t d = 0; d < shape.size(); ++d) {
+    for (size_t d = 0; d < shape.size(); ++d)
       if (shape[d] < 0 || (info.shape[d] >= 0 && info.shape[d] != shape[d])) {
-        releaseInputs();
         setError(error, errorSize,
                  "input " + std::to_string(i) + ": dimension " +
                      std::to_string(d) + " is " + std::to_string(shape[d]) +
@@ -239,82 +220,43 @@ extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
                      std::to_string(info.shape[d]));
         return 1;
       }
-      count *= shape[d];
-    }
-    void *data = inputs[i] ? inputs[i] : &emptyStorage;
-    if (program->onGpu) {
-      size_t bytes = count * info.elementSize;
-      void *device = gather_gpu_alloc(bytes > 0 ? bytes : 8);
-      gather_gpu_copy(device, data, bytes);
-      deviceBuffers.push_back(device);
-      data = device;
-    }
-    descs.push_back(gather::makeContiguousDescriptor(data, shape));
+    argData.push_back(inputs[i]);
+    argShapes.push_back(shape);
+    argElementSizes.push_back(info.elementSize);
   }
-  std::vector<size_t> offsets;
-  size_t words = 0;
-  for (const TensorInfo &info : program->results) {
-    offsets.push_back(words);
-    words += gather::descriptorWords(info.shape.size());
-  }
-  std::vector<int64_t> resultStorage(std::max<size_t>(words, 1));
-  void *resultPtr = resultStorage.data();
-  std::vector<void *> argPtrs;
-  for (auto &desc : descs)
-    argPtrs.push_back(desc.data());
-  SmallVector<void *> packed;
-  if (!program->results.empty())
-    packed.push_back(&resultPtr);
-  for (void *&ptr : argPtrs)
-    packed.push_back(&ptr);
-  if (llvm::Error invokeError =
-          program->engine->invokePacked("_mlir_ciface_" + program->entry,
-                                        packed)) {
+  for (const TensorInfo &info : program->results)
+    resultRanks.push_back(info.shape.size());
+  gather::JitCall call(argData, argShapes, argElementSizes, resultRanks,
+                       program->onGpu);
+  if (llvm::Error invokeError = call.invoke(*program->engine, program->entry)) {
     std::string text;
     llvm::raw_string_ostream os(text);
     os << invokeError;
-    releaseInputs();
     setError(error, errorSize, "cannot run @" + program->entry + ": " + text);
     return 1;
   }
   char runtimeError[1024];
-  bool failed = gather_runtime_take_error(runtimeError, sizeof(runtimeError));
-  // Results: copied into contiguous host buffers; the compiled buffers are
-  // freed unless they alias an input or an earlier result.
-  for (size_t r = 0; r < program->results.size(); ++r) {
-    const TensorInfo &info = program->results[r];
-    const int64_t *desc = resultStorage.data() + offsets[r];
-    int64_t rank = info.shape.size();
-    if (!failed) {
-      int64_t count = 1;
-      resultShapes[r] =
-          static_cast<int64_t *>(std::malloc(sizeof(int64_t) * (rank + 1)));
-      for (int64_t d = 0; d < rank; ++d) {
-        resultShapes[r][d] = desc[3 + d];
-        count *= desc[3 + d];
-      }
-      resultData[r] = std::malloc(std::max<int64_t>(count, 1) *
-                                  info.elementSize);
-      gather::copyResultToHost(desc, rank, info.elementSize, program->onGpu,
-                               static_cast<char *>(resultData[r]));
-    }
-    void *allocated = reinterpret_cast<void *>(desc[0]);
-    bool shared = false;
-    for (auto &in : descs)
-      shared |= reinterpret_cast<void *>(in[0]) == allocated;
-    for (size_t q = 0; q < r; ++q)
-      shared |= resultStorage[offsets[q]] == desc[0];
-    if (allocated && !shared) {
-      if (program->onGpu)
-        gather_gpu_free(allocated);
-      else
-        std::free(allocated);
-    }
-  }
-  releaseInputs();
-  if (failed) {
+  if (gather_runtime_take_error(runtimeError, sizeof(runtimeError))) {
     setError(error, errorSize, runtimeError);
     return 1;
+  }
+  // Results: copied into contiguous host buffers (the compiled buffers are
+  // freed with the call).
+  for (size_t r = 0; r < program->results.size(); ++r) {
+    const TensorInfo &info = program->results[r];
+    const int64_t *desc = call.result(r);
+    int64_t rank = info.shape.size();
+    int64_t count = 1;
+    resultShapes[r] =
+        static_cast<int64_t *>(std::malloc(sizeof(int64_t) * (rank + 1)));
+    for (int64_t d = 0; d < rank; ++d) {
+      resultShapes[r][d] = desc[3 + d];
+      count *= desc[3 + d];
+    }
+    resultData[r] =
+        std::malloc(std::max<int64_t>(count, 1) * info.elementSize);
+    gather::copyResultToHost(desc, rank, info.elementSize, program->onGpu,
+                             static_cast<char *>(resultData[r]));
   }
   return 0;
 }

@@ -193,3 +193,103 @@ void mlir::gather::copyResultToHost(const int64_t *desc, int64_t rank,
                 elementSize);
   }
 }
+
+func::FuncOp mlir::gather::findEntryFunction(ModuleOp module, StringRef name,
+                                             std::string &error) {
+  if (!name.empty()) {
+    auto fn = module.lookupSymbol<func::FuncOp>(name);
+    if (!fn || fn.isExternal()) {
+      error = ("no function '" + name + "'").str();
+      return nullptr;
+    }
+    return fn;
+  }
+  func::FuncOp found;
+  int publicCount = 0;
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (fn.isExternal() || fn.isPrivate())
+      continue;
+    ++publicCount;
+    found = fn;
+    if (fn.getName() == "main")
+      return fn;
+  }
+  if (publicCount != 1) {
+    error = "cannot choose the function to run (" +
+            std::to_string(publicCount) + " public functions)";
+    return nullptr;
+  }
+  return found;
+}
+
+mlir::gather::JitCall::JitCall(ArrayRef<void *> data,
+                               ArrayRef<SmallVector<int64_t>> shapes,
+                               ArrayRef<int64_t> elementSizes,
+                               ArrayRef<int64_t> resultRanks, bool onDevice)
+    : onDevice(onDevice) {
+  // Compiled code needs a valid pointer even for an empty array.
+  static int64_t emptyStorage = 0;
+  for (auto [pointer, shape, elementSize] :
+       llvm::zip(data, shapes, elementSizes)) {
+    void *arg = pointer ? pointer : &emptyStorage;
+    if (onDevice) {
+      int64_t bytes = elementSize;
+      for (int64_t size : shape)
+        bytes *= size;
+      void *device = gather_gpu_alloc(bytes > 0 ? bytes : 8);
+      gather_gpu_copy(device, arg, bytes);
+      deviceInputs.push_back(device);
+      arg = device;
+    }
+    argData.push_back(arg);
+    argDescs.push_back(makeContiguousDescriptor(arg, shape));
+  }
+  size_t words = 0;
+  for (int64_t rank : resultRanks) {
+    resultOffsets.push_back(words);
+    words += descriptorWords(rank);
+  }
+  resultStorage.assign(std::max<size_t>(words, 1), 0);
+}
+
+mlir::gather::JitCall::~JitCall() {
+  freeResults();
+  for (void *buffer : deviceInputs)
+    gather_gpu_free(buffer);
+}
+
+llvm::Error mlir::gather::JitCall::invoke(ExecutionEngine &engine,
+                                          StringRef entry) {
+  freeResults();
+  // _mlir_ciface_<entry> takes a pointer to the results (if any), then a
+  // pointer to each argument's descriptor.
+  void *resultPointer = resultStorage.data();
+  std::vector<void *> argPointers;
+  for (auto &desc : argDescs)
+    argPointers.push_back(desc.data());
+  SmallVector<void *> packed;
+  if (!resultOffsets.empty())
+    packed.push_back(&resultPointer);
+  for (void *&pointer : argPointers)
+    packed.push_back(&pointer);
+  haveResults = true;
+  return engine.invokePacked(("_mlir_ciface_" + entry).str(), packed);
+}
+
+void mlir::gather::JitCall::freeResults() {
+  if (!haveResults)
+    return;
+  haveResults = false;
+  for (size_t r = 0; r < resultOffsets.size(); ++r) {
+    void *allocated = reinterpret_cast<void *>(result(r)[0]);
+    bool shared = llvm::is_contained(argData, allocated);
+    for (size_t q = 0; q < r; ++q)
+      shared |= result(q)[0] == result(r)[0];
+    if (!allocated || shared)
+      continue;
+    if (onDevice)
+      gather_gpu_free(allocated);
+    else
+      std::free(allocated);
+  }
+}

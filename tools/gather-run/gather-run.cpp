@@ -138,26 +138,13 @@ static std::optional<npy::DType> outputDType(Type elementType) {
 }
 
 static func::FuncOp findEntry(ModuleOp module) {
-  if (!entryName.empty()) {
-    auto fn = module.lookupSymbol<func::FuncOp>(entryName);
-    if (!fn || fn.isExternal())
-      fail("no function '" + entryName + "' in " + inputFile);
-    return fn;
-  }
-  func::FuncOp found;
-  int publicCount = 0;
-  for (auto fn : module.getOps<func::FuncOp>()) {
-    if (fn.isExternal() || fn.isPrivate())
-      continue;
-    ++publicCount;
-    found = fn;
-    if (fn.getName() == "main")
-      return fn;
-  }
-  if (publicCount != 1)
-    fail("cannot choose the function to run (" + llvm::Twine(publicCount) +
-         " public functions): use --entry NAME");
-  return found;
+  std::string error;
+  func::FuncOp entry =
+      mlir::gather::findEntryFunction(module, entryName, error);
+  if (!entry)
+    fail(error + (entryName.empty() ? ": use --entry NAME"
+                                    : " in " + inputFile));
+  return entry;
 }
 
 int main(int argc, char **argv) {
@@ -278,70 +265,27 @@ int main(int argc, char **argv) {
              : llvm::Twine(jitError));
   gather_runtime_set_record_errors(1);
 
-  // Arguments of _mlir_ciface_<name>: a pointer to the results (if any),
-  // then a pointer to each argument's descriptor.
-  std::vector<std::vector<int64_t>> argDescs;
-  // With --device gpu the arguments live in device memory.
   std::vector<void *> argData;
+  std::vector<SmallVector<int64_t>> argShapes;
+  std::vector<int64_t> argElementSizes, resultRanks;
   for (auto &array : arrays) {
-    // An empty array still needs a valid (non-null) pointer.
-    if (array.data.empty())
-      array.data.resize(8);
-    void *data = array.data.data();
-    if (onGpu) {
-      data = gather_gpu_alloc(array.data.size());
-      gather_gpu_copy(data, array.data.data(), array.data.size());
-    }
-    argData.push_back(data);
-    argDescs.push_back(mlir::gather::makeContiguousDescriptor(data, array.shape));
+    argData.push_back(array.data.empty() ? nullptr : array.data.data());
+    argShapes.emplace_back(array.shape.begin(), array.shape.end());
+    argElementSizes.push_back(npy::byteSize(array.dtype));
   }
-  size_t resultWords = 0;
-  std::vector<size_t> resultOffsets;
-  for (RankedTensorType type : resultTypes) {
-    resultOffsets.push_back(resultWords);
-    resultWords += 3 + 2 * type.getRank();
-  }
-  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1));
-  void *resultPtr = resultStorage.data();
-  std::vector<void *> argPtrs;
-  for (auto &desc : argDescs)
-    argPtrs.push_back(desc.data());
-  SmallVector<void *> packed;
-  if (!resultTypes.empty())
-    packed.push_back(&resultPtr);
-  for (void *&ptr : argPtrs)
-    packed.push_back(&ptr);
+  for (RankedTensorType type : resultTypes)
+    resultRanks.push_back(type.getRank());
+  mlir::gather::JitCall call(argData, argShapes, argElementSizes, resultRanks,
+                             onGpu);
 
-  auto freeResults = [&]() {
-    for (size_t r = 0; r < resultTypes.size(); ++r) {
-      void *allocated =
-          reinterpret_cast<void *>(resultStorage[resultOffsets[r]]);
-      bool isInput = false;
-      for (void *data : argData)
-        isInput |= allocated == data;
-      bool seen = false;
-      for (size_t q = 0; q < r; ++q)
-        seen |= resultStorage[resultOffsets[q]] == resultStorage[resultOffsets[r]];
-      if (allocated && !isInput && !seen) {
-        if (onGpu)
-          gather_gpu_free(allocated);
-        else
-          std::free(allocated);
-      }
-    }
-  };
-
-  std::string cifaceName = "_mlir_ciface_" + name;
   int runs = std::max(1, static_cast<int>(bench));
   std::vector<double> times, kernelTimes;
   char errorText[1024];
   if (onGpu && bench > 0)
     gather_gpu_set_kernel_timing(1);
   for (int run = 0; run < runs; ++run) {
-    if (run > 0)
-      freeResults();
     auto start = std::chrono::steady_clock::now();
-    if (llvm::Error error = engine->invokePacked(cifaceName, packed)) {
+    if (llvm::Error error = call.invoke(*engine, name)) {
       std::string text;
       llvm::raw_string_ostream os(text);
       os << error;
@@ -369,7 +313,7 @@ int main(int argc, char **argv) {
     double kernel = kernelTimes[kernelTimes.size() / 2];
     size_t outputBytes = 0;
     for (size_t r = 0; r < resultTypes.size(); ++r) {
-      const int64_t *desc = resultStorage.data() + resultOffsets[r];
+      const int64_t *desc = call.result(r);
       int64_t count = 1;
       for (int64_t d = 0; d < resultTypes[r].getRank(); ++d)
         count *= desc[3 + d];
@@ -399,7 +343,7 @@ int main(int argc, char **argv) {
   // Results, copied out through their strides.
   for (size_t r = 0; r < outputs.size(); ++r) {
     RankedTensorType type = resultTypes[r];
-    const int64_t *desc = resultStorage.data() + resultOffsets[r];
+    const int64_t *desc = call.result(r);
     int64_t rank = type.getRank();
     npy::Array out;
     out.dtype = *outputDType(type.getElementType());
@@ -415,6 +359,5 @@ int main(int argc, char **argv) {
     if (!npy::write(outputs[r], out, error))
       fail(error);
   }
-  freeResults();
   return 0;
 }

@@ -8,6 +8,7 @@
 #ifndef GATHER_RUNNER_JIT_H
 #define GATHER_RUNNER_JIT_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -41,6 +42,48 @@ std::unique_ptr<ExecutionEngine> compileForJit(ModuleOp module,
                                                StringRef entry,
                                                const JitOptions &options,
                                                std::string &error);
+
+/// The function a runner calls: `name` when given (a defined function),
+/// else a public "main", else the only public function. Null with `error`
+/// set otherwise.
+func::FuncOp findEntryFunction(ModuleOp module, StringRef name,
+                               std::string &error);
+
+/// One call of `_mlir_ciface_<entry>` on row-major host arrays: builds the
+/// argument descriptors (on `device` "gpu" the arguments are first copied
+/// to device buffers, freed with the call), invokes, and owns the result
+/// buffers the compiled code allocated until freeResults() (also run by
+/// invoke() for the previous results, and by the destructor).
+class JitCall {
+public:
+  JitCall(ArrayRef<void *> argData, ArrayRef<SmallVector<int64_t>> argShapes,
+          ArrayRef<int64_t> argElementSizes, ArrayRef<int64_t> resultRanks,
+          bool onDevice);
+  ~JitCall();
+  JitCall(const JitCall &) = delete;
+  JitCall &operator=(const JitCall &) = delete;
+
+  /// Runs the function; an invocation failure becomes the returned error.
+  /// Run-time check failures are read from the gather runtime by the caller.
+  llvm::Error invoke(ExecutionEngine &engine, StringRef entry);
+
+  /// The descriptor of result `r` (allocated and aligned pointers, offset,
+  /// sizes, strides).
+  const int64_t *result(size_t r) const {
+    return resultStorage.data() + resultOffsets[r];
+  }
+
+  /// Frees the result buffers that alias no argument and no earlier result.
+  void freeResults();
+
+private:
+  bool onDevice;
+  std::vector<void *> argData, deviceInputs;
+  std::vector<std::vector<int64_t>> argDescs;
+  std::vector<size_t> resultOffsets;
+  std::vector<int64_t> resultStorage;
+  bool haveResults = false;
+};
 
 /// A ranked memref descriptor as the C interface lays it out (allocated and
 /// aligned pointers, offset, sizes, strides; 8 bytes each) for a row-major
