@@ -74,6 +74,11 @@ scf::ParallelOp buildParallelOverShape(
     OpBuilder &b, Location loc, ArrayRef<Value> sizes,
     llvm::function_ref<void(OpBuilder &, Location, ValueRange)> body);
 
+/// The canonical multiaxis form without run-time checks: every gather that
+/// can be rewritten becomes gather.multiaxis, unit dimensions merged and
+/// reshapes folded (gather.elements with run-time-bounded sizes stays).
+LogicalResult bringToMultiaxisForm(Operation *root);
+
 /// Rewrites every gather into gather.multiaxis and simplifies it (merged
 /// unit dimensions, folds), so that the loops are over the fewest dimensions.
 LogicalResult prepareForLowering(Operation *root);

@@ -57,8 +57,8 @@ static LogicalResult lowerRuntimeBoundedElements(RewriterBase &rewriter,
         tensor::DimOp::create(rewriter, loc, op.getIndices(), d);
     Value ok = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ule,
                                      indicesSize, dataSize);
-    fits = fits ? arith::AndIOp::create(rewriter, loc, fits, ok).getResult()
-                : ok;
+    fits =
+        fits ? arith::AndIOp::create(rewriter, loc, fits, ok).getResult() : ok;
   }
   Value tooLarge = arith::XOrIOp::create(
       rewriter, loc, fits,
@@ -84,6 +84,11 @@ LogicalResult mlir::gather::prepareForLowering(Operation *root) {
   for (ElementsOp op : runtimeBounded)
     if (failed(lowerRuntimeBoundedElements(rewriter, op)))
       return op.emitOpError("could not be lowered");
+  return bringToMultiaxisForm(root);
+}
+
+LogicalResult mlir::gather::bringToMultiaxisForm(Operation *root) {
+  MLIRContext *ctx = root->getContext();
   RewritePatternSet patterns(ctx);
   populateGatherToMultiaxisPatterns(patterns);
   MultiaxisOp::getCanonicalizationPatterns(patterns, ctx);
@@ -157,8 +162,8 @@ static Prepared prepare(OpBuilder &b, Location loc, MultiaxisOp op) {
         isStatic = staticSize == 1;
         return;
       }
-      dynamicFlag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          size, one);
+      dynamicFlag =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, one);
     };
     p.inputUnitStatic.emplace_back();
     p.indicesUnitStatic.emplace_back();
@@ -230,15 +235,14 @@ struct ResolvedIndex {
 /// the same shape): the one place where wrap, clamp and fill are spelled
 /// out. `error` (checked before the loops) and `unchecked` only wrap.
 static ResolvedIndex applyIndexPolicy(OpBuilder &b, Location loc,
-                                      MultiaxisOp op, Value index,
-                                      Value size) {
+                                      MultiaxisOp op, Value index, Value size) {
   Type type = index.getType();
   Value zero = indexConstantLike(b, loc, type, 0);
   ResolvedIndex result{wrapNegative(b, loc, op, index, size), nullptr};
   OutOfBoundsMode oob = op.getOutOfBounds();
   if (oob == OutOfBoundsMode::clamp) {
-    Value last = arith::SubIOp::create(b, loc, size,
-                                       indexConstantLike(b, loc, type, 1));
+    Value last =
+        arith::SubIOp::create(b, loc, size, indexConstantLike(b, loc, type, 1));
     result.index = arith::MinSIOp::create(b, loc, result.index, last);
     result.index = arith::MaxSIOp::create(b, loc, result.index, zero);
   } else if (oob == OutOfBoundsMode::fill) {
@@ -269,9 +273,8 @@ static InputCoords computeInputCoords(OpBuilder &b, Location loc,
   SmallVector<Value> indicesPos;
   InputCoords result;
   for (int64_t d = 0; d < rank; ++d) {
-    indicesPos.push_back(broadcastCoord(b, loc, coords[d],
-                                        p.indicesUnitStatic[d],
-                                        p.indicesUnit[d]));
+    indicesPos.push_back(broadcastCoord(
+        b, loc, coords[d], p.indicesUnitStatic[d], p.indicesUnit[d]));
     result.coords.push_back(broadcastCoord(
         b, loc, coords[d], p.inputUnitStatic[d], p.inputUnit[d]));
   }
@@ -285,15 +288,15 @@ static InputCoords computeInputCoords(OpBuilder &b, Location loc,
   OutOfBoundsMode oob = op.getOutOfBounds();
   for (auto [j, axis] : llvm::enumerate(p.axes)) {
     SmallVector<Value> pos = indicesPos;
-    pos.back() = j == 0 ? base
-                        : arith::AddIOp::create(b, loc, base,
-                                                constIndex(b, loc, j))
-                              .getResult();
+    pos.back() =
+        j == 0 ? base
+               : arith::AddIOp::create(b, loc, base, constIndex(b, loc, j))
+                     .getResult();
     if (p.resolved) {
       Value index = tensor::ExtractOp::create(b, loc, p.resolved, pos);
       if (oob == OutOfBoundsMode::fill) {
-        Value valid = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::sge, index, constIndex(b, loc, 0));
+        Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                            index, constIndex(b, loc, 0));
         index = arith::SelectOp::create(b, loc, valid, index,
                                         constIndex(b, loc, 0));
         result.valid = andValues(b, loc, result.valid, valid);
@@ -302,8 +305,8 @@ static InputCoords computeInputCoords(OpBuilder &b, Location loc,
       continue;
     }
     Value raw = tensor::ExtractOp::create(b, loc, op.getIndices(), pos);
-    ResolvedIndex resolved = applyIndexPolicy(b, loc, op, toIndex(b, loc, raw),
-                                              p.inputSize[axis]);
+    ResolvedIndex resolved =
+        applyIndexPolicy(b, loc, op, toIndex(b, loc, raw), p.inputSize[axis]);
     result.valid = andValues(b, loc, result.valid, resolved.valid);
     result.coords[axis] = resolved.index;
   }
@@ -349,8 +352,8 @@ static Value resolveIndices(OpBuilder &b, Location loc, const Prepared &p) {
   int64_t rank = indicesType.getRank();
   auto tableType =
       RankedTensorType::get(indicesType.getShape(), b.getIndexType());
-  Value init = tensor::EmptyOp::create(b, loc, tableType.getShape(),
-                                       b.getIndexType());
+  Value init =
+      tensor::EmptyOp::create(b, loc, tableType.getShape(), b.getIndexType());
   SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(rank));
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
@@ -377,8 +380,7 @@ static Value resolveIndices(OpBuilder &b, Location loc, const Prepared &p) {
 /// sum over c of coordinate_c * stride(axes[c]). The table has the logical
 /// indices shape (the coordinates folded away); -1 marks a `fill` miss.
 /// `inputStrides` are the input's row-major strides.
-static Value buildAxisOffsetTable(OpBuilder &b, Location loc,
-                                  const Prepared &p,
+static Value buildAxisOffsetTable(OpBuilder &b, Location loc, const Prepared &p,
                                   ArrayRef<Value> inputStrides) {
   MultiaxisOp op = p.op;
   auto indicesType = op.getIndices().getType();
@@ -402,8 +404,8 @@ static Value buildAxisOffsetTable(OpBuilder &b, Location loc,
         Value valid;
         for (auto [c, axis] : llvm::enumerate(p.axes)) {
           SmallVector<Value> at = pos;
-          at.back() = arith::AddIOp::create(nb, nloc, first,
-                                            constIndex(nb, nloc, c));
+          at.back() =
+              arith::AddIOp::create(nb, nloc, first, constIndex(nb, nloc, c));
           Value raw = tensor::ExtractOp::create(nb, nloc, op.getIndices(), at);
           ResolvedIndex resolved = applyIndexPolicy(
               nb, nloc, op, toIndex(nb, nloc, raw), p.inputSize[axis]);
@@ -542,8 +544,8 @@ static Value buildVectorRows(OpBuilder &b, Location loc, const Prepared &p,
   for (int64_t d = 0; d < last; ++d) {
     indicesPos.push_back(broadcastCoord(b, loc, ivs[d], p.indicesUnitStatic[d],
                                         p.indicesUnit[d]));
-    inputPos.push_back(broadcastCoord(b, loc, ivs[d], p.inputUnitStatic[d],
-                                      p.inputUnit[d]));
+    inputPos.push_back(
+        broadcastCoord(b, loc, ivs[d], p.inputUnitStatic[d], p.inputUnit[d]));
   }
   indicesPos.push_back(zeroIndex);
   inputPos.push_back(zeroIndex);
@@ -572,19 +574,21 @@ static Value buildVectorRows(OpBuilder &b, Location loc, const Prepared &p,
   Value rawPassThrough = arith::ConstantOp::create(
       b, loc, rawVecType,
       DenseElementsAttr::get(rawVecType, b.getZeroAttr(indexElementType)));
-  auto minorMap =
-      AffineMapAttr::get(AffineMap::getMinorIdentityMap(rank, 1, b.getContext()));
+  auto minorMap = AffineMapAttr::get(
+      AffineMap::getMinorIdentityMap(rank, 1, b.getContext()));
   ArrayAttr notInBounds = b.getBoolArrayAttr({false});
 
   auto loop = scf::ForOp::create(
       b, loc, zeroIndex, rowLength, constIndex(b, loc, lanes), ValueRange{row},
       [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs) {
         Value remaining = arith::SubIOp::create(lb, ll, rowLength, j);
-        Value mask =
-            vector::CreateMaskOp::create(lb, ll, maskType, ValueRange{remaining});
+        Value mask = vector::CreateMaskOp::create(lb, ll, maskType,
+                                                  ValueRange{remaining});
         // Output coordinates of the lanes along the row.
-        Value laneCoords = arith::AddIOp::create(lb, ll, laneIds, splat(lb, ll, j));
+        Value laneCoords =
+            arith::AddIOp::create(lb, ll, laneIds, splat(lb, ll, j));
         Value gatherMask = mask;
+        Value values;
         if (offsetTable) {
           Value axisOffsets;
           if (!indicesVary) {
@@ -607,8 +611,8 @@ static Value buildVectorRows(OpBuilder &b, Location loc, const Prepared &p,
             axisOffsets =
                 arith::SelectOp::create(lb, ll, hit, axisOffsets, zeroVec);
           }
-          Value offsets =
-              arith::AddIOp::create(lb, ll, axisOffsets, splat(lb, ll, rowBase));
+          Value offsets = arith::AddIOp::create(lb, ll, axisOffsets,
+                                                splat(lb, ll, rowBase));
           // The innermost dimension as a non-axis: the lane's own
           // coordinate, unless the input broadcasts it.
           if (!llvm::is_contained(p.axes, last) &&
@@ -622,105 +626,97 @@ static Value buildVectorRows(OpBuilder &b, Location loc, const Prepared &p,
                   zeroVec, laneCoords);
             offsets = arith::AddIOp::create(lb, ll, offsets, laneTerm);
           }
-          Value values = vector::GatherOp::create(
-              lb, ll, valueVecType, flatInput, ValueRange{zeroIndex}, offsets,
-              gatherMask, passThrough, nullptr);
-          SmallVector<Value> writeAt(last, zeroIndex);
-          writeAt.push_back(j);
-          Value updated = vector::TransferWriteOp::create(
-                              lb, ll, values, iterArgs[0], writeAt, minorMap,
-                              mask, notInBounds)
-                              .getResult();
-          scf::YieldOp::create(lb, ll, updated);
-          return;
-        }
-        SmallVector<Value> axisCoords(p.axes.size());
-        for (auto [c, axis] : llvm::enumerate(p.axes)) {
-          Value raw;
-          if (!indicesVary) {
-            // Every lane reads the same index value.
-            SmallVector<Value> at = indicesPos;
-            at.back() = constIndex(lb, ll, c);
-            Value scalar = tensor::ExtractOp::create(lb, ll, op.getIndices(), at);
-            raw = vector::BroadcastOp::create(lb, ll, rawVecType, scalar);
-          } else if (k == 1 && p.indicesUnitStatic[last]) {
-            SmallVector<Value> at = indicesPos;
-            at.back() = j;
-            raw = vector::TransferReadOp::create(lb, ll, rawVecType,
-                                                 op.getIndices(), at, minorMap,
-                                                 rawPad, mask, notInBounds);
-          } else {
-            // Coordinates are interleaved: lane l reads l*k + c of the row;
-            // a dynamic row of size 1 is a broadcast (every lane reads c).
-            Value lanePos = laneCoords;
-            if (!p.indicesUnitStatic[last])
-              lanePos = arith::SelectOp::create(
-                  lb, ll,
-                  vector::BroadcastOp::create(lb, ll, maskType,
-                                              p.indicesUnit[last]),
-                  zeroVec, lanePos);
-            Value positions = arith::MulIOp::create(
-                lb, ll, lanePos, splat(lb, ll, constIndex(lb, ll, k)));
-            positions = arith::AddIOp::create(
-                lb, ll, positions, splat(lb, ll, constIndex(lb, ll, c)));
-            raw = vector::GatherOp::create(lb, ll, rawVecType, op.getIndices(),
-                                           indicesPos, positions, mask,
-                                           rawPassThrough, nullptr);
-          }
-          Value index =
-              indexElementType.isIndex()
-                  ? raw
-                  : arith::IndexCastOp::create(lb, ll, indexVecType, raw)
-                        .getResult();
-          ResolvedIndex resolved = applyIndexPolicy(
-              lb, ll, op, index, splat(lb, ll, p.inputSize[axis]));
-          // Lanes with an invalid index take the zero pass-through.
-          if (resolved.valid)
-            gatherMask =
-                arith::AndIOp::create(lb, ll, gatherMask, resolved.valid);
-          axisCoords[c] = resolved.index;
-        }
-        Value values;
-        if (onlyInnermostVaries) {
-          values = vector::GatherOp::create(lb, ll, valueVecType,
-                                            op.getInput(), inputPos,
-                                            axisCoords.front(), gatherMask,
-                                            passThrough, nullptr);
-        } else {
-          // Linear offset of each lane's input element.
-          Value offsets = zeroVec;
-          for (int64_t d = 0; d < rank; ++d) {
-            Value coord;
-            auto axisIt = llvm::find(p.axes, d);
-            if (axisIt != p.axes.end()) {
-              coord = axisCoords[axisIt - p.axes.begin()];
-            } else if (d == last) {
-              coord = p.inputUnitStatic[d] == std::optional<bool>(true)
-                          ? zeroVec
-                      : p.inputUnit[d]
-                          ? arith::SelectOp::create(
-                                lb, ll,
-                                vector::BroadcastOp::create(lb, ll, maskType,
-                                                            p.inputUnit[d]),
-                                zeroVec, laneCoords)
-                                .getResult()
-                          : laneCoords;
-            } else {
-              coord = splat(lb, ll, inputPos[d]);
-            }
-            Value term = arith::MulIOp::create(lb, ll, coord,
-                                               splat(lb, ll, inputStrides[d]));
-            offsets = arith::AddIOp::create(lb, ll, offsets, term);
-          }
           values = vector::GatherOp::create(lb, ll, valueVecType, flatInput,
                                             ValueRange{zeroIndex}, offsets,
                                             gatherMask, passThrough, nullptr);
+        } else {
+          SmallVector<Value> axisCoords(p.axes.size());
+          for (auto [c, axis] : llvm::enumerate(p.axes)) {
+            Value raw;
+            if (!indicesVary) {
+              // Every lane reads the same index value.
+              SmallVector<Value> at = indicesPos;
+              at.back() = constIndex(lb, ll, c);
+              Value scalar =
+                  tensor::ExtractOp::create(lb, ll, op.getIndices(), at);
+              raw = vector::BroadcastOp::create(lb, ll, rawVecType, scalar);
+            } else if (k == 1 && p.indicesUnitStatic[last]) {
+              SmallVector<Value> at = indicesPos;
+              at.back() = j;
+              raw = vector::TransferReadOp::create(
+                  lb, ll, rawVecType, op.getIndices(), at, minorMap, rawPad,
+                  mask, notInBounds);
+            } else {
+              // Coordinates are interleaved: lane l reads l*k + c of the row;
+              // a dynamic row of size 1 is a broadcast (every lane reads c).
+              Value lanePos = laneCoords;
+              if (!p.indicesUnitStatic[last])
+                lanePos = arith::SelectOp::create(
+                    lb, ll,
+                    vector::BroadcastOp::create(lb, ll, maskType,
+                                                p.indicesUnit[last]),
+                    zeroVec, lanePos);
+              Value positions = arith::MulIOp::create(
+                  lb, ll, lanePos, splat(lb, ll, constIndex(lb, ll, k)));
+              positions = arith::AddIOp::create(
+                  lb, ll, positions, splat(lb, ll, constIndex(lb, ll, c)));
+              raw = vector::GatherOp::create(
+                  lb, ll, rawVecType, op.getIndices(), indicesPos, positions,
+                  mask, rawPassThrough, nullptr);
+            }
+            Value index =
+                indexElementType.isIndex()
+                    ? raw
+                    : arith::IndexCastOp::create(lb, ll, indexVecType, raw)
+                          .getResult();
+            ResolvedIndex resolved = applyIndexPolicy(
+                lb, ll, op, index, splat(lb, ll, p.inputSize[axis]));
+            // Lanes with an invalid index take the zero pass-through.
+            if (resolved.valid)
+              gatherMask =
+                  arith::AndIOp::create(lb, ll, gatherMask, resolved.valid);
+            axisCoords[c] = resolved.index;
+          }
+          if (onlyInnermostVaries) {
+            values = vector::GatherOp::create(
+                lb, ll, valueVecType, op.getInput(), inputPos,
+                axisCoords.front(), gatherMask, passThrough, nullptr);
+          } else {
+            // Linear offset of each lane's input element.
+            Value offsets = zeroVec;
+            for (int64_t d = 0; d < rank; ++d) {
+              Value coord;
+              auto axisIt = llvm::find(p.axes, d);
+              if (axisIt != p.axes.end()) {
+                coord = axisCoords[axisIt - p.axes.begin()];
+              } else if (d == last) {
+                coord = p.inputUnitStatic[d] == std::optional<bool>(true)
+                            ? zeroVec
+                        : p.inputUnit[d]
+                            ? arith::SelectOp::create(
+                                  lb, ll,
+                                  vector::BroadcastOp::create(lb, ll, maskType,
+                                                              p.inputUnit[d]),
+                                  zeroVec, laneCoords)
+                                  .getResult()
+                            : laneCoords;
+              } else {
+                coord = splat(lb, ll, inputPos[d]);
+              }
+              Value term = arith::MulIOp::create(
+                  lb, ll, coord, splat(lb, ll, inputStrides[d]));
+              offsets = arith::AddIOp::create(lb, ll, offsets, term);
+            }
+            values = vector::GatherOp::create(lb, ll, valueVecType, flatInput,
+                                              ValueRange{zeroIndex}, offsets,
+                                              gatherMask, passThrough, nullptr);
+          }
         }
         SmallVector<Value> writeAt(last, zeroIndex);
         writeAt.push_back(j);
         Value updated = vector::TransferWriteOp::create(
-                            lb, ll, values, iterArgs[0], writeAt, minorMap, mask,
-                            notInBounds)
+                            lb, ll, values, iterArgs[0], writeAt, minorMap,
+                            mask, notInBounds)
                             .getResult();
         scf::YieldOp::create(lb, ll, updated);
       });
@@ -792,9 +788,8 @@ static Value buildBlockCopy(OpBuilder &b, Location loc, const Prepared &p,
   }
   SmallVector<OpFoldResult> outputOffsets(coords.begin(), coords.end());
   b.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(b, loc, block,
-                                        forall.getRegionIterArgs()[0],
-                                        outputOffsets, sizes, ones);
+  tensor::ParallelInsertSliceOp::create(
+      b, loc, block, forall.getRegionIterArgs()[0], outputOffsets, sizes, ones);
   return forall.getResult(0);
 }
 
@@ -857,9 +852,10 @@ static Value checkIndices(OpBuilder &b, Location loc, const Prepared &p,
       [&](OpBuilder &nb, Location nloc, Value raw, Value lastPos) -> Value {
         // The data dimension this value indexes: axes[lastPos % k].
         Value size = addressedSize(nb, nloc, p, lastPos);
-        Value index = wrapNegative(nb, nloc, p.op, toIndex(nb, nloc, raw), size);
-        return arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::ult,
-                                     index, size);
+        Value index =
+            wrapNegative(nb, nloc, p.op, toIndex(nb, nloc, raw), size);
+        return arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::ult, index,
+                                     size);
       });
 }
 
@@ -890,8 +886,8 @@ static memref::GlobalOp getOrCreateSiteString(OpBuilder &b, Location loc,
   std::string text = describeGatherSite(op);
   SmallVector<int8_t> bytes(text.begin(), text.end());
   bytes.push_back(0);
-  auto type = MemRefType::get({static_cast<int64_t>(bytes.size())},
-                              b.getI8Type());
+  auto type =
+      MemRefType::get({static_cast<int64_t>(bytes.size())}, b.getI8Type());
   auto value = DenseElementsAttr::get(
       RankedTensorType::get(type.getShape(), b.getI8Type()),
       ArrayRef<int8_t>(bytes));
@@ -924,8 +920,7 @@ static void emitErrorCall(OpBuilder &b, Location loc, Operation *op,
   memref::GlobalOp global = getOrCreateSiteString(b, loc, op);
   Value text = memref::GetGlobalOp::create(b, loc, global.getType(),
                                            global.getSymName());
-  Value address =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, text);
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, text);
   Value site = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
   func::CallOp::create(b, loc, kRuntimeErrorFn, TypeRange{},
                        ValueRange{site, kind});
@@ -975,8 +970,7 @@ LogicalResult mlir::gather::lowerMultiaxis(RewriterBase &rewriter,
   // are reused across many rows (W5's broadcast dimensions), each tuple is
   // resolved once into a linear-offset table that the rows read
   // contiguously.
-  bool singleInnermostAxis =
-      p.axes.size() == 1 && p.axes.front() == p.rank - 1;
+  bool singleInnermostAxis = p.axes.size() == 1 && p.axes.front() == p.rank - 1;
   bool vectorize = copyContiguousBlocks && !useBlockCopy && !staticallyEmpty &&
                    canVectorizeInnermost(p, elementType);
   // The vector path resolves indices in registers.
@@ -1022,8 +1016,7 @@ LogicalResult mlir::gather::lowerMultiaxis(RewriterBase &rewriter,
           }
           Value zero = arith::ConstantOp::create(b, l, elementType,
                                                  b.getZeroAttr(elementType));
-          Value zeros =
-              linalg::FillOp::create(b, l, zero, init).getResult(0);
+          Value zeros = linalg::FillOp::create(b, l, zero, init).getResult(0);
           scf::YieldOp::create(b, l, zeros);
         });
     result = ifOp.getResult(0);

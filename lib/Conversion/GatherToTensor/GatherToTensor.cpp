@@ -22,7 +22,6 @@
 #include "gather/Conversion/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_CONVERTGATHERTOTENSOR
@@ -162,13 +161,7 @@ struct ConvertGatherToTensorPass
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    // The canonical form first: every gather as multiaxis, unit dims merged.
-    RewritePatternSet patterns(ctx);
-    populateGatherToMultiaxisPatterns(patterns);
-    MultiaxisOp::getCanonicalizationPatterns(patterns, ctx);
-    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
-    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(bringToMultiaxisForm(getOperation())))
       return signalPassFailure();
     bool failedAny = false;
     getOperation()->walk([&](Operation *op) {

@@ -292,8 +292,6 @@ struct RewriteToMultiaxis : OpRewritePattern<OpTy> {
       if (!getRuntimeBoundedDims(elements).empty())
         return rewriter.notifyMatchFailure(
             op, "indices sizes must be checked against data at run time");
-    if (failed(op.analyzeShapes()))
-      return rewriter.notifyMatchFailure(op, "invalid shapes");
     return rewriteOpToMultiaxis(rewriter, op);
   }
 };
