@@ -64,3 +64,13 @@ func.func @elements_dynamic(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>) -> tensor<
   %0 = gather.elements %d[%i] axis = 1 negative_indices = out_of_bounds out_of_bounds = unchecked : (tensor<?x?xf32>, tensor<?x?xi64>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// No axes (a broadcast decided at run time) is no gather at all for
+// tensor.gather.
+func.func @no_axes(%d: tensor<?x3xf32>, %i: tensor<?x1xi64>) -> tensor<?x3xf32> {
+  // expected-error @+1 {{'gather.multiaxis' op has no axes; tensor.gather needs at least one gather dimension}}
+  %0 = gather.multiaxis %d[%i] axes = [] negative_indices = out_of_bounds out_of_bounds = unchecked : (tensor<?x3xf32>, tensor<?x1xi64>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}

@@ -24,3 +24,4 @@ func.func @tosa_gather_dynamic(%v: tensor<?x?x8xi8>, %i: tensor<?x?xi32>) -> ten
   %0 = tosa.gather %v, %i : (tensor<?x?x8xi8>, tensor<?x?xi32>) -> tensor<?x?x8xi8>
   return %0 : tensor<?x?x8xi8>
 }
+
