@@ -25,15 +25,20 @@ struct CpuPipelineOptions : PassPipelineOptions<CpuPipelineOptions> {
 };
 } // namespace
 
+/// Both pipelines bufferize the lowered tensors the same way: whole
+/// functions, plain row-major buffers, deallocation inserted.
+static constexpr const char *kBufferize =
+    "canonicalize,cse,"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-deallocation-pipeline,convert-bufferization-to-memref,";
+
 /// From gather ops on tensors to the LLVM dialect.
 static void buildCpuPipeline(OpPassManager &pm,
                              const CpuPipelineOptions &options) {
   std::string pipeline = "canonicalize,";
   pipeline += options.reference ? "convert-gather-to-scf," : "convert-gather-to-linalg,";
-  pipeline += "canonicalize,cse,"
-              "one-shot-bufferize{bufferize-function-boundaries "
-              "function-boundary-type-conversion=identity-layout-map},"
-              "buffer-deallocation-pipeline,convert-bufferization-to-memref,";
+  pipeline += kBufferize;
   // scf.forall (the block copies) and linalg loops become scf.parallel, of
   // which only outer dimensions stay parallel, and those OpenMP loops. The
   // canonicalize after scf-to-openmp inlines the memref.alloca_scope it
@@ -101,10 +106,7 @@ static void buildGpuPipeline(OpPassManager &pm,
   if (format == "auto")
     format = havePtxas() ? "bin" : "isa";
   std::string pipeline =
-      "canonicalize,convert-gather-to-gpu,canonicalize,cse,"
-      "one-shot-bufferize{bufferize-function-boundaries "
-      "function-boundary-type-conversion=identity-layout-map},"
-      "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+      std::string("canonicalize,convert-gather-to-gpu,") + kBufferize +
       "func.func(convert-linalg-to-parallel-loops),";
   pipeline += "gather-map-to-gpu{threads-per-block=" +
               std::to_string(options.threadsPerBlock) + "},";
