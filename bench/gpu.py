@@ -22,7 +22,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from run import ttype, workloads  # noqa: E402
+from run import workloads, write_workload  # noqa: E402
 
 
 def main():
@@ -37,16 +37,8 @@ def main():
     for name, w in workloads(np.random.default_rng(0)).items():
         if args.only and name not in args.only.split(","):
             continue
-        data, idx = w["data"], w["idx"]
         want = w["numpy"]()
-        np.save(os.path.join(work, f"{name}_d.npy"), data)
-        np.save(os.path.join(work, f"{name}_i.npy"), idx)
-        dt, it, ot = ttype(data.shape, "f32"), ttype(idx.shape, "i64"), ttype(want.shape, "f32")
-        src = os.path.join(work, f"{name}.mlir")
-        with open(src, "w") as f:
-            f.write(f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n"
-                    f"  %0 = gather.{w['op']} %d[%i] {w['attr']} : ({dt}, {it}) -> {ot}\n"
-                    f"  return %0 : {ot}\n}}\n")
+        src = write_workload(work, name, w, want)
         out = os.path.join(work, f"{name}_out.npy")
         r = subprocess.run([os.path.join(args.bin, "gather-run"), src, "--device", "gpu",
                             "--input", os.path.join(work, f"{name}_d.npy"),

@@ -61,6 +61,21 @@ def ttype(shape, ety):
     return "tensor<" + "".join(f"{s}x" for s in shape) + ety + ">"
 
 
+def write_workload(work, name, w, want):
+    """The workload's inputs as NAME_d.npy / NAME_i.npy and its gather as a
+    one-op function in NAME.mlir (returned)."""
+    data, idx = w["data"], w["idx"]
+    np.save(os.path.join(work, f"{name}_d.npy"), data)
+    np.save(os.path.join(work, f"{name}_i.npy"), idx)
+    dt, it, ot = ttype(data.shape, "f32"), ttype(idx.shape, "i64"), ttype(want.shape, "f32")
+    src = os.path.join(work, f"{name}.mlir")
+    with open(src, "w") as f:
+        f.write(f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n"
+                f"  %0 = gather.{w['op']} %d[%i] {w['attr']} : ({dt}, {it}) -> {ot}\n"
+                f"  return %0 : {ot}\n}}\n")
+    return src
+
+
 def median_ms(fn, runs):
     times = []
     for _ in range(runs):
@@ -90,16 +105,9 @@ def main():
             continue
         data, idx = w["data"], w["idx"]
         want = w["numpy"]()
-        np.save(os.path.join(work, f"{name}_d.npy"), data)
-        np.save(os.path.join(work, f"{name}_i.npy"), idx)
+        src = write_workload(work, name, w, want)
         data.tofile(os.path.join(work, f"{name}_data.bin"))
         idx.astype(np.int64).tofile(os.path.join(work, f"{name}_idx.bin"))
-        dt, it, ot = ttype(data.shape, "f32"), ttype(idx.shape, "i64"), ttype(want.shape, "f32")
-        src = os.path.join(work, f"{name}.mlir")
-        with open(src, "w") as f:
-            f.write(f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n"
-                    f"  %0 = gather.{w['op']} %d[%i] {w['attr']} : ({dt}, {it}) -> {ot}\n"
-                    f"  return %0 : {ot}\n}}\n")
         out = os.path.join(work, f"{name}_out.npy")
         # Rounds alternate the three contenders so that a slow spell of the
         # shared machine hits all of them; each keeps its best median.
