@@ -12,12 +12,14 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".py", ".test", ".c"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gather_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "__pycache__"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Consumer", "__pycache__"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%gather_src_root", config.gather_src_root))
 config.substitutions.append(("%gather_bin", config.gather_tools_dir))
 config.substitutions.append(("%gather_lib", config.gather_lib_dir))
+config.substitutions.append(("%gather_obj_root", config.gather_obj_root))
+config.substitutions.append(("%mlir_cmake_dir", config.mlir_cmake_dir))
 # Upstream tools, for the plugin tests.
 config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
 config.substitutions.append(("%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")))
@@ -54,6 +56,10 @@ def cuda_gpu_present():
     count = ctypes.c_int(0)
     return cuda.cuInit(0) == 0 and cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
 
+
+# Building a project against an install of this build.
+if shutil.which("cmake") and shutil.which("ninja"):
+    config.available_features.add("cmake")
 
 # Execution on an NVIDIA GPU (gather-run --device gpu): REQUIRES: gpu.
 if cuda_gpu_present():

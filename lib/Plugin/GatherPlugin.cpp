@@ -10,9 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/Passes.h"
-#include "gather/Dialect/Gather/IR/GatherDialect.h"
-#include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/InitGather.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/Plugins/DialectPlugin.h"
@@ -28,18 +26,14 @@ using namespace mlir;
 /// tool calls first.
 static void registerGatherPassesOnce() {
   static std::once_flag once;
-  std::call_once(once, [] {
-    gather::registerGatherPasses();
-    gather::registerGatherConversionPasses();
-    gather::registerGatherPipelines();
-  });
+  std::call_once(once, [] { gather::registerAllGatherPasses(); });
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK DialectPluginLibraryInfo
 mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "Gather", LLVM_VERSION_STRING,
           [](DialectRegistry *registry) {
-            registry->insert<gather::GatherDialect>();
+            gather::registerAllGatherDialects(*registry);
             registerGatherPassesOnce();
           }};
 }

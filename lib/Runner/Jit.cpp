@@ -2,9 +2,7 @@
 
 #include "gather/Runner/Jit.h"
 
-#include "gather/Conversion/Passes.h"
-#include "gather/Dialect/Gather/IR/GatherDialect.h"
-#include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/InitGather.h"
 #include "gather/Runtime/GatherGpuRuntime.h"
 #include "gather/Runtime/GatherRuntime.h"
 
@@ -17,7 +15,10 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/IPO/MergeFunctions.h"
 
 #include <cstring>
 #include <mutex>
@@ -30,11 +31,9 @@ void mlir::gather::registerJitDialectsAndPasses(DialectRegistry &registry) {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     registerAllPasses();
-    registerGatherPasses();
-    registerGatherConversionPasses();
-    registerGatherPipelines();
+    registerAllGatherPasses();
   });
-  registry.insert<GatherDialect>();
+  registerAllGatherDialects(registry);
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
@@ -52,24 +51,23 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
   function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     UnitAttr::get(context));
   bool onGpu = options.device == "gpu";
-  std::string pipeline = "gather-cpu-pipeline{parallel=" +
-                         std::string(options.parallel ? "true" : "false") +
-                         " reference=" +
-                         (options.reference ? "true" : "false") + "}";
+  PassManager pm(context);
   if (onGpu) {
     // PTX for this device, JIT-compiled by the driver: no CUDA toolkit
     // needed where it runs.
     int capability = gather_gpu_compute_capability();
-    std::string features = capability >= 100 ? "+ptx86" : "+ptx80";
-    pipeline = "gather-gpu-pipeline{chip=sm_" + std::to_string(capability) +
-               " features=" + features + " format=isa}";
-  } else if (options.device != "cpu") {
+    GatherGpuPipelineOptions gpuOptions;
+    gpuOptions.chip = "sm_" + std::to_string(capability);
+    gpuOptions.features = capability >= 100 ? "+ptx86" : "+ptx80";
+    gpuOptions.format = "isa";
+    buildGatherGpuPipeline(pm, gpuOptions);
+  } else if (options.device == "cpu") {
+    GatherCpuPipelineOptions cpuOptions;
+    cpuOptions.parallel = options.parallel;
+    cpuOptions.reference = options.reference;
+    buildGatherCpuPipeline(pm, cpuOptions);
+  } else {
     error = "unknown device '" + options.device + "' (cpu or gpu)";
-    return nullptr;
-  }
-  PassManager pm(context);
-  if (failed(parsePassPipeline(pipeline, pm))) {
-    error = "internal error: cannot build " + pipeline;
     return nullptr;
   }
   if (failed(pm.run(module))) {
@@ -90,9 +88,30 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     error = "cannot create a target machine for the host";
     return nullptr;
   }
+  // LLVM's O3 pipeline, after merging identical functions: gathers of the
+  // same kind, shape and policy lower to identical OpenMP loop bodies, and
+  // merging them first takes most of the LLVM time of a large model away.
   // The options hold a function_ref: the transformer must outlive create().
+  llvm::TargetMachine *machine = targetMachine->get();
   std::function<llvm::Error(llvm::Module *)> transformer =
-      makeOptimizingTransformer(3, 0, targetMachine->get());
+      [machine](llvm::Module *module) -> llvm::Error {
+    llvm::LoopAnalysisManager loops;
+    llvm::FunctionAnalysisManager functions;
+    llvm::CGSCCAnalysisManager cgscc;
+    llvm::ModuleAnalysisManager modules;
+    llvm::PassBuilder builder(machine);
+    builder.registerModuleAnalyses(modules);
+    builder.registerCGSCCAnalyses(cgscc);
+    builder.registerFunctionAnalyses(functions);
+    builder.registerLoopAnalyses(loops);
+    builder.crossRegisterProxies(loops, functions, cgscc, modules);
+    llvm::ModulePassManager pipeline;
+    pipeline.addPass(llvm::MergeFunctionsPass());
+    pipeline.addPass(
+        builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
+    pipeline.run(*module, modules);
+    return llvm::Error::success();
+  };
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   // memref.copy of strided buffers calls memrefCopy from the C runner utils;
@@ -103,8 +122,8 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
   if (options.parallel && !onGpu)
     libs.push_back(ompPath);
   engineOptions.sharedLibPaths = libs;
-  auto engine = ExecutionEngine::create(module, engineOptions,
-                                        std::move(*targetMachine));
+  auto engine =
+      ExecutionEngine::create(module, engineOptions, std::move(*targetMachine));
   if (!engine) {
     llvm::raw_string_ostream os(error);
     os << "JIT compilation failed: " << engine.takeError();

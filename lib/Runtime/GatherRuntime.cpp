@@ -1,6 +1,7 @@
 //===- GatherRuntime.cpp - run-time support for compiled gathers ----------===//
 
 #include "gather/Runtime/GatherRuntime.h"
+#include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
 
 #include <atomic>
 #include <cstdio>
@@ -14,25 +15,13 @@ std::atomic<int> recordErrors{0};
 std::mutex errorMutex;
 std::string firstError;
 bool hasError = false;
-
-const char *kindText(int64_t kind) {
-  switch (kind) {
-  case 1:
-    return "index out of bounds";
-  case 2:
-    return "operand shapes are not broadcast-compatible at run time";
-  case 3:
-    return "an indices dimension is larger than the data dimension";
-  default:
-    return "run-time check failed";
-  }
-}
 } // namespace
 
-extern "C" void __gather_runtime_error(int64_t site, int64_t kind) {
+extern "C" void __gather_runtime_error(int64_t site, int64_t kind,
+                                       int64_t /*count*/, int64_t /*details*/) {
   const char *where = reinterpret_cast<const char *>(site);
   std::string message = std::string(where ? where : "gather op") + ": " +
-                        kindText(kind);
+                        mlir::gather::describeRuntimeErrorKind(kind);
   if (!recordErrors.load()) {
     std::fprintf(stderr, "error: %s\n", message.c_str());
     std::fflush(stderr);

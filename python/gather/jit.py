@@ -10,8 +10,10 @@ Errors from the compiler (diagnostics with locations) and at run time (an
 out-of-bounds index under out_of_bounds = "error", naming the op) raise
 GatherError; nothing aborts the interpreter.
 
-The library is found through $GATHER_CAPI_LIBRARY (a file), else next to
-this package in a build tree (build/lib/libGatherCAPI.so).
+The library is found through $GATHER_CAPI_LIBRARY (a file), else in an
+install prefix (PREFIX/lib/libGatherCAPI.so next to PREFIX/python/gather),
+else in the build tree of the sources this package is in
+(build/lib/libGatherCAPI.so).
 """
 
 import ctypes
@@ -48,6 +50,7 @@ def _library():
             return _lib
         here = os.path.dirname(os.path.abspath(__file__))
         candidates = [os.environ.get("GATHER_CAPI_LIBRARY", ""),
+                      os.path.join(here, "..", "..", "lib", "libGatherCAPI.so"),
                       os.path.join(here, "..", "..", "build", "lib", "libGatherCAPI.so")]
         path = next((p for p in candidates if p and os.path.exists(p)), None)
         if path is None:

@@ -5,9 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/Passes.h"
-#include "gather/Dialect/Gather/IR/GatherDialect.h"
-#include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/InitGather.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -18,17 +16,15 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::gather::registerGatherPasses();
-  mlir::gather::registerGatherConversionPasses();
-  mlir::gather::registerGatherPipelines();
+  mlir::gather::registerAllGatherPasses();
 
   mlir::DialectRegistry registry;
-  registry.insert<mlir::gather::GatherDialect>();
+  mlir::gather::registerAllGatherDialects(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   // gpu-module-to-binary translates kernels to LLVM IR.
   mlir::registerAllToLLVMIRTranslations(registry);
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "gather optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "gather optimizer driver\n", registry));
 }

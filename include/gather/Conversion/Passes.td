@@ -23,6 +23,15 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg", "ModuleOp"> {
     location; lib/Runtime prints it and exits with 1) and the result is
     zeros.
   }];
+  let options = [
+    Option<"blockCopy", "block-copy", "bool", "true",
+           "Copy trailing blocks taken whole from the input (an embedding "
+           "row) with one slice per coordinate in an scf.forall">,
+    Option<"vectorize", "vectorize", "bool", "true",
+           "Vectorize element gathers along the innermost dimension and "
+           "resolve reused indices once into tables; false leaves one scalar "
+           "linalg.generic per gather">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::linalg::LinalgDialect",
@@ -45,23 +54,6 @@ def ConvertGatherToSCF : Pass<"convert-gather-to-scf", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
-}
-
-def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
-  let summary = "Keep only the outer dimensions of scf.parallel loops parallel";
-  let description = [{
-    `convert-scf-to-openmp` turns all dimensions of an `scf.parallel` into
-    one collapsed OpenMP loop that recomputes each index with a division and
-    a remainder per iteration. This pass keeps the shortest prefix of
-    dimensions whose static trip counts reach `min-iterations` parallel and
-    makes the rest nested `scf.for` loops, so that inner dimensions run as
-    plain (vectorizable) loops. Loops with reductions are left alone.
-  }];
-  let options = [
-    Option<"minIterations", "min-iterations", "int64_t", "16",
-           "Parallel iterations to aim for (enough to balance the threads)">
-  ];
-  let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
 def ConvertGatherToGPU : Pass<"convert-gather-to-gpu", "ModuleOp"> {

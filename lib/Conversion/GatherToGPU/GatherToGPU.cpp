@@ -11,12 +11,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/MultiaxisLowering.h"
-#include "gather/Conversion/Passes.h"
+#include "gather/Conversion/GatherToGPU.h"
+#include "MapToGPU.h"
+#include "gather/Conversion/MultiaxisLowering/MultiaxisLowering.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_CONVERTGATHERTOGPU
@@ -49,9 +55,8 @@ static constexpr int64_t kCheckThreadsPerBlock = 256;
 /// over the indices (one device thread each after gather-map-to-gpu) stores
 /// 1 into a device flag for an invalid value, and the host reads the flag
 /// back. All writers store the same value, so the race is benign.
-static Value buildDeviceAllOf(
-    OpBuilder &b, Location loc, Value indices,
-    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> isValid) {
+static Value buildDeviceAllOf(OpBuilder &b, Location loc, Value indices,
+                              IndexCheckFn isValid) {
   auto tensorType = cast<RankedTensorType>(indices.getType());
   int64_t rank = tensorType.getRank();
   auto bufferType =
@@ -85,7 +90,9 @@ static Value buildDeviceAllOf(
           scf::YieldOp::create(tb, tl);
         });
       });
-  (void)mapParallelLoopToGPU(check, kCheckThreadsPerBlock);
+  // Through a rewriter that keeps `b`'s listener (a pattern driver).
+  IRRewriter rewriter(b);
+  (void)mapParallelLoopToGPU(rewriter, check, kCheckThreadsPerBlock);
   Value hostFlag = memref::AllocaOp::create(b, loc, flagType);
   gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, hostFlag,
                         flag);
@@ -93,12 +100,24 @@ static Value buildDeviceAllOf(
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, raised, zero);
 }
 
+void mlir::gather::populateGatherToGPUPatterns(
+    RewritePatternSet &patterns, const GatherToGPUOptions &options) {
+  MultiaxisLoweringStrategy strategy;
+  strategy.buildLoops = buildDeviceLoopNest;
+  strategy.buildAllOf = buildDeviceAllOf;
+  strategy.symbolTables = options.symbolTables;
+  populateMultiaxisLoweringPatterns(patterns, strategy);
+}
+
 namespace {
 struct ConvertGatherToGPUPass
     : gather::impl::ConvertGatherToGPUBase<ConvertGatherToGPUPass> {
   void runOnOperation() override {
-    if (failed(lowerAllGathers(getOperation(), buildDeviceLoopNest, buildDeviceAllOf,
-                               /*copyContiguousBlocks=*/false)))
+    SymbolTableCollection symbolTables;
+    RewritePatternSet patterns(&getContext());
+    populateGatherToGPUPatterns(patterns, {&symbolTables});
+    if (failed(
+            applyGatherLoweringPatterns(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };

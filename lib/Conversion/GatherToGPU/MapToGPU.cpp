@@ -15,10 +15,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/MultiaxisLowering.h"
-#include "gather/Conversion/Passes.h"
+#include "MapToGPU.h"
+#include "gather/Conversion/GatherToGPU.h"
+#include "gather/Conversion/MultiaxisLowering/MultiaxisLowering.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -44,11 +47,13 @@ static bool isInsideLaunch(Operation *op) {
 /// alignment holds when row lengths are multiples of the vector and the
 /// buffers start 16-byte aligned (device allocations are 256-byte aligned;
 /// callers must pass aligned buffers). Returns whether it rewrote the loop.
-static bool vectorizeRowCopy(scf::ParallelOp loop) {
+static bool vectorizeRowCopy(RewriterBase &rewriter, scf::ParallelOp loop) {
   int64_t rank = loop.getNumLoops();
   Value iv = loop.getInductionVars().back();
-  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound()[rank - 1]);
-  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound()[rank - 1]);
+  std::optional<int64_t> lower =
+      getConstantIntValue(loop.getLowerBound()[rank - 1]);
+  std::optional<int64_t> upper =
+      getConstantIntValue(loop.getUpperBound()[rank - 1]);
   std::optional<int64_t> step = getConstantIntValue(loop.getStep()[rank - 1]);
   if (!lower || !upper || !step || *lower != 0 || *step != 1)
     return false;
@@ -77,16 +82,20 @@ static bool vectorizeRowCopy(scf::ParallelOp loop) {
     return false;
   int64_t lanes = 128 / elementType.getIntOrFloatBitWidth();
   for (MemRefType type : {loadType, storeType})
-    if (!type.getLayout().isIdentity() || type.isDynamicDim(type.getRank() - 1) ||
+    if (!type.getLayout().isIdentity() ||
+        type.isDynamicDim(type.getRank() - 1) ||
         type.getShape().back() % lanes != 0)
       return false;
   if (*upper % lanes != 0)
     return false;
-  OpBuilder b(loop);
+  RewriterBase &b = rewriter;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop);
   Location loc = loop.getLoc();
   SmallVector<Value> upperBounds(loop.getUpperBound());
   upperBounds.back() = arith::ConstantIndexOp::create(b, loc, *upper / lanes);
-  loop.getUpperBoundMutable().assign(upperBounds);
+  b.modifyOpInPlace(loop,
+                    [&] { loop.getUpperBoundMutable().assign(upperBounds); });
   b.setInsertionPointToStart(loop.getBody());
   Value start = arith::MulIOp::create(
       b, loc, iv, arith::ConstantIndexOp::create(b, loc, lanes));
@@ -94,34 +103,37 @@ static bool vectorizeRowCopy(scf::ParallelOp loop) {
   b.setInsertionPoint(load);
   SmallVector<Value> loadIndices(load.getIndices());
   loadIndices.back() = start;
-  auto vectorLoad = vector::LoadOp::create(b, loc, vectorType, load.getMemRef(),
-                                           loadIndices, /*nontemporal=*/false,
-                                           llvm::MaybeAlign(16));
+  auto vectorLoad =
+      vector::LoadOp::create(b, loc, vectorType, load.getMemRef(), loadIndices,
+                             /*nontemporal=*/false, llvm::MaybeAlign(16));
   b.setInsertionPoint(store);
   SmallVector<Value> storeIndices(store.getIndices());
   storeIndices.back() = start;
   vector::StoreOp::create(b, loc, vectorLoad.getResult(), store.getMemRef(),
                           storeIndices, /*nontemporal=*/false,
                           llvm::MaybeAlign(16));
-  store.erase();
-  load.erase();
+  b.eraseOp(store);
+  b.eraseOp(load);
   return true;
 }
 
-LogicalResult mlir::gather::mapParallelLoopToGPU(scf::ParallelOp loop,
-                                                int64_t threadsPerBlock) {
+LogicalResult mlir::gather::mapParallelLoopToGPU(RewriterBase &rewriter,
+                                                 scf::ParallelOp loop,
+                                                 int64_t threadsPerBlock) {
   if (!loop.getInitVals().empty())
     return loop.emitOpError("with reductions cannot be mapped to the GPU");
-  (void)vectorizeRowCopy(loop);
-  OpBuilder b(loop);
+  (void)vectorizeRowCopy(rewriter, loop);
+  RewriterBase &b = rewriter;
+  OpBuilder::InsertionGuard insertionGuard(b);
+  b.setInsertionPoint(loop);
   Location loc = loop.getLoc();
   int64_t rank = loop.getNumLoops();
   // Trip counts; 32-bit arithmetic in the kernel where the static total
   // fits (64-bit division is emulated on NVIDIA GPUs).
   SmallVector<Value> counts;
   SmallVector<int64_t> staticCounts;
-  for (auto [lb, ub, step] : llvm::zip(loop.getLowerBound(),
-                                       loop.getUpperBound(), loop.getStep())) {
+  for (auto [lb, ub, step] :
+       llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
     std::optional<int64_t> l = getConstantIntValue(lb);
     std::optional<int64_t> u = getConstantIntValue(ub);
     std::optional<int64_t> s = getConstantIntValue(step);
@@ -156,8 +168,8 @@ LogicalResult mlir::gather::mapParallelLoopToGPU(scf::ParallelOp loop,
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
   // CUDA rejects a launch of zero blocks.
-  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, total,
-                                    c0);
+  Value any =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, total, c0);
   auto guard = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
   b.setInsertionPointToStart(&guard.getThenRegion().front());
   auto launch = gpu::LaunchOp::create(b, loc, blocks, c1, c1, tpb, c1, c1);
@@ -166,19 +178,20 @@ LogicalResult mlir::gather::mapParallelLoopToGPU(scf::ParallelOp loop,
   gpu::KernelDim3 threadIds = launch.getThreadIds();
   Type workType = narrow ? Type(b.getI32Type()) : Type(b.getIndexType());
   auto toWork = [&](Value v) -> Value {
-    return narrow ? arith::IndexCastUIOp::create(b, loc, workType, v).getResult()
-                  : v;
+    return narrow
+               ? arith::IndexCastUIOp::create(b, loc, workType, v).getResult()
+               : v;
   };
   auto workConst = [&](int64_t v) -> Value {
     return narrow ? arith::ConstantIntOp::create(b, loc, b.getI32Type(), v)
                         .getResult()
                   : arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
-  Value id = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, toWork(blockIds.x),
-                            workConst(threadsPerBlock)),
-      toWork(threadIds.x));
+  Value id =
+      arith::AddIOp::create(b, loc,
+                            arith::MulIOp::create(b, loc, toWork(blockIds.x),
+                                                  workConst(threadsPerBlock)),
+                            toWork(threadIds.x));
   Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id,
                                         toWork(total));
   auto body = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
@@ -189,9 +202,9 @@ LogicalResult mlir::gather::mapParallelLoopToGPU(scf::ParallelOp loop,
   Value remaining = id;
   for (int64_t d = rank - 1; d >= 0; --d) {
     Value count = narrow ? workConst(staticCounts[d]) : counts[d];
-    Value coord = d == 0 ? remaining
-                         : arith::RemUIOp::create(b, loc, remaining, count)
-                               .getResult();
+    Value coord =
+        d == 0 ? remaining
+               : arith::RemUIOp::create(b, loc, remaining, count).getResult();
     if (d > 0)
       remaining = arith::DivUIOp::create(b, loc, remaining, count);
     if (narrow)
@@ -203,7 +216,7 @@ LogicalResult mlir::gather::mapParallelLoopToGPU(scf::ParallelOp loop,
   mapping.map(loop.getInductionVars(), ivs);
   for (Operation &op : loop.getBody()->without_terminator())
     b.clone(op, mapping);
-  loop.erase();
+  b.eraseOp(loop);
   return success();
 }
 
@@ -254,8 +267,9 @@ struct GatherMapToGPUPass
       if (!loop->getParentOfType<scf::ParallelOp>() && !isInsideLaunch(loop))
         loops.push_back(loop);
     });
+    IRRewriter rewriter(&getContext());
     for (scf::ParallelOp loop : loops)
-      if (failed(mapParallelLoopToGPU(loop, threadsPerBlock)))
+      if (failed(mapParallelLoopToGPU(rewriter, loop, threadsPerBlock)))
         return signalPassFailure();
 
     SmallVector<Operation *> hostOps;
@@ -271,10 +285,9 @@ struct GatherMapToGPUPass
       if (auto getGlobal = dyn_cast<memref::GetGlobalOp>(op)) {
         copyGlobalToDevice(getGlobal);
       } else if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-        auto device = gpu::AllocOp::create(b, loc, alloc.getType(), Type(),
-                                           ValueRange{},
-                                           alloc.getDynamicSizes(),
-                                           ValueRange{}, false);
+        auto device =
+            gpu::AllocOp::create(b, loc, alloc.getType(), Type(), ValueRange{},
+                                 alloc.getDynamicSizes(), ValueRange{}, false);
         alloc.replaceAllUsesWith(device.getMemref());
         alloc.erase();
       } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
@@ -286,8 +299,8 @@ struct GatherMapToGPUPass
         auto targetType = cast<MemRefType>(copy.getTarget().getType());
         if (sourceType.getLayout().isIdentity() &&
             targetType.getLayout().isIdentity()) {
-          gpu::MemcpyOp::create(b, loc, Type(), ValueRange{},
-                                copy.getTarget(), copy.getSource());
+          gpu::MemcpyOp::create(b, loc, Type(), ValueRange{}, copy.getTarget(),
+                                copy.getSource());
           copy.erase();
           continue;
         }
@@ -301,7 +314,7 @@ struct GatherMapToGPUPass
               memref::StoreOp::create(nb, nloc, v, copy.getTarget(), ivs);
             });
         copy.erase();
-        if (failed(mapParallelLoopToGPU(loop, threadsPerBlock)))
+        if (failed(mapParallelLoopToGPU(rewriter, loop, threadsPerBlock)))
           return signalPassFailure();
       }
     }
@@ -313,9 +326,10 @@ struct GatherMapToGPUPass
         if (!isa<memref::LoadOp, memref::StoreOp>(op) ||
             op->hasAttr("alignment"))
           return;
-        Type type = isa<memref::LoadOp>(op)
-                        ? cast<memref::LoadOp>(op).getMemRefType().getElementType()
-                        : cast<memref::StoreOp>(op).getMemRefType().getElementType();
+        Type type =
+            isa<memref::LoadOp>(op)
+                ? cast<memref::LoadOp>(op).getMemRefType().getElementType()
+                : cast<memref::StoreOp>(op).getMemRefType().getElementType();
         if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() < 8)
           return;
         op->setAttr("alignment",

@@ -1,10 +1,15 @@
-//===- GatherToLinalg.cpp - gather ops to linalg.generic ------------------===//
+//===- GatherToLinalg.cpp - gather ops to linalg, scf and vector ----------===//
 
-#include "gather/Conversion/MultiaxisLowering.h"
-#include "gather/Conversion/Passes.h"
+#include "gather/Conversion/GatherToLinalg.h"
+#include "gather/Conversion/MultiaxisLowering/MultiaxisLowering.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_CONVERTGATHERTOLINALG
@@ -15,18 +20,16 @@ using namespace mlir;
 using namespace mlir::gather;
 
 /// A reduction linalg.generic over the indices into one i1.
-static Value buildGenericAllOf(
-    OpBuilder &b, Location loc, Value indices,
-    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> isValid) {
+static Value buildGenericAllOf(OpBuilder &b, Location loc, Value indices,
+                               IndexCheckFn isValid) {
   auto type = cast<RankedTensorType>(indices.getType());
   int64_t rank = type.getRank();
-  Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{},
-                                       b.getI1Type());
+  Value init =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, b.getI1Type());
   Value trueValue = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
   init = linalg::FillOp::create(b, loc, trueValue, init).getResult(0);
-  SmallVector<AffineMap> maps = {
-      b.getMultiDimIdentityMap(rank),
-      AffineMap::get(rank, 0, {}, b.getContext())};
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank),
+                                 AffineMap::get(rank, 0, {}, b.getContext())};
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::reduction);
   auto generic = linalg::GenericOp::create(
@@ -37,17 +40,39 @@ static Value buildGenericAllOf(
                      : arith::ConstantIndexOp::create(nb, nloc, 0).getResult();
         Value valid = isValid(nb, nloc, args[0], lastPos);
         linalg::YieldOp::create(
-            nb, nloc, arith::AndIOp::create(nb, nloc, args[1], valid).getResult());
+            nb, nloc,
+            arith::AndIOp::create(nb, nloc, args[1], valid).getResult());
       });
   return tensor::ExtractOp::create(b, loc, generic.getResult(0), ValueRange{});
+}
+
+void mlir::gather::populateGatherToLinalgPatterns(
+    RewritePatternSet &patterns, const GatherToLinalgOptions &options) {
+  MultiaxisLoweringStrategy strategy;
+  strategy.buildLoops = buildGenericLoopNest;
+  strategy.buildAllOf = buildGenericAllOf;
+  strategy.checkIndicesInLoops = true;
+  strategy.blockCopy = options.blockCopy;
+  strategy.vectorize = options.vectorize;
+  strategy.symbolTables = options.symbolTables;
+  populateMultiaxisLoweringPatterns(patterns, strategy);
 }
 
 namespace {
 struct ConvertGatherToLinalgPass
     : gather::impl::ConvertGatherToLinalgBase<ConvertGatherToLinalgPass> {
+  using Base::Base;
+
   void runOnOperation() override {
-    if (failed(lowerAllGathers(getOperation(), buildGenericLoopNest, buildGenericAllOf,
-                               /*copyContiguousBlocks=*/true)))
+    SymbolTableCollection symbolTables;
+    GatherToLinalgOptions options;
+    options.blockCopy = blockCopy;
+    options.vectorize = vectorize;
+    options.symbolTables = &symbolTables;
+    RewritePatternSet patterns(&getContext());
+    populateGatherToLinalgPatterns(patterns, options);
+    if (failed(
+            applyGatherLoweringPatterns(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };

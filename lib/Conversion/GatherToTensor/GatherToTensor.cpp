@@ -18,10 +18,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/MultiaxisLowering.h"
-#include "gather/Conversion/Passes.h"
+#include "gather/Conversion/GatherToTensor.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_CONVERTGATHERTOTENSOR
@@ -31,42 +34,50 @@ namespace mlir::gather {
 using namespace mlir;
 using namespace mlir::gather;
 
-static LogicalResult convertMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
-                                      bool assumeInBounds) {
-  Location loc = op.getLoc();
+/// The input dimensions that become tensor.gather index batch dimensions,
+/// or failure with the reason reported through `emitError` (when given).
+static FailureOr<SmallVector<int64_t>>
+analyzeTensorGatherForm(MultiaxisOp op, const GatherToTensorOptions &options,
+                        EmitErrorFn emitError) {
   RankedTensorType inputType = op.getInput().getType();
   RankedTensorType indicesType = op.getIndices().getType();
   int64_t rank = inputType.getRank();
   int64_t k = op.getCoordinateSize();
   ArrayRef<int64_t> axes = op.getAxes();
+  auto fail = [&](auto &&write) -> FailureOr<SmallVector<int64_t>> {
+    if (emitError)
+      write(emitError());
+    return failure();
+  };
   if (axes.empty())
-    return op.emitOpError("has no axes; tensor.gather needs at least one "
-                          "gather dimension");
+    return fail([](InFlightDiagnostic diag) {
+      diag << "has no axes; tensor.gather needs at least one gather "
+              "dimension";
+    });
   for (size_t i = 1; i < axes.size(); ++i)
     if (axes[i] <= axes[i - 1])
-      return op.emitOpError("axes must be increasing to become tensor.gather "
-                            "gather_dims, got axis ")
+      return fail([&](InFlightDiagnostic diag) {
+        diag << "axes must be increasing to become tensor.gather "
+                "gather_dims, got axis "
              << axes[i] << " after " << axes[i - 1];
-  if (!assumeInBounds &&
-      (op.getNegativeIndices() != NegativeIndexMode::out_of_bounds ||
-       op.getOutOfBounds() != OutOfBoundsMode::unchecked))
-    return op.emitOpError("has an index policy (negative_indices = ")
+      });
+  // tensor.gather defines nothing for an index out of range, which only
+  // `unchecked` without negative wrap matches.
+  IndexPolicy policy = op.getIndexPolicy();
+  if (!options.assumeInBounds &&
+      (policy.wrapsNegative() || !policy.mayReadOutOfBounds()))
+    return fail([&](InFlightDiagnostic diag) {
+      diag << "has an index policy (negative_indices = "
            << stringifyNegativeIndexMode(op.getNegativeIndices())
            << ", out_of_bounds = "
            << stringifyOutOfBoundsMode(op.getOutOfBounds())
            << ") that tensor.gather cannot express; only unchecked gathers "
               "without negative wrap convert (or pass assume-in-bounds)";
-  // The logical indices size per dimension (the last one without the
-  // folded coordinates).
-  auto logicalIndicesSize = [&](int64_t d) {
-    int64_t size = indicesType.getDimSize(d);
-    if (d == rank - 1 && !ShapedType::isDynamic(size))
-      size /= k;
-    return size;
-  };
+    });
   SmallVector<int64_t> batchDims;
   for (int64_t d = 0; d < rank; ++d) {
-    int64_t indexSize = logicalIndicesSize(d);
+    int64_t indexSize =
+        getLogicalIndicesSize(indicesType.getDimSize(d), d == rank - 1 ? k : 1);
     bool isAxis = llvm::is_contained(axes, d);
     if (isAxis) {
       if (indexSize != 1)
@@ -79,18 +90,40 @@ static LogicalResult convertMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
       batchDims.push_back(d);
       continue;
     }
-    return op.emitOpError("dimension ")
-           << d << " pairs input and indices element-wise (input size "
+    return fail([&](InFlightDiagnostic diag) {
+      diag << "dimension " << d
+           << " pairs input and indices element-wise (input size "
            << inputType.getDimSize(d) << ", indices size " << indexSize
            << "), which tensor.gather cannot express";
+    });
   }
+  return batchDims;
+}
+
+LogicalResult
+mlir::gather::checkTensorGatherForm(MultiaxisOp op,
+                                    const GatherToTensorOptions &options,
+                                    EmitErrorFn emitError) {
+  return success(succeeded(analyzeTensorGatherForm(op, options, emitError)));
+}
+
+/// Rewrites `op`, which has a tensor.gather form with index batch
+/// dimensions `batchDims`.
+static void convertMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
+                             ArrayRef<int64_t> batchDims) {
+  Location loc = op.getLoc();
+  RankedTensorType inputType = op.getInput().getType();
+  RankedTensorType indicesType = op.getIndices().getType();
+  int64_t rank = inputType.getRank();
+  int64_t k = op.getCoordinateSize();
+  ArrayRef<int64_t> axes = op.getAxes();
   int64_t batch = batchDims.size();
   rewriter.setInsertionPoint(op);
   // Indices: [.., L*k] -> [.., L, k], then only the batch dims and k.
   Value indices = op.getIndices();
   {
     SmallVector<int64_t> shape(indicesType.getShape().drop_back());
-    shape.push_back(logicalIndicesSize(rank - 1));
+    shape.push_back(getLogicalIndicesSize(indicesType.getDimSize(rank - 1), k));
     shape.push_back(k);
     SmallVector<ReassociationIndices> groups;
     for (int64_t d = 0; d < rank - 1; ++d)
@@ -144,14 +177,43 @@ static LogicalResult convertMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
       sizes.push_back(tensor::getMixedSize(rewriter, loc, result, p));
     Value init = tensor::EmptyOp::create(rewriter, loc, sizes,
                                          resultType.getElementType());
-    result = linalg::TransposeOp::create(rewriter, loc, result, init,
-                                         permutation)
-                 .getResult()[0];
+    result =
+        linalg::TransposeOp::create(rewriter, loc, result, init, permutation)
+            .getResult()[0];
   }
   if (result.getType() != op.getType())
     result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
   rewriter.replaceOp(op, result);
-  return success();
+}
+
+namespace {
+/// Benefit 0: the simplifications of the multiaxis form come first.
+struct MultiaxisToTensorGather : OpRewritePattern<MultiaxisOp> {
+  MultiaxisToTensorGather(MLIRContext *context, GatherToTensorOptions options)
+      : OpRewritePattern(context, /*benefit=*/0), options(options) {}
+
+  LogicalResult matchAndRewrite(MultiaxisOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(op.analyzeShapes()))
+      return rewriter.notifyMatchFailure(op, "invalid operand shapes");
+    FailureOr<SmallVector<int64_t>> batchDims =
+        analyzeTensorGatherForm(op, options, nullptr);
+    if (failed(batchDims))
+      return rewriter.notifyMatchFailure(op, "no tensor.gather form");
+    convertMultiaxis(rewriter, op, *batchDims);
+    return success();
+  }
+
+  GatherToTensorOptions options;
+};
+} // namespace
+
+void mlir::gather::populateGatherToTensorPatterns(
+    RewritePatternSet &patterns, const GatherToTensorOptions &options) {
+  MLIRContext *context = patterns.getContext();
+  populateGatherToMultiaxisPatterns(patterns);
+  MultiaxisOp::getCanonicalizationPatterns(patterns, context);
+  patterns.add<MultiaxisToTensorGather>(context, options);
 }
 
 namespace {
@@ -161,22 +223,32 @@ struct ConvertGatherToTensorPass
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    if (failed(bringToMultiaxisForm(getOperation())))
-      return signalPassFailure();
+    GatherToTensorOptions options;
+    options.assumeInBounds = assumeInBounds;
+    // First the canonical multiaxis form with its reshapes folded, so that
+    // the conversion sees the fewest dimensions.
+    RewritePatternSet canonical(ctx);
+    populateGatherToMultiaxisPatterns(canonical);
+    MultiaxisOp::getCanonicalizationPatterns(canonical, ctx);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(canonical, ctx);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(canonical, ctx);
+    (void)applyPatternsGreedily(getOperation(), std::move(canonical));
+    RewritePatternSet patterns(ctx);
+    populateGatherToTensorPatterns(patterns, options);
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+    // What is left has no tensor.gather form: say why.
     bool failedAny = false;
     getOperation()->walk([&](Operation *op) {
-      if (isa<BlockOp, ElementsOp, NdOp>(op)) {
+      if (auto multiaxis = dyn_cast<MultiaxisOp>(op)) {
+        failedAny = true;
+        (void)checkTensorGatherForm(multiaxis, options,
+                                    [&] { return multiaxis.emitOpError(); });
+      } else if (isa<BlockOp, ElementsOp, NdOp>(op)) {
+        failedAny = true;
         op->emitOpError("has dynamic sizes that must be checked at run time; "
                         "it has no tensor.gather form");
-        failedAny = true;
       }
     });
-    SmallVector<MultiaxisOp> ops;
-    getOperation()->walk([&](MultiaxisOp op) { ops.push_back(op); });
-    IRRewriter rewriter(ctx);
-    for (MultiaxisOp op : ops)
-      if (failed(convertMultiaxis(rewriter, op, assumeInBounds)))
-        failedAny = true;
     if (failedAny)
       signalPassFailure();
   }

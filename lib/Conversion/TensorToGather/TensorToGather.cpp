@@ -11,8 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/MultiaxisLowering.h"
-#include "gather/Conversion/Passes.h"
+#include "gather/Conversion/TensorToGather.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -85,9 +87,9 @@ struct TensorGatherToMultiaxis : OpRewritePattern<tensor::GatherOp> {
     SmallVector<int64_t> axes;
     for (int64_t g : gatherDims)
       axes.push_back(batch + g);
-    auto multiaxis = MultiaxisOp::create(
-        rewriter, loc, input, indices, axes, NegativeIndexMode::out_of_bounds,
-        outOfBounds);
+    auto multiaxis =
+        MultiaxisOp::create(rewriter, loc, input, indices, axes,
+                            NegativeIndexMode::out_of_bounds, outOfBounds);
     // The multiaxis output is the non-rank-reduced result; a rank-reduced
     // tensor.gather drops the unit gather dimensions.
     Value result = multiaxis.getOutput();
@@ -107,23 +109,30 @@ struct TensorGatherToMultiaxis : OpRewritePattern<tensor::GatherOp> {
   OutOfBoundsMode outOfBounds;
 };
 
+} // namespace
+
+void mlir::gather::populateTensorToGatherPatterns(
+    RewritePatternSet &patterns, const TensorToGatherOptions &options) {
+  patterns.add<TensorGatherToMultiaxis>(patterns.getContext(),
+                                        options.outOfBounds);
+}
+
+namespace {
 struct ConvertTensorGatherToGatherPass
     : gather::impl::ConvertTensorGatherToGatherBase<
           ConvertTensorGatherToGatherPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<OutOfBoundsMode> mode =
-        symbolizeOutOfBoundsMode(outOfBounds);
+    std::optional<OutOfBoundsMode> mode = symbolizeOutOfBoundsMode(outOfBounds);
     if (!mode) {
       getOperation()->emitError("convert-tensor-gather-to-gather: unknown "
                                 "out-of-bounds policy '")
-          << outOfBounds.getValue()
-          << "' (error, clamp, fill or unchecked)";
+          << outOfBounds.getValue() << "' (error, clamp, fill or unchecked)";
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
-    patterns.add<TensorGatherToMultiaxis>(&getContext(), *mode);
+    populateTensorToGatherPatterns(patterns, {*mode});
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -13,8 +13,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/Passes.h"
+#include "gather/Conversion/TosaToGather.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -61,12 +63,19 @@ struct TosaGatherToMultiaxis : OpRewritePattern<tosa::GatherOp> {
   }
 };
 
+} // namespace
+
+void mlir::gather::populateTosaToGatherPatterns(RewritePatternSet &patterns) {
+  patterns.add<TosaGatherToMultiaxis>(patterns.getContext());
+}
+
+namespace {
 struct ConvertTosaGatherToGatherPass
     : gather::impl::ConvertTosaGatherToGatherBase<
           ConvertTosaGatherToGatherPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<TosaGatherToMultiaxis>(&getContext());
+    populateTosaToGatherPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     WalkResult left = getOperation()->walk([](tosa::GatherOp op) {

@@ -91,14 +91,17 @@ func.func @elements_last_axis(%d: tensor<4x5xf32>, %i: tensor<4x3xi64>) -> tenso
 // The block path: an 8x16 embedding-lookup tile. Upstream linalg
 // vectorization of the element-wise form makes one 128-lane vector.gather;
 // here each of the 8 rows is found once and copied whole with one slice
-// (a memcpy after bufferization), in a parallel loop over the rows.
+// (a memcpy after bufferization), in a parallel loop over the rows. The
+// row is read through an index made safe (the `error` check in the loop).
 // CHECK-LABEL: func.func @embedding_tile
 // CHECK-SAME:    %[[TABLE:.*]]: tensor<1000x16xf32>, %[[IDS:.*]]: tensor<8xi64>
 // CHECK:         scf.forall (%[[ROW:.*]]) in (8) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<8x16xf32>)
 // CHECK:           %[[RAW:.*]] = tensor.extract %{{.*}}[%[[ROW]], %{{.*}}] : tensor<8x1xi64>
 // CHECK:           %[[IDX:.*]] = arith.index_cast %[[RAW]] : i64 to index
 // CHECK:           %[[W:.*]] = arith.select %{{.*}}, %{{.*}}, %[[IDX]] : index
-// CHECK:           %[[SLICE:.*]] = tensor.extract_slice %[[TABLE]][%[[W]], 0] [1, 16] [1, 1] : tensor<1000x16xf32> to tensor<1x16xf32>
+// CHECK:           %[[OK:.*]] = arith.cmpi ult, %[[W]], %{{.*}} : index
+// CHECK:           %[[SAFE:.*]] = arith.select %[[OK]], %[[W]], %{{.*}} : index
+// CHECK:           %[[SLICE:.*]] = tensor.extract_slice %[[TABLE]][%[[SAFE]], 0] [1, 16] [1, 1] : tensor<1000x16xf32> to tensor<1x16xf32>
 // CHECK:           scf.forall.in_parallel
 // CHECK:             tensor.parallel_insert_slice %[[SLICE]] into %[[OUT]][%[[ROW]], 0] [1, 16] [1, 1]
 // CHECK-NOT:     vector.gather
@@ -126,28 +129,36 @@ func.func @block_fill(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf3
 
 // -----
 
-// error: the bounds are checked once, by a reduction over the indices before
-// the gather (not in its body); a failure calls the run-time hook with the
-// op's site string and yields zeros.
-// CHECK:       memref.global "private" constant @__gather_site : memref<{{[0-9]+}}xi8> = dense<
-// CHECK:       func.func private @__gather_runtime_error(i64, i64)
+// error: the bounds are checked in the gather's own loop, in one pass over
+// the indices: an invalid index reads row 0 instead (never out of bounds)
+// and raises a flag; after the loop a raised flag calls the run-time hook
+// with the op's site string.
+// CHECK:       memref.global "private" constant @__gather_site_{{[0-9a-f]+}} : memref<{{[0-9]+}}xi8> = dense<
+// CHECK:       func.func private @__gather_runtime_error(i64, i64, i64, i64)
 // CHECK-LABEL: func.func @error
-// CHECK:         %[[ALL:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%{{.*}} : tensor<2x1xi64>) outs(%{{.*}} : tensor<i1>)
-// CHECK:           arith.cmpi ult
-// CHECK:           arith.andi
-// CHECK:         %[[OK:.*]] = tensor.extract %[[ALL]][] : tensor<i1>
-// CHECK:         %[[R:.*]] = scf.if %[[OK]] -> (tensor<2x3xf32>) {
-// CHECK:           %[[G:.*]] = scf.forall
-// CHECK-NOT:         arith.cmpi ult
-// CHECK:             tensor.extract_slice
-// CHECK:           scf.yield %[[G]]
-// CHECK:         } else {
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[ZERO8:.*]] = arith.constant 0 : i8
+// CHECK-DAG:     %[[ONE8:.*]] = arith.constant 1 : i8
+// CHECK:         %[[FLAG:.*]] = memref.alloca() : memref<i8>
+// CHECK:         memref.store %[[ZERO8]], %[[FLAG]][]
+// CHECK:         %[[R:.*]] = scf.forall
+// CHECK:           %[[IDX:.*]] = arith.index_cast
+// CHECK:           %[[OK:.*]] = arith.cmpi ult, %[[IDX]], %[[C4]] : index
+// CHECK:           %[[SAFE:.*]] = arith.select %[[OK]], %[[IDX]], %[[C0]] : index
+// CHECK:           tensor.extract_slice %{{.*}}[%[[SAFE]], 0] [1, 3] [1, 1]
+// CHECK:           %[[BAD:.*]] = arith.cmpi uge, %[[IDX]], %[[C4]] : index
+// CHECK:           scf.if %[[BAD]] {
+// CHECK:             memref.store %[[ONE8]], %[[FLAG]][]
+// CHECK:         %[[RAISED:.*]] = memref.load %[[FLAG]][]
+// CHECK:         %[[FAILED:.*]] = arith.cmpi ne, %[[RAISED]], %[[ZERO8]] : i8
+// CHECK:         scf.if %[[FAILED]] {
 // CHECK:           %[[SITE:.*]] = memref.get_global @__gather_site
 // CHECK:           %[[ADDR:.*]] = memref.extract_aligned_pointer_as_index %[[SITE]]
 // CHECK:           %[[ADDR64:.*]] = arith.index_cast %[[ADDR]] : index to i64
-// CHECK:           func.call @__gather_runtime_error(%[[ADDR64]], %{{.*}}) : (i64, i64) -> ()
-// CHECK:           linalg.fill
+// CHECK:           func.call @__gather_runtime_error(%[[ADDR64]], %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64) -> ()
 // CHECK:         return %[[R]]
+// CHECK-NOT:     linalg.generic
 func.func @error(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
   %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
@@ -280,7 +291,7 @@ func.func @two_axes_vector(%d: tensor<8x6xf32>, %i: tensor<3x4xi64>) -> tensor<3
 // CHECK-DAG:     %[[ID0:.*]] = tensor.dim %[[I]], %c0
 // CHECK:         %[[BAD:.*]] = arith.cmpi ugt, %[[ID0]], %[[DD0]]
 // CHECK:         scf.if %[[BAD]] {
-// CHECK:           func.call @__gather_runtime_error(%{{.*}}, %[[KIND]])
+// CHECK:           func.call @__gather_runtime_error(%{{.*}}, %[[KIND]], 
 // CHECK:         %[[ROWS:.*]] = arith.minui %[[DD0]], %[[ID0]]
 // CHECK:         tensor.extract_slice %[[D]][0, 0] [%[[ROWS]], %{{.*}}] [1, 1]
 // CHECK-NOT:     gather.

@@ -21,13 +21,22 @@ func.func @block(%d: tensor<5x7xf32>, %i: tensor<3xi64>) -> tensor<3x7xf32> {
   return %0 : tensor<3x7xf32>
 }
 
-// Under `error` the bounds check is an scf.for reduction over the indices.
+// Under `error` the bounds are checked in the loops: a flag raised for an
+// invalid index (read through index 0), decided after them.
 // CHECK-LABEL: func.func @error
-// CHECK:         %[[OK:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %true) -> (i1) {
-// CHECK:           arith.cmpi ult
-// CHECK:           arith.andi
-// CHECK:         scf.if %[[OK]]
-// CHECK:         func.call @__gather_runtime_error
+// CHECK-SAME:    %[[D:.*]]: tensor<5x7xf32>
+// CHECK:         %[[FLAG:.*]] = memref.alloca() : memref<i8>
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             arith.cmpi ult
+// CHECK:             tensor.extract %[[D]]
+// CHECK:             scf.if
+// CHECK:               memref.store %{{.*}}, %[[FLAG]][]
+// CHECK:             tensor.insert
+// CHECK:         %[[RAISED:.*]] = memref.load %[[FLAG]][]
+// CHECK:         %[[FAILED:.*]] = arith.cmpi ne, %[[RAISED]]
+// CHECK:         scf.if %[[FAILED]]
+// CHECK:           func.call @__gather_runtime_error
 func.func @error(%d: tensor<5x7xf32>, %i: tensor<3xi64>) -> tensor<3x7xf32> {
   %0 = gather.block %d[%i] axis = 0 : (tensor<5x7xf32>, tensor<3xi64>) -> tensor<3x7xf32>
   return %0 : tensor<3x7xf32>

@@ -56,8 +56,7 @@ MultiaxisForm mlir::gather::getMultiaxisForm(Operation *op) {
 /// multiaxis form (the reshapes of the form are free on attributes).
 static OpFoldResult foldConstantGather(Operation *op, Attribute dataAttr,
                                        Attribute indicesAttr,
-                                       NegativeIndexMode negative,
-                                       OutOfBoundsMode outOfBounds) {
+                                       IndexPolicy policy) {
   auto data = dyn_cast_if_present<DenseElementsAttr>(dataAttr);
   auto indices = dyn_cast_if_present<DenseIntElementsAttr>(indicesAttr);
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
@@ -81,9 +80,7 @@ static OpFoldResult foldConstantGather(Operation *op, Attribute dataAttr,
   Attribute zero = Builder(op->getContext()).getZeroAttr(elementType);
   FailureOr<SmallVector<Attribute>> values = evaluateMultiaxis(
       inputValues, inputShape, inputStrides, indexValues,
-      form.indices.resultShape, form.axes, shape->outputShape,
-      negative == NegativeIndexMode::wrap, static_cast<int>(outOfBounds),
-      zero);
+      form.indices.resultShape, form.axes, shape->outputShape, policy, zero);
   if (failed(values))
     return {};
   return DenseElementsAttr::get(resultType, *values);
@@ -92,21 +89,23 @@ static OpFoldResult foldConstantGather(Operation *op, Attribute dataAttr,
 /// Every output element of a gather over a splat is the splat value, unless
 /// an index hits the policy: fold only where no index can trap or fill.
 static OpFoldResult foldSplatGather(Operation *op, Attribute dataAttr,
-                                    Attribute indicesAttr,
-                                    OutOfBoundsMode outOfBounds) {
+                                    Attribute indicesAttr, IndexPolicy policy) {
   auto data = dyn_cast_if_present<SplatElementsAttr>(dataAttr);
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   if (!data || data.getNumElements() == 0 || !resultType.hasStaticShape())
     return {};
   Attribute value = data.getSplatValue<Attribute>();
-  bool indicesKnownValid =
-      indicesAttr && outOfBounds == OutOfBoundsMode::error; // verified
-  bool fillIsSplat = outOfBounds == OutOfBoundsMode::fill &&
-                     value == Builder(op->getContext())
-                                  .getZeroAttr(resultType.getElementType());
-  if (outOfBounds != OutOfBoundsMode::clamp &&
-      outOfBounds != OutOfBoundsMode::unchecked && !indicesKnownValid &&
-      !fillIsSplat)
+  // A bad index reads an element of the input under `clamp`, anything under
+  // `unchecked`, zero under `fill`; constant indices under `error` were
+  // verified in range.
+  bool badIndexReadsSplat =
+      policy.outOfBounds == OutOfBoundsMode::clamp ||
+      policy.mayReadOutOfBounds() ||
+      (policy.outOfBounds == OutOfBoundsMode::fill &&
+       value ==
+           Builder(op->getContext()).getZeroAttr(resultType.getElementType()));
+  bool indicesKnownValid = indicesAttr && policy.canTrap();
+  if (!badIndexReadsSplat && !indicesKnownValid)
     return {};
   return SplatElementsAttr::get(resultType, value);
 }
@@ -116,11 +115,10 @@ static OpFoldResult foldGather(OpTy op, Attribute dataAttr,
                                Attribute indicesAttr) {
   if (failed(op.analyzeShapes()))
     return {};
-  if (OpFoldResult folded = foldSplatGather(op, dataAttr, indicesAttr,
-                                            op.getOutOfBounds()))
+  IndexPolicy policy = op.getIndexPolicy();
+  if (OpFoldResult folded = foldSplatGather(op, dataAttr, indicesAttr, policy))
     return folded;
-  return foldConstantGather(op, dataAttr, indicesAttr, op.getNegativeIndices(),
-                            op.getOutOfBounds());
+  return foldConstantGather(op, dataAttr, indicesAttr, policy);
 }
 
 /// A single axis whose indices are 0..n-1 along that very dimension (and 1
@@ -149,8 +147,7 @@ static bool isBroadcastIdentity(MultiaxisOp op) {
   ArrayRef<int64_t> inputShape = op.getInput().getType().getShape();
   ArrayRef<int64_t> indicesShape = op.getIndices().getType().getShape();
   for (auto [inputSize, indicesSize] : llvm::zip(inputShape, indicesShape)) {
-    bool inputDecides =
-        !ShapedType::isDynamic(inputSize) && inputSize != 1;
+    bool inputDecides = !ShapedType::isDynamic(inputSize) && inputSize != 1;
     if (!inputDecides && indicesSize != 1 && indicesSize != inputSize)
       return false;
     if (!inputDecides && ShapedType::isDynamic(indicesSize))
@@ -235,9 +232,8 @@ static LogicalResult rewriteOpToMultiaxis(RewriterBase &rewriter, OpTy op) {
       }
       Value dataSize = tensor::DimOp::create(rewriter, loc, data, d);
       Value indicesSize = tensor::DimOp::create(rewriter, loc, indices, d);
-      sizes[d] =
-          arith::MinUIOp::create(rewriter, loc, dataSize, indicesSize)
-              .getResult();
+      sizes[d] = arith::MinUIOp::create(rewriter, loc, dataSize, indicesSize)
+                     .getResult();
     }
     // Data with a static size 0 has no elements: any tensor of the
     // sliced shape is the slice (and extract_slice's verifier rejects
@@ -247,18 +243,17 @@ static LogicalResult rewriteOpToMultiaxis(RewriterBase &rewriter, OpTy op) {
           rewriter, loc, sizes,
           cast<RankedTensorType>(data.getType()).getElementType());
     else
-      data = tensor::ExtractSliceOp::create(rewriter, loc, data, offsets,
-                                            sizes, strides);
+      data = tensor::ExtractSliceOp::create(rewriter, loc, data, offsets, sizes,
+                                            strides);
   }
   Value input = buildUnitReshape(rewriter, loc, data, form.data);
   Value multiIndices = buildUnitReshape(rewriter, loc, indices, form.indices);
   // Run-time errors name the op the user wrote, not gather.multiaxis.
-  Location multiaxisLoc = NameLoc::get(
-      rewriter.getStringAttr(op->getName().getStringRef()), loc);
-  auto multiaxis = MultiaxisOp::create(rewriter, multiaxisLoc, input,
-                                       multiIndices, form.axes,
-                                       op.getNegativeIndices(),
-                                       op.getOutOfBounds());
+  Location multiaxisLoc =
+      NameLoc::get(rewriter.getStringAttr(op->getName().getStringRef()), loc);
+  auto multiaxis = MultiaxisOp::create(
+      rewriter, multiaxisLoc, input, multiIndices, form.axes,
+      op.getNegativeIndices(), op.getOutOfBounds());
   Value result =
       buildUnitReshape(rewriter, loc, multiaxis.getOutput(), form.output);
   if (result.getType() != op.getType())
@@ -282,8 +277,7 @@ namespace {
 
 /// The canonical rewrite into multiaxis form; gather.elements whose sizes
 /// need a run-time check stays for the lowerings (see getRuntimeBoundedDims).
-template <typename OpTy>
-struct RewriteToMultiaxis : OpRewritePattern<OpTy> {
+template <typename OpTy> struct RewriteToMultiaxis : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(OpTy op,
@@ -299,8 +293,7 @@ struct RewriteToMultiaxis : OpRewritePattern<OpTy> {
 /// Replaces the result type by the most static type that agrees with both
 /// the written and the inferred type; users keep the written type through a
 /// tensor.cast.
-template <typename OpTy>
-struct RefineResultType : OpRewritePattern<OpTy> {
+template <typename OpTy> struct RefineResultType : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(OpTy op,
@@ -317,10 +310,9 @@ struct RefineResultType : OpRewritePattern<OpTy> {
     if (refinedType == written)
       return rewriter.notifyMatchFailure(op, "result type already refined");
     rewriter.setInsertionPointAfter(op);
-    auto cast = tensor::CastOp::create(rewriter, op.getLoc(), written,
-                                       op.getOutput());
-    rewriter.modifyOpInPlace(op,
-                             [&] { op.getOutput().setType(refinedType); });
+    auto cast =
+        tensor::CastOp::create(rewriter, op.getLoc(), written, op.getOutput());
+    rewriter.modifyOpInPlace(op, [&] { op.getOutput().setType(refinedType); });
     rewriter.replaceAllUsesExcept(op.getOutput(), cast.getResult(), cast);
     return success();
   }
@@ -338,13 +330,14 @@ static bool areProvablyNonNegative(Value indices) {
     return false;
   auto narrowType = getElementTypeOrSelf(def->getOperand(0).getType());
   auto wideType = getElementTypeOrSelf(indices.getType());
-  unsigned narrowWidth = narrowType.isIndex() ? 64 : narrowType.getIntOrFloatBitWidth();
-  unsigned wideWidth = wideType.isIndex() ? 64 : wideType.getIntOrFloatBitWidth();
+  unsigned narrowWidth =
+      narrowType.isIndex() ? 64 : narrowType.getIntOrFloatBitWidth();
+  unsigned wideWidth =
+      wideType.isIndex() ? 64 : wideType.getIntOrFloatBitWidth();
   return narrowWidth < wideWidth;
 }
 
-template <typename OpTy>
-struct DropNegativeWrap : OpRewritePattern<OpTy> {
+template <typename OpTy> struct DropNegativeWrap : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(OpTy op,
@@ -386,10 +379,8 @@ struct SingleCoordinateToSlice : OpRewritePattern<MultiaxisOp> {
       // A dynamic size leaves the policy undecidable here.
       if (ShapedType::isDynamic(inputShape[axis]))
         return failure();
-      std::optional<int64_t> at = resolveIndex(
-          values[j].getSExtValue(), inputShape[axis],
-          op.getNegativeIndices() == NegativeIndexMode::wrap,
-          static_cast<int>(op.getOutOfBounds()), isFill);
+      std::optional<int64_t> at = op.getIndexPolicy().resolve(
+          values[j].getSExtValue(), inputShape[axis], isFill);
       if (!at || isFill)
         return failure();
       offsets[axis] = rewriter.getIndexAttr(*at);
@@ -398,7 +389,8 @@ struct SingleCoordinateToSlice : OpRewritePattern<MultiaxisOp> {
     Value slice = tensor::ExtractSliceOp::create(
         rewriter, op.getLoc(), op.getInput(), offsets, sizes, strides);
     if (slice.getType() != op.getType())
-      slice = tensor::CastOp::create(rewriter, op.getLoc(), op.getType(), slice);
+      slice =
+          tensor::CastOp::create(rewriter, op.getLoc(), op.getType(), slice);
     rewriter.replaceOp(op, slice);
     return success();
   }
@@ -419,8 +411,7 @@ struct MergeUnitAxisWithIndexDim : OpRewritePattern<MultiaxisOp> {
     int64_t rank = inputShape.size();
     int64_t k = op.getCoordinateSize();
     auto logicalSize = [&](int64_t d) {
-      int64_t size = indicesShape[d];
-      return d == rank - 1 && !ShapedType::isDynamic(size) ? size / k : size;
+      return getLogicalIndicesSize(indicesShape[d], d == rank - 1 ? k : 1);
     };
     for (int64_t axis : axes) {
       int64_t next = axis + 1;
@@ -439,14 +430,14 @@ struct MergeUnitAxisWithIndexDim : OpRewritePattern<MultiaxisOp> {
       Location loc = op.getLoc();
       Value input =
           tensor::CollapseShapeOp::create(rewriter, loc, op.getInput(), merge);
-      Value indices =
-          tensor::CollapseShapeOp::create(rewriter, loc, op.getIndices(), merge);
+      Value indices = tensor::CollapseShapeOp::create(rewriter, loc,
+                                                      op.getIndices(), merge);
       SmallVector<int64_t> newAxes;
       for (int64_t a : axes)
         newAxes.push_back(a > next ? a - 1 : a);
-      auto merged = MultiaxisOp::create(rewriter, loc, input, indices, newAxes,
-                                        op.getNegativeIndices(),
-                                        op.getOutOfBounds());
+      auto merged =
+          MultiaxisOp::create(rewriter, loc, input, indices, newAxes,
+                              op.getNegativeIndices(), op.getOutOfBounds());
       // The original output has [1, n] where the merged one has [n].
       RankedTensorType resultType = op.getType();
       SmallVector<int64_t> expandedShape(resultType.getShape());
@@ -479,7 +470,8 @@ struct DropInertUnitDim : OpRewritePattern<MultiaxisOp> {
     if (rank < 2)
       return failure();
     for (int64_t d = 0; d < rank; ++d) {
-      int64_t logical = d == rank - 1 ? indicesShape[d] / k : indicesShape[d];
+      int64_t logical =
+          getLogicalIndicesSize(indicesShape[d], d == rank - 1 ? k : 1);
       if (llvm::is_contained(axes, d) || inputShape[d] != 1 ||
           ShapedType::isDynamic(indicesShape[d]) || logical != 1)
         continue;
@@ -498,9 +490,9 @@ struct DropInertUnitDim : OpRewritePattern<MultiaxisOp> {
       SmallVector<int64_t> newAxes;
       for (int64_t a : axes)
         newAxes.push_back(a > d ? a - 1 : a);
-      auto reduced = MultiaxisOp::create(rewriter, loc, input, indices, newAxes,
-                                         op.getNegativeIndices(),
-                                         op.getOutOfBounds());
+      auto reduced =
+          MultiaxisOp::create(rewriter, loc, input, indices, newAxes,
+                              op.getNegativeIndices(), op.getOutOfBounds());
       RankedTensorType resultType = op.getType();
       SmallVector<int64_t> expandedShape(resultType.getShape());
       expandedShape[d] = 1;
@@ -556,8 +548,8 @@ struct EmptyAxesToBroadcast : OpRewritePattern<MultiaxisOp> {
         reifyOutputShape(rewriter, loc, *shape, op.getInput(), op.getIndices());
     Value init = tensor::EmptyOp::create(
         rewriter, loc, outputSizes, op.getInput().getType().getElementType());
-    auto broadcast = linalg::BroadcastOp::create(rewriter, loc, collapsed,
-                                                 init, broadcastDims);
+    auto broadcast = linalg::BroadcastOp::create(rewriter, loc, collapsed, init,
+                                                 broadcastDims);
     Value result = broadcast->getResult(0);
     if (result.getType() != op.getType())
       result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
@@ -579,6 +571,15 @@ void mlir::gather::populateRefineResultTypePatterns(
   patterns.add<RefineResultType<MultiaxisOp>, RefineResultType<BlockOp>,
                RefineResultType<ElementsOp>, RefineResultType<NdOp>>(
       patterns.getContext());
+}
+
+void mlir::gather::populateGatherCanonicalizationPatterns(
+    RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  MultiaxisOp::getCanonicalizationPatterns(patterns, context);
+  BlockOp::getCanonicalizationPatterns(patterns, context);
+  ElementsOp::getCanonicalizationPatterns(patterns, context);
+  NdOp::getCanonicalizationPatterns(patterns, context);
 }
 
 template <typename OpTy>

@@ -27,10 +27,9 @@ static ArrayRef<int64_t> shapeOf(Value value) {
 /// that errors found during type inference (which the verifier runs first)
 /// read the same as the op's own verifier errors.
 template <typename OpTy, typename AnalyzeFn>
-static LogicalResult inferGatherType(std::optional<Location> location,
-                                     Value data, Value indices,
-                                     AnalyzeFn &&analyze,
-                                     SmallVectorImpl<Type> &inferred) {
+static LogicalResult
+inferGatherType(std::optional<Location> location, Value data, Value indices,
+                AnalyzeFn &&analyze, SmallVectorImpl<Type> &inferred) {
   auto dataType = dyn_cast<RankedTensorType>(data.getType());
   auto indicesType = dyn_cast<RankedTensorType>(indices.getType());
   if (!dataType || !indicesType)
@@ -63,16 +62,6 @@ static bool areCompatibleGatherTypes(TypeRange inferred, TypeRange actual) {
 }
 
 template <typename OpTy>
-static Speculation::Speculatability gatherSpeculatability(OpTy op) {
-  // `error` may trap and `unchecked` may read out of bounds: hoisting either
-  // out of a guard would change behaviour.
-  OutOfBoundsMode mode = op.getOutOfBounds();
-  return mode == OutOfBoundsMode::clamp || mode == OutOfBoundsMode::fill
-             ? Speculation::Speculatable
-             : Speculation::NotSpeculatable;
-}
-
-template <typename OpTy>
 static LogicalResult reifyGatherShape(OpTy op, OpBuilder &builder,
                                       ReifiedRankedShapedTypeDims &reified) {
   FailureOr<GatherShape> shape = op.analyzeShapes();
@@ -87,8 +76,7 @@ static LogicalResult reifyGatherShape(OpTy op, OpBuilder &builder,
 /// trait), so the shape rules are reported here, with the op's own prefix.
 /// The written result type is checked here too, so that a mismatch names the
 /// dimension instead of the trait's generic "failed to infer" message.
-template <typename OpTy>
-static LogicalResult verifyGatherShapes(OpTy op) {
+template <typename OpTy> static LogicalResult verifyGatherShapes(OpTy op) {
   FailureOr<GatherShape> shape =
       op.analyzeShapes([&]() { return op.emitOpError(); });
   if (failed(shape))
@@ -105,8 +93,7 @@ static LogicalResult verifyGatherShapes(OpTy op) {
     return op.emitOpError("result rank (")
            << resultType.getRank() << ") must be " << inferred.size()
            << " (inferred result type "
-           << RankedTensorType::get(inferred, dataType.getElementType())
-           << ")";
+           << RankedTensorType::get(inferred, dataType.getElementType()) << ")";
   for (auto [dim, sizes] :
        llvm::enumerate(llvm::zip(resultType.getShape(), inferred))) {
     auto [written, expected] = sizes;
@@ -116,8 +103,7 @@ static LogicalResult verifyGatherShapes(OpTy op) {
     return op.emitOpError("result dimension ")
            << dim << " (" << written << ") must be " << expected
            << " (inferred result type "
-           << RankedTensorType::get(inferred, dataType.getElementType())
-           << ")";
+           << RankedTensorType::get(inferred, dataType.getElementType()) << ")";
   }
   return success();
 }
@@ -128,17 +114,18 @@ static LogicalResult verifyGatherShapes(OpTy op) {
 template <typename OpTy>
 static LogicalResult verifyConstantIndices(OpTy op,
                                            ArrayRef<int64_t> dimForComponent) {
-  if (op.getOutOfBounds() != OutOfBoundsMode::error || dimForComponent.empty())
+  IndexPolicy policy = op.getIndexPolicy();
+  if (!policy.canTrap() || dimForComponent.empty())
     return success();
   DenseIntElementsAttr values;
   if (!matchPattern(op.getIndices(), m_Constant(&values)))
     return success();
   ArrayRef<int64_t> dataShape = shapeOf(op->getOperand(0));
   ArrayRef<int64_t> indicesShape = shapeOf(op.getIndices());
-  bool wrapNegative = op.getNegativeIndices() == NegativeIndexMode::wrap;
   int64_t lastSize = indicesShape.empty() ? 1 : indicesShape.back();
-  SmallVector<int64_t> strides =
-      indicesShape.empty() ? SmallVector<int64_t>() : computeStrides(indicesShape);
+  SmallVector<int64_t> strides = indicesShape.empty()
+                                     ? SmallVector<int64_t>()
+                                     : computeStrides(indicesShape);
 
   int64_t linear = 0;
   for (const APInt &raw : values.getValues<APInt>()) {
@@ -149,8 +136,7 @@ static LogicalResult verifyConstantIndices(OpTy op,
     int64_t size = dataShape[dataDim];
     if (ShapedType::isDynamic(size))
       continue;
-    bool valid = value >= 0 ? value < size : (wrapNegative && value >= -size);
-    if (valid)
+    if (policy.isValid(value, size))
       continue;
     InFlightDiagnostic diag = op.emitOpError("index ") << value;
     if (values.isSplat()) {
@@ -162,7 +148,7 @@ static LogicalResult verifyConstantIndices(OpTy op,
     }
     diag << " is out of bounds for " << op->getOperand(0).getType()
          << " dimension " << dataDim << " of size " << size;
-    if (value < 0 && !wrapNegative && value >= -size)
+    if (value < 0 && !policy.wrapsNegative() && value >= -size)
       diag << " (negative_indices = out_of_bounds)";
     return diag;
   }
@@ -190,7 +176,7 @@ static LogicalResult verifyConstantIndices(OpTy op,
     return areCompatibleGatherTypes(inferred, actual);                         \
   }                                                                            \
   Speculation::Speculatability OpTy::getSpeculatability() {                    \
-    return gatherSpeculatability(*this);                                       \
+    return getIndexPolicy().getSpeculatability();                              \
   }                                                                            \
   LogicalResult OpTy::reifyResultShapes(                                       \
       OpBuilder &builder, ReifiedRankedShapedTypeDims &reified) {              \
@@ -254,7 +240,7 @@ LogicalResult NdOp::verify() {
     return failure();
   int64_t batchDims = getBatchDims();
   int64_t coordinateSize = getIndices().getType().getShape().back();
-  SmallVector<int64_t> dims =
-      llvm::to_vector(llvm::seq<int64_t>(batchDims, batchDims + coordinateSize));
+  SmallVector<int64_t> dims = llvm::to_vector(
+      llvm::seq<int64_t>(batchDims, batchDims + coordinateSize));
   return verifyConstantIndices(*this, dims);
 }

@@ -14,9 +14,38 @@ static constexpr int64_t kDynamic = ShapedType::kDynamic;
 
 static bool isStatic(int64_t size) { return !ShapedType::isDynamic(size); }
 
-/// Prints a size, `?` for dynamic.
-static std::string sizeStr(int64_t size) {
-  return isStatic(size) ? std::to_string(size) : std::string("?");
+int64_t mlir::gather::getLogicalIndicesSize(int64_t size,
+                                            int64_t valuesPerCoordinate) {
+  return isStatic(size) ? size / valuesPerCoordinate : kDynamic;
+}
+
+SmallVector<int64_t>
+mlir::gather::getLogicalIndicesShape(ArrayRef<int64_t> indicesShape,
+                                     int64_t coordinateSize) {
+  SmallVector<int64_t> logical(indicesShape);
+  if (!logical.empty())
+    logical.back() = getLogicalIndicesSize(logical.back(), coordinateSize);
+  return logical;
+}
+
+Value mlir::gather::buildLogicalIndicesSize(OpBuilder &builder, Location loc,
+                                            Value indices, int64_t dim,
+                                            int64_t valuesPerCoordinate) {
+  auto type = cast<RankedTensorType>(indices.getType());
+  int64_t size = type.getDimSize(dim);
+  if (isStatic(size))
+    return arith::ConstantIndexOp::create(
+        builder, loc, getLogicalIndicesSize(size, valuesPerCoordinate));
+  Value dynamic = tensor::DimOp::create(builder, loc, indices, dim);
+  if (valuesPerCoordinate == 1)
+    return dynamic;
+  Value divisor =
+      arith::ConstantIndexOp::create(builder, loc, valuesPerCoordinate);
+  return arith::DivUIOp::create(builder, loc, dynamic, divisor);
+}
+
+bool mlir::gather::areBroadcastCompatible(int64_t a, int64_t b) {
+  return !isStatic(a) || !isStatic(b) || a == b || a == 1 || b == 1;
 }
 
 int64_t mlir::gather::broadcastDimSize(int64_t a, int64_t b) {
@@ -29,9 +58,34 @@ int64_t mlir::gather::broadcastDimSize(int64_t a, int64_t b) {
   return b;
 }
 
-/// Two sizes may broadcast: equal, one of them 1, or not known statically.
-static bool areBroadcastCompatible(int64_t a, int64_t b) {
-  return !isStatic(a) || !isStatic(b) || a == b || a == 1 || b == 1;
+std::optional<BroadcastSide> mlir::gather::getStaticBroadcastSide(int64_t a,
+                                                                  int64_t b) {
+  if (b == 1 || (isStatic(a) && a != 1))
+    return BroadcastSide::First;
+  if (a == 1 || (isStatic(b) && b != 1))
+    return BroadcastSide::Second;
+  return std::nullopt;
+}
+
+Value mlir::gather::buildBroadcastCompatible(OpBuilder &builder, Location loc,
+                                             Value a, Value b) {
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  auto eq = [&](Value x, Value y) -> Value {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, x, y);
+  };
+  Value same = eq(a, b);
+  Value aIsOne = eq(a, one);
+  Value bIsOne = eq(b, one);
+  Value eitherOne = arith::OrIOp::create(builder, loc, aIsOne, bIsOne);
+  return arith::OrIOp::create(builder, loc, same, eitherOne);
+}
+
+Value mlir::gather::buildBroadcastSize(OpBuilder &builder, Location loc,
+                                       Value a, Value b) {
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value aIsOne =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, a, one);
+  return arith::SelectOp::create(builder, loc, aIsOne, b, a);
 }
 
 static FailureOr<GatherShape> finish(GatherShape shape,
@@ -39,10 +93,9 @@ static FailureOr<GatherShape> finish(GatherShape shape,
                                      ArrayRef<int64_t> indicesShape) {
   for (const OutputDimSource &src : shape.dimSources) {
     int64_t fromIndices = kDynamic;
-    if (src.indicesDim) {
-      int64_t size = indicesShape[*src.indicesDim];
-      fromIndices = isStatic(size) ? size / src.indicesDivisor : kDynamic;
-    }
+    if (src.indicesDim)
+      fromIndices = getLogicalIndicesSize(indicesShape[*src.indicesDim],
+                                          src.indicesDivisor);
     if (src.dataDim && src.indicesDim)
       shape.outputShape.push_back(
           broadcastDimSize(dataShape[*src.dataDim], fromIndices));
@@ -54,11 +107,9 @@ static FailureOr<GatherShape> finish(GatherShape shape,
   return shape;
 }
 
-FailureOr<GatherShape>
-mlir::gather::analyzeMultiaxisShapes(ArrayRef<int64_t> inputShape,
-                                     ArrayRef<int64_t> indicesShape,
-                                     ArrayRef<int64_t> axes,
-                                     EmitErrorFn emitError) {
+FailureOr<GatherShape> mlir::gather::analyzeMultiaxisShapes(
+    ArrayRef<int64_t> inputShape, ArrayRef<int64_t> indicesShape,
+    ArrayRef<int64_t> axes, EmitErrorFn emitError) {
   int64_t rank = inputShape.size();
   if (static_cast<int64_t>(indicesShape.size()) != rank) {
     if (emitError)
@@ -98,9 +149,8 @@ mlir::gather::analyzeMultiaxisShapes(ArrayRef<int64_t> inputShape,
       src.indicesDivisor = coordinateSize;
     if (!seen.contains(d)) {
       src.dataDim = d;
-      int64_t logical = indicesShape[d];
-      if (isStatic(logical))
-        logical /= src.indicesDivisor;
+      int64_t logical =
+          getLogicalIndicesSize(indicesShape[d], src.indicesDivisor);
       if (!areBroadcastCompatible(inputShape[d], logical)) {
         if (emitError)
           emitError() << "non-axis dimension " << d << ": input size "
@@ -192,8 +242,8 @@ mlir::gather::analyzeElementsShapes(ArrayRef<int64_t> dataShape,
 
 FailureOr<GatherShape>
 mlir::gather::analyzeNdShapes(ArrayRef<int64_t> dataShape,
-                              ArrayRef<int64_t> indicesShape,
-                              int64_t batchDims, EmitErrorFn emitError) {
+                              ArrayRef<int64_t> indicesShape, int64_t batchDims,
+                              EmitErrorFn emitError) {
   if (failed(checkDataRankPositive(dataShape, emitError)))
     return failure();
   int64_t dataRank = dataShape.size();
@@ -236,8 +286,7 @@ mlir::gather::analyzeNdShapes(ArrayRef<int64_t> dataShape,
       continue;
     if (emitError)
       emitError() << "batch dimension " << d << ": data size " << dataSize
-                  << " must equal indices size " << indicesSize
-                  << " (or be 1)";
+                  << " must equal indices size " << indicesSize << " (or be 1)";
     return failure();
   }
 
@@ -270,12 +319,8 @@ mlir::gather::reifyOutputShape(OpBuilder &builder, Location loc,
       return tensor::DimOp::create(builder, loc, data, *src.dataDim);
     };
     auto indicesSize = [&]() -> Value {
-      Value dim = tensor::DimOp::create(builder, loc, indices, *src.indicesDim);
-      if (src.indicesDivisor == 1)
-        return dim;
-      Value divisor =
-          arith::ConstantIndexOp::create(builder, loc, src.indicesDivisor);
-      return arith::DivUIOp::create(builder, loc, dim, divisor);
+      return buildLogicalIndicesSize(builder, loc, indices, *src.indicesDim,
+                                     src.indicesDivisor);
     };
     if (!src.indicesDim) {
       sizes.push_back(dataSize());
@@ -285,28 +330,21 @@ mlir::gather::reifyOutputShape(OpBuilder &builder, Location loc,
       sizes.push_back(indicesSize());
       continue;
     }
-    // Both sides take part in a broadcast. A side statically known to be
-    // other than 1 decides the size; else pick at run time.
-    int64_t staticData = dataType.getDimSize(*src.dataDim);
-    int64_t staticIndices = indicesType.getDimSize(*src.indicesDim);
-    if (isStatic(staticIndices))
-      staticIndices /= src.indicesDivisor;
-    if (staticIndices == 1 || (isStatic(staticData) && staticData != 1)) {
+    // Both sides take part in a broadcast: the static sizes decide where
+    // they can, else the run time does.
+    std::optional<BroadcastSide> side = getStaticBroadcastSide(
+        dataType.getDimSize(*src.dataDim),
+        getLogicalIndicesSize(indicesType.getDimSize(*src.indicesDim),
+                              src.indicesDivisor));
+    if (side == BroadcastSide::First)
       sizes.push_back(dataSize());
-      continue;
-    }
-    if (staticData == 1 || (isStatic(staticIndices) && staticIndices != 1)) {
+    else if (side == BroadcastSide::Second)
       sizes.push_back(indicesSize());
-      continue;
+    else {
+      Value fromData = dataSize();
+      Value fromIndices = indicesSize();
+      sizes.push_back(buildBroadcastSize(builder, loc, fromData, fromIndices));
     }
-    Value fromData = dataSize();
-    Value fromIndices = indicesSize();
-    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-    Value dataIsOne = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq, fromData, one);
-    sizes.push_back(
-        arith::SelectOp::create(builder, loc, dataIsOne, fromIndices, fromData)
-            .getResult());
   }
   return sizes;
 }
@@ -320,8 +358,7 @@ mlir::gather::reifyOutputShape(OpBuilder &builder, Location loc,
 /// the high shape. Unit dimensions join the group of the dimension before
 /// them (leading ones join the first group).
 SmallVector<ReassociationIndices>
-mlir::gather::unitDimGroups(ArrayRef<int64_t> keptPositions,
-                            int64_t highRank) {
+mlir::gather::unitDimGroups(ArrayRef<int64_t> keptPositions, int64_t highRank) {
   SmallVector<ReassociationIndices> groups;
   for (size_t i = 0; i < keptPositions.size(); ++i) {
     ReassociationIndices group;
@@ -345,7 +382,8 @@ static UnitReshape unitReshape(ArrayRef<int64_t> lowShape,
     highShape[pos] = lowShape[dim];
   reshape.reassociation = unitDimGroups(positions, highRank);
   reshape.resultShape =
-      expand ? highShape : SmallVector<int64_t>(lowShape.begin(), lowShape.end());
+      expand ? highShape
+             : SmallVector<int64_t>(lowShape.begin(), lowShape.end());
   reshape.isIdentity = static_cast<int64_t>(lowShape.size()) == highRank;
   return reshape;
 }
@@ -355,8 +393,7 @@ static SmallVector<int64_t> iotaFrom(int64_t begin, int64_t count) {
 }
 
 MultiaxisForm mlir::gather::getBlockMultiaxisForm(
-    ArrayRef<int64_t> dataShape, ArrayRef<int64_t> indicesShape,
-    int64_t axis) {
+    ArrayRef<int64_t> dataShape, ArrayRef<int64_t> indicesShape, int64_t axis) {
   int64_t rank = dataShape.size(), q = indicesShape.size();
   MultiaxisForm form;
   form.axes = {axis};
@@ -381,8 +418,7 @@ MultiaxisForm mlir::gather::getBlockMultiaxisForm(
 }
 
 MultiaxisForm mlir::gather::getElementsMultiaxisForm(
-    ArrayRef<int64_t> dataShape, ArrayRef<int64_t> indicesShape,
-    int64_t axis) {
+    ArrayRef<int64_t> dataShape, ArrayRef<int64_t> indicesShape, int64_t axis) {
   int64_t rank = dataShape.size();
   MultiaxisForm form;
   form.axes = {axis};
@@ -442,6 +478,31 @@ MultiaxisForm mlir::gather::getNdMultiaxisForm(ArrayRef<int64_t> dataShape,
   return form;
 }
 
+Value mlir::gather::collapseUnitDims(OpBuilder &builder, Location loc,
+                                     Value value, ArrayRef<int64_t> unitDims) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t rank = type.getRank();
+  if (unitDims.empty())
+    return value;
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices pending;
+  for (int64_t d = 0; d < rank; ++d) {
+    pending.push_back(d);
+    if (llvm::is_contained(unitDims, d))
+      continue;
+    shape.push_back(type.getDimSize(d));
+    groups.push_back(pending);
+    pending.clear();
+  }
+  // Trailing unit dims join the last group (or form none: rank 0).
+  if (!pending.empty() && !groups.empty())
+    llvm::append_range(groups.back(), pending);
+  return tensor::CollapseShapeOp::create(
+      builder, loc, RankedTensorType::get(shape, type.getElementType()), value,
+      groups);
+}
+
 Value mlir::gather::buildUnitReshape(OpBuilder &builder, Location loc,
                                      Value value, const UnitReshape &reshape) {
   if (reshape.isIdentity)
@@ -459,36 +520,14 @@ Value mlir::gather::buildUnitReshape(OpBuilder &builder, Location loc,
 // Evaluation
 //===----------------------------------------------------------------------===//
 
-std::optional<int64_t> mlir::gather::resolveIndex(int64_t value, int64_t size,
-                                                  bool wrapNegative,
-                                                  int outOfBoundsMode,
-                                                  bool &isFill) {
-  isFill = false;
-  if (value < 0 && wrapNegative && value >= -size)
-    value += size;
-  if (value >= 0 && value < size)
-    return value;
-  // Values of OutOfBoundsMode: error 0, clamp 1, fill 2, unchecked 3.
-  if (outOfBoundsMode == 1 && size > 0)
-    return std::clamp<int64_t>(value, 0, size - 1);
-  if (outOfBoundsMode == 2) {
-    isFill = true;
-    return 0;
-  }
-  return std::nullopt;
-}
-
 FailureOr<SmallVector<Attribute>> mlir::gather::evaluateMultiaxis(
     ArrayRef<Attribute> input, ArrayRef<int64_t> inputShape,
     ArrayRef<int64_t> inputStrides, ArrayRef<int64_t> indices,
     ArrayRef<int64_t> indicesShape, ArrayRef<int64_t> axes,
-    ArrayRef<int64_t> outputShape, bool wrapNegative, int outOfBoundsMode,
-    Attribute zero) {
+    ArrayRef<int64_t> outputShape, IndexPolicy policy, Attribute zero) {
   int64_t rank = outputShape.size();
   int64_t k = std::max<int64_t>(axes.size(), 1);
-  SmallVector<int64_t> logical(indicesShape);
-  if (rank > 0)
-    logical.back() /= k;
+  SmallVector<int64_t> logical = getLogicalIndicesShape(indicesShape, k);
   SmallVector<int64_t> indicesStrides(rank, 1);
   for (int64_t d = rank - 2; d >= 0; --d)
     indicesStrides[d] = indicesStrides[d + 1] * indicesShape[d + 1];
@@ -513,8 +552,7 @@ FailureOr<SmallVector<Attribute>> mlir::gather::evaluateMultiaxis(
     for (auto [j, axis] : llvm::enumerate(axes)) {
       bool isFill = false;
       std::optional<int64_t> at =
-          resolveIndex(indices[indicesBase + j], inputShape[axis],
-                       wrapNegative, outOfBoundsMode, isFill);
+          policy.resolve(indices[indicesBase + j], inputShape[axis], isFill);
       if (!at)
         return failure();
       fill |= isFill;

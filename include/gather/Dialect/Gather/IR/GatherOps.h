@@ -5,6 +5,7 @@
 
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Dialect/Gather/IR/GatherShapes.h"
+#include "gather/Dialect/Gather/IR/IndexPolicy.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
@@ -25,6 +26,10 @@ void populateGatherToMultiaxisPatterns(RewritePatternSet &patterns);
 
 /// Tightens gather result types to the inferred shapes.
 void populateRefineResultTypePatterns(RewritePatternSet &patterns);
+
+/// Every canonicalization pattern of the four ops (what --canonicalize
+/// applies to them, folds aside), for a compiler's own pattern sets.
+void populateGatherCanonicalizationPatterns(RewritePatternSet &patterns);
 
 /// How `op` maps onto gather.multiaxis (identity for gather.multiaxis).
 MultiaxisForm getMultiaxisForm(Operation *op);

@@ -30,6 +30,11 @@ class Gather_Op<string mnemonic, list<Trait> traits = []>
     /// broken rule through `emitError` when it is non-null.
     ::mlir::FailureOr<::mlir::gather::GatherShape>
     analyzeShapes(::mlir::gather::EmitErrorFn emitError = nullptr);
+
+    /// The `negative_indices` and `out_of_bounds` attributes together.
+    ::mlir::gather::IndexPolicy getIndexPolicy() {
+      return {getNegativeIndices(), getOutOfBounds()};
+    }
   }];
   code policyDescription = [{
 

@@ -9,6 +9,8 @@
 #ifndef GATHER_DIALECT_GATHER_IR_GATHERSHAPES_H
 #define GATHER_DIALECT_GATHER_IR_GATHERSHAPES_H
 
+#include "gather/Dialect/Gather/IR/IndexPolicy.h"
+
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -40,8 +42,44 @@ struct GatherShape {
   SmallVector<OutputDimSource> dimSources;
 };
 
+//===----------------------------------------------------------------------===//
+// The two rules every op shares, static and at run time
+//===----------------------------------------------------------------------===//
+
+/// The logical size of an indices dimension that holds `valuesPerCoordinate`
+/// index values per coordinate (multiaxis folds the coordinates into the
+/// last indices dimension): `size / valuesPerCoordinate`, kDynamic stays.
+int64_t getLogicalIndicesSize(int64_t size, int64_t valuesPerCoordinate);
+
+/// The logical indices shape of a multiaxis indices shape: the last
+/// dimension divided by the coordinate size.
+SmallVector<int64_t> getLogicalIndicesShape(ArrayRef<int64_t> indicesShape,
+                                            int64_t coordinateSize);
+
+/// The logical size of indices dimension `dim` at run time (a constant where
+/// static).
+Value buildLogicalIndicesSize(OpBuilder &builder, Location loc, Value indices,
+                              int64_t dim, int64_t valuesPerCoordinate);
+
+/// Bidirectional broadcasting of one dimension: sizes `a` and `b` are
+/// compatible when equal or one of them is 1; the result is the other one.
+/// Static sizes that are dynamic are taken as compatible.
+bool areBroadcastCompatible(int64_t a, int64_t b);
+
 /// Broadcast of two static-or-dynamic sizes that are known compatible.
 int64_t broadcastDimSize(int64_t a, int64_t b);
+
+/// Which side decides a broadcast dimension when the static sizes tell (the
+/// other side is 1, or this side is not 1); nullopt when only the run time
+/// can tell.
+enum class BroadcastSide { First, Second };
+std::optional<BroadcastSide> getStaticBroadcastSide(int64_t a, int64_t b);
+
+/// The same rules at run time, on `index` values: the i1 "a and b are
+/// compatible" and the broadcast size (b where a is 1, else a).
+Value buildBroadcastCompatible(OpBuilder &builder, Location loc, Value a,
+                               Value b);
+Value buildBroadcastSize(OpBuilder &builder, Location loc, Value a, Value b);
 
 /// Checks `gather.multiaxis` (operand names: input, indices).
 FailureOr<GatherShape> analyzeMultiaxisShapes(ArrayRef<int64_t> inputShape,
@@ -69,9 +107,8 @@ FailureOr<GatherShape> analyzeNdShapes(ArrayRef<int64_t> dataShape,
 /// Output sizes as values: constants where static, otherwise computed from
 /// `tensor.dim` of the operands following `shape.dimSources`.
 SmallVector<OpFoldResult> reifyOutputShape(OpBuilder &builder, Location loc,
-                                           const GatherShape &shape,
-                                           Value data, Value indices);
-
+                                           const GatherShape &shape, Value data,
+                                           Value indices);
 
 //===----------------------------------------------------------------------===//
 // Mapping the ONNX-style ops onto gather.multiaxis (seed 003)
@@ -127,8 +164,13 @@ MultiaxisForm getNdMultiaxisForm(ArrayRef<int64_t> dataShape,
 /// dimensions of a rank-`highRank` shape not in `keptPositions` (sorted) are
 /// units; each joins the group of the kept dimension before it, leading ones
 /// the first group.
-SmallVector<ReassociationIndices>
-unitDimGroups(ArrayRef<int64_t> keptPositions, int64_t highRank);
+SmallVector<ReassociationIndices> unitDimGroups(ArrayRef<int64_t> keptPositions,
+                                                int64_t highRank);
+
+/// Collapses the static unit dimensions `unitDims` of a ranked tensor away
+/// (each joins the next kept dimension, trailing ones the last).
+Value collapseUnitDims(OpBuilder &builder, Location loc, Value value,
+                       ArrayRef<int64_t> unitDims);
 
 /// Builds the tensor.expand_shape / collapse_shape for `reshape` (returns
 /// `value` itself for an identity).
@@ -139,14 +181,6 @@ Value buildUnitReshape(OpBuilder &builder, Location loc, Value value,
 // Evaluation (constant folding)
 //===----------------------------------------------------------------------===//
 
-/// Index values an op must fold: resolved per the policy. Returns nullopt
-/// when the value is out of bounds and the policy gives no defined result
-/// at compile time (`error`, `unchecked`); `fill` is reported through
-/// `isFill`.
-std::optional<int64_t> resolveIndex(int64_t value, int64_t size,
-                                    bool wrapNegative, int outOfBoundsMode,
-                                    bool &isFill);
-
 /// Evaluates gather.multiaxis on constant element lists (row-major).
 /// `inputStrides` lets the caller pass a leading sub-block of a larger
 /// tensor (gather.elements' data slicing). Fails when an index has no
@@ -155,8 +189,8 @@ FailureOr<SmallVector<Attribute>>
 evaluateMultiaxis(ArrayRef<Attribute> input, ArrayRef<int64_t> inputShape,
                   ArrayRef<int64_t> inputStrides, ArrayRef<int64_t> indices,
                   ArrayRef<int64_t> indicesShape, ArrayRef<int64_t> axes,
-                  ArrayRef<int64_t> outputShape, bool wrapNegative,
-                  int outOfBoundsMode, Attribute zero);
+                  ArrayRef<int64_t> outputShape, IndexPolicy policy,
+                  Attribute zero);
 
 } // namespace mlir::gather
 

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/Passes.h"
+#include "gather/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -17,7 +17,7 @@
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERPARALLELOUTERLOOPS
-#include "gather/Conversion/Passes.h.inc"
+#include "gather/Transforms/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;
@@ -48,8 +48,7 @@ struct GatherParallelOuterLoopsPass
     SmallVector<scf::ParallelOp> loops;
     getOperation()->walk([&](scf::ParallelOp op) {
       // Reductions keep their form; nested loops are left to the outer one.
-      if (op.getNumReductions() == 0 &&
-          !op->getParentOfType<scf::ParallelOp>())
+      if (op.getNumReductions() == 0 && !op->getParentOfType<scf::ParallelOp>())
         loops.push_back(op);
     });
     IRRewriter rewriter(&getContext());

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Compile-time scaling: functions that chain N gathers of all four kinds
+through the CPU pipeline (gather-opt --gather-cpu-pipeline), the GPU pipeline
+(--gather-gpu-pipeline, PTX) and gather-run (JIT to machine code and one
+run), printing the seconds and the growth exponent between sizes
+(log(t2 / t1) / log(n2 / n1): 1.0 is linear).
+
+    /usr/bin/python3 bench/compile_time.py [--sizes 100,1000,10000]
+        [--variants static-error,dynamic-error,static-mixed] [--bin build/bin]
+        [--run-sizes 100,1000] [--gpu-sizes 100,1000,10000]
+
+Each function takes x: 64x64 f32 and four index tensors and applies, in turn,
+gather.block (axis 0, 64 indices), gather.elements (axis 1, 64x64),
+gather.nd (64x1 coordinates) and gather.multiaxis (axes [0, 1], 64x128), each
+keeping the 64x64 shape, so gather i reads the result of gather i - 1.
+Variants: `static` or `dynamic` shapes (every size `?`), and the policy
+`error` (the default), `unchecked`, or `mixed` (the four out_of_bounds
+policies and both negative_indices policies in turn).
+"""
+
+import argparse
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+POLICIES = ["", " out_of_bounds = clamp", " negative_indices = out_of_bounds out_of_bounds = fill",
+            " out_of_bounds = unchecked", " negative_indices = out_of_bounds"]
+
+
+def ttype(shape, ety, dynamic):
+    return "tensor<" + "".join(("?" if dynamic else str(s)) + "x" for s in shape) + ety + ">"
+
+
+def chain_module(n, dynamic, policy):
+    """The MLIR text of @main chaining `n` gathers."""
+    x = ttype((64, 64), "f32", dynamic)
+    ib, ie = ttype((64,), "i64", dynamic), ttype((64, 64), "i64", dynamic)
+    ind, im = ttype((64, 1), "i64", False) if not dynamic else "tensor<?x1xi64>", ttype((64, 128), "i64", dynamic)
+    lines = [f"func.func @main(%x0: {x}, %ib: {ib}, %ie: {ie}, %in: {ind}, %im: {im}) -> {x} {{"]
+    for i in range(n):
+        if policy == "error":
+            pol = ""
+        elif policy == "unchecked":
+            pol = " out_of_bounds = unchecked"
+        else:
+            pol = POLICIES[i % len(POLICIES)]
+        src, dst = f"%x{i}", f"%x{i + 1}"
+        kind = i % 4
+        if kind == 0:
+            lines.append(f"  {dst} = gather.block {src}[%ib] axis = 0{pol} : ({x}, {ib}) -> {x}")
+        elif kind == 1:
+            lines.append(f"  {dst} = gather.elements {src}[%ie] axis = 1{pol} : ({x}, {ie}) -> {x}")
+        elif kind == 2:
+            lines.append(f"  {dst} = gather.nd {src}[%in]{pol} : ({x}, {ind}) -> {x}")
+        else:
+            lines.append(f"  {dst} = gather.multiaxis {src}[%im] axes = [0, 1]{pol} : ({x}, {im}) -> {x}")
+    lines.append(f"  return %x{n} : {x}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def write_inputs(work):
+    rng = np.random.default_rng(0)
+    paths = []
+    arrays = [rng.standard_normal((64, 64), dtype=np.float32),
+              rng.integers(0, 64, size=64), rng.integers(0, 64, size=(64, 64)),
+              rng.integers(0, 64, size=(64, 1)), rng.integers(0, 64, size=(64, 128))]
+    for k, a in enumerate(arrays):
+        path = os.path.join(work, f"in{k}.npy")
+        np.save(path, a)
+        paths.append(path)
+    return paths
+
+
+def timed(cmd, timeout):
+    t0 = time.perf_counter()
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, f"timed out after {timeout} s"
+    elapsed = time.perf_counter() - t0
+    if r.returncode != 0:
+        return None, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}"
+    return elapsed, None
+
+
+def exponent(sizes, times):
+    out = []
+    for (n1, t1), (n2, t2) in zip(zip(sizes, times), zip(sizes[1:], times[1:])):
+        if t1 and t2:
+            out.append(f"{math.log(t2 / t1) / math.log(n2 / n1):.2f}")
+        else:
+            out.append("-")
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--bin", default=os.path.join(HERE, "..", "build", "bin"))
+    p.add_argument("--sizes", default="100,1000,10000")
+    p.add_argument("--run-sizes", default="100,1000", help="sizes also run with gather-run")
+    p.add_argument("--gpu-sizes", default="100,1000,10000", help="sizes also put through the GPU pipeline")
+    p.add_argument("--variants", default="static-error,dynamic-error,static-mixed,dynamic-unchecked")
+    p.add_argument("--timeout", type=float, default=600)
+    args = p.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    run_sizes = {int(s) for s in args.run_sizes.split(",") if s}
+    gpu_sizes = {int(s) for s in args.gpu_sizes.split(",") if s}
+    opt = os.path.join(args.bin, "gather-opt")
+    run = os.path.join(args.bin, "gather-run")
+    work = tempfile.mkdtemp(prefix="gather-compile-time-")
+    inputs = write_inputs(work)
+    print(f"{'variant':<20} {'what':<14} " + " ".join(f"{'N=' + str(n):>10}" for n in sizes)
+          + "   growth exponents")
+    failed = False
+    for variant in args.variants.split(","):
+        shapes, policy = variant.split("-")
+        files = {}
+        for n in sizes:
+            path = os.path.join(work, f"{variant}_{n}.mlir")
+            with open(path, "w") as f:
+                f.write(chain_module(n, shapes == "dynamic", policy))
+            files[n] = path
+        rows = [("cpu pipeline", lambda n: [opt, files[n], "--gather-cpu-pipeline", "-o", os.devnull], sizes),
+                ("gpu pipeline", lambda n: [opt, files[n], "--gather-gpu-pipeline=format=isa", "-o", os.devnull],
+                 [n for n in sizes if n in gpu_sizes]),
+                ("gather-run", lambda n: [run, files[n], *sum([["--input", i] for i in inputs], []),
+                                          "--output", os.path.join(work, "out.npy")],
+                 [n for n in sizes if n in run_sizes])]
+        for what, cmd, ns in rows:
+            if not ns:
+                continue
+            times, notes = [], []
+            for n in sizes:
+                if n not in ns:
+                    times.append(None)
+                    continue
+                t, err = timed(cmd(n), args.timeout)
+                times.append(t)
+                if err:
+                    notes.append(f"N={n}: {err}")
+                    failed = True
+            cells = " ".join(f"{t:>9.2f}s" if t is not None else f"{'-':>10}" for t in times)
+            present = [(n, t) for n, t in zip(sizes, times) if t is not None]
+            exps = exponent([n for n, _ in present], [t for _, t in present])
+            print(f"{variant:<20} {what:<14} {cells}   {' '.join(exps)}", flush=True)
+            for note in notes:
+                print(f"    {note}", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

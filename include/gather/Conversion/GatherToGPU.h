@@ -1,0 +1,38 @@
+//===- GatherToGPU.h - gather ops to NVIDIA GPU kernels --------*- C++ -*-===//
+//
+// Two steps: --convert-gather-to-gpu lowers gather ops on tensors to
+// device-ready loops (the shared semantics, one parallel linalg.generic per
+// gather, the index check as a device flag kernel), and after
+// bufferization --gather-map-to-gpu puts loops and buffers on the device.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_CONVERSION_GATHERTOGPU_H
+#define GATHER_CONVERSION_GATHERTOGPU_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+class SymbolTableCollection;
+
+namespace gather {
+
+#define GEN_PASS_DECL_CONVERTGATHERTOGPU
+#define GEN_PASS_DECL_GATHERMAPTOGPU
+#include "gather/Conversion/Passes.h.inc"
+
+struct GatherToGPUOptions {
+  /// Symbol lookups through this collection instead of module scans.
+  SymbolTableCollection *symbolTables = nullptr;
+};
+
+/// Patterns that lower every gather op to device-ready loops on tensors
+/// (apply on a module, see populateGatherToLinalgPatterns).
+void populateGatherToGPUPatterns(RewritePatternSet &patterns,
+                                 const GatherToGPUOptions &options = {});
+
+} // namespace gather
+} // namespace mlir
+
+#endif // GATHER_CONVERSION_GATHERTOGPU_H

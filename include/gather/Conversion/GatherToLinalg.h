@@ -1,0 +1,44 @@
+//===- GatherToLinalg.h - gather ops to linalg, scf and vector -*- C++ -*-===//
+//
+// The CPU lowering: gather ops on tensors to linalg.generic, scf.forall
+// block copies and vector rows on tensors, ready for one-shot-bufferize.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_CONVERSION_GATHERTOLINALG_H
+#define GATHER_CONVERSION_GATHERTOLINALG_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+class SymbolTableCollection;
+
+namespace gather {
+
+#define GEN_PASS_DECL_CONVERTGATHERTOLINALG
+#include "gather/Conversion/Passes.h.inc"
+
+struct GatherToLinalgOptions {
+  /// Copy trailing blocks taken whole from the input with one slice each.
+  bool blockCopy = true;
+  /// Vectorize element gathers along the innermost dimension (and resolve
+  /// reused indices into tables); otherwise one scalar linalg.generic.
+  bool vectorize = true;
+  /// Symbol lookups through this collection instead of module scans.
+  SymbolTableCollection *symbolTables = nullptr;
+};
+
+/// Patterns that lower gather.block, gather.elements, gather.nd and
+/// gather.multiaxis (rewritten into multiaxis form first) to linalg, scf
+/// and vector ops on tensors, with the index policy and the run-time checks.
+/// They create the run-time error hook's declaration and site strings in
+/// the enclosing module: apply them on a module, e.g. with
+/// applyGatherLoweringPatterns.
+void populateGatherToLinalgPatterns(RewritePatternSet &patterns,
+                                    const GatherToLinalgOptions &options = {});
+
+} // namespace gather
+} // namespace mlir
+
+#endif // GATHER_CONVERSION_GATHERTOLINALG_H

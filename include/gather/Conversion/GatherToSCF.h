@@ -1,0 +1,35 @@
+//===- GatherToSCF.h - gather ops to plain scf.for loops -------*- C++ -*-===//
+//
+// The reference lowering: the shared semantics with scf.for loops that
+// tensor.insert each output element.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_CONVERSION_GATHERTOSCF_H
+#define GATHER_CONVERSION_GATHERTOSCF_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+class SymbolTableCollection;
+
+namespace gather {
+
+#define GEN_PASS_DECL_CONVERTGATHERTOSCF
+#include "gather/Conversion/Passes.h.inc"
+
+struct GatherToSCFOptions {
+  /// Symbol lookups through this collection instead of module scans.
+  SymbolTableCollection *symbolTables = nullptr;
+};
+
+/// Patterns that lower every gather op to scf.for loops on tensors (apply
+/// on a module, see populateGatherToLinalgPatterns).
+void populateGatherToSCFPatterns(RewritePatternSet &patterns,
+                                 const GatherToSCFOptions &options = {});
+
+} // namespace gather
+} // namespace mlir
+
+#endif // GATHER_CONVERSION_GATHERTOSCF_H

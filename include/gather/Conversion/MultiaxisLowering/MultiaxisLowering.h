@@ -1,0 +1,105 @@
+//===- MultiaxisLowering.h - the shared lowering of gather ops --*- C++ -*-===//
+//
+// The one implementation of gather semantics in the compiler: coordinate
+// mapping, broadcasting, the index policy in the loops and the run-time
+// checks. The GatherToLinalg, GatherToSCF and GatherToGPU conversions only
+// choose a strategy (how to loop over the output, how to reduce a check over
+// the indices, which structured forms to use); the ONNX-style ops reach the
+// lowering through their rewrite into gather.multiaxis.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_CONVERSION_MULTIAXISLOWERING_MULTIAXISLOWERING_H
+#define GATHER_CONVERSION_MULTIAXISLOWERING_MULTIAXISLOWERING_H
+
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::gather {
+
+/// Computes the element of the output at `coords`.
+using ElementFn =
+    llvm::function_ref<Value(OpBuilder &, Location, ValueRange coords)>;
+
+/// Builds loops over the output (the sizes of `init`) that fill `init` with
+/// `element(coords)`, and returns the filled tensor.
+using LoopNestBuilder = Value (*)(OpBuilder &, Location, Value init,
+                                  ElementFn element);
+
+/// The i1 "index value `value` is valid", given its position `lastPos` along
+/// the last indices dimension (which says the dimension it addresses).
+using IndexCheckFn = llvm::function_ref<Value(OpBuilder &, Location,
+                                              Value value, Value lastPos)>;
+
+/// Reduces `isValid` over every value of `indices` to one i1 "all valid".
+using AllOfBuilder = Value (*)(OpBuilder &, Location, Value indices,
+                               IndexCheckFn isValid);
+
+/// What one lowering of gather.multiaxis chooses; the semantics, policies
+/// and checks are shared.
+struct MultiaxisLoweringStrategy {
+  /// The element-by-element loop form.
+  LoopNestBuilder buildLoops = nullptr;
+  /// The reduction that checks the indices under `out_of_bounds = error`
+  /// before the loops (or, with checkIndicesInLoops, those no loop reads).
+  AllOfBuilder buildAllOf = nullptr;
+  /// Check the index values in the gather's own loops: each reads through
+  /// an index made safe and raises a flag for an invalid one, decided after
+  /// the loops (one pass over the indices instead of two). The loops must
+  /// run on the host (they write the flag in host memory).
+  bool checkIndicesInLoops = false;
+  /// Copy a trailing block of output dimensions taken whole from the input
+  /// (an embedding row) with one slice per coordinate in an scf.forall.
+  bool blockCopy = false;
+  /// Vectorize element gathers along the innermost dimension, and resolve
+  /// indices that many iterations reuse once into a table.
+  bool vectorize = false;
+  /// Where given, symbol lookups (the error hook, the site strings) go
+  /// through it instead of scanning the module: lowering N gathers then
+  /// takes time linear in N.
+  SymbolTableCollection *symbolTables = nullptr;
+};
+
+/// Replaces `op` by its lowering. Checks that cannot be decided statically
+/// (dynamic broadcasts, the coordinate fold of a dynamic last dimension)
+/// run before the loops; when one fails the error hook is called and the
+/// output is zeros. Index bounds under `out_of_bounds = error` are checked
+/// in the loops or before them (see checkIndicesInLoops); an invalid index
+/// calls the error hook, and the output is then unspecified.
+LogicalResult lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
+                             const MultiaxisLoweringStrategy &strategy);
+
+/// The patterns of a lowering: gather.elements with run-time-bounded sizes
+/// (their size check, then the rewrite), the rewrites of gather.block,
+/// gather.elements and gather.nd into gather.multiaxis, the
+/// simplifications that take unit dimensions out of a multiaxis gather, and,
+/// with the lowest benefit so that those apply first, the lowering of
+/// gather.multiaxis with `strategy`. `strategy` is copied.
+void populateMultiaxisLoweringPatterns(
+    RewritePatternSet &patterns, const MultiaxisLoweringStrategy &strategy);
+
+/// Runs lowering patterns (from the populate functions of GatherToLinalg,
+/// GatherToSCF, GatherToGPU, possibly mixed with others) on `root`, a
+/// module: the patterns create the error hook and site strings at module
+/// level. Every gather op left afterwards gets an error ("could not be
+/// lowered") and the result is failure.
+LogicalResult applyGatherLoweringPatterns(Operation *root,
+                                          RewritePatternSet &&patterns);
+
+/// The scalar loop form: one linalg.generic over the output (parallel
+/// iterators) whose body computes `element(linalg.index coordinates)`.
+Value buildGenericLoopNest(OpBuilder &b, Location loc, Value init,
+                           ElementFn element);
+
+/// An scf.parallel over [0, sizes) with unit steps whose body gets the
+/// coordinates (none for an empty `sizes`: one iteration).
+scf::ParallelOp buildParallelOverShape(
+    OpBuilder &b, Location loc, ArrayRef<Value> sizes,
+    llvm::function_ref<void(OpBuilder &, Location, ValueRange)> body);
+
+} // namespace mlir::gather
+
+#endif // GATHER_CONVERSION_MULTIAXISLOWERING_MULTIAXISLOWERING_H

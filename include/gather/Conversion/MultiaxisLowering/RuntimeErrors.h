@@ -1,0 +1,42 @@
+//===- RuntimeErrors.h - the run-time error ABI in emitted code -*- C++ -*-===//
+//
+// The one place that emits calls to the run-time error hook: its
+// declaration, the constant site strings ("op at file:line:col") and the
+// call. The kinds are RuntimeErrorKind (gather/Dialect/Gather/IR); the hook
+// is implemented in lib/Runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_CONVERSION_MULTIAXISLOWERING_RUNTIMEERRORS_H
+#define GATHER_CONVERSION_MULTIAXISLOWERING_RUNTIMEERRORS_H
+
+#include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <string>
+
+namespace mlir::gather {
+
+/// The op kind and source location a run-time error names: the original
+/// ONNX-style op where the rewrite to multiaxis recorded it in a NameLoc.
+std::string describeGatherSite(Operation *op);
+
+/// Emits `__gather_runtime_error(site, kind, count, details)` at the
+/// builder's insertion point, naming `op`'s site. `details` are i64 values
+/// whose meaning depends on `kind`. The hook's declaration and the site
+/// string are created in the enclosing module when missing, looked up
+/// through `symbolTables` when given.
+void emitRuntimeErrorCall(OpBuilder &b, Location loc, Operation *op, Value kind,
+                          ValueRange details = {},
+                          SymbolTableCollection *symbolTables = nullptr);
+
+/// The same with a kind known at compile time.
+void emitRuntimeErrorCall(OpBuilder &b, Location loc, Operation *op,
+                          RuntimeErrorKind kind, ValueRange details = {},
+                          SymbolTableCollection *symbolTables = nullptr);
+
+} // namespace mlir::gather
+
+#endif // GATHER_CONVERSION_MULTIAXISLOWERING_RUNTIMEERRORS_H

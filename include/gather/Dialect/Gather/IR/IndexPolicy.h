@@ -1,0 +1,102 @@
+//===- IndexPolicy.h - out-of-range index policy of gather ops --*- C++ -*-===//
+//
+// The one definition of what `negative_indices` and `out_of_bounds` mean:
+// on constant index values (the verifier, the folds) and as IR on `index`
+// values or vectors of them (the CPU and GPU lowerings), and which policies
+// may trap or read out of bounds (speculation, folds). The run-time error
+// kinds a failed check reports are in RuntimeErrorKind.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_DIALECT_GATHER_IR_INDEXPOLICY_H
+#define GATHER_DIALECT_GATHER_IR_INDEXPOLICY_H
+
+#include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <optional>
+#include <utility>
+
+namespace mlir::gather {
+
+/// How a gather treats an index value `i` along a dimension of size `s`:
+/// `0 <= i < s` is valid; with `negative_indices = wrap` an `i` in `[-s, 0)`
+/// first becomes `i + s`. Any other value follows `out_of_bounds`: `error`
+/// stops the program, `clamp` reads the nearest valid element, `fill`
+/// produces zero and `unchecked` is undefined behaviour.
+struct IndexPolicy {
+  NegativeIndexMode negative = NegativeIndexMode::wrap;
+  OutOfBoundsMode outOfBounds = OutOfBoundsMode::error;
+
+  /// The policy of a gather.multiaxis, block, elements or nd op.
+  static IndexPolicy of(Operation *gatherOp);
+
+  bool wrapsNegative() const { return negative == NegativeIndexMode::wrap; }
+
+  /// A bad index stops the program (`error`): the op has an observable
+  /// effect and may not be hoisted or folded on a bad constant index.
+  bool canTrap() const { return outOfBounds == OutOfBoundsMode::error; }
+  /// A bad index is undefined behaviour (`unchecked`): the op may read out
+  /// of bounds, so it must not be executed where its guard would skip it.
+  bool mayReadOutOfBounds() const {
+    return outOfBounds == OutOfBoundsMode::unchecked;
+  }
+  /// Every index value has a defined, safe result (`clamp`, `fill`).
+  bool isSpeculatable() const { return !canTrap() && !mayReadOutOfBounds(); }
+  Speculation::Speculatability getSpeculatability() const {
+    return isSpeculatable() ? Speculation::Speculatable
+                            : Speculation::NotSpeculatable;
+  }
+
+  /// The valid index values for a dimension of size `size`, as an inclusive
+  /// range `[first, last]` (empty, first > last, when size is 0).
+  std::pair<int64_t, int64_t> validRange(int64_t size) const {
+    return {wrapsNegative() ? -size : 0, size - 1};
+  }
+  bool isValid(int64_t value, int64_t size) const {
+    auto [first, last] = validRange(size);
+    return value >= first && value <= last;
+  }
+
+  /// The element an index value reads along a dimension of size `size`.
+  /// nullopt when the value has no compile-time result (out of range under
+  /// `error` or `unchecked`); `isFill` is set for a `fill` miss, whose
+  /// result is zero (the returned position is 0 then).
+  std::optional<int64_t> resolve(int64_t value, int64_t size,
+                                 bool &isFill) const;
+};
+
+//===----------------------------------------------------------------------===//
+// The policy as IR, on `index` values or `vector<N x index>` values (with a
+// `size` of the same type): the lowerings use nothing else.
+//===----------------------------------------------------------------------===//
+
+/// `index + size` where the policy wraps and `index` is negative.
+Value buildWrapNegative(OpBuilder &b, Location loc, IndexPolicy policy,
+                        Value index, Value size);
+
+/// i1 (or vector of i1) "the index value is valid" (after wrapping).
+Value buildIsValidIndex(OpBuilder &b, Location loc, IndexPolicy policy,
+                        Value index, Value size);
+
+/// An index after the policy. `index` is what to read with: wrapped, and
+/// clamped under `clamp`; under `fill` and `error` an invalid index becomes
+/// 0, so that reading with it stays in bounds, and `valid` is the i1 "was in
+/// bounds": `fill` then selects zero for the element, `error` reports the
+/// index (a lowering that checked the indices before its loops applies the
+/// policy with `unchecked` in them). Under `unchecked` the index is only
+/// wrapped and `valid` is null.
+struct ResolvedIndexValue {
+  Value index;
+  Value valid;
+};
+ResolvedIndexValue buildResolvedIndex(OpBuilder &b, Location loc,
+                                      IndexPolicy policy, Value index,
+                                      Value size);
+
+} // namespace mlir::gather
+
+#endif // GATHER_DIALECT_GATHER_IR_INDEXPOLICY_H

@@ -1,0 +1,74 @@
+//===- Pipelines.h - gather ops to the LLVM dialect, CPU and GPU -*- C++
+//-*-===//
+//
+// --gather-cpu-pipeline and --gather-gpu-pipeline, also buildable into any
+// pass manager.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_PIPELINES_PIPELINES_H
+#define GATHER_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+
+namespace gather {
+
+struct GatherCpuPipelineOptions
+    : public PassPipelineOptions<GatherCpuPipelineOptions> {
+  Option<bool> parallel{*this, "parallel",
+                        llvm::cl::desc("Run the outer parallel loops on all "
+                                       "cores through OpenMP"),
+                        llvm::cl::init(true)};
+  Option<bool> reference{
+      *this, "reference",
+      llvm::cl::desc("Use the scf reference lowering instead of linalg"),
+      llvm::cl::init(false)};
+};
+
+/// From gather ops on tensors (in func.func bodies of a module) to the LLVM
+/// dialect for the host CPU: canonicalize, lower the gathers, bufferize,
+/// loops (OpenMP-parallel outer dimensions), LLVM.
+void buildGatherCpuPipeline(OpPassManager &pm,
+                            const GatherCpuPipelineOptions &options);
+
+struct GatherGpuPipelineOptions
+    : public PassPipelineOptions<GatherGpuPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("NVIDIA GPU architecture (sm_XY)"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("NVPTX features; the PTX ISA version must support the "
+                     "chip (sm_90 needs ptx78 or later)"),
+      llvm::cl::init("+ptx80")};
+  Option<int64_t> threadsPerBlock{*this, "threads-per-block",
+                                  llvm::cl::desc("Threads per block"),
+                                  llvm::cl::init(256)};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("gpu.binary contents: isa (PTX, JIT-compiled by the "
+                     "driver), bin (cubin, needs ptxas), fatbin, or auto "
+                     "(bin when ptxas is found, else isa)"),
+      llvm::cl::init("auto")};
+  Option<int64_t> optLevel{*this, "opt-level",
+                           llvm::cl::desc("NVPTX optimization level"),
+                           llvm::cl::init(3)};
+};
+
+/// From gather ops on tensors to LLVM-dialect host code that launches
+/// kernels held in a gpu.binary.
+void buildGatherGpuPipeline(OpPassManager &pm,
+                            const GatherGpuPipelineOptions &options);
+
+/// Registers --gather-cpu-pipeline and --gather-gpu-pipeline.
+void registerGatherPipelines();
+
+} // namespace gather
+} // namespace mlir
+
+#endif // GATHER_PIPELINES_PIPELINES_H

@@ -1,0 +1,18 @@
+//===- Passes.h - transformations the pipelines use ------------*- C++ -*-===//
+
+#ifndef GATHER_TRANSFORMS_PASSES_H
+#define GATHER_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::gather {
+
+#define GEN_PASS_DECL
+#include "gather/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "gather/Transforms/Passes.h.inc"
+
+} // namespace mlir::gather
+
+#endif // GATHER_TRANSFORMS_PASSES_H

@@ -1,0 +1,125 @@
+//===- IndexTables.cpp - indices resolved once, reused by many rows -------===//
+//
+// Where a loop reads each index value many times (the dimensions the
+// indices broadcast along), the policy is applied to every index value, or
+// every coordinate tuple, once: into a table of input coordinates (scalar
+// loops) or of linear input offsets (vector rows).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringState.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+using namespace mlir::gather::lowering;
+
+/// Applies the index policy to every index value once, into a table of
+/// input coordinates, so that loops that reuse each index many times
+/// (broadcast dimensions) only read it.
+Value lowering::buildCoordinateTable(OpBuilder &b, Location loc,
+                                     const LoweringState &s) {
+  MultiaxisOp op = s.op;
+  auto indicesType = op.getIndices().getType();
+  int64_t rank = indicesType.getRank();
+  auto tableType =
+      RankedTensorType::get(indicesType.getShape(), b.getIndexType());
+  Value init =
+      tensor::EmptyOp::create(b, loc, tableType.getShape(), b.getIndexType());
+  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{tableType}, ValueRange{op.getIndices()},
+      ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value lastPos = linalg::IndexOp::create(nb, nloc, rank - 1);
+        Value size = addressedSize(nb, nloc, s, lastPos);
+        ResolvedIndexValue resolved = buildResolvedIndex(
+            nb, nloc, s.policy, toIndex(nb, nloc, args[0]), size);
+        Value index = resolved.index;
+        reportIfInvalid(nb, nloc, s,
+                        fillsInvalid(s) ? Value() : resolved.valid);
+        // The table marks a fill miss with -1.
+        if (resolved.valid && fillsInvalid(s))
+          index = arith::SelectOp::create(nb, nloc, resolved.valid, index,
+                                          constIndex(nb, nloc, -1));
+        linalg::YieldOp::create(nb, nloc, index);
+      });
+  return generic.getResult(0);
+}
+
+/// Applies the index policy to every coordinate tuple once and combines it
+/// into the linear offset of the axis coordinates in the row-major input:
+/// sum over c of coordinate_c * stride(axes[c]). The table has the logical
+/// indices shape (the coordinates folded away); -1 marks a `fill` miss.
+/// `inputStrides` are the input's row-major strides.
+Value lowering::buildAxisOffsetTable(OpBuilder &b, Location loc,
+                                     const LoweringState &s,
+                                     ArrayRef<Value> inputStrides) {
+  MultiaxisOp op = s.op;
+  auto indicesType = op.getIndices().getType();
+  int64_t rank = indicesType.getRank();
+  SmallVector<int64_t> shape =
+      getLogicalIndicesShape(indicesType.getShape(), s.coordinateSize);
+  Value init = tensor::EmptyOp::create(b, loc, shape, b.getIndexType());
+  auto tableType = cast<RankedTensorType>(init.getType());
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{tableType}, ValueRange{}, ValueRange{init}, maps,
+      iterators, [&](OpBuilder &nb, Location nloc, ValueRange) {
+        SmallVector<Value> pos;
+        for (int64_t d = 0; d < rank; ++d)
+          pos.push_back(linalg::IndexOp::create(nb, nloc, d));
+        Value first = arith::MulIOp::create(
+            nb, nloc, pos.back(), constIndex(nb, nloc, s.coordinateSize));
+        Value offset = constIndex(nb, nloc, 0);
+        Value valid;
+        for (auto [c, axis] : llvm::enumerate(s.axes)) {
+          SmallVector<Value> at = pos;
+          at.back() =
+              arith::AddIOp::create(nb, nloc, first, constIndex(nb, nloc, c));
+          Value raw = tensor::ExtractOp::create(nb, nloc, op.getIndices(), at);
+          ResolvedIndexValue resolved = buildResolvedIndex(
+              nb, nloc, s.policy, toIndex(nb, nloc, raw), s.inputSize[axis]);
+          valid = andValues(nb, nloc, valid, resolved.valid);
+          Value term = arith::MulIOp::create(nb, nloc, resolved.index,
+                                             inputStrides[axis]);
+          offset = arith::AddIOp::create(nb, nloc, offset, term);
+        }
+        reportIfInvalid(nb, nloc, s, fillsInvalid(s) ? Value() : valid);
+        if (valid && fillsInvalid(s))
+          offset = arith::SelectOp::create(nb, nloc, valid, offset,
+                                           constIndex(nb, nloc, -1));
+        linalg::YieldOp::create(nb, nloc, offset);
+      });
+  return generic.getResult(0);
+}
+
+/// Resolving the indices up front pays when the loop reads each index value
+/// many times (broadcast dimensions); `loopShape` is the iteration space
+/// (the output, or its dimensions outside a copied block). Needs static
+/// sizes to decide.
+bool lowering::shouldResolveIndices(const LoweringState &s,
+                                    ArrayRef<int64_t> loopShape) {
+  auto indicesType = s.op.getIndices().getType();
+  if (s.axes.empty() || s.rank == 0 || !indicesType.hasStaticShape() ||
+      ShapedType::isDynamicShape(loopShape))
+    return false;
+  // Saturating: sizes near 2^62 are valid types.
+  bool overflow = false;
+  uint64_t indexCount = 1, iterations = 1;
+  for (int64_t size : indicesType.getShape())
+    indexCount =
+        llvm::SaturatingMultiply<uint64_t>(indexCount, size, &overflow);
+  for (int64_t size : loopShape)
+    iterations =
+        llvm::SaturatingMultiply<uint64_t>(iterations, size, &overflow);
+  return indexCount > 0 && iterations / 4 >= indexCount;
+}

@@ -1,0 +1,313 @@
+//===- LowerMultiaxis.cpp - one gather.multiaxis to loops, and patterns ---===//
+//
+// Puts the pieces together for one op: the run-time checks before the
+// loops, the strategy that computes the output (block copy, vector rows,
+// index tables, or the strategy's own element loops), and what a failed
+// check does. Also the patterns that bring every gather op here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringState.h"
+#include "gather/Conversion/MultiaxisLowering/RuntimeErrors.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+using namespace mlir::gather::lowering;
+
+/// i1 "the output has no element" where it may be empty at run time; a
+/// constant for static shapes.
+static Value buildOutputIsEmpty(OpBuilder &b, Location loc, Value init) {
+  auto type = cast<RankedTensorType>(init.getType());
+  Value empty;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!type.isDynamicDim(d)) {
+      if (type.getDimSize(d) == 0)
+        return arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+      continue;
+    }
+    Value size = tensor::DimOp::create(b, loc, init, d);
+    Value zero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size,
+                                       constIndex(b, loc, 0));
+    empty =
+        empty ? arith::OrIOp::create(b, loc, empty, zero).getResult() : zero;
+  }
+  return empty;
+}
+
+LogicalResult
+mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
+                             const MultiaxisLoweringStrategy &strategy) {
+  FailureOr<GatherShape> shape = op.analyzeShapes();
+  if (failed(shape))
+    return failure();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  LoweringState s = prepareLowering(rewriter, loc, op);
+  SmallVector<OpFoldResult> outputSizes =
+      reifyOutputShape(rewriter, loc, *shape, op.getInput(), op.getIndices());
+  Type elementType = op.getType().getElementType();
+  Value init = tensor::EmptyOp::create(rewriter, loc, outputSizes, elementType);
+  auto inferredType = cast<RankedTensorType>(init.getType());
+
+  Value shapeOk = buildShapeCheck(rewriter, loc, s);
+  // Under `error` the index values are checked either in the loops (a flag
+  // the loops raise, decided after them) or, for strategies that cannot,
+  // before the loops; the loops of the latter need no check, like indices
+  // the verifier proved in bounds.
+  bool checkIndices = needsIndexCheck(op);
+  bool checkInLoops = checkIndices && strategy.checkIndicesInLoops;
+  Value indexOk;
+  if (checkIndices && !checkInLoops)
+    // Shapes first: index checks read sizes that only make sense if they
+    // hold.
+    indexOk = buildIndexCheck(rewriter, loc, s, strategy.buildAllOf);
+  if (!checkInLoops && s.policy.canTrap())
+    s.policy.outOfBounds = OutOfBoundsMode::unchecked;
+  if (checkInLoops) {
+    s.errorFlag = memref::AllocaOp::create(
+        rewriter, loc, MemRefType::get({}, rewriter.getI8Type()));
+    Value zero =
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI8Type(), 0);
+    memref::StoreOp::create(rewriter, loc, zero, s.errorFlag, ValueRange{});
+  }
+  Value errorFree = andValues(rewriter, loc, shapeOk, indexOk);
+  Value nonEmpty = buildNonEmptyAxesCheck(rewriter, loc, s);
+  Value proceed = andValues(rewriter, loc, errorFree, nonEmpty);
+
+  auto element = [&](OpBuilder &b, Location l, ValueRange coords) {
+    return computeElement(b, l, s, coords);
+  };
+  int64_t blockStart = strategy.blockCopy
+                           ? contiguousBlockStart(s, inferredType.getShape())
+                           : s.rank;
+  // An output with a static size 0 has no element: the plain loop nest
+  // (slices would need offsets into empty dimensions, which
+  // tensor.extract_slice rejects).
+  bool staticallyEmpty = llvm::is_contained(inferredType.getShape(), 0);
+  // A block copy needs at least one loop dimension and one block dimension.
+  bool useBlockCopy = !staticallyEmpty && blockStart > 0 && blockStart < s.rank;
+  ArrayRef<int64_t> loopShape = inferredType.getShape();
+  if (useBlockCopy)
+    loopShape = loopShape.take_front(blockStart);
+  bool reused = shouldResolveIndices(s, loopShape);
+  // Vectorize along the innermost dimension. Where interleaved coordinates
+  // are reused across many rows (the broadcast dimensions of an NHWC lookup
+  // of (n, c) pairs), each tuple is resolved once into a linear-offset table
+  // that the rows read contiguously.
+  bool singleInnermostAxis = s.axes.size() == 1 && s.axes.front() == s.rank - 1;
+  bool vectorize = strategy.vectorize && !useBlockCopy && !staticallyEmpty &&
+                   canVectorizeInnermost(s, elementType);
+  // The vector path resolves indices in registers.
+  bool resolveFirst = strategy.vectorize && !vectorize && reused;
+  auto compute = [&](OpBuilder &b, Location l) -> Value {
+    if (resolveFirst)
+      s.resolved = buildCoordinateTable(b, l, s);
+    if (useBlockCopy)
+      return buildBlockCopy(b, l, s, init, blockStart);
+    if (vectorize)
+      return buildVectorRows(b, l, s, init,
+                             /*useOffsetTable=*/reused && !singleInnermostAxis);
+    return strategy.buildLoops(b, l, init, element);
+  };
+  Value result;
+  if (!proceed) {
+    result = compute(rewriter, loc);
+  } else {
+    auto ifOp = scf::IfOp::create(
+        rewriter, loc, proceed,
+        [&](OpBuilder &b, Location l) {
+          scf::YieldOp::create(b, l, compute(b, l));
+        },
+        [&](OpBuilder &b, Location l) {
+          if (errorFree) {
+            Value failed = arith::XOrIOp::create(
+                b, l, errorFree,
+                arith::ConstantIntOp::create(b, l, b.getI1Type(), 1));
+            scf::IfOp::create(b, l, failed, [&](OpBuilder &tb, Location tl) {
+              // Which check failed decides the kind.
+              Value kind = arith::ConstantIntOp::create(
+                  tb, tl, tb.getI64Type(),
+                  static_cast<int64_t>(RuntimeErrorKind::ShapeMismatch));
+              if (indexOk) {
+                Value oobKind = arith::ConstantIntOp::create(
+                    tb, tl, tb.getI64Type(),
+                    static_cast<int64_t>(RuntimeErrorKind::IndexOutOfBounds));
+                kind = arith::SelectOp::create(tb, tl, indexOk, kind, oobKind);
+              }
+              emitRuntimeErrorCall(tb, tl, op, kind, {}, strategy.symbolTables);
+              scf::YieldOp::create(tb, tl);
+            });
+          }
+          Value zero = arith::ConstantOp::create(b, l, elementType,
+                                                 b.getZeroAttr(elementType));
+          Value zeros = linalg::FillOp::create(b, l, zero, init).getResult(0);
+          scf::YieldOp::create(b, l, zeros);
+        });
+    result = ifOp.getResult(0);
+  }
+  if (checkInLoops) {
+    // The loops read every index value unless the output or an axis is
+    // empty; then the indices are checked on their own (ONNX: every index
+    // value must be valid, also one that no output element reads).
+    Value skipped = buildOutputIsEmpty(rewriter, loc, init);
+    if (nonEmpty) {
+      Value axisEmpty = arith::XOrIOp::create(
+          rewriter, loc, nonEmpty,
+          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
+      skipped = skipped
+                    ? arith::OrIOp::create(rewriter, loc, skipped, axisEmpty)
+                          .getResult()
+                    : axisEmpty;
+    }
+    if (skipped) {
+      // With mismatched shapes the error is reported already.
+      if (shapeOk)
+        skipped = arith::AndIOp::create(rewriter, loc, skipped, shapeOk);
+      scf::IfOp::create(rewriter, loc, skipped, [&](OpBuilder &b, Location l) {
+        Value allValid = buildIndexCheck(b, l, s, strategy.buildAllOf);
+        reportIfInvalid(b, l, s, allValid);
+        scf::YieldOp::create(b, l);
+      });
+    }
+    Value flag = memref::LoadOp::create(rewriter, loc, s.errorFlag);
+    Value raised = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ne, flag,
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI8Type(), 0));
+    scf::IfOp::create(rewriter, loc, raised, [&](OpBuilder &b, Location l) {
+      emitRuntimeErrorCall(b, l, op, RuntimeErrorKind::IndexOutOfBounds, {},
+                           strategy.symbolTables);
+      scf::YieldOp::create(b, l);
+    });
+  }
+  if (result.getType() != inferredType)
+    result = tensor::CastOp::create(rewriter, loc, inferredType, result);
+  if (result.getType() != op.getType())
+    result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
+Value mlir::gather::buildGenericLoopNest(OpBuilder &b, Location loc, Value init,
+                                         ElementFn element) {
+  auto type = cast<RankedTensorType>(init.getType());
+  int64_t rank = type.getRank();
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{}, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange) {
+        SmallVector<Value> coords;
+        for (int64_t d = 0; d < rank; ++d)
+          coords.push_back(linalg::IndexOp::create(nb, nloc, d));
+        linalg::YieldOp::create(nb, nloc, element(nb, nloc, coords));
+      });
+  return generic.getResult(0);
+}
+
+scf::ParallelOp mlir::gather::buildParallelOverShape(
+    OpBuilder &b, Location loc, ArrayRef<Value> sizes,
+    llvm::function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  int64_t rank = sizes.size();
+  // A rank-0 space is one iteration of a 1-D loop.
+  SmallVector<Value> lower(std::max<int64_t>(rank, 1), c0);
+  SmallVector<Value> steps(std::max<int64_t>(rank, 1), c1);
+  SmallVector<Value> upper(sizes.begin(), sizes.end());
+  if (rank == 0)
+    upper.push_back(c1);
+  return scf::ParallelOp::create(
+      b, loc, lower, upper, steps,
+      [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+        body(nb, nloc, rank == 0 ? ValueRange{} : ivs);
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// gather.elements whose sizes are only known at run time: checks that no
+/// indices size exceeds the data size (ONNX and torch reject that), then
+/// rewrites it into multiaxis form with in-bounds slices. Before the plain
+/// rewrite, which leaves such ops alone.
+struct LowerRuntimeBoundedElements : OpRewritePattern<ElementsOp> {
+  LowerRuntimeBoundedElements(MLIRContext *context,
+                              SymbolTableCollection *symbolTables)
+      : OpRewritePattern(context, /*benefit=*/2), symbolTables(symbolTables) {}
+
+  LogicalResult matchAndRewrite(ElementsOp op,
+                                PatternRewriter &rewriter) const override {
+    if (getRuntimeBoundedDims(op).empty())
+      return rewriter.notifyMatchFailure(op, "sizes are checked statically");
+    if (failed(op.analyzeShapes()))
+      return rewriter.notifyMatchFailure(op, "invalid operand shapes");
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Value fits = buildElementsSizeCheck(rewriter, loc, op);
+    Value tooLarge = arith::XOrIOp::create(
+        rewriter, loc, fits,
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
+    scf::IfOp::create(rewriter, loc, tooLarge, [&](OpBuilder &b, Location l) {
+      emitRuntimeErrorCall(b, l, op, RuntimeErrorKind::IndicesLargerThanData,
+                           {}, symbolTables);
+      scf::YieldOp::create(b, l);
+    });
+    return rewriteToMultiaxis(rewriter, op);
+  }
+
+  SymbolTableCollection *symbolTables;
+};
+
+/// The lowering of gather.multiaxis itself; benefit 0 so that the
+/// simplifications, which take dimensions out of the loops, come first.
+struct LowerMultiaxisPattern : OpRewritePattern<MultiaxisOp> {
+  LowerMultiaxisPattern(MLIRContext *context,
+                        const MultiaxisLoweringStrategy &strategy)
+      : OpRewritePattern(context, /*benefit=*/0), strategy(strategy) {}
+
+  LogicalResult matchAndRewrite(MultiaxisOp op,
+                                PatternRewriter &rewriter) const override {
+    return lowerMultiaxis(rewriter, op, strategy);
+  }
+
+  MultiaxisLoweringStrategy strategy;
+};
+
+} // namespace
+
+void mlir::gather::populateMultiaxisLoweringPatterns(
+    RewritePatternSet &patterns, const MultiaxisLoweringStrategy &strategy) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<LowerRuntimeBoundedElements>(context, strategy.symbolTables);
+  populateGatherToMultiaxisPatterns(patterns);
+  MultiaxisOp::getCanonicalizationPatterns(patterns, context);
+  patterns.add<LowerMultiaxisPattern>(context, strategy);
+}
+
+LogicalResult
+mlir::gather::applyGatherLoweringPatterns(Operation *root,
+                                          RewritePatternSet &&patterns) {
+  GreedyRewriteConfig config;
+  // The lowering leaves no blocks to merge; skipping region simplification
+  // keeps large functions linear.
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  (void)applyPatternsGreedily(root, std::move(patterns), config);
+  WalkResult left = root->walk([](Operation *op) {
+    if (!isa<MultiaxisOp, BlockOp, ElementsOp, NdOp>(op))
+      return WalkResult::advance();
+    op->emitOpError("could not be lowered");
+    return WalkResult::interrupt();
+  });
+  return failure(left.wasInterrupted());
+}

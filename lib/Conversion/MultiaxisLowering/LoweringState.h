@@ -1,0 +1,161 @@
+//===- LoweringState.h - shared state of one multiaxis lowering -*- C++ -*-===//
+//
+// Private to the MultiaxisLowering library: what every strategy reads
+// (sizes, broadcast flags, the policy) and the pieces each file provides.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_LIB_CONVERSION_MULTIAXISLOWERING_LOWERINGSTATE_H
+#define GATHER_LIB_CONVERSION_MULTIAXISLOWERING_LOWERINGSTATE_H
+
+#include "gather/Conversion/MultiaxisLowering/MultiaxisLowering.h"
+
+#include <optional>
+
+namespace mlir::gather::lowering {
+
+/// Everything the loop body needs, computed once before the loops.
+struct LoweringState {
+  mutable MultiaxisOp op;
+  /// The policy the loops apply: the op's, or `unchecked` where the indices
+  /// were checked before the loops (or proven in bounds).
+  IndexPolicy policy;
+  /// Under `out_of_bounds = error` checked in the loops: a memref<i8> the
+  /// loops set to 1 when they read an invalid index (through index 0).
+  Value errorFlag;
+  int64_t rank = 0;
+  int64_t coordinateSize = 1;
+  SmallVector<int64_t> axes;
+  /// Per dimension: run-time size of input / logical indices (index).
+  SmallVector<Value> inputSize, logicalIndicesSize;
+  /// Per dimension: whether the coordinate is pinned to 0 because the size
+  /// is 1 (broadcast). A static answer, or an i1 value when dynamic.
+  SmallVector<std::optional<bool>> inputUnitStatic, indicesUnitStatic;
+  SmallVector<Value> inputUnit, indicesUnit;
+  /// When set: the indices already resolved by the policy (tensor of index,
+  /// the indices' shape; -1 marks an out-of-bounds value under `fill`).
+  Value resolved;
+};
+
+//===----------------------------------------------------------------------===//
+// ElementComputation.cpp: the scalar semantics
+//===----------------------------------------------------------------------===//
+
+Value constIndex(OpBuilder &b, Location loc, int64_t v);
+/// `lhs && rhs` where either may be absent (null).
+Value andValues(OpBuilder &b, Location loc, Value lhs, Value rhs);
+Value toIndex(OpBuilder &b, Location loc, Value value);
+
+LoweringState prepareLowering(OpBuilder &b, Location loc, MultiaxisOp op);
+
+/// The coordinate along a dimension that may be broadcast: 0 where the size
+/// is 1, else the output coordinate.
+Value broadcastCoord(OpBuilder &b, Location loc, Value outCoord,
+                     std::optional<bool> unitStatic, Value unitFlag);
+
+/// Where the input is read for one output coordinate.
+struct InputCoords {
+  SmallVector<Value> coords;
+  /// i1 "every index was in bounds" under `fill` and `error` (see
+  /// fillsInvalid); null otherwise.
+  Value valid;
+};
+
+/// The input coordinate for the output coordinate `coords`: the only place
+/// where the scalar forms read indices and apply the index policy.
+InputCoords computeInputCoords(OpBuilder &b, Location loc,
+                               const LoweringState &s, ValueRange coords);
+
+/// The output element at `coords` (zero for a `fill` miss; an invalid index
+/// under `error` is reported).
+Value computeElement(OpBuilder &b, Location loc, const LoweringState &s,
+                     ValueRange coords);
+
+/// Whether the policy in the loops zeroes the element of an invalid index
+/// (`fill`); otherwise an invalid index is reported (`error`).
+inline bool fillsInvalid(const LoweringState &s) {
+  return s.policy.outOfBounds == OutOfBoundsMode::fill;
+}
+
+/// Under a check in the loops: sets the error flag when `valid` (i1) is
+/// false.
+void reportIfInvalid(OpBuilder &b, Location loc, const LoweringState &s,
+                     Value valid);
+/// The same with the i1 "some index was invalid".
+void reportIfAnyInvalid(OpBuilder &b, Location loc, const LoweringState &s,
+                        Value anyInvalid);
+
+/// The size of the input dimension that the index value at last-dimension
+/// position `lastPos` addresses: axes[lastPos % k].
+Value addressedSize(OpBuilder &b, Location loc, const LoweringState &s,
+                    Value lastPos);
+
+//===----------------------------------------------------------------------===//
+// IndexTables.cpp: indices resolved once where many iterations reuse them
+//===----------------------------------------------------------------------===//
+
+/// Resolving pays when the loop reads each index value many times
+/// (broadcast dimensions); `loopShape` is the iteration space.
+bool shouldResolveIndices(const LoweringState &s, ArrayRef<int64_t> loopShape);
+
+/// The index policy applied to every index value once: a tensor of input
+/// coordinates with the indices' shape (-1 marks a `fill` miss).
+Value buildCoordinateTable(OpBuilder &b, Location loc, const LoweringState &s);
+
+/// Every coordinate tuple resolved once and combined into the linear offset
+/// of its axis coordinates in the row-major input (`inputStrides`): a tensor
+/// with the logical indices shape (-1 marks a `fill` miss).
+Value buildAxisOffsetTable(OpBuilder &b, Location loc, const LoweringState &s,
+                           ArrayRef<Value> inputStrides);
+
+//===----------------------------------------------------------------------===//
+// BlockCopy.cpp: trailing blocks copied whole
+//===----------------------------------------------------------------------===//
+
+/// First output dimension of the trailing block that is copied from the
+/// input whole (`rank` when there is none).
+int64_t contiguousBlockStart(const LoweringState &s,
+                             ArrayRef<int64_t> outputShape);
+
+/// An scf.forall over the output dimensions before `blockStart`; each
+/// iteration copies one block with one slice.
+Value buildBlockCopy(OpBuilder &b, Location loc, const LoweringState &s,
+                     Value init, int64_t blockStart);
+
+//===----------------------------------------------------------------------===//
+// VectorRows.cpp: element gathers vectorized along the innermost dimension
+//===----------------------------------------------------------------------===//
+
+bool canVectorizeInnermost(const LoweringState &s, Type elementType);
+
+/// One output row per scf.forall iteration, V lanes at a time.
+Value buildVectorRows(OpBuilder &b, Location loc, const LoweringState &s,
+                      Value init, bool useOffsetTable);
+
+//===----------------------------------------------------------------------===//
+// RuntimeChecks.cpp: what only the run time can decide
+//===----------------------------------------------------------------------===//
+
+/// i1 "the shapes are consistent at run time" (null when nothing to check).
+Value buildShapeCheck(OpBuilder &b, Location loc, const LoweringState &s);
+
+/// Whether the index values need a run-time check: `error`, some axis, and
+/// not constant indices the verifier proved in bounds.
+bool needsIndexCheck(MultiaxisOp op);
+
+/// i1 "every index value is in bounds" (for an op that needsIndexCheck).
+Value buildIndexCheck(OpBuilder &b, Location loc, const LoweringState &s,
+                      AllOfBuilder buildAllOf);
+
+/// i1 "no axis is empty" under `clamp` and `fill`, which have no element to
+/// read otherwise (null when nothing to check).
+Value buildNonEmptyAxesCheck(OpBuilder &b, Location loc,
+                             const LoweringState &s);
+
+/// i1 "no indices dimension exceeds the data dimension" for the
+/// run-time-bounded dimensions of a gather.elements.
+Value buildElementsSizeCheck(OpBuilder &b, Location loc, ElementsOp op);
+
+} // namespace mlir::gather::lowering
+
+#endif // GATHER_LIB_CONVERSION_MULTIAXISLOWERING_LOWERINGSTATE_H

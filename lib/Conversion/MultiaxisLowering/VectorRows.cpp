@@ -1,0 +1,336 @@
+//===- VectorRows.cpp - element gathers vectorized along rows -------------===//
+//
+// Genuine element gathers (no trailing block to copy) run one output row per
+// scf.forall iteration, V lanes at a time: index values read contiguously or
+// gathered along the indices row, the policy in vector arithmetic, and the
+// elements fetched with one vector.gather.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringState.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+using namespace mlir::gather::lowering;
+/// for 32-bit elements, capped at 16 lanes).
+static int64_t lanesFor(unsigned bitWidth) {
+  return std::min<int64_t>(16, std::max<int64_t>(4, 512 / bitWidth));
+}
+
+/// Element gathers whose innermost output dimension is not a copied block
+/// are vectorized along that dimension. i1 has no byte-addressed vector
+/// form; other integers and floats do.
+bool lowering::canVectorizeInnermost(const LoweringState &s, Type elementType) {
+  if (s.rank < 2 || s.axes.empty() || !elementType.isIntOrFloat() ||
+      elementType.getIntOrFloatBitWidth() < 8)
+    return false;
+  // An empty input has nothing to gather (and cannot be collapsed with a
+  // dynamic size).
+  auto inputType = s.op.getInput().getType();
+  if (llvm::is_contained(inputType.getShape(), 0))
+    return false;
+  // A slice of a larger tensor (gather.elements with smaller indices)
+  // bufferizes to a strided view that vector.gather cannot address.
+  Value source = s.op.getInput();
+  while (Operation *def = source.getDefiningOp()) {
+    if (isa<tensor::ExtractSliceOp>(def))
+      return false;
+    if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp>(
+            def))
+      break;
+    source = def->getOperand(0);
+  }
+  return true;
+}
+
+/// One output row per iteration of an scf.forall over the outer dimensions;
+/// along the row, V lanes at a time: index values are read with one masked
+/// vector.transfer_read where they are contiguous (one axis) or a
+/// vector.gather along the indices row (k interleaved coordinates), resolved
+/// with vector arithmetic, and the elements fetched with one vector.gather:
+/// along the input row when only the innermost input coordinate varies per
+/// lane, else from the input collapsed to 1-D with linear offsets.
+Value lowering::buildVectorRows(OpBuilder &b, Location loc,
+                                const LoweringState &s, Value init,
+                                bool useOffsetTable) {
+  MultiaxisOp op = s.op;
+  int64_t rank = s.rank;
+  int64_t last = rank - 1;
+  int64_t k = s.coordinateSize;
+  auto outputType = cast<RankedTensorType>(init.getType());
+  Type elementType = outputType.getElementType();
+  Type indexElementType = op.getIndices().getType().getElementType();
+  int64_t lanes = lanesFor(elementType.getIntOrFloatBitWidth());
+  auto indexVecType = VectorType::get({lanes}, b.getIndexType());
+  auto rawVecType = VectorType::get({lanes}, indexElementType);
+  auto valueVecType = VectorType::get({lanes}, elementType);
+  auto maskType = VectorType::get({lanes}, b.getI1Type());
+  auto splat = [&](OpBuilder &vb, Location vl, Value scalar) -> Value {
+    return vector::BroadcastOp::create(vb, vl, indexVecType, scalar);
+  };
+
+  SmallVector<OpFoldResult> upperBounds;
+  for (int64_t d = 0; d < last; ++d)
+    upperBounds.push_back(tensor::getMixedSize(b, loc, init, d));
+  // Which coordinates vary with the lane (the innermost output coordinate).
+  bool indicesVary = s.indicesUnitStatic[last] != std::optional<bool>(true);
+  bool innermostIsAxis = llvm::is_contained(s.axes, last);
+  bool onlyInnermostVaries =
+      indicesVary && s.axes.size() == 1 && innermostIsAxis;
+  // Linear offsets need the input as one dimension; collapse_shape is free
+  // on the contiguous buffers gathers read (bufferization copies otherwise).
+  Value flatInput;
+  SmallVector<Value> inputStrides(rank);
+  useOffsetTable = useOffsetTable && !onlyInnermostVaries;
+  if (!onlyInnermostVaries) {
+    SmallVector<ReassociationIndices> all(1);
+    for (int64_t d = 0; d < rank; ++d)
+      all[0].push_back(d);
+    flatInput = tensor::CollapseShapeOp::create(b, loc, op.getInput(), all);
+    Value stride = constIndex(b, loc, 1);
+    for (int64_t d = last; d >= 0; --d) {
+      inputStrides[d] = stride;
+      stride = arith::MulIOp::create(b, loc, stride, s.inputSize[d]);
+    }
+  }
+  // Indices reused by many rows: resolve each coordinate tuple once, into
+  // its linear offset; the rows then read offsets contiguously.
+  Value offsetTable;
+  if (useOffsetTable)
+    offsetTable = buildAxisOffsetTable(b, loc, s, inputStrides);
+
+  auto forall = scf::ForallOp::create(b, loc, upperBounds, ValueRange{init},
+                                      std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forall.getTerminator());
+  ValueRange ivs = forall.getInductionVars();
+  Value rowLength = tensor::DimOp::create(b, loc, init, last);
+  SmallVector<OpFoldResult> rowOffsets(ivs.begin(), ivs.end());
+  rowOffsets.push_back(b.getIndexAttr(0));
+  SmallVector<OpFoldResult> rowSizes(last, b.getIndexAttr(1));
+  rowSizes.push_back(tensor::getMixedSize(b, loc, init, last));
+  SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
+  Value sharedOut = forall.getRegionIterArgs()[0];
+  Value row = tensor::ExtractSliceOp::create(b, loc, sharedOut, rowOffsets,
+                                             rowSizes, ones);
+
+  Value zeroIndex = constIndex(b, loc, 0);
+  SmallVector<Value> indicesPos, inputPos;
+  for (int64_t d = 0; d < last; ++d) {
+    indicesPos.push_back(broadcastCoord(b, loc, ivs[d], s.indicesUnitStatic[d],
+                                        s.indicesUnit[d]));
+    inputPos.push_back(
+        broadcastCoord(b, loc, ivs[d], s.inputUnitStatic[d], s.inputUnit[d]));
+  }
+  indicesPos.push_back(zeroIndex);
+  inputPos.push_back(zeroIndex);
+  Value zeroVec = arith::ConstantOp::create(
+      b, loc, indexVecType,
+      DenseElementsAttr::get(indexVecType, b.getIndexAttr(0)));
+  // With the offset table: the row's offset from the dimensions that are
+  // not axes and not the innermost one, once per row.
+  Value rowBase;
+  if (offsetTable) {
+    rowBase = zeroIndex;
+    for (int64_t d = 0; d < last; ++d) {
+      if (llvm::is_contained(s.axes, d))
+        continue;
+      rowBase = arith::AddIOp::create(
+          b, loc, rowBase,
+          arith::MulIOp::create(b, loc, inputPos[d], inputStrides[d]));
+    }
+  }
+  Value laneIds = vector::StepOp::create(b, loc, indexVecType);
+  Value passThrough = arith::ConstantOp::create(
+      b, loc, valueVecType,
+      DenseElementsAttr::get(valueVecType, b.getZeroAttr(elementType)));
+  Value rawPad = arith::ConstantOp::create(b, loc, indexElementType,
+                                           b.getZeroAttr(indexElementType));
+  Value rawPassThrough = arith::ConstantOp::create(
+      b, loc, rawVecType,
+      DenseElementsAttr::get(rawVecType, b.getZeroAttr(indexElementType)));
+  auto minorMap = AffineMapAttr::get(
+      AffineMap::getMinorIdentityMap(rank, 1, b.getContext()));
+  ArrayAttr notInBounds = b.getBoolArrayAttr({false});
+
+  // Under a check in the loops, the lanes that read an invalid index are
+  // accumulated along the row and reported once after it.
+  bool reports = s.errorFlag && !fillsInvalid(s) && !offsetTable;
+  SmallVector<Value> loopInits = {row};
+  if (reports)
+    loopInits.push_back(arith::ConstantOp::create(
+        b, loc, maskType,
+        DenseElementsAttr::get(maskType, b.getBoolAttr(false))));
+  auto loop = scf::ForOp::create(
+      b, loc, zeroIndex, rowLength, constIndex(b, loc, lanes), loopInits,
+      [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs) {
+        Value badLanes = reports ? iterArgs[1] : Value();
+        Value remaining = arith::SubIOp::create(lb, ll, rowLength, j);
+        Value mask = vector::CreateMaskOp::create(lb, ll, maskType,
+                                                  ValueRange{remaining});
+        // Output coordinates of the lanes along the row.
+        Value laneCoords =
+            arith::AddIOp::create(lb, ll, laneIds, splat(lb, ll, j));
+        Value gatherMask = mask;
+        Value values;
+        if (offsetTable) {
+          Value axisOffsets;
+          if (!indicesVary) {
+            SmallVector<Value> at = indicesPos;
+            Value scalar = tensor::ExtractOp::create(lb, ll, offsetTable, at);
+            axisOffsets = splat(lb, ll, scalar);
+          } else {
+            // A dynamic indices row of size 1 cannot reach here: the table
+            // needs static shapes.
+            SmallVector<Value> at = indicesPos;
+            at.back() = j;
+            axisOffsets = vector::TransferReadOp::create(
+                lb, ll, indexVecType, offsetTable, at, minorMap,
+                constIndex(lb, ll, 0), mask, notInBounds);
+          }
+          // The table holds -1 for a `fill` miss (and reported `error`
+          // misses itself).
+          if (fillsInvalid(s)) {
+            Value hit = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sge,
+                                              axisOffsets, zeroVec);
+            gatherMask = arith::AndIOp::create(lb, ll, gatherMask, hit);
+            axisOffsets =
+                arith::SelectOp::create(lb, ll, hit, axisOffsets, zeroVec);
+          }
+          Value offsets = arith::AddIOp::create(lb, ll, axisOffsets,
+                                                splat(lb, ll, rowBase));
+          // The innermost dimension as a non-axis: the lane's own
+          // coordinate, unless the input broadcasts it.
+          if (!llvm::is_contained(s.axes, last) &&
+              s.inputUnitStatic[last] != std::optional<bool>(true)) {
+            Value laneTerm = laneCoords;
+            if (s.inputUnit[last])
+              laneTerm = arith::SelectOp::create(
+                  lb, ll,
+                  vector::BroadcastOp::create(lb, ll, maskType,
+                                              s.inputUnit[last]),
+                  zeroVec, laneCoords);
+            offsets = arith::AddIOp::create(lb, ll, offsets, laneTerm);
+          }
+          values = vector::GatherOp::create(lb, ll, valueVecType, flatInput,
+                                            ValueRange{zeroIndex}, offsets,
+                                            gatherMask, passThrough, nullptr);
+        } else {
+          SmallVector<Value> axisCoords(s.axes.size());
+          for (auto [c, axis] : llvm::enumerate(s.axes)) {
+            Value raw;
+            if (!indicesVary) {
+              // Every lane reads the same index value.
+              SmallVector<Value> at = indicesPos;
+              at.back() = constIndex(lb, ll, c);
+              Value scalar =
+                  tensor::ExtractOp::create(lb, ll, op.getIndices(), at);
+              raw = vector::BroadcastOp::create(lb, ll, rawVecType, scalar);
+            } else if (k == 1 && s.indicesUnitStatic[last]) {
+              SmallVector<Value> at = indicesPos;
+              at.back() = j;
+              raw = vector::TransferReadOp::create(
+                  lb, ll, rawVecType, op.getIndices(), at, minorMap, rawPad,
+                  mask, notInBounds);
+            } else {
+              // Coordinates are interleaved: lane l reads l*k + c of the row;
+              // a dynamic row of size 1 is a broadcast (every lane reads c).
+              Value lanePos = laneCoords;
+              if (!s.indicesUnitStatic[last])
+                lanePos = arith::SelectOp::create(
+                    lb, ll,
+                    vector::BroadcastOp::create(lb, ll, maskType,
+                                                s.indicesUnit[last]),
+                    zeroVec, lanePos);
+              Value positions = arith::MulIOp::create(
+                  lb, ll, lanePos, splat(lb, ll, constIndex(lb, ll, k)));
+              positions = arith::AddIOp::create(
+                  lb, ll, positions, splat(lb, ll, constIndex(lb, ll, c)));
+              raw = vector::GatherOp::create(
+                  lb, ll, rawVecType, op.getIndices(), indicesPos, positions,
+                  mask, rawPassThrough, nullptr);
+            }
+            Value index =
+                indexElementType.isIndex()
+                    ? raw
+                    : arith::IndexCastOp::create(lb, ll, indexVecType, raw)
+                          .getResult();
+            ResolvedIndexValue resolved = buildResolvedIndex(
+                lb, ll, s.policy, index, splat(lb, ll, s.inputSize[axis]));
+            if (resolved.valid && fillsInvalid(s)) {
+              // Lanes with an invalid index take the zero pass-through.
+              gatherMask =
+                  arith::AndIOp::create(lb, ll, gatherMask, resolved.valid);
+            } else if (resolved.valid && reports) {
+              // Masked-off lanes past the row read index 0, which is fine.
+              Value invalid = arith::XOrIOp::create(
+                  lb, ll, resolved.valid,
+                  arith::ConstantOp::create(
+                      lb, ll, maskType,
+                      DenseElementsAttr::get(maskType, lb.getBoolAttr(true))));
+              invalid = arith::AndIOp::create(lb, ll, invalid, mask);
+              badLanes = arith::OrIOp::create(lb, ll, badLanes, invalid);
+            }
+            axisCoords[c] = resolved.index;
+          }
+          if (onlyInnermostVaries) {
+            values = vector::GatherOp::create(
+                lb, ll, valueVecType, op.getInput(), inputPos,
+                axisCoords.front(), gatherMask, passThrough, nullptr);
+          } else {
+            // Linear offset of each lane's input element.
+            Value offsets = zeroVec;
+            for (int64_t d = 0; d < rank; ++d) {
+              Value coord;
+              auto axisIt = llvm::find(s.axes, d);
+              if (axisIt != s.axes.end()) {
+                coord = axisCoords[axisIt - s.axes.begin()];
+              } else if (d == last) {
+                coord = s.inputUnitStatic[d] == std::optional<bool>(true)
+                            ? zeroVec
+                        : s.inputUnit[d]
+                            ? arith::SelectOp::create(
+                                  lb, ll,
+                                  vector::BroadcastOp::create(lb, ll, maskType,
+                                                              s.inputUnit[d]),
+                                  zeroVec, laneCoords)
+                                  .getResult()
+                            : laneCoords;
+              } else {
+                coord = splat(lb, ll, inputPos[d]);
+              }
+              Value term = arith::MulIOp::create(
+                  lb, ll, coord, splat(lb, ll, inputStrides[d]));
+              offsets = arith::AddIOp::create(lb, ll, offsets, term);
+            }
+            values = vector::GatherOp::create(lb, ll, valueVecType, flatInput,
+                                              ValueRange{zeroIndex}, offsets,
+                                              gatherMask, passThrough, nullptr);
+          }
+        }
+        SmallVector<Value> writeAt(last, zeroIndex);
+        writeAt.push_back(j);
+        Value updated = vector::TransferWriteOp::create(
+                            lb, ll, values, iterArgs[0], writeAt, minorMap,
+                            mask, notInBounds)
+                            .getResult();
+        SmallVector<Value> yields = {updated};
+        if (reports)
+          yields.push_back(badLanes);
+        scf::YieldOp::create(lb, ll, yields);
+      });
+  if (reports) {
+    Value anyBad = vector::ReductionOp::create(
+        b, loc, vector::CombiningKind::OR, loop.getResult(1));
+    reportIfAnyInvalid(b, loc, s, anyBad);
+  }
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, loop.getResult(0), sharedOut,
+                                        rowOffsets, rowSizes, ones);
+  return forall.getResult(0);
+}

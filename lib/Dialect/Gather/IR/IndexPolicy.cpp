@@ -1,0 +1,95 @@
+//===- IndexPolicy.cpp - out-of-range index policy of gather ops ----------===//
+
+#include "gather/Dialect/Gather/IR/IndexPolicy.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::gather;
+
+IndexPolicy IndexPolicy::of(Operation *gatherOp) {
+  return llvm::TypeSwitch<Operation *, IndexPolicy>(gatherOp)
+      .Case<MultiaxisOp, BlockOp, ElementsOp, NdOp>([](auto op) {
+        return IndexPolicy{op.getNegativeIndices(), op.getOutOfBounds()};
+      })
+      .Default([](Operation *) { return IndexPolicy{}; });
+}
+
+std::optional<int64_t> IndexPolicy::resolve(int64_t value, int64_t size,
+                                            bool &isFill) const {
+  isFill = false;
+  if (value < 0 && wrapsNegative() && value >= -size)
+    value += size;
+  if (value >= 0 && value < size)
+    return value;
+  switch (outOfBounds) {
+  case OutOfBoundsMode::clamp:
+    if (size > 0)
+      return std::clamp<int64_t>(value, 0, size - 1);
+    return std::nullopt;
+  case OutOfBoundsMode::fill:
+    isFill = true;
+    return 0;
+  case OutOfBoundsMode::error:
+  case OutOfBoundsMode::unchecked:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// An index constant shaped like `like` (index, or a vector of index).
+static Value indexConstantLike(OpBuilder &b, Location loc, Type like,
+                               int64_t value) {
+  if (auto vecType = dyn_cast<VectorType>(like))
+    return arith::ConstantOp::create(
+        b, loc, vecType,
+        DenseElementsAttr::get(vecType, b.getIndexAttr(value)));
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+Value mlir::gather::buildWrapNegative(OpBuilder &b, Location loc,
+                                      IndexPolicy policy, Value index,
+                                      Value size) {
+  if (!policy.wrapsNegative())
+    return index;
+  Value zero = indexConstantLike(b, loc, index.getType(), 0);
+  Value isNegative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, zero);
+  Value wrapped = arith::AddIOp::create(b, loc, index, size);
+  return arith::SelectOp::create(b, loc, isNegative, wrapped, index);
+}
+
+Value mlir::gather::buildIsValidIndex(OpBuilder &b, Location loc,
+                                      IndexPolicy policy, Value index,
+                                      Value size) {
+  // One unsigned compare covers both index < 0 and index >= size.
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                               buildWrapNegative(b, loc, policy, index, size),
+                               size);
+}
+
+ResolvedIndexValue mlir::gather::buildResolvedIndex(OpBuilder &b, Location loc,
+                                                    IndexPolicy policy,
+                                                    Value index, Value size) {
+  Type type = index.getType();
+  ResolvedIndexValue result{buildWrapNegative(b, loc, policy, index, size),
+                            nullptr};
+  Value zero = indexConstantLike(b, loc, type, 0);
+  if (policy.outOfBounds == OutOfBoundsMode::clamp) {
+    Value last =
+        arith::SubIOp::create(b, loc, size, indexConstantLike(b, loc, type, 1));
+    result.index = arith::MinSIOp::create(b, loc, result.index, last);
+    result.index = arith::MaxSIOp::create(b, loc, result.index, zero);
+  } else if (policy.outOfBounds == OutOfBoundsMode::fill ||
+             policy.outOfBounds == OutOfBoundsMode::error) {
+    result.valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         result.index, size);
+    result.index =
+        arith::SelectOp::create(b, loc, result.valid, result.index, zero);
+  }
+  return result;
+}

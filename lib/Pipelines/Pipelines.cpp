@@ -1,0 +1,177 @@
+//===- Pipelines.cpp - gather ops to the LLVM dialect, CPU and GPU --------===//
+
+#include "gather/Pipelines/Pipelines.h"
+
+#include "gather/Conversion/GatherToGPU.h"
+#include "gather/Conversion/GatherToLinalg.h"
+#include "gather/Conversion/GatherToSCF.h"
+#include "gather/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+
+/// A canonicalize that leaves region simplification (block merging,
+/// unreachable blocks) out: the lowered code has none to do, and on large
+/// functions it is a good part of the time.
+static std::unique_ptr<Pass> createCleanupPass() {
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  return createCanonicalizerPass(config);
+}
+
+/// Both pipelines bufferize the lowered tensors the same way: whole
+/// functions, plain row-major buffers, deallocation inserted. No cse before
+/// one-shot-bufferize: it would merge the tensor.empty of every gather into
+/// one value, whose alias analysis then grows with the square of the number
+/// of gathers.
+static void addBufferization(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createCleanupPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Upstream's buffer-deallocation-pipeline without its first canonicalize,
+  // which only serves memref.realloc (the lowerings create none).
+  OpPassManager &dealloc = pm.nest<func::FuncOp>();
+  dealloc.addPass(memref::createExpandReallocPass({/*emitDeallocs=*/false}));
+  dealloc.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
+  dealloc.addPass(createCleanupPass());
+  dealloc.addPass(bufferization::createBufferDeallocationSimplificationPass());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  OpPassManager &cleanup = pm.nest<func::FuncOp>();
+  cleanup.addPass(createCSEPass());
+  cleanup.addPass(createCleanupPass());
+  pm.addPass(createConvertBufferizationToMemRefPass());
+}
+
+void mlir::gather::buildGatherCpuPipeline(
+    OpPassManager &pm, const GatherCpuPipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(createCleanupPass());
+  if (options.reference)
+    pm.addPass(createConvertGatherToSCF());
+  else
+    pm.addPass(createConvertGatherToLinalg());
+  // Bounded function sizes keep the rest of the pipeline linear.
+  pm.addPass(createGatherSplitFunctions());
+  addBufferization(pm);
+  // Passes local to a function run nested, on the functions in parallel.
+  OpPassManager &loops = pm.nest<func::FuncOp>();
+  if (options.parallel) {
+    // scf.forall (the block copies) and linalg loops become scf.parallel, of
+    // which only outer dimensions stay parallel, and those OpenMP loops. The
+    // canonicalize after scf-to-openmp inlines the memref.alloca_scope it
+    // wraps around each body (nothing is allocated there), which would
+    // otherwise be invalid once inner scf loops become several blocks.
+    loops.addPass(createForallToParallelLoopPass());
+    loops.addPass(createConvertLinalgToParallelLoopsPass());
+    loops.addPass(createGatherParallelOuterLoops());
+    pm.addPass(createConvertSCFToOpenMPPass());
+  } else {
+    loops.addPass(createForallToForLoopPass());
+    loops.addPass(createConvertLinalgToLoopsPass());
+  }
+  OpPassManager &toCfg = pm.nest<func::FuncOp>();
+  if (options.parallel)
+    toCfg.addPass(createCleanupPass());
+  toCfg.addPass(createLowerAffinePass());
+  toCfg.addPass(createSCFToControlFlowPass());
+  toCfg.addPass(memref::createExpandStridedMetadataPass());
+  toCfg.addPass(createLowerAffinePass());
+  toCfg.addPass(createConvertVectorToSCFPass());
+  toCfg.addPass(createConvertVectorToLLVMPass());
+  // convert-to-llvm converts the memref ops too (through the dialect's
+  // ConvertToLLVMPatternInterface): no separate finalize-memref-to-llvm.
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+/// ptxas from $CUDA_HOME, /usr/local/cuda or PATH.
+static bool havePtxas() {
+  SmallVector<std::string> dirs;
+  if (const char *home = std::getenv("CUDA_HOME"))
+    dirs.push_back(std::string(home) + "/bin");
+  dirs.push_back("/usr/local/cuda/bin");
+  for (const std::string &dir : dirs) {
+    SmallString<128> path(dir);
+    llvm::sys::path::append(path, "ptxas");
+    if (llvm::sys::fs::can_execute(path))
+      return true;
+  }
+  return static_cast<bool>(llvm::sys::findProgramByName("ptxas"));
+}
+
+void mlir::gather::buildGatherGpuPipeline(
+    OpPassManager &pm, const GatherGpuPipelineOptions &options) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertGatherToGPU());
+  pm.addPass(createGatherSplitFunctions());
+  addBufferization(pm);
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  GatherMapToGPUOptions mapOptions;
+  mapOptions.threadsPerBlock = options.threadsPerBlock;
+  pm.addPass(createGatherMapToGPU(mapOptions));
+  // Kernels become gpu.funcs; the host's gpu ops become async on streams
+  // (the only form gpu-to-llvm lowers), with a wait before host code reads
+  // what the device wrote. Constants go back into the launch bodies before
+  // outlining, so that kernels divide by immediates instead of parameters.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format == "auto"
+                                 ? (havePtxas() ? "bin" : "isa")
+                                 : options.format.getValue();
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::gather::registerGatherPipelines() {
+  PassPipelineRegistration<GatherGpuPipelineOptions>(
+      "gather-gpu-pipeline",
+      "Lower gather ops on tensors to NVIDIA GPU kernels (gpu.binary with "
+      "PTX or cubin) launched from LLVM-dialect host code",
+      buildGatherGpuPipeline);
+  PassPipelineRegistration<GatherCpuPipelineOptions>(
+      "gather-cpu-pipeline",
+      "Lower gather ops on tensors to the LLVM dialect for CPUs: "
+      "canonicalize, lower to linalg, bufferize, loops (OpenMP-parallel), LLVM",
+      buildGatherCpuPipeline);
+}

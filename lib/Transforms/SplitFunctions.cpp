@@ -1,0 +1,229 @@
+//===- SplitFunctions.cpp - long function bodies into a chain of calls ----===//
+//
+// Upstream passes that are superlinear in the size of one function (buffer
+// deallocation, scf-to-cf block splitting, bufferization analysis, LLVM)
+// make a model with thousands of gathers in one function compile for
+// minutes. Cutting the body into pieces of bounded size, each its own
+// function, makes the pipeline linear in the number of pieces.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_GATHERSPLITFUNCTIONS
+#include "gather/Transforms/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+
+/// Operations in `op` and its regions.
+static int64_t countOps(Operation *op) {
+  int64_t count = 0;
+  op->walk([&](Operation *) { ++count; });
+  return count;
+}
+
+/// A constant without regions: cloned into each piece that uses it rather
+/// than passed in.
+static bool isCloneableConstant(Operation *op) {
+  return op && op->getNumRegions() == 0 &&
+         op->hasTrait<OpTrait::ConstantLike>();
+}
+
+/// Whether `op` allocates on the stack of its function: such memory must not
+/// outlive the piece that makes it.
+static bool allocatesOnStack(Operation *op) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  return llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Allocate>(e.getEffect()) &&
+           e.getResource() ==
+               SideEffects::AutomaticAllocationScopeResource::get();
+  });
+}
+
+namespace {
+struct Piece {
+  SmallVector<Operation *> ops;
+  llvm::SmallPtrSet<Operation *, 16> members;
+};
+} // namespace
+
+/// The top-level operation of `body` that contains `op` (or `op` itself).
+static Operation *topLevelAncestor(Block &body, Operation *op) {
+  return body.findAncestorOpInBlock(*op);
+}
+
+/// Outlines `piece` of function `func` into a new private function inserted
+/// after `insertAfter`, calls it where the piece was, and returns it.
+static func::FuncOp outlinePiece(func::FuncOp func, const Piece &piece,
+                                 int index, Operation *insertAfter,
+                                 SymbolTable &symbolTable) {
+  Block &body = func.getBody().front();
+  auto isInside = [&](Operation *op) {
+    Operation *top = topLevelAncestor(body, op);
+    return top && piece.members.contains(top);
+  };
+  // Values the piece reads from outside: function arguments, results of
+  // earlier pieces or of top-level ops kept in place (constants are cloned).
+  llvm::SetVector<Value> inputs;
+  llvm::SetVector<Operation *> constants;
+  for (Operation *op : piece.ops) {
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (def && isInside(def))
+          continue;
+        if (!def) {
+          // A block argument: of the function (outside) or of a region
+          // inside the piece.
+          Operation *owner = operand.getParentBlock()->getParentOp();
+          if (owner != func.getOperation() && isInside(owner))
+            continue;
+        }
+        if (isCloneableConstant(def) && def->getBlock() == &body)
+          constants.insert(def);
+        else
+          inputs.insert(operand);
+      }
+    });
+  }
+  // Values later code reads from the piece.
+  llvm::SetVector<Value> outputs;
+  for (Operation *op : piece.ops)
+    for (Value result : op->getResults())
+      for (Operation *user : result.getUsers())
+        if (!isInside(user)) {
+          outputs.insert(result);
+          break;
+        }
+
+  MLIRContext *context = func.getContext();
+  OpBuilder builder(context);
+  builder.setInsertionPointAfter(insertAfter);
+  SmallVector<Type> inputTypes, outputTypes;
+  for (Value v : inputs)
+    inputTypes.push_back(v.getType());
+  for (Value v : outputs)
+    outputTypes.push_back(v.getType());
+  std::string name = (func.getName() + "_part" + Twine(index)).str();
+  auto callee =
+      func::FuncOp::create(builder, func.getLoc(), name,
+                           builder.getFunctionType(inputTypes, outputTypes));
+  callee.setPrivate();
+  // Kept separate through LLVM, whose optimizations are superlinear too.
+  callee->setAttr("passthrough",
+                  builder.getArrayAttr({builder.getStringAttr("noinline")}));
+  symbolTable.insert(callee);
+  Block *entry = callee.addEntryBlock();
+
+  // The call, where the piece starts.
+  builder.setInsertionPoint(piece.ops.front());
+  auto call = func::CallOp::create(builder, func.getLoc(), callee,
+                                   inputs.getArrayRef());
+
+  // Move the piece, then rewire: inputs to arguments, constants to clones,
+  // outputs to the call's results.
+  builder.setInsertionPointToStart(entry);
+  IRMapping constantClones;
+  for (Operation *constant : constants)
+    builder.clone(*constant, constantClones);
+  for (Operation *op : piece.ops)
+    op->moveBefore(entry, entry->end());
+  auto insideCallee = [&](OpOperand &use) {
+    return callee->isProperAncestor(use.getOwner());
+  };
+  for (auto [index, input] : llvm::enumerate(inputs)) {
+    Value from = input;
+    from.replaceUsesWithIf(entry->getArgument(index), insideCallee);
+  }
+  for (Operation *constant : constants)
+    for (auto [from, to] :
+         llvm::zip(constant->getResults(),
+                   constantClones.lookup(constant)->getResults()))
+      from.replaceUsesWithIf(to, insideCallee);
+  builder.setInsertionPointToEnd(entry);
+  func::ReturnOp::create(builder, func.getLoc(), outputs.getArrayRef());
+  for (auto [index, output] : llvm::enumerate(outputs)) {
+    Value from = output;
+    from.replaceUsesWithIf(call.getResult(index), [&](OpOperand &use) {
+      return !callee->isProperAncestor(use.getOwner());
+    });
+  }
+  return callee;
+}
+
+namespace {
+struct GatherSplitFunctionsPass
+    : gather::impl::GatherSplitFunctionsBase<GatherSplitFunctionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (maxOps < 1) {
+      module.emitError("gather-split-functions: max-ops must be positive, "
+                       "got ")
+          << static_cast<int64_t>(maxOps);
+      return signalPassFailure();
+    }
+    SymbolTable symbolTable(module);
+    SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+    for (func::FuncOp func : funcs) {
+      if (func.isExternal() || !func.getBody().hasOneBlock())
+        continue;
+      Block &body = func.getBody().front();
+      // Where each top-level op's stack allocations are last used: no cut
+      // may fall before that.
+      llvm::DenseMap<Operation *, int64_t> position;
+      for (auto [index, op] : llvm::enumerate(body.without_terminator()))
+        position[&op] = index;
+      // Pieces of consecutive top-level ops; constants stay in place.
+      SmallVector<Piece> pieces(1);
+      int64_t size = 0, total = 0, openUntil = -1;
+      for (Operation &op : body.without_terminator()) {
+        if (isCloneableConstant(&op))
+          continue;
+        int64_t count = countOps(&op);
+        total += count;
+        int64_t here = position[&op];
+        if (!pieces.back().ops.empty() && size + count > maxOps &&
+            here > openUntil) {
+          pieces.emplace_back();
+          size = 0;
+        }
+        if (allocatesOnStack(&op))
+          for (Operation *user : op.getUsers())
+            if (Operation *top = topLevelAncestor(body, user))
+              if (top != body.getTerminator())
+                openUntil = std::max(openUntil, position[top]);
+        pieces.back().ops.push_back(&op);
+        pieces.back().members.insert(&op);
+        size += count;
+      }
+      if (total <= maxOps || pieces.size() < 2)
+        continue;
+      Operation *last = func;
+      for (auto [index, piece] : llvm::enumerate(pieces))
+        last = outlinePiece(func, piece, index, last, symbolTable);
+      // Constants every piece cloned.
+      for (Operation &op : llvm::make_early_inc_range(body))
+        if (isCloneableConstant(&op) && op.use_empty())
+          op.erase();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,86 @@
+# A function chaining 240 gathers of all four kinds and mixed policies, large
+# enough for the pipelines to split it into pieces (gather-split-functions)
+# and for the JIT to merge the identical loop bodies: run with gather-run and
+# compared with the numpy reference, gather by gather.
+#
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: %python %s %gather_bin %t | FileCheck %s
+# CHECK: pipeline split @main into {{[0-9]+}} pieces
+# CHECK: long chain of 240 gathers: equal to the reference
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+from gather import reference as ref
+
+bin_dir, work = sys.argv[1], sys.argv[2]
+N = 240
+rng = np.random.default_rng(7)
+x0 = rng.standard_normal((64, 64)).astype(np.float32)
+good = {"b": rng.integers(-64, 64, size=64), "e": rng.integers(0, 64, size=(64, 64)),
+        "n": rng.integers(0, 64, size=(64, 1)), "m": rng.integers(0, 64, size=(64, 128))}
+# Out-of-range values for the policies that define them.
+bad = {k: np.where(rng.random(v.shape) < 0.2, rng.choice([-100, 64, 70, 1000], size=v.shape), v)
+       for k, v in good.items()}
+# (negative_indices, out_of_bounds, the index set it reads)
+policies = [("wrap", "error", good), ("wrap", "clamp", bad), ("out_of_bounds", "fill", bad),
+            ("wrap", "unchecked", good), ("out_of_bounds", "error", None)]
+nonneg = {"b": np.abs(good["b"]) % 64, **{k: good[k] for k in "enm"}}
+
+T = "tensor<64x64xf32>"
+types = {"b": "tensor<64xi64>", "e": "tensor<64x64xi64>", "n": "tensor<64x1xi64>", "m": "tensor<64x128xi64>"}
+args = []
+for tag in ("good", "bad", "nonneg"):
+    args += [(f"{tag}_{k}", types[k]) for k in "benm"]
+lines = [f"func.func @main(%x0: {T}, " + ", ".join(f"%{n}: {t}" for n, t in args) + f") -> {T} {{"]
+want = x0
+for i in range(N):
+    negative, oob, indices = policies[i % len(policies)]
+    tag = "good" if indices is good else "bad" if indices is bad else "nonneg"
+    source = {"good": good, "bad": bad, "nonneg": nonneg}[tag]
+    policy = (f" negative_indices = {negative}" if negative != "wrap" else "") + \
+             (f" out_of_bounds = {oob}" if oob != "error" else "")
+    kind = "benm"[(i // len(policies)) % 4]
+    idx = f"%{tag}_{kind}"
+    src, dst = f"%x{i}", f"%x{i + 1}"
+    kw = dict(negative=negative, out_of_bounds=oob)
+    if kind == "b":
+        lines.append(f"  {dst} = gather.block {src}[{idx}] axis = 0{policy} : ({T}, {types[kind]}) -> {T}")
+        want = ref.block(want, source[kind], 0, **kw)
+    elif kind == "e":
+        lines.append(f"  {dst} = gather.elements {src}[{idx}] axis = 1{policy} : ({T}, {types[kind]}) -> {T}")
+        want = ref.elements(want, source[kind], 1, **kw)
+    elif kind == "n":
+        lines.append(f"  {dst} = gather.nd {src}[{idx}]{policy} : ({T}, {types[kind]}) -> {T}")
+        want = ref.nd(want, source[kind], 0, **kw)
+    else:
+        lines.append(f"  {dst} = gather.multiaxis {src}[{idx}] axes = [0, 1]{policy} : ({T}, {types[kind]}) -> {T}")
+        want = ref.multiaxis(want, source[kind], [0, 1], **kw)
+lines += [f"  return %x{N} : {T}", "}"]
+src_path = os.path.join(work, "chain.mlir")
+with open(src_path, "w") as f:
+    f.write("\n".join(lines) + "\n")
+
+lowered = subprocess.run([os.path.join(bin_dir, "gather-opt"), src_path, "--gather-cpu-pipeline"],
+                         check=True, capture_output=True, text=True).stdout
+print(f"pipeline split @main into {lowered.count('llvm.func @main_part')} pieces")
+
+inputs = [x0]
+for source in (good, bad, nonneg):
+    inputs += [source[k].astype(np.int64) for k in "benm"]
+paths = []
+for k, a in enumerate(inputs):
+    paths.append(os.path.join(work, f"in{k}.npy"))
+    np.save(paths[-1], a)
+out = os.path.join(work, "out.npy")
+run = subprocess.run([os.path.join(bin_dir, "gather-run"), src_path, *sum([["--input", p] for p in paths], []),
+                      "--output", out], capture_output=True, text=True)
+if run.returncode != 0:
+    sys.exit(f"gather-run failed: {run.stderr}")
+got = np.load(out)
+if not np.array_equal(got, want):
+    sys.exit(f"mismatch at {np.argwhere(got != want)[:5].tolist()}")
+print(f"long chain of {N} gathers: equal to the reference")
