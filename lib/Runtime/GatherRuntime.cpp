@@ -17,11 +17,15 @@ std::string firstError;
 bool hasError = false;
 } // namespace
 
-extern "C" void __gather_runtime_error(int64_t site, int64_t kind,
-                                       int64_t /*count*/, int64_t /*details*/) {
+extern "C" void __gather_runtime_error(int64_t site, int64_t line,
+                                       int64_t column, int64_t kind,
+                                       int64_t /*count*/,
+                                       int64_t /*details*/) {
   const char *where = reinterpret_cast<const char *>(site);
-  std::string message = std::string(where ? where : "gather op") + ": " +
-                        mlir::gather::describeRuntimeErrorKind(kind);
+  std::string message = where ? where : "gather op";
+  if (line > 0)
+    message += ":" + std::to_string(line) + ":" + std::to_string(column);
+  message += std::string(": ") + mlir::gather::describeRuntimeErrorKind(kind);
   if (!recordErrors.load()) {
     std::fprintf(stderr, "error: %s\n", message.c_str());
     std::fflush(stderr);

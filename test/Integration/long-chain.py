@@ -6,6 +6,7 @@
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: %python %s %gather_bin %t | FileCheck %s
 # CHECK: pipeline split @main into {{[0-9]+}} pieces
+# CHECK: gpu pipeline: {{[0-9]+}} kernels in {{[1-9][0-9]*}} pieces
 # CHECK: long chain of 240 gathers: equal to the reference
 
 import os
@@ -67,6 +68,15 @@ with open(src_path, "w") as f:
 lowered = subprocess.run([os.path.join(bin_dir, "gather-opt"), src_path, "--gather-cpu-pipeline"],
                          check=True, capture_output=True, text=True).stdout
 print(f"pipeline split @main into {lowered.count('llvm.func @main_part')} pieces")
+
+# The GPU pipeline splits the chain too: the buffers the host keeps for the
+# deallocation of the pieces' results stay on the host.
+gpu = subprocess.run([os.path.join(bin_dir, "gather-opt"), src_path, "--gather-gpu-pipeline=format=isa"],
+                     capture_output=True, text=True)
+if gpu.returncode != 0:
+    sys.exit(f"gpu pipeline failed: {gpu.stderr[:2000]}")
+print(f"gpu pipeline: {gpu.stdout.count('llvm.call @mgpuLaunchKernel')} kernels in "
+      f"{gpu.stdout.count('llvm.func @main_part')} pieces")
 
 inputs = [x0]
 for source in (good, bad, nonneg):

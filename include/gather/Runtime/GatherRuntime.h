@@ -18,11 +18,12 @@ extern "C" {
 #endif
 
 /* Called by compiled code. `site` is the address of a NUL-terminated
-   "op at file:line:col" string, `kind` a mlir::gather::RuntimeErrorKind
+   "op at file" string, `line` and `column` complete the location (0 when
+   unknown), `kind` is a mlir::gather::RuntimeErrorKind
    (gather/Dialect/Gather/IR/RuntimeErrorKind.h) and `details` the address
    of `count` int64_t values whose meaning depends on the kind. */
-void __gather_runtime_error(int64_t site, int64_t kind, int64_t count,
-                            int64_t details);
+void __gather_runtime_error(int64_t site, int64_t line, int64_t column,
+                            int64_t kind, int64_t count, int64_t details);
 
 /* 0: print and exit(1) (default); 1: record the first error and return. */
 void gather_runtime_set_record_errors(int record);

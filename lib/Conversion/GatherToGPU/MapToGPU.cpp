@@ -20,6 +20,7 @@
 #include "gather/Conversion/MultiaxisLowering/MultiaxisLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -36,6 +37,56 @@ using namespace mlir::gather;
 static bool isInsideLaunch(Operation *op) {
   return op->getParentOfType<gpu::LaunchOp>() != nullptr;
 }
+
+namespace {
+/// Buffers the host program keeps for itself: the pointer lists the buffer
+/// deallocation builds to decide at run time what to free (when functions
+/// return buffers that may alias). Only host loads and stores reach them,
+/// directly, through casts, or in functions that launch no kernel.
+class HostBuffers {
+public:
+  explicit HostBuffers(ModuleOp module) : symbols(module) {}
+
+  bool isHostOnly(Value buffer) {
+    if (!visiting.insert(buffer).second)
+      return true; // a cycle through calls: decided by the other uses
+    bool hostOnly = llvm::all_of(buffer.getUses(), [&](OpOperand &use) {
+      Operation *user = use.getOwner();
+      if (isInsideLaunch(user))
+        return false;
+      if (isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp,
+              memref::DimOp, memref::ExtractAlignedPointerAsIndexOp>(user))
+        return true;
+      if (auto cast = dyn_cast<memref::CastOp>(user))
+        return isHostOnly(cast.getResult());
+      if (auto call = dyn_cast<func::CallOp>(user)) {
+        auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+        return callee && isHostFunction(callee) &&
+               isHostOnly(callee.getArgument(use.getOperandNumber()));
+      }
+      return false; // returned, copied, or anything else a kernel may read
+    });
+    visiting.erase(buffer);
+    return hostOnly;
+  }
+
+  /// A function with a body that launches no kernel and calls no other
+  /// function: a host helper.
+  static bool isHostFunction(func::FuncOp fn) {
+    if (fn.isExternal())
+      return false;
+    WalkResult result = fn.walk([](Operation *op) {
+      return isa<gpu::LaunchOp, func::CallOp>(op) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
+    });
+    return !result.wasInterrupted();
+  }
+
+private:
+  SymbolTable symbols;
+  llvm::DenseSet<Value> visiting;
+};
+} // namespace
 
 /// Replaces an outermost scf.parallel by a 1-D gpu.launch over its
 /// linearized iteration space.
@@ -249,6 +300,30 @@ static void copyGlobalToDevice(memref::GetGlobalOp getGlobal) {
   });
 }
 
+/// Stack slots, buffers kept on the host (and casts of them), and the
+/// arguments of private host helpers that every caller passes such a buffer.
+static bool isHostMemory(Value memref, const llvm::DenseSet<Value> &keptOnHost,
+                         ModuleOp module) {
+  while (auto cast = memref.getDefiningOp<memref::CastOp>())
+    memref = cast.getSource();
+  if (memref.getDefiningOp<memref::AllocaOp>() || keptOnHost.contains(memref))
+    return true;
+  auto argument = dyn_cast<BlockArgument>(memref);
+  if (!argument)
+    return false;
+  auto fn = dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp());
+  if (!fn || !fn.isPrivate() || !HostBuffers::isHostFunction(fn))
+    return false;
+  std::optional<SymbolTable::UseRange> uses = fn.getSymbolUses(module);
+  if (!uses)
+    return false;
+  return llvm::all_of(*uses, [&](const SymbolTable::SymbolUse &use) {
+    auto call = dyn_cast<func::CallOp>(use.getUser());
+    return call && isHostMemory(call.getOperand(argument.getArgNumber()),
+                                keptOnHost, module);
+  });
+}
+
 namespace {
 struct GatherMapToGPUPass
     : gather::impl::GatherMapToGPUBase<GatherMapToGPUPass> {
@@ -272,12 +347,23 @@ struct GatherMapToGPUPass
       if (failed(mapParallelLoopToGPU(rewriter, loop, threadsPerBlock)))
         return signalPassFailure();
 
+    HostBuffers hostBuffers(module);
     SmallVector<Operation *> hostOps;
+    llvm::DenseSet<Value> keptOnHost;
     module.walk([&](Operation *op) {
-      if (isa<memref::GetGlobalOp, memref::AllocOp, memref::DeallocOp,
-              memref::CopyOp>(op) &&
-          !isInsideLaunch(op) && !op->getParentOfType<gpu::GPUModuleOp>())
-        hostOps.push_back(op);
+      if (!isa<memref::GetGlobalOp, memref::AllocOp, memref::DeallocOp,
+               memref::CopyOp>(op) ||
+          isInsideLaunch(op) || op->getParentOfType<gpu::GPUModuleOp>())
+        return;
+      if (auto alloc = dyn_cast<memref::AllocOp>(op))
+        if (hostBuffers.isHostOnly(alloc.getResult())) {
+          keptOnHost.insert(alloc.getResult());
+          return;
+        }
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
+        if (keptOnHost.contains(dealloc.getMemref()))
+          return;
+      hostOps.push_back(op);
     });
     for (Operation *op : hostOps) {
       OpBuilder b(op);
@@ -348,7 +434,7 @@ struct GatherMapToGPUPass
         memref = load.getMemRef();
       else if (auto store = dyn_cast<memref::StoreOp>(op))
         memref = store.getMemRef();
-      if (memref && !memref.getDefiningOp<memref::AllocaOp>()) {
+      if (memref && !isHostMemory(memref, keptOnHost, module)) {
         op->emitOpError("on the host would access device memory; "
                         "gather-map-to-gpu cannot place it on the GPU");
         return WalkResult::interrupt();

@@ -23,13 +23,12 @@ using namespace mlir::gather::lowering;
 /// there. For an embedding lookup [n, d] <- table[v, d] this is d.
 int64_t lowering::contiguousBlockStart(const LoweringState &s,
                                        ArrayRef<int64_t> outputShape) {
-  auto inputType = s.op.getInput().getType();
   int64_t start = s.rank;
   for (int64_t d = s.rank - 1; d >= 0; --d) {
-    int64_t inSize = inputType.getDimSize(d);
+    // Where the indices have size 1 along a non-axis dimension, the output
+    // has the input's size there (static or not): the dimension is copied.
     bool indicesConstant = s.indicesUnitStatic[d] == std::optional<bool>(true);
-    if (llvm::is_contained(s.axes, d) || !indicesConstant ||
-        ShapedType::isDynamic(inSize) || inSize != outputShape[d])
+    if (llvm::is_contained(s.axes, d) || !indicesConstant)
       break;
     start = d;
   }
@@ -61,7 +60,7 @@ Value lowering::buildBlockCopy(OpBuilder &b, Location loc,
   SmallVector<OpFoldResult> sizes(blockStart, b.getIndexAttr(1));
   SmallVector<int64_t> sliceShape(blockStart, 1);
   for (int64_t d = blockStart; d < rank; ++d) {
-    sizes.push_back(b.getIndexAttr(inputType.getDimSize(d)));
+    sizes.push_back(tensor::getMixedSize(b, loc, s.op.getInput(), d));
     sliceShape.push_back(inputType.getDimSize(d));
   }
   SmallVector<OpFoldResult> inputOffsets(at.coords.begin(), at.coords.end());

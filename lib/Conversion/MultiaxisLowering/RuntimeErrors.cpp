@@ -13,7 +13,7 @@
 using namespace mlir;
 using namespace mlir::gather;
 
-std::string mlir::gather::describeGatherSite(Operation *op) {
+GatherSite mlir::gather::describeGatherSite(Operation *op) {
   std::string opName = op->getName().getStringRef().str();
   Location loc = op->getLoc();
   // The rewrite to multiaxis wraps the location in a NameLoc with the
@@ -24,13 +24,15 @@ std::string mlir::gather::describeGatherSite(Operation *op) {
       loc = named.getChildLoc();
     }
   }
-  std::string text;
-  llvm::raw_string_ostream os(text);
+  GatherSite site;
+  llvm::raw_string_ostream os(site.text);
   os << opName;
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-    os << " at " << fileLoc.getFilename().strref() << ":" << fileLoc.getLine()
-       << ":" << fileLoc.getColumn();
-  return text;
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc)) {
+    os << " at " << fileLoc.getFilename().strref();
+    site.line = fileLoc.getLine();
+    site.column = fileLoc.getColumn();
+  }
+  return site;
 }
 
 static Operation *lookup(ModuleOp module, StringRef name,
@@ -51,12 +53,12 @@ static void remember(ModuleOp module, Operation *symbol,
 
 /// The site text as a NUL-terminated constant in the module, so that any
 /// runner can print it. Its name comes from a hash of the text: one global
-/// per distinct site, found again with one lookup.
+/// per distinct text (op kind and file), found again with one lookup.
 static memref::GlobalOp getOrCreateSiteString(OpBuilder &b, Location loc,
                                               Operation *op,
+                                              const std::string &text,
                                               SymbolTableCollection *tables) {
   auto module = op->getParentOfType<ModuleOp>();
-  std::string text = describeGatherSite(op);
   SmallVector<int8_t> bytes(text.begin(), text.end());
   bytes.push_back(0);
   auto type =
@@ -95,8 +97,9 @@ static func::FuncOp getOrDeclareHook(OpBuilder &b, Location loc,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
   Type i64 = b.getI64Type();
-  auto fn = func::FuncOp::create(b, loc, kRuntimeErrorHook,
-                                 b.getFunctionType({i64, i64, i64, i64}, {}));
+  auto fn = func::FuncOp::create(
+      b, loc, kRuntimeErrorHook,
+      b.getFunctionType({i64, i64, i64, i64, i64, i64}, {}));
   fn.setPrivate();
   remember(module, fn, tables);
   return fn;
@@ -115,11 +118,15 @@ void mlir::gather::emitRuntimeErrorCall(OpBuilder &b, Location loc,
                                         SymbolTableCollection *symbolTables) {
   auto module = op->getParentOfType<ModuleOp>();
   func::FuncOp hook = getOrDeclareHook(b, loc, module, symbolTables);
-  memref::GlobalOp global = getOrCreateSiteString(b, loc, op, symbolTables);
+  GatherSite where = describeGatherSite(op);
+  memref::GlobalOp global =
+      getOrCreateSiteString(b, loc, op, where.text, symbolTables);
   Value text = memref::GetGlobalOp::create(b, loc, global.getType(),
                                            global.getSymName());
   Value site = addressOf(b, loc, text);
   Type i64 = b.getI64Type();
+  Value line = arith::ConstantIntOp::create(b, loc, i64, where.line);
+  Value column = arith::ConstantIntOp::create(b, loc, i64, where.column);
   Value count = arith::ConstantIntOp::create(b, loc, i64, details.size());
   Value detailsAddress = arith::ConstantIntOp::create(b, loc, i64, 0);
   if (!details.empty()) {
@@ -137,8 +144,9 @@ void mlir::gather::emitRuntimeErrorCall(OpBuilder &b, Location loc,
     }
     detailsAddress = addressOf(b, loc, buffer);
   }
-  func::CallOp::create(b, loc, hook,
-                       ValueRange{site, kind, count, detailsAddress});
+  func::CallOp::create(
+      b, loc, hook,
+      ValueRange{site, line, column, kind, count, detailsAddress});
 }
 
 void mlir::gather::emitRuntimeErrorCall(OpBuilder &b, Location loc,

@@ -201,3 +201,44 @@ func.func @no_row_copy(%table: memref<10x8xf32>, %ids: memref<3xindex>, %out: me
   }
   return
 }
+
+// -----
+
+// Buffers the host keeps for itself (the pointer lists buffer deallocation
+// builds when functions return buffers that may alias) stay on the host:
+// only host stores, loads and a private helper that launches nothing use
+// them. The buffer a kernel writes goes to the device.
+// CHECK-LABEL: func.func @host_buffers
+// CHECK:         %[[DEV:.*]] = gpu.alloc () : memref<8xf32>
+// CHECK:         gpu.launch
+// CHECK:         %[[LIST:.*]] = memref.alloc() : memref<2xindex>
+// CHECK:         memref.store %{{.*}}, %[[LIST]]
+// CHECK:         call @pointer_helper(%{{.*}}) : (memref<?xindex>) -> index
+// CHECK:         memref.dealloc %[[LIST]] : memref<2xindex>
+// CHECK:         gpu.dealloc %[[DEV]]
+// CHECK-LABEL: func.func private @pointer_helper
+// CHECK:         memref.load
+func.func @host_buffers(%in: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %out = memref.alloc() : memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %in[%i] : memref<8xf32>
+    memref.store %v, %out[%i] : memref<8xf32>
+  }
+  %list = memref.alloc() : memref<2xindex>
+  %p = memref.extract_aligned_pointer_as_index %out : memref<8xf32> -> index
+  memref.store %p, %list[%c0] : memref<2xindex>
+  memref.store %p, %list[%c1] : memref<2xindex>
+  %dyn = memref.cast %list : memref<2xindex> to memref<?xindex>
+  %first = call @pointer_helper(%dyn) : (memref<?xindex>) -> index
+  memref.dealloc %list : memref<2xindex>
+  memref.dealloc %out : memref<8xf32>
+  return
+}
+func.func private @pointer_helper(%list: memref<?xindex>) -> index {
+  %c0 = arith.constant 0 : index
+  %p = memref.load %list[%c0] : memref<?xindex>
+  return %p : index
+}

@@ -134,7 +134,7 @@ func.func @block_fill(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf3
 // and raises a flag; after the loop a raised flag calls the run-time hook
 // with the op's site string.
 // CHECK:       memref.global "private" constant @__gather_site_{{[0-9a-f]+}} : memref<{{[0-9]+}}xi8> = dense<
-// CHECK:       func.func private @__gather_runtime_error(i64, i64, i64, i64)
+// CHECK:       func.func private @__gather_runtime_error(i64, i64, i64, i64, i64, i64)
 // CHECK-LABEL: func.func @error
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
@@ -156,7 +156,7 @@ func.func @block_fill(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf3
 // CHECK:           %[[SITE:.*]] = memref.get_global @__gather_site
 // CHECK:           %[[ADDR:.*]] = memref.extract_aligned_pointer_as_index %[[SITE]]
 // CHECK:           %[[ADDR64:.*]] = arith.index_cast %[[ADDR]] : index to i64
-// CHECK:           func.call @__gather_runtime_error(%[[ADDR64]], %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64) -> ()
+// CHECK:           func.call @__gather_runtime_error(%[[ADDR64]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64, i64, i64) -> ()
 // CHECK:         return %[[R]]
 // CHECK-NOT:     linalg.generic
 func.func @error(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
@@ -291,7 +291,7 @@ func.func @two_axes_vector(%d: tensor<8x6xf32>, %i: tensor<3x4xi64>) -> tensor<3
 // CHECK-DAG:     %[[ID0:.*]] = tensor.dim %[[I]], %c0
 // CHECK:         %[[BAD:.*]] = arith.cmpi ugt, %[[ID0]], %[[DD0]]
 // CHECK:         scf.if %[[BAD]] {
-// CHECK:           func.call @__gather_runtime_error(%{{.*}}, %[[KIND]], 
+// CHECK:           func.call @__gather_runtime_error(%{{.*}}, %{{.*}}, %{{.*}}, %[[KIND]], 
 // CHECK:         %[[ROWS:.*]] = arith.minui %[[DD0]], %[[ID0]]
 // CHECK:         tensor.extract_slice %[[D]][0, 0] [%[[ROWS]], %{{.*}}] [1, 1]
 // CHECK-NOT:     gather.

@@ -19,15 +19,21 @@
 
 namespace mlir::gather {
 
-/// The op kind and source location a run-time error names: the original
-/// ONNX-style op where the rewrite to multiaxis recorded it in a NameLoc.
-std::string describeGatherSite(Operation *op);
+/// Where a run-time error points: the op the user wrote (the original
+/// ONNX-style op, recorded in a NameLoc by the rewrite to multiaxis) and its
+/// file location, if any.
+struct GatherSite {
+  /// "gather.block at file.mlir", or "gather.block" without a file.
+  std::string text;
+  unsigned line = 0, column = 0;
+};
+GatherSite describeGatherSite(Operation *op);
 
-/// Emits `__gather_runtime_error(site, kind, count, details)` at the
-/// builder's insertion point, naming `op`'s site. `details` are i64 values
-/// whose meaning depends on `kind`. The hook's declaration and the site
-/// string are created in the enclosing module when missing, looked up
-/// through `symbolTables` when given.
+/// Emits `__gather_runtime_error(site, line, column, kind, count, details)`
+/// at the builder's insertion point, naming `op`'s site. `details` are i64
+/// values whose meaning depends on `kind`. The hook's declaration and the
+/// site string (one per op kind and file) are created in the enclosing
+/// module when missing, looked up through `symbolTables` when given.
 void emitRuntimeErrorCall(OpBuilder &b, Location loc, Operation *op, Value kind,
                           ValueRange details = {},
                           SymbolTableCollection *symbolTables = nullptr);

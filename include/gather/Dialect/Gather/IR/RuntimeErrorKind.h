@@ -15,10 +15,14 @@
 namespace mlir::gather {
 
 /// Name of the hook compiled code calls when a run-time check fails:
-/// `void __gather_runtime_error(i64 site, i64 kind, i64 count, i64 details)`.
-/// `site` is the address of a NUL-terminated "op at file:line:col" string,
-/// `kind` a RuntimeErrorKind and `details` the address of `count` i64
-/// values whose meaning depends on the kind.
+/// `void __gather_runtime_error(i64 site, i64 line, i64 column, i64 kind,
+///                              i64 count, i64 details)`.
+/// `site` is the address of a NUL-terminated "op at file" string (or just
+/// "op" without a file location), shared by every op of that kind in that
+/// file so that a module holds few of them; `line` and `column` complete
+/// the location (0 when unknown). `kind` is a RuntimeErrorKind and
+/// `details` the address of `count` i64 values whose meaning depends on the
+/// kind.
 inline constexpr const char *kRuntimeErrorHook = "__gather_runtime_error";
 
 enum class RuntimeErrorKind : int64_t {
