@@ -5,7 +5,7 @@ in one run, printing the ratios.
 
     /usr/bin/python3 bench/run.py [--runs 15] [--threads 2] [--bin build/bin]
 
-Workloads (issue 4):
+Workloads:
   W1 embedding lookup: block, axis 0, data 50000x768 f32, 8192 i64 indices
   W2 block gather on a middle axis: 64x1000x256 f32, 500 indices, axis 1
   W3 elements: 4096x4096 f32, indices 4096x1024, axis 1

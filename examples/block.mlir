@@ -1,4 +1,4 @@
-// gather.block (ONNX Gather, numpy.take), seed 000 and 003: data [4,3],
+// gather.block (ONNX Gather, numpy.take), the ONNX Gather page and the Gather Multiaxis proposal: data [4,3],
 // indices [[0,1],[1,2]], axis 1 -> output [4,2,2]:
 // output[i, j, k] = data[i, indices[j, k]]
 func.func @block(%data: tensor<4x3xf32>) -> tensor<?x?x?xf32> {

@@ -1,4 +1,4 @@
-// gather.elements (ONNX GatherElements, torch.gather), seed 004 example 2:
+// gather.elements (ONNX GatherElements, torch.gather), the ONNX GatherElements page example 2:
 // data [3,3], indices [[1,2,0],[2,0,0]], axis 0 -> output [2,3]:
 // output[i, j] = data[indices[i, j], j]
 func.func @elements(%data: tensor<3x3xf32>) -> tensor<?x?xf32> {

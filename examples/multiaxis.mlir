@@ -1,4 +1,4 @@
-// gather.multiaxis, seed 003: input [4,2,1,2] and indices [1,3,2,2] broadcast
+// gather.multiaxis, the Gather Multiaxis proposal: input [4,2,1,2] and indices [1,3,2,2] broadcast
 // to [4,_,2,2] off the axis; axis 1 takes the indices size 3.
 // A second op gathers (n, c) pairs from an NHWC tensor: axes [0, 3], two
 // coordinates folded into the last indices dimension (32 = 16 pairs x 2).

@@ -1,4 +1,4 @@
-// gather.nd (ONNX GatherND), seed 002 example 5: data [2,2,2], indices
+// gather.nd (ONNX GatherND), the ONNX GatherND page example 5: data [2,2,2], indices
 // [[1],[0]], batch_dims 1 -> output [2,2]:
 // output[b, t] = data[b, indices[b, 0], t]
 // The second op has dynamic shapes: the output is [?, ?] until run time.

@@ -1,4 +1,4 @@
-"""Runs every example in examples/ with gather-run on the seeds' data and
+"""Runs every example in examples/ with gather-run on the specification's data and
 compares each result with the numpy reference (python/gather/reference.py).
 
     PYTHONPATH=python /usr/bin/python3 examples/run_examples.py build/bin
@@ -50,7 +50,7 @@ def main():
             args += ["--output", os.path.join(work, f"{name}.out{j}.npy")]
         r = subprocess.run([os.path.join(bin_dir, "gather-run"), os.path.join(HERE, name)] + args,
                            capture_output=True, text=True)
-        print(f"---- {name}: gather-run on the seed's data")
+        print(f"---- {name}: gather-run on the specification's data")
         if r.returncode:
             print(r.stderr.strip())
             failed += 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the tools and runs every example in examples/: prints each example,
 # its rewrite into gather.multiaxis, its canonical form and its CPU lowering
-# to linalg, then runs it with gather-run on the seeds' data and compares the
+# to linalg, then runs it with gather-run on the specification's data and compares the
 # result with the numpy reference.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 

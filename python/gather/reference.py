@@ -1,6 +1,6 @@
 """Numpy reference semantics of the gather dialect's ops.
 
-Written from the specification (seed 003's gatherMultiaxis and the ONNX pages
+Written from the specification (the Gather Multiaxis proposal's gatherMultiaxis and the ONNX pages
 for Gather, GatherElements and GatherND), not from the C++ code, so that it can
 serve as an independent oracle. Every function takes the index policy of the
 dialect:
@@ -70,7 +70,7 @@ def multiaxis_shape(input_shape, indices_shape, axes):
 
 
 def multiaxis(input, indices, axes, negative="wrap", out_of_bounds="error"):
-    """gatherMultiaxis from seed 003: equal ranks, explicit axes, broadcasting,
+    """gatherMultiaxis from the Gather Multiaxis proposal: equal ranks, explicit axes, broadcasting,
     coordinates folded into the last indices dimension."""
     input = np.asarray(input)
     indices = np.asarray(indices)

@@ -1,6 +1,6 @@
 # RUN: %python %s %gather_bin cpu
-"""Every worked example of the seeds runs through gather-run, as written and
-after gather-opt --canonicalize, and gives exactly the seed's printed output."""
+"""Every worked example of the specification documents runs through gather-run, as written and
+after gather-opt --canonicalize, and gives exactly the specification's printed output."""
 
 import os
 import subprocess
@@ -9,11 +9,11 @@ import tempfile
 
 import numpy as np
 
-from gather.seed_examples import CASES
+from gather.spec_examples import CASES
 
 NP_TYPES = {"i32": np.int32, "i64": np.int64, "f32": np.float32}
 bin_dir, device = sys.argv[1], sys.argv[2]
-work = tempfile.mkdtemp(prefix="gather-seeds-")
+work = tempfile.mkdtemp(prefix="gather-spec-")
 passed = failed = 0
 
 
@@ -51,5 +51,5 @@ for name, comment, op, attrs, data, idx, want, ety, ity in CASES:
                   f"{None if got is None else got.tolist()}, want {want.tolist()}")
         else:
             passed += 1
-print(f"seed examples ({device}): {passed} passed, {failed} failed")
+print(f"specification examples ({device}): {passed} passed, {failed} failed")
 sys.exit(1 if failed or not passed else 0)

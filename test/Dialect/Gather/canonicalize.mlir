@@ -1,70 +1,70 @@
 // RUN: gather-opt %s --canonicalize --split-input-file | FileCheck %s
 
 // Canonical form: ONNX-style gathers become gather.multiaxis; unit
-// dimensions that only carry the ONNX layout are merged, which gives seed
-// 003's worked "intermediate processing values".
+// dimensions that only carry the ONNX layout are merged, which gives the
+// Gather Multiaxis proposal's worked "intermediate processing values".
 
-// Seed: data [4,3], indices [2], axis 0 -> input [4,3], indices [2,1], axes [0], output [2,3].
-// CHECK-LABEL: func.func @block_seed003_axis0
+// Proposal: data [4,3], indices [2], axis 0 -> input [4,3], indices [2,1], axes [0], output [2,3].
+// CHECK-LABEL: func.func @block_proposal_axis0
 // CHECK-SAME:    %[[D:.*]]: tensor<4x3xf32>, %[[I:.*]]: tensor<2xi64>
 // CHECK:         %[[IE:.*]] = tensor.expand_shape %[[I]] {{\[}}[0, 1]] output_shape [2, 1] : tensor<2xi64> into tensor<2x1xi64>
 // CHECK:         %[[G:.*]] = gather.multiaxis %[[D]][%[[IE]]] axes = [0] : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
 // CHECK-NEXT:    return %[[G]]
-func.func @block_seed003_axis0(%d: tensor<4x3xf32>, %i: tensor<2xi64>) -> tensor<2x3xf32> {
+func.func @block_proposal_axis0(%d: tensor<4x3xf32>, %i: tensor<2xi64>) -> tensor<2x3xf32> {
   %0 = gather.block %d[%i] axis = 0 : (tensor<4x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
 
 // -----
 
-// Seed: data [4,3], indices [5], axis 1 -> [4,3] [1,5] axes [1] -> [4,5].
-// CHECK-LABEL: func.func @block_seed003_axis1
+// Proposal: data [4,3], indices [5], axis 1 -> [4,3] [1,5] axes [1] -> [4,5].
+// CHECK-LABEL: func.func @block_proposal_axis1
 // CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [1] : (tensor<4x3xf32>, tensor<1x5xi64>) -> tensor<4x5xf32>
 // CHECK-NEXT:    return
-func.func @block_seed003_axis1(%d: tensor<4x3xf32>, %i: tensor<5xi64>) -> tensor<4x5xf32> {
+func.func @block_proposal_axis1(%d: tensor<4x3xf32>, %i: tensor<5xi64>) -> tensor<4x5xf32> {
   %0 = gather.block %d[%i] axis = 1 : (tensor<4x3xf32>, tensor<5xi64>) -> tensor<4x5xf32>
   return %0 : tensor<4x5xf32>
 }
 
 // -----
 
-// Seed: data [2,2], indices [2], axis 0 -> [2,2] [2,1] axes [0] -> [2,2].
-// CHECK-LABEL: func.func @block_seed003_vector
+// Proposal: data [2,2], indices [2], axis 0 -> [2,2] [2,1] axes [0] -> [2,2].
+// CHECK-LABEL: func.func @block_proposal_vector
 // CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] : (tensor<2x2xi32>, tensor<2x1xi64>) -> tensor<2x2xi32>
-func.func @block_seed003_vector(%d: tensor<2x2xi32>, %i: tensor<2xi64>) -> tensor<2x2xi32> {
+func.func @block_proposal_vector(%d: tensor<2x2xi32>, %i: tensor<2xi64>) -> tensor<2x2xi32> {
   %0 = gather.block %d[%i] axis = 0 : (tensor<2x2xi32>, tensor<2xi64>) -> tensor<2x2xi32>
   return %0 : tensor<2x2xi32>
 }
 
 // -----
 
-// Seed: data [2,2], indices [2,2], axis 0 -> [2,1,2] [2,2,1] axes [0] -> [2,2,2].
-// CHECK-LABEL: func.func @block_seed003_matrix
+// Proposal: data [2,2], indices [2,2], axis 0 -> [2,1,2] [2,2,1] axes [0] -> [2,2,2].
+// CHECK-LABEL: func.func @block_proposal_matrix
 // CHECK:         tensor.expand_shape %{{.*}} output_shape [2, 1, 2] : tensor<2x2xi32> into tensor<2x1x2xi32>
 // CHECK:         tensor.expand_shape %{{.*}} output_shape [2, 2, 1] : tensor<2x2xi64> into tensor<2x2x1xi64>
 // CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] : (tensor<2x1x2xi32>, tensor<2x2x1xi64>) -> tensor<2x2x2xi32>
 // CHECK-NEXT:    return
-func.func @block_seed003_matrix(%d: tensor<2x2xi32>, %i: tensor<2x2xi64>) -> tensor<2x2x2xi32> {
+func.func @block_proposal_matrix(%d: tensor<2x2xi32>, %i: tensor<2x2xi64>) -> tensor<2x2x2xi32> {
   %0 = gather.block %d[%i] axis = 0 : (tensor<2x2xi32>, tensor<2x2xi64>) -> tensor<2x2x2xi32>
   return %0 : tensor<2x2x2xi32>
 }
 
 // -----
 
-// Seed: data [4,3], indices [2,2], axis 1. The seed's worked example lists
+// Proposal: data [4,3], indices [2,2], axis 1. The specification's worked example lists
 // [4,1,3] [1,2,2] axes [2] (unit filler before the axis); gatherBlocks and
 // our merge put it after: [4,3,1] [1,2,2] axes [1]. Same gather, same output.
-// CHECK-LABEL: func.func @block_seed003_2d_indices
+// CHECK-LABEL: func.func @block_proposal_2d_indices
 // CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [1] : (tensor<4x3x1xf32>, tensor<1x2x2xi64>) -> tensor<4x2x2xf32>
 // CHECK-NEXT:    return
-func.func @block_seed003_2d_indices(%d: tensor<4x3xf32>, %i: tensor<2x2xi64>) -> tensor<4x2x2xf32> {
+func.func @block_proposal_2d_indices(%d: tensor<4x3xf32>, %i: tensor<2x2xi64>) -> tensor<4x2x2xf32> {
   %0 = gather.block %d[%i] axis = 1 : (tensor<4x3xf32>, tensor<2x2xi64>) -> tensor<4x2x2xf32>
   return %0 : tensor<4x2x2xf32>
 }
 
 // -----
 
-// Seed: GatherND [2,2,2] [3,1] -> [2,2,2] [3,1,1] axes [0] -> [3,2,2]; and
+// Proposal: GatherND [2,2,2] [3,1] -> [2,2,2] [3,1,1] axes [0] -> [3,2,2]; and
 // GatherElements wraps the axis.
 // CHECK-LABEL: func.func @nd_and_elements
 // CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] : (tensor<2x2x2xf32>, tensor<3x1x1xi64>) -> tensor<3x2x2xf32>

@@ -109,7 +109,7 @@ func.func @elements_forms(%data: tensor<4x3xi1>, %idx: tensor<2x5xi16>, %dyn: te
 // CHECK:         gather.nd %{{.*}}[%{{.*}}] batch_dims = 1 : (tensor<?x?x?xf32>, tensor<?x?x2xi64>) -> tensor<?x?xf32>
 func.func @nd_forms(%a: tensor<2x2xi32>, %ai: tensor<2x2xi64>, %b: tensor<1x3xf32>, %bi: tensor<2x1xi64>, %c: tensor<?x?x?xf32>, %ci: tensor<?x?x2xi64>) {
   %0 = gather.nd %a[%ai] : (tensor<2x2xi32>, tensor<2x2xi64>) -> tensor<2xi32>
-  // Data batch dimension 1 broadcasts (seed 003).
+  // Data batch dimension 1 broadcasts (the Gather Multiaxis proposal).
   %1 = gather.nd %b[%bi] batch_dims = 1 : (tensor<1x3xf32>, tensor<2x1xi64>) -> tensor<2xf32>
   %2 = gather.nd %c[%ci] batch_dims = 1 : (tensor<?x?x?xf32>, tensor<?x?x2xi64>) -> tensor<?x?xf32>
   return

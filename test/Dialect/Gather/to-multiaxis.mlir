@@ -1,6 +1,6 @@
 // RUN: gather-opt %s --gather-to-multiaxis | FileCheck %s
 
-// The rewrites alone (no folding): seed 003's gatherBlocks table, its
+// The rewrites alone (no folding): the Gather Multiaxis proposal's gatherBlocks table, its
 // gatherSingleAxisElements and gatherNdBlocks, with exactly the reshaped
 // shapes those functions compute. P, Q, R, S = 2, 3, 4, 5.
 
@@ -94,13 +94,13 @@ func.func @block_relaxed_result(%d: tensor<4x3xf32>, %i: tensor<5xi64>) -> tenso
 // gather.elements: wrap the axis; slice data where indices may be smaller.
 //===----------------------------------------------------------------------===//
 
-// Seed 003 examples: sizes equal off the axis, no slice.
-// CHECK-LABEL: func.func @elements_seed003
+// The Gather Multiaxis proposal examples: sizes equal off the axis, no slice.
+// CHECK-LABEL: func.func @elements_proposal
 // CHECK-NOT:     tensor.extract_slice
 // CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] : (tensor<4x3xi32>, tensor<2x3xi64>) -> tensor<2x3xi32>
 // CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [1] : (tensor<4x3xi32>, tensor<4x1xi64>) -> tensor<4x1xi32>
 // CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] : (tensor<4x2x2xi32>, tensor<1x2x2xi64>) -> tensor<1x2x2xi32>
-func.func @elements_seed003(%a: tensor<4x3xi32>, %i0: tensor<2x3xi64>, %i1: tensor<4x1xi64>, %b: tensor<4x2x2xi32>, %i2: tensor<1x2x2xi64>) -> (tensor<2x3xi32>, tensor<4x1xi32>, tensor<1x2x2xi32>) {
+func.func @elements_proposal(%a: tensor<4x3xi32>, %i0: tensor<2x3xi64>, %i1: tensor<4x1xi64>, %b: tensor<4x2x2xi32>, %i2: tensor<1x2x2xi64>) -> (tensor<2x3xi32>, tensor<4x1xi32>, tensor<1x2x2xi32>) {
   %0 = gather.elements %a[%i0] axis = 0 : (tensor<4x3xi32>, tensor<2x3xi64>) -> tensor<2x3xi32>
   %1 = gather.elements %a[%i1] axis = -1 : (tensor<4x3xi32>, tensor<4x1xi64>) -> tensor<4x1xi32>
   %2 = gather.elements %b[%i2] axis = 0 : (tensor<4x2x2xi32>, tensor<1x2x2xi64>) -> tensor<1x2x2xi32>
@@ -142,51 +142,51 @@ func.func @elements_dynamic_axis_only(%d: tensor<4x?xf32>, %i: tensor<4x?xi64>) 
 // gather.nd (gatherNdBlocks)
 //===----------------------------------------------------------------------===//
 
-// Seed 003: data [2,2,2], indices [3,1] -> [2,2,2] [3,1,1] axes [0] -> [3,2,2].
-// CHECK-LABEL: func.func @nd_seed003_blocks
+// The Gather Multiaxis proposal: data [2,2,2], indices [3,1] -> [2,2,2] [3,1,1] axes [0] -> [3,2,2].
+// CHECK-LABEL: func.func @nd_proposal_blocks
 // CHECK:         tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2]] output_shape [3, 1, 1] : tensor<3x1xi64> into tensor<3x1x1xi64>
 // CHECK:         %[[G:.*]] = gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] : (tensor<2x2x2xf32>, tensor<3x1x1xi64>) -> tensor<3x2x2xf32>
 // CHECK-NOT:     tensor.collapse_shape
 // CHECK:         return %[[G]]
-func.func @nd_seed003_blocks(%d: tensor<2x2x2xf32>, %i: tensor<3x1xi64>) -> tensor<3x2x2xf32> {
+func.func @nd_proposal_blocks(%d: tensor<2x2x2xf32>, %i: tensor<3x1xi64>) -> tensor<3x2x2xf32> {
   %0 = gather.nd %d[%i] : (tensor<2x2x2xf32>, tensor<3x1xi64>) -> tensor<3x2x2xf32>
   return %0 : tensor<3x2x2xf32>
 }
 
-// Seed 003 batch_dims 1: [2,2,2] [2,1] -> [2,2,2] [2,1,1] axes [1] -> [2,1,2] -> [2,2].
-// CHECK-LABEL: func.func @nd_seed003_batch
+// The Gather Multiaxis proposal batch_dims 1: [2,2,2] [2,1] -> [2,2,2] [2,1,1] axes [1] -> [2,1,2] -> [2,2].
+// CHECK-LABEL: func.func @nd_proposal_batch
 // CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [1] : (tensor<2x2x2xf32>, tensor<2x1x1xi64>) -> tensor<2x1x2xf32>
 // CHECK:         tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<2x1x2xf32> into tensor<2x2xf32>
-func.func @nd_seed003_batch(%d: tensor<2x2x2xf32>, %i: tensor<2x1xi64>) -> tensor<2x2xf32> {
+func.func @nd_proposal_batch(%d: tensor<2x2x2xf32>, %i: tensor<2x1xi64>) -> tensor<2x2xf32> {
   %0 = gather.nd %d[%i] batch_dims = 1 : (tensor<2x2x2xf32>, tensor<2x1xi64>) -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
 
-// Seed 003 triples: [2,2,2] [5,3] -> [2,2,2] [5,1,1*3] axes [0,1,2] -> [5,1,1] -> [5].
-// CHECK-LABEL: func.func @nd_seed003_triples
+// The Gather Multiaxis proposal triples: [2,2,2] [5,3] -> [2,2,2] [5,1,1*3] axes [0,1,2] -> [5,1,1] -> [5].
+// CHECK-LABEL: func.func @nd_proposal_triples
 // CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0, 1, 2] : (tensor<2x2x2xf32>, tensor<5x1x3xi64>) -> tensor<5x1x1xf32>
 // CHECK:         tensor.collapse_shape %{{.*}} {{\[}}[0, 1, 2]] : tensor<5x1x1xf32> into tensor<5xf32>
-func.func @nd_seed003_triples(%d: tensor<2x2x2xf32>, %i: tensor<5x3xi64>) -> tensor<5xf32> {
+func.func @nd_proposal_triples(%d: tensor<2x2x2xf32>, %i: tensor<5x3xi64>) -> tensor<5xf32> {
   %0 = gather.nd %d[%i] : (tensor<2x2x2xf32>, tensor<5x3xi64>) -> tensor<5xf32>
   return %0 : tensor<5xf32>
 }
 
-// Seed 003 pairs: gatherNdBlocks gives [2,2,2] [2,1,1*2] axes [0,1] ->
-// [2,1,2]. (The seed's worked example lists indices [1,2,1*2] instead: the
+// The Gather Multiaxis proposal pairs: gatherNdBlocks gives [2,2,2] [2,1,1*2] axes [0,1] ->
+// [2,1,2]. (The specification's worked example lists indices [1,2,1*2] instead: the
 // index dimension aligned right. Both encode the same gather.)
-// CHECK-LABEL: func.func @nd_seed003_pairs
+// CHECK-LABEL: func.func @nd_proposal_pairs
 // CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0, 1] : (tensor<2x2x2xf32>, tensor<2x1x2xi64>) -> tensor<2x1x2xf32>
 // CHECK:         tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<2x1x2xf32> into tensor<2x2xf32>
-func.func @nd_seed003_pairs(%d: tensor<2x2x2xf32>, %i: tensor<2x2xi64>) -> tensor<2x2xf32> {
+func.func @nd_proposal_pairs(%d: tensor<2x2x2xf32>, %i: tensor<2x2xi64>) -> tensor<2x2xf32> {
   %0 = gather.nd %d[%i] : (tensor<2x2x2xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
 
-// Seed 003: a data batch dimension of 1 broadcasts: [1,3] [2,1] -> [2,1] -> [2].
-// CHECK-LABEL: func.func @nd_seed003_batch_broadcast
+// The Gather Multiaxis proposal: a data batch dimension of 1 broadcasts: [1,3] [2,1] -> [2,1] -> [2].
+// CHECK-LABEL: func.func @nd_proposal_batch_broadcast
 // CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [1] : (tensor<1x3xf32>, tensor<2x1xi64>) -> tensor<2x1xf32>
 // CHECK:         tensor.collapse_shape %{{.*}} {{\[}}[0, 1]] : tensor<2x1xf32> into tensor<2xf32>
-func.func @nd_seed003_batch_broadcast(%d: tensor<1x3xf32>, %i: tensor<2x1xi64>) -> tensor<2xf32> {
+func.func @nd_proposal_batch_broadcast(%d: tensor<1x3xf32>, %i: tensor<2x1xi64>) -> tensor<2xf32> {
   %0 = gather.nd %d[%i] batch_dims = 1 : (tensor<1x3xf32>, tensor<2x1xi64>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }

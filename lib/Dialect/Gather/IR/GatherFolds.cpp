@@ -197,7 +197,7 @@ SmallVector<int64_t> mlir::gather::getRuntimeBoundedDims(ElementsOp op) {
 }
 
 /// Rewrites an ONNX-style gather into reshape(multiaxis(reshape(data),
-/// reshape(indices))), following seed 003's gatherBlocks /
+/// reshape(indices))), following the Gather Multiaxis proposal's gatherBlocks /
 /// gatherSingleAxisElements / gatherNdBlocks. Dynamic sizes go through the
 /// reshapes' dynamic forms.
 template <typename OpTy>
@@ -398,8 +398,9 @@ struct SingleCoordinateToSlice : OpRewritePattern<MultiaxisOp> {
 
 /// An axis dimension whose logical indices size is 1, followed by a
 /// non-axis dimension that only indices fill (input size 1), are one
-/// dimension: the layout gatherBlocks produces. Merging them gives seed
-/// 003's worked shapes ([4,1,3]/[1,2,1] -> [4,3]/[2,1]).
+/// dimension: the layout gatherBlocks produces. Merging them gives the
+/// Gather Multiaxis proposal's worked shapes ([4,1,3]/[1,2,1] ->
+/// [4,3]/[2,1]).
 struct MergeUnitAxisWithIndexDim : OpRewritePattern<MultiaxisOp> {
   using OpRewritePattern::OpRewritePattern;
 

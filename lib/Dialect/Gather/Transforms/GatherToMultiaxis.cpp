@@ -20,13 +20,13 @@ struct GatherToMultiaxisPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     gather::populateGatherToMultiaxisPatterns(patterns);
-    // Only the rewrites: no folding, so that the output shows the seed's
-    // mapping as is.
+    // Only the rewrites: no folding, so that the output shows the
+    // specification's mapping as is.
     GreedyRewriteConfig config;
     config.enableFolding(false);
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       signalPassFailure();
   }
 };

@@ -21,7 +21,8 @@ class RewriterBase;
 namespace gather {
 
 /// Rewrites gather.block, gather.elements and gather.nd into
-/// gather.multiaxis with tensor reshapes around it (seed 003's mappings).
+/// gather.multiaxis with tensor reshapes around it (the Gather Multiaxis
+/// proposal's mappings).
 void populateGatherToMultiaxisPatterns(RewritePatternSet &patterns);
 
 /// Tightens gather result types to the inferred shapes.

@@ -96,7 +96,8 @@ def Gather_MultiaxisOp : Gather_Op<"multiaxis"> {
     // the last indices dimension 32 holds 16 coordinate pairs.
     %0 = gather.multiaxis %input[%indices] axes = [0, 3]
         : (tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32>
-    // Seed example: input [4,2,1,2], indices [1,3,2,2], axes [1] -> [4,3,2,2].
+    // The proposal's example: input [4,2,1,2], indices [1,3,2,2], axes [1]
+    // gives [4,3,2,2].
     %1 = gather.multiaxis %a[%b] axes = [1] out_of_bounds = clamp
         : (tensor<4x2x1x2xf32>, tensor<1x3x2x2xi32>) -> tensor<4x3x2x2xf32>
     ```

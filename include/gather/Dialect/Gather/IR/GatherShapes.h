@@ -111,7 +111,8 @@ SmallVector<OpFoldResult> reifyOutputShape(OpBuilder &builder, Location loc,
                                            Value indices);
 
 //===----------------------------------------------------------------------===//
-// Mapping the ONNX-style ops onto gather.multiaxis (seed 003)
+// Mapping the ONNX-style ops onto gather.multiaxis (the Gather Multiaxis
+// proposal)
 //===----------------------------------------------------------------------===//
 
 /// A reshape that only inserts or removes unit dimensions, or folds the
@@ -140,22 +141,22 @@ struct MultiaxisForm {
   SmallVector<int64_t> sliceDataDims;
 };
 
-/// seed 003 gatherBlocks: data [lead, s, trail], indices [idx] become
-/// [lead, s, 1 x q, trail] and [1 x (axis+1), idx, 1 x trail], axes [axis];
-/// the unit dimension the multiaxis output has at `axis` is collapsed away.
-/// `axis` is already normalized.
+/// The proposal's gatherBlocks: data [lead, s, trail], indices
+/// [idx] become [lead, s, 1 x q, trail] and [1 x (axis+1), idx, 1 x trail],
+/// axes [axis]; the unit dimension the multiaxis output has at `axis` is
+/// collapsed away. `axis` is already normalized.
 MultiaxisForm getBlockMultiaxisForm(ArrayRef<int64_t> dataShape,
                                     ArrayRef<int64_t> indicesShape,
                                     int64_t axis);
 
-/// seed 003 gatherSingleAxisElements: axes [axis], no reshapes.
+/// The proposal's gatherSingleAxisElements: axes [axis], no reshapes.
 MultiaxisForm getElementsMultiaxisForm(ArrayRef<int64_t> dataShape,
                                        ArrayRef<int64_t> indicesShape,
                                        int64_t axis);
 
-/// seed 003 gatherNdBlocks: data [batch, indexed, trail] and indices
-/// [lead, k] are aligned on max(b + k, q - 1) leading dimensions, the k
-/// coordinates folded into the last indices dimension, axes [b, b+k).
+/// The proposal's gatherNdBlocks: data [batch, indexed, trail]
+/// and indices [lead, k] are aligned on max(b + k, q - 1) leading dimensions,
+/// the k coordinates folded into the last indices dimension, axes [b, b+k).
 MultiaxisForm getNdMultiaxisForm(ArrayRef<int64_t> dataShape,
                                  ArrayRef<int64_t> indicesShape,
                                  int64_t batchDims);

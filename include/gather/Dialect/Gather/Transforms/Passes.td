@@ -21,9 +21,9 @@ def GatherToMultiaxis : Pass<"gather-to-multiaxis"> {
   let summary = "Rewrite gather.block, gather.elements and gather.nd into gather.multiaxis";
   let description = [{
     Applies only the rewrites that map the ONNX-style gathers onto
-    `gather.multiaxis` by reshaping (seed 003: gatherBlocks,
-    gatherSingleAxisElements, gatherNdBlocks), without the rest of
-    canonicalization:
+    `gather.multiaxis` by reshaping (the Gather Multiaxis proposal's
+    gatherBlocks, gatherSingleAxisElements and gatherNdBlocks), without the
+    rest of canonicalization:
 
     - `gather.block`: data `[lead, s, trail]` becomes `[lead, s, 1 x q, trail]`,
       indices `[idx]` become `[1 x (axis + 1), idx, 1 x trail]`, `axes =
