@@ -29,6 +29,8 @@ import time
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+from gather.mlir_text import gather_op_text  # noqa: E402
 POLICIES = ["", " out_of_bounds = clamp", " negative_indices = out_of_bounds out_of_bounds = fill",
             " out_of_bounds = unchecked", " negative_indices = out_of_bounds"]
 
@@ -53,13 +55,13 @@ def chain_module(n, dynamic, policy):
         src, dst = f"%x{i}", f"%x{i + 1}"
         kind = i % 4
         if kind == 0:
-            lines.append(f"  {dst} = gather.block {src}[%ib] axis = 0{pol} : ({x}, {ib}) -> {x}")
+            lines.append(gather_op_text("block", dst, src, "%ib", x, ib, x, attrs=f"axis = 0{pol}", axis=0))
         elif kind == 1:
-            lines.append(f"  {dst} = gather.elements {src}[%ie] axis = 1{pol} : ({x}, {ie}) -> {x}")
+            lines.append(gather_op_text("elements", dst, src, "%ie", x, ie, x, attrs=f"axis = 1{pol}", axis=1))
         elif kind == 2:
-            lines.append(f"  {dst} = gather.nd {src}[%in]{pol} : ({x}, {ind}) -> {x}")
+            lines.append(gather_op_text("nd", dst, src, "%in", x, ind, x, attrs=f"{pol}"))
         else:
-            lines.append(f"  {dst} = gather.multiaxis {src}[%im] axes = [0, 1]{pol} : ({x}, {im}) -> {x}")
+            lines.append(gather_op_text("multiaxis", dst, src, "%im", x, im, x, attrs=f"axes = [0, 1]{pol}", axes=[0, 1]))
     lines.append(f"  return %x{n} : {x}")
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -4,6 +4,11 @@ a hand-written C++ loop (g++ -O3 -march=native -fopenmp) on the same data,
 in one run, printing the ratios.
 
     /usr/bin/python3 bench/run.py [--runs 15] [--threads 2] [--bin build/bin]
+        [--policy error|clamp|fill|unchecked] [--other-bin DIR]
+
+--other-bin times a second build's gather-run in the same alternating
+rounds (an A/B of two builds on the same data, e.g. before and after a
+change).
 
 Workloads:
   W1 embedding lookup: block, axis 0, data 50000x768 f32, 8192 i64 indices
@@ -26,6 +31,8 @@ import time
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+from gather.mlir_text import gather_op_text  # noqa: E402
 
 
 def workloads(rng):
@@ -61,17 +68,18 @@ def ttype(shape, ety):
     return "tensor<" + "".join(f"{s}x" for s in shape) + ety + ">"
 
 
-def write_workload(work, name, w, want):
+def write_workload(work, name, w, want, policy=""):
     """The workload's inputs as NAME_d.npy / NAME_i.npy and its gather as a
-    one-op function in NAME.mlir (returned)."""
+    one-op function in NAME.mlir (returned); `policy` is attribute text such
+    as " out_of_bounds = unchecked"."""
     data, idx = w["data"], w["idx"]
     np.save(os.path.join(work, f"{name}_d.npy"), data)
     np.save(os.path.join(work, f"{name}_i.npy"), idx)
     dt, it, ot = ttype(data.shape, "f32"), ttype(idx.shape, "i64"), ttype(want.shape, "f32")
     src = os.path.join(work, f"{name}.mlir")
     with open(src, "w") as f:
-        f.write(f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n"
-                f"  %0 = gather.{w['op']} %d[%i] {w['attr']} : ({dt}, {it}) -> {ot}\n"
+        body = gather_op_text(w["op"], "%0", "%d", "%i", dt, it, ot, attrs=w["attr"] + policy)
+        f.write(f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n{body}\n"
                 f"  return %0 : {ot}\n}}\n")
     return src
 
@@ -93,7 +101,11 @@ def main():
     p.add_argument("--only", default="", help="comma-separated workloads")
     p.add_argument("--rounds", type=int, default=3,
                    help="alternating rounds; each contender keeps its best median")
+    p.add_argument("--policy", default="error", choices=["error", "clamp", "fill", "unchecked"],
+                   help="out_of_bounds policy of the compiled gathers")
+    p.add_argument("--other-bin", default="", help="a second build's bin directory, timed alongside")
     args = p.parse_args()
+    policy = "" if args.policy == "error" else f" out_of_bounds = {args.policy}"
     work = tempfile.mkdtemp(prefix="gather-bench-")
     baseline = os.path.join(work, "baseline")
     subprocess.run(["g++", "-O3", "-march=native", "-fopenmp", "-std=c++17",
@@ -105,33 +117,44 @@ def main():
             continue
         data, idx = w["data"], w["idx"]
         want = w["numpy"]()
-        src = write_workload(work, name, w, want)
+        src = write_workload(work, name, w, want, policy)
         data.tofile(os.path.join(work, f"{name}_data.bin"))
         idx.astype(np.int64).tofile(os.path.join(work, f"{name}_idx.bin"))
         out = os.path.join(work, f"{name}_out.npy")
         # Rounds alternate the three contenders so that a slow spell of the
         # shared machine hits all of them; each keeps its best median.
-        ours = cpp = npy = float("inf")
-        for _ in range(args.rounds):
-            r = subprocess.run([os.path.join(args.bin, "gather-run"), src,
+        ours = other = cpp = npy = float("inf")
+
+        def time_gather(bin_dir):
+            r = subprocess.run([os.path.join(bin_dir, "gather-run"), src,
                                 "--input", os.path.join(work, f"{name}_d.npy"),
                                 "--input", os.path.join(work, f"{name}_i.npy"),
                                 "--output", out, "--bench", str(args.runs),
                                 "--threads", str(args.threads)],
                                capture_output=True, text=True, check=True)
-            ours = min(ours, float(re.search(r"median ([0-9.]+) ms", r.stdout).group(1)))
             if not np.array_equal(np.load(out), want):
-                print(f"{name}: compiled result differs from numpy", file=sys.stderr)
-                return 1
+                sys.exit(f"{name}: compiled result of {bin_dir} differs from numpy")
+            return float(re.search(r"median ([0-9.]+) ms", r.stdout).group(1))
+
+        for _ in range(args.rounds):
+            ours = min(ours, time_gather(args.bin))
+            if args.other_bin:
+                other = min(other, time_gather(args.other_bin))
             r = subprocess.run([baseline, name, work, str(args.runs), str(args.threads)],
                                capture_output=True, text=True, check=True)
             cpp = min(cpp, float(r.stdout.strip()))
             npy = min(npy, median_ms(w["numpy"], args.runs))
-        rows.append((name, ours, cpp, npy))
-    print(f"threads={args.threads}, runs={args.runs}, rounds={args.rounds}, best median ms")
+        rows.append((name, ours, cpp, npy, other))
+    print(f"threads={args.threads}, runs={args.runs}, rounds={args.rounds}, policy={args.policy}, "
+          f"best median ms")
+    if args.other_bin:
+        print(f"| workload | gather (ms) | other build (ms) | other / gather |")
+        print(f"| --- | ---: | ---: | ---: |")
+        for name, ours, cpp, npy, other in rows:
+            print(f"| {name} | {ours:.3f} | {other:.3f} | {other / ours:.2f} |")
     print(f"| workload | gather (ms) | C++ loop (ms) | numpy (ms) | C++ / gather | numpy / gather |")
     print(f"| --- | ---: | ---: | ---: | ---: | ---: |")
-    for name, ours, cpp, npy in rows:
+    for name, ours, cpp, npy, other in rows:
         print(f"| {name} | {ours:.3f} | {cpp:.3f} | {npy:.3f} | {cpp / ours:.2f} | {npy / ours:.2f} |")
     print("(ratios above 1: gather is faster)")
     return 0

@@ -74,7 +74,7 @@ add("nd_onnx_gathernd_example5", "ONNX GatherND: example 5: [2,2,2], [2,1], batc
 out = ["// RUN: gather-opt %s --gather-refine-result-types | FileCheck %s",
        "",
        "// Output shapes of every example in the specification documents. Each result type is written",
-       "// fully dynamic; --gather-refine-result-types replaces it with the inferred",
+       "// fully dynamic (the destination too); --gather-refine-result-types replaces it with the inferred",
        "// type, which is what is checked.",
        "// Generated from the specification tables; see docs/GatherDialect.md.",
        ""]
@@ -84,9 +84,9 @@ for (name, comment, op, attrs, data, idx, o, ety, ity) in cases:
     attr = (" " + attrs) if attrs else ""
     out.append(f"// {comment}")
     out.append(f"// CHECK-LABEL: func.func @{name}")
-    out.append(f"// CHECK:         gather.{op} {{{{.*}}}} : ({dt}, {it}) -> {t(o, ety)}")
-    out.append(f"func.func @{name}(%data: {dt}, %indices: {it}) -> {rt} {{")
-    out.append(f"  %0 = gather.{op} %data[%indices]{attr} : ({dt}, {it}) -> {rt}")
+    out.append(f"// CHECK:         gather.{op} {{{{.*}}}} : {dt}, {it} into {t(o, ety)}")
+    out.append(f"func.func @{name}(%data: {dt}, %indices: {it}, %init: {rt}) -> {rt} {{")
+    out.append(f"  %0 = gather.{op} %data[%indices]{attr} into %init : {dt}, {it} into {rt}")
     out.append(f"  return %0 : {rt}")
     out.append("}")
     out.append("")

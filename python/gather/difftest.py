@@ -22,6 +22,7 @@ import tempfile
 import numpy as np
 
 from gather import reference as ref
+from gather.mlir_text import gather_op_text
 
 ELEMENT_TYPES = {
     "f32": np.float32, "f64": np.float64, "f16": np.float16,
@@ -70,9 +71,11 @@ class Case:
             policy += f" negative_indices = {self.negative}"
         if self.oob != "error":
             policy += f" out_of_bounds = {self.oob}"
+        body = gather_op_text(self.op, "%0", "%data", "%indices", dt, it, ot, attrs=attr + policy,
+                              axis=self.attrs.get("axis", 0), axes=self.attrs.get("axes", ()),
+                              batch_dims=self.attrs.get("batch_dims", 0))
         return (f"func.func @main(%data: {dt}, %indices: {it}) -> {ot} {{\n"
-                f"  %0 = gather.{self.op} %data[%indices] {attr}{policy} : ({dt}, {it}) -> {ot}\n"
-                f"  return %0 : {ot}\n}}\n")
+                f"{body}\n  return %0 : {ot}\n}}\n")
 
     def describe(self):
         return (f"gather.{self.op} {self.attrs} data {self.data.shape} {self.ety} "

@@ -22,6 +22,8 @@ import threading
 
 import numpy as np
 
+from gather.mlir_text import gather_op_text
+
 __all__ = ["GatherError", "Program", "compile", "block", "elements", "nd", "multiaxis"]
 
 
@@ -178,7 +180,7 @@ def _policy_text(negative_indices, out_of_bounds):
 
 
 def _run_op(op, attr_text, result_rank, data, indices, negative_indices, out_of_bounds, device,
-            static_last_index_dim=False):
+            static_last_index_dim=False, **shape_args):
     data, indices = np.asarray(data), np.asarray(indices)
     element = _NUMPY_TO_MLIR.get(data.dtype)
     if element is None:
@@ -197,9 +199,10 @@ def _run_op(op, attr_text, result_rank, data, indices, negative_indices, out_of_
             dt = _tensor_type(["?"] * data.ndim, element)
             it = _tensor_type(ishape, _NUMPY_TO_MLIR[indices.dtype])
             ot = _tensor_type(["?"] * result_rank, element)
+            body = gather_op_text(op, "%0", "%data", "%indices", dt, it, ot,
+                                  attrs=attr_text + policy, **shape_args)
             text = (f"func.func @main(%data: {dt}, %indices: {it}) -> {ot} {{\n"
-                    f"  %0 = gather.{op} %data[%indices] {attr_text}{policy} : ({dt}, {it}) -> {ot}\n"
-                    f"  return %0 : {ot}\n}}\n")
+                    f"{body}\n  return %0 : {ot}\n}}\n")
             program = Program(text, device=device)
             _cache[key] = program
     return program(data, indices, result_dtypes=[data.dtype])
@@ -209,14 +212,14 @@ def block(data, indices, axis=0, negative_indices="wrap", out_of_bounds="error",
     """ONNX Gather / numpy.take: output shape data[:axis] + indices + data[axis+1:]."""
     data, indices = np.asarray(data), np.asarray(indices)
     return _run_op("block", f"axis = {int(axis)}", data.ndim + indices.ndim - 1, data, indices,
-                   negative_indices, out_of_bounds, device)
+                   negative_indices, out_of_bounds, device, axis=int(axis))
 
 
 def elements(data, indices, axis=0, negative_indices="wrap", out_of_bounds="error", device="cpu"):
     """ONNX GatherElements / torch.gather / numpy.take_along_axis."""
     data = np.asarray(data)
     return _run_op("elements", f"axis = {int(axis)}", data.ndim, data, indices,
-                   negative_indices, out_of_bounds, device)
+                   negative_indices, out_of_bounds, device, axis=int(axis))
 
 
 def nd(data, indices, batch_dims=0, negative_indices="wrap", out_of_bounds="error", device="cpu"):
@@ -226,7 +229,8 @@ def nd(data, indices, batch_dims=0, negative_indices="wrap", out_of_bounds="erro
         raise GatherError("gather.nd indices need rank >= 1")
     rank = indices.ndim - 1 + data.ndim - int(batch_dims) - indices.shape[-1]
     return _run_op("nd", f"batch_dims = {int(batch_dims)}", rank, data, indices,
-                   negative_indices, out_of_bounds, device, static_last_index_dim=True)
+                   negative_indices, out_of_bounds, device, static_last_index_dim=True,
+                   batch_dims=int(batch_dims))
 
 
 def multiaxis(input, indices, axes, negative_indices="wrap", out_of_bounds="error", device="cpu"):
@@ -235,4 +239,4 @@ def multiaxis(input, indices, axes, negative_indices="wrap", out_of_bounds="erro
     input = np.asarray(input)
     axes_text = ", ".join(str(int(a)) for a in axes)
     return _run_op("multiaxis", f"axes = [{axes_text}]", input.ndim, input, indices,
-                   negative_indices, out_of_bounds, device)
+                   negative_indices, out_of_bounds, device, axes=[int(a) for a in axes])

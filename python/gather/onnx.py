@@ -15,6 +15,8 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
+from gather.mlir_text import gather_op_text
+
 # ONNX TensorProto element type -> (MLIR element type, numpy dtype).
 ELEMENT_TYPES = {
     onnx.TensorProto.FLOAT: ("f32", np.float32),
@@ -110,22 +112,23 @@ def import_model(model, func_name="main"):
             axis = _attr(node, "axis", 0)
             a = axis % r if r else 0
             out_shape = d_shape[:a] + i_shape + d_shape[a + 1:]
-            op = f"gather.block {d_ssa}[{i_ssa}] axis = {axis}"
+            op, attrs, shape_args = "block", f"axis = {axis}", dict(axis=axis)
         elif node.op_type == "GatherElements":
             axis = _attr(node, "axis", 0)
             out_shape = list(i_shape)
-            op = f"gather.elements {d_ssa}[{i_ssa}] axis = {axis}"
+            op, attrs, shape_args = "elements", f"axis = {axis}", dict(axis=axis)
         else:
             b = _attr(node, "batch_dims", 0)
             k = i_shape[-1] if q else None
             if k is None:
                 raise ImportError_(f"node '{node.name or n}': GatherND needs a static last indices dimension")
             out_shape = i_shape[:-1] + d_shape[b + k:]
-            op = f"gather.nd {d_ssa}[{i_ssa}]" + (f" batch_dims = {b}" if b else "")
+            op, attrs, shape_args = "nd", (f"batch_dims = {b}" if b else ""), dict(batch_dims=b)
         ssa = f"%{n}"
-        types = f"({_tensor_type(d_shape, d_ety)}, {_tensor_type(i_shape, i_ety)}) -> {_tensor_type(out_shape, d_ety)}"
         loc = f'loc("{node.name or node.op_type + str(n)}")'
-        body.append(f"  {ssa} = {op} : {types} {loc}")
+        body.append(gather_op_text(op, ssa, d_ssa, i_ssa, _tensor_type(d_shape, d_ety),
+                                   _tensor_type(i_shape, i_ety), _tensor_type(out_shape, d_ety),
+                                   attrs=attrs, loc=loc, **shape_args))
         values[node.output[0]] = (ssa, out_shape, d_ety)
     results = []
     for vi in graph.output:

@@ -14,8 +14,11 @@
 static const char *kModule =
     "func.func @main(%d: tensor<?x3xf32>, %i: tensor<?xi64>) -> "
     "tensor<?x3xf32> {\n"
-    "  %0 = gather.block %d[%i] axis = 0 : (tensor<?x3xf32>, tensor<?xi64>) "
-    "-> tensor<?x3xf32>\n"
+    "  %c0 = arith.constant 0 : index\n"
+    "  %n = tensor.dim %i, %c0 : tensor<?xi64>\n"
+    "  %init = tensor.empty(%n) : tensor<?x3xf32>\n"
+    "  %0 = gather.block %d[%i] axis = 0 into %init : tensor<?x3xf32>, "
+    "tensor<?xi64> into tensor<?x3xf32>\n"
     "  return %0 : tensor<?x3xf32>\n"
     "}\n";
 
@@ -43,8 +46,9 @@ int main(void) {
   const char *genericOp =
       "%d = \"test.d\"() : () -> tensor<4x3xf32>\n"
       "%i = \"test.i\"() : () -> tensor<2xi64>\n"
-      "%0 = gather.block %d[%i] axis = -2 out_of_bounds = clamp : "
-      "(tensor<4x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>\n";
+      "%e = \"test.e\"() : () -> tensor<2x3xf32>\n"
+      "%0 = gather.block %d[%i] axis = -2 out_of_bounds = clamp into %e : "
+      "tensor<4x3xf32>, tensor<2xi64> into tensor<2x3xf32>\n";
   mlirContextSetAllowUnregisteredDialects(context, 1);
   MlirModule ops =
       mlirModuleCreateParse(context, mlirStringRefCreateFromCString(genericOp));
@@ -101,7 +105,7 @@ int main(void) {
   int rc = gatherProgramRun(program, inputs, shapes, resultData, resultShapes,
                             error, sizeof(error));
   printf("out of bounds: rc=%d %s\n", rc, error);
-  // CHECK: out of bounds: rc=1 gather.block at <gather module>:2:8: index out of bounds
+  // CHECK: out of bounds: rc=1 gather.block at <gather module>:5:8: index out of bounds
   gatherProgramDestroy(program);
   printf("bad device: %s\n",
          gatherProgramCreate(kModule, NULL, "tpu", 0, error, sizeof(error))

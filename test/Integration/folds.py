@@ -19,43 +19,57 @@ rng = np.random.default_rng(3)
 MODULE = """
 func.func @single_coordinate(%d: tensor<5x?x7xf32>) -> tensor<1x?x1xf32> {
   %i = arith.constant dense<[[[-1, 3]]]> : tensor<1x1x2xi64>
-  %0 = gather.multiaxis %d[%i] axes = [2, 0] : (tensor<5x?x7xf32>, tensor<1x1x2xi64>) -> tensor<1x?x1xf32>
+  %init_0_c1 = arith.constant 1 : index
+  %init_0_d1 = tensor.dim %d, %init_0_c1 : tensor<5x?x7xf32>
+  %init_0 = tensor.empty(%init_0_d1) : tensor<1x?x1xf32>
+  %0 = gather.multiaxis %d[%i] axes = [2, 0] into %init_0 : tensor<5x?x7xf32>, tensor<1x1x2xi64> into tensor<1x?x1xf32>
   return %0 : tensor<1x?x1xf32>
 }
 func.func @block_scalar(%d: tensor<4x?xf32>) -> tensor<?xf32> {
   %i = arith.constant dense<-2> : tensor<i64>
-  %0 = gather.block %d[%i] axis = 0 : (tensor<4x?xf32>, tensor<i64>) -> tensor<?xf32>
+  %init_0_c0 = arith.constant 1 : index
+  %init_0_d0 = tensor.dim %d, %init_0_c0 : tensor<4x?xf32>
+  %init_0 = tensor.empty(%init_0_d0) : tensor<?xf32>
+  %0 = gather.block %d[%i] axis = 0 into %init_0 : tensor<4x?xf32>, tensor<i64> into tensor<?xf32>
   return %0 : tensor<?xf32>
 }
 func.func @nd_single_coordinate(%d: tensor<3x4x5xi32>) -> tensor<1x5xi32> {
   %i = arith.constant dense<[[2, 1]]> : tensor<1x2xi64>
-  %0 = gather.nd %d[%i] batch_dims = 0 : (tensor<3x4x5xi32>, tensor<1x2xi64>) -> tensor<1x5xi32>
+  %init_0 = tensor.empty() : tensor<1x5xi32>
+  %0 = gather.nd %d[%i] batch_dims = 0 into %init_0 : tensor<3x4x5xi32>, tensor<1x2xi64> into tensor<1x5xi32>
   return %0 : tensor<1x5xi32>
 }
 func.func @iota(%d: tensor<4x?xf32>) -> tensor<4x?xf32> {
   %j = arith.constant dense<[0, 1, 2, 3]> : tensor<4xi32>
-  %0 = gather.block %d[%j] axis = 0 : (tensor<4x?xf32>, tensor<4xi32>) -> tensor<4x?xf32>
+  %init_0_c1 = arith.constant 1 : index
+  %init_0_d1 = tensor.dim %d, %init_0_c1 : tensor<4x?xf32>
+  %init_0 = tensor.empty(%init_0_d1) : tensor<4x?xf32>
+  %0 = gather.block %d[%j] axis = 0 into %init_0 : tensor<4x?xf32>, tensor<4xi32> into tensor<4x?xf32>
   return %0 : tensor<4x?xf32>
 }
 func.func @empty_axes_broadcast(%d: tensor<1x3xf32>, %i: tensor<4x1xi64>) -> tensor<4x3xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [] : (tensor<1x3xf32>, tensor<4x1xi64>) -> tensor<4x3xf32>
+  %init_0 = tensor.empty() : tensor<4x3xf32>
+  %0 = gather.multiaxis %d[%i] axes = [] into %init_0 : tensor<1x3xf32>, tensor<4x1xi64> into tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }
 func.func @splat_clamp(%i: tensor<5xi64>) -> tensor<5x3xf32> {
   %d = arith.constant dense<7.0> : tensor<4x3xf32>
-  %0 = gather.block %d[%i] axis = 0 out_of_bounds = clamp : (tensor<4x3xf32>, tensor<5xi64>) -> tensor<5x3xf32>
+  %init_0 = tensor.empty() : tensor<5x3xf32>
+  %0 = gather.block %d[%i] axis = 0 out_of_bounds = clamp into %init_0 : tensor<4x3xf32>, tensor<5xi64> into tensor<5x3xf32>
   return %0 : tensor<5x3xf32>
 }
 func.func @constant_fill() -> tensor<2x4xi32> {
   %d = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
   %i = arith.constant dense<[[0, -1, 3, -4], [2, 1, -3, 7]]> : tensor<2x4xi64>
-  %0 = gather.elements %d[%i] axis = 1 out_of_bounds = fill : (tensor<2x3xi32>, tensor<2x4xi64>) -> tensor<2x4xi32>
+  %init_0 = tensor.empty() : tensor<2x4xi32>
+  %0 = gather.elements %d[%i] axis = 1 out_of_bounds = fill into %init_0 : tensor<2x3xi32>, tensor<2x4xi64> into tensor<2x4xi32>
   return %0 : tensor<2x4xi32>
 }
 func.func @constant_clamp_no_wrap() -> tensor<5xi32> {
   %d = arith.constant dense<[10, 20, 30]> : tensor<3xi32>
   %i = arith.constant dense<[-1, 0, 2, 3, 9]> : tensor<5xi64>
-  %0 = gather.block %d[%i] axis = 0 negative_indices = out_of_bounds out_of_bounds = clamp : (tensor<3xi32>, tensor<5xi64>) -> tensor<5xi32>
+  %init_0 = tensor.empty() : tensor<5xi32>
+  %0 = gather.block %d[%i] axis = 0 negative_indices = out_of_bounds out_of_bounds = clamp into %init_0 : tensor<3xi32>, tensor<5xi64> into tensor<5xi32>
   return %0 : tensor<5xi32>
 }
 """

@@ -17,6 +17,7 @@ import sys
 import numpy as np
 
 from gather import reference
+from gather.mlir_text import gather_op_text
 
 bin_dir, work = sys.argv[1], sys.argv[2]
 os.makedirs(work, exist_ok=True)
@@ -167,7 +168,7 @@ for case, (op, dshape, ishape, attr, ref) in enumerate(trips):
     want = ref(data, indices)
     dt, it, ot = ttype(dshape, np.float32), ttype(indices.shape, np.int64), ttype(want.shape, np.float32)
     text = (f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n"
-            f"  %0 = gather.{op} %d[%i] {attr} {policy} : ({dt}, {it}) -> {ot}\n"
+            + gather_op_text(op, "%0", "%d", "%i", dt, it, ot, f"{attr} {policy}") + "\n"
             f"  return %0 : {ot}\n}}\n")
     src = os.path.join(work, f"trip{case}.mlir")
     with open(src, "w") as f:

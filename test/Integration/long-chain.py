@@ -16,6 +16,7 @@ import sys
 import numpy as np
 
 from gather import reference as ref
+from gather.mlir_text import gather_op_text
 
 bin_dir, work = sys.argv[1], sys.argv[2]
 N = 240
@@ -49,16 +50,16 @@ for i in range(N):
     src, dst = f"%x{i}", f"%x{i + 1}"
     kw = dict(negative=negative, out_of_bounds=oob)
     if kind == "b":
-        lines.append(f"  {dst} = gather.block {src}[{idx}] axis = 0{policy} : ({T}, {types[kind]}) -> {T}")
+        lines.append(gather_op_text("block", dst, src, idx, T, types[kind], T, attrs=f"axis = 0{policy}", axis=0))
         want = ref.block(want, source[kind], 0, **kw)
     elif kind == "e":
-        lines.append(f"  {dst} = gather.elements {src}[{idx}] axis = 1{policy} : ({T}, {types[kind]}) -> {T}")
+        lines.append(gather_op_text("elements", dst, src, idx, T, types[kind], T, attrs=f"axis = 1{policy}", axis=1))
         want = ref.elements(want, source[kind], 1, **kw)
     elif kind == "n":
-        lines.append(f"  {dst} = gather.nd {src}[{idx}]{policy} : ({T}, {types[kind]}) -> {T}")
+        lines.append(gather_op_text("nd", dst, src, idx, T, types[kind], T, attrs=f"{policy}"))
         want = ref.nd(want, source[kind], 0, **kw)
     else:
-        lines.append(f"  {dst} = gather.multiaxis {src}[{idx}] axes = [0, 1]{policy} : ({T}, {types[kind]}) -> {T}")
+        lines.append(gather_op_text("multiaxis", dst, src, idx, T, types[kind], T, attrs=f"axes = [0, 1]{policy}", axes=[0, 1]))
         want = ref.multiaxis(want, source[kind], [0, 1], **kw)
 lines += [f"  return %x{N} : {T}", "}"]
 src_path = os.path.join(work, "chain.mlir")

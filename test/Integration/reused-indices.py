@@ -11,6 +11,7 @@ import sys
 import numpy as np
 
 from gather import reference
+from gather.mlir_text import gather_op_text
 
 bin_dir, work = sys.argv[1], sys.argv[2]
 os.makedirs(work, exist_ok=True)
@@ -31,8 +32,9 @@ def run(name, data, indices, axes, negative, oob):
     dt, it, ot = ttype(data.shape, "f32"), ttype(indices.shape, "i64"), ttype(want.shape, "f32")
     src = os.path.join(work, name + ".mlir")
     with open(src, "w") as f:
-        f.write(f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n"
-                f"  %0 = gather.multiaxis %d[%i] axes = {list(axes)}{attrs} : ({dt}, {it}) -> {ot}\n"
+        body = gather_op_text("multiaxis", "%0", "%d", "%i", dt, it, ot,
+                              attrs=f"axes = {list(axes)}{attrs}", axes=list(axes))
+        f.write(f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n{body}\n"
                 f"  return %0 : {ot}\n}}\n")
     paths = [os.path.join(work, f"{name}_{k}.npy") for k in ("d", "i", "o")]
     np.save(paths[0], data)

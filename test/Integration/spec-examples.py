@@ -10,6 +10,7 @@ import tempfile
 import numpy as np
 
 from gather.spec_examples import CASES
+from gather.mlir_text import gather_op_text
 
 NP_TYPES = {"i32": np.int32, "i64": np.int64, "f32": np.float32}
 bin_dir, device = sys.argv[1], sys.argv[2]
@@ -32,7 +33,7 @@ for name, comment, op, attrs, data, idx, want, ety, ity in CASES:
     src = os.path.join(work, name + ".mlir")
     with open(src, "w") as f:
         f.write(f"func.func @main(%data: {dt}, %indices: {it}) -> {ot} {{\n"
-                f"  %0 = gather.{op} %data[%indices]{attr} : ({dt}, {it}) -> {ot}\n"
+                + gather_op_text(op, "%0", "%data", "%indices", dt, it, ot, attrs) + "\n"
                 f"  return %0 : {ot}\n}}\n")
     canon = src.replace(".mlir", ".canon.mlir")
     subprocess.run([os.path.join(bin_dir, "gather-opt"), src, "--canonicalize", "-o", canon], check=True)

@@ -22,7 +22,8 @@
 // EXEC-NEXT: [0,   1],
 // EXEC-NEXT: [4,   5]
 func.func @lookup(%table: tensor<?x2xf32>, %ids: tensor<3xi64>) -> tensor<3x2xf32> {
-  %0 = gather.block %table[%ids] axis = 0 : (tensor<?x2xf32>, tensor<3xi64>) -> tensor<3x2xf32>
+  %init_0 = tensor.empty() : tensor<3x2xf32>
+  %0 = gather.block %table[%ids] axis = 0 into %init_0 : tensor<?x2xf32>, tensor<3xi64> into tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
 

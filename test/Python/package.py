@@ -8,8 +8,8 @@
 # CHECK: cache: 1 compilation for 3 shapes
 # CHECK: compile: two results ok
 # CHECK: onnx: test_gather_0 ok
-# CHECK: error: gather.block at <gather module>:2:{{[0-9]+}}: index out of bounds
-# CHECK: error: the module does not parse or verify | <gather module>:1:{{[0-9]+}}: error: 'gather.block' op operand #1 must be ranked tensor of signless integer
+# CHECK: error: gather.block at <gather module>:{{[0-9]+}}:{{[0-9]+}}: index out of bounds
+# CHECK: error: the module does not parse or verify | <gather module>:1:{{[0-9]+}}: error: 'gather.block' op operand #1 must be ranked tensor or memref of signless integer
 # CHECK: error: argument 0: dtype float64 does not match element type f32
 # CHECK: error: out_of_bounds must be 'error', 'clamp', 'fill' or 'unchecked', got 'wrap'
 # CHECK: still alive
@@ -59,9 +59,14 @@ print(f"cache: {len(jit._cache) - before} compilation for 3 shapes")
 
 module = """
 func.func @two(%d: tensor<?x3xf32>, %i: tensor<?xi64>) -> (tensor<?x3xf32>, tensor<?xf32>) {
-  %0 = gather.block %d[%i] axis = 0 : (tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x3xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %i, %c0 : tensor<?xi64>
+  %rows = tensor.empty(%n) : tensor<?x3xf32>
+  %0 = gather.block %d[%i] axis = 0 into %rows : tensor<?x3xf32>, tensor<?xi64> into tensor<?x3xf32>
   %c = arith.constant dense<1> : tensor<1xi64>
-  %1 = gather.block %d[%c] axis = 1 : (tensor<?x3xf32>, tensor<1xi64>) -> tensor<?x1xf32>
+  %m = tensor.dim %d, %c0 : tensor<?x3xf32>
+  %column = tensor.empty(%m) : tensor<?x1xf32>
+  %1 = gather.block %d[%c] axis = 1 into %column : tensor<?x3xf32>, tensor<1xi64> into tensor<?x1xf32>
   %2 = tensor.collapse_shape %1 [[0, 1]] : tensor<?x1xf32> into tensor<?xf32>
   return %0, %2 : tensor<?x3xf32>, tensor<?xf32>
 }
@@ -85,8 +90,8 @@ print("onnx: test_gather_0", "ok" if np.array_equal(program(*inputs), expected) 
 
 for attempt in (
         lambda: gather.block(d, np.array([0, 5])),
-        lambda: gather.compile("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> { %0 = gather.block %a[%a] axis = 0 : "
-                               "(tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n return %0 : tensor<2xf32> }"),
+        lambda: gather.compile("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> { %0 = gather.block %a[%a] axis = 0 into %a : "
+                               "tensor<2xf32>, tensor<2xf32> into tensor<2xf32>\n return %0 : tensor<2xf32> }"),
         lambda: f(d.astype(np.float64), np.array([0])),
         lambda: gather.block(d, np.array([0]), out_of_bounds="wrap")):
     try:

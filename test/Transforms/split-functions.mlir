@@ -7,7 +7,7 @@
 // from outside and returns those read after it; the constant is cloned into
 // the piece that uses it, not passed.
 // CHECK-LABEL: func.func @chain
-// CHECK-SAME:      (%[[A:.*]]: f32, %[[B:.*]]: f32) -> f32
+// CHECK-SAME:      (%[[A:[^:]*]]: f32, %[[B:[^:]*]]: f32) -> f32
 // CHECK-NOT:     arith.constant
 // CHECK:         %[[P0:.*]]:2 = call @chain_part0(%[[A]], %[[B]]) : (f32, f32) -> (f32, f32)
 // CHECK:         %[[P1:.*]] = call @chain_part1(%[[P0]]#1, %[[P0]]#0) : (f32, f32) -> f32

@@ -39,8 +39,8 @@ using namespace mlir::gather;
 static FailureOr<SmallVector<int64_t>>
 analyzeTensorGatherForm(MultiaxisOp op, const GatherToTensorOptions &options,
                         EmitErrorFn emitError) {
-  RankedTensorType inputType = op.getInput().getType();
-  RankedTensorType indicesType = op.getIndices().getType();
+  auto inputType = cast<RankedTensorType>(op.getInput().getType());
+  auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
   int64_t rank = inputType.getRank();
   int64_t k = op.getCoordinateSize();
   ArrayRef<int64_t> axes = op.getAxes();
@@ -112,8 +112,8 @@ mlir::gather::checkTensorGatherForm(MultiaxisOp op,
 static void convertMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
                              ArrayRef<int64_t> batchDims) {
   Location loc = op.getLoc();
-  RankedTensorType inputType = op.getInput().getType();
-  RankedTensorType indicesType = op.getIndices().getType();
+  auto inputType = cast<RankedTensorType>(op.getInput().getType());
+  auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
   int64_t rank = inputType.getRank();
   int64_t k = op.getCoordinateSize();
   ArrayRef<int64_t> axes = op.getAxes();
@@ -181,8 +181,8 @@ static void convertMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
         linalg::TransposeOp::create(rewriter, loc, result, init, permutation)
             .getResult()[0];
   }
-  if (result.getType() != op.getType())
-    result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
+  if (result.getType() != op.getInit().getType())
+    result = tensor::CastOp::create(rewriter, loc, op.getInit().getType(), result);
   rewriter.replaceOp(op, result);
 }
 
@@ -194,7 +194,7 @@ struct MultiaxisToTensorGather : OpRewritePattern<MultiaxisOp> {
 
   LogicalResult matchAndRewrite(MultiaxisOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(op.analyzeShapes()))
+    if (!op.hasPureTensorSemantics() || failed(op.analyzeShapes()))
       return rewriter.notifyMatchFailure(op, "invalid operand shapes");
     FailureOr<SmallVector<int64_t>> batchDims =
         analyzeTensorGatherForm(op, options, nullptr);

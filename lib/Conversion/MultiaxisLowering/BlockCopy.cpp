@@ -43,7 +43,7 @@ Value lowering::buildBlockCopy(OpBuilder &b, Location loc,
                                const LoweringState &s, Value init,
                                int64_t blockStart) {
   auto outputType = cast<RankedTensorType>(init.getType());
-  auto inputType = s.op.getInput().getType();
+  auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   int64_t rank = s.rank;
   SmallVector<OpFoldResult> upperBounds;
   for (int64_t d = 0; d < blockStart; ++d)

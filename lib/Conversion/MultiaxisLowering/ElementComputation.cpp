@@ -40,8 +40,8 @@ LoweringState lowering::prepareLowering(OpBuilder &b, Location loc,
   LoweringState s;
   s.op = op;
   s.policy = op.getIndexPolicy();
-  auto inputType = op.getInput().getType();
-  auto indicesType = op.getIndices().getType();
+  auto inputType = cast<ShapedType>(op.getInput().getType());
+  auto indicesType = cast<ShapedType>(op.getIndices().getType());
   s.rank = inputType.getRank();
   s.coordinateSize = op.getCoordinateSize();
   s.axes = llvm::to_vector(op.getAxes());
@@ -52,7 +52,7 @@ LoweringState lowering::prepareLowering(OpBuilder &b, Location loc,
     int64_t staticIdx =
         getLogicalIndicesSize(indicesType.getDimSize(d), divisor);
     Value in = inputType.isDynamicDim(d)
-                   ? tensor::DimOp::create(b, loc, op.getInput(), d).getResult()
+                   ? buildDimSize(b, loc, op.getInput(), d)
                    : constIndex(b, loc, staticIn);
     Value idx = buildLogicalIndicesSize(b, loc, op.getIndices(), d, divisor);
     s.inputSize.push_back(in);
@@ -132,7 +132,7 @@ InputCoords lowering::computeInputCoords(OpBuilder &b, Location loc,
       result.coords[axis] = index;
       continue;
     }
-    Value raw = tensor::ExtractOp::create(b, loc, op.getIndices(), pos);
+    Value raw = buildElementRead(b, loc, op.getIndices(), pos);
     ResolvedIndexValue resolved = buildResolvedIndex(
         b, loc, s.policy, toIndex(b, loc, raw), s.inputSize[axis]);
     result.valid = andValues(b, loc, result.valid, resolved.valid);
@@ -144,7 +144,7 @@ InputCoords lowering::computeInputCoords(OpBuilder &b, Location loc,
 Value lowering::computeElement(OpBuilder &b, Location loc,
                                const LoweringState &s, ValueRange coords) {
   InputCoords at = computeInputCoords(b, loc, s, coords);
-  Value element = tensor::ExtractOp::create(b, loc, s.op.getInput(), at.coords);
+  Value element = buildElementRead(b, loc, s.op.getInput(), at.coords);
   if (at.valid && !fillsInvalid(s)) {
     reportIfInvalid(b, loc, s, at.valid);
   } else if (at.valid) {

@@ -24,7 +24,7 @@ using namespace mlir::gather::lowering;
 Value lowering::buildCoordinateTable(OpBuilder &b, Location loc,
                                      const LoweringState &s) {
   MultiaxisOp op = s.op;
-  auto indicesType = op.getIndices().getType();
+  auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
   int64_t rank = indicesType.getRank();
   auto tableType =
       RankedTensorType::get(indicesType.getShape(), b.getIndexType());
@@ -62,7 +62,7 @@ Value lowering::buildAxisOffsetTable(OpBuilder &b, Location loc,
                                      const LoweringState &s,
                                      ArrayRef<Value> inputStrides) {
   MultiaxisOp op = s.op;
-  auto indicesType = op.getIndices().getType();
+  auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
   int64_t rank = indicesType.getRank();
   SmallVector<int64_t> shape =
       getLogicalIndicesShape(indicesType.getShape(), s.coordinateSize);
@@ -108,7 +108,7 @@ Value lowering::buildAxisOffsetTable(OpBuilder &b, Location loc,
 /// sizes to decide.
 bool lowering::shouldResolveIndices(const LoweringState &s,
                                     ArrayRef<int64_t> loopShape) {
-  auto indicesType = s.op.getIndices().getType();
+  auto indicesType = cast<RankedTensorType>(s.op.getIndices().getType());
   if (s.axes.empty() || s.rank == 0 || !indicesType.hasStaticShape() ||
       ShapedType::isDynamicShape(loopShape))
     return false;

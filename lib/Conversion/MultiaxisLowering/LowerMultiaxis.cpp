@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -41,6 +42,21 @@ static Value buildOutputIsEmpty(OpBuilder &b, Location loc, Value init) {
   return empty;
 }
 
+/// The destination with every size that the operands or the init know
+/// statically (the run-time shape checks compare the others).
+static Value castDestination(OpBuilder &b, Location loc, Value init,
+                             ArrayRef<OpFoldResult> outputSizes) {
+  auto initType = cast<RankedTensorType>(init.getType());
+  SmallVector<int64_t> joined(initType.getShape());
+  for (auto [d, size] : llvm::enumerate(outputSizes))
+    if (std::optional<int64_t> known = getConstantIntValue(size))
+      joined[d] = *known;
+  auto joinedType = initType.clone(joined);
+  if (joinedType == initType)
+    return init;
+  return tensor::CastOp::create(b, loc, joinedType, init);
+}
+
 LogicalResult
 mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
                              const MultiaxisLoweringStrategy &strategy) {
@@ -52,11 +68,13 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
   LoweringState s = prepareLowering(rewriter, loc, op);
   SmallVector<OpFoldResult> outputSizes =
       reifyOutputShape(rewriter, loc, *shape, op.getInput(), op.getIndices());
-  Type elementType = op.getType().getElementType();
-  Value init = tensor::EmptyOp::create(rewriter, loc, outputSizes, elementType);
+  Value init = castDestination(rewriter, loc, op.getInit(), outputSizes);
   auto inferredType = cast<RankedTensorType>(init.getType());
+  Type elementType = inferredType.getElementType();
 
-  Value shapeOk = buildShapeCheck(rewriter, loc, s);
+  SmallVector<RuntimeShapeCheck> shapeChecks =
+      buildRuntimeShapeChecks(rewriter, loc, op);
+  Value shapeOk = allShapeChecksHold(rewriter, loc, shapeChecks);
   // Under `error` the index values are checked either in the loops (a flag
   // the loops raise, decided after them) or, for strategies that cannot,
   // before the loops; the loops of the latter need no check, like indices
@@ -90,7 +108,9 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
   // A `fill` miss selects a zero block, a constant that needs static sizes.
   if (fillsInvalid(s) &&
       ShapedType::isDynamicShape(
-          op.getInput().getType().getShape().drop_front(blockStart)))
+          cast<RankedTensorType>(op.getInput().getType())
+              .getShape()
+              .drop_front(blockStart)))
     blockStart = s.rank;
   // An output with a static size 0 has no element: the plain loop nest
   // (slices would need offsets into empty dimensions, which
@@ -136,17 +156,29 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
                 b, l, errorFree,
                 arith::ConstantIntOp::create(b, l, b.getI1Type(), 1));
             scf::IfOp::create(b, l, failed, [&](OpBuilder &tb, Location tl) {
-              // Which check failed decides the kind.
-              Value kind = arith::ConstantIntOp::create(
-                  tb, tl, tb.getI64Type(),
-                  static_cast<int64_t>(RuntimeErrorKind::ShapeMismatch));
-              if (indexOk) {
-                Value oobKind = arith::ConstantIntOp::create(
-                    tb, tl, tb.getI64Type(),
-                    static_cast<int64_t>(RuntimeErrorKind::IndexOutOfBounds));
-                kind = arith::SelectOp::create(tb, tl, indexOk, kind, oobKind);
+              if (!indexOk) {
+                reportFailedShapeCheck(tb, tl, op, shapeChecks,
+                                       strategy.symbolTables);
+              } else if (!shapeOk) {
+                emitRuntimeErrorCall(tb, tl, op,
+                                     RuntimeErrorKind::IndexOutOfBounds, {},
+                                     strategy.symbolTables);
+              } else {
+                // Shapes first: the index check means nothing without them.
+                scf::IfOp::create(
+                    tb, tl, shapeOk,
+                    [&](OpBuilder &ib, Location il) {
+                      emitRuntimeErrorCall(ib, il, op,
+                                           RuntimeErrorKind::IndexOutOfBounds,
+                                           {}, strategy.symbolTables);
+                      scf::YieldOp::create(ib, il);
+                    },
+                    [&](OpBuilder &ib, Location il) {
+                      reportFailedShapeCheck(ib, il, op, shapeChecks,
+                                             strategy.symbolTables);
+                      scf::YieldOp::create(ib, il);
+                    });
               }
-              emitRuntimeErrorCall(tb, tl, op, kind, {}, strategy.symbolTables);
               scf::YieldOp::create(tb, tl);
             });
           }
@@ -191,10 +223,8 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
       scf::YieldOp::create(b, l);
     });
   }
-  if (result.getType() != inferredType)
-    result = tensor::CastOp::create(rewriter, loc, inferredType, result);
-  if (result.getType() != op.getType())
-    result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
+  if (result.getType() != op.getInit().getType())
+    result = tensor::CastOp::create(rewriter, loc, op.getInit().getType(), result);
   rewriter.replaceOp(op, result);
   return success();
 }
@@ -253,19 +283,23 @@ struct LowerRuntimeBoundedElements : OpRewritePattern<ElementsOp> {
 
   LogicalResult matchAndRewrite(ElementsOp op,
                                 PatternRewriter &rewriter) const override {
-    if (getRuntimeBoundedDims(op).empty())
+    if (!op.hasPureTensorSemantics() || getRuntimeBoundedDims(op).empty())
       return rewriter.notifyMatchFailure(op, "sizes are checked statically");
     if (failed(op.analyzeShapes()))
       return rewriter.notifyMatchFailure(op, "invalid operand shapes");
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
-    Value fits = buildElementsSizeCheck(rewriter, loc, op);
+    SmallVector<RuntimeShapeCheck> checks;
+    for (const RuntimeShapeCheck &check :
+         buildRuntimeShapeChecks(rewriter, loc, op))
+      if (check.kind == RuntimeErrorKind::IndicesLargerThanData)
+        checks.push_back(check);
+    Value fits = allShapeChecksHold(rewriter, loc, checks);
     Value tooLarge = arith::XOrIOp::create(
         rewriter, loc, fits,
         arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
     scf::IfOp::create(rewriter, loc, tooLarge, [&](OpBuilder &b, Location l) {
-      emitRuntimeErrorCall(b, l, op, RuntimeErrorKind::IndicesLargerThanData,
-                           {}, symbolTables);
+      reportFailedShapeCheck(b, l, op, checks, symbolTables);
       scf::YieldOp::create(b, l);
     });
     return rewriteToMultiaxis(rewriter, op);
@@ -283,10 +317,30 @@ struct LowerMultiaxisPattern : OpRewritePattern<MultiaxisOp> {
 
   LogicalResult matchAndRewrite(MultiaxisOp op,
                                 PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "lowered by the buffer pattern");
     return lowerMultiaxis(rewriter, op, strategy);
   }
 
   MultiaxisLoweringStrategy strategy;
+};
+
+/// Any gather op on buffers (bufferized before it was lowered): the scalar
+/// semantics in an scf.parallel.
+struct LowerBufferGatherPattern
+    : OpInterfaceRewritePattern<GatherOpInterface> {
+  LowerBufferGatherPattern(MLIRContext *context,
+                           SymbolTableCollection *symbolTables)
+      : OpInterfaceRewritePattern(context), symbolTables(symbolTables) {}
+
+  LogicalResult matchAndRewrite(GatherOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<MemRefType>(op.getInit().getType()))
+      return rewriter.notifyMatchFailure(op, "not on buffers");
+    return lowerBufferGather(rewriter, op, symbolTables);
+  }
+
+  SymbolTableCollection *symbolTables;
 };
 
 } // namespace
@@ -298,6 +352,10 @@ void mlir::gather::populateMultiaxisLoweringPatterns(
   populateGatherToMultiaxisPatterns(patterns);
   MultiaxisOp::getCanonicalizationPatterns(patterns, context);
   patterns.add<LowerMultiaxisPattern>(context, strategy);
+  // Buffers are lowered by their scalar semantics on the host (they report
+  // errors from inside the loops).
+  if (strategy.checkIndicesInLoops)
+    patterns.add<LowerBufferGatherPattern>(context, strategy.symbolTables);
 }
 
 LogicalResult

@@ -136,9 +136,6 @@ Value buildVectorRows(OpBuilder &b, Location loc, const LoweringState &s,
 // RuntimeChecks.cpp: what only the run time can decide
 //===----------------------------------------------------------------------===//
 
-/// i1 "the shapes are consistent at run time" (null when nothing to check).
-Value buildShapeCheck(OpBuilder &b, Location loc, const LoweringState &s);
-
 /// Whether the index values need a run-time check: `error`, some axis, and
 /// not constant indices the verifier proved in bounds.
 bool needsIndexCheck(MultiaxisOp op);
@@ -151,10 +148,6 @@ Value buildIndexCheck(OpBuilder &b, Location loc, const LoweringState &s,
 /// read otherwise (null when nothing to check).
 Value buildNonEmptyAxesCheck(OpBuilder &b, Location loc,
                              const LoweringState &s);
-
-/// i1 "no indices dimension exceeds the data dimension" for the
-/// run-time-bounded dimensions of a gather.elements.
-Value buildElementsSizeCheck(OpBuilder &b, Location loc, ElementsOp op);
 
 } // namespace mlir::gather::lowering
 

@@ -6,8 +6,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringState.h"
+#include "gather/Conversion/MultiaxisLowering/RuntimeErrors.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
@@ -15,38 +17,109 @@ using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::lowering;
 
-/// Dynamic broadcasts are compatible and a dynamic last dimension holds
-/// whole coordinates.
-Value lowering::buildShapeCheck(OpBuilder &b, Location loc,
-                                const LoweringState &s) {
-  Value ok;
-  auto indicesType = s.op.getIndices().getType();
-  auto inputType = s.op.getInput().getType();
-  for (int64_t d = 0; d < s.rank; ++d) {
-    if (llvm::is_contained(s.axes, d))
+SmallVector<RuntimeShapeCheck>
+mlir::gather::buildRuntimeShapeChecks(OpBuilder &b, Location loc,
+                                      Operation *gatherOp) {
+  auto op = cast<GatherOpInterface>(gatherOp);
+  SmallVector<RuntimeShapeCheck> checks;
+  FailureOr<GatherShape> shape = op.analyzeShapes(nullptr);
+  if (failed(shape))
+    return checks;
+  Value source = op.getSource(), indices = op.getIndices();
+  auto sourceType = cast<ShapedType>(source.getType());
+  auto indicesType = cast<ShapedType>(indices.getType());
+  auto add = [&](RuntimeErrorKind kind, int64_t dim, Value lhs, Value rhs,
+                 Value holds) {
+    checks.push_back({holds, kind, dim, lhs, rhs});
+  };
+  for (const OutputDimSource &src : shape->dimSources) {
+    if (!src.dataDim || !src.indicesDim)
       continue;
-    int64_t staticIn = inputType.getDimSize(d);
+    int64_t staticIn = sourceType.getDimSize(*src.dataDim);
     int64_t staticIdx = getLogicalIndicesSize(
-        indicesType.getDimSize(d), d == s.rank - 1 ? s.coordinateSize : 1);
+        indicesType.getDimSize(*src.indicesDim), src.indicesDivisor);
     // Verified statically, or a static 1 that broadcasts to anything.
     if ((!ShapedType::isDynamic(staticIn) &&
          !ShapedType::isDynamic(staticIdx)) ||
         staticIn == 1 || staticIdx == 1)
       continue;
-    ok = andValues(b, loc, ok,
-                   buildBroadcastCompatible(b, loc, s.inputSize[d],
-                                            s.logicalIndicesSize[d]));
+    Value in = buildDimSize(b, loc, source, *src.dataDim);
+    Value idx = buildLogicalIndicesSize(b, loc, indices, *src.indicesDim,
+                                        src.indicesDivisor);
+    add(RuntimeErrorKind::ShapeMismatch, *src.dataDim, in, idx,
+        buildBroadcastCompatible(b, loc, in, idx));
   }
-  if (s.rank > 0 && s.coordinateSize > 1 &&
-      indicesType.isDynamicDim(s.rank - 1)) {
-    Value last = tensor::DimOp::create(b, loc, s.op.getIndices(), s.rank - 1);
-    Value rem = arith::RemUIOp::create(b, loc, last,
-                                       constIndex(b, loc, s.coordinateSize));
-    ok = andValues(b, loc, ok,
-                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
-                                         constIndex(b, loc, 0)));
+  if (auto multiaxis = dyn_cast<MultiaxisOp>(gatherOp)) {
+    int64_t rank = indicesType.getRank();
+    int64_t k = multiaxis.getCoordinateSize();
+    if (rank > 0 && k > 1 && indicesType.isDynamicDim(rank - 1)) {
+      Value last = buildDimSize(b, loc, indices, rank - 1);
+      Value rem = arith::RemUIOp::create(b, loc, last, constIndex(b, loc, k));
+      add(RuntimeErrorKind::ShapeMismatch, rank - 1, last, constIndex(b, loc, k),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
+                                constIndex(b, loc, 0)));
+    }
   }
-  return ok;
+  if (auto elements = dyn_cast<ElementsOp>(gatherOp)) {
+    for (int64_t d : getRuntimeBoundedDims(elements)) {
+      Value dataSize = buildDimSize(b, loc, source, d);
+      Value indicesSize = buildDimSize(b, loc, indices, d);
+      add(RuntimeErrorKind::IndicesLargerThanData, d, indicesSize, dataSize,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, indicesSize,
+                                dataSize));
+    }
+  }
+  // The destination: each size that the types do not prove equal.
+  Value init = op.getInit();
+  auto initType = cast<ShapedType>(init.getType());
+  SmallVector<OpFoldResult> outputSizes =
+      reifyOutputShape(b, loc, *shape, source, indices);
+  for (auto [d, size] : llvm::enumerate(outputSizes)) {
+    if (getConstantIntValue(size) && !initType.isDynamicDim(d))
+      continue;
+    Value actual = buildDimSize(b, loc, init, d);
+    Value expected = getValueOrCreateConstantIndexOp(b, loc, size);
+    add(RuntimeErrorKind::InitSizeMismatch, d, actual, expected,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, actual,
+                              expected));
+  }
+  return checks;
+}
+
+Value mlir::gather::allShapeChecksHold(OpBuilder &b, Location loc,
+                                       ArrayRef<RuntimeShapeCheck> checks) {
+  Value all;
+  for (const RuntimeShapeCheck &check : checks)
+    all = andValues(b, loc, all, check.holds);
+  return all;
+}
+
+void mlir::gather::reportFailedShapeCheck(
+    OpBuilder &b, Location loc, Operation *gatherOp,
+    ArrayRef<RuntimeShapeCheck> checks, SymbolTableCollection *symbolTables) {
+  assert(!checks.empty() && "no check can fail");
+  // Select from the last check to the first: the first failing one wins.
+  const RuntimeShapeCheck &last = checks.back();
+  Type i64 = b.getI64Type();
+  Value kind = arith::ConstantIntOp::create(b, loc, i64,
+                                            static_cast<int64_t>(last.kind));
+  Value dim = constIndex(b, loc, last.dim);
+  Value lhs = last.lhs, rhs = last.rhs;
+  for (const RuntimeShapeCheck &check : llvm::reverse(checks.drop_back())) {
+    Value failed = arith::XOrIOp::create(
+        b, loc, check.holds, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+    kind = arith::SelectOp::create(
+        b, loc, failed,
+        arith::ConstantIntOp::create(b, loc, i64,
+                                     static_cast<int64_t>(check.kind)),
+        kind);
+    dim = arith::SelectOp::create(b, loc, failed, constIndex(b, loc, check.dim),
+                                  dim);
+    lhs = arith::SelectOp::create(b, loc, failed, check.lhs, lhs);
+    rhs = arith::SelectOp::create(b, loc, failed, check.rhs, rhs);
+  }
+  emitRuntimeErrorCall(b, loc, gatherOp, kind, ValueRange{dim, lhs, rhs},
+                       symbolTables);
 }
 
 bool lowering::needsIndexCheck(MultiaxisOp op) {
@@ -54,7 +127,7 @@ bool lowering::needsIndexCheck(MultiaxisOp op) {
     return false;
   // Constant indices against static axis sizes were proven in bounds by the
   // verifier: no run-time check.
-  auto inputType = op.getInput().getType();
+  auto inputType = cast<ShapedType>(op.getInput().getType());
   return !matchPattern(op.getIndices(), m_Constant()) ||
          llvm::any_of(op.getAxes(), [&](int64_t axis) {
            return inputType.isDynamicDim(axis);
@@ -82,7 +155,7 @@ Value lowering::buildNonEmptyAxesCheck(OpBuilder &b, Location loc,
   if (!s.policy.isSpeculatable() && !s.errorFlag)
     return nullptr;
   Value ok;
-  auto inputType = s.op.getInput().getType();
+  auto inputType = cast<ShapedType>(s.op.getInput().getType());
   for (int64_t axis : s.axes) {
     if (!inputType.isDynamicDim(axis) && inputType.getDimSize(axis) > 0)
       continue;
@@ -94,15 +167,4 @@ Value lowering::buildNonEmptyAxesCheck(OpBuilder &b, Location loc,
   return ok;
 }
 
-Value lowering::buildElementsSizeCheck(OpBuilder &b, Location loc,
-                                       ElementsOp op) {
-  Value fits;
-  for (int64_t d : getRuntimeBoundedDims(op)) {
-    Value dataSize = tensor::DimOp::create(b, loc, op.getData(), d);
-    Value indicesSize = tensor::DimOp::create(b, loc, op.getIndices(), d);
-    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                     indicesSize, dataSize);
-    fits = andValues(b, loc, fits, ok);
-  }
-  return fits;
-}
+

@@ -31,7 +31,7 @@ bool lowering::canVectorizeInnermost(const LoweringState &s, Type elementType) {
     return false;
   // An empty input has nothing to gather (and cannot be collapsed with a
   // dynamic size).
-  auto inputType = s.op.getInput().getType();
+  auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   if (llvm::is_contained(inputType.getShape(), 0))
     return false;
   // A slice of a larger tensor (gather.elements with smaller indices)
@@ -64,7 +64,7 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   int64_t k = s.coordinateSize;
   auto outputType = cast<RankedTensorType>(init.getType());
   Type elementType = outputType.getElementType();
-  Type indexElementType = op.getIndices().getType().getElementType();
+  Type indexElementType = cast<RankedTensorType>(op.getIndices().getType()).getElementType();
   int64_t lanes = lanesFor(elementType.getIntOrFloatBitWidth());
   auto indexVecType = VectorType::get({lanes}, b.getIndexType());
   auto rawVecType = VectorType::get({lanes}, indexElementType);

@@ -87,9 +87,12 @@ struct TensorGatherToMultiaxis : OpRewritePattern<tensor::GatherOp> {
     SmallVector<int64_t> axes;
     for (int64_t g : gatherDims)
       axes.push_back(batch + g);
+    Value init = createMultiaxisInit(rewriter, loc, input, indices, axes);
+    if (!init)
+      return rewriter.notifyMatchFailure(op, "shapes break the multiaxis rules");
     auto multiaxis =
         MultiaxisOp::create(rewriter, loc, input, indices, axes,
-                            NegativeIndexMode::out_of_bounds, outOfBounds);
+                            NegativeIndexMode::out_of_bounds, outOfBounds, init);
     // The multiaxis output is the non-rank-reduced result; a rank-reduced
     // tensor.gather drops the unit gather dimensions.
     Value result = multiaxis.getOutput();

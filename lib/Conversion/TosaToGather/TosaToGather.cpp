@@ -52,9 +52,13 @@ struct TosaGatherToMultiaxis : OpRewritePattern<tosa::GatherOp> {
         RankedTensorType::get(shape, indicesType.getElementType()),
         op.getIndices(), ArrayRef<ReassociationIndices>{{0}, {1, 2}},
         outputShape);
+    Value init =
+        createMultiaxisInit(rewriter, loc, op.getValues(), indices, {1});
+    if (!init)
+      return rewriter.notifyMatchFailure(op, "shapes break the multiaxis rules");
     auto multiaxis = MultiaxisOp::create(
         rewriter, loc, op.getValues(), indices, ArrayRef<int64_t>{1},
-        NegativeIndexMode::out_of_bounds, OutOfBoundsMode::error);
+        NegativeIndexMode::out_of_bounds, OutOfBoundsMode::error, init);
     Value result = multiaxis.getOutput();
     if (result.getType() != resultType)
       result = tensor::CastOp::create(rewriter, loc, resultType, result);

@@ -3,7 +3,7 @@
 // An embedding lookup on the GPU: each thread loads its row index once and
 // copies 16 bytes of the row with one 128-bit load and store.
 // CHECK: gpu.binary @{{.*}}assembly = "{{.*}}ld.global.v4.b32{{.*}}st.global.v4.b32
-func.func @embedding(%table: tensor<?x768xf32>, %ids: tensor<?xi64>) -> tensor<?x768xf32> {
-  %0 = gather.block %table[%ids] axis = 0 out_of_bounds = clamp : (tensor<?x768xf32>, tensor<?xi64>) -> tensor<?x768xf32>
+func.func @embedding(%table: tensor<?x768xf32>, %ids: tensor<?xi64>, %init_0: tensor<?x768xf32>) -> tensor<?x768xf32> {
+  %0 = gather.block %table[%ids] axis = 0 out_of_bounds = clamp into %init_0 : tensor<?x768xf32>, tensor<?xi64> into tensor<?x768xf32>
   return %0 : tensor<?x768xf32>
 }

@@ -6,7 +6,7 @@
 // a kernel over the indices raises a device flag, the host copies it back
 // and decides before the gather runs.
 // CHECK-LABEL: func.func @error_check
-// CHECK-SAME:    %[[D:.*]]: tensor<?x8xf32>, %[[I:.*]]: tensor<5xi64>
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<?x8xf32>, %[[I:[^:]*]]: tensor<5xi64>
 // CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK:         %[[FLAG:.*]] = memref.alloc() : memref<1xi32>
@@ -26,7 +26,8 @@
 // CHECK:           func.call @__gather_runtime_error
 // CHECK-NOT:     gather.
 func.func @error_check(%d: tensor<?x8xf32>, %i: tensor<5xi64>) -> tensor<5x8xf32> {
-  %0 = gather.block %d[%i] axis = 0 : (tensor<?x8xf32>, tensor<5xi64>) -> tensor<5x8xf32>
+  %init_0 = tensor.empty() : tensor<5x8xf32>
+  %0 = gather.block %d[%i] axis = 0 into %init_0 : tensor<?x8xf32>, tensor<5xi64> into tensor<5x8xf32>
   return %0 : tensor<5x8xf32>
 }
 
@@ -43,7 +44,8 @@ func.func @error_check(%d: tensor<?x8xf32>, %i: tensor<5xi64>) -> tensor<5x8xf32
 // CHECK-NOT:     vector.
 // CHECK-NOT:     gather.
 func.func @clamp_two_axes(%input: tensor<4x6x8xf32>, %indices: tensor<3x1x4xi32>) -> tensor<3x6x2xf32> {
-  %0 = gather.multiaxis %input[%indices] axes = [0, 2] out_of_bounds = clamp : (tensor<4x6x8xf32>, tensor<3x1x4xi32>) -> tensor<3x6x2xf32>
+  %init_0 = tensor.empty() : tensor<3x6x2xf32>
+  %0 = gather.multiaxis %input[%indices] axes = [0, 2] out_of_bounds = clamp into %init_0 : tensor<4x6x8xf32>, tensor<3x1x4xi32> into tensor<3x6x2xf32>
   return %0 : tensor<3x6x2xf32>
 }
 
@@ -55,6 +57,7 @@ func.func @clamp_two_axes(%input: tensor<4x6x8xf32>, %indices: tensor<3x1x4xi32>
 // CHECK:         %[[G:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1xf32>)
 // CHECK:         tensor.collapse_shape %[[G]] [] : tensor<1xf32> into tensor<f32>
 func.func @rank0_result(%d: tensor<4xf32>, %i: tensor<i64>) -> tensor<f32> {
-  %0 = gather.block %d[%i] axis = 0 out_of_bounds = fill : (tensor<4xf32>, tensor<i64>) -> tensor<f32>
+  %init_0 = tensor.empty() : tensor<f32>
+  %0 = gather.block %d[%i] axis = 0 out_of_bounds = fill into %init_0 : tensor<4xf32>, tensor<i64> into tensor<f32>
   return %0 : tensor<f32>
 }

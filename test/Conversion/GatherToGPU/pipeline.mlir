@@ -21,6 +21,7 @@
 // CHECK:         gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_90{{.*}}mov.u32 {{.*}}%r1, %tid.x;{{.*}}setp.gt.u32 {{.*}}%p1, %r1, 9;{{.*}}shl.b32 {{.*}}%r3, %r1, 2;{{.*}}and.b32 {{.*}}%r4, %r3, 4;{{.*}}ld.global.b64{{.*}}ld.global.v4.b32{{.*}}st.global.v4.b32
 // SM80:          gpu.binary @{{.*}}chip = "sm_80"{{.*}}.target sm_80{{.*}}.maxntid 128, 1, 1
 func.func @block(%d: tensor<?x8xf32>, %i: tensor<5xi64>) -> tensor<5x8xf32> {
-  %0 = gather.block %d[%i] axis = 0 : (tensor<?x8xf32>, tensor<5xi64>) -> tensor<5x8xf32>
+  %init_0 = tensor.empty() : tensor<5x8xf32>
+  %0 = gather.block %d[%i] axis = 0 into %init_0 : tensor<?x8xf32>, tensor<5xi64> into tensor<5x8xf32>
   return %0 : tensor<5x8xf32>
 }

@@ -6,7 +6,7 @@
 
 // clamp: wrap negatives, then min/max into [0, size); no run-time check.
 // CHECK-LABEL: func.func @clamp
-// CHECK-SAME:    %[[D:.*]]: tensor<4x3xi1>, %[[I:.*]]: tensor<2x3xi32>
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<4x3xi1>, %[[I:[^:]*]]: tensor<2x3xi32>
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
@@ -26,7 +26,8 @@
 // CHECK-NOT:     gather.
 // CHECK-NOT:     scf.if
 func.func @clamp(%d: tensor<4x3xi1>, %i: tensor<2x3xi32>) -> tensor<2x3xi1> {
-  %0 = gather.multiaxis %d[%i] axes = [0] out_of_bounds = clamp : (tensor<4x3xi1>, tensor<2x3xi32>) -> tensor<2x3xi1>
+  %init_0 = tensor.empty() : tensor<2x3xi1>
+  %0 = gather.multiaxis %d[%i] axes = [0] out_of_bounds = clamp into %init_0 : tensor<4x3xi1>, tensor<2x3xi32> into tensor<2x3xi1>
   return %0 : tensor<2x3xi1>
 }
 
@@ -45,7 +46,8 @@ func.func @clamp(%d: tensor<4x3xi1>, %i: tensor<2x3xi32>) -> tensor<2x3xi1> {
 // CHECK:           %[[R:.*]] = arith.select %[[OK]], %[[V]], %[[ZERO]] : i1
 // CHECK:           linalg.yield %[[R]] : i1
 func.func @fill_negative_out_of_bounds(%d: tensor<4x3xi1>, %i: tensor<2x3xi64>) -> tensor<2x3xi1> {
-  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds out_of_bounds = fill : (tensor<4x3xi1>, tensor<2x3xi64>) -> tensor<2x3xi1>
+  %init_0 = tensor.empty() : tensor<2x3xi1>
+  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds out_of_bounds = fill into %init_0 : tensor<4x3xi1>, tensor<2x3xi64> into tensor<2x3xi1>
   return %0 : tensor<2x3xi1>
 }
 
@@ -58,7 +60,8 @@ func.func @fill_negative_out_of_bounds(%d: tensor<4x3xi1>, %i: tensor<2x3xi64>) 
 // CHECK-NEXT:      %[[V:.*]] = tensor.extract %{{.*}}[%[[IDX]], %{{.*}}] : tensor<4x3xi1>
 // CHECK-NEXT:      linalg.yield %[[V]] : i1
 func.func @unchecked(%d: tensor<4x3xi1>, %i: tensor<2x3xi64>) -> tensor<2x3xi1> {
-  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds out_of_bounds = unchecked : (tensor<4x3xi1>, tensor<2x3xi64>) -> tensor<2x3xi1>
+  %init_0 = tensor.empty() : tensor<2x3xi1>
+  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds out_of_bounds = unchecked into %init_0 : tensor<4x3xi1>, tensor<2x3xi64> into tensor<2x3xi1>
   return %0 : tensor<2x3xi1>
 }
 
@@ -70,7 +73,7 @@ func.func @unchecked(%d: tensor<4x3xi1>, %i: tensor<2x3xi64>) -> tensor<2x3xi1> 
 // arithmetic, and the elements fetched with one vector.gather whose mask
 // also drops the fill lanes.
 // CHECK-LABEL: func.func @elements_last_axis
-// CHECK-SAME:    %[[D:.*]]: tensor<4x5xf32>, %[[I:.*]]: tensor<4x3xi64>
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<4x5xf32>, %[[I:[^:]*]]: tensor<4x3xi64>
 // CHECK-DAG:     %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
 // CHECK:         scf.forall (%[[ROW:.*]]) in (4)
 // CHECK:           %[[MASK:.*]] = vector.constant_mask [3] : vector<16xi1>
@@ -82,7 +85,8 @@ func.func @unchecked(%d: tensor<4x3xi1>, %i: tensor<2x3xi64>) -> tensor<2x3xi1> 
 // CHECK:           vector.transfer_write %[[V]], %{{.*}}[%{{.*}}, %{{.*}}], %[[MASK]] : vector<16xf32>, tensor<1x3xf32>
 // CHECK-NOT:     linalg.generic {{.*}}outs(%{{.*}} : tensor<4x3xf32>)
 func.func @elements_last_axis(%d: tensor<4x5xf32>, %i: tensor<4x3xi64>) -> tensor<4x3xf32> {
-  %0 = gather.elements %d[%i] axis = 1 out_of_bounds = fill : (tensor<4x5xf32>, tensor<4x3xi64>) -> tensor<4x3xf32>
+  %init_0 = tensor.empty() : tensor<4x3xf32>
+  %0 = gather.elements %d[%i] axis = 1 out_of_bounds = fill into %init_0 : tensor<4x5xf32>, tensor<4x3xi64> into tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }
 
@@ -94,7 +98,7 @@ func.func @elements_last_axis(%d: tensor<4x5xf32>, %i: tensor<4x3xi64>) -> tenso
 // (a memcpy after bufferization), in a parallel loop over the rows. The
 // row is read through an index made safe (the `error` check in the loop).
 // CHECK-LABEL: func.func @embedding_tile
-// CHECK-SAME:    %[[TABLE:.*]]: tensor<1000x16xf32>, %[[IDS:.*]]: tensor<8xi64>
+// CHECK-SAME:    %[[TABLE:[^:]*]]: tensor<1000x16xf32>, %[[IDS:[^:]*]]: tensor<8xi64>
 // CHECK:         scf.forall (%[[ROW:.*]]) in (8) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<8x16xf32>)
 // CHECK:           %[[RAW:.*]] = tensor.extract %{{.*}}[%[[ROW]], %{{.*}}] : tensor<8x1xi64>
 // CHECK:           %[[IDX:.*]] = arith.index_cast %[[RAW]] : i64 to index
@@ -107,7 +111,8 @@ func.func @elements_last_axis(%d: tensor<4x5xf32>, %i: tensor<4x3xi64>) -> tenso
 // CHECK-NOT:     vector.gather
 // CHECK-NOT:     linalg.generic {{.*}} outs(%{{.*}} : tensor<8x16xf32>)
 func.func @embedding_tile(%table: tensor<1000x16xf32>, %ids: tensor<8xi64>) -> tensor<8x16xf32> {
-  %0 = gather.block %table[%ids] axis = 0 : (tensor<1000x16xf32>, tensor<8xi64>) -> tensor<8x16xf32>
+  %init_0 = tensor.empty() : tensor<8x16xf32>
+  %0 = gather.block %table[%ids] axis = 0 into %init_0 : tensor<1000x16xf32>, tensor<8xi64> into tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
 }
 
@@ -123,7 +128,8 @@ func.func @embedding_tile(%table: tensor<1000x16xf32>, %ids: tensor<8xi64>) -> t
 // CHECK:           %[[ROW:.*]] = arith.select %[[OK]], %[[SLICE]], %[[ZEROS]] : tensor<1x3xf32>
 // CHECK:           tensor.parallel_insert_slice %[[ROW]]
 func.func @block_fill(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [0] out_of_bounds = fill : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+  %init_0 = tensor.empty() : tensor<2x3xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0] out_of_bounds = fill into %init_0 : tensor<4x3xf32>, tensor<2x1xi64> into tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
 
@@ -160,7 +166,8 @@ func.func @block_fill(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf3
 // CHECK:         return %[[R]]
 // CHECK-NOT:     linalg.generic
 func.func @error(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+  %init_0 = tensor.empty() : tensor<2x3xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0] negative_indices = out_of_bounds into %init_0 : tensor<4x3xf32>, tensor<2x1xi64> into tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
 
@@ -170,7 +177,7 @@ func.func @error(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
 // side 1. The coordinate of a dimension that may be broadcast is selected
 // (here per lane: the input's innermost size may be 1).
 // CHECK-LABEL: func.func @dynamic_broadcast
-// CHECK-SAME:    %[[D:.*]]: tensor<?x?xf32>, %[[I:.*]]: tensor<?x?xi64>
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<?x?xf32>, %[[I:[^:]*]]: tensor<?x?xi64>
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[D1:.*]] = tensor.dim %[[D]], %[[C1]]
 // CHECK-DAG:     %[[I1:.*]] = tensor.dim %[[I]], %[[C1]]
@@ -181,8 +188,8 @@ func.func @error(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
 // CHECK:             vector.gather
 // CHECK:         } else {
 // CHECK:           func.call @__gather_runtime_error
-func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>) -> tensor<?x?xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [0] out_of_bounds = clamp : (tensor<?x?xf32>, tensor<?x?xi64>) -> tensor<?x?xf32>
+func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %init_0: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0] out_of_bounds = clamp into %init_0 : tensor<?x?xf32>, tensor<?x?xi64> into tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
 
@@ -224,7 +231,8 @@ func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>) -> tensor
 // CHECK-NOT:       arith.minsi
 // CHECK:           vector.transfer_write
 func.func @two_axes(%input: tensor<32x56x56x64xf32>, %indices: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
-  %0 = gather.multiaxis %input[%indices] axes = [0, 3] out_of_bounds = clamp : (tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32>
+  %init_0 = tensor.empty() : tensor<8x56x56x16xf32>
+  %0 = gather.multiaxis %input[%indices] axes = [0, 3] out_of_bounds = clamp into %init_0 : tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x56x16xf32>
   return %0 : tensor<8x56x56x16xf32>
 }
 
@@ -237,7 +245,8 @@ func.func @two_axes(%input: tensor<32x56x56x64xf32>, %indices: tensor<8x1x1x32xi
 // CHECK:           tensor.extract_slice %{{.*}} [1, 7] [1, 1] : tensor<5x7xf32> to tensor<1x7xf32>
 // CHECK-NOT:     gather.
 func.func @block(%d: tensor<5x7xf32>, %i: tensor<3xi64>) -> tensor<3x7xf32> {
-  %0 = gather.block %d[%i] axis = 0 out_of_bounds = fill : (tensor<5x7xf32>, tensor<3xi64>) -> tensor<3x7xf32>
+  %init_0 = tensor.empty() : tensor<3x7xf32>
+  %0 = gather.block %d[%i] axis = 0 out_of_bounds = fill into %init_0 : tensor<5x7xf32>, tensor<3xi64> into tensor<3x7xf32>
   return %0 : tensor<3x7xf32>
 }
 
@@ -253,7 +262,8 @@ func.func @block(%d: tensor<5x7xf32>, %i: tensor<3xi64>) -> tensor<3x7xf32> {
 // CHECK:         return
 func.func @error_constant_indices(%d: tensor<4x3xf32>) -> tensor<4x2xf32> {
   %i = arith.constant dense<[[0, 2], [1, 1], [2, 0], [-1, -3]]> : tensor<4x2xi64>
-  %0 = gather.multiaxis %d[%i] axes = [1] : (tensor<4x3xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+  %init_0 = tensor.empty() : tensor<4x2xf32>
+  %0 = gather.multiaxis %d[%i] axes = [1] into %init_0 : tensor<4x3xf32>, tensor<4x2xi64> into tensor<4x2xf32>
   return %0 : tensor<4x2xf32>
 }
 
@@ -264,7 +274,7 @@ func.func @error_constant_indices(%d: tensor<4x3xf32>) -> tensor<4x2xf32> {
 // and the elements with one vector.gather from the input collapsed to 1-D at
 // linear offsets.
 // CHECK-LABEL: func.func @two_axes_vector
-// CHECK-SAME:    %[[D:.*]]: tensor<8x6xf32>, %[[I:.*]]: tensor<3x4xi64>
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<8x6xf32>, %[[I:[^:]*]]: tensor<3x4xi64>
 // CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %[[D]] {{\[}}[0, 1]] : tensor<8x6xf32> into tensor<48xf32>
 // CHECK:         scf.forall (%[[ROW:.*]]) in (3)
 // CHECK:           %[[LANES:.*]] = vector.step : vector<16xindex>
@@ -274,7 +284,8 @@ func.func @error_constant_indices(%d: tensor<4x3xf32>) -> tensor<4x2xf32> {
 // CHECK:           %[[V:.*]] = vector.gather %[[FLAT]][%{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : tensor<48xf32>, vector<16xindex>, vector<16xi1>, vector<16xf32> into vector<16xf32>
 // CHECK:           vector.transfer_write %[[V]]
 func.func @two_axes_vector(%d: tensor<8x6xf32>, %i: tensor<3x4xi64>) -> tensor<3x2xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [0, 1] out_of_bounds = clamp : (tensor<8x6xf32>, tensor<3x4xi64>) -> tensor<3x2xf32>
+  %init_0 = tensor.empty() : tensor<3x2xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0, 1] out_of_bounds = clamp into %init_0 : tensor<8x6xf32>, tensor<3x4xi64> into tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
 
@@ -285,7 +296,7 @@ func.func @two_axes_vector(%d: tensor<8x6xf32>, %i: tensor<3x4xi64>) -> tensor<3
 // the data to the minimum of the two, which stays in bounds even when the
 // error hook returns (embedders that record errors).
 // CHECK-LABEL: func.func @elements_runtime_sizes
-// CHECK-SAME:    %[[D:.*]]: tensor<?x?xf32>, %[[I:.*]]: tensor<?x?xi64>
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<?x?xf32>, %[[I:[^:]*]]: tensor<?x?xi64>
 // CHECK-DAG:     %[[KIND:.*]] = arith.constant 3 : i64
 // CHECK-DAG:     %[[DD0:.*]] = tensor.dim %[[D]], %c0
 // CHECK-DAG:     %[[ID0:.*]] = tensor.dim %[[I]], %c0
@@ -295,7 +306,7 @@ func.func @two_axes_vector(%d: tensor<8x6xf32>, %i: tensor<3x4xi64>) -> tensor<3
 // CHECK:         %[[ROWS:.*]] = arith.minui %[[DD0]], %[[ID0]]
 // CHECK:         tensor.extract_slice %[[D]][0, 0] [%[[ROWS]], %{{.*}}] [1, 1]
 // CHECK-NOT:     gather.
-func.func @elements_runtime_sizes(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>) -> tensor<?x?xf32> {
-  %0 = gather.elements %d[%i] axis = 1 : (tensor<?x?xf32>, tensor<?x?xi64>) -> tensor<?x?xf32>
+func.func @elements_runtime_sizes(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %init_0: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = gather.elements %d[%i] axis = 1 into %init_0 : tensor<?x?xf32>, tensor<?x?xi64> into tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }

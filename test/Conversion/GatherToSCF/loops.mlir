@@ -3,7 +3,7 @@
 // The reference lowering: one scf.for per output dimension, tensor.insert of
 // each element, the same index computation as the linalg lowering.
 // CHECK-LABEL: func.func @block
-// CHECK-SAME:    %[[D:.*]]: tensor<5x7xf32>, %[[I:.*]]: tensor<3xi64>
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<5x7xf32>, %[[I:[^:]*]]: tensor<3xi64>
 // CHECK:         %[[E:.*]] = tensor.empty() : tensor<3x7xf32>
 // CHECK:         scf.for %[[A:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T0:.*]] = %[[E]]) -> (tensor<3x7xf32>) {
 // CHECK:           scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T1:.*]] = %[[T0]]) -> (tensor<3x7xf32>) {
@@ -17,14 +17,15 @@
 // CHECK-NOT:     linalg.generic
 // CHECK-NOT:     gather.
 func.func @block(%d: tensor<5x7xf32>, %i: tensor<3xi64>) -> tensor<3x7xf32> {
-  %0 = gather.block %d[%i] axis = 0 out_of_bounds = fill : (tensor<5x7xf32>, tensor<3xi64>) -> tensor<3x7xf32>
+  %init_0 = tensor.empty() : tensor<3x7xf32>
+  %0 = gather.block %d[%i] axis = 0 out_of_bounds = fill into %init_0 : tensor<5x7xf32>, tensor<3xi64> into tensor<3x7xf32>
   return %0 : tensor<3x7xf32>
 }
 
 // Under `error` the bounds are checked in the loops: a flag raised for an
 // invalid index (read through index 0), decided after them.
 // CHECK-LABEL: func.func @error
-// CHECK-SAME:    %[[D:.*]]: tensor<5x7xf32>
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<5x7xf32>
 // CHECK:         %[[FLAG:.*]] = memref.alloca() : memref<i8>
 // CHECK:         scf.for
 // CHECK:           scf.for
@@ -38,6 +39,7 @@ func.func @block(%d: tensor<5x7xf32>, %i: tensor<3xi64>) -> tensor<3x7xf32> {
 // CHECK:         scf.if %[[FAILED]]
 // CHECK:           func.call @__gather_runtime_error
 func.func @error(%d: tensor<5x7xf32>, %i: tensor<3xi64>) -> tensor<3x7xf32> {
-  %0 = gather.block %d[%i] axis = 0 : (tensor<5x7xf32>, tensor<3xi64>) -> tensor<3x7xf32>
+  %init_0 = tensor.empty() : tensor<3x7xf32>
+  %0 = gather.block %d[%i] axis = 0 into %init_0 : tensor<5x7xf32>, tensor<3xi64> into tensor<3x7xf32>
   return %0 : tensor<3x7xf32>
 }

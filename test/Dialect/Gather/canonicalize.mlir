@@ -6,12 +6,13 @@
 
 // Proposal: data [4,3], indices [2], axis 0 -> input [4,3], indices [2,1], axes [0], output [2,3].
 // CHECK-LABEL: func.func @block_proposal_axis0
-// CHECK-SAME:    %[[D:.*]]: tensor<4x3xf32>, %[[I:.*]]: tensor<2xi64>
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<4x3xf32>, %[[I:[^:]*]]: tensor<2xi64>
 // CHECK:         %[[IE:.*]] = tensor.expand_shape %[[I]] {{\[}}[0, 1]] output_shape [2, 1] : tensor<2xi64> into tensor<2x1xi64>
-// CHECK:         %[[G:.*]] = gather.multiaxis %[[D]][%[[IE]]] axes = [0] : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+// CHECK:         %[[G:.*]] = gather.multiaxis %[[D]][%[[IE]]] axes = [0] into %{{.*}} : tensor<4x3xf32>, tensor<2x1xi64> into tensor<2x3xf32>
 // CHECK-NEXT:    return %[[G]]
 func.func @block_proposal_axis0(%d: tensor<4x3xf32>, %i: tensor<2xi64>) -> tensor<2x3xf32> {
-  %0 = gather.block %d[%i] axis = 0 : (tensor<4x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  %init_0 = tensor.empty() : tensor<2x3xf32>
+  %0 = gather.block %d[%i] axis = 0 into %init_0 : tensor<4x3xf32>, tensor<2xi64> into tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
 
@@ -19,10 +20,11 @@ func.func @block_proposal_axis0(%d: tensor<4x3xf32>, %i: tensor<2xi64>) -> tenso
 
 // Proposal: data [4,3], indices [5], axis 1 -> [4,3] [1,5] axes [1] -> [4,5].
 // CHECK-LABEL: func.func @block_proposal_axis1
-// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [1] : (tensor<4x3xf32>, tensor<1x5xi64>) -> tensor<4x5xf32>
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [1] into %{{.*}} : tensor<4x3xf32>, tensor<1x5xi64> into tensor<4x5xf32>
 // CHECK-NEXT:    return
 func.func @block_proposal_axis1(%d: tensor<4x3xf32>, %i: tensor<5xi64>) -> tensor<4x5xf32> {
-  %0 = gather.block %d[%i] axis = 1 : (tensor<4x3xf32>, tensor<5xi64>) -> tensor<4x5xf32>
+  %init_0 = tensor.empty() : tensor<4x5xf32>
+  %0 = gather.block %d[%i] axis = 1 into %init_0 : tensor<4x3xf32>, tensor<5xi64> into tensor<4x5xf32>
   return %0 : tensor<4x5xf32>
 }
 
@@ -30,9 +32,10 @@ func.func @block_proposal_axis1(%d: tensor<4x3xf32>, %i: tensor<5xi64>) -> tenso
 
 // Proposal: data [2,2], indices [2], axis 0 -> [2,2] [2,1] axes [0] -> [2,2].
 // CHECK-LABEL: func.func @block_proposal_vector
-// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] : (tensor<2x2xi32>, tensor<2x1xi64>) -> tensor<2x2xi32>
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] into %{{.*}} : tensor<2x2xi32>, tensor<2x1xi64> into tensor<2x2xi32>
 func.func @block_proposal_vector(%d: tensor<2x2xi32>, %i: tensor<2xi64>) -> tensor<2x2xi32> {
-  %0 = gather.block %d[%i] axis = 0 : (tensor<2x2xi32>, tensor<2xi64>) -> tensor<2x2xi32>
+  %init_0 = tensor.empty() : tensor<2x2xi32>
+  %0 = gather.block %d[%i] axis = 0 into %init_0 : tensor<2x2xi32>, tensor<2xi64> into tensor<2x2xi32>
   return %0 : tensor<2x2xi32>
 }
 
@@ -42,10 +45,11 @@ func.func @block_proposal_vector(%d: tensor<2x2xi32>, %i: tensor<2xi64>) -> tens
 // CHECK-LABEL: func.func @block_proposal_matrix
 // CHECK:         tensor.expand_shape %{{.*}} output_shape [2, 1, 2] : tensor<2x2xi32> into tensor<2x1x2xi32>
 // CHECK:         tensor.expand_shape %{{.*}} output_shape [2, 2, 1] : tensor<2x2xi64> into tensor<2x2x1xi64>
-// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] : (tensor<2x1x2xi32>, tensor<2x2x1xi64>) -> tensor<2x2x2xi32>
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] into %{{.*}} : tensor<2x1x2xi32>, tensor<2x2x1xi64> into tensor<2x2x2xi32>
 // CHECK-NEXT:    return
 func.func @block_proposal_matrix(%d: tensor<2x2xi32>, %i: tensor<2x2xi64>) -> tensor<2x2x2xi32> {
-  %0 = gather.block %d[%i] axis = 0 : (tensor<2x2xi32>, tensor<2x2xi64>) -> tensor<2x2x2xi32>
+  %init_0 = tensor.empty() : tensor<2x2x2xi32>
+  %0 = gather.block %d[%i] axis = 0 into %init_0 : tensor<2x2xi32>, tensor<2x2xi64> into tensor<2x2x2xi32>
   return %0 : tensor<2x2x2xi32>
 }
 
@@ -55,10 +59,11 @@ func.func @block_proposal_matrix(%d: tensor<2x2xi32>, %i: tensor<2x2xi64>) -> te
 // [4,1,3] [1,2,2] axes [2] (unit filler before the axis); gatherBlocks and
 // our merge put it after: [4,3,1] [1,2,2] axes [1]. Same gather, same output.
 // CHECK-LABEL: func.func @block_proposal_2d_indices
-// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [1] : (tensor<4x3x1xf32>, tensor<1x2x2xi64>) -> tensor<4x2x2xf32>
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [1] into %{{.*}} : tensor<4x3x1xf32>, tensor<1x2x2xi64> into tensor<4x2x2xf32>
 // CHECK-NEXT:    return
 func.func @block_proposal_2d_indices(%d: tensor<4x3xf32>, %i: tensor<2x2xi64>) -> tensor<4x2x2xf32> {
-  %0 = gather.block %d[%i] axis = 1 : (tensor<4x3xf32>, tensor<2x2xi64>) -> tensor<4x2x2xf32>
+  %init_0 = tensor.empty() : tensor<4x2x2xf32>
+  %0 = gather.block %d[%i] axis = 1 into %init_0 : tensor<4x3xf32>, tensor<2x2xi64> into tensor<4x2x2xf32>
   return %0 : tensor<4x2x2xf32>
 }
 
@@ -67,13 +72,15 @@ func.func @block_proposal_2d_indices(%d: tensor<4x3xf32>, %i: tensor<2x2xi64>) -
 // Proposal: GatherND [2,2,2] [3,1] -> [2,2,2] [3,1,1] axes [0] -> [3,2,2]; and
 // GatherElements wraps the axis.
 // CHECK-LABEL: func.func @nd_and_elements
-// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] : (tensor<2x2x2xf32>, tensor<3x1x1xi64>) -> tensor<3x2x2xf32>
-// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [1] : (tensor<4x3xf32>, tensor<4x1xi64>) -> tensor<4x1xf32>
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] into %{{.*}} : tensor<2x2x2xf32>, tensor<3x1x1xi64> into tensor<3x2x2xf32>
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [1] into %{{.*}} : tensor<4x3xf32>, tensor<4x1xi64> into tensor<4x1xf32>
 // CHECK-NOT:     gather.nd
 // CHECK-NOT:     gather.elements
 func.func @nd_and_elements(%d: tensor<2x2x2xf32>, %i: tensor<3x1xi64>, %e: tensor<4x3xf32>, %ei: tensor<4x1xi64>) -> (tensor<3x2x2xf32>, tensor<4x1xf32>) {
-  %0 = gather.nd %d[%i] : (tensor<2x2x2xf32>, tensor<3x1xi64>) -> tensor<3x2x2xf32>
-  %1 = gather.elements %e[%ei] axis = 1 : (tensor<4x3xf32>, tensor<4x1xi64>) -> tensor<4x1xf32>
+  %init_0 = tensor.empty() : tensor<3x2x2xf32>
+  %0 = gather.nd %d[%i] into %init_0 : tensor<2x2x2xf32>, tensor<3x1xi64> into tensor<3x2x2xf32>
+  %init_1 = tensor.empty() : tensor<4x1xf32>
+  %1 = gather.elements %e[%ei] axis = 1 into %init_1 : tensor<4x3xf32>, tensor<4x1xi64> into tensor<4x1xf32>
   return %0, %1 : tensor<3x2x2xf32>, tensor<4x1xf32>
 }
 
@@ -81,9 +88,9 @@ func.func @nd_and_elements(%d: tensor<2x2x2xf32>, %i: tensor<3x1xi64>, %e: tenso
 
 // Dynamic sizes survive canonicalization.
 // CHECK-LABEL: func.func @block_dynamic
-// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] : (tensor<?x768xf32>, tensor<?x1xi64>) -> tensor<?x768xf32>
-func.func @block_dynamic(%d: tensor<?x768xf32>, %i: tensor<?xi64>) -> tensor<?x768xf32> {
-  %0 = gather.block %d[%i] axis = 0 : (tensor<?x768xf32>, tensor<?xi64>) -> tensor<?x768xf32>
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] into %{{.*}} : tensor<?x768xf32>, tensor<?x1xi64> into tensor<?x768xf32>
+func.func @block_dynamic(%d: tensor<?x768xf32>, %i: tensor<?xi64>, %init_0: tensor<?x768xf32>) -> tensor<?x768xf32> {
+  %0 = gather.block %d[%i] axis = 0 into %init_0 : tensor<?x768xf32>, tensor<?xi64> into tensor<?x768xf32>
   return %0 : tensor<?x768xf32>
 }
 
@@ -91,11 +98,11 @@ func.func @block_dynamic(%d: tensor<?x768xf32>, %i: tensor<?xi64>) -> tensor<?x7
 
 // The result type is tightened to the inferred one.
 // CHECK-LABEL: func.func @refine_result_type
-// CHECK:         %[[G:.*]] = gather.multiaxis {{.*}} -> tensor<2x3xf32>
+// CHECK:         %[[G:.*]] = gather.multiaxis {{.*}} into tensor<2x3xf32>
 // CHECK:         %[[C:.*]] = tensor.cast %[[G]] : tensor<2x3xf32> to tensor<?x?xf32>
 // CHECK:         return %[[C]]
-func.func @refine_result_type(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<?x?xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [0] : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<?x?xf32>
+func.func @refine_result_type(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>, %init_0: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0] into %init_0 : tensor<4x3xf32>, tensor<2x1xi64> into tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
 
@@ -106,20 +113,22 @@ func.func @refine_result_type(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tenso
 //===----------------------------------------------------------------------===//
 
 // CHECK-LABEL: func.func @drop_wrap_zero_extended
-// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] negative_indices = out_of_bounds :
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] negative_indices = out_of_bounds into %{{.*}} :
 func.func @drop_wrap_zero_extended(%d: tensor<4x3xf32>, %narrow: tensor<2x1xi32>) -> tensor<2x3xf32> {
   %i = arith.extui %narrow : tensor<2x1xi32> to tensor<2x1xi64>
-  %0 = gather.multiaxis %d[%i] axes = [0] : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+  %init_0 = tensor.empty() : tensor<2x3xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0] into %init_0 : tensor<4x3xf32>, tensor<2x1xi64> into tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
 
 // -----
 
 // CHECK-LABEL: func.func @keep_wrap_sign_extended
-// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] : (
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] into %{{.*}} :
 func.func @keep_wrap_sign_extended(%d: tensor<4x3xf32>, %narrow: tensor<2x1xi32>) -> tensor<2x3xf32> {
   %i = arith.extsi %narrow : tensor<2x1xi32> to tensor<2x1xi64>
-  %0 = gather.multiaxis %d[%i] axes = [0] : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+  %init_0 = tensor.empty() : tensor<2x3xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0] into %init_0 : tensor<4x3xf32>, tensor<2x1xi64> into tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
 
@@ -127,20 +136,22 @@ func.func @keep_wrap_sign_extended(%d: tensor<4x3xf32>, %narrow: tensor<2x1xi32>
 
 // Constant non-negative indices on a dynamic input (so no constant fold).
 // CHECK-LABEL: func.func @drop_wrap_constant
-// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] negative_indices = out_of_bounds :
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] negative_indices = out_of_bounds into %{{.*}} :
 func.func @drop_wrap_constant(%d: tensor<?x3xf32>) -> tensor<2x3xf32> {
   %i = arith.constant dense<[[0], [2]]> : tensor<2x1xi64>
-  %0 = gather.multiaxis %d[%i] axes = [0] : (tensor<?x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+  %init_0 = tensor.empty() : tensor<2x3xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0] into %init_0 : tensor<?x3xf32>, tensor<2x1xi64> into tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
 
 // -----
 
 // CHECK-LABEL: func.func @keep_wrap_negative_constant
-// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] : (
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] into %{{.*}} :
 func.func @keep_wrap_negative_constant(%d: tensor<?x3xf32>) -> tensor<2x3xf32> {
   %i = arith.constant dense<[[0], [-1]]> : tensor<2x1xi64>
-  %0 = gather.multiaxis %d[%i] axes = [0] : (tensor<?x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+  %init_0 = tensor.empty() : tensor<2x3xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0] into %init_0 : tensor<?x3xf32>, tensor<2x1xi64> into tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
 
@@ -160,8 +171,10 @@ func.func @fold_constant_clamp_and_fill() -> (tensor<3xi32>, tensor<3xi32>) {
   %d = arith.constant dense<[10, 20, 30, 40]> : tensor<4xi32>
   %i = arith.constant dense<[9, -9, 0]> : tensor<3xi64>
   %j = arith.constant dense<[9, -1, 4]> : tensor<3xi64>
-  %0 = gather.block %d[%i] axis = 0 out_of_bounds = clamp : (tensor<4xi32>, tensor<3xi64>) -> tensor<3xi32>
-  %1 = gather.block %d[%j] axis = 0 out_of_bounds = fill : (tensor<4xi32>, tensor<3xi64>) -> tensor<3xi32>
+  %init_0 = tensor.empty() : tensor<3xi32>
+  %0 = gather.block %d[%i] axis = 0 out_of_bounds = clamp into %init_0 : tensor<4xi32>, tensor<3xi64> into tensor<3xi32>
+  %init_1 = tensor.empty() : tensor<3xi32>
+  %1 = gather.block %d[%j] axis = 0 out_of_bounds = fill into %init_1 : tensor<4xi32>, tensor<3xi64> into tensor<3xi32>
   return %0, %1 : tensor<3xi32>, tensor<3xi32>
 }
 
@@ -173,7 +186,8 @@ func.func @fold_constant_clamp_and_fill() -> (tensor<3xi32>, tensor<3xi32>) {
 func.func @no_fold_unchecked_out_of_range() -> tensor<3xi32> {
   %d = arith.constant dense<[10, 20, 30, 40]> : tensor<4xi32>
   %i = arith.constant dense<[9, 1, 0]> : tensor<3xi64>
-  %0 = gather.block %d[%i] axis = 0 out_of_bounds = unchecked : (tensor<4xi32>, tensor<3xi64>) -> tensor<3xi32>
+  %init_0 = tensor.empty() : tensor<3xi32>
+  %0 = gather.block %d[%i] axis = 0 out_of_bounds = unchecked into %init_0 : tensor<4xi32>, tensor<3xi64> into tensor<3xi32>
   return %0 : tensor<3xi32>
 }
 
@@ -186,7 +200,8 @@ func.func @no_fold_unchecked_out_of_range() -> tensor<3xi32> {
 func.func @fold_negative_out_of_bounds_fill() -> tensor<2x2xi32> {
   %d = arith.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>
   %i = arith.constant dense<[-1, 1]> : tensor<2xi32>
-  %0 = gather.block %d[%i] axis = 0 negative_indices = out_of_bounds out_of_bounds = fill : (tensor<2x2xi32>, tensor<2xi32>) -> tensor<2x2xi32>
+  %init_0 = tensor.empty() : tensor<2x2xi32>
+  %0 = gather.block %d[%i] axis = 0 negative_indices = out_of_bounds out_of_bounds = fill into %init_0 : tensor<2x2xi32>, tensor<2xi32> into tensor<2x2xi32>
   return %0 : tensor<2x2xi32>
 }
 
@@ -200,8 +215,10 @@ func.func @fold_negative_out_of_bounds_fill() -> tensor<2x2xi32> {
 // CHECK:         return %[[S]], %[[G]]
 func.func @fold_splat(%i: tensor<5xi64>) -> (tensor<5x3xf32>, tensor<5x3xf32>) {
   %d = arith.constant dense<7.0> : tensor<4x3xf32>
-  %0 = gather.block %d[%i] axis = 0 out_of_bounds = clamp : (tensor<4x3xf32>, tensor<5xi64>) -> tensor<5x3xf32>
-  %1 = gather.block %d[%i] axis = 0 : (tensor<4x3xf32>, tensor<5xi64>) -> tensor<5x3xf32>
+  %init_0 = tensor.empty() : tensor<5x3xf32>
+  %0 = gather.block %d[%i] axis = 0 out_of_bounds = clamp into %init_0 : tensor<4x3xf32>, tensor<5xi64> into tensor<5x3xf32>
+  %init_1 = tensor.empty() : tensor<5x3xf32>
+  %1 = gather.block %d[%i] axis = 0 into %init_1 : tensor<4x3xf32>, tensor<5xi64> into tensor<5x3xf32>
   return %0, %1 : tensor<5x3xf32>, tensor<5x3xf32>
 }
 
@@ -209,15 +226,15 @@ func.func @fold_splat(%i: tensor<5xi64>) -> (tensor<5x3xf32>, tensor<5x3xf32>) {
 
 // Indices 0..n-1 over the whole axis copy the input.
 // CHECK-LABEL: func.func @fold_iota
-// CHECK-SAME:    %[[D:.*]]: tensor<4x?xf32>
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<4x?xf32>
 // CHECK-NOT:     gather.
 // CHECK:         return %[[D]], %[[D]]
-func.func @fold_iota(%d: tensor<4x?xf32>) -> (tensor<4x?xf32>, tensor<4x?xf32>) {
+func.func @fold_iota(%d: tensor<4x?xf32>, %init_0: tensor<4x?xf32>, %init_1: tensor<4x?xf32>) -> (tensor<4x?xf32>, tensor<4x?xf32>) {
   %i = arith.constant dense<[[0], [1], [2], [3]]> : tensor<4x1xi64>
-  %0 = gather.multiaxis %d[%i] axes = [0] : (tensor<4x?xf32>, tensor<4x1xi64>) -> tensor<4x?xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0] into %init_0 : tensor<4x?xf32>, tensor<4x1xi64> into tensor<4x?xf32>
   // The same through gather.block: canonicalization merges its unit axis.
   %j = arith.constant dense<[0, 1, 2, 3]> : tensor<4xi32>
-  %1 = gather.block %d[%j] axis = 0 : (tensor<4x?xf32>, tensor<4xi32>) -> tensor<4x?xf32>
+  %1 = gather.block %d[%j] axis = 0 into %init_1 : tensor<4x?xf32>, tensor<4xi32> into tensor<4x?xf32>
   return %0, %1 : tensor<4x?xf32>, tensor<4x?xf32>
 }
 
@@ -225,14 +242,14 @@ func.func @fold_iota(%d: tensor<4x?xf32>) -> (tensor<4x?xf32>, tensor<4x?xf32>) 
 
 // A single constant coordinate selects a slice.
 // CHECK-LABEL: func.func @single_coordinate_to_slice
-// CHECK-SAME:    %[[D:.*]]: tensor<5x?x7xf32>
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<5x?x7xf32>
 // CHECK:         %[[S:.*]] = tensor.extract_slice %[[D]][3, 0, 6] [1, %{{.*}}, 1] [1, 1, 1] : tensor<5x?x7xf32> to tensor<1x?x1xf32>
 // CHECK-NOT:     gather.
 // CHECK:         return %[[S]]
-func.func @single_coordinate_to_slice(%d: tensor<5x?x7xf32>) -> tensor<1x?x1xf32> {
+func.func @single_coordinate_to_slice(%d: tensor<5x?x7xf32>, %init_0: tensor<1x?x1xf32>) -> tensor<1x?x1xf32> {
   // axes [2, 0]: coordinate (x = -1 -> 6, n = 3).
   %i = arith.constant dense<[[[-1, 3]]]> : tensor<1x1x2xi64>
-  %0 = gather.multiaxis %d[%i] axes = [2, 0] : (tensor<5x?x7xf32>, tensor<1x1x2xi64>) -> tensor<1x?x1xf32>
+  %0 = gather.multiaxis %d[%i] axes = [2, 0] into %init_0 : tensor<5x?x7xf32>, tensor<1x1x2xi64> into tensor<1x?x1xf32>
   return %0 : tensor<1x?x1xf32>
 }
 
@@ -240,14 +257,14 @@ func.func @single_coordinate_to_slice(%d: tensor<5x?x7xf32>) -> tensor<1x?x1xf32
 
 // ONNX Gather with a scalar constant index becomes a slice and a reshape.
 // CHECK-LABEL: func.func @block_scalar_constant_to_slice
-// CHECK-SAME:    %[[D:.*]]: tensor<4x?xf32>
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<4x?xf32>
 // CHECK:         %[[S:.*]] = tensor.extract_slice %[[D]][2, 0] [1, %{{.*}}] [1, 1] : tensor<4x?xf32> to tensor<1x?xf32>
 // CHECK:         %[[R:.*]] = tensor.collapse_shape %[[S]] {{\[}}[0, 1]] : tensor<1x?xf32> into tensor<?xf32>
 // CHECK-NOT:     gather.
 // CHECK:         return %[[R]]
-func.func @block_scalar_constant_to_slice(%d: tensor<4x?xf32>) -> tensor<?xf32> {
+func.func @block_scalar_constant_to_slice(%d: tensor<4x?xf32>, %init_0: tensor<?xf32>) -> tensor<?xf32> {
   %i = arith.constant dense<2> : tensor<i64>
-  %0 = gather.block %d[%i] axis = 0 : (tensor<4x?xf32>, tensor<i64>) -> tensor<?xf32>
+  %0 = gather.block %d[%i] axis = 0 into %init_0 : tensor<4x?xf32>, tensor<i64> into tensor<?xf32>
   return %0 : tensor<?xf32>
 }
 
@@ -255,14 +272,15 @@ func.func @block_scalar_constant_to_slice(%d: tensor<4x?xf32>) -> tensor<?xf32> 
 
 // Empty axes: a pure broadcast becomes linalg.broadcast ...
 // CHECK-LABEL: func.func @empty_axes_to_broadcast
-// CHECK-SAME:    %[[D:.*]]: tensor<1x3xf32>
-// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[D]] {{\[}}[0, 1]] : tensor<1x3xf32> into tensor<3xf32>
-// CHECK:         %[[E:.*]] = tensor.empty() : tensor<4x3xf32>
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<1x3xf32>
+// CHECK-DAG:     %[[C:.*]] = tensor.collapse_shape %[[D]] {{\[}}[0, 1]] : tensor<1x3xf32> into tensor<3xf32>
+// CHECK-DAG:     %[[E:.*]] = tensor.empty() : tensor<4x3xf32>
 // CHECK:         %[[B:.*]] = linalg.broadcast ins(%[[C]] : tensor<3xf32>) outs(%[[E]] : tensor<4x3xf32>) dimensions = [0]
 // CHECK-NOT:     gather.
 // CHECK:         return %[[B]]
 func.func @empty_axes_to_broadcast(%d: tensor<1x3xf32>, %i: tensor<4x1xi64>) -> tensor<4x3xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [] : (tensor<1x3xf32>, tensor<4x1xi64>) -> tensor<4x3xf32>
+  %init_0 = tensor.empty() : tensor<4x3xf32>
+  %0 = gather.multiaxis %d[%i] axes = [] into %init_0 : tensor<1x3xf32>, tensor<4x1xi64> into tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }
 
@@ -270,10 +288,10 @@ func.func @empty_axes_to_broadcast(%d: tensor<1x3xf32>, %i: tensor<4x1xi64>) -> 
 
 // ... or, with nothing to broadcast, the input itself.
 // CHECK-LABEL: func.func @empty_axes_identity
-// CHECK-SAME:    %[[D:.*]]: tensor<4x?xf32>
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<4x?xf32>
 // CHECK-NEXT:    return %[[D]]
-func.func @empty_axes_identity(%d: tensor<4x?xf32>, %i: tensor<1x1xi64>) -> tensor<4x?xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [] : (tensor<4x?xf32>, tensor<1x1xi64>) -> tensor<4x?xf32>
+func.func @empty_axes_identity(%d: tensor<4x?xf32>, %i: tensor<1x1xi64>, %init_0: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [] into %init_0 : tensor<4x?xf32>, tensor<1x1xi64> into tensor<4x?xf32>
   return %0 : tensor<4x?xf32>
 }
 
@@ -283,8 +301,8 @@ func.func @empty_axes_identity(%d: tensor<4x?xf32>, %i: tensor<1x1xi64>) -> tens
 // decided at run time, so the op stays for the lowering.
 // CHECK-LABEL: func.func @empty_axes_dynamic_broadcast_kept
 // CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = []
-func.func @empty_axes_dynamic_broadcast_kept(%d: tensor<?x3xf32>, %i: tensor<?x1xi64>) -> tensor<?x3xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [] : (tensor<?x3xf32>, tensor<?x1xi64>) -> tensor<?x3xf32>
+func.func @empty_axes_dynamic_broadcast_kept(%d: tensor<?x3xf32>, %i: tensor<?x1xi64>, %init_0: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [] into %init_0 : tensor<?x3xf32>, tensor<?x1xi64> into tensor<?x3xf32>
   return %0 : tensor<?x3xf32>
 }
 
@@ -297,7 +315,8 @@ func.func @empty_axes_dynamic_broadcast_kept(%d: tensor<?x3xf32>, %i: tensor<?x1
 func.func @no_fold_above_size_limit() -> tensor<70000xi32> {
   %d = arith.constant dense<[1, 2]> : tensor<2xi32>
   %i = arith.constant dense<1> : tensor<70000xi64>
-  %0 = gather.block %d[%i] axis = 0 : (tensor<2xi32>, tensor<70000xi64>) -> tensor<70000xi32>
+  %init_0 = tensor.empty() : tensor<70000xi32>
+  %0 = gather.block %d[%i] axis = 0 into %init_0 : tensor<2xi32>, tensor<70000xi64> into tensor<70000xi32>
   return %0 : tensor<70000xi32>
 }
 
@@ -310,7 +329,8 @@ func.func @no_fold_above_size_limit() -> tensor<70000xi32> {
 func.func @fold_below_size_limit() -> tensor<60000xi32> {
   %d = arith.constant dense<[1, 2]> : tensor<2xi32>
   %i = arith.constant dense<1> : tensor<60000xi64>
-  %0 = gather.block %d[%i] axis = 0 : (tensor<2xi32>, tensor<60000xi64>) -> tensor<60000xi32>
+  %init_0 = tensor.empty() : tensor<60000xi32>
+  %0 = gather.block %d[%i] axis = 0 into %init_0 : tensor<2xi32>, tensor<60000xi64> into tensor<60000xi32>
   return %0 : tensor<60000xi32>
 }
 
@@ -319,14 +339,15 @@ func.func @fold_below_size_limit() -> tensor<60000xi32> {
 // Unit dimensions that carry nothing (input 1, logical indices 1, not an
 // axis) are dropped; the output is expanded back.
 // CHECK-LABEL: func.func @drop_inert_unit_dims
-// CHECK-SAME:    %[[D:.*]]: tensor<1x5x1x7xf32>, %[[I:.*]]: tensor<1x3x1x2xi64>
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<1x5x1x7xf32>, %[[I:[^:]*]]: tensor<1x3x1x2xi64>
 // CHECK-DAG:     %[[DC:.*]] = tensor.collapse_shape %[[D]] {{\[}}[0, 1, 2], [3]] : tensor<1x5x1x7xf32> into tensor<5x7xf32>
 // CHECK-DAG:     %[[IC:.*]] = tensor.collapse_shape %[[I]] {{\[}}[0, 1, 2], [3]] : tensor<1x3x1x2xi64> into tensor<3x2xi64>
-// CHECK:         %[[G:.*]] = gather.multiaxis %[[DC]][%[[IC]]] axes = [0, 1] : (tensor<5x7xf32>, tensor<3x2xi64>) -> tensor<3x1xf32>
+// CHECK:         %[[G:.*]] = gather.multiaxis %[[DC]][%[[IC]]] axes = [0, 1] into %{{.*}} : tensor<5x7xf32>, tensor<3x2xi64> into tensor<3x1xf32>
 // CHECK:         %[[E:.*]] = tensor.expand_shape %[[G]] {{\[}}[0, 1, 2], [3]] output_shape [1, 3, 1, 1] : tensor<3x1xf32> into tensor<1x3x1x1xf32>
 // CHECK:         return %[[E]]
 func.func @drop_inert_unit_dims(%d: tensor<1x5x1x7xf32>, %i: tensor<1x3x1x2xi64>) -> tensor<1x3x1x1xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [1, 3] : (tensor<1x5x1x7xf32>, tensor<1x3x1x2xi64>) -> tensor<1x3x1x1xf32>
+  %init_0 = tensor.empty() : tensor<1x3x1x1xf32>
+  %0 = gather.multiaxis %d[%i] axes = [1, 3] into %init_0 : tensor<1x5x1x7xf32>, tensor<1x3x1x2xi64> into tensor<1x3x1x1xf32>
   return %0 : tensor<1x3x1x1xf32>
 }
 
@@ -338,9 +359,10 @@ func.func @drop_inert_unit_dims(%d: tensor<1x5x1x7xf32>, %i: tensor<1x3x1x2xi64>
 // CHECK-LABEL: func.func @drop_inert_last_dim
 // CHECK:         tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : tensor<5x4x1xf32> into tensor<5x4xf32>
 // CHECK:         tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : tensor<3x2x2xi64> into tensor<3x4xi64>
-// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0, 1] : (tensor<5x4xf32>, tensor<3x4xi64>) -> tensor<3x2xf32>
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0, 1] into %{{.*}} : tensor<5x4xf32>, tensor<3x4xi64> into tensor<3x2xf32>
 // CHECK:         tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [3, 2, 1] : tensor<3x2xf32> into tensor<3x2x1xf32>
 func.func @drop_inert_last_dim(%d: tensor<5x4x1xf32>, %i: tensor<3x2x2xi64>) -> tensor<3x2x1xf32> {
-  %0 = gather.multiaxis %d[%i] axes = [0, 1] : (tensor<5x4x1xf32>, tensor<3x2x2xi64>) -> tensor<3x2x1xf32>
+  %init_0 = tensor.empty() : tensor<3x2x1xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0, 1] into %init_0 : tensor<5x4x1xf32>, tensor<3x2x2xi64> into tensor<3x2x1xf32>
   return %0 : tensor<3x2x1xf32>
 }

@@ -14,7 +14,8 @@
 func.func @proposal_elements_axis0() -> tensor<2x3xi32> {
   %data = arith.constant dense<[[0, 1, 2], [10, 11, 12], [20, 21, 22], [30, 31, 32]]> : tensor<4x3xi32>
   %indices = arith.constant dense<[[3, 1, 1], [2, 0, 3]]> : tensor<2x3xi64>
-  %0 = gather.elements %data[%indices] axis = 0 : (tensor<4x3xi32>, tensor<2x3xi64>) -> tensor<2x3xi32>
+  %init = tensor.empty() : tensor<2x3xi32>
+  %0 = gather.elements %data[%indices] axis = 0 into %init : tensor<4x3xi32>, tensor<2x3xi64> into tensor<2x3xi32>
   return %0 : tensor<2x3xi32>
 }
 
@@ -27,7 +28,8 @@ func.func @proposal_elements_axis0() -> tensor<2x3xi32> {
 func.func @proposal_elements_axis1() -> tensor<4x1xi32> {
   %data = arith.constant dense<[[0, 1, 2], [10, 11, 12], [20, 21, 22], [30, 31, 32]]> : tensor<4x3xi32>
   %indices = arith.constant dense<[[2], [1], [0], [2]]> : tensor<4x1xi64>
-  %0 = gather.elements %data[%indices] axis = 1 : (tensor<4x3xi32>, tensor<4x1xi64>) -> tensor<4x1xi32>
+  %init = tensor.empty() : tensor<4x1xi32>
+  %0 = gather.elements %data[%indices] axis = 1 into %init : tensor<4x3xi32>, tensor<4x1xi64> into tensor<4x1xi32>
   return %0 : tensor<4x1xi32>
 }
 
@@ -40,7 +42,8 @@ func.func @proposal_elements_axis1() -> tensor<4x1xi32> {
 func.func @proposal_elements_rank3() -> tensor<1x2x2xi32> {
   %data = arith.constant dense<[[[0, 1], [10, 11]], [[100, 101], [110, 111]], [[200, 201], [210, 211]], [[300, 301], [310, 311]]]> : tensor<4x2x2xi32>
   %indices = arith.constant dense<[[[0, 2], [1, 3]]]> : tensor<1x2x2xi64>
-  %0 = gather.elements %data[%indices] axis = 0 : (tensor<4x2x2xi32>, tensor<1x2x2xi64>) -> tensor<1x2x2xi32>
+  %init = tensor.empty() : tensor<1x2x2xi32>
+  %0 = gather.elements %data[%indices] axis = 0 into %init : tensor<4x2x2xi32>, tensor<1x2x2xi64> into tensor<1x2x2xi32>
   return %0 : tensor<1x2x2xi32>
 }
 
@@ -53,7 +56,8 @@ func.func @proposal_elements_rank3() -> tensor<1x2x2xi32> {
 func.func @proposal_multiaxis_elements_rank3() -> tensor<1x2x2xi32> {
   %data = arith.constant dense<[[[0, 1], [10, 11]], [[100, 101], [110, 111]], [[200, 201], [210, 211]], [[300, 301], [310, 311]]]> : tensor<4x2x2xi32>
   %indices = arith.constant dense<[[[0, 2], [1, 3]]]> : tensor<1x2x2xi64>
-  %0 = gather.multiaxis %data[%indices] axes = [0] : (tensor<4x2x2xi32>, tensor<1x2x2xi64>) -> tensor<1x2x2xi32>
+  %init = tensor.empty() : tensor<1x2x2xi32>
+  %0 = gather.multiaxis %data[%indices] axes = [0] into %init : tensor<4x2x2xi32>, tensor<1x2x2xi64> into tensor<1x2x2xi32>
   return %0 : tensor<1x2x2xi32>
 }
 
@@ -66,7 +70,8 @@ func.func @proposal_multiaxis_elements_rank3() -> tensor<1x2x2xi32> {
 func.func @proposal_block_axis0() -> tensor<2x3xi32> {
   %data = arith.constant dense<[[0, 1, 2], [10, 11, 12], [20, 21, 22], [30, 31, 32]]> : tensor<4x3xi32>
   %indices = arith.constant dense<[3, 1]> : tensor<2xi64>
-  %0 = gather.block %data[%indices] axis = 0 : (tensor<4x3xi32>, tensor<2xi64>) -> tensor<2x3xi32>
+  %init = tensor.empty() : tensor<2x3xi32>
+  %0 = gather.block %data[%indices] axis = 0 into %init : tensor<4x3xi32>, tensor<2xi64> into tensor<2x3xi32>
   return %0 : tensor<2x3xi32>
 }
 
@@ -79,7 +84,8 @@ func.func @proposal_block_axis0() -> tensor<2x3xi32> {
 func.func @proposal_block_axis1() -> tensor<4x5xi32> {
   %data = arith.constant dense<[[0, 1, 2], [10, 11, 12], [20, 21, 22], [30, 31, 32]]> : tensor<4x3xi32>
   %indices = arith.constant dense<[2, 1, 0, 1, 2]> : tensor<5xi64>
-  %0 = gather.block %data[%indices] axis = 1 : (tensor<4x3xi32>, tensor<5xi64>) -> tensor<4x5xi32>
+  %init = tensor.empty() : tensor<4x5xi32>
+  %0 = gather.block %data[%indices] axis = 1 into %init : tensor<4x3xi32>, tensor<5xi64> into tensor<4x5xi32>
   return %0 : tensor<4x5xi32>
 }
 
@@ -92,7 +98,8 @@ func.func @proposal_block_axis1() -> tensor<4x5xi32> {
 func.func @proposal_block_2d_indices() -> tensor<4x2x2xi32> {
   %data = arith.constant dense<[[0, 1, 2], [10, 11, 12], [20, 21, 22], [30, 31, 32]]> : tensor<4x3xi32>
   %indices = arith.constant dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>
-  %0 = gather.block %data[%indices] axis = 1 : (tensor<4x3xi32>, tensor<2x2xi64>) -> tensor<4x2x2xi32>
+  %init = tensor.empty() : tensor<4x2x2xi32>
+  %0 = gather.block %data[%indices] axis = 1 into %init : tensor<4x3xi32>, tensor<2x2xi64> into tensor<4x2x2xi32>
   return %0 : tensor<4x2x2xi32>
 }
 
@@ -105,7 +112,8 @@ func.func @proposal_block_2d_indices() -> tensor<4x2x2xi32> {
 func.func @proposal_block_scalar() -> tensor<2xi32> {
   %data = arith.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>
   %indices = arith.constant dense<1> : tensor<i64>
-  %0 = gather.block %data[%indices] axis = 0 : (tensor<2x2xi32>, tensor<i64>) -> tensor<2xi32>
+  %init = tensor.empty() : tensor<2xi32>
+  %0 = gather.block %data[%indices] axis = 0 into %init : tensor<2x2xi32>, tensor<i64> into tensor<2xi32>
   return %0 : tensor<2xi32>
 }
 
@@ -118,7 +126,8 @@ func.func @proposal_block_scalar() -> tensor<2xi32> {
 func.func @proposal_block_vector() -> tensor<2x2xi32> {
   %data = arith.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>
   %indices = arith.constant dense<[1, 0]> : tensor<2xi64>
-  %0 = gather.block %data[%indices] axis = 0 : (tensor<2x2xi32>, tensor<2xi64>) -> tensor<2x2xi32>
+  %init = tensor.empty() : tensor<2x2xi32>
+  %0 = gather.block %data[%indices] axis = 0 into %init : tensor<2x2xi32>, tensor<2xi64> into tensor<2x2xi32>
   return %0 : tensor<2x2xi32>
 }
 
@@ -131,7 +140,8 @@ func.func @proposal_block_vector() -> tensor<2x2xi32> {
 func.func @proposal_block_matrix() -> tensor<2x2x2xi32> {
   %data = arith.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>
   %indices = arith.constant dense<[[1, 0], [0, 1]]> : tensor<2x2xi64>
-  %0 = gather.block %data[%indices] axis = 0 : (tensor<2x2xi32>, tensor<2x2xi64>) -> tensor<2x2x2xi32>
+  %init = tensor.empty() : tensor<2x2x2xi32>
+  %0 = gather.block %data[%indices] axis = 0 into %init : tensor<2x2xi32>, tensor<2x2xi64> into tensor<2x2x2xi32>
   return %0 : tensor<2x2x2xi32>
 }
 
@@ -144,7 +154,8 @@ func.func @proposal_block_matrix() -> tensor<2x2x2xi32> {
 func.func @proposal_nd_pairs() -> tensor<2x2xi32> {
   %data = arith.constant dense<[[[0, 1], [2, 3]], [[4, 5], [6, 7]]]> : tensor<2x2x2xi32>
   %indices = arith.constant dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>
-  %0 = gather.nd %data[%indices] : (tensor<2x2x2xi32>, tensor<2x2xi64>) -> tensor<2x2xi32>
+  %init = tensor.empty() : tensor<2x2xi32>
+  %0 = gather.nd %data[%indices] into %init : tensor<2x2x2xi32>, tensor<2x2xi64> into tensor<2x2xi32>
   return %0 : tensor<2x2xi32>
 }
 
@@ -157,7 +168,8 @@ func.func @proposal_nd_pairs() -> tensor<2x2xi32> {
 func.func @proposal_nd_blocks() -> tensor<3x2x2xi32> {
   %data = arith.constant dense<[[[0, 1], [2, 3]], [[4, 5], [6, 7]]]> : tensor<2x2x2xi32>
   %indices = arith.constant dense<[[1], [0], [1]]> : tensor<3x1xi64>
-  %0 = gather.nd %data[%indices] : (tensor<2x2x2xi32>, tensor<3x1xi64>) -> tensor<3x2x2xi32>
+  %init = tensor.empty() : tensor<3x2x2xi32>
+  %0 = gather.nd %data[%indices] into %init : tensor<2x2x2xi32>, tensor<3x1xi64> into tensor<3x2x2xi32>
   return %0 : tensor<3x2x2xi32>
 }
 
@@ -170,7 +182,8 @@ func.func @proposal_nd_blocks() -> tensor<3x2x2xi32> {
 func.func @proposal_nd_batch() -> tensor<2x2xi32> {
   %data = arith.constant dense<[[[0, 1], [2, 3]], [[4, 5], [6, 7]]]> : tensor<2x2x2xi32>
   %indices = arith.constant dense<[[1], [0]]> : tensor<2x1xi64>
-  %0 = gather.nd %data[%indices] batch_dims = 1 : (tensor<2x2x2xi32>, tensor<2x1xi64>) -> tensor<2x2xi32>
+  %init = tensor.empty() : tensor<2x2xi32>
+  %0 = gather.nd %data[%indices] batch_dims = 1 into %init : tensor<2x2x2xi32>, tensor<2x1xi64> into tensor<2x2xi32>
   return %0 : tensor<2x2xi32>
 }
 
@@ -183,7 +196,8 @@ func.func @proposal_nd_batch() -> tensor<2x2xi32> {
 func.func @proposal_nd_triples() -> tensor<5xi32> {
   %data = arith.constant dense<[[[0, 1], [2, 3]], [[4, 5], [6, 7]]]> : tensor<2x2x2xi32>
   %indices = arith.constant dense<[[0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]]> : tensor<5x3xi64>
-  %0 = gather.nd %data[%indices] : (tensor<2x2x2xi32>, tensor<5x3xi64>) -> tensor<5xi32>
+  %init = tensor.empty() : tensor<5xi32>
+  %0 = gather.nd %data[%indices] into %init : tensor<2x2x2xi32>, tensor<5x3xi64> into tensor<5xi32>
   return %0 : tensor<5xi32>
 }
 
@@ -196,7 +210,8 @@ func.func @proposal_nd_triples() -> tensor<5xi32> {
 func.func @proposal_nd_batch_broadcast() -> tensor<2xi32> {
   %data = arith.constant dense<[[0, 1, 2]]> : tensor<1x3xi32>
   %indices = arith.constant dense<[[1], [2]]> : tensor<2x1xi64>
-  %0 = gather.nd %data[%indices] batch_dims = 1 : (tensor<1x3xi32>, tensor<2x1xi64>) -> tensor<2xi32>
+  %init = tensor.empty() : tensor<2xi32>
+  %0 = gather.nd %data[%indices] batch_dims = 1 into %init : tensor<1x3xi32>, tensor<2x1xi64> into tensor<2xi32>
   return %0 : tensor<2xi32>
 }
 
@@ -209,7 +224,8 @@ func.func @proposal_nd_batch_broadcast() -> tensor<2xi32> {
 func.func @onnx_gather_axis0() -> tensor<2x2x2xf32> {
   %data = arith.constant dense<[[1.0, 1.2], [2.3, 3.4], [4.5, 5.7]]> : tensor<3x2xf32>
   %indices = arith.constant dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>
-  %0 = gather.block %data[%indices] axis = 0 : (tensor<3x2xf32>, tensor<2x2xi64>) -> tensor<2x2x2xf32>
+  %init = tensor.empty() : tensor<2x2x2xf32>
+  %0 = gather.block %data[%indices] axis = 0 into %init : tensor<3x2xf32>, tensor<2x2xi64> into tensor<2x2x2xf32>
   return %0 : tensor<2x2x2xf32>
 }
 
@@ -222,7 +238,8 @@ func.func @onnx_gather_axis0() -> tensor<2x2x2xf32> {
 func.func @onnx_gather_axis1() -> tensor<3x1x2xf32> {
   %data = arith.constant dense<[[1.0, 1.2, 1.9], [2.3, 3.4, 3.9], [4.5, 5.7, 5.9]]> : tensor<3x3xf32>
   %indices = arith.constant dense<[[0, 2]]> : tensor<1x2xi64>
-  %0 = gather.block %data[%indices] axis = 1 : (tensor<3x3xf32>, tensor<1x2xi64>) -> tensor<3x1x2xf32>
+  %init = tensor.empty() : tensor<3x1x2xf32>
+  %0 = gather.block %data[%indices] axis = 1 into %init : tensor<3x3xf32>, tensor<1x2xi64> into tensor<3x1x2xf32>
   return %0 : tensor<3x1x2xf32>
 }
 
@@ -235,7 +252,8 @@ func.func @onnx_gather_axis1() -> tensor<3x1x2xf32> {
 func.func @onnx_gather_negative_indices() -> tensor<3xf32> {
   %data = arith.constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]> : tensor<10xf32>
   %indices = arith.constant dense<[0, -9, -10]> : tensor<3xi64>
-  %0 = gather.block %data[%indices] axis = 0 : (tensor<10xf32>, tensor<3xi64>) -> tensor<3xf32>
+  %init = tensor.empty() : tensor<3xf32>
+  %0 = gather.block %data[%indices] axis = 0 into %init : tensor<10xf32>, tensor<3xi64> into tensor<3xf32>
   return %0 : tensor<3xf32>
 }
 
@@ -248,7 +266,8 @@ func.func @onnx_gather_negative_indices() -> tensor<3xf32> {
 func.func @onnx_gatherelements_example1() -> tensor<2x2xi32> {
   %data = arith.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>
   %indices = arith.constant dense<[[0, 0], [1, 0]]> : tensor<2x2xi64>
-  %0 = gather.elements %data[%indices] axis = 1 : (tensor<2x2xi32>, tensor<2x2xi64>) -> tensor<2x2xi32>
+  %init = tensor.empty() : tensor<2x2xi32>
+  %0 = gather.elements %data[%indices] axis = 1 into %init : tensor<2x2xi32>, tensor<2x2xi64> into tensor<2x2xi32>
   return %0 : tensor<2x2xi32>
 }
 
@@ -261,7 +280,8 @@ func.func @onnx_gatherelements_example1() -> tensor<2x2xi32> {
 func.func @onnx_gatherelements_example2() -> tensor<2x3xi32> {
   %data = arith.constant dense<[[1, 2, 3], [4, 5, 6], [7, 8, 9]]> : tensor<3x3xi32>
   %indices = arith.constant dense<[[1, 2, 0], [2, 0, 0]]> : tensor<2x3xi64>
-  %0 = gather.elements %data[%indices] axis = 0 : (tensor<3x3xi32>, tensor<2x3xi64>) -> tensor<2x3xi32>
+  %init = tensor.empty() : tensor<2x3xi32>
+  %0 = gather.elements %data[%indices] axis = 0 into %init : tensor<3x3xi32>, tensor<2x3xi64> into tensor<2x3xi32>
   return %0 : tensor<2x3xi32>
 }
 
@@ -274,7 +294,8 @@ func.func @onnx_gatherelements_example2() -> tensor<2x3xi32> {
 func.func @onnx_gatherelements_negative() -> tensor<2x3xi32> {
   %data = arith.constant dense<[[1, 2, 3], [4, 5, 6], [7, 8, 9]]> : tensor<3x3xi32>
   %indices = arith.constant dense<[[-1, -2, 0], [-2, 0, 0]]> : tensor<2x3xi32>
-  %0 = gather.elements %data[%indices] axis = 0 : (tensor<3x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
+  %init = tensor.empty() : tensor<2x3xi32>
+  %0 = gather.elements %data[%indices] axis = 0 into %init : tensor<3x3xi32>, tensor<2x3xi32> into tensor<2x3xi32>
   return %0 : tensor<2x3xi32>
 }
 
@@ -287,7 +308,8 @@ func.func @onnx_gatherelements_negative() -> tensor<2x3xi32> {
 func.func @onnx_gathernd_example1() -> tensor<2xi32> {
   %data = arith.constant dense<[[0, 1], [2, 3]]> : tensor<2x2xi32>
   %indices = arith.constant dense<[[0, 0], [1, 1]]> : tensor<2x2xi64>
-  %0 = gather.nd %data[%indices] : (tensor<2x2xi32>, tensor<2x2xi64>) -> tensor<2xi32>
+  %init = tensor.empty() : tensor<2xi32>
+  %0 = gather.nd %data[%indices] into %init : tensor<2x2xi32>, tensor<2x2xi64> into tensor<2xi32>
   return %0 : tensor<2xi32>
 }
 
@@ -300,7 +322,8 @@ func.func @onnx_gathernd_example1() -> tensor<2xi32> {
 func.func @onnx_gathernd_example2() -> tensor<2x2xi32> {
   %data = arith.constant dense<[[0, 1], [2, 3]]> : tensor<2x2xi32>
   %indices = arith.constant dense<[[1], [0]]> : tensor<2x1xi64>
-  %0 = gather.nd %data[%indices] : (tensor<2x2xi32>, tensor<2x1xi64>) -> tensor<2x2xi32>
+  %init = tensor.empty() : tensor<2x2xi32>
+  %0 = gather.nd %data[%indices] into %init : tensor<2x2xi32>, tensor<2x1xi64> into tensor<2x2xi32>
   return %0 : tensor<2x2xi32>
 }
 
@@ -313,7 +336,8 @@ func.func @onnx_gathernd_example2() -> tensor<2x2xi32> {
 func.func @onnx_gathernd_example3() -> tensor<2x2xi32> {
   %data = arith.constant dense<[[[0, 1], [2, 3]], [[4, 5], [6, 7]]]> : tensor<2x2x2xi32>
   %indices = arith.constant dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>
-  %0 = gather.nd %data[%indices] : (tensor<2x2x2xi32>, tensor<2x2xi64>) -> tensor<2x2xi32>
+  %init = tensor.empty() : tensor<2x2xi32>
+  %0 = gather.nd %data[%indices] into %init : tensor<2x2x2xi32>, tensor<2x2xi64> into tensor<2x2xi32>
   return %0 : tensor<2x2xi32>
 }
 
@@ -326,7 +350,8 @@ func.func @onnx_gathernd_example3() -> tensor<2x2xi32> {
 func.func @onnx_gathernd_example4() -> tensor<2x1x2xi32> {
   %data = arith.constant dense<[[[0, 1], [2, 3]], [[4, 5], [6, 7]]]> : tensor<2x2x2xi32>
   %indices = arith.constant dense<[[[0, 1]], [[1, 0]]]> : tensor<2x1x2xi64>
-  %0 = gather.nd %data[%indices] : (tensor<2x2x2xi32>, tensor<2x1x2xi64>) -> tensor<2x1x2xi32>
+  %init = tensor.empty() : tensor<2x1x2xi32>
+  %0 = gather.nd %data[%indices] into %init : tensor<2x2x2xi32>, tensor<2x1x2xi64> into tensor<2x1x2xi32>
   return %0 : tensor<2x1x2xi32>
 }
 
@@ -339,6 +364,7 @@ func.func @onnx_gathernd_example4() -> tensor<2x1x2xi32> {
 func.func @onnx_gathernd_example5() -> tensor<2x2xi32> {
   %data = arith.constant dense<[[[0, 1], [2, 3]], [[4, 5], [6, 7]]]> : tensor<2x2x2xi32>
   %indices = arith.constant dense<[[1], [0]]> : tensor<2x1xi64>
-  %0 = gather.nd %data[%indices] batch_dims = 1 : (tensor<2x2x2xi32>, tensor<2x1xi64>) -> tensor<2x2xi32>
+  %init = tensor.empty() : tensor<2x2xi32>
+  %0 = gather.nd %data[%indices] batch_dims = 1 into %init : tensor<2x2x2xi32>, tensor<2x1xi64> into tensor<2x2xi32>
   return %0 : tensor<2x2xi32>
 }

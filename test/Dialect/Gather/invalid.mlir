@@ -4,136 +4,136 @@
 // gather.multiaxis
 //===----------------------------------------------------------------------===//
 
-func.func @multiaxis_indices_rank_differs_from_input_rank(%input: tensor<4x3xf32>, %indices: tensor<2xi64>) {
+func.func @multiaxis_indices_rank_differs_from_input_rank(%input: tensor<4x3xf32>, %indices: tensor<2xi64>, %init_0: tensor<2x3xf32>) {
   // expected-error @+1 {{'gather.multiaxis' op indices rank (1) must equal input rank (2)}}
-  %0 = gather.multiaxis %input[%indices] axes = [0] : (tensor<4x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  %0 = gather.multiaxis %input[%indices] axes = [0] into %init_0 : tensor<4x3xf32>, tensor<2xi64> into tensor<2x3xf32>
   return
 }
 
 // -----
 
-func.func @multiaxis_axis_not_less_than_rank(%input: tensor<4x3xf32>, %indices: tensor<2x1xi64>) {
+func.func @multiaxis_axis_not_less_than_rank(%input: tensor<4x3xf32>, %indices: tensor<2x1xi64>, %init_0: tensor<2x3xf32>) {
   // expected-error @+1 {{'gather.multiaxis' op axis 2 is out of range [0, 2)}}
-  %0 = gather.multiaxis %input[%indices] axes = [2] : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+  %0 = gather.multiaxis %input[%indices] axes = [2] into %init_0 : tensor<4x3xf32>, tensor<2x1xi64> into tensor<2x3xf32>
   return
 }
 
 // -----
 
-func.func @multiaxis_negative_axis(%input: tensor<4x3xf32>, %indices: tensor<2x1xi64>) {
+func.func @multiaxis_negative_axis(%input: tensor<4x3xf32>, %indices: tensor<2x1xi64>, %init_0: tensor<2x3xf32>) {
   // expected-error @+1 {{'gather.multiaxis' op axis -1 is out of range [0, 2)}}
-  %0 = gather.multiaxis %input[%indices] axes = [-1] : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+  %0 = gather.multiaxis %input[%indices] axes = [-1] into %init_0 : tensor<4x3xf32>, tensor<2x1xi64> into tensor<2x3xf32>
   return
 }
 
 // -----
 
-func.func @multiaxis_axis_repeated(%input: tensor<4x3xf32>, %indices: tensor<2x2xi64>) {
+func.func @multiaxis_axis_repeated(%input: tensor<4x3xf32>, %indices: tensor<2x2xi64>, %init_0: tensor<2x1xf32>) {
   // expected-error @+1 {{'gather.multiaxis' op axis 0 appears more than once in axes}}
-  %0 = gather.multiaxis %input[%indices] axes = [0, 0] : (tensor<4x3xf32>, tensor<2x2xi64>) -> tensor<2x1xf32>
+  %0 = gather.multiaxis %input[%indices] axes = [0, 0] into %init_0 : tensor<4x3xf32>, tensor<2x2xi64> into tensor<2x1xf32>
   return
 }
 
 // -----
 
-func.func @multiaxis_last_dim_not_multiple_of_coordinate_size(%input: tensor<4x3xf32>, %indices: tensor<2x3xi64>) {
+func.func @multiaxis_last_dim_not_multiple_of_coordinate_size(%input: tensor<4x3xf32>, %indices: tensor<2x3xi64>, %init_0: tensor<2x1xf32>) {
   // expected-error @+1 {{'gather.multiaxis' op last indices dimension (3) must be a multiple of the coordinate size 2 (the number of axes)}}
-  %0 = gather.multiaxis %input[%indices] axes = [0, 1] : (tensor<4x3xf32>, tensor<2x3xi64>) -> tensor<2x1xf32>
+  %0 = gather.multiaxis %input[%indices] axes = [0, 1] into %init_0 : tensor<4x3xf32>, tensor<2x3xi64> into tensor<2x1xf32>
   return
 }
 
 // -----
 
-func.func @multiaxis_non_axis_dims_not_broadcastable(%input: tensor<4x3xf32>, %indices: tensor<2x2xi64>) {
+func.func @multiaxis_non_axis_dims_not_broadcastable(%input: tensor<4x3xf32>, %indices: tensor<2x2xi64>, %init_0: tensor<2x3xf32>) {
   // expected-error @+1 {{'gather.multiaxis' op non-axis dimension 1: input size 3 and logical indices size 2 are not broadcast-compatible (equal, or one of them 1)}}
-  %0 = gather.multiaxis %input[%indices] axes = [0] : (tensor<4x3xf32>, tensor<2x2xi64>) -> tensor<2x3xf32>
+  %0 = gather.multiaxis %input[%indices] axes = [0] into %init_0 : tensor<4x3xf32>, tensor<2x2xi64> into tensor<2x3xf32>
   return
 }
 
 // -----
 
 // The last dimension is compared after dividing out the coordinate size.
-func.func @multiaxis_logical_last_dim_not_broadcastable(%input: tensor<4x3x5xf32>, %indices: tensor<1x1x6xi64>) {
+func.func @multiaxis_logical_last_dim_not_broadcastable(%input: tensor<4x3x5xf32>, %indices: tensor<1x1x6xi64>, %init_0: tensor<1x1x5xf32>) {
   // expected-error @+1 {{'gather.multiaxis' op non-axis dimension 2: input size 5 and logical indices size 3 are not broadcast-compatible}}
-  %0 = gather.multiaxis %input[%indices] axes = [0, 1] : (tensor<4x3x5xf32>, tensor<1x1x6xi64>) -> tensor<1x1x5xf32>
+  %0 = gather.multiaxis %input[%indices] axes = [0, 1] into %init_0 : tensor<4x3x5xf32>, tensor<1x1x6xi64> into tensor<1x1x5xf32>
   return
 }
 
 // -----
 
-func.func @multiaxis_result_shape_disagrees(%input: tensor<4x3xf32>, %indices: tensor<2x1xi64>) {
-  // expected-error @+1 {{'gather.multiaxis' op result dimension 1 (4) must be 3 (inferred result type 'tensor<2x3xf32>')}}
-  %0 = gather.multiaxis %input[%indices] axes = [0] : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x4xf32>
+func.func @multiaxis_init_shape_disagrees(%input: tensor<4x3xf32>, %indices: tensor<2x1xi64>, %init_0: tensor<2x4xf32>) {
+  // expected-error @+1 {{'gather.multiaxis' op init dimension 1 (4) must be 3 (inferred output type 'tensor<2x3xf32>')}}
+  %0 = gather.multiaxis %input[%indices] axes = [0] into %init_0 : tensor<4x3xf32>, tensor<2x1xi64> into tensor<2x4xf32>
   return
 }
 
 // -----
 
-func.func @multiaxis_result_rank_differs(%input: tensor<4x3xf32>, %indices: tensor<2x1xi64>) {
-  // expected-error @+1 {{'gather.multiaxis' op result rank (1) must be 2 (inferred result type 'tensor<2x3xf32>')}}
-  %0 = gather.multiaxis %input[%indices] axes = [0] : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<6xf32>
+func.func @multiaxis_init_rank_differs(%input: tensor<4x3xf32>, %indices: tensor<2x1xi64>, %init_0: tensor<6xf32>) {
+  // expected-error @+1 {{'gather.multiaxis' op init rank (1) must be 2 (inferred output type 'tensor<2x3xf32>')}}
+  %0 = gather.multiaxis %input[%indices] axes = [0] into %init_0 : tensor<4x3xf32>, tensor<2x1xi64> into tensor<6xf32>
   return
 }
 
 // -----
 
-func.func @multiaxis_result_element_type_differs(%input: tensor<4x3xf32>, %indices: tensor<2x1xi64>) {
-  // expected-error @+1 {{'gather.multiaxis' op result element type 'f16' must equal the input element type 'f32'}}
-  %0 = gather.multiaxis %input[%indices] axes = [0] : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf16>
+func.func @multiaxis_init_element_type_differs(%input: tensor<4x3xf32>, %indices: tensor<2x1xi64>, %init_0: tensor<2x3xf16>) {
+  // expected-error @+1 {{'gather.multiaxis' op init element type 'f16' must equal the input element type 'f32'}}
+  %0 = gather.multiaxis %input[%indices] axes = [0] into %init_0 : tensor<4x3xf32>, tensor<2x1xi64> into tensor<2x3xf16>
   return
 }
 
 // -----
 
-func.func @multiaxis_float_indices(%input: tensor<4x3xf32>, %indices: tensor<2x1xf32>) {
-  // expected-error @+1 {{'gather.multiaxis' op operand #1 must be ranked tensor of signless integer (i8, i16, i32, i64) or index values}}
-  %0 = gather.multiaxis %input[%indices] axes = [0] : (tensor<4x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+func.func @multiaxis_float_indices(%input: tensor<4x3xf32>, %indices: tensor<2x1xf32>, %init_0: tensor<2x3xf32>) {
+  // expected-error @+1 {{'gather.multiaxis' op operand #1 must be ranked tensor or memref of signless integer (i8, i16, i32, i64) or index, but got}}
+  %0 = gather.multiaxis %input[%indices] axes = [0] into %init_0 : tensor<4x3xf32>, tensor<2x1xf32> into tensor<2x3xf32>
   return
 }
 
 // -----
 
-func.func @multiaxis_i1_indices(%input: tensor<4x3xf32>, %indices: tensor<2x1xi1>) {
-  // expected-error @+1 {{'gather.multiaxis' op operand #1 must be ranked tensor of signless integer (i8, i16, i32, i64) or index values}}
-  %0 = gather.multiaxis %input[%indices] axes = [0] : (tensor<4x3xf32>, tensor<2x1xi1>) -> tensor<2x3xf32>
+func.func @multiaxis_i1_indices(%input: tensor<4x3xf32>, %indices: tensor<2x1xi1>, %init_0: tensor<2x3xf32>) {
+  // expected-error @+1 {{'gather.multiaxis' op operand #1 must be ranked tensor or memref of signless integer (i8, i16, i32, i64) or index, but got}}
+  %0 = gather.multiaxis %input[%indices] axes = [0] into %init_0 : tensor<4x3xf32>, tensor<2x1xi1> into tensor<2x3xf32>
   return
 }
 
 // -----
 
-func.func @multiaxis_unranked_input(%input: tensor<*xf32>, %indices: tensor<2x1xi64>) {
-  // expected-error @+1 {{'gather.multiaxis' op operand #0 must be ranked tensor of any type values}}
-  %0 = gather.multiaxis %input[%indices] axes = [0] : (tensor<*xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+func.func @multiaxis_unranked_input(%input: tensor<*xf32>, %indices: tensor<2x1xi64>, %init_0: tensor<2x3xf32>) {
+  // expected-error @+1 {{'gather.multiaxis' op operand #0 must be ranked tensor or memref, but got}}
+  %0 = gather.multiaxis %input[%indices] axes = [0] into %init_0 : tensor<*xf32>, tensor<2x1xi64> into tensor<2x3xf32>
   return
 }
 
 // -----
 
-func.func @multiaxis_constant_index_out_of_bounds() {
+func.func @multiaxis_constant_index_out_of_bounds(%init_0: tensor<2x1xf32>) {
   %input = arith.constant dense<1.0> : tensor<4x3xf32>
   %indices = arith.constant dense<[[0, 1], [3, 3]]> : tensor<2x2xi64>
   // Component 1 of the second coordinate addresses axis 1 (size 3).
   // expected-error @+1 {{'gather.multiaxis' op index 3 at indices position [1, 1] is out of bounds for 'tensor<4x3xf32>' dimension 1 of size 3}}
-  %0 = gather.multiaxis %input[%indices] axes = [0, 1] : (tensor<4x3xf32>, tensor<2x2xi64>) -> tensor<2x1xf32>
+  %0 = gather.multiaxis %input[%indices] axes = [0, 1] into %init_0 : tensor<4x3xf32>, tensor<2x2xi64> into tensor<2x1xf32>
   return
 }
 
 // -----
 
-func.func @multiaxis_constant_negative_index_when_negatives_are_out_of_bounds() {
+func.func @multiaxis_constant_negative_index_when_negatives_are_out_of_bounds(%init_0: tensor<2x3xf32>) {
   %input = arith.constant dense<1.0> : tensor<4x3xf32>
   %indices = arith.constant dense<[[-1], [2]]> : tensor<2x1xi32>
   // expected-error @+1 {{'gather.multiaxis' op index -1 at indices position [0, 0] is out of bounds for 'tensor<4x3xf32>' dimension 0 of size 4 (negative_indices = out_of_bounds)}}
-  %0 = gather.multiaxis %input[%indices] axes = [0] negative_indices = out_of_bounds : (tensor<4x3xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>
+  %0 = gather.multiaxis %input[%indices] axes = [0] negative_indices = out_of_bounds into %init_0 : tensor<4x3xf32>, tensor<2x1xi32> into tensor<2x3xf32>
   return
 }
 
 // -----
 
-func.func @multiaxis_unknown_policy(%input: tensor<4x3xf32>, %indices: tensor<2x1xi64>) {
+func.func @multiaxis_unknown_policy(%input: tensor<4x3xf32>, %indices: tensor<2x1xi64>, %init_0: tensor<2x3xf32>) {
   // expected-error @+2 {{custom op 'gather.multiaxis' expected ::mlir::gather::OutOfBoundsMode to be one of: error, clamp, fill, unchecked}}
   // expected-error @+1 {{failed to parse Gather_OutOfBoundsModeAttr parameter 'value'}}
-  %0 = gather.multiaxis %input[%indices] axes = [0] out_of_bounds = wrap : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+  %0 = gather.multiaxis %input[%indices] axes = [0] out_of_bounds = wrap into %init_0 : tensor<4x3xf32>, tensor<2x1xi64> into tensor<2x3xf32>
   return
 }
 
@@ -143,52 +143,52 @@ func.func @multiaxis_unknown_policy(%input: tensor<4x3xf32>, %indices: tensor<2x
 // gather.block
 //===----------------------------------------------------------------------===//
 
-func.func @block_data_rank_zero(%data: tensor<f32>, %indices: tensor<2xi64>) {
+func.func @block_data_rank_zero(%data: tensor<f32>, %indices: tensor<2xi64>, %init_0: tensor<2xf32>) {
   // expected-error @+1 {{'gather.block' op data must have rank >= 1, got rank 0}}
-  %0 = gather.block %data[%indices] axis = 0 : (tensor<f32>, tensor<2xi64>) -> tensor<2xf32>
+  %0 = gather.block %data[%indices] axis = 0 into %init_0 : tensor<f32>, tensor<2xi64> into tensor<2xf32>
   return
 }
 
 // -----
 
-func.func @block_axis_not_less_than_rank(%data: tensor<4x3xf32>, %indices: tensor<2xi64>) {
+func.func @block_axis_not_less_than_rank(%data: tensor<4x3xf32>, %indices: tensor<2xi64>, %init_0: tensor<4x2xf32>) {
   // expected-error @+1 {{'gather.block' op axis 2 is out of range [-2, 1] for data rank 2}}
-  %0 = gather.block %data[%indices] axis = 2 : (tensor<4x3xf32>, tensor<2xi64>) -> tensor<4x2xf32>
+  %0 = gather.block %data[%indices] axis = 2 into %init_0 : tensor<4x3xf32>, tensor<2xi64> into tensor<4x2xf32>
   return
 }
 
 // -----
 
-func.func @block_axis_below_negative_rank(%data: tensor<4x3xf32>, %indices: tensor<2xi64>) {
+func.func @block_axis_below_negative_rank(%data: tensor<4x3xf32>, %indices: tensor<2xi64>, %init_0: tensor<4x2xf32>) {
   // expected-error @+1 {{'gather.block' op axis -3 is out of range [-2, 1] for data rank 2}}
-  %0 = gather.block %data[%indices] axis = -3 : (tensor<4x3xf32>, tensor<2xi64>) -> tensor<4x2xf32>
+  %0 = gather.block %data[%indices] axis = -3 into %init_0 : tensor<4x3xf32>, tensor<2xi64> into tensor<4x2xf32>
   return
 }
 
 // -----
 
-func.func @block_result_shape_disagrees(%data: tensor<4x3xf32>, %indices: tensor<5xi64>) {
-  // expected-error @+1 {{'gather.block' op result dimension 0 (5) must be 4 (inferred result type 'tensor<4x5xf32>')}}
-  %0 = gather.block %data[%indices] axis = 1 : (tensor<4x3xf32>, tensor<5xi64>) -> tensor<5x3xf32>
+func.func @block_init_shape_disagrees(%data: tensor<4x3xf32>, %indices: tensor<5xi64>, %init_0: tensor<5x3xf32>) {
+  // expected-error @+1 {{'gather.block' op init dimension 0 (5) must be 4 (inferred output type 'tensor<4x5xf32>')}}
+  %0 = gather.block %data[%indices] axis = 1 into %init_0 : tensor<4x3xf32>, tensor<5xi64> into tensor<5x3xf32>
   return
 }
 
 // -----
 
-func.func @block_constant_index_out_of_bounds(%data: tensor<4x3xf32>) {
+func.func @block_constant_index_out_of_bounds(%data: tensor<4x3xf32>, %init_0: tensor<2x3xf32>) {
   %indices = arith.constant dense<[0, 4]> : tensor<2xi64>
   // expected-error @+1 {{'gather.block' op index 4 at indices position [1] is out of bounds for 'tensor<4x3xf32>' dimension 0 of size 4}}
-  %0 = gather.block %data[%indices] axis = 0 : (tensor<4x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  %0 = gather.block %data[%indices] axis = 0 into %init_0 : tensor<4x3xf32>, tensor<2xi64> into tensor<2x3xf32>
   return
 }
 
 // -----
 
-func.func @block_constant_negative_index_beyond_wrap(%data: tensor<4x3xf32>) {
+func.func @block_constant_negative_index_beyond_wrap(%data: tensor<4x3xf32>, %init_0: tensor<4xf32>) {
   %indices = arith.constant dense<-4> : tensor<i32>
   // -3 wraps to 0; -4 is below -size.
   // expected-error @+1 {{'gather.block' op index -4 (every indices element) is out of bounds for 'tensor<4x3xf32>' dimension 1 of size 3}}
-  %0 = gather.block %data[%indices] axis = -1 : (tensor<4x3xf32>, tensor<i32>) -> tensor<4xf32>
+  %0 = gather.block %data[%indices] axis = -1 into %init_0 : tensor<4x3xf32>, tensor<i32> into tensor<4xf32>
   return
 }
 
@@ -198,50 +198,50 @@ func.func @block_constant_negative_index_beyond_wrap(%data: tensor<4x3xf32>) {
 // gather.elements
 //===----------------------------------------------------------------------===//
 
-func.func @elements_data_rank_zero(%data: tensor<f32>, %indices: tensor<i64>) {
+func.func @elements_data_rank_zero(%data: tensor<f32>, %indices: tensor<i64>, %init_0: tensor<f32>) {
   // expected-error @+1 {{'gather.elements' op data must have rank >= 1, got rank 0}}
-  %0 = gather.elements %data[%indices] axis = 0 : (tensor<f32>, tensor<i64>) -> tensor<f32>
+  %0 = gather.elements %data[%indices] axis = 0 into %init_0 : tensor<f32>, tensor<i64> into tensor<f32>
   return
 }
 
 // -----
 
-func.func @elements_indices_rank_differs_from_data_rank(%data: tensor<4x3xf32>, %indices: tensor<2xi64>) {
+func.func @elements_indices_rank_differs_from_data_rank(%data: tensor<4x3xf32>, %indices: tensor<2xi64>, %init_0: tensor<2xf32>) {
   // expected-error @+1 {{'gather.elements' op indices rank (1) must equal data rank (2)}}
-  %0 = gather.elements %data[%indices] axis = 0 : (tensor<4x3xf32>, tensor<2xi64>) -> tensor<2xf32>
+  %0 = gather.elements %data[%indices] axis = 0 into %init_0 : tensor<4x3xf32>, tensor<2xi64> into tensor<2xf32>
   return
 }
 
 // -----
 
-func.func @elements_axis_not_less_than_rank(%data: tensor<4x3xf32>, %indices: tensor<2x3xi64>) {
+func.func @elements_axis_not_less_than_rank(%data: tensor<4x3xf32>, %indices: tensor<2x3xi64>, %init_0: tensor<2x3xf32>) {
   // expected-error @+1 {{'gather.elements' op axis 2 is out of range [-2, 1] for data rank 2}}
-  %0 = gather.elements %data[%indices] axis = 2 : (tensor<4x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
+  %0 = gather.elements %data[%indices] axis = 2 into %init_0 : tensor<4x3xf32>, tensor<2x3xi64> into tensor<2x3xf32>
   return
 }
 
 // -----
 
-func.func @elements_indices_dim_exceeds_data_dim(%data: tensor<4x3xf32>, %indices: tensor<2x5xi64>) {
+func.func @elements_indices_dim_exceeds_data_dim(%data: tensor<4x3xf32>, %indices: tensor<2x5xi64>, %init_0: tensor<2x5xf32>) {
   // expected-error @+1 {{'gather.elements' op indices dimension 1 (5) must not exceed data dimension 1 (3) off the gather axis 0}}
-  %0 = gather.elements %data[%indices] axis = 0 : (tensor<4x3xf32>, tensor<2x5xi64>) -> tensor<2x5xf32>
+  %0 = gather.elements %data[%indices] axis = 0 into %init_0 : tensor<4x3xf32>, tensor<2x5xi64> into tensor<2x5xf32>
   return
 }
 
 // -----
 
-func.func @elements_result_shape_disagrees(%data: tensor<4x3xf32>, %indices: tensor<2x3xi64>) {
-  // expected-error @+1 {{'gather.elements' op result dimension 0 (4) must be 2 (inferred result type 'tensor<2x3xf32>')}}
-  %0 = gather.elements %data[%indices] axis = 0 : (tensor<4x3xf32>, tensor<2x3xi64>) -> tensor<4x3xf32>
+func.func @elements_init_shape_disagrees(%data: tensor<4x3xf32>, %indices: tensor<2x3xi64>, %init_0: tensor<4x3xf32>) {
+  // expected-error @+1 {{'gather.elements' op init dimension 0 (4) must be 2 (inferred output type 'tensor<2x3xf32>')}}
+  %0 = gather.elements %data[%indices] axis = 0 into %init_0 : tensor<4x3xf32>, tensor<2x3xi64> into tensor<4x3xf32>
   return
 }
 
 // -----
 
-func.func @elements_constant_index_out_of_bounds(%data: tensor<4x3xf32>) {
+func.func @elements_constant_index_out_of_bounds(%data: tensor<4x3xf32>, %init_0: tensor<2x3xf32>) {
   %indices = arith.constant dense<[[0, 1, 2], [2, 3, 1]]> : tensor<2x3xi8>
   // expected-error @+1 {{'gather.elements' op index 3 at indices position [1, 1] is out of bounds for 'tensor<4x3xf32>' dimension 1 of size 3}}
-  %0 = gather.elements %data[%indices] axis = 1 : (tensor<4x3xf32>, tensor<2x3xi8>) -> tensor<2x3xf32>
+  %0 = gather.elements %data[%indices] axis = 1 into %init_0 : tensor<4x3xf32>, tensor<2x3xi8> into tensor<2x3xf32>
   return
 }
 
@@ -251,82 +251,126 @@ func.func @elements_constant_index_out_of_bounds(%data: tensor<4x3xf32>) {
 // gather.nd
 //===----------------------------------------------------------------------===//
 
-func.func @nd_data_rank_zero(%data: tensor<f32>, %indices: tensor<2x1xi64>) {
+func.func @nd_data_rank_zero(%data: tensor<f32>, %indices: tensor<2x1xi64>, %init_0: tensor<2xf32>) {
   // expected-error @+1 {{'gather.nd' op data must have rank >= 1, got rank 0}}
-  %0 = gather.nd %data[%indices] : (tensor<f32>, tensor<2x1xi64>) -> tensor<2xf32>
+  %0 = gather.nd %data[%indices] into %init_0 : tensor<f32>, tensor<2x1xi64> into tensor<2xf32>
   return
 }
 
 // -----
 
-func.func @nd_indices_rank_zero(%data: tensor<4xf32>, %indices: tensor<i64>) {
+func.func @nd_indices_rank_zero(%data: tensor<4xf32>, %indices: tensor<i64>, %init_0: tensor<f32>) {
   // expected-error @+1 {{'gather.nd' op indices must have rank >= 1, got rank 0}}
-  %0 = gather.nd %data[%indices] : (tensor<4xf32>, tensor<i64>) -> tensor<f32>
+  %0 = gather.nd %data[%indices] into %init_0 : tensor<4xf32>, tensor<i64> into tensor<f32>
   return
 }
 
 // -----
 
-func.func @nd_batch_dims_negative(%data: tensor<4x3xf32>, %indices: tensor<4x1xi64>) {
+func.func @nd_batch_dims_negative(%data: tensor<4x3xf32>, %indices: tensor<4x1xi64>, %init_0: tensor<4xf32>) {
   // expected-error @+1 {{'gather.nd' op batch_dims (-1) must be non-negative}}
-  %0 = gather.nd %data[%indices] batch_dims = -1 : (tensor<4x3xf32>, tensor<4x1xi64>) -> tensor<4xf32>
+  %0 = gather.nd %data[%indices] batch_dims = -1 into %init_0 : tensor<4x3xf32>, tensor<4x1xi64> into tensor<4xf32>
   return
 }
 
 // -----
 
-func.func @nd_batch_dims_not_less_than_rank(%data: tensor<4x3xf32>, %indices: tensor<4x2xi64>) {
+func.func @nd_batch_dims_not_less_than_rank(%data: tensor<4x3xf32>, %indices: tensor<4x2xi64>, %init_0: tensor<4xf32>) {
   // expected-error @+1 {{'gather.nd' op batch_dims (2) must be less than min(indices rank, data rank) = 2}}
-  %0 = gather.nd %data[%indices] batch_dims = 2 : (tensor<4x3xf32>, tensor<4x2xi64>) -> tensor<4xf32>
+  %0 = gather.nd %data[%indices] batch_dims = 2 into %init_0 : tensor<4x3xf32>, tensor<4x2xi64> into tensor<4xf32>
   return
 }
 
 // -----
 
-func.func @nd_coordinate_size_dynamic(%data: tensor<4x3xf32>, %indices: tensor<5x?xi64>) {
+func.func @nd_coordinate_size_dynamic(%data: tensor<4x3xf32>, %indices: tensor<5x?xi64>, %init_0: tensor<5xf32>) {
   // expected-error @+1 {{'gather.nd' op last indices dimension (the coordinate size) must be static, got ?}}
-  %0 = gather.nd %data[%indices] : (tensor<4x3xf32>, tensor<5x?xi64>) -> tensor<5xf32>
+  %0 = gather.nd %data[%indices] into %init_0 : tensor<4x3xf32>, tensor<5x?xi64> into tensor<5xf32>
   return
 }
 
 // -----
 
-func.func @nd_coordinate_size_zero(%data: tensor<4x3xf32>, %indices: tensor<5x0xi64>) {
+func.func @nd_coordinate_size_zero(%data: tensor<4x3xf32>, %indices: tensor<5x0xi64>, %init_0: tensor<5x4x3xf32>) {
   // expected-error @+1 {{'gather.nd' op coordinate size (last indices dimension = 0) must be in [1, data rank - batch_dims] = [1, 2]}}
-  %0 = gather.nd %data[%indices] : (tensor<4x3xf32>, tensor<5x0xi64>) -> tensor<5x4x3xf32>
+  %0 = gather.nd %data[%indices] into %init_0 : tensor<4x3xf32>, tensor<5x0xi64> into tensor<5x4x3xf32>
   return
 }
 
 // -----
 
-func.func @nd_coordinate_size_exceeds_unbatched_rank(%data: tensor<2x4x3xf32>, %indices: tensor<2x3xi64>) {
+func.func @nd_coordinate_size_exceeds_unbatched_rank(%data: tensor<2x4x3xf32>, %indices: tensor<2x3xi64>, %init_0: tensor<2xf32>) {
   // expected-error @+1 {{'gather.nd' op coordinate size (last indices dimension = 3) must be in [1, data rank - batch_dims] = [1, 2]}}
-  %0 = gather.nd %data[%indices] batch_dims = 1 : (tensor<2x4x3xf32>, tensor<2x3xi64>) -> tensor<2xf32>
+  %0 = gather.nd %data[%indices] batch_dims = 1 into %init_0 : tensor<2x4x3xf32>, tensor<2x3xi64> into tensor<2xf32>
   return
 }
 
 // -----
 
-func.func @nd_batch_dim_sizes_differ(%data: tensor<3x4x5xf32>, %indices: tensor<2x1xi64>) {
+func.func @nd_batch_dim_sizes_differ(%data: tensor<3x4x5xf32>, %indices: tensor<2x1xi64>, %init_0: tensor<2x5xf32>) {
   // expected-error @+1 {{'gather.nd' op batch dimension 0: data size 3 must equal indices size 2 (or be 1)}}
-  %0 = gather.nd %data[%indices] batch_dims = 1 : (tensor<3x4x5xf32>, tensor<2x1xi64>) -> tensor<2x5xf32>
+  %0 = gather.nd %data[%indices] batch_dims = 1 into %init_0 : tensor<3x4x5xf32>, tensor<2x1xi64> into tensor<2x5xf32>
   return
 }
 
 // -----
 
-func.func @nd_result_shape_disagrees(%data: tensor<2x2x2xf32>, %indices: tensor<2x2xi64>) {
-  // expected-error @+1 {{'gather.nd' op result rank (3) must be 2 (inferred result type 'tensor<2x2xf32>')}}
-  %0 = gather.nd %data[%indices] : (tensor<2x2x2xf32>, tensor<2x2xi64>) -> tensor<2x2x2xf32>
+func.func @nd_init_shape_disagrees(%data: tensor<2x2x2xf32>, %indices: tensor<2x2xi64>, %init_0: tensor<2x2x2xf32>) {
+  // expected-error @+1 {{'gather.nd' op init rank (3) must be 2 (inferred output type 'tensor<2x2xf32>')}}
+  %0 = gather.nd %data[%indices] into %init_0 : tensor<2x2x2xf32>, tensor<2x2xi64> into tensor<2x2x2xf32>
   return
 }
 
 // -----
 
-func.func @nd_constant_index_out_of_bounds(%data: tensor<2x4x3xf32>) {
+func.func @nd_constant_index_out_of_bounds(%data: tensor<2x4x3xf32>, %init_0: tensor<2x1xf32>) {
   %indices = arith.constant dense<[[[1, 2]], [[0, 3]]]> : tensor<2x1x2xi64>
   // batch_dims = 1: component 1 of a tuple addresses data dimension 2.
   // expected-error @+1 {{'gather.nd' op index 3 at indices position [1, 0, 1] is out of bounds for 'tensor<2x4x3xf32>' dimension 2 of size 3}}
-  %0 = gather.nd %data[%indices] batch_dims = 1 : (tensor<2x4x3xf32>, tensor<2x1x2xi64>) -> tensor<2x1xf32>
+  %0 = gather.nd %data[%indices] batch_dims = 1 into %init_0 : tensor<2x4x3xf32>, tensor<2x1x2xi64> into tensor<2x1xf32>
+  return
+}
+
+// -----
+
+// Destination-passing style: the operands are all tensors or all buffers.
+func.func @block_tensor_operands_memref_init(%data: tensor<4x3xf32>, %indices: tensor<2xi64>, %init: memref<2x3xf32>) {
+  // expected-error @+1 {{'gather.block' op operands must be all tensors or all memrefs, got data 'tensor<4x3xf32>', indices 'tensor<2xi64>' and init 'memref<2x3xf32>'}}
+  gather.block %data[%indices] axis = 0 into %init : tensor<4x3xf32>, tensor<2xi64> into memref<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @multiaxis_memref_input_tensor_indices(%input: memref<4x3xf32>, %indices: tensor<2x1xi64>, %init: memref<2x3xf32>) {
+  // expected-error @+1 {{'gather.multiaxis' op operands must be all tensors or all memrefs, got input 'memref<4x3xf32>', indices 'tensor<2x1xi64>' and init 'memref<2x3xf32>'}}
+  gather.multiaxis %input[%indices] axes = [0] into %init : memref<4x3xf32>, tensor<2x1xi64> into memref<2x3xf32>
+  return
+}
+
+// -----
+
+// On buffers the shape rules are the same.
+func.func @elements_memref_init_shape_disagrees(%data: memref<4x3xf32>, %indices: memref<2x3xi64>, %init: memref<3x3xf32>) {
+  // expected-error @+1 {{'gather.elements' op init dimension 0 (3) must be 2 (inferred output type 'tensor<2x3xf32>')}}
+  gather.elements %data[%indices] axis = 0 into %init : memref<4x3xf32>, memref<2x3xi64> into memref<3x3xf32>
+  return
+}
+
+// -----
+
+// A gather on buffers has no result.
+func.func @nd_memref_with_result(%data: memref<4x3xf32>, %indices: memref<2x1xi64>, %init: memref<2x3xf32>) {
+  // expected-error @+1 {{'gather.nd' op expected the number of tensor results (1) to be equal to the number of output tensors (0)}}
+  %0 = "gather.nd"(%data, %indices, %init) <{batch_dims = 0 : i64, negative_indices = #gather<negative_indices wrap>, out_of_bounds = #gather<out_of_bounds error>}> : (memref<4x3xf32>, memref<2x1xi64>, memref<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// A gather on tensors returns the new value of its destination.
+func.func @block_tensor_without_result(%data: tensor<4x3xf32>, %indices: tensor<2xi64>, %init: tensor<2x3xf32>) {
+  // expected-error @+1 {{'gather.block' op expected the number of tensor results (0) to be equal to the number of output tensors (1)}}
+  "gather.block"(%data, %indices, %init) <{axis = 0 : i64, negative_indices = #gather<negative_indices wrap>, out_of_bounds = #gather<out_of_bounds error>}> : (tensor<4x3xf32>, tensor<2xi64>, tensor<2x3xf32>) -> ()
   return
 }

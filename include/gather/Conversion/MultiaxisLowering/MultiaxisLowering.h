@@ -13,6 +13,7 @@
 #define GATHER_CONVERSION_MULTIAXISLOWERING_MULTIAXISLOWERING_H
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
@@ -88,6 +89,64 @@ void populateMultiaxisLoweringPatterns(
 /// lowered") and the result is failure.
 LogicalResult applyGatherLoweringPatterns(Operation *root,
                                           RewritePatternSet &&patterns);
+
+/// One condition on dynamic sizes that only the run time can decide.
+struct RuntimeShapeCheck {
+  /// i1 "holds".
+  Value holds;
+  RuntimeErrorKind kind;
+  /// The dimension concerned (of the output for InitSizeMismatch, of the
+  /// operands otherwise) and the two sizes compared (index values).
+  int64_t dim;
+  Value lhs, rhs;
+};
+
+/// Every run-time shape condition of a gather op (any of the four, on
+/// tensors or buffers): dynamic broadcasts that must be compatible, a
+/// dynamic last multiaxis indices dimension that must hold whole
+/// coordinates, gather.elements indices sizes that must not exceed the data
+/// sizes, and dynamic init sizes that must equal the output sizes. Empty
+/// when the static types prove them all.
+SmallVector<RuntimeShapeCheck> buildRuntimeShapeChecks(OpBuilder &b,
+                                                       Location loc,
+                                                       Operation *gatherOp);
+
+/// The conjunction of the checks (null when there are none).
+Value allShapeChecksHold(OpBuilder &b, Location loc,
+                         ArrayRef<RuntimeShapeCheck> checks);
+
+/// Calls the error hook for the first check that fails, with its kind and
+/// the details (dimension, both sizes). Only to be reached when one fails.
+void reportFailedShapeCheck(OpBuilder &b, Location loc, Operation *gatherOp,
+                            ArrayRef<RuntimeShapeCheck> checks,
+                            SymbolTableCollection *symbolTables = nullptr);
+
+/// The element of a gather op (any of the four, on tensors or buffers) at
+/// output coordinate `coords`, with the op's index policy: the scalar
+/// semantics, built once here for the buffer lowering and for tiling's
+/// scalar implementation. An invalid index is read through coordinate 0
+/// (`fill` yields zero, `error` sets `invalid`); an empty gathered dimension
+/// is not read (zero). Assumes the run-time shape checks hold.
+struct GatherElementValue {
+  Value value;
+  /// i1 "an index was invalid" under `out_of_bounds = error`, else null.
+  Value invalid;
+};
+GatherElementValue buildGatherElement(OpBuilder &b, Location loc,
+                                      Operation *gatherOp, ValueRange coords);
+
+/// Stores the element at `coords` of buffer-form `gatherOp` into its init
+/// buffer; an invalid index under `error` calls the error hook. The body of
+/// the buffer lowering's loops and of tiling's scalar implementation.
+void buildGatherElementStore(OpBuilder &b, Location loc, Operation *gatherOp,
+                             ValueRange coords,
+                             SymbolTableCollection *symbolTables = nullptr);
+
+/// Lowers a buffer-form gather op (after bufferization) to an scf.parallel
+/// over the output that stores element by element, after the run-time shape
+/// checks (a failure calls the error hook and writes nothing).
+LogicalResult lowerBufferGather(RewriterBase &rewriter, Operation *gatherOp,
+                                SymbolTableCollection *symbolTables = nullptr);
 
 /// The scalar loop form: one linalg.generic over the output (parallel
 /// iterators) whose body computes `element(linalg.index coordinates)`.

@@ -27,7 +27,7 @@ static constexpr int64_t kFoldElementLimit = 1 << 16;
 //===----------------------------------------------------------------------===//
 
 static ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<RankedTensorType>(value.getType()).getShape();
+  return cast<ShapedType>(value.getType()).getShape();
 }
 
 MultiaxisForm mlir::gather::getMultiaxisForm(Operation *op) {
@@ -110,15 +110,26 @@ static OpFoldResult foldSplatGather(Operation *op, Attribute dataAttr,
   return SplatElementsAttr::get(resultType, value);
 }
 
+/// Folds on tensors only (on buffers there is no result). `identity`, when
+/// set, is a value the output equals.
 template <typename OpTy>
-static OpFoldResult foldGather(OpTy op, Attribute dataAttr,
-                               Attribute indicesAttr) {
-  if (failed(op.analyzeShapes()))
-    return {};
+static LogicalResult foldGather(OpTy op, Attribute dataAttr,
+                                Attribute indicesAttr, Value identity,
+                                SmallVectorImpl<OpFoldResult> &results) {
+  if (!op.hasPureTensorSemantics() || failed(op.analyzeShapes()))
+    return failure();
+  if (identity) {
+    results.push_back(identity);
+    return success();
+  }
   IndexPolicy policy = op.getIndexPolicy();
-  if (OpFoldResult folded = foldSplatGather(op, dataAttr, indicesAttr, policy))
-    return folded;
-  return foldConstantGather(op, dataAttr, indicesAttr, policy);
+  OpFoldResult folded = foldSplatGather(op, dataAttr, indicesAttr, policy);
+  if (!folded)
+    folded = foldConstantGather(op, dataAttr, indicesAttr, policy);
+  if (!folded)
+    return failure();
+  results.push_back(folded);
+  return success();
 }
 
 /// A single axis whose indices are 0..n-1 along that very dimension (and 1
@@ -129,7 +140,7 @@ static bool isIotaOverAxis(MultiaxisOp op, Attribute indicesAttr) {
     return false;
   int64_t axis = op.getAxes().front();
   ArrayRef<int64_t> shape = indices.getType().getShape();
-  ArrayRef<int64_t> inputShape = op.getInput().getType().getShape();
+  ArrayRef<int64_t> inputShape = shapeOf(op.getInput());
   for (auto [d, size] : llvm::enumerate(shape))
     if (static_cast<int64_t>(d) == axis ? size != inputShape[axis] : size != 1)
       return false;
@@ -144,8 +155,8 @@ static bool isIotaOverAxis(MultiaxisOp op, Attribute indicesAttr) {
 /// it is the input itself only if no dimension can grow, which equal static
 /// types alone do not prove (`?` against `?` may broadcast at run time).
 static bool isBroadcastIdentity(MultiaxisOp op) {
-  ArrayRef<int64_t> inputShape = op.getInput().getType().getShape();
-  ArrayRef<int64_t> indicesShape = op.getIndices().getType().getShape();
+  ArrayRef<int64_t> inputShape = shapeOf(op.getInput());
+  ArrayRef<int64_t> indicesShape = shapeOf(op.getIndices());
   for (auto [inputSize, indicesSize] : llvm::zip(inputShape, indicesShape)) {
     bool inputDecides = !ShapedType::isDynamic(inputSize) && inputSize != 1;
     if (!inputDecides && indicesSize != 1 && indicesSize != inputSize)
@@ -156,28 +167,36 @@ static bool isBroadcastIdentity(MultiaxisOp op) {
   return true;
 }
 
-OpFoldResult MultiaxisOp::fold(FoldAdaptor adaptor) {
-  if (failed(analyzeShapes()))
-    return {};
+LogicalResult MultiaxisOp::fold(FoldAdaptor adaptor,
+                                SmallVectorImpl<OpFoldResult> &results) {
   // Empty axes with nothing to broadcast, or an iota over the axis: the
   // output is the input.
-  if (getInput().getType() == getType() &&
+  Value identity;
+  if (getInput().getType() == getInit().getType() &&
+      succeeded(analyzeShapes()) &&
       ((getAxes().empty() && isBroadcastIdentity(*this)) ||
        isIotaOverAxis(*this, adaptor.getIndices())))
-    return getInput();
-  return foldGather(*this, adaptor.getInput(), adaptor.getIndices());
+    identity = getInput();
+  return foldGather(*this, adaptor.getInput(), adaptor.getIndices(), identity,
+                    results);
 }
 
-OpFoldResult BlockOp::fold(FoldAdaptor adaptor) {
-  return foldGather(*this, adaptor.getData(), adaptor.getIndices());
+LogicalResult BlockOp::fold(FoldAdaptor adaptor,
+                            SmallVectorImpl<OpFoldResult> &results) {
+  return foldGather(*this, adaptor.getData(), adaptor.getIndices(), Value(),
+                    results);
 }
 
-OpFoldResult ElementsOp::fold(FoldAdaptor adaptor) {
-  return foldGather(*this, adaptor.getData(), adaptor.getIndices());
+LogicalResult ElementsOp::fold(FoldAdaptor adaptor,
+                               SmallVectorImpl<OpFoldResult> &results) {
+  return foldGather(*this, adaptor.getData(), adaptor.getIndices(), Value(),
+                    results);
 }
 
-OpFoldResult NdOp::fold(FoldAdaptor adaptor) {
-  return foldGather(*this, adaptor.getData(), adaptor.getIndices());
+LogicalResult NdOp::fold(FoldAdaptor adaptor,
+                         SmallVectorImpl<OpFoldResult> &results) {
+  return foldGather(*this, adaptor.getData(), adaptor.getIndices(), Value(),
+                    results);
 }
 
 //===----------------------------------------------------------------------===//
@@ -202,7 +221,7 @@ SmallVector<int64_t> mlir::gather::getRuntimeBoundedDims(ElementsOp op) {
 /// reshapes' dynamic forms.
 template <typename OpTy>
 static LogicalResult rewriteOpToMultiaxis(RewriterBase &rewriter, OpTy op) {
-  if (failed(op.analyzeShapes()))
+  if (!op.hasPureTensorSemantics() || failed(op.analyzeShapes()))
     return failure();
   MultiaxisForm form = getMultiaxisForm(op);
   Location loc = op.getLoc();
@@ -248,16 +267,24 @@ static LogicalResult rewriteOpToMultiaxis(RewriterBase &rewriter, OpTy op) {
   }
   Value input = buildUnitReshape(rewriter, loc, data, form.data);
   Value multiIndices = buildUnitReshape(rewriter, loc, indices, form.indices);
+  FailureOr<GatherShape> multiaxisShape = analyzeMultiaxisShapes(
+      shapeOf(input), shapeOf(multiIndices), form.axes, nullptr);
+  if (failed(multiaxisShape))
+    return failure();
+  // The destination keeps its buffer: expanded, not replaced.
+  Value init = expandDestination(rewriter, loc, op.getInit(), form.output,
+                                 multiaxisShape->outputShape);
   // Run-time errors name the op the user wrote, not gather.multiaxis.
   Location multiaxisLoc =
       NameLoc::get(rewriter.getStringAttr(op->getName().getStringRef()), loc);
   auto multiaxis = MultiaxisOp::create(
       rewriter, multiaxisLoc, input, multiIndices, form.axes,
-      op.getNegativeIndices(), op.getOutOfBounds());
+      op.getNegativeIndices(), op.getOutOfBounds(), init);
   Value result =
       buildUnitReshape(rewriter, loc, multiaxis.getOutput(), form.output);
-  if (result.getType() != op.getType())
-    result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
+  Type resultType = op.getInit().getType();
+  if (result.getType() != resultType)
+    result = tensor::CastOp::create(rewriter, loc, resultType, result);
   rewriter.replaceOp(op, result);
   return success();
 }
@@ -290,18 +317,20 @@ template <typename OpTy> struct RewriteToMultiaxis : OpRewritePattern<OpTy> {
   }
 };
 
-/// Replaces the result type by the most static type that agrees with both
-/// the written and the inferred type; users keep the written type through a
-/// tensor.cast.
+/// Gives the destination (and so the result) the most static type that
+/// agrees with both the written and the inferred type: a tensor.cast of
+/// `init` before the op, one back to the written type for the users.
 template <typename OpTy> struct RefineResultType : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "no result on buffers");
     FailureOr<GatherShape> shape = op.analyzeShapes();
     if (failed(shape))
       return rewriter.notifyMatchFailure(op, "invalid operand shapes");
-    RankedTensorType written = op.getOutput().getType();
+    auto written = cast<RankedTensorType>(op.getInit().getType());
     SmallVector<int64_t> refined;
     for (auto [have, inferred] :
          llvm::zip_equal(written.getShape(), shape->outputShape))
@@ -309,10 +338,15 @@ template <typename OpTy> struct RefineResultType : OpRewritePattern<OpTy> {
     RankedTensorType refinedType = written.clone(refined);
     if (refinedType == written)
       return rewriter.notifyMatchFailure(op, "result type already refined");
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Value init = tensor::CastOp::create(rewriter, loc, refinedType, op.getInit());
     rewriter.setInsertionPointAfter(op);
-    auto cast =
-        tensor::CastOp::create(rewriter, op.getLoc(), written, op.getOutput());
-    rewriter.modifyOpInPlace(op, [&] { op.getOutput().setType(refinedType); });
+    auto cast = tensor::CastOp::create(rewriter, loc, written, op.getOutput());
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getInitMutable().assign(init);
+      op.getOutput().setType(refinedType);
+    });
     rewriter.replaceAllUsesExcept(op.getOutput(), cast.getResult(), cast);
     return success();
   }
@@ -355,6 +389,25 @@ template <typename OpTy> struct DropNegativeWrap : OpRewritePattern<OpTy> {
 // gather.multiaxis simplifications
 //===----------------------------------------------------------------------===//
 
+/// `op` on operands with unit dimensions collapsed by `groups`: the new op
+/// writes into the destination collapsed the same way, and its result is
+/// expanded back to the destination's type.
+static Value rebuildWithFewerDims(PatternRewriter &rewriter, MultiaxisOp op,
+                                  Value input, Value indices,
+                                  ArrayRef<int64_t> axes,
+                                  ArrayRef<ReassociationIndices> groups) {
+  Location loc = op.getLoc();
+  Value init = op.getInit();
+  Value collapsedInit =
+      tensor::CollapseShapeOp::create(rewriter, loc, init, groups);
+  auto reduced = MultiaxisOp::create(rewriter, loc, input, indices, axes,
+                                     op.getNegativeIndices(),
+                                     op.getOutOfBounds(), collapsedInit);
+  return tensor::ExpandShapeOp::create(
+      rewriter, loc, init.getType(), reduced.getOutput(), groups,
+      tensor::getMixedSizes(rewriter, loc, init));
+}
+
 /// Constant indices naming one coordinate for the whole output (logical
 /// indices shape all ones) select a slice: tensor.extract_slice.
 struct SingleCoordinateToSlice : OpRewritePattern<MultiaxisOp> {
@@ -363,11 +416,11 @@ struct SingleCoordinateToSlice : OpRewritePattern<MultiaxisOp> {
   LogicalResult matchAndRewrite(MultiaxisOp op,
                                 PatternRewriter &rewriter) const override {
     DenseIntElementsAttr indices;
-    if (op.getAxes().empty() ||
+    if (!op.hasPureTensorSemantics() || op.getAxes().empty() ||
         !matchPattern(op.getIndices(), m_Constant(&indices)) ||
         indices.getNumElements() != op.getCoordinateSize())
       return failure();
-    ArrayRef<int64_t> inputShape = op.getInput().getType().getShape();
+    ArrayRef<int64_t> inputShape = shapeOf(op.getInput());
     int64_t rank = inputShape.size();
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes =
@@ -388,9 +441,9 @@ struct SingleCoordinateToSlice : OpRewritePattern<MultiaxisOp> {
     }
     Value slice = tensor::ExtractSliceOp::create(
         rewriter, op.getLoc(), op.getInput(), offsets, sizes, strides);
-    if (slice.getType() != op.getType())
-      slice =
-          tensor::CastOp::create(rewriter, op.getLoc(), op.getType(), slice);
+    Type resultType = op.getInit().getType();
+    if (slice.getType() != resultType)
+      slice = tensor::CastOp::create(rewriter, op.getLoc(), resultType, slice);
     rewriter.replaceOp(op, slice);
     return success();
   }
@@ -406,8 +459,10 @@ struct MergeUnitAxisWithIndexDim : OpRewritePattern<MultiaxisOp> {
 
   LogicalResult matchAndRewrite(MultiaxisOp op,
                                 PatternRewriter &rewriter) const override {
-    ArrayRef<int64_t> inputShape = op.getInput().getType().getShape();
-    ArrayRef<int64_t> indicesShape = op.getIndices().getType().getShape();
+    if (!op.hasPureTensorSemantics())
+      return failure();
+    ArrayRef<int64_t> inputShape = shapeOf(op.getInput());
+    ArrayRef<int64_t> indicesShape = shapeOf(op.getIndices());
     ArrayRef<int64_t> axes = op.getAxes();
     int64_t rank = inputShape.size();
     int64_t k = op.getCoordinateSize();
@@ -436,19 +491,8 @@ struct MergeUnitAxisWithIndexDim : OpRewritePattern<MultiaxisOp> {
       SmallVector<int64_t> newAxes;
       for (int64_t a : axes)
         newAxes.push_back(a > next ? a - 1 : a);
-      auto merged =
-          MultiaxisOp::create(rewriter, loc, input, indices, newAxes,
-                              op.getNegativeIndices(), op.getOutOfBounds());
-      // The original output has [1, n] where the merged one has [n].
-      RankedTensorType resultType = op.getType();
-      SmallVector<int64_t> expandedShape(resultType.getShape());
-      expandedShape[axis] = 1;
-      Value result = tensor::ExpandShapeOp::create(
-          rewriter, loc, resultType.clone(expandedShape), merged.getOutput(),
-          merge);
-      if (result.getType() != resultType)
-        result = tensor::CastOp::create(rewriter, loc, resultType, result);
-      rewriter.replaceOp(op, result);
+      rewriter.replaceOp(op, rebuildWithFewerDims(rewriter, op, input, indices,
+                                                  newAxes, merge));
       return success();
     }
     return failure();
@@ -463,8 +507,10 @@ struct DropInertUnitDim : OpRewritePattern<MultiaxisOp> {
 
   LogicalResult matchAndRewrite(MultiaxisOp op,
                                 PatternRewriter &rewriter) const override {
-    ArrayRef<int64_t> inputShape = op.getInput().getType().getShape();
-    ArrayRef<int64_t> indicesShape = op.getIndices().getType().getShape();
+    if (!op.hasPureTensorSemantics())
+      return failure();
+    ArrayRef<int64_t> inputShape = shapeOf(op.getInput());
+    ArrayRef<int64_t> indicesShape = shapeOf(op.getIndices());
     ArrayRef<int64_t> axes = op.getAxes();
     int64_t rank = inputShape.size();
     int64_t k = op.getCoordinateSize();
@@ -491,18 +537,8 @@ struct DropInertUnitDim : OpRewritePattern<MultiaxisOp> {
       SmallVector<int64_t> newAxes;
       for (int64_t a : axes)
         newAxes.push_back(a > d ? a - 1 : a);
-      auto reduced =
-          MultiaxisOp::create(rewriter, loc, input, indices, newAxes,
-                              op.getNegativeIndices(), op.getOutOfBounds());
-      RankedTensorType resultType = op.getType();
-      SmallVector<int64_t> expandedShape(resultType.getShape());
-      expandedShape[d] = 1;
-      Value result = tensor::ExpandShapeOp::create(
-          rewriter, loc, resultType.clone(expandedShape), reduced.getOutput(),
-          groups);
-      if (result.getType() != resultType)
-        result = tensor::CastOp::create(rewriter, loc, resultType, result);
-      rewriter.replaceOp(op, result);
+      rewriter.replaceOp(op, rebuildWithFewerDims(rewriter, op, input, indices,
+                                                  newAxes, groups));
       return success();
     }
     return failure();
@@ -517,13 +553,13 @@ struct EmptyAxesToBroadcast : OpRewritePattern<MultiaxisOp> {
 
   LogicalResult matchAndRewrite(MultiaxisOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.getAxes().empty())
+    if (!op.hasPureTensorSemantics() || !op.getAxes().empty())
       return failure();
     FailureOr<GatherShape> shape = op.analyzeShapes();
     if (failed(shape))
       return failure();
-    ArrayRef<int64_t> inputShape = op.getInput().getType().getShape();
-    ArrayRef<int64_t> indicesShape = op.getIndices().getType().getShape();
+    ArrayRef<int64_t> inputShape = shapeOf(op.getInput());
+    ArrayRef<int64_t> indicesShape = shapeOf(op.getIndices());
     SmallVector<int64_t> broadcastDims;
     SmallVector<int64_t> keptDims;
     for (auto [d, size] : llvm::enumerate(inputShape)) {
@@ -545,16 +581,9 @@ struct EmptyAxesToBroadcast : OpRewritePattern<MultiaxisOp> {
         unitDimGroups(keptDims, inputShape.size());
     Value collapsed =
         tensor::CollapseShapeOp::create(rewriter, loc, op.getInput(), groups);
-    SmallVector<OpFoldResult> outputSizes =
-        reifyOutputShape(rewriter, loc, *shape, op.getInput(), op.getIndices());
-    Value init = tensor::EmptyOp::create(
-        rewriter, loc, outputSizes, op.getInput().getType().getElementType());
-    auto broadcast = linalg::BroadcastOp::create(rewriter, loc, collapsed, init,
-                                                 broadcastDims);
-    Value result = broadcast->getResult(0);
-    if (result.getType() != op.getType())
-      result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
-    rewriter.replaceOp(op, result);
+    auto broadcast = linalg::BroadcastOp::create(rewriter, loc, collapsed,
+                                                 op.getInit(), broadcastDims);
+    rewriter.replaceOp(op, broadcast->getResults());
     return success();
   }
 };

@@ -3,6 +3,7 @@
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
@@ -12,7 +13,27 @@
 using namespace mlir;
 using namespace mlir::gather;
 
+//===----------------------------------------------------------------------===//
+// The destination type in the custom assembly: `into <init type>`, which is
+// also the result type on tensors (buffers have no result).
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseDestinationType(OpAsmParser &parser, Type &initType,
+                                        Type &outputType) {
+  if (parser.parseType(initType))
+    return failure();
+  if (isa<RankedTensorType>(initType))
+    outputType = initType;
+  return success();
+}
+
+static void printDestinationType(OpAsmPrinter &printer, Operation *,
+                                 Type initType, Type) {
+  printer << initType;
+}
+
 #define GET_OP_CLASSES
+#include "gather/Dialect/Gather/IR/GatherInterfaces.cpp.inc"
 #include "gather/Dialect/Gather/IR/GatherOps.cpp.inc"
 
 //===----------------------------------------------------------------------===//
@@ -20,45 +41,93 @@ using namespace mlir::gather;
 //===----------------------------------------------------------------------===//
 
 static ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<RankedTensorType>(value.getType()).getShape();
+  return cast<ShapedType>(value.getType()).getShape();
 }
 
-/// Runs `analyze` with diagnostics prefixed like Operation::emitOpError, so
-/// that errors found during type inference (which the verifier runs first)
-/// read the same as the op's own verifier errors.
-template <typename OpTy, typename AnalyzeFn>
-static LogicalResult
-inferGatherType(std::optional<Location> location, Value data, Value indices,
-                AnalyzeFn &&analyze, SmallVectorImpl<Type> &inferred) {
-  auto dataType = dyn_cast<RankedTensorType>(data.getType());
-  auto indicesType = dyn_cast<RankedTensorType>(indices.getType());
-  if (!dataType || !indicesType)
-    return emitOptionalError(location, "'", OpTy::getOperationName(),
-                             "' op expects ranked tensor operands");
-  auto emitOpError = [&]() -> InFlightDiagnostic {
-    return mlir::emitError(*location)
-           << "'" << OpTy::getOperationName() << "' op ";
-  };
-  EmitErrorFn emitFn = location ? EmitErrorFn(emitOpError) : EmitErrorFn();
-  FailureOr<GatherShape> shape =
-      analyze(dataType.getShape(), indicesType.getShape(), emitFn);
-  if (failed(shape))
-    return failure();
-  inferred.push_back(
-      RankedTensorType::get(shape->outputShape, dataType.getElementType()));
+Value mlir::gather::createEmptyInit(OpBuilder &builder, Location loc,
+                                    const GatherShape &shape, Value data,
+                                    Value indices) {
+  SmallVector<OpFoldResult> sizes =
+      reifyOutputShape(builder, loc, shape, data, indices);
+  Type elementType = cast<ShapedType>(data.getType()).getElementType();
+  return tensor::EmptyOp::create(builder, loc, sizes, elementType);
+}
+
+/// An empty destination when `shape` holds (the operands follow the rules).
+static Value emptyInitOrNull(OpBuilder &builder, Location loc,
+                             FailureOr<GatherShape> shape, Value data,
+                             Value indices) {
+  return succeeded(shape) ? createEmptyInit(builder, loc, *shape, data, indices)
+                          : Value();
+}
+
+Value mlir::gather::createMultiaxisInit(OpBuilder &builder, Location loc,
+                                        Value input, Value indices,
+                                        ArrayRef<int64_t> axes) {
+  return emptyInitOrNull(
+      builder, loc,
+      analyzeMultiaxisShapes(shapeOf(input), shapeOf(indices), axes, nullptr),
+      input, indices);
+}
+
+Value mlir::gather::createBlockInit(OpBuilder &builder, Location loc,
+                                    Value data, Value indices, int64_t axis) {
+  return emptyInitOrNull(
+      builder, loc,
+      analyzeBlockShapes(shapeOf(data), shapeOf(indices), axis, nullptr), data,
+      indices);
+}
+
+Value mlir::gather::createElementsInit(OpBuilder &builder, Location loc,
+                                       Value data, Value indices,
+                                       int64_t axis) {
+  return emptyInitOrNull(
+      builder, loc,
+      analyzeElementsShapes(shapeOf(data), shapeOf(indices), axis, nullptr),
+      data, indices);
+}
+
+Value mlir::gather::createNdInit(OpBuilder &builder, Location loc, Value data,
+                                 Value indices, int64_t batchDims) {
+  return emptyInitOrNull(
+      builder, loc,
+      analyzeNdShapes(shapeOf(data), shapeOf(indices), batchDims, nullptr),
+      data, indices);
+}
+
+/// On tensors the result is the new value of `init`; on buffers there is
+/// none.
+static LogicalResult inferGatherType(Value init,
+                                     SmallVectorImpl<Type> &inferred) {
+  if (auto tensorType = dyn_cast<RankedTensorType>(init.getType()))
+    inferred.push_back(tensorType);
   return success();
 }
 
-/// The written result type may refine or relax dimensions (a `?` on either
-/// side matches anything) but must agree in rank, static sizes and element
-/// type.
-static bool areCompatibleGatherTypes(TypeRange inferred, TypeRange actual) {
-  if (inferred.size() != 1 || actual.size() != 1)
-    return false;
-  auto lhs = dyn_cast<RankedTensorType>(inferred.front());
-  auto rhs = dyn_cast<RankedTensorType>(actual.front());
-  return lhs && rhs && lhs.getElementType() == rhs.getElementType() &&
-         succeeded(verifyCompatibleShape(lhs.getShape(), rhs.getShape()));
+/// On buffers the op reads its data and indices and writes its destination
+/// (never reading it); on tensors it has no memory effect.
+static void getGatherEffects(
+    Operation *op, OpOperand &init,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    if (&operand == &init)
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    else
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+template <typename OpTy>
+static Speculation::Speculatability getGatherSpeculatability(OpTy op) {
+  // On buffers the op writes memory: it stays where it is.
+  if (!op.hasPureTensorSemantics())
+    return Speculation::NotSpeculatable;
+  return op.getIndexPolicy().getSpeculatability();
 }
 
 template <typename OpTy>
@@ -72,38 +141,48 @@ static LogicalResult reifyGatherShape(OpTy op, OpBuilder &builder,
   return success();
 }
 
-/// Upstream runs `verify()` before the InferTypeOpInterface check (a region
-/// trait), so the shape rules are reported here, with the op's own prefix.
-/// The written result type is checked here too, so that a mismatch names the
-/// dimension instead of the trait's generic "failed to infer" message.
-template <typename OpTy> static LogicalResult verifyGatherShapes(OpTy op) {
+/// The shape rules, with the op's own prefix, and the destination: of the
+/// operands' kind (all tensors or all buffers), the data element type, and
+/// the output shape the operands imply (a `?` on either side matches).
+template <typename OpTy>
+static LogicalResult verifyGatherShapes(OpTy op) {
+  StringRef dataName = isa<MultiaxisOp>(op) ? "input" : "data";
+  Type dataType = op->getOperand(0).getType();
+  Type indicesType = op.getIndices().getType();
+  Type initType = op.getInit().getType();
+  bool tensors = isa<RankedTensorType>(dataType);
+  if (isa<RankedTensorType>(indicesType) != tensors ||
+      isa<RankedTensorType>(initType) != tensors)
+    return op.emitOpError("operands must be all tensors or all memrefs, got ")
+           << dataName << " " << dataType << ", indices " << indicesType
+           << " and init " << initType;
   FailureOr<GatherShape> shape =
       op.analyzeShapes([&]() { return op.emitOpError(); });
   if (failed(shape))
     return failure();
-  auto dataType = cast<RankedTensorType>(op->getOperand(0).getType());
-  RankedTensorType resultType = op.getOutput().getType();
-  if (resultType.getElementType() != dataType.getElementType())
-    return op.emitOpError("result element type ")
-           << resultType.getElementType() << " must equal the "
-           << (isa<MultiaxisOp>(op) ? "input" : "data") << " element type "
-           << dataType.getElementType();
+  Type elementType = cast<ShapedType>(dataType).getElementType();
+  auto outputType = cast<ShapedType>(initType);
   ArrayRef<int64_t> inferred = shape->outputShape;
-  if (resultType.getRank() != static_cast<int64_t>(inferred.size()))
-    return op.emitOpError("result rank (")
-           << resultType.getRank() << ") must be " << inferred.size()
-           << " (inferred result type "
-           << RankedTensorType::get(inferred, dataType.getElementType()) << ")";
+  auto inferredType = [&] {
+    return RankedTensorType::get(inferred, elementType);
+  };
+  if (outputType.getElementType() != elementType)
+    return op.emitOpError("init element type ")
+           << outputType.getElementType() << " must equal the " << dataName
+           << " element type " << elementType;
+  if (outputType.getRank() != static_cast<int64_t>(inferred.size()))
+    return op.emitOpError("init rank (")
+           << outputType.getRank() << ") must be " << inferred.size()
+           << " (inferred output type " << inferredType() << ")";
   for (auto [dim, sizes] :
-       llvm::enumerate(llvm::zip(resultType.getShape(), inferred))) {
+       llvm::enumerate(llvm::zip(outputType.getShape(), inferred))) {
     auto [written, expected] = sizes;
     if (ShapedType::isDynamic(written) || ShapedType::isDynamic(expected) ||
         written == expected)
       continue;
-    return op.emitOpError("result dimension ")
+    return op.emitOpError("init dimension ")
            << dim << " (" << written << ") must be " << expected
-           << " (inferred result type "
-           << RankedTensorType::get(inferred, dataType.getElementType()) << ")";
+           << " (inferred output type " << inferredType() << ")";
   }
   return success();
 }
@@ -161,27 +240,25 @@ static LogicalResult verifyConstantIndices(OpTy op,
     return AnalyzeExpr(shapeOf(getOperand(0)), shapeOf(getIndices()),          \
                        emitError);                                             \
   }                                                                            \
-  LogicalResult OpTy::inferReturnTypes(                                        \
-      MLIRContext *, std::optional<Location> location, Adaptor adaptor,        \
-      SmallVectorImpl<Type> &inferred) {                                       \
-    return inferGatherType<OpTy>(                                              \
-        location, adaptor.getOperands()[0], adaptor.getIndices(),              \
-        [&](ArrayRef<int64_t> dataShape, ArrayRef<int64_t> indicesShape,       \
-            EmitErrorFn emitError) {                                           \
-          return AnalyzeExpr(dataShape, indicesShape, emitError);              \
-        },                                                                     \
-        inferred);                                                             \
+  LogicalResult OpTy::inferReturnTypes(MLIRContext *,                          \
+                                       std::optional<Location>,                \
+                                       Adaptor adaptor,                        \
+                                       SmallVectorImpl<Type> &inferred) {      \
+    return inferGatherType(adaptor.getInit(), inferred);                       \
   }                                                                            \
-  bool OpTy::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {   \
-    return areCompatibleGatherTypes(inferred, actual);                         \
+  void OpTy::getEffects(                                                       \
+      SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>      \
+          &effects) {                                                          \
+    getGatherEffects(*this, getInitMutable(), effects);                        \
   }                                                                            \
   Speculation::Speculatability OpTy::getSpeculatability() {                    \
-    return getIndexPolicy().getSpeculatability();                              \
+    return getGatherSpeculatability(*this);                                    \
   }                                                                            \
   LogicalResult OpTy::reifyResultShapes(                                       \
       OpBuilder &builder, ReifiedRankedShapedTypeDims &reified) {              \
     return reifyGatherShape(*this, builder, reified);                          \
-  }
+  }                                                                            \
+  Value OpTy::getSource() { return getOperand(0); }
 
 //===----------------------------------------------------------------------===//
 // MultiaxisOp
@@ -190,6 +267,10 @@ static LogicalResult verifyConstantIndices(OpTy op,
 #define MULTIAXIS_ANALYZE(data, indices, emit)                                 \
   analyzeMultiaxisShapes(data, indices, adaptor.getAxes(), emit)
 GATHER_COMMON_METHODS(MultiaxisOp, MULTIAXIS_ANALYZE)
+
+SmallVector<int64_t> MultiaxisOp::getGatheredDims() {
+  return llvm::to_vector(getAxes());
+}
 
 LogicalResult MultiaxisOp::verify() {
   if (failed(verifyGatherShapes(*this)))
@@ -204,6 +285,10 @@ LogicalResult MultiaxisOp::verify() {
 #define BLOCK_ANALYZE(data, indices, emit)                                     \
   analyzeBlockShapes(data, indices, adaptor.getAxis(), emit)
 GATHER_COMMON_METHODS(BlockOp, BLOCK_ANALYZE)
+
+SmallVector<int64_t> BlockOp::getGatheredDims() {
+  return {getNormalizedAxis()};
+}
 
 LogicalResult BlockOp::verify() {
   if (failed(verifyGatherShapes(*this)))
@@ -220,6 +305,10 @@ LogicalResult BlockOp::verify() {
   analyzeElementsShapes(data, indices, adaptor.getAxis(), emit)
 GATHER_COMMON_METHODS(ElementsOp, ELEMENTS_ANALYZE)
 
+SmallVector<int64_t> ElementsOp::getGatheredDims() {
+  return {getNormalizedAxis()};
+}
+
 LogicalResult ElementsOp::verify() {
   if (failed(verifyGatherShapes(*this)))
     return failure();
@@ -235,11 +324,18 @@ LogicalResult ElementsOp::verify() {
   analyzeNdShapes(data, indices, adaptor.getBatchDims(), emit)
 GATHER_COMMON_METHODS(NdOp, ND_ANALYZE)
 
+SmallVector<int64_t> NdOp::getGatheredDims() {
+  int64_t batchDims = getBatchDims();
+  int64_t coordinateSize = shapeOf(getIndices()).back();
+  return llvm::to_vector(
+      llvm::seq<int64_t>(batchDims, batchDims + coordinateSize));
+}
+
 LogicalResult NdOp::verify() {
   if (failed(verifyGatherShapes(*this)))
     return failure();
   int64_t batchDims = getBatchDims();
-  int64_t coordinateSize = getIndices().getType().getShape().back();
+  int64_t coordinateSize = shapeOf(getIndices()).back();
   SmallVector<int64_t> dims = llvm::to_vector(
       llvm::seq<int64_t>(batchDims, batchDims + coordinateSize));
   return verifyConstantIndices(*this, dims);

@@ -3,6 +3,7 @@
 #include "gather/Dialect/Gather/IR/GatherShapes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/SmallSet.h"
@@ -28,15 +29,32 @@ mlir::gather::getLogicalIndicesShape(ArrayRef<int64_t> indicesShape,
   return logical;
 }
 
+Value mlir::gather::buildDimSize(OpBuilder &builder, Location loc,
+                                 Value shaped, int64_t dim) {
+  auto type = cast<ShapedType>(shaped.getType());
+  if (!type.isDynamicDim(dim))
+    return arith::ConstantIndexOp::create(builder, loc, type.getDimSize(dim));
+  if (isa<MemRefType>(type))
+    return memref::DimOp::create(builder, loc, shaped, dim);
+  return tensor::DimOp::create(builder, loc, shaped, dim);
+}
+
+Value mlir::gather::buildElementRead(OpBuilder &builder, Location loc,
+                                     Value shaped, ValueRange position) {
+  if (isa<MemRefType>(shaped.getType()))
+    return memref::LoadOp::create(builder, loc, shaped, position);
+  return tensor::ExtractOp::create(builder, loc, shaped, position);
+}
+
 Value mlir::gather::buildLogicalIndicesSize(OpBuilder &builder, Location loc,
                                             Value indices, int64_t dim,
                                             int64_t valuesPerCoordinate) {
-  auto type = cast<RankedTensorType>(indices.getType());
+  auto type = cast<ShapedType>(indices.getType());
   int64_t size = type.getDimSize(dim);
   if (isStatic(size))
     return arith::ConstantIndexOp::create(
         builder, loc, getLogicalIndicesSize(size, valuesPerCoordinate));
-  Value dynamic = tensor::DimOp::create(builder, loc, indices, dim);
+  Value dynamic = buildDimSize(builder, loc, indices, dim);
   if (valuesPerCoordinate == 1)
     return dynamic;
   Value divisor =
@@ -307,8 +325,8 @@ SmallVector<OpFoldResult>
 mlir::gather::reifyOutputShape(OpBuilder &builder, Location loc,
                                const GatherShape &shape, Value data,
                                Value indices) {
-  auto dataType = cast<RankedTensorType>(data.getType());
-  auto indicesType = cast<RankedTensorType>(indices.getType());
+  auto dataType = cast<ShapedType>(data.getType());
+  auto indicesType = cast<ShapedType>(indices.getType());
   SmallVector<OpFoldResult> sizes;
   for (auto [size, src] : llvm::zip(shape.outputShape, shape.dimSources)) {
     if (isStatic(size)) {
@@ -316,7 +334,7 @@ mlir::gather::reifyOutputShape(OpBuilder &builder, Location loc,
       continue;
     }
     auto dataSize = [&]() -> Value {
-      return tensor::DimOp::create(builder, loc, data, *src.dataDim);
+      return buildDimSize(builder, loc, data, *src.dataDim);
     };
     auto indicesSize = [&]() -> Value {
       return buildLogicalIndicesSize(builder, loc, indices, *src.indicesDim,
@@ -501,6 +519,28 @@ Value mlir::gather::collapseUnitDims(OpBuilder &builder, Location loc,
   return tensor::CollapseShapeOp::create(
       builder, loc, RankedTensorType::get(shape, type.getElementType()), value,
       groups);
+}
+
+Value mlir::gather::expandDestination(OpBuilder &builder, Location loc,
+                                      Value init, const UnitReshape &collapse,
+                                      ArrayRef<int64_t> highShape) {
+  if (collapse.isIdentity)
+    return init;
+  auto initType = cast<RankedTensorType>(init.getType());
+  SmallVector<int64_t> expanded(highShape.size(), 1);
+  for (auto [low, group] : llvm::enumerate(collapse.reassociation)) {
+    // The group's one dimension that is not an inserted unit: the first
+    // whose size is not statically 1, else the first.
+    int64_t kept = group.front();
+    for (int64_t high : group)
+      if (highShape[high] != 1) {
+        kept = high;
+        break;
+      }
+    expanded[kept] = initType.getDimSize(low);
+  }
+  return tensor::ExpandShapeOp::create(builder, loc, initType.clone(expanded),
+                                       init, collapse.reassociation);
 }
 
 Value mlir::gather::buildUnitReshape(OpBuilder &builder, Location loc,

@@ -9,8 +9,11 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "gather/Dialect/Gather/IR/GatherInterfaces.h.inc"
 
 #define GET_OP_CLASSES
 #include "gather/Dialect/Gather/IR/GatherOps.h.inc"
@@ -19,6 +22,23 @@ namespace mlir {
 class RewritePatternSet;
 class RewriterBase;
 namespace gather {
+
+/// A tensor.empty destination for a gather whose output shape `shape`
+/// describes (dynamic sizes reified from `data` and `indices`).
+Value createEmptyInit(OpBuilder &builder, Location loc,
+                      const GatherShape &shape, Value data, Value indices);
+
+/// The same for each op from its operands and attributes; null when the
+/// operands break the op's shape rules. Importers and conversions create the
+/// ops with these.
+Value createMultiaxisInit(OpBuilder &builder, Location loc, Value input,
+                          Value indices, ArrayRef<int64_t> axes);
+Value createBlockInit(OpBuilder &builder, Location loc, Value data,
+                      Value indices, int64_t axis);
+Value createElementsInit(OpBuilder &builder, Location loc, Value data,
+                         Value indices, int64_t axis);
+Value createNdInit(OpBuilder &builder, Location loc, Value data,
+                   Value indices, int64_t batchDims);
 
 /// Rewrites gather.block, gather.elements and gather.nd into
 /// gather.multiaxis with tensor reshapes around it (the Gather Multiaxis

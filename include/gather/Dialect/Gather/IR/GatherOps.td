@@ -4,6 +4,8 @@
 #define GATHER_DIALECT_GATHER_IR_GATHEROPS_TD
 
 include "gather/Dialect/Gather/IR/GatherBase.td"
+include "gather/Dialect/Gather/IR/GatherInterfaces.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
@@ -13,16 +15,27 @@ include "mlir/IR/CommonTypeConstraints.td"
 
 def Gather_IndexElementType : AnyTypeOf<[I8, I16, I32, I64, Index],
     "signless integer (i8, i16, i32, i64) or index">;
-def Gather_IndicesTensor : RankedTensorOf<[Gather_IndexElementType]>;
+// Tensors, or buffers once bufferized (the same op, destination-passing).
+def Gather_Shaped : AnyTypeOf<[AnyRankedTensor, AnyMemRef],
+    "ranked tensor or memref">;
+def Gather_Indices : AnyTypeOf<[RankedTensorOf<[Gather_IndexElementType]>,
+                                MemRefOf<[Gather_IndexElementType]>],
+    "ranked tensor or memref of signless integer (i8, i16, i32, i64) or "
+    "index">;
 
-// Shared by all four ops: the policy attributes, type inference (the result
-// type may be written but must agree with the inferred one), shape
-// reification, and speculation only under the policies that never trap.
+// Shared by all four ops: destination-passing style (the output is written
+// into `init`; on tensors the result is the new value of `init`, on buffers
+// there is no result), the policy attributes, shape reification, memory
+// effects on buffers, and speculation only under the policies that never
+// trap.
 class Gather_Op<string mnemonic, list<Trait> traits = []>
     : Op<Gather_Dialect, mnemonic, traits # [
-        NoMemoryEffect,
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
         DeclareOpInterfaceMethods<ConditionallySpeculatable>,
-        InferTypeOpAdaptorWithIsCompatible,
+        DestinationStyleOpInterface,
+        DeclareOpInterfaceMethods<Gather_GatherOpInterface,
+            ["getSource", "getGatheredDims"]>,
+        InferTypeOpAdaptor,
         DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
             ["reifyResultShapes"]>]> {
   code commonDeclarations = [{
@@ -35,6 +48,25 @@ class Gather_Op<string mnemonic, list<Trait> traits = []>
     ::mlir::gather::IndexPolicy getIndexPolicy() {
       return {getNegativeIndices(), getOutOfBounds()};
     }
+
+    /// DestinationStyleOpInterface: `init` is the destination.
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getInitMutable();
+    }
+
+    /// The type of the output: the result's, or the destination buffer's.
+    ::mlir::ShapedType getOutputType() {
+      return ::llvm::cast<::mlir::ShapedType>(getInit().getType());
+    }
+  }];
+  code dpsDescription = [{
+
+    Destination-passing style. The output is written into `init`, whose
+    contents are never read: on tensors the op returns the new value of
+    `init` (its type is the init type), on buffers (after bufferization) it
+    writes the `init` buffer and has no result. `init` must have the output
+    shape the operands imply (a `?` matches any size; on dynamic sizes the
+    lowerings check it at run time).
   }];
   code policyDescription = [{
 
@@ -51,8 +83,10 @@ class Gather_Op<string mnemonic, list<Trait> traits = []>
   }];
   string policyFormat =
       "(`negative_indices` `=` `` $negative_indices^)? "
-      "(`out_of_bounds` `=` `` $out_of_bounds^)? attr-dict `:` "
-      "functional-type(operands, results)";
+      "(`out_of_bounds` `=` `` $out_of_bounds^)? `into` $init attr-dict "
+      "`:` ";
+  string typesFormat = " `,` type($indices) `into` "
+      "custom<DestinationType>(type($init), type($output))";
   let hasVerifier = 1;
   let hasFolder = 1;
   let hasCanonicalizer = 1;
@@ -94,20 +128,24 @@ def Gather_MultiaxisOp : Gather_Op<"multiaxis"> {
     ```mlir
     // GatherND-like lookup of (n, c) pairs from an NHWC tensor: 2 axes, so
     // the last indices dimension 32 holds 16 coordinate pairs.
-    %0 = gather.multiaxis %input[%indices] axes = [0, 3]
-        : (tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32>
+    %0 = gather.multiaxis %input[%indices] axes = [0, 3] into %init
+        : tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x56x16xf32>
     // The proposal's example: input [4,2,1,2], indices [1,3,2,2], axes [1]
     // gives [4,3,2,2].
-    %1 = gather.multiaxis %a[%b] axes = [1] out_of_bounds = clamp
-        : (tensor<4x2x1x2xf32>, tensor<1x3x2x2xi32>) -> tensor<4x3x2x2xf32>
+    %1 = gather.multiaxis %a[%b] axes = [1] out_of_bounds = clamp into %e
+        : tensor<4x2x1x2xf32>, tensor<1x3x2x2xi32> into tensor<4x3x2x2xf32>
+    // On buffers, after bufferization: no result.
+    gather.multiaxis %ma[%mb] axes = [1] into %buffer
+        : memref<4x2x1x2xf32>, memref<1x3x2x2xi32> into memref<4x3x2x2xf32>
     ```
-  }] # policyDescription;
-  let arguments = !con((ins AnyRankedTensor:$input,
-                            Gather_IndicesTensor:$indices,
-                            DenseI64ArrayAttr:$axes), GatherPolicyArgs);
-  let results = (outs AnyRankedTensor:$output);
+  }] # dpsDescription # policyDescription;
+  let arguments = !con((ins Gather_Shaped:$input,
+                            Gather_Indices:$indices,
+                            DenseI64ArrayAttr:$axes), GatherPolicyArgs,
+                       (ins Gather_Shaped:$init));
+  let results = (outs Optional<AnyRankedTensor>:$output);
   let assemblyFormat = "$input `[` $indices `]` `axes` `=` $axes "
-                       # policyFormat;
+                       # policyFormat # "type($input)" # typesFormat;
   let extraClassDeclaration = commonDeclarations # [{
     /// Number of index values per coordinate: max(len(axes), 1).
     int64_t getCoordinateSize() {
@@ -132,22 +170,23 @@ def Gather_BlockOp : Gather_Op<"block"> {
 
     ```mlir
     // Embedding lookup.
-    %0 = gather.block %table[%ids] axis = 0
-        : (tensor<50000x768xf32>, tensor<8x1024xi64>) -> tensor<8x1024x768xf32>
+    %0 = gather.block %table[%ids] axis = 0 into %init
+        : tensor<50000x768xf32>, tensor<8x1024xi64> into tensor<8x1024x768xf32>
     ```
-  }] # policyDescription;
-  let arguments = !con((ins AnyRankedTensor:$data,
-                            Gather_IndicesTensor:$indices,
+  }] # dpsDescription # policyDescription;
+  let arguments = !con((ins Gather_Shaped:$data,
+                            Gather_Indices:$indices,
                             DefaultValuedAttr<I64Attr, "0">:$axis),
-                       GatherPolicyArgs);
-  let results = (outs AnyRankedTensor:$output);
+                       GatherPolicyArgs, (ins Gather_Shaped:$init));
+  let results = (outs Optional<AnyRankedTensor>:$output);
   let assemblyFormat = "$data `[` $indices `]` `axis` `=` $axis "
-                       # policyFormat;
+                       # policyFormat # "type($data)" # typesFormat;
   let extraClassDeclaration = commonDeclarations # [{
     /// The axis in [0, rank); only meaningful on a verified op.
     int64_t getNormalizedAxis() {
       int64_t axis = getAxis();
-      return axis < 0 ? axis + getData().getType().getRank() : axis;
+      int64_t rank = ::llvm::cast<::mlir::ShapedType>(getData().getType()).getRank();
+      return axis < 0 ? axis + rank : axis;
     }
   }];
 }
@@ -170,22 +209,23 @@ def Gather_ElementsOp : Gather_Op<"elements"> {
     part of `data` (there is no broadcasting of size-1 dimensions).
 
     ```mlir
-    %0 = gather.elements %data[%indices] axis = 1
-        : (tensor<4096x4096xf32>, tensor<4096x1024xi64>) -> tensor<4096x1024xf32>
+    %0 = gather.elements %data[%indices] axis = 1 into %init
+        : tensor<4096x4096xf32>, tensor<4096x1024xi64> into tensor<4096x1024xf32>
     ```
-  }] # policyDescription;
-  let arguments = !con((ins AnyRankedTensor:$data,
-                            Gather_IndicesTensor:$indices,
+  }] # dpsDescription # policyDescription;
+  let arguments = !con((ins Gather_Shaped:$data,
+                            Gather_Indices:$indices,
                             DefaultValuedAttr<I64Attr, "0">:$axis),
-                       GatherPolicyArgs);
-  let results = (outs AnyRankedTensor:$output);
+                       GatherPolicyArgs, (ins Gather_Shaped:$init));
+  let results = (outs Optional<AnyRankedTensor>:$output);
   let assemblyFormat = "$data `[` $indices `]` `axis` `=` $axis "
-                       # policyFormat;
+                       # policyFormat # "type($data)" # typesFormat;
   let extraClassDeclaration = commonDeclarations # [{
     /// The axis in [0, rank); only meaningful on a verified op.
     int64_t getNormalizedAxis() {
       int64_t axis = getAxis();
-      return axis < 0 ? axis + getData().getType().getRank() : axis;
+      int64_t rank = ::llvm::cast<::mlir::ShapedType>(getData().getType()).getRank();
+      return axis < 0 ? axis + rank : axis;
     }
   }];
 }
@@ -207,17 +247,17 @@ def Gather_NdOp : Gather_Op<"nd"> {
     `output[b..., i..., t...] = data[b..., indices[b..., i..., 0:k], t...]`
 
     ```mlir
-    %0 = gather.nd %data[%indices] batch_dims = 1
-        : (tensor<16x512x512x4xf32>, tensor<16x65536x2xi64>) -> tensor<16x65536x4xf32>
+    %0 = gather.nd %data[%indices] batch_dims = 1 into %init
+        : tensor<16x512x512x4xf32>, tensor<16x65536x2xi64> into tensor<16x65536x4xf32>
     ```
-  }] # policyDescription;
-  let arguments = !con((ins AnyRankedTensor:$data,
-                            Gather_IndicesTensor:$indices,
+  }] # dpsDescription # policyDescription;
+  let arguments = !con((ins Gather_Shaped:$data,
+                            Gather_Indices:$indices,
                             DefaultValuedAttr<I64Attr, "0">:$batch_dims),
-                       GatherPolicyArgs);
-  let results = (outs AnyRankedTensor:$output);
+                       GatherPolicyArgs, (ins Gather_Shaped:$init));
+  let results = (outs Optional<AnyRankedTensor>:$output);
   let assemblyFormat = "$data `[` $indices `]` (`batch_dims` `=` $batch_dims^)? "
-                       # policyFormat;
+                       # policyFormat # "type($data)" # typesFormat;
   let extraClassDeclaration = commonDeclarations;
 }
 

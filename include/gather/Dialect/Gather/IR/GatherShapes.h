@@ -56,6 +56,14 @@ int64_t getLogicalIndicesSize(int64_t size, int64_t valuesPerCoordinate);
 SmallVector<int64_t> getLogicalIndicesShape(ArrayRef<int64_t> indicesShape,
                                             int64_t coordinateSize);
 
+/// The size of dimension `dim` of a ranked tensor or memref at run time:
+/// tensor.dim or memref.dim (a constant where static).
+Value buildDimSize(OpBuilder &builder, Location loc, Value shaped, int64_t dim);
+
+/// One element of a ranked tensor or memref: tensor.extract or memref.load.
+Value buildElementRead(OpBuilder &builder, Location loc, Value shaped,
+                       ValueRange position);
+
 /// The logical size of indices dimension `dim` at run time (a constant where
 /// static).
 Value buildLogicalIndicesSize(OpBuilder &builder, Location loc, Value indices,
@@ -172,6 +180,14 @@ SmallVector<ReassociationIndices> unitDimGroups(ArrayRef<int64_t> keptPositions,
 /// (each joins the next kept dimension, trailing ones the last).
 Value collapseUnitDims(OpBuilder &builder, Location loc, Value value,
                        ArrayRef<int64_t> unitDims);
+
+/// The inverse of the unit-dimension collapse `collapse` (the output reshape
+/// of a MultiaxisForm) on a destination: expands `init`, of the collapsed
+/// shape, to the rank of `highShape` (the multiaxis output shape), taking
+/// each group's size from `init` and 1 for the dimensions it inserts.
+Value expandDestination(OpBuilder &builder, Location loc, Value init,
+                        const UnitReshape &collapse,
+                        ArrayRef<int64_t> highShape);
 
 /// Builds the tensor.expand_shape / collapse_shape for `reshape` (returns
 /// `value` itself for an identity).

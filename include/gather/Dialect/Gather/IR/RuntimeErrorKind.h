@@ -35,6 +35,9 @@ enum class RuntimeErrorKind : int64_t {
   /// A gather.elements indices dimension larger than the data dimension
   /// off the gather axis.
   IndicesLargerThanData = 3,
+  /// A destination (`init`) whose dynamic size differs from the output size
+  /// that the operands give.
+  InitSizeMismatch = 4,
 };
 
 /// The message text of a kind (without the site).
@@ -46,6 +49,8 @@ inline const char *describeRuntimeErrorKind(int64_t kind) {
     return "operand shapes are not broadcast-compatible at run time";
   case RuntimeErrorKind::IndicesLargerThanData:
     return "an indices dimension is larger than the data dimension";
+  case RuntimeErrorKind::InitSizeMismatch:
+    return "the init size differs from the output size";
   }
   return "run-time check failed";
 }
