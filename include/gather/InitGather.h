@@ -11,6 +11,8 @@
 
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "gather/Dialect/Gather/TransformOps/GatherTransformOps.h"
+#include "gather/Dialect/Gather/InterfaceImpls/InterfaceImpls.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 #include "gather/Pipelines/Pipelines.h"
 #include "gather/Transforms/Passes.h"
@@ -26,8 +28,14 @@ inline void registerAllGatherPasses() {
   registerGatherPipelines();
 }
 
+/// The dialect with its external models (tiling, bufferization, value
+/// bounds) and its transform dialect extension.
 inline void registerAllGatherDialects(DialectRegistry &registry) {
   registry.insert<GatherDialect>();
+  registerTilingInterfaceExternalModels(registry);
+  registerBufferizableOpInterfaceExternalModels(registry);
+  registerValueBoundsOpInterfaceExternalModels(registry);
+  registerTransformDialectExtension(registry);
 }
 
 } // namespace mlir::gather

@@ -1,0 +1,31 @@
+//===- InterfaceImpls.h - upstream interfaces of the gather ops -*- C++ -*-===//
+//
+// External models that let the gather ops take part in upstream
+// transformations: TilingInterface (tiling, fusion both ways, lowering to
+// loops), BufferizableOpInterface (one-shot-bufferize) and
+// ValueBoundsOpInterface (result sizes). Each lives in the file named for it;
+// registerAllGatherDialects (InitGather.h) registers them all.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_DIALECT_GATHER_INTERFACEIMPLS_INTERFACEIMPLS_H
+#define GATHER_DIALECT_GATHER_INTERFACEIMPLS_INTERFACEIMPLS_H
+
+namespace mlir {
+class DialectRegistry;
+
+namespace gather {
+
+/// TilingInterface on all four ops (TilingInterfaceImpl.cpp).
+void registerTilingInterfaceExternalModels(DialectRegistry &registry);
+
+/// BufferizableOpInterface on all four ops (BufferizableOpInterfaceImpl.cpp).
+void registerBufferizableOpInterfaceExternalModels(DialectRegistry &registry);
+
+/// ValueBoundsOpInterface on all four ops (ValueBoundsOpInterfaceImpl.cpp).
+void registerValueBoundsOpInterfaceExternalModels(DialectRegistry &registry);
+
+} // namespace gather
+} // namespace mlir
+
+#endif // GATHER_DIALECT_GATHER_INTERFACEIMPLS_INTERFACEIMPLS_H

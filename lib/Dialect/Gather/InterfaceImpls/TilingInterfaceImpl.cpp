@@ -1,0 +1,307 @@
+//===- TilingInterfaceImpl.cpp - tiling and fusion of gather ops ----------===//
+//
+// The iteration domain of every gather op is its output, all loops parallel.
+// A tile of the output reads a slice of the operands: the source and index
+// dimensions that output dimensions follow are sliced with the tile (a
+// broadcast size-1 dimension stays whole), the gathered source dimensions and
+// the coordinate dimension of gather.nd stay whole, since any index value may
+// address any position there. The tile is the same op on the slices, so the
+// index policy, broadcasting and the checks of `error` are those of the
+// untiled op: every index value an output element reads is still checked.
+//
+// Shape conditions that only the run time decides (dynamic broadcasts, the
+// sizes of gather.elements, the init size) are those of the whole op. Each
+// tile checks them on the whole operands before it slices them, so that a
+// tile never slices out of bounds and a violation is reported as the untiled
+// op would report it. A tile of an op whose output is empty does not exist,
+// so such an op reads and checks no index value once tiled.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Dialect/Gather/InterfaceImpls/InterfaceImpls.h"
+
+#include "gather/Conversion/MultiaxisLowering/MultiaxisLowering.h"
+#include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+
+namespace {
+
+/// The part of one operand dimension a tile reads.
+struct DimSlice {
+  OpFoldResult offset, size;
+};
+
+/// Whole dimensions of `operand`.
+SmallVector<DimSlice> wholeSlices(OpBuilder &b, Location loc, Value operand) {
+  SmallVector<DimSlice> slices;
+  for (OpFoldResult size : tensor::getMixedSizes(b, loc, operand))
+    slices.push_back({b.getIndexAttr(0), size});
+  return slices;
+}
+
+/// The slice of dimension `dim` of `operand` that output tile
+/// [offset, offset + size) of a dimension following it reads, where the
+/// operand holds `valuesPerElement` values per output element along `dim`.
+/// With `mayBroadcast`, an operand dimension of logical size 1 is a
+/// broadcast and read whole.
+DimSlice sliceFollowingOutput(OpBuilder &b, Location loc, Value operand,
+                              int64_t dim, int64_t valuesPerElement,
+                              OpFoldResult offset, OpFoldResult size,
+                              int64_t outputSize, bool mayBroadcast) {
+  AffineExpr d0 = b.getAffineDimExpr(0);
+  DimSlice scaled{
+      affine::makeComposedFoldedAffineApply(b, loc, d0 * valuesPerElement,
+                                            {offset}),
+      affine::makeComposedFoldedAffineApply(b, loc, d0 * valuesPerElement,
+                                            {size})};
+  int64_t operandSize = cast<ShapedType>(operand.getType()).getDimSize(dim);
+  if (!mayBroadcast || outputSize == 1)
+    return scaled;
+  DimSlice whole{b.getIndexAttr(0), b.getIndexAttr(valuesPerElement)};
+  if (!ShapedType::isDynamic(operandSize))
+    return operandSize == valuesPerElement ? whole : scaled;
+  // Only the run time knows whether this side is the broadcast one.
+  Value isBroadcast = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, buildDimSize(b, loc, operand, dim),
+      arith::ConstantIndexOp::create(b, loc, valuesPerElement));
+  auto choose = [&](OpFoldResult ifBroadcast, OpFoldResult otherwise) {
+    return OpFoldResult(arith::SelectOp::create(
+        b, loc, isBroadcast,
+        getValueOrCreateConstantIndexOp(b, loc, ifBroadcast),
+        getValueOrCreateConstantIndexOp(b, loc, otherwise)));
+  };
+  return {choose(whole.offset, scaled.offset), choose(whole.size, scaled.size)};
+}
+
+/// The operand slices that output tile (offsets, sizes) of `op` reads.
+struct OperandSlices {
+  SmallVector<DimSlice> source, indices;
+};
+FailureOr<OperandSlices> computeOperandSlices(OpBuilder &b, Location loc,
+                                              GatherOpInterface op,
+                                              ArrayRef<OpFoldResult> offsets,
+                                              ArrayRef<OpFoldResult> sizes) {
+  FailureOr<GatherShape> shape = op.analyzeShapes(nullptr);
+  if (failed(shape))
+    return failure();
+  Value source = op.getSource(), indices = op.getIndices();
+  OperandSlices slices{wholeSlices(b, loc, source),
+                       wholeSlices(b, loc, indices)};
+  for (auto [dim, src] : llvm::enumerate(shape->dimSources)) {
+    // Broadcasting exists only where both operands give the dimension.
+    bool mayBroadcast = src.dataDim && src.indicesDim;
+    int64_t outputSize = shape->outputShape[dim];
+    if (src.dataDim)
+      slices.source[*src.dataDim] =
+          sliceFollowingOutput(b, loc, source, *src.dataDim, 1, offsets[dim],
+                               sizes[dim], outputSize, mayBroadcast);
+    if (src.indicesDim)
+      slices.indices[*src.indicesDim] = sliceFollowingOutput(
+          b, loc, indices, *src.indicesDim, src.indicesDivisor, offsets[dim],
+          sizes[dim], outputSize, mayBroadcast);
+  }
+  // gather.elements: the data dimensions off the axis follow the output (the
+  // indices give the output shape; the data may be larger there).
+  if (auto elements = dyn_cast<ElementsOp>(op.getOperation())) {
+    int64_t axis = elements.getNormalizedAxis();
+    for (int64_t dim = 0, e = offsets.size(); dim < e; ++dim)
+      if (dim != axis)
+        slices.source[dim] = {offsets[dim], sizes[dim]};
+  }
+  return slices;
+}
+
+Value extractSlice(OpBuilder &b, Location loc, Value tensor,
+                   ArrayRef<DimSlice> slices) {
+  SmallVector<OpFoldResult> offsets, sizes;
+  for (const DimSlice &slice : slices) {
+    offsets.push_back(slice.offset);
+    sizes.push_back(slice.size);
+  }
+  SmallVector<OpFoldResult> strides(slices.size(), b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(b, loc, tensor, offsets, sizes,
+                                        strides);
+}
+
+/// The tile of `gatherOp` at output tile (offsets, sizes): the same op on
+/// operand slices, writing into the slice of its init.
+FailureOr<TilingResult> tileGather(OpBuilder &b, Operation *gatherOp,
+                                   ArrayRef<OpFoldResult> offsets,
+                                   ArrayRef<OpFoldResult> sizes) {
+  auto op = cast<GatherOpInterface>(gatherOp);
+  Value init = op.getInit();
+  if (!isa<RankedTensorType>(init.getType()))
+    return failure();
+  Location loc = gatherOp->getLoc();
+  int64_t rank = offsets.size();
+  SmallVector<DimSlice> initSlices;
+  for (int64_t d = 0; d < rank; ++d)
+    initSlices.push_back({offsets[d], sizes[d]});
+  Value initTile = extractSlice(b, loc, init, initSlices);
+
+  // The tile, on slices that are in bounds when the whole op's shape
+  // conditions hold.
+  SmallVector<Operation *> generatedSlices{initTile.getDefiningOp()};
+  auto buildTile = [&](OpBuilder &tb) -> FailureOr<Operation *> {
+    FailureOr<OperandSlices> slices =
+        computeOperandSlices(tb, loc, op, offsets, sizes);
+    if (failed(slices))
+      return failure();
+    Value sourceTile = extractSlice(tb, loc, op.getSource(), slices->source);
+    Value indicesTile =
+        extractSlice(tb, loc, op.getIndices(), slices->indices);
+    generatedSlices.push_back(sourceTile.getDefiningOp());
+    generatedSlices.push_back(indicesTile.getDefiningOp());
+    return mlir::clone(tb, gatherOp, {initTile.getType()},
+                       {sourceTile, indicesTile, initTile});
+  };
+
+  SmallVector<RuntimeShapeCheck> checks =
+      buildRuntimeShapeChecks(b, loc, gatherOp);
+  if (checks.empty()) {
+    FailureOr<Operation *> tiled = buildTile(b);
+    if (failed(tiled))
+      return failure();
+    return TilingResult{{*tiled},
+                        SmallVector<Value>((*tiled)->getResults()),
+                        generatedSlices};
+  }
+  Value shapesHold = allShapeChecksHold(b, loc, checks);
+  Operation *tiled = nullptr;
+  auto ifOp = scf::IfOp::create(
+      b, loc, shapesHold,
+      [&](OpBuilder &tb, Location tl) {
+        FailureOr<Operation *> built = buildTile(tb);
+        if (succeeded(built))
+          tiled = *built;
+        scf::YieldOp::create(tb, tl,
+                             tiled ? tiled->getResult(0) : initTile);
+      },
+      [&](OpBuilder &eb, Location el) {
+        reportFailedShapeCheck(eb, el, gatherOp, checks);
+        scf::YieldOp::create(eb, el, initTile);
+      });
+  if (!tiled) {
+    ifOp->erase();
+    return failure();
+  }
+  return TilingResult{{tiled}, SmallVector<Value>(ifOp->getResults()),
+                      generatedSlices};
+}
+
+template <typename OpTy>
+struct GatherTilingModel
+    : public TilingInterface::ExternalModel<GatherTilingModel<OpTy>, OpTy> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    int64_t rank = cast<OpTy>(op).getOutputType().getRank();
+    return SmallVector<utils::IteratorType>(rank,
+                                            utils::IteratorType::parallel);
+  }
+
+  /// The init's sizes: with destination-passing style the destination
+  /// decides the shape of the loops that fill it.
+  SmallVector<Range> getIterationDomain(Operation *op, OpBuilder &b) const {
+    Value init = cast<OpTy>(op).getInit();
+    Location loc = op->getLoc();
+    SmallVector<Range> domain;
+    int64_t rank = cast<ShapedType>(init.getType()).getRank();
+    for (int64_t d = 0; d < rank; ++d) {
+      OpFoldResult size =
+          isa<RankedTensorType>(init.getType())
+              ? tensor::getMixedSize(b, loc, init, d)
+              : memref::getMixedSize(b, loc, init, d);
+      domain.push_back({b.getIndexAttr(0), size, b.getIndexAttr(1)});
+    }
+    return domain;
+  }
+
+  FailureOr<TilingResult>
+  getTiledImplementation(Operation *op, OpBuilder &b,
+                         ArrayRef<OpFoldResult> offsets,
+                         ArrayRef<OpFoldResult> sizes) const {
+    return tileGather(b, op, offsets, sizes);
+  }
+
+  /// The iteration domain is the output: a tile is its own result tile.
+  LogicalResult
+  getResultTilePosition(Operation *op, OpBuilder &b, unsigned resultNumber,
+                        ArrayRef<OpFoldResult> offsets,
+                        ArrayRef<OpFoldResult> sizes,
+                        SmallVector<OpFoldResult> &resultOffsets,
+                        SmallVector<OpFoldResult> &resultSizes) const {
+    resultOffsets.assign(offsets.begin(), offsets.end());
+    resultSizes.assign(sizes.begin(), sizes.end());
+    return success();
+  }
+
+  LogicalResult getIterationDomainTileFromResultTile(
+      Operation *op, OpBuilder &b, unsigned resultNumber,
+      ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
+      SmallVectorImpl<OpFoldResult> &iterDomainOffsets,
+      SmallVectorImpl<OpFoldResult> &iterDomainSizes) const {
+    iterDomainOffsets.assign(offsets.begin(), offsets.end());
+    iterDomainSizes.assign(sizes.begin(), sizes.end());
+    return success();
+  }
+
+  /// Fusion as a producer: the consumer's slice of the result is a tile.
+  FailureOr<TilingResult>
+  generateResultTileValue(Operation *op, OpBuilder &b, unsigned resultNumber,
+                          ArrayRef<OpFoldResult> offsets,
+                          ArrayRef<OpFoldResult> sizes) const {
+    return tileGather(b, op, offsets, sizes);
+  }
+
+  /// One output element on buffers, with the lowerings' scalar semantics.
+  /// The shape conditions are checked with every element: this form is for
+  /// lowering to plain loops, not for speed.
+  LogicalResult generateScalarImplementation(Operation *op, OpBuilder &b,
+                                             Location loc,
+                                             ValueRange ivs) const {
+    if (!isa<MemRefType>(cast<OpTy>(op).getInit().getType()))
+      return failure();
+    SmallVector<RuntimeShapeCheck> checks =
+        buildRuntimeShapeChecks(b, loc, op);
+    if (checks.empty()) {
+      buildGatherElementStore(b, loc, op, ivs);
+      return success();
+    }
+    scf::IfOp::create(
+        b, loc, allShapeChecksHold(b, loc, checks),
+        [&](OpBuilder &tb, Location tl) {
+          buildGatherElementStore(tb, tl, op, ivs);
+          scf::YieldOp::create(tb, tl);
+        },
+        [&](OpBuilder &eb, Location el) {
+          reportFailedShapeCheck(eb, el, op, checks);
+          scf::YieldOp::create(eb, el);
+        });
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::gather::registerTilingInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, GatherDialect *) {
+    ctx->loadDialect<affine::AffineDialect, arith::ArithDialect,
+                     memref::MemRefDialect, scf::SCFDialect,
+                     tensor::TensorDialect>();
+    MultiaxisOp::attachInterface<GatherTilingModel<MultiaxisOp>>(*ctx);
+    BlockOp::attachInterface<GatherTilingModel<BlockOp>>(*ctx);
+    ElementsOp::attachInterface<GatherTilingModel<ElementsOp>>(*ctx);
+    NdOp::attachInterface<GatherTilingModel<NdOp>>(*ctx);
+  });
+}

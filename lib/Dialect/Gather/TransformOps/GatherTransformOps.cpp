@@ -1,0 +1,79 @@
+//===- GatherTransformOps.cpp - transform ops of the gather dialect -------===//
+
+#include "gather/Dialect/Gather/TransformOps/GatherTransformOps.h"
+
+#include "gather/Conversion/GatherToLinalg.h"
+#include "gather/Conversion/GatherToSCF.h"
+#include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+
+void transform::ApplyGatherToMultiaxisPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  gather::populateGatherToMultiaxisPatterns(patterns);
+}
+
+void transform::ApplyGatherCanonicalizationPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  gather::populateGatherCanonicalizationPatterns(patterns);
+}
+
+void transform::ApplyGatherToLinalgPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  gather::GatherToLinalgOptions options;
+  options.vectorize = getVectorize();
+  options.blockCopy = getBlockCopy();
+  gather::populateGatherToLinalgPatterns(patterns, options);
+}
+
+void transform::ApplyGatherToLoopsPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  gather::populateGatherToSCFPatterns(patterns);
+}
+
+namespace {
+class GatherTransformDialectExtension
+    : public transform::TransformDialectExtension<
+          GatherTransformDialectExtension> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GatherTransformDialectExtension)
+
+  using Base::Base;
+
+  void init() {
+    // The patterns create ops of these dialects in the payload.
+    declareGeneratedDialect<gather::GatherDialect>();
+    declareGeneratedDialect<affine::AffineDialect>();
+    declareGeneratedDialect<arith::ArithDialect>();
+    declareGeneratedDialect<func::FuncDialect>();
+    declareGeneratedDialect<linalg::LinalgDialect>();
+    declareGeneratedDialect<memref::MemRefDialect>();
+    declareGeneratedDialect<scf::SCFDialect>();
+    declareGeneratedDialect<tensor::TensorDialect>();
+    declareGeneratedDialect<vector::VectorDialect>();
+    registerTransformOps<
+#define GET_OP_LIST
+#include "gather/Dialect/Gather/TransformOps/GatherTransformOps.cpp.inc"
+        >();
+  }
+};
+} // namespace
+
+#define GET_OP_CLASSES
+#include "gather/Dialect/Gather/TransformOps/GatherTransformOps.cpp.inc"
+
+void mlir::gather::registerTransformDialectExtension(
+    DialectRegistry &registry) {
+  registry.addExtensions<GatherTransformDialectExtension>();
+}
