@@ -129,6 +129,12 @@ Value extractSlice(OpBuilder &b, Location loc, Value tensor,
     offsets.push_back(slice.offset);
     sizes.push_back(slice.size);
   }
+  // A tensor with a static empty dimension has no element to read, and
+  // tensor.extract_slice rejects even offset 0 there: any tensor of the
+  // slice's sizes will do.
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (llvm::is_contained(type.getShape(), 0))
+    return tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
   SmallVector<OpFoldResult> strides(slices.size(), b.getIndexAttr(1));
   return tensor::ExtractSliceOp::create(b, loc, tensor, offsets, sizes,
                                         strides);
@@ -152,7 +158,14 @@ FailureOr<TilingResult> tileGather(OpBuilder &b, Operation *gatherOp,
 
   // The tile, on slices that are in bounds when the whole op's shape
   // conditions hold.
-  SmallVector<Operation *> generatedSlices{initTile.getDefiningOp()};
+  // The slices further producers can fuse through (not the empty tensors
+  // that stand for slices of empty operands).
+  SmallVector<Operation *> generatedSlices;
+  auto recordSlice = [&](Value tile) {
+    if (auto slice = tile.getDefiningOp<tensor::ExtractSliceOp>())
+      generatedSlices.push_back(slice);
+  };
+  recordSlice(initTile);
   auto buildTile = [&](OpBuilder &tb) -> FailureOr<Operation *> {
     FailureOr<OperandSlices> slices =
         computeOperandSlices(tb, loc, op, offsets, sizes);
@@ -161,8 +174,8 @@ FailureOr<TilingResult> tileGather(OpBuilder &b, Operation *gatherOp,
     Value sourceTile = extractSlice(tb, loc, op.getSource(), slices->source);
     Value indicesTile =
         extractSlice(tb, loc, op.getIndices(), slices->indices);
-    generatedSlices.push_back(sourceTile.getDefiningOp());
-    generatedSlices.push_back(indicesTile.getDefiningOp());
+    recordSlice(sourceTile);
+    recordSlice(indicesTile);
     return mlir::clone(tb, gatherOp, {initTile.getType()},
                        {sourceTile, indicesTile, initTile});
   };
