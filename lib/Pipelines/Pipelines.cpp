@@ -5,6 +5,7 @@
 #include "gather/Conversion/GatherToGPU.h"
 #include "gather/Conversion/GatherToLinalg.h"
 #include "gather/Conversion/GatherToSCF.h"
+#include "gather/Dialect/Gather/Transforms/Passes.h"
 #include "gather/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -47,6 +48,7 @@ static void addBufferization(OpPassManager &pm) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addNestedPass<func::FuncOp>(createGatherFoldSelfCopies());
   // Upstream's buffer-deallocation-pipeline without its first canonicalize,
   // which only serves memref.realloc (the lowerings create none).
   OpPassManager &dealloc = pm.nest<func::FuncOp>();
@@ -63,6 +65,10 @@ static void addBufferization(OpPassManager &pm) {
 
 void mlir::gather::buildGatherCpuPipeline(
     OpPassManager &pm, const GatherCpuPipelineOptions &options) {
+  // Before canonicalization, which would put reshapes between a gather and
+  // its consumer.
+  if (options.fuseConsumers && !options.reference)
+    pm.addNestedPass<func::FuncOp>(createGatherFuseConsumers());
   pm.addNestedPass<func::FuncOp>(createCleanupPass());
   if (options.reference)
     pm.addPass(createConvertGatherToSCF());
@@ -88,13 +94,20 @@ void mlir::gather::buildGatherCpuPipeline(
     loops.addPass(createConvertLinalgToLoopsPass());
   }
   OpPassManager &toCfg = pm.nest<func::FuncOp>();
-  if (options.parallel)
+  toCfg.addPass(createGatherApproximateMath());
+  if (options.parallel) {
+    toCfg.addPass(createGatherInlineAllocaScopes());
     toCfg.addPass(createCleanupPass());
+  }
   toCfg.addPass(createLowerAffinePass());
   toCfg.addPass(createSCFToControlFlowPass());
   toCfg.addPass(memref::createExpandStridedMetadataPass());
   toCfg.addPass(createLowerAffinePass());
   toCfg.addPass(createConvertVectorToSCFPass());
+  // Masked transfers (the vector rows of a partial tile) become scf loops
+  // with affine index math here.
+  toCfg.addPass(createLowerAffinePass());
+  toCfg.addPass(createSCFToControlFlowPass());
   toCfg.addPass(createConvertVectorToLLVMPass());
   // convert-to-llvm converts the memref ops too (through the dialect's
   // ConvertToLLVMPatternInterface): no separate finalize-memref-to-llvm.

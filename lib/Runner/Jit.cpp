@@ -65,6 +65,7 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     GatherCpuPipelineOptions cpuOptions;
     cpuOptions.parallel = options.parallel;
     cpuOptions.reference = options.reference;
+    cpuOptions.fuseConsumers = options.fuseConsumers;
     buildGatherCpuPipeline(pm, cpuOptions);
   } else {
     error = "unknown device '" + options.device + "' (cpu or gpu)";

@@ -47,24 +47,32 @@ struct GatherParallelOuterLoopsPass
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> loops;
     getOperation()->walk([&](scf::ParallelOp op) {
-      // Reductions keep their form; nested loops are left to the outer one.
-      if (op.getNumReductions() == 0 && !op->getParentOfType<scf::ParallelOp>())
+      // Reductions keep their form.
+      if (op.getNumReductions() == 0)
         loops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
+    // The walk lists inner loops first: an outer loop then clones a body
+    // whose loops are already serial.
     for (scf::ParallelOp op : loops) {
-      unsigned keep = parallelPrefix(op, minIterations);
+      // A parallel loop inside another (a gather lowered inside the tiles
+      // of a fused loop) runs serially in each outer iteration: nested
+      // OpenMP regions only add a fork per iteration.
+      bool nested = op->getParentOfType<scf::ParallelOp>() != nullptr;
+      unsigned keep = nested ? 0 : parallelPrefix(op, minIterations);
       if (keep >= op.getNumLoops())
         continue;
       Location loc = op.getLoc();
       rewriter.setInsertionPoint(op);
-      auto outer = scf::ParallelOp::create(
-          rewriter, loc, op.getLowerBound().take_front(keep),
-          op.getUpperBound().take_front(keep), op.getStep().take_front(keep));
       IRMapping mapping;
-      for (unsigned d = 0; d < keep; ++d)
-        mapping.map(op.getInductionVars()[d], outer.getInductionVars()[d]);
-      rewriter.setInsertionPointToStart(outer.getBody());
+      if (keep > 0) {
+        auto outer = scf::ParallelOp::create(
+            rewriter, loc, op.getLowerBound().take_front(keep),
+            op.getUpperBound().take_front(keep), op.getStep().take_front(keep));
+        for (unsigned d = 0; d < keep; ++d)
+          mapping.map(op.getInductionVars()[d], outer.getInductionVars()[d]);
+        rewriter.setInsertionPointToStart(outer.getBody());
+      }
       for (unsigned d = keep; d < op.getNumLoops(); ++d) {
         auto inner = scf::ForOp::create(rewriter, loc, op.getLowerBound()[d],
                                         op.getUpperBound()[d], op.getStep()[d]);

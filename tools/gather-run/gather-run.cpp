@@ -1,7 +1,8 @@
 //===- gather-run.cpp - compile and JIT-run gather functions on .npy ------===//
 //
 //   gather-run FILE.mlir [--entry NAME] --input a.npy ... --output out.npy ...
-//              [--threads N] [--bench N] [--reference] [--device cpu|gpu]
+//              [--threads N] [--bench N] [--reference] [--no-fusion]
+//              [--device cpu|gpu]
 //
 // Compiles the function with --gather-cpu-pipeline (or, with --device gpu,
 // --gather-gpu-pipeline for the GPU found at run time), runs it with the
@@ -75,6 +76,11 @@ static llvm::cl::opt<std::string>
            llvm::cl::desc("cpu (default), or gpu: the NVIDIA GPU of this "
                           "machine through the CUDA driver"),
            llvm::cl::init("cpu"));
+static llvm::cl::opt<bool> noFusion(
+    "no-fusion",
+    llvm::cl::desc("Do not fuse elementwise consumers into the gathers' "
+                   "loops (the unfused pipeline, for comparison)"),
+    llvm::cl::init(false));
 static llvm::cl::opt<bool>
     sequential("sequential",
                llvm::cl::desc("Do not parallelize with OpenMP"),
@@ -200,8 +206,8 @@ int main(int argc, char **argv) {
     char message[512];
     if (gather_gpu_init(message, sizeof(message)))
       fail(llvm::Twine("--device gpu: ") + message);
-    if (reference || sequential)
-      fail("--reference and --sequential are CPU options");
+    if (reference || sequential || noFusion)
+      fail("--reference, --sequential and --no-fusion are CPU options");
   }
 
   func::FuncOp entry = findEntry(*module);
@@ -256,6 +262,7 @@ int main(int argc, char **argv) {
   jitOptions.device = device;
   jitOptions.parallel = !sequential;
   jitOptions.reference = reference;
+  jitOptions.fuseConsumers = !noFusion;
   std::string jitError;
   std::unique_ptr<ExecutionEngine> engine =
       mlir::gather::compileForJit(*module, name, jitOptions, jitError);

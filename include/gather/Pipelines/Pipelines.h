@@ -28,6 +28,11 @@ struct GatherCpuPipelineOptions
       *this, "reference",
       llvm::cl::desc("Use the scf reference lowering instead of linalg"),
       llvm::cl::init(false)};
+  Option<bool> fuseConsumers{
+      *this, "fuse-consumers",
+      llvm::cl::desc("Fuse elementwise consumers of gathers into tiled "
+                     "loops (gather-fuse-consumers)"),
+      llvm::cl::init(true)};
 };
 
 /// From gather ops on tensors (in func.func bodies of a module) to the LLVM

@@ -26,6 +26,8 @@ struct JitOptions {
   /// CPU only: OpenMP-parallel outer loops, and the scf reference lowering.
   bool parallel = true;
   bool reference = false;
+  /// CPU only: fuse elementwise consumers into the gathers' loops.
+  bool fuseConsumers = true;
 };
 
 /// Everything a gather module may contain or be lowered through, and the

@@ -18,7 +18,10 @@ def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
     a remainder per iteration. This pass keeps the shortest prefix of
     dimensions whose static trip counts reach `min-iterations` parallel and
     makes the rest nested `scf.for` loops, so that inner dimensions run as
-    plain (vectorizable) loops. Loops with reductions are left alone.
+    plain (vectorizable) loops. A parallel loop nested in another (a gather
+    lowered inside the tiles of a fused loop) becomes serial loops entirely:
+    nested OpenMP regions would only add a fork per outer iteration. Loops
+    with reductions are left alone.
   }];
   let options = [
     Option<"minIterations", "min-iterations", "int64_t", "16",
@@ -52,6 +55,55 @@ def GatherSplitFunctions : Pass<"gather-split-functions", "ModuleOp"> {
            "Largest number of operations a function body keeps">
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def GatherInlineAllocaScopes : Pass<"gather-inline-alloca-scopes"> {
+  let summary = "Inline memref.alloca_scope ops that hold no stack allocation";
+  let description = [{
+    `convert-scf-to-openmp` wraps every parallel loop body in a
+    `memref.alloca_scope`. Upstream's canonicalization inlines such a scope
+    only when nothing in it may allocate on the stack, and counts every call
+    as a possible allocation; a body that calls the gather error hook (a
+    tile of a fused loop nest) keeps its scope, which becomes invalid once
+    the loops inside turn into branches. This pass inlines every scope whose
+    region holds no `memref.alloca` (outside nested allocation scopes):
+    calls do not allocate in the caller's frame.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def GatherFoldSelfCopies : Pass<"gather-fold-self-copies"> {
+  let summary = "Erase memref.copy ops that copy a buffer region onto itself";
+  let description = [{
+    Bufferization writes each tile of a fused loop nest back with a
+    `memref.copy` into the destination, and relies on the copy folding away
+    when the tile was computed in place. When unit dimensions were taken
+    out of the gather in the tile and put back (`memref.collapse_shape`
+    then `memref.expand_shape`), the two sides have different layout types
+    (the stride of a unit dimension differs) and upstream's self-copy fold
+    does not see that they are the same memory: the copy then reads and
+    writes the whole tile again. This pass looks through such reshape round
+    trips and erases a copy whose source and target are the same value or
+    equal subviews of one buffer.
+  }];
+}
+
+def GatherApproximateMath : Pass<"gather-approximate-math"> {
+  let summary = "Expand math functions into polynomial approximations";
+  let description = [{
+    Elementwise consumers fused into a gather's loops (an activation after an
+    embedding lookup) call math functions such as `math.tanh`, which
+    otherwise become scalar libm calls per element that LLVM cannot
+    vectorize. This pass applies upstream's polynomial approximations
+    (`populateMathPolynomialApproximationPatterns`: tanh, erf, exp, log,
+    and others, accurate to a few ulp), which are plain arithmetic that
+    LLVM vectorizes, as IREE's CPU backend does.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect",
+  ];
 }
 
 #endif // GATHER_TRANSFORMS_PASSES_TD

@@ -10,6 +10,7 @@
 #include "LoweringState.h"
 #include "gather/Conversion/MultiaxisLowering/RuntimeErrors.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -88,9 +89,16 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
     indexOk = buildIndexCheck(rewriter, loc, s, strategy.buildAllOf);
   if (!checkInLoops && s.policy.canTrap())
     s.policy.outOfBounds = OutOfBoundsMode::unchecked;
+  // Inside a loop (a tile of a fused loop nest) the flag lives on the heap
+  // (freed by the buffer deallocation pass): a stack slot there needs an
+  // alloca scope, which cannot hold the loops once they become branches.
+  bool flagOnHeap = !isa<FunctionOpInterface>(op->getParentOp());
   if (checkInLoops) {
-    s.errorFlag = memref::AllocaOp::create(
-        rewriter, loc, MemRefType::get({}, rewriter.getI8Type()));
+    auto flagType = MemRefType::get({}, rewriter.getI8Type());
+    s.errorFlag =
+        flagOnHeap
+            ? memref::AllocOp::create(rewriter, loc, flagType).getResult()
+            : memref::AllocaOp::create(rewriter, loc, flagType).getResult();
     Value zero =
         arith::ConstantIntOp::create(rewriter, loc, rewriter.getI8Type(), 0);
     memref::StoreOp::create(rewriter, loc, zero, s.errorFlag, ValueRange{});

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -130,10 +131,13 @@ void mlir::gather::emitRuntimeErrorCall(OpBuilder &b, Location loc,
   Value count = arith::ConstantIntOp::create(b, loc, i64, details.size());
   Value detailsAddress = arith::ConstantIntOp::create(b, loc, i64, 0);
   if (!details.empty()) {
-    // The details live on the stack of the failing function for the call.
+    // The details live on the heap (freed by the buffer deallocation
+    // pass): this is the failing path, and a stack slot inside a parallel
+    // loop would need an alloca scope, which cannot hold the loops around it
+    // once they become branches.
     auto bufferType =
         MemRefType::get({static_cast<int64_t>(details.size())}, i64);
-    Value buffer = memref::AllocaOp::create(b, loc, bufferType);
+    Value buffer = memref::AllocOp::create(b, loc, bufferType);
     for (auto [i, detail] : llvm::enumerate(details)) {
       Value asI64 =
           detail.getType().isIndex()

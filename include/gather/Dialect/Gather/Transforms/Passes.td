@@ -42,4 +42,35 @@ def GatherToMultiaxis : Pass<"gather-to-multiaxis"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def GatherFuseConsumers : Pass<"gather-fuse-consumers", "::mlir::func::FuncOp"> {
+  let summary = "Fuse elementwise consumers of gather ops into tiled loops";
+  let description = [{
+    A gather followed by elementwise work (an embedding lookup with a bias
+    add and an activation, as TOSA and torch graphs write it) otherwise runs
+    as separate loop nests with a full intermediate tensor in memory. This
+    pass first fuses chains of elementwise `linalg.generic` ops
+    (upstream's elementwise fusion), then, for each gather on tensors whose
+    only user is such an op reading it with an identity map, tiles that
+    consumer into an `scf.forall` over its outer dimensions (tiles of about
+    `tile-elements` elements, the innermost dimension whole) and fuses the
+    gather into each tile through its TilingInterface. The gather then
+    writes straight into the consumer's destination tile, which the consumer
+    updates in place: no intermediate buffer is left.
+
+    Producers of the gather's operands are not fused (an index producer
+    would be recomputed in every tile that reads it; the tile reads the
+    gathered source dimensions whole).
+  }];
+  let options = [
+    Option<"tileElements", "tile-elements", "int64_t", "16384",
+           "Elements per tile to aim for">
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_TD

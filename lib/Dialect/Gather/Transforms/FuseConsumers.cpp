@@ -1,0 +1,239 @@
+//===- FuseConsumers.cpp - gathers fused into their consumers' tiles ------===//
+
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/Dialect/Gather/InterfaceImpls/InterfaceImpls.h"
+#include "gather/Dialect/Gather/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_GATHERFUSECONSUMERS
+#include "gather/Dialect/Gather/Transforms/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+using namespace mlir::gather;
+
+namespace {
+
+/// A gather on tensors and the elementwise op that is its only user.
+struct Candidate {
+  Operation *gather;
+  linalg::GenericOp consumer;
+};
+
+/// All loops parallel and one output written at the loop position (other
+/// inputs may be broadcast: tiling reads them through their maps).
+bool isElementwise(linalg::GenericOp op) {
+  return op.getNumLoops() == op.getNumParallelLoops() &&
+         op.getNumDpsInits() == 1 &&
+         op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
+}
+
+std::optional<Candidate> findCandidate(GatherOpInterface gather) {
+  Operation *op = gather.getOperation();
+  if (op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
+    return std::nullopt;
+  // An empty output has no work to tile (and upstream canonicalization
+  // makes the tiled loop's parallel_insert_slice invalid there).
+  if (llvm::is_contained(
+          cast<ShapedType>(op->getResult(0).getType()).getShape(), 0))
+    return std::nullopt;
+  OpOperand &use = *op->getResult(0).getUses().begin();
+  auto consumer = dyn_cast<linalg::GenericOp>(use.getOwner());
+  if (!consumer || !consumer.hasPureTensorSemantics() ||
+      !isElementwise(consumer) || !consumer.isDpsInput(&use) ||
+      !consumer.getMatchingIndexingMap(&use).isIdentity())
+    return std::nullopt;
+  return Candidate{op, consumer};
+}
+
+/// Outer dimensions tiled so that a tile holds about `tileElements`
+/// elements; the innermost dimension stays whole (contiguous rows).
+SmallVector<OpFoldResult> chooseTileSizes(OpBuilder &b, ShapedType type,
+                                          int64_t tileElements) {
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> sizes(rank, b.getIndexAttr(1));
+  if (rank == 0)
+    return {};
+  if (rank == 1) {
+    sizes[0] = b.getIndexAttr(tileElements);
+    return sizes;
+  }
+  sizes[rank - 1] = b.getIndexAttr(0);
+  int64_t row = type.getDimSize(rank - 1);
+  int64_t rows = ShapedType::isDynamic(row)
+                     ? 8
+                     : std::max<int64_t>(1, tileElements / std::max<int64_t>(row, 1));
+  sizes[rank - 2] = b.getIndexAttr(rows);
+  return sizes;
+}
+
+/// Makes the tiled gather write into the consumer's destination tile and
+/// the consumer update the gathered tile in place: the gathered value
+/// becomes the consumer's output operand (its block argument the output
+/// argument). Otherwise the gather writes a tile of its own init, which
+/// bufferization allocates in every iteration, and the consumer reading one
+/// buffer while writing another through reshapes would need a copy. Only
+/// where the consumer does not read its destination and the types agree.
+void updateGatheredTileInPlace(RewriterBase &rewriter, Operation *tiledGather,
+                               linalg::GenericOp tiledConsumer,
+                               DominanceInfo &dominance) {
+  OpOperand *dest = tiledConsumer.getDpsInitOperand(0);
+  Value gathered = tiledGather->getResult(0);
+  if (dest->get().getType() != gathered.getType() ||
+      tiledConsumer.payloadUsesValueFromOperand(dest) ||
+      !gathered.hasOneUse())
+    return;
+  Value tile = dest->get();
+  if (!dominance.properlyDominates(tile, tiledGather)) {
+    // The consumer's destination slice can move up to the gather.
+    Operation *slice = tile.getDefiningOp();
+    if (!slice || slice->getBlock() != tiledGather->getBlock() ||
+        !llvm::all_of(slice->getOperands(), [&](Value v) {
+          return dominance.properlyDominates(v, tiledGather);
+        }))
+      return;
+    slice->moveBefore(tiledGather);
+  }
+  OpOperand &init = cast<DestinationStyleOpInterface>(tiledGather)
+                        .getDpsInitsMutable()[0];
+  Operation *oldInit = init.get().getDefiningOp();
+  rewriter.modifyOpInPlace(tiledGather, [&] { init.assign(tile); });
+  if (isa_and_nonnull<tensor::ExtractSliceOp>(oldInit) && oldInit->use_empty())
+    rewriter.eraseOp(oldInit);
+
+  OpOperand &use = *gathered.getUses().begin();
+  unsigned gatheredInput = use.getOperandNumber();
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : tiledConsumer.getDpsInputOperands()) {
+    if (input->getOperandNumber() == gatheredInput)
+      continue;
+    inputs.push_back(input->get());
+    maps.push_back(tiledConsumer.getMatchingIndexingMap(input));
+  }
+  maps.push_back(tiledConsumer.getMatchingIndexingMap(dest));
+  rewriter.setInsertionPoint(tiledConsumer);
+  auto inPlace = linalg::GenericOp::create(
+      rewriter, tiledConsumer.getLoc(), tiledConsumer.getResultTypes(), inputs,
+      ValueRange{gathered}, maps, tiledConsumer.getIteratorTypesArray());
+  // Block arguments: the inputs but the gathered one, then the output,
+  // which now carries the gathered value.
+  Block *oldBody = tiledConsumer.getBlock();
+  Block *newBody = rewriter.createBlock(&inPlace.getRegion());
+  SmallVector<Value> argMapping;
+  for (BlockArgument arg : oldBody->getArguments())
+    argMapping.push_back(Value());
+  for (OpOperand *input : tiledConsumer.getDpsInputOperands()) {
+    if (input->getOperandNumber() == gatheredInput)
+      continue;
+    BlockArgument old = tiledConsumer.getMatchingBlockArgument(input);
+    argMapping[old.getArgNumber()] =
+        newBody->addArgument(old.getType(), old.getLoc());
+  }
+  BlockArgument oldGathered = tiledConsumer.getMatchingBlockArgument(&use);
+  BlockArgument output =
+      newBody->addArgument(oldGathered.getType(), oldGathered.getLoc());
+  argMapping[oldGathered.getArgNumber()] = output;
+  // The old output argument is unused (checked above).
+  BlockArgument oldOutput = tiledConsumer.getMatchingBlockArgument(dest);
+  argMapping[oldOutput.getArgNumber()] = output;
+  rewriter.mergeBlocks(oldBody, newBody, argMapping);
+  rewriter.replaceOp(tiledConsumer, inPlace.getResults());
+}
+
+struct GatherFuseConsumersPass
+    : gather::impl::GatherFuseConsumersBase<GatherFuseConsumersPass> {
+  using Base::Base;
+
+  /// Tiling needs the TilingInterface models of the gather ops and of linalg.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerTilingInterfaceExternalModels(registry);
+    linalg::registerTilingInterfaceExternalModels(registry);
+  }
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    MLIRContext *ctx = &getContext();
+
+    // Chains of elementwise ops become one op first, so that the gather
+    // fuses with all of them.
+    RewritePatternSet fusion(ctx);
+    linalg::populateElementwiseOpsFusionPatterns(
+        fusion, [](OpOperand *operand) {
+          Operation *producer = operand->get().getDefiningOp();
+          return producer && producer->hasOneUse();
+        });
+    if (failed(applyPatternsGreedily(func, std::move(fusion))))
+      return signalPassFailure();
+
+    SmallVector<Candidate> candidates;
+    func.walk([&](GatherOpInterface gather) {
+      if (std::optional<Candidate> c = findCandidate(gather))
+        candidates.push_back(*c);
+    });
+    IRRewriter rewriter(ctx);
+    for (Candidate c : candidates) {
+      auto resultType =
+          cast<ShapedType>(c.consumer.getDpsInitOperand(0)->get().getType());
+      scf::SCFTilingOptions tiling;
+      tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+      rewriter.setInsertionPoint(c.consumer);
+      tiling.setTileSizes(chooseTileSizes(rewriter, resultType, tileElements));
+      scf::SCFTileAndFuseOptions options;
+      options.setTilingOptions(tiling);
+      Operation *gather = c.gather;
+      // Only the gather is fused: other producers (a broadcast bias) are
+      // read through slices of their results.
+      options.setFusionControlFn(
+          [gather](tensor::ExtractSliceOp, OpResult producer,
+                   bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+            if (producer.getOwner() != gather)
+              return std::nullopt;
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          });
+      FailureOr<scf::SCFTileAndFuseResult> result =
+          scf::tileConsumerAndFuseProducersUsingSCF(
+              rewriter, cast<TilingInterface>(c.consumer.getOperation()),
+              options);
+      if (failed(result))
+        continue;
+      Operation *tiledGather = nullptr;
+      linalg::GenericOp tiledConsumer;
+      for (Operation *op : result->tiledAndFusedOps) {
+        if (isa<GatherOpInterface>(op))
+          tiledGather = op;
+        else if (auto generic = dyn_cast<linalg::GenericOp>(op))
+          tiledConsumer = generic;
+      }
+      if (tiledGather && tiledConsumer) {
+        DominanceInfo dominance(tiledGather->getParentOp());
+        updateGatheredTileInPlace(rewriter, tiledGather, tiledConsumer,
+                                  dominance);
+      }
+      for (OpResult r : c.consumer->getResults())
+        rewriter.replaceAllUsesWith(r, result->replacements.lookup(r));
+      rewriter.eraseOp(c.consumer);
+      // Slices of the untiled gather that tiling made and fusion left unused.
+      for (Operation *user : llvm::make_early_inc_range(gather->getUsers()))
+        if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
+          rewriter.eraseOp(user);
+      if (gather->use_empty())
+        rewriter.eraseOp(gather);
+    }
+  }
+};
+
+} // namespace

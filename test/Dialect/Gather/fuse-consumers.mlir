@@ -1,0 +1,57 @@
+// gather-fuse-consumers: the TOSA graph gather -> add -> tanh (after
+// --convert-tosa-gather-to-gather and tosa-to-linalg) becomes one loop nest
+// in which each tile gathers straight into the output tile and the fused
+// consumer updates it in place.
+// RUN: gather-opt %s --pass-pipeline="builtin.module(func.func(gather-fuse-consumers{tile-elements=512}))" --split-input-file | FileCheck %s
+
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#bias = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
+// CHECK-LABEL: func.func @embedding_bias_tanh
+// CHECK-SAME:      %[[TABLE:[^:]*]]: tensor<1x1000x64xf32>, %[[IDS:[^:]*]]: tensor<1x256x1xi32>, %[[BIAS:[^:]*]]: tensor<1x1x64xf32>
+// CHECK:         %[[LOOP:.*]] = scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (1, 256) step (1, 8) shared_outs(%[[ACC:.*]] = %{{.*}})
+// CHECK-NOT:       tensor.extract_slice %{{.*}}[%[[I]], %[[J]], 0] [1, 8, 64] [1, 1, 1] : tensor<1x256x64xf32>
+// CHECK-DAG:       %[[IDTILE:.*]] = tensor.extract_slice %[[IDS]][%[[I]], %[[J]], 0] [1, 8, 1] [1, 1, 1]
+// CHECK-DAG:       %[[DEST:.*]] = tensor.extract_slice %[[ACC]][%[[I]], %[[J]], 0] [1, 8, 64] [1, 1, 1]
+// CHECK:           %[[G:.*]] = gather.multiaxis %{{.*}}[%[[IDTILE]]] axes = [1] negative_indices = out_of_bounds into %[[DEST]]
+// CHECK:           %[[Y:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x1x64xf32>) outs(%[[G]] : tensor<1x8x64xf32>)
+// CHECK:             arith.addf
+// CHECK:             math.tanh
+// CHECK:           tensor.parallel_insert_slice %[[Y]] into %[[ACC]][%[[I]], %[[J]], 0] [1, 8, 64] [1, 1, 1]
+// CHECK:         return %[[LOOP]]
+func.func @embedding_bias_tanh(%table: tensor<1x1000x64xf32>, %ids: tensor<1x256x1xi32>, %bias: tensor<1x1x64xf32>) -> tensor<1x256x64xf32> {
+  %e0 = tensor.empty() : tensor<1x256x64xf32>
+  %g = gather.multiaxis %table[%ids] axes = [1] negative_indices = out_of_bounds into %e0 : tensor<1x1000x64xf32>, tensor<1x256x1xi32> into tensor<1x256x64xf32>
+  %e1 = tensor.empty() : tensor<1x256x64xf32>
+  %a = linalg.generic {indexing_maps = [#id, #bias, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%g, %bias : tensor<1x256x64xf32>, tensor<1x1x64xf32>) outs(%e1 : tensor<1x256x64xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %s = arith.addf %x, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x256x64xf32>
+  %e2 = tensor.empty() : tensor<1x256x64xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a : tensor<1x256x64xf32>) outs(%e2 : tensor<1x256x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.tanh %x : f32
+    linalg.yield %y : f32
+  } -> tensor<1x256x64xf32>
+  return %t : tensor<1x256x64xf32>
+}
+
+// -----
+
+// A gather with another user, or whose consumer is not elementwise, stays.
+// CHECK-LABEL: func.func @not_fused_when_result_is_reused
+// CHECK-NOT:     scf.forall
+// CHECK:         gather.block
+func.func @not_fused_when_result_is_reused(%d: tensor<100x8xf32>, %i: tensor<16xi64>) -> (tensor<16x8xf32>, tensor<16x8xf32>) {
+  %e = tensor.empty() : tensor<16x8xf32>
+  %g = gather.block %d[%i] axis = 0 into %e : tensor<100x8xf32>, tensor<16xi64> into tensor<16x8xf32>
+  %n = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%g : tensor<16x8xf32>) outs(%e : tensor<16x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.negf %x : f32
+    linalg.yield %y : f32
+  } -> tensor<16x8xf32>
+  return %g, %n : tensor<16x8xf32>, tensor<16x8xf32>
+}
