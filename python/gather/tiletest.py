@@ -11,6 +11,10 @@ untiled program and with the numpy reference; an out-of-range index under
     /usr/bin/python3 -m gather.tiletest --op block --cases 20 --seed 1 \\
         --bin build/bin
 
+With --bufferize the gather is instead bufferized by upstream
+one-shot-bufferize (the function boundaries stay tensors) and its buffer
+form runs, lowered with the scalar semantics.
+
 Prints "N passed, M failed" and exits with 1 on any failure. A tiled op whose
 output is empty has no tile and reads no index: such cases are skipped
 (see run_case).
@@ -18,6 +22,7 @@ output is empty has no tile and reads no index: such cases are skipped
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -102,7 +107,7 @@ def run(program_text, case):
         return None, str(e)
 
 
-def run_case(case, rng, opt, work, index):
+def run_case(case, rng, opt, work, index, bufferize=False):
     try:
         want = case.expected()
         want_error = False
@@ -110,23 +115,23 @@ def run_case(case, rng, opt, work, index):
         want, want_error = None, True
     out_shape = difftest.output_shape(case, want)
     rank = len(out_shape)
-    if rank == 0:
+    if rank == 0 and not bufferize:
         return "skipped", None
     true_shape = want.shape if want is not None else fill_shape(case)
-    if 0 in true_shape:
+    if 0 in true_shape and not bufferize:
         # An empty output has no tile. (The CPU pipeline's canonicalization
         # of a tiled loop nest whose output has an empty dimension also
         # makes its tensor.parallel_insert_slice invalid: offset 0 into a
         # dimension of size 0.)
         return "skipped", None
-    fuse = bool(rng.random() < 0.5)
+    fuse = bool(rng.random() < 0.5) and not bufferize
     text = case.mlir(out_shape)
     if fuse:
         text = with_consumer(text, case.ety, rank)
         if want is not None:
             want = CONSUMERS[consumer_kind(case.ety)][1](want)
     sizes = [int(rng.integers(0, 6)) for _ in range(rank)]
-    if not any(sizes):
+    if rank and not any(sizes):
         sizes[int(rng.integers(0, rank))] = int(rng.integers(1, 6))
     src = os.path.join(work, f"t{index}.mlir")
     script = os.path.join(work, f"t{index}.transform.mlir")
@@ -134,14 +139,29 @@ def run_case(case, rng, opt, work, index):
         f.write(text)
     with open(script, "w") as f:
         f.write(transform_script(sizes, fuse))
-    r = subprocess.run([opt, src, f"--transform-preload-library=transform-library-paths={script}",
-                        "--transform-interpreter"], capture_output=True, text=True)
-    if r.returncode != 0:
-        return "failed", f"tiling (sizes {sizes}, fuse {fuse}) failed: {r.stderr.strip()}"
-    tiled_text = r.stdout
-    if "scf.forall" not in tiled_text and 0 not in out_shape:
-        return "failed", f"no scf.forall after tiling (sizes {sizes})"
-    label = f"sizes {sizes}, fuse {fuse}"
+    if bufferize:
+        # Upstream one-shot-bufferize inside the function (its boundaries
+        # stay tensors): the gather becomes the buffer form, which the
+        # pipeline lowers with the scalar semantics.
+        r = subprocess.run([opt, src, "--one-shot-bufferize"], capture_output=True, text=True)
+        if r.returncode != 0:
+            return "failed", f"one-shot-bufferize failed: {r.stderr.strip()}"
+        # Each to_tensor wraps a buffer nothing else writes: the remaining
+        # bufferization (the pipeline's) may take it as is.
+        tiled_text = re.sub(r"(bufferization\.to_tensor %[\w.]+) :", r"\1 restrict :", r.stdout)
+        if not any(f"gather.{case.op} " in line and "memref<" in line
+                   for line in tiled_text.splitlines()):
+            return "failed", "no buffer-form gather after one-shot-bufferize"
+        label = "bufferized"
+    else:
+        r = subprocess.run([opt, src, f"--transform-preload-library=transform-library-paths={script}",
+                            "--transform-interpreter"], capture_output=True, text=True)
+        if r.returncode != 0:
+            return "failed", f"tiling (sizes {sizes}, fuse {fuse}) failed: {r.stderr.strip()}"
+        tiled_text = r.stdout
+        if "scf.forall" not in tiled_text and 0 not in out_shape:
+            return "failed", f"no scf.forall after tiling (sizes {sizes})"
+        label = f"sizes {sizes}, fuse {fuse}"
     for name, program_text in (("untiled", text), ("tiled", tiled_text)):
         got, error = run(program_text, case)
         if want_error:
@@ -162,6 +182,9 @@ def main(argv=None):
     parser.add_argument("--cases", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bin", default="build/bin")
+    parser.add_argument("--bufferize", action="store_true",
+                        help="instead of tiling, bufferize the gather with one-shot-bufferize "
+                             "and run its buffer form")
     args = parser.parse_args(argv)
     opt = os.path.join(args.bin, "gather-opt")
     rng = np.random.default_rng(args.seed)
@@ -169,11 +192,12 @@ def main(argv=None):
     counts = {"passed": 0, "failed": 0, "skipped": 0}
     for i in range(args.cases):
         case = difftest.make_case(args.op, rng)
-        status, problem = run_case(case, rng, opt, work, i)
+        status, problem = run_case(case, rng, opt, work, i, args.bufferize)
         counts[status] += 1
         if problem:
             print(f"FAIL case {i}: {case.describe()}: {problem}")
-    print(f"tiletest {args.op}: {counts['passed']} passed, {counts['failed']} failed, "
+    mode = " (bufferized)" if args.bufferize else ""
+    print(f"tiletest {args.op}{mode}: {counts['passed']} passed, {counts['failed']} failed, "
           f"{counts['skipped']} skipped")
     return 1 if counts["failed"] else 0
 

@@ -174,6 +174,95 @@ void mlir::gather::buildGatherElementStore(OpBuilder &b, Location loc,
   });
 }
 
+/// The source dimension the index value at `position` of the indices
+/// addresses.
+static Value addressedDimSize(OpBuilder &b, Location loc, Operation *gatherOp,
+                              ValueRange position) {
+  auto op = cast<GatherOpInterface>(gatherOp);
+  Value source = op.getSource();
+  if (auto nd = dyn_cast<NdOp>(gatherOp)) {
+    // batch_dims + the position along the coordinate dimension.
+    int64_t k = cast<ShapedType>(nd.getIndices().getType()).getShape().back();
+    Value size = buildDimSize(b, loc, source, nd.getBatchDims());
+    for (int64_t j = 1; j < k; ++j) {
+      Value isJ = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        position.back(), constIndex(b, loc, j));
+      size = arith::SelectOp::create(
+          b, loc, isJ, buildDimSize(b, loc, source, nd.getBatchDims() + j),
+          size);
+    }
+    return size;
+  }
+  if (auto multiaxis = dyn_cast<MultiaxisOp>(gatherOp)) {
+    // axes[position % k] along the folded coordinate dimension.
+    ArrayRef<int64_t> axes = multiaxis.getAxes();
+    int64_t k = axes.size();
+    Value j = arith::RemUIOp::create(b, loc, position.back(),
+                                     constIndex(b, loc, k));
+    Value size = buildDimSize(b, loc, source, axes[0]);
+    for (int64_t c = 1; c < k; ++c) {
+      Value isC = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, j,
+                                        constIndex(b, loc, c));
+      size = arith::SelectOp::create(
+          b, loc, isC, buildDimSize(b, loc, source, axes[c]), size);
+    }
+    return size;
+  }
+  return buildDimSize(b, loc, source, op.getGatheredDims().front());
+}
+
+/// Under `error`, every index value must be valid also when the output is
+/// empty and no element reads it (docs/GatherDialect.md): checked in a
+/// separate loop over the indices, only taken when the output is empty.
+static void buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,
+                                       Operation *gatherOp,
+                                       SymbolTableCollection *symbolTables) {
+  auto op = cast<GatherOpInterface>(gatherOp);
+  IndexPolicy policy = op.getIndexPolicy();
+  if (!policy.canTrap() || op.getGatheredDims().empty())
+    return;
+  auto outputType = cast<ShapedType>(op.getInit().getType());
+  if (!llvm::is_contained(outputType.getShape(), 0) &&
+      !llvm::is_contained(outputType.getShape(), ShapedType::kDynamic))
+    return;
+  Value empty;
+  for (int64_t d = 0, e = outputType.getRank(); d < e; ++d) {
+    Value isZero = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, buildDimSize(b, loc, op.getInit(), d),
+        constIndex(b, loc, 0));
+    empty = empty ? arith::OrIOp::create(b, loc, empty, isZero).getResult()
+                  : isZero;
+  }
+  if (!empty)
+    return;
+  Value indices = op.getIndices();
+  int64_t rank = cast<ShapedType>(indices.getType()).getRank();
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < rank; ++d)
+    sizes.push_back(buildDimSize(b, loc, indices, d));
+  scf::IfOp::create(b, loc, empty, [&](OpBuilder &tb, Location tl) {
+    scf::buildLoopNest(
+        tb, tl, SmallVector<Value>(rank, constIndex(tb, tl, 0)), sizes,
+        SmallVector<Value>(rank, constIndex(tb, tl, 1)),
+        [&](OpBuilder &lb, Location ll, ValueRange ivs) {
+          Value raw = buildElementRead(lb, ll, indices, ivs);
+          ResolvedIndexValue resolved = buildResolvedIndex(
+              lb, ll, policy, toIndex(lb, ll, raw),
+              addressedDimSize(lb, ll, gatherOp, ivs));
+          Value invalid = arith::XOrIOp::create(
+              lb, ll, resolved.valid,
+              arith::ConstantIntOp::create(lb, ll, lb.getI1Type(), 1));
+          scf::IfOp::create(lb, ll, invalid, [&](OpBuilder &ib, Location il) {
+            emitRuntimeErrorCall(ib, il, gatherOp,
+                                 RuntimeErrorKind::IndexOutOfBounds, {},
+                                 symbolTables);
+            scf::YieldOp::create(ib, il);
+          });
+        });
+    scf::YieldOp::create(tb, tl);
+  });
+}
+
 LogicalResult mlir::gather::lowerBufferGather(RewriterBase &rewriter,
                                               Operation *gatherOp,
                                               SymbolTableCollection *symbolTables) {
@@ -187,6 +276,7 @@ LogicalResult mlir::gather::lowerBufferGather(RewriterBase &rewriter,
       buildRuntimeShapeChecks(rewriter, loc, gatherOp);
   Value shapesHold = allShapeChecksHold(rewriter, loc, checks);
   auto buildLoops = [&](OpBuilder &b, Location l) {
+    buildEmptyOutputIndexCheck(b, l, gatherOp, symbolTables);
     Value init = op.getInit();
     int64_t rank = cast<MemRefType>(init.getType()).getRank();
     SmallVector<Value> sizes;
