@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Gather benchmark: compiled kernels (gather-run --bench) against numpy and
-a hand-written C++ loop (g++ -O3 -march=native -fopenmp) on the same data,
-in one run, printing the ratios.
+"""Gather benchmark: compiled kernels (gather-run --bench) against
+hand-written C++ loops (g++ -O3 -march=native -fopenmp; unchecked, and
+checked in the same pass as the default policy), numpy and torch (where
+installed) on the same data, in one run, printing the ratios. Every result
+is compared with numpy.
 
     /usr/bin/python3 bench/run.py [--runs 15] [--threads 2] [--bin build/bin]
         [--policy error|clamp|fill|unchecked] [--other-bin DIR]
@@ -64,6 +66,30 @@ def workloads(rng):
     return w
 
 
+def torch_peer(torch, w):
+    """The workload in torch (CPU), as its users write it: advanced indexing
+    (negative indices wrap, as numpy's), torch.gather for the element
+    gather; None where torch has no such op."""
+    d = torch.from_numpy(w["data"])
+    i = torch.from_numpy(np.asarray(w["idx"]))
+    op = w["op"]
+    if op == "block" and w["attr"] == "axis = 0":
+        return lambda: d[i]
+    if op == "block" and w["attr"] == "axis = 1":
+        return lambda: d[:, i]
+    if op == "elements":
+        return lambda: torch.gather(d, 1, i)
+    if op == "nd":
+        b = torch.arange(d.shape[0])[:, None]
+        return lambda: d[b, i[..., 0], i[..., 1]]
+    if op == "multiaxis":
+        pairs = i.reshape(i.shape[0], -1, 2)
+        n, c = pairs[..., 0], pairs[..., 1]
+        return lambda: d[n[:, None, None, :], :, :, c[:, None, None, :]] \
+            .reshape(n.shape[0], n.shape[1], d.shape[1], d.shape[2]).permute(0, 2, 3, 1).contiguous()
+    return None
+
+
 def ttype(shape, ety):
     return "tensor<" + "".join(f"{s}x" for s in shape) + ety + ">"
 
@@ -110,6 +136,12 @@ def main():
     baseline = os.path.join(work, "baseline")
     subprocess.run(["g++", "-O3", "-march=native", "-fopenmp", "-std=c++17",
                     os.path.join(HERE, "baseline.cpp"), "-o", baseline], check=True)
+    try:
+        import torch
+        torch.set_num_threads(args.threads)
+    except ImportError:
+        torch = None
+        print("(torch not installed: no torch column)")
     rng = np.random.default_rng(0)
     rows = []
     for name, w in workloads(rng).items():
@@ -123,7 +155,10 @@ def main():
         out = os.path.join(work, f"{name}_out.npy")
         # Rounds alternate the three contenders so that a slow spell of the
         # shared machine hits all of them; each keeps its best median.
-        ours = other = cpp = npy = float("inf")
+        ours = other = cpp = cpp_checked = npy = tch = float("inf")
+        torch_fn = torch_peer(torch, w) if torch else None
+        if torch_fn and not np.array_equal(torch_fn().numpy(), want):
+            sys.exit(f"{name}: torch's result differs from numpy")
 
         def time_gather(bin_dir):
             r = subprocess.run([os.path.join(bin_dir, "gather-run"), src,
@@ -142,20 +177,31 @@ def main():
                 other = min(other, time_gather(args.other_bin))
             r = subprocess.run([baseline, name, work, str(args.runs), str(args.threads)],
                                capture_output=True, text=True, check=True)
-            cpp = min(cpp, float(r.stdout.strip()))
+            unchecked, checked = map(float, r.stdout.split())
+            got = np.fromfile(os.path.join(work, f"{name}_cpp_out.bin"), np.float32)
+            if not np.array_equal(got, want.reshape(-1)):
+                sys.exit(f"{name}: the C++ loop's result differs from numpy")
+            cpp = min(cpp, unchecked)
+            cpp_checked = min(cpp_checked, checked)
             npy = min(npy, median_ms(w["numpy"], args.runs))
-        rows.append((name, ours, cpp, npy, other))
+            if torch_fn:
+                tch = min(tch, median_ms(torch_fn, args.runs))
+        rows.append((name, ours, cpp, cpp_checked, npy, tch, other))
     print(f"threads={args.threads}, runs={args.runs}, rounds={args.rounds}, policy={args.policy}, "
           f"best median ms")
     if args.other_bin:
         print(f"| workload | gather (ms) | other build (ms) | other / gather |")
         print(f"| --- | ---: | ---: | ---: |")
-        for name, ours, cpp, npy, other in rows:
+        for name, ours, cpp, cpp_checked, npy, tch, other in rows:
             print(f"| {name} | {ours:.3f} | {other:.3f} | {other / ours:.2f} |")
-    print(f"| workload | gather (ms) | C++ loop (ms) | numpy (ms) | C++ / gather | numpy / gather |")
-    print(f"| --- | ---: | ---: | ---: | ---: | ---: |")
-    for name, ours, cpp, npy, other in rows:
-        print(f"| {name} | {ours:.3f} | {cpp:.3f} | {npy:.3f} | {cpp / ours:.2f} | {npy / ours:.2f} |")
+    print("| workload | gather (ms) | C++ unchecked (ms) | C++ checked (ms) | numpy (ms) | torch (ms) "
+          "| unchecked / gather | checked / gather | numpy / gather | torch / gather |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, ours, cpp, cpp_checked, npy, tch, other in rows:
+        torch_ms = f"{tch:.3f}" if tch != float("inf") else "-"
+        torch_ratio = f"{tch / ours:.2f}" if tch != float("inf") else "-"
+        print(f"| {name} | {ours:.3f} | {cpp:.3f} | {cpp_checked:.3f} | {npy:.3f} | {torch_ms} "
+              f"| {cpp / ours:.2f} | {cpp_checked / ours:.2f} | {npy / ours:.2f} | {torch_ratio} |")
     print("(ratios above 1: gather is faster)")
     return 0
 
