@@ -49,21 +49,55 @@ static inline int64_t resolve(int64_t v, int64_t size, bool &bad) {
   return ok ? w : 0;
 }
 
+// Rows of D elements of type T picked by K indices of type I; serial below
+// `parallelRows` rows (thread start-up costs more than a small lookup).
+template <bool Checked, typename T, typename I>
+static bool rowGather(const std::vector<T> &data, const std::vector<I> &idx,
+                      int64_t N, int64_t D, int64_t K, T *out,
+                      int64_t parallelRows = 64) {
+  bool bad = false;
+#pragma omp parallel for reduction(|| : bad) if (K >= parallelRows)
+  for (int64_t k = 0; k < K; ++k) {
+    int64_t r = resolve<Checked>(static_cast<int64_t>(idx[k]), N, bad);
+    std::memcpy(&out[k * D], &data[r * D], D * sizeof(T));
+  }
+  return !bad;
+}
+
 struct Workloads {
   std::string dir;
   std::vector<float> out;
+  std::vector<uint16_t> outHalf;
 
   template <bool Checked> bool W1() {
     const int64_t N = 50000, D = 768, K = 8192;
     static auto data = load<float>(dir + "/W1_data.bin", N * D);
     static auto idx = load<int64_t>(dir + "/W1_idx.bin", K);
-    bool bad = false;
-#pragma omp parallel for reduction(|| : bad)
-    for (int64_t k = 0; k < K; ++k) {
-      int64_t r = resolve<Checked>(idx[k], N, bad);
-      std::memcpy(&out[k * D], &data[r * D], D * sizeof(float));
-    }
-    return !bad;
+    return rowGather<Checked>(data, idx, N, D, K, out.data());
+  }
+
+  // W1 with int32 indices.
+  template <bool Checked> bool W1i32() {
+    const int64_t N = 50000, D = 768, K = 8192;
+    static auto data = load<float>(dir + "/W1i32_data.bin", N * D);
+    static auto idx = load<int32_t>(dir + "/W1i32_idx.bin", K);
+    return rowGather<Checked>(data, idx, N, D, K, out.data());
+  }
+
+  // W1 with a half-precision table (rows copied as 16-bit elements).
+  template <bool Checked> bool W1f16() {
+    const int64_t N = 50000, D = 768, K = 8192;
+    static auto data = load<uint16_t>(dir + "/W1f16_data.bin", N * D);
+    static auto idx = load<int64_t>(dir + "/W1f16_idx.bin", K);
+    return rowGather<Checked>(data, idx, N, D, K, outHalf.data());
+  }
+
+  // An inference-sized lookup: 32 rows of a 30000x768 table.
+  template <bool Checked> bool W6() {
+    const int64_t N = 30000, D = 768, K = 32;
+    static auto data = load<float>(dir + "/W6_data.bin", N * D);
+    static auto idx = load<int64_t>(dir + "/W6_idx.bin", K);
+    return rowGather<Checked>(data, idx, N, D, K, out.data());
   }
 
   template <bool Checked> bool W2() {
@@ -139,14 +173,16 @@ struct Workloads {
 
 int main(int argc, char **argv) {
   if (argc != 5) {
-    std::fprintf(stderr, "usage: baseline W1..W5 DIR RUNS THREADS\n");
+    std::fprintf(stderr, "usage: baseline WORKLOAD DIR RUNS THREADS\n");
     return 2;
   }
   std::string w = argv[1];
   int runs = std::atoi(argv[3]);
   omp_set_num_threads(std::atoi(argv[4]));
   Workloads workloads{argv[2], {}};
-  const size_t outSize = w == "W1"   ? 8192 * 768
+  const size_t outSize = w == "W1" || w == "W1i32" || w == "W1f16"
+                             ? 8192 * 768
+                         : w == "W6" ? 32 * 768
                          : w == "W2" ? 64 * 500 * 256
                          : w == "W3" ? 4096 * 1024
                          : w == "W4" ? 16 * 65536 * 4
@@ -156,10 +192,20 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "unknown workload %s\n", w.c_str());
     return 2;
   }
-  workloads.out.assign(outSize, 0);
+  bool half = w == "W1f16";
+  if (half)
+    workloads.outHalf.assign(outSize, 0);
+  else
+    workloads.out.assign(outSize, 0);
   auto call = [&](bool checked) {
     if (w == "W1")
       return checked ? workloads.W1<true>() : workloads.W1<false>();
+    if (w == "W1i32")
+      return checked ? workloads.W1i32<true>() : workloads.W1i32<false>();
+    if (w == "W1f16")
+      return checked ? workloads.W1f16<true>() : workloads.W1f16<false>();
+    if (w == "W6")
+      return checked ? workloads.W6<true>() : workloads.W6<false>();
     if (w == "W2")
       return checked ? workloads.W2<true>() : workloads.W2<false>();
     if (w == "W3")
@@ -188,8 +234,11 @@ int main(int argc, char **argv) {
   // The last (checked) output, for the harness to compare with numpy.
   std::string outPath = std::string(argv[2]) + "/" + w + "_cpp_out.bin";
   FILE *f = std::fopen(outPath.c_str(), "wb");
-  if (!f || std::fwrite(workloads.out.data(), sizeof(float), outSize, f) !=
-                outSize) {
+  size_t written =
+      f ? (half ? std::fwrite(workloads.outHalf.data(), 2, outSize, f)
+                : std::fwrite(workloads.out.data(), sizeof(float), outSize, f))
+        : 0;
+  if (written != outSize) {
     std::fprintf(stderr, "cannot write %s\n", outPath.c_str());
     return 1;
   }

@@ -19,6 +19,10 @@ Workloads:
   W4 nd, batch_dims=1: 16x512x512x4 f32, indices 16x65536x2
   W5 multiaxis over axes [0, 3] of NHWC 32x56x56x64 f32, indices 8x1x1x32
      (16 (n, c) pairs per row), output 8x56x56x16
+  W1i32 W1 with int32 indices; W1f16 W1 with a float16 table
+  W6 inference-sized lookup: 32 i64 indices into a 30000x768 f32 table
+
+--chart PATH writes a bar chart of the ratios (matplotlib).
 """
 
 import argparse
@@ -63,13 +67,26 @@ def workloads(rng):
     w["W5"] = dict(data=d, idx=i, op="multiaxis", attr="axes = [0, 3]",
                    numpy=lambda d=d, n=n, c=c: d[n[:, None, None, :], :, :, c[:, None, None, :]]
                    .reshape(8, 16, 56, 56).transpose(0, 2, 3, 1))
+    i32 = w["W1"]["idx"].astype(np.int32)
+    w["W1i32"] = dict(data=w["W1"]["data"], idx=i32, op="block", attr="axis = 0", ity="i32",
+                      numpy=lambda d=w["W1"]["data"], i=i32: np.take(d, i, axis=0))
+    h = w["W1"]["data"].astype(np.float16)
+    w["W1f16"] = dict(data=h, idx=w["W1"]["idx"], op="block", attr="axis = 0", ety="f16",
+                      numpy=lambda d=h, i=w["W1"]["idx"]: np.take(d, i, axis=0))
+    d = rng.standard_normal((30000, 768), dtype=np.float32)
+    i = rng.integers(0, 30000, size=32)
+    w["W6"] = dict(data=d, idx=i, op="block", attr="axis = 0",
+                   numpy=lambda d=d, i=i: np.take(d, i, axis=0))
     return w
 
 
 def torch_peer(torch, w):
     """The workload in torch (CPU), as its users write it: advanced indexing
     (negative indices wrap, as numpy's), torch.gather for the element
-    gather; None where torch has no such op."""
+    gather; None where torch has no such op (its advanced indexing takes
+    int64 indices only)."""
+    if np.asarray(w["idx"]).dtype != np.int64:
+        return None
     d = torch.from_numpy(w["data"])
     i = torch.from_numpy(np.asarray(w["idx"]))
     op = w["op"]
@@ -101,7 +118,8 @@ def write_workload(work, name, w, want, policy=""):
     data, idx = w["data"], w["idx"]
     np.save(os.path.join(work, f"{name}_d.npy"), data)
     np.save(os.path.join(work, f"{name}_i.npy"), idx)
-    dt, it, ot = ttype(data.shape, "f32"), ttype(idx.shape, "i64"), ttype(want.shape, "f32")
+    ety, ity = w.get("ety", "f32"), w.get("ity", "i64")
+    dt, it, ot = ttype(data.shape, ety), ttype(idx.shape, ity), ttype(want.shape, ety)
     src = os.path.join(work, f"{name}.mlir")
     with open(src, "w") as f:
         body = gather_op_text(w["op"], "%0", "%d", "%i", dt, it, ot, attrs=w["attr"] + policy)
@@ -130,6 +148,7 @@ def main():
     p.add_argument("--policy", default="error", choices=["error", "clamp", "fill", "unchecked"],
                    help="out_of_bounds policy of the compiled gathers")
     p.add_argument("--other-bin", default="", help="a second build's bin directory, timed alongside")
+    p.add_argument("--chart", default="", help="write a bar chart of the ratios to this PNG")
     args = p.parse_args()
     policy = "" if args.policy == "error" else f" out_of_bounds = {args.policy}"
     work = tempfile.mkdtemp(prefix="gather-bench-")
@@ -151,7 +170,7 @@ def main():
         want = w["numpy"]()
         src = write_workload(work, name, w, want, policy)
         data.tofile(os.path.join(work, f"{name}_data.bin"))
-        idx.astype(np.int64).tofile(os.path.join(work, f"{name}_idx.bin"))
+        idx.tofile(os.path.join(work, f"{name}_idx.bin"))
         out = os.path.join(work, f"{name}_out.npy")
         # Rounds alternate the three contenders so that a slow spell of the
         # shared machine hits all of them; each keeps its best median.
@@ -178,7 +197,7 @@ def main():
             r = subprocess.run([baseline, name, work, str(args.runs), str(args.threads)],
                                capture_output=True, text=True, check=True)
             unchecked, checked = map(float, r.stdout.split())
-            got = np.fromfile(os.path.join(work, f"{name}_cpp_out.bin"), np.float32)
+            got = np.fromfile(os.path.join(work, f"{name}_cpp_out.bin"), want.dtype)
             if not np.array_equal(got, want.reshape(-1)):
                 sys.exit(f"{name}: the C++ loop's result differs from numpy")
             cpp = min(cpp, unchecked)
@@ -203,7 +222,33 @@ def main():
         print(f"| {name} | {ours:.3f} | {cpp:.3f} | {cpp_checked:.3f} | {npy:.3f} | {torch_ms} "
               f"| {cpp / ours:.2f} | {cpp_checked / ours:.2f} | {npy / ours:.2f} | {torch_ratio} |")
     print("(ratios above 1: gather is faster)")
+    if args.chart:
+        write_chart(args.chart, rows, args.threads)
     return 0
+
+
+def write_chart(path, rows, threads):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    names = [r[0] for r in rows]
+    series = [("C++ unchecked / gather", [r[2] / r[1] for r in rows]),
+              ("C++ checked / gather", [r[3] / r[1] for r in rows]),
+              ("numpy / gather", [r[4] / r[1] for r in rows]),
+              ("torch / gather", [r[5] / r[1] if r[5] != float("inf") else 0 for r in rows])]
+    fig, ax = plt.subplots(figsize=(10, 4))
+    width = 0.8 / len(series)
+    for s, (label, values) in enumerate(series):
+        ax.bar([x + s * width for x in range(len(names))], values, width, label=label)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks([x + width * (len(series) - 1) / 2 for x in range(len(names))])
+    ax.set_xticklabels(names)
+    ax.set_yscale("log")
+    ax.set_ylabel("time of peer / time of gather (log)")
+    ax.set_title(f"gather (default policy) against peers, {threads} threads; above 1: gather is faster")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
 
 
 if __name__ == "__main__":
