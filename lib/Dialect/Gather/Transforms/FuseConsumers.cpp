@@ -132,9 +132,7 @@ void updateGatheredTileInPlace(RewriterBase &rewriter, Operation *tiledGather,
   // which now carries the gathered value.
   Block *oldBody = tiledConsumer.getBlock();
   Block *newBody = rewriter.createBlock(&inPlace.getRegion());
-  SmallVector<Value> argMapping;
-  for (BlockArgument arg : oldBody->getArguments())
-    argMapping.push_back(Value());
+  SmallVector<Value> argMapping(oldBody->getNumArguments());
   for (OpOperand *input : tiledConsumer.getDpsInputOperands()) {
     if (input->getOperandNumber() == gatheredInput)
       continue;
