@@ -374,3 +374,29 @@ func.func @block_tensor_without_result(%data: tensor<4x3xf32>, %indices: tensor<
   "gather.block"(%data, %indices, %init) <{axis = 0 : i64, negative_indices = #gather<negative_indices wrap>, out_of_bounds = #gather<out_of_bounds error>}> : (tensor<4x3xf32>, tensor<2xi64>, tensor<2x3xf32>) -> ()
   return
 }
+
+// -----
+
+// 2^62 f32 elements are 2^64 bytes: byte offsets would overflow 64 bits.
+func.func @elements_data_byte_size_overflows(%data: tensor<1x4611686018427387904xf32>, %indices: tensor<1x4xi64>, %init: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error @+1 {{'gather.elements' op data type 'tensor<1x4611686018427387904xf32>' is larger than 2^63 bytes}}
+  %0 = gather.elements %data[%indices] axis = 1 into %init : tensor<1x4611686018427387904xf32>, tensor<1x4xi64> into tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @block_indices_byte_size_overflows(%data: tensor<4x3xf32>, %indices: tensor<2305843009213693952x4xi64>, %init: tensor<2305843009213693952x4x3xf32>) -> tensor<2305843009213693952x4x3xf32> {
+  // expected-error @+1 {{'gather.block' op indices type 'tensor<2305843009213693952x4xi64>' is larger than 2^63 bytes}}
+  %0 = gather.block %data[%indices] axis = 0 into %init : tensor<4x3xf32>, tensor<2305843009213693952x4xi64> into tensor<2305843009213693952x4x3xf32>
+  return %0 : tensor<2305843009213693952x4x3xf32>
+}
+
+// -----
+
+// The data fits (2^62 bytes), the output of 8 of its rows does not.
+func.func @block_init_byte_size_overflows(%data: memref<4x1152921504606846976xi8>, %indices: memref<8xi64>, %init: memref<8x1152921504606846976xi8>) {
+  // expected-error @+1 {{'gather.block' op init type 'memref<8x1152921504606846976xi8>' is larger than 2^63 bytes}}
+  gather.block %data[%indices] axis = 0 into %init : memref<4x1152921504606846976xi8>, memref<8xi64> into memref<8x1152921504606846976xi8>
+  return
+}

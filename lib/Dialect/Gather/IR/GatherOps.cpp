@@ -9,6 +9,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::gather;
@@ -156,6 +157,24 @@ static LogicalResult verifyGatherShapes(OpTy op) {
     return op.emitOpError("operands must be all tensors or all memrefs, got ")
            << dataName << " " << dataType << ", indices " << indicesType
            << " and init " << initType;
+  // Sizes and offsets in bytes must fit in 64 bits for the lowerings' index
+  // arithmetic; a static shape whose byte size does not is rejected.
+  for (auto [name, type] : {std::pair<StringRef, Type>(dataName, dataType),
+                            {"indices", indicesType},
+                            {"init", initType}}) {
+    auto shaped = cast<ShapedType>(type);
+    Type element = shaped.getElementType();
+    uint64_t bytes = element.isIntOrFloat()
+                         ? llvm::divideCeil(element.getIntOrFloatBitWidth(), 8)
+                         : 8;
+    bool overflow = false;
+    for (int64_t size : shaped.getShape())
+      if (!ShapedType::isDynamic(size))
+        bytes = llvm::SaturatingMultiply<uint64_t>(bytes, size, &overflow);
+    if (overflow || bytes > static_cast<uint64_t>(INT64_MAX))
+      return op.emitOpError() << name << " type " << type
+                              << " is larger than 2^63 bytes";
+  }
   FailureOr<GatherShape> shape =
       op.analyzeShapes([&]() { return op.emitOpError(); });
   if (failed(shape))
