@@ -42,3 +42,27 @@ func.func @dynamic(%out: memref<?x4xf32>, %n: index, %v: f32) {
   }
   return
 }
+
+// A parallel loop inside another (a gather lowered inside a fused tile)
+// becomes serial loops entirely.
+// CHECK-LABEL: func.func @nested
+// CHECK:         scf.parallel (%[[T:.*]]) =
+// CHECK-NOT:       scf.parallel
+// CHECK:           scf.for %[[I:.*]] =
+// CHECK-NEXT:        scf.for %[[J:.*]] =
+// CHECK-NEXT:          memref.store %{{.*}}, %{{.*}}[%[[T]], %[[I]], %[[J]]]
+func.func @nested(%out: memref<64x8x16xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c16) step (%c1, %c1) {
+      memref.store %v, %out[%t, %i, %j] : memref<64x8x16xf32>
+      scf.reduce
+    }
+    scf.reduce
+  }
+  return
+}
