@@ -263,6 +263,29 @@ static void buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,
   });
 }
 
+void mlir::gather::buildUnderShapeChecks(
+    OpBuilder &b, Location loc, Operation *gatherOp,
+    llvm::function_ref<void(OpBuilder &, Location)> body,
+    SymbolTableCollection *symbolTables) {
+  SmallVector<RuntimeShapeCheck> checks =
+      buildRuntimeShapeChecks(b, loc, gatherOp);
+  Value shapesHold = allShapeChecksHold(b, loc, checks);
+  if (!shapesHold) {
+    body(b, loc);
+    return;
+  }
+  scf::IfOp::create(
+      b, loc, shapesHold,
+      [&](OpBuilder &tb, Location tl) {
+        body(tb, tl);
+        scf::YieldOp::create(tb, tl);
+      },
+      [&](OpBuilder &eb, Location el) {
+        reportFailedShapeCheck(eb, el, gatherOp, checks, symbolTables);
+        scf::YieldOp::create(eb, el);
+      });
+}
+
 LogicalResult mlir::gather::lowerBufferGather(RewriterBase &rewriter,
                                               Operation *gatherOp,
                                               SymbolTableCollection *symbolTables) {
@@ -272,36 +295,21 @@ LogicalResult mlir::gather::lowerBufferGather(RewriterBase &rewriter,
     return failure();
   Location loc = gatherOp->getLoc();
   rewriter.setInsertionPoint(gatherOp);
-  SmallVector<RuntimeShapeCheck> checks =
-      buildRuntimeShapeChecks(rewriter, loc, gatherOp);
-  Value shapesHold = allShapeChecksHold(rewriter, loc, checks);
-  auto buildLoops = [&](OpBuilder &b, Location l) {
-    buildEmptyOutputIndexCheck(b, l, gatherOp, symbolTables);
-    Value init = op.getInit();
-    int64_t rank = cast<MemRefType>(init.getType()).getRank();
-    SmallVector<Value> sizes;
-    for (int64_t d = 0; d < rank; ++d)
-      sizes.push_back(buildDimSize(b, l, init, d));
-    buildParallelOverShape(b, l, sizes,
-                           [&](OpBuilder &nb, Location nl, ValueRange ivs) {
-                             buildGatherElementStore(nb, nl, gatherOp, ivs,
-                                                     symbolTables);
-                           });
-  };
-  if (!shapesHold) {
-    buildLoops(rewriter, loc);
-  } else {
-    scf::IfOp::create(
-        rewriter, loc, shapesHold,
-        [&](OpBuilder &b, Location l) {
-          buildLoops(b, l);
-          scf::YieldOp::create(b, l);
-        },
-        [&](OpBuilder &b, Location l) {
-          reportFailedShapeCheck(b, l, gatherOp, checks, symbolTables);
-          scf::YieldOp::create(b, l);
-        });
-  }
+  buildUnderShapeChecks(
+      rewriter, loc, gatherOp,
+      [&](OpBuilder &b, Location l) {
+        buildEmptyOutputIndexCheck(b, l, gatherOp, symbolTables);
+        Value init = op.getInit();
+        int64_t rank = cast<MemRefType>(init.getType()).getRank();
+        SmallVector<Value> sizes;
+        for (int64_t d = 0; d < rank; ++d)
+          sizes.push_back(buildDimSize(b, l, init, d));
+        buildParallelOverShape(
+            b, l, sizes, [&](OpBuilder &nb, Location nl, ValueRange ivs) {
+              buildGatherElementStore(nb, nl, gatherOp, ivs, symbolTables);
+            });
+      },
+      symbolTables);
   rewriter.eraseOp(gatherOp);
   return success();
 }

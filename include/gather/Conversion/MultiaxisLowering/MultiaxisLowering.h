@@ -121,6 +121,13 @@ void reportFailedShapeCheck(OpBuilder &b, Location loc, Operation *gatherOp,
                             ArrayRef<RuntimeShapeCheck> checks,
                             SymbolTableCollection *symbolTables = nullptr);
 
+/// Builds `body` where the run-time shape checks of `gatherOp` hold: as is
+/// when the static types prove them, else in an scf.if whose other branch
+/// reports the first failing check. For code without results (buffers).
+void buildUnderShapeChecks(OpBuilder &b, Location loc, Operation *gatherOp,
+                           llvm::function_ref<void(OpBuilder &, Location)> body,
+                           SymbolTableCollection *symbolTables = nullptr);
+
 /// The element of a gather op (any of the four, on tensors or buffers) at
 /// output coordinate `coords`, with the op's index policy: the scalar
 /// semantics, built once here for the buffer lowering and for tiling's

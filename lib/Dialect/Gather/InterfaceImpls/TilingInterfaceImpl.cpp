@@ -284,22 +284,9 @@ struct GatherTilingModel
                                              ValueRange ivs) const {
     if (!isa<MemRefType>(cast<OpTy>(op).getInit().getType()))
       return failure();
-    SmallVector<RuntimeShapeCheck> checks =
-        buildRuntimeShapeChecks(b, loc, op);
-    if (checks.empty()) {
-      buildGatherElementStore(b, loc, op, ivs);
-      return success();
-    }
-    scf::IfOp::create(
-        b, loc, allShapeChecksHold(b, loc, checks),
-        [&](OpBuilder &tb, Location tl) {
-          buildGatherElementStore(tb, tl, op, ivs);
-          scf::YieldOp::create(tb, tl);
-        },
-        [&](OpBuilder &eb, Location el) {
-          reportFailedShapeCheck(eb, el, op, checks);
-          scf::YieldOp::create(eb, el);
-        });
+    buildUnderShapeChecks(b, loc, op, [&](OpBuilder &tb, Location tl) {
+      buildGatherElementStore(tb, tl, op, ivs);
+    });
     return success();
   }
 };
