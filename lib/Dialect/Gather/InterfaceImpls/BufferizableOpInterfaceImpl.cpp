@@ -47,9 +47,7 @@ struct GatherBufferizationModel
       buffers.push_back(*buffer);
     }
     rewriter.setInsertionPoint(op);
-    Operation *bufferOp =
-        mlir::clone(rewriter, op, /*newResultTypes=*/{}, buffers);
-    (void)bufferOp;
+    mlir::clone(rewriter, op, /*newResultTypes=*/{}, buffers);
     replaceOpWithBufferizedValues(rewriter, op, buffers.back());
     return success();
   }
