@@ -169,59 +169,86 @@ def main():
         data, idx = w["data"], w["idx"]
         want = w["numpy"]()
         src = write_workload(work, name, w, want, policy)
+        # The same gather without checks, timed in the same rounds: the cost
+        # of the default policy's checks is the ratio of the two.
+        src_unchecked = (write_workload(work, name + "_unchecked", w, want,
+                                        " out_of_bounds = unchecked")
+                         if args.policy != "unchecked" else None)
         data.tofile(os.path.join(work, f"{name}_data.bin"))
         idx.tofile(os.path.join(work, f"{name}_idx.bin"))
         out = os.path.join(work, f"{name}_out.npy")
-        # Rounds alternate the three contenders so that a slow spell of the
-        # shared machine hits all of them; each keeps its best median.
-        ours = other = cpp = cpp_checked = npy = tch = float("inf")
+        # Rounds alternate the contenders so that a slow spell of the shared
+        # machine hits all of them; each keeps its best median.
+        best = {k: float("inf") for k in ("gather", "gather_unchecked", "other", "cpp",
+                                          "cpp_checked", "memcpy", "numpy", "torch")}
         torch_fn = torch_peer(torch, w) if torch else None
         if torch_fn and not np.array_equal(torch_fn().numpy(), want):
             sys.exit(f"{name}: torch's result differs from numpy")
 
-        def time_gather(bin_dir):
-            r = subprocess.run([os.path.join(bin_dir, "gather-run"), src,
+        def time_gather(bin_dir, source):
+            r = subprocess.run([os.path.join(bin_dir, "gather-run"), source,
                                 "--input", os.path.join(work, f"{name}_d.npy"),
                                 "--input", os.path.join(work, f"{name}_i.npy"),
                                 "--output", out, "--bench", str(args.runs),
                                 "--threads", str(args.threads)],
                                capture_output=True, text=True, check=True)
             if not np.array_equal(np.load(out), want):
-                sys.exit(f"{name}: compiled result of {bin_dir} differs from numpy")
+                sys.exit(f"{name}: compiled result of {source} ({bin_dir}) differs from numpy")
             return float(re.search(r"median ([0-9.]+) ms", r.stdout).group(1))
 
+        def keep(key, value):
+            best[key] = min(best[key], value)
+
         for _ in range(args.rounds):
-            ours = min(ours, time_gather(args.bin))
+            keep("gather", time_gather(args.bin, src))
+            if src_unchecked:
+                keep("gather_unchecked", time_gather(args.bin, src_unchecked))
             if args.other_bin:
-                other = min(other, time_gather(args.other_bin))
+                keep("other", time_gather(args.other_bin, src))
             r = subprocess.run([baseline, name, work, str(args.runs), str(args.threads)],
                                capture_output=True, text=True, check=True)
-            unchecked, checked = map(float, r.stdout.split())
+            unchecked, checked, copy = map(float, r.stdout.split())
             got = np.fromfile(os.path.join(work, f"{name}_cpp_out.bin"), want.dtype)
             if not np.array_equal(got, want.reshape(-1)):
                 sys.exit(f"{name}: the C++ loop's result differs from numpy")
-            cpp = min(cpp, unchecked)
-            cpp_checked = min(cpp_checked, checked)
-            npy = min(npy, median_ms(w["numpy"], args.runs))
+            keep("cpp", unchecked)
+            keep("cpp_checked", checked)
+            keep("memcpy", copy)
+            keep("numpy", median_ms(w["numpy"], args.runs))
             if torch_fn:
-                tch = min(tch, median_ms(torch_fn, args.runs))
-        rows.append((name, ours, cpp, cpp_checked, npy, tch, other))
+                keep("torch", median_ms(torch_fn, args.runs))
+        best["name"] = name
+        rows.append(best)
     print(f"threads={args.threads}, runs={args.runs}, rounds={args.rounds}, policy={args.policy}, "
           f"best median ms")
     if args.other_bin:
-        print(f"| workload | gather (ms) | other build (ms) | other / gather |")
-        print(f"| --- | ---: | ---: | ---: |")
-        for name, ours, cpp, cpp_checked, npy, tch, other in rows:
-            print(f"| {name} | {ours:.3f} | {other:.3f} | {other / ours:.2f} |")
-    print("| workload | gather (ms) | C++ unchecked (ms) | C++ checked (ms) | numpy (ms) | torch (ms) "
-          "| unchecked / gather | checked / gather | numpy / gather | torch / gather |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for name, ours, cpp, cpp_checked, npy, tch, other in rows:
-        torch_ms = f"{tch:.3f}" if tch != float("inf") else "-"
-        torch_ratio = f"{tch / ours:.2f}" if tch != float("inf") else "-"
-        print(f"| {name} | {ours:.3f} | {cpp:.3f} | {cpp_checked:.3f} | {npy:.3f} | {torch_ms} "
-              f"| {cpp / ours:.2f} | {cpp_checked / ours:.2f} | {npy / ours:.2f} | {torch_ratio} |")
-    print("(ratios above 1: gather is faster)")
+        print("| workload | gather (ms) | other build (ms) | other / gather |")
+        print("| --- | ---: | ---: | ---: |")
+        for row in rows:
+            print(f"| {row['name']} | {row['gather']:.3f} | {row['other']:.3f} "
+                  f"| {row['other'] / row['gather']:.2f} |")
+
+    def ms(value):
+        if value == float("inf"):
+            return "-"
+        return f"{value:.4f}" if value < 0.1 else f"{value:.3f}"
+
+    def ratio(peer, ours):
+        return f"{peer / ours:.2f}" if peer != float("inf") and ours != float("inf") else "-"
+
+    print("| workload | gather (ms) | gather unchecked (ms) | C++ unchecked (ms) | C++ checked (ms) "
+          "| memcpy (ms) | numpy (ms) | torch (ms) | unchecked / gather | checked / gather "
+          "| memcpy / gather | numpy / gather | torch / gather | gather unchecked / gather |")
+    print("| --- |" + " ---: |" * 13)
+    for row in rows:
+        g = row["gather"]
+        print(f"| {row['name']} | {ms(g)} | {ms(row['gather_unchecked'])} | {ms(row['cpp'])} "
+              f"| {ms(row['cpp_checked'])} | {ms(row['memcpy'])} | {ms(row['numpy'])} "
+              f"| {ms(row['torch'])} | {ratio(row['cpp'], g)} | {ratio(row['cpp_checked'], g)} "
+              f"| {ratio(row['memcpy'], g)} | {ratio(row['numpy'], g)} | {ratio(row['torch'], g)} "
+              f"| {ratio(row['gather_unchecked'], g)} |")
+    print("(ratios above 1: gather is faster; memcpy / gather is the fraction of the copy "
+          "bandwidth reached; gather unchecked / gather is the cost of the policy's checks)")
     if args.chart:
         write_chart(args.chart, rows, args.threads)
     return 0
@@ -231,11 +258,16 @@ def write_chart(path, rows, threads):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    names = [r[0] for r in rows]
-    series = [("C++ unchecked / gather", [r[2] / r[1] for r in rows]),
-              ("C++ checked / gather", [r[3] / r[1] for r in rows]),
-              ("numpy / gather", [r[4] / r[1] for r in rows]),
-              ("torch / gather", [r[5] / r[1] if r[5] != float("inf") else 0 for r in rows])]
+    names = [r["name"] for r in rows]
+
+    def ratios(key):
+        return [r[key] / r["gather"] if r[key] != float("inf") else 0 for r in rows]
+
+    series = [("C++ unchecked / gather", ratios("cpp")),
+              ("C++ checked / gather", ratios("cpp_checked")),
+              ("memcpy of the output / gather", ratios("memcpy")),
+              ("numpy / gather", ratios("numpy")),
+              ("torch / gather", ratios("torch"))]
     fig, ax = plt.subplots(figsize=(10, 4))
     width = 0.8 / len(series)
     for s, (label, values) in enumerate(series):

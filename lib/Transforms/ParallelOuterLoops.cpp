@@ -11,9 +11,16 @@
 #include "gather/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERPARALLELOUTERLOOPS
@@ -39,6 +46,101 @@ static unsigned parallelPrefix(scf::ParallelOp op, int64_t minIterations) {
   return op.getNumLoops();
 }
 
+static std::optional<int64_t> staticTripCount(Value lb, Value ub, Value step) {
+  std::optional<int64_t> l = getConstantIntValue(lb);
+  std::optional<int64_t> u = getConstantIntValue(ub);
+  std::optional<int64_t> s = getConstantIntValue(step);
+  if (!l || !u || !s || *s <= 0)
+    return std::nullopt;
+  return std::max<int64_t>((*u - *l + *s - 1) / *s, 0);
+}
+
+/// Elements the body of `op` stores in all its iterations, or nullopt when
+/// that is not known statically. Stores count one, copies and vector writes
+/// their static element count, each multiplied by the static trip counts
+/// of the loops around it. Saturates at INT64_MAX.
+static std::optional<int64_t> staticWork(scf::ParallelOp op) {
+  auto saturatingMul = [](int64_t a, int64_t b) {
+    int64_t product;
+    if (llvm::MulOverflow(a, b, product))
+      return std::numeric_limits<int64_t>::max();
+    return product;
+  };
+  int64_t iterations = 1;
+  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
+    std::optional<int64_t> trips = staticTripCount(
+        op.getLowerBound()[d], op.getUpperBound()[d], op.getStep()[d]);
+    if (!trips)
+      return std::nullopt;
+    iterations = saturatingMul(iterations, *trips);
+  }
+  bool known = true;
+  int64_t perIteration = 0;
+  op.getBody()->walk([&](Operation *nested) {
+    int64_t elements = 0;
+    if (isa<memref::StoreOp>(nested)) {
+      elements = 1;
+    } else if (auto copy = dyn_cast<memref::CopyOp>(nested)) {
+      auto type = cast<MemRefType>(copy.getTarget().getType());
+      if (!type.hasStaticShape()) {
+        known = false;
+        return WalkResult::interrupt();
+      }
+      elements = type.getNumElements();
+    } else if (auto write = dyn_cast<vector::TransferWriteOp>(nested)) {
+      elements = write.getVectorType().getNumElements();
+    } else if (auto store = dyn_cast<vector::StoreOp>(nested)) {
+      elements = store.getVectorType().getNumElements();
+    } else if (isa<vector::MaskedStoreOp, vector::ScatterOp>(nested)) {
+      elements = cast<VectorType>(nested->getOperand(nested->getNumOperands() - 1)
+                                      .getType())
+                     .getNumElements();
+    } else if (isa<CallOpInterface>(nested) &&
+               !nested->getParentOfType<scf::IfOp>()) {
+      // An outlined body: its work is unknown here. (A call under an
+      // scf.if is the error path.)
+      known = false;
+      return WalkResult::interrupt();
+    } else {
+      return WalkResult::advance();
+    }
+    for (Operation *parent = nested->getParentOp(); parent != op;
+         parent = parent->getParentOp()) {
+      std::optional<int64_t> trips;
+      if (auto loop = dyn_cast<scf::ForOp>(parent))
+        trips = staticTripCount(loop.getLowerBound(), loop.getUpperBound(),
+                                loop.getStep());
+      else if (auto inner = dyn_cast<scf::ParallelOp>(parent)) {
+        std::optional<int64_t> innerWork = 1;
+        for (unsigned d = 0; d < inner.getNumLoops() && innerWork; ++d) {
+          std::optional<int64_t> t =
+              staticTripCount(inner.getLowerBound()[d],
+                              inner.getUpperBound()[d], inner.getStep()[d]);
+          innerWork = t ? std::optional<int64_t>(saturatingMul(*innerWork, *t))
+                        : std::nullopt;
+        }
+        trips = innerWork;
+      } else if (isa<LoopLikeOpInterface>(parent)) {
+        trips = std::nullopt;
+      } else {
+        continue;
+      }
+      if (!trips) {
+        known = false;
+        return WalkResult::interrupt();
+      }
+      elements = saturatingMul(elements, *trips);
+    }
+    perIteration = std::min<int64_t>(
+        std::numeric_limits<int64_t>::max() - elements, perIteration) +
+                   elements;
+    return WalkResult::advance();
+  });
+  if (!known)
+    return std::nullopt;
+  return saturatingMul(iterations, perIteration);
+}
+
 namespace {
 struct GatherParallelOuterLoopsPass
     : gather::impl::GatherParallelOuterLoopsBase<GatherParallelOuterLoopsPass> {
@@ -59,7 +161,9 @@ struct GatherParallelOuterLoopsPass
       // of a fused loop) runs serially in each outer iteration: nested
       // OpenMP regions only add a fork per iteration.
       bool nested = op->getParentOfType<scf::ParallelOp>() != nullptr;
-      unsigned keep = nested ? 0 : parallelPrefix(op, minIterations);
+      std::optional<int64_t> work = staticWork(op);
+      bool small = work && *work < minParallelWork;
+      unsigned keep = nested || small ? 0 : parallelPrefix(op, minIterations);
       if (keep >= op.getNumLoops())
         continue;
       Location loc = op.getLoc();

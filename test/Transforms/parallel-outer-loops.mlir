@@ -51,16 +51,97 @@ func.func @dynamic(%out: memref<?x4xf32>, %n: index, %v: f32) {
 // CHECK:           scf.for %[[I:.*]] =
 // CHECK-NEXT:        scf.for %[[J:.*]] =
 // CHECK-NEXT:          memref.store %{{.*}}, %{{.*}}[%[[T]], %[[I]], %[[J]]]
-func.func @nested(%out: memref<64x8x16xf32>, %v: f32) {
+func.func @nested(%out: memref<1024x8x16xf32>, %v: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
   %c16 = arith.constant 16 : index
-  %c64 = arith.constant 64 : index
-  scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
+  %c1024 = arith.constant 1024 : index
+  scf.parallel (%t) = (%c0) to (%c1024) step (%c1) {
     scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c16) step (%c1, %c1) {
-      memref.store %v, %out[%t, %i, %j] : memref<64x8x16xf32>
+      memref.store %v, %out[%t, %i, %j] : memref<1024x8x16xf32>
       scf.reduce
+    }
+    scf.reduce
+  }
+  return
+}
+
+// A small lookup (32 rows of 768 floats: 24576 elements stored, fewer than
+// min-parallel-work) runs serially: starting threads costs more.
+// CHECK-LABEL: func.func @small_row_copies
+// CHECK-NOT:     scf.parallel
+// CHECK:         scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           memref.copy
+func.func @small_row_copies(%table: memref<30000x768xf32>, %ids: memref<32xindex>, %out: memref<32x768xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  scf.parallel (%r) = (%c0) to (%c32) step (%c1) {
+    %id = memref.load %ids[%r] : memref<32xindex>
+    %row = memref.subview %table[%id, 0] [1, 768] [1, 1] : memref<30000x768xf32> to memref<1x768xf32, strided<[768, 1], offset: ?>>
+    %dst = memref.subview %out[%r, 0] [1, 768] [1, 1] : memref<32x768xf32> to memref<1x768xf32, strided<[768, 1], offset: ?>>
+    memref.copy %row, %dst : memref<1x768xf32, strided<[768, 1], offset: ?>> to memref<1x768xf32, strided<[768, 1], offset: ?>>
+    scf.reduce
+  }
+  return
+}
+
+// 128 rows of 768 (98304 elements) stay parallel; so does the same body
+// with the vector writes of an inner loop counted (128 x 16 x 64).
+// CHECK-LABEL: func.func @large_row_copies
+// CHECK:         scf.parallel
+// CHECK:           memref.copy
+func.func @large_row_copies(%table: memref<30000x768xf32>, %ids: memref<128xindex>, %out: memref<128x768xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  scf.parallel (%r) = (%c0) to (%c128) step (%c1) {
+    %id = memref.load %ids[%r] : memref<128xindex>
+    %row = memref.subview %table[%id, 0] [1, 768] [1, 1] : memref<30000x768xf32> to memref<1x768xf32, strided<[768, 1], offset: ?>>
+    %dst = memref.subview %out[%r, 0] [1, 768] [1, 1] : memref<128x768xf32> to memref<1x768xf32, strided<[768, 1], offset: ?>>
+    memref.copy %row, %dst : memref<1x768xf32, strided<[768, 1], offset: ?>> to memref<1x768xf32, strided<[768, 1], offset: ?>>
+    scf.reduce
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @vector_writes_in_inner_loop
+// CHECK:         scf.parallel
+// CHECK:           scf.for
+// CHECK:             vector.transfer_write
+func.func @vector_writes_in_inner_loop(%out: memref<128x1024xf32>, %v: vector<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  scf.parallel (%r) = (%c0) to (%c128) step (%c1) {
+    scf.for %k = %c0 to %c16 step %c1 {
+      %col = arith.muli %k, %c64 : index
+      vector.transfer_write %v, %out[%r, %col] {in_bounds = [true]} : vector<64xf32>, memref<128x1024xf32>
+    }
+    scf.reduce
+  }
+  return
+}
+
+// With 4 inner iterations (128 x 4 x 64 = 32768 elements) it runs serially.
+// CHECK-LABEL: func.func @vector_writes_few
+// CHECK-NOT:     scf.parallel
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             vector.transfer_write
+func.func @vector_writes_few(%out: memref<128x1024xf32>, %v: vector<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  scf.parallel (%r) = (%c0) to (%c128) step (%c1) {
+    scf.for %k = %c0 to %c4 step %c1 {
+      %col = arith.muli %k, %c64 : index
+      vector.transfer_write %v, %out[%r, %col] {in_bounds = [true]} : vector<64xf32>, memref<128x1024xf32>
     }
     scf.reduce
   }

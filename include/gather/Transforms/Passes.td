@@ -22,10 +22,20 @@ def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
     lowered inside the tiles of a fused loop) becomes serial loops entirely:
     nested OpenMP regions would only add a fork per outer iteration. Loops
     with reductions are left alone.
+
+    A loop whose whole work is known at compile time and small (fewer than
+    `min-parallel-work` elements stored, counting the elements of copies
+    and vector writes in its body and the trip counts of the loops around
+    them) becomes serial loops too: starting the threads of an OpenMP
+    region costs more than a small lookup (32 rows of 768 floats). A
+    dynamic trip count counts as enough work.
   }];
   let options = [
     Option<"minIterations", "min-iterations", "int64_t", "16",
-           "Parallel iterations to aim for (enough to balance the threads)">
+           "Parallel iterations to aim for (enough to balance the threads)">,
+    Option<"minParallelWork", "min-parallel-work", "int64_t", "65536",
+           "Elements a loop must store (when known statically) to run in "
+           "parallel">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
