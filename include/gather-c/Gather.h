@@ -36,7 +36,22 @@ typedef struct GatherProgram GatherProgram;
 GatherProgram *gatherProgramCreate(const char *mlirText, const char *entry,
                                    const char *device, int threads,
                                    char *error, size_t errorSize);
+/* The same with LLVM's optimization level `optLevel` (0 to 3;
+   gatherProgramCreate uses 3): lower levels compile faster. */
+GatherProgram *gatherProgramCreateWithOptLevel(const char *mlirText,
+                                               const char *entry,
+                                               const char *device, int threads,
+                                               int optLevel, char *error,
+                                               size_t errorSize);
 void gatherProgramDestroy(GatherProgram *program);
+
+/* Every public function of the module is compiled with the program: this
+   makes `entry` the one gatherProgramRun calls (and whose signature the
+   accessors below describe), without compiling again. Returns 0, or 1 with
+   the message in `error` (no such function, or a signature the C API does
+   not support). */
+int gatherProgramSelect(GatherProgram *program, const char *entry,
+                        char *error, size_t errorSize);
 
 /* The signature: ranked tensors only. Element types are MLIR's names
    ("f16", "f32", "f64", "i1", "i8", "i16", "i32", "i64"); a dynamic size is

@@ -16,6 +16,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,14 @@ struct TensorInfo {
 };
 } // namespace
 
+namespace {
+/// A public function's signature, or why it cannot be called.
+struct Signature {
+  std::vector<TensorInfo> inputs, results;
+  std::string unsupported;
+};
+} // namespace
+
 struct GatherProgram {
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
@@ -39,6 +48,8 @@ struct GatherProgram {
   std::string entry;
   bool onGpu = false;
   std::vector<TensorInfo> inputs, results;
+  /// Every public function of the module, for gatherProgramSelect.
+  std::map<std::string, Signature> signatures;
 
   explicit GatherProgram(const DialectRegistry &registry)
       : context(registry) {}
@@ -88,10 +99,43 @@ static bool describe(Type type, TensorInfo &info, std::string &why) {
   return true;
 }
 
+/// The signature of `function` in the terms of the C API.
+static Signature signatureOf(func::FuncOp function) {
+  Signature signature;
+  std::string why;
+  for (Type type : function.getFunctionType().getInputs()) {
+    signature.inputs.emplace_back();
+    if (!describe(type, signature.inputs.back(), why)) {
+      signature.unsupported = "argument " +
+                              std::to_string(signature.inputs.size() - 1) +
+                              ": " + why;
+      return signature;
+    }
+  }
+  for (Type type : function.getFunctionType().getResults()) {
+    signature.results.emplace_back();
+    if (!describe(type, signature.results.back(), why)) {
+      signature.unsupported = "result " +
+                              std::to_string(signature.results.size() - 1) +
+                              ": " + why;
+      return signature;
+    }
+  }
+  return signature;
+}
+
 extern "C" GatherProgram *gatherProgramCreate(const char *mlirText,
                                               const char *entry,
                                               const char *device, int threads,
                                               char *error, size_t errorSize) {
+  return gatherProgramCreateWithOptLevel(mlirText, entry, device, threads, 3,
+                                         error, errorSize);
+}
+
+extern "C" GatherProgram *
+gatherProgramCreateWithOptLevel(const char *mlirText, const char *entry,
+                                const char *device, int threads, int optLevel,
+                                char *error, size_t errorSize) {
   std::string deviceName = device ? device : "cpu";
   if (deviceName != "cpu" && deviceName != "gpu") {
     setError(error, errorSize,
@@ -143,23 +187,19 @@ extern "C" GatherProgram *gatherProgramCreate(const char *mlirText,
   if (!function)
     return fail(entryError + (entry && *entry ? "" : ": name it"));
   program->entry = function.getName().str();
-  std::string why;
-  for (Type type : function.getFunctionType().getInputs()) {
-    program->inputs.emplace_back();
-    if (!describe(type, program->inputs.back(), why))
-      return fail("argument " + std::to_string(program->inputs.size() - 1) +
-                  ": " + why);
-  }
-  for (Type type : function.getFunctionType().getResults()) {
-    program->results.emplace_back();
-    if (!describe(type, program->results.back(), why))
-      return fail("result " + std::to_string(program->results.size() - 1) +
-                  ": " + why);
-  }
+  for (auto candidate : program->module->getOps<func::FuncOp>())
+    if (candidate.isPublic() && !candidate.isExternal())
+      program->signatures[candidate.getName().str()] = signatureOf(candidate);
+  const Signature &signature = program->signatures[program->entry];
+  if (!signature.unsupported.empty())
+    return fail(signature.unsupported);
+  program->inputs = signature.inputs;
+  program->results = signature.results;
   if (threads > 0)
     setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
   gather::JitOptions options;
   options.device = deviceName;
+  options.optLevel = optLevel;
   std::string jitError;
   program->engine = gather::compileForJit(*program->module, program->entry,
                                           options, jitError);
@@ -168,6 +208,25 @@ extern "C" GatherProgram *gatherProgramCreate(const char *mlirText,
   // Run-time errors are returned, not printed with exit(1).
   gather_runtime_set_record_errors(1);
   return program.release();
+}
+
+extern "C" int gatherProgramSelect(GatherProgram *program, const char *entry,
+                                   char *error, size_t errorSize) {
+  std::string name = entry ? entry : "";
+  auto it = program->signatures.find(name);
+  if (it == program->signatures.end()) {
+    setError(error, errorSize,
+             "no public function '" + name + "' in the program's module");
+    return 1;
+  }
+  if (!it->second.unsupported.empty()) {
+    setError(error, errorSize, "@" + name + ": " + it->second.unsupported);
+    return 1;
+  }
+  program->entry = name;
+  program->inputs = it->second.inputs;
+  program->results = it->second.results;
+  return 0;
 }
 
 extern "C" void gatherProgramDestroy(GatherProgram *program) {

@@ -48,8 +48,14 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     error = ("no function '" + entry + "'").str();
     return nullptr;
   }
+  // Every public function gets a C interface, so that one compilation of
+  // a module can serve calls of each (the C API's gatherProgramSelect).
   function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     UnitAttr::get(context));
+  for (auto other : module.getOps<func::FuncOp>())
+    if (other.isPublic() && !other.isExternal())
+      other->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                     UnitAttr::get(context));
   bool onGpu = options.device == "gpu";
   PassManager pm(context);
   if (onGpu) {
@@ -94,8 +100,13 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
   // merging them first takes most of the LLVM time of a large model away.
   // The options hold a function_ref: the transformer must outlive create().
   llvm::TargetMachine *machine = targetMachine->get();
+  llvm::OptimizationLevel level =
+      options.optLevel <= 0   ? llvm::OptimizationLevel::O0
+      : options.optLevel == 1 ? llvm::OptimizationLevel::O1
+      : options.optLevel == 2 ? llvm::OptimizationLevel::O2
+                              : llvm::OptimizationLevel::O3;
   std::function<llvm::Error(llvm::Module *)> transformer =
-      [machine](llvm::Module *module) -> llvm::Error {
+      [machine, level](llvm::Module *module) -> llvm::Error {
     llvm::LoopAnalysisManager loops;
     llvm::FunctionAnalysisManager functions;
     llvm::CGSCCAnalysisManager cgscc;
@@ -109,12 +120,18 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     llvm::ModulePassManager pipeline;
     pipeline.addPass(llvm::MergeFunctionsPass());
     pipeline.addPass(
-        builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
+        level == llvm::OptimizationLevel::O0
+            ? builder.buildO0DefaultPipeline(level)
+            : builder.buildPerModuleDefaultPipeline(level));
     pipeline.run(*module, modules);
     return llvm::Error::success();
   };
   engineOptions.transformer = transformer;
-  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  engineOptions.jitCodeGenOptLevel =
+      options.optLevel <= 0   ? llvm::CodeGenOptLevel::None
+      : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
+      : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                              : llvm::CodeGenOptLevel::Aggressive;
   // memref.copy of strided buffers calls memrefCopy from the C runner utils;
   // the OpenMP loops call libomp.
   std::string ompPath = GATHER_LIBOMP_PATH;

@@ -4,8 +4,12 @@ Generates random cases for one op (ranks 1-6, axes in any order, broadcast
 dimensions, batch_dims, negative indices, i32/i64 indices, several element
 types, dynamic dimensions, empty dimensions, every index policy with
 out-of-range indices where the policy defines them), runs each through
-gather-run both as written and after `gather-opt --canonicalize` (the
-multiaxis form), and compares bit for bit with gather.reference.
+the compiled code both as written and after `gather-opt --canonicalize`
+(the multiaxis form), and compares bit for bit with gather.reference.
+Cases run in batches: one module of `--batch` functions, canonicalized by
+one gather-opt call and compiled once through the C API, each function
+called in this process; `--batch 0` runs every case in its own gather-run
+process (the error exit status and message of the tool included).
 
     /usr/bin/python3 -m gather.difftest --op block --cases 300 --seed 1 \\
         --bin build/bin
@@ -279,6 +283,101 @@ def run_case(case, tools, work, index, device="cpu"):
     return None
 
 
+def expect_error_text(case, text, module_text):
+    """None when `text` is the out-of-bounds error the case must give,
+    naming the op its module holds: the op as written, or gather.multiaxis
+    after canonicalization (which leaves gather.elements with dynamic
+    off-axis sizes alone)."""
+    op_name = "gather.multiaxis" if "gather.multiaxis" in module_text else f"gather.{case.op}"
+    if "index out of bounds" not in text and "is out of range" not in text:
+        return f"expected an out-of-bounds error naming {op_name}, got {text!r}"
+    if op_name not in text:
+        return f"expected an out-of-bounds error naming {op_name}, got {text!r}"
+    return None
+
+
+def function_text(case, name, out_shape):
+    return case.mlir(out_shape).replace("func.func @main(", f"func.func @{name}(", 1)
+
+
+def split_functions(module_text):
+    """The text of each top-level func.func of a printed module, by name."""
+    functions, name, lines = {}, None, []
+    for line in module_text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("func.func @"):
+            name, lines = stripped[len("func.func @"):].split("(", 1)[0], []
+        if name is not None:
+            lines.append(line)
+            if line.startswith("  }") and len(line.rstrip()) == 3:
+                functions[name] = "\n".join(lines)
+                name = None
+    return functions
+
+
+def run_batch(cases, first, tools, work, device, opt_level):
+    """Runs cases[i] as function @c<first+i> of one module, compiled once as
+    written and once after --canonicalize, in this process through the C
+    API. Returns {case number: problem} for the failures."""
+    from gather import jit
+    problems, wants, names = {}, {}, []
+    parts = []
+    for offset, case in enumerate(cases):
+        index = first + offset
+        try:
+            want, want_error = case.expected(), None
+        except ref.GatherIndexError as e:
+            want, want_error = None, e
+        except Exception as e:  # a bug in the reference or the generator
+            problems[index] = f"reference failed: {type(e).__name__}: {e}"
+            continue
+        wants[index] = (want, want_error)
+        names.append(index)
+        parts.append(function_text(case, f"c{index}", output_shape(case, want)))
+    if not names:
+        return problems
+    src = os.path.join(work, f"batch{first}.mlir")
+    with open(src, "w") as f:
+        f.write("\n".join(parts))
+    canon = os.path.join(work, f"batch{first}.canon.mlir")
+    r = subprocess.run([tools["gather-opt"], src, "--canonicalize", "-o", canon],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        return None  # the caller runs the cases one by one to find the culprit
+    with open(canon) as f:
+        canon_text = f.read()
+    canon_functions = split_functions(canon_text)
+    for label, text, per_function in (("direct", "\n".join(parts), None),
+                                      ("canonical", canon_text, canon_functions)):
+        try:
+            program = jit.compile(text, entry=f"c{names[0]}", device=device, opt_level=opt_level)
+        except jit.GatherError:
+            return None
+        for index in names:
+            if index in problems:
+                continue
+            case = cases[index - first]
+            want, want_error = wants[index]
+            function = per_function.get(f"c{index}", "") if per_function else parts[names.index(index)]
+            program.select(f"c{index}")
+            try:
+                got = program(case.data, case.indices)
+            except jit.GatherError as e:
+                if want_error is None:
+                    problems[index] = f"{label}: failed: {e}"
+                else:
+                    problem = expect_error_text(case, str(e), function)
+                    if problem:
+                        problems[index] = f"{label}: {problem}"
+                continue
+            if want_error is not None:
+                problems[index] = f"{label}: expected an out-of-bounds error, got a result"
+            elif not same_bits(got, want):
+                problems[index] = (f"{label}: mismatch\n  got  {got.tolist()}\n"
+                                   f"  want {want.tolist()}")
+    return problems
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--op", required=True, choices=["multiaxis", "block", "elements", "nd"])
@@ -287,20 +386,41 @@ def main(argv=None):
     parser.add_argument("--bin", default="build/bin", help="directory with gather-opt and gather-run")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu",
-                        help="where gather-run runs the compiled function")
+                        help="where the compiled functions run")
+    parser.add_argument("--batch", type=int, default=250,
+                        help="cases per module, compiled once and run in this process through "
+                             "the C API (libGatherCAPI.so); 0: one gather-run process per case")
+    parser.add_argument("--opt-level", type=int, default=3, choices=[0, 1, 2, 3],
+                        help="LLVM optimization level of the batched compilations")
     args = parser.parse_args(argv)
     tools = {t: os.path.join(args.bin, t) for t in ("gather-opt", "gather-run")}
     rng = np.random.default_rng(args.seed)
     work = tempfile.mkdtemp(prefix=f"gather-diff-{args.op}-")
     passed = failed = 0
-    for i in range(args.cases):
-        case = make_case(args.op, rng)
-        problem = run_case(case, tools, work, i, args.device)
+    cases = [make_case(args.op, rng) for _ in range(args.cases)]
+
+    def report(i, problem):
+        nonlocal passed, failed
         if problem:
             failed += 1
-            print(f"FAIL case {i}: {case.describe()}\n  {problem}\n  files: {work}/c{i}.*")
+            print(f"FAIL case {i}: {cases[i].describe()}\n  {problem}\n  files: {work}/c{i}.* "
+                  f"or {work}/batch*.mlir")
         else:
             passed += 1
+
+    step = args.batch if args.batch > 0 else 1
+    for first in range(0, len(cases), step):
+        chunk = cases[first:first + step]
+        problems = (run_batch(chunk, first, tools, work, args.device, args.opt_level)
+                    if args.batch > 0 else None)
+        if problems is None:
+            # One case at a time, each in its own gather-run process: a
+            # batch that does not compile is narrowed down to its cases.
+            for offset, case in enumerate(chunk):
+                report(first + offset, run_case(case, tools, work, first + offset, args.device))
+            continue
+        for offset in range(len(chunk)):
+            report(first + offset, problems.get(first + offset))
     if not args.keep and not failed:
         import shutil
         shutil.rmtree(work, ignore_errors=True)

@@ -63,7 +63,12 @@ def _library():
                                                         ctypes.c_size_t, ctypes.c_void_p)
         lib.gatherProgramCreate.restype = c_void_p
         lib.gatherProgramCreate.argtypes = [c_char_p, c_char_p, c_char_p, c_int, c_char_p, c_size_t]
+        lib.gatherProgramCreateWithOptLevel.restype = c_void_p
+        lib.gatherProgramCreateWithOptLevel.argtypes = [c_char_p, c_char_p, c_char_p, c_int, c_int,
+                                                        c_char_p, c_size_t]
         lib.gatherProgramDestroy.argtypes = [c_void_p]
+        lib.gatherProgramSelect.restype = c_int
+        lib.gatherProgramSelect.argtypes = [c_void_p, c_char_p, c_char_p, c_size_t]
         for name in ("gatherProgramNumInputs", "gatherProgramNumResults"):
             getattr(lib, name).restype = c_int
             getattr(lib, name).argtypes = [c_void_p]
@@ -88,14 +93,20 @@ def _library():
 class Program:
     """One compiled function; call it with numpy arrays."""
 
-    def __init__(self, mlir_text, entry=None, device="cpu", threads=0):
+    def __init__(self, mlir_text, entry=None, device="cpu", threads=0, opt_level=3):
         lib = _library()
         error = ctypes.create_string_buffer(16384)
-        handle = lib.gatherProgramCreate(mlir_text.encode(), entry.encode() if entry else None,
-                                         device.encode(), int(threads), error, len(error))
+        handle = lib.gatherProgramCreateWithOptLevel(
+            mlir_text.encode(), entry.encode() if entry else None, device.encode(), int(threads),
+            int(opt_level), error, len(error))
         if not handle:
             raise GatherError(error.value.decode(errors="replace"))
         self._lib, self._handle = lib, handle
+        self._read_signature()
+        self._lock = threading.Lock()
+
+    def _read_signature(self):
+        lib, handle = self._lib, self._handle
         self.inputs = []
         for i in range(lib.gatherProgramNumInputs(handle)):
             rank = lib.gatherProgramInputRank(handle, i)
@@ -104,7 +115,17 @@ class Program:
         self.results = [(lib.gatherProgramResultElementType(handle, i).decode(),
                          lib.gatherProgramResultRank(handle, i))
                         for i in range(lib.gatherProgramNumResults(handle))]
-        self._lock = threading.Lock()
+
+    def select(self, entry):
+        """Makes `entry`, another public function of the same module, the
+        one later calls run: every public function was compiled with the
+        program, so a module of many functions compiles once."""
+        error = ctypes.create_string_buffer(4096)
+        with self._lock:
+            if self._lib.gatherProgramSelect(self._handle, entry.encode(), error, len(error)):
+                raise GatherError(error.value.decode(errors="replace"))
+            self._read_signature()
+        return self
 
     def __del__(self):
         handle = getattr(self, "_handle", None)
@@ -152,10 +173,11 @@ class Program:
         return results[0] if len(results) == 1 else tuple(results)
 
 
-def compile(mlir_text, entry=None, device="cpu", threads=0):
+def compile(mlir_text, entry=None, device="cpu", threads=0, opt_level=3):
     """Compiles a function of an MLIR module (gather ops on tensors) into a
-    callable on numpy arrays."""
-    return Program(mlir_text, entry=entry, device=device, threads=threads)
+    callable on numpy arrays (every public function: see Program.select).
+    `opt_level` is LLVM's (0-3)."""
+    return Program(mlir_text, entry=entry, device=device, threads=threads, opt_level=opt_level)
 
 
 _cache = {}

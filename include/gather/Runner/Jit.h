@@ -28,6 +28,9 @@ struct JitOptions {
   bool reference = false;
   /// CPU only: fuse elementwise consumers into the gathers' loops.
   bool fuseConsumers = true;
+  /// LLVM optimization and code generation level, 0 to 3. Lower levels
+  /// compile faster (the batched differential tests use 1).
+  int optLevel = 3;
 };
 
 /// Everything a gather module may contain or be lowered through, and the
@@ -35,8 +38,9 @@ struct JitOptions {
 void registerJitDialectsAndPasses(DialectRegistry &registry);
 
 /// Lowers `module` in place with --gather-cpu-pipeline or (device gpu)
-/// --gather-gpu-pipeline for the current GPU, gives `entry` a C interface
-/// (_mlir_ciface_<entry>) and JIT-compiles it. The engine resolves the
+/// --gather-gpu-pipeline for the current GPU, gives `entry` and every other
+/// public function a C interface (_mlir_ciface_<name>) and JIT-compiles
+/// the module. The engine resolves the
 /// run-time hooks (__gather_runtime_error, the mgpu* GPU runtime) to the
 /// copies linked into this process. On failure returns null and sets
 /// `error` (diagnostics go to the context's handlers).
