@@ -53,6 +53,38 @@ def extract_ptx(module_text):
     return [decode_mlir_string(m.group(1)) for m in _OBJECT.finditer(module_text)]
 
 
+_HEADER_END = re.compile(r"^\.address_size \d+\s*$", re.M)
+_TOP_LEVEL_NAME = re.compile(
+    r"^(?:\.visible |\.extern |\.weak )?(?:\.entry|\.func(?: \([^)]*\))?|\.global[^;(]*?|"
+    r"\.const[^;(]*?|\.shared[^;(]*?)\s+([A-Za-z_$][\w$]*)", re.M)
+
+
+def merge_ptx(ptxs):
+    """One PTX module holding the kernels of several (each module's
+    top-level names made unique), so that one ptxas call assembles them
+    all. None when a module has no recognizable header."""
+    header, bodies = None, []
+    for n, ptx in enumerate(ptxs):
+        m = _HEADER_END.search(ptx)
+        if not m:
+            return None
+        if header is None:
+            header = ptx[:m.end()]
+        body = ptx[m.end():]
+        for name in set(_TOP_LEVEL_NAME.findall(body)):
+            body = re.sub(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])", f"{name}_m{n}", body)
+        bodies.append(body)
+    return header + "\n".join(bodies)
+
+
+def assemble(tools, chip, path, ptx):
+    with open(path, "w") as f:
+        f.write(ptx)
+    a = subprocess.run([tools["ptxas"], f"-arch={chip}", path, "-o", path + ".cubin"],
+                       capture_output=True, text=True)
+    return a.returncode == 0, a.stderr.strip()
+
+
 def check_file(path, chips, tools, work):
     """Returns (kernels assembled, list of problems)."""
     problems, kernels = [], 0
@@ -70,16 +102,19 @@ def check_file(path, chips, tools, work):
             if "gpu.launch_func" in r.stdout:
                 problems.append(f"{path} ({chip}): launches kernels but no PTX was found")
             continue
+        base = os.path.join(work, f"{os.path.basename(path)}.{chip}")
+        # All kernels of the file in one ptxas call; one by one only to
+        # name the culprit when that fails.
+        merged = merge_ptx(ptxs) if len(ptxs) > 1 else None
+        if merged is not None and assemble(tools, chip, base + ".all.ptx", merged)[0]:
+            kernels += len(ptxs)
+            continue
         for k, ptx in enumerate(ptxs):
-            ptx_path = os.path.join(work, f"{os.path.basename(path)}.{chip}.{k}.ptx")
-            with open(ptx_path, "w") as f:
-                f.write(ptx)
-            a = subprocess.run([tools["ptxas"], f"-arch={chip}", ptx_path,
-                                "-o", ptx_path + ".cubin"], capture_output=True, text=True)
-            if a.returncode != 0:
-                problems.append(f"{path} ({chip}) kernel {k}: ptxas: {a.stderr.strip()}")
-            else:
+            ok, stderr = assemble(tools, chip, f"{base}.{k}.ptx", ptx)
+            if ok:
                 kernels += 1
+            else:
+                problems.append(f"{path} ({chip}) kernel {k}: ptxas: {stderr}")
     return kernels, problems
 
 
@@ -99,17 +134,22 @@ def main(argv=None):
     if args.random:
         from gather import difftest
         rng = np.random.default_rng(args.seed)
+        # One module per op with every case as its own function: one
+        # pipeline run per op and chip.
         for op in ("multiaxis", "block", "elements", "nd"):
+            functions = []
             for i in range(args.random):
                 case = difftest.make_case(op, rng)
                 try:
                     want = case.expected()
                 except Exception:
                     want = None
-                path = os.path.join(work, f"{op}{i}.mlir")
-                with open(path, "w") as f:
-                    f.write(case.mlir(difftest.output_shape(case, want)))
-                files.append(path)
+                functions.append(difftest.function_text(case, f"{op}{i}",
+                                                        difftest.output_shape(case, want)))
+            path = os.path.join(work, f"{op}.mlir")
+            with open(path, "w") as f:
+                f.write("\n".join(functions))
+            files.append(path)
     total, problems = 0, []
     for path in files:
         kernels, file_problems = check_file(path, chips, tools, work)

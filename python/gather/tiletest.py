@@ -98,10 +98,13 @@ def fill_shape(case):
         case.oob = policy
 
 
+OPT_LEVEL = 3
+
+
 def run(program_text, case):
     """(result, None) or (None, error text)."""
     try:
-        program = jit.compile(program_text, entry="main")
+        program = jit.compile(program_text, entry="main", opt_level=OPT_LEVEL)
         return program(case.data, case.indices), None
     except jit.GatherError as e:
         return None, str(e)
@@ -185,7 +188,11 @@ def main(argv=None):
     parser.add_argument("--bufferize", action="store_true",
                         help="instead of tiling, bufferize the gather with one-shot-bufferize "
                              "and run its buffer form")
+    parser.add_argument("--opt-level", type=int, default=3, choices=[0, 1, 2, 3],
+                        help="LLVM optimization level of the compiled programs")
     args = parser.parse_args(argv)
+    global OPT_LEVEL
+    OPT_LEVEL = args.opt_level
     opt = os.path.join(args.bin, "gather-opt")
     rng = np.random.default_rng(args.seed)
     work = tempfile.mkdtemp(prefix=f"gather-tile-{args.op}-")
