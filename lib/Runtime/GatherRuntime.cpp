@@ -19,13 +19,13 @@ bool hasError = false;
 
 extern "C" void __gather_runtime_error(int64_t site, int64_t line,
                                        int64_t column, int64_t kind,
-                                       int64_t /*count*/,
-                                       int64_t /*details*/) {
+                                       int64_t count, int64_t details) {
   const char *where = reinterpret_cast<const char *>(site);
   std::string message = where ? where : "gather op";
   if (line > 0)
     message += ":" + std::to_string(line) + ":" + std::to_string(column);
-  message += std::string(": ") + mlir::gather::describeRuntimeErrorKind(kind);
+  message += ": " + mlir::gather::formatRuntimeError(
+                        kind, count, reinterpret_cast<const int64_t *>(details));
   if (!recordErrors.load()) {
     std::fprintf(stderr, "error: %s\n", message.c_str());
     std::fflush(stderr);

@@ -19,6 +19,7 @@ Prints "N passed, M failed" and exits with 1 on any failure.
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -271,9 +272,13 @@ def run_case(case, tools, work, index, device="cpu"):
             # gather.elements with dynamic off-axis sizes alone).
             with open(path) as f:
                 text = f.read()
-            op_name = "gather.multiaxis" if "gather.multiaxis" in text else f"gather.{case.op}"
-            if r.returncode != 1 or "index out of bounds" not in r.stderr or op_name not in r.stderr:
-                return f"{label}: expected an out-of-bounds error naming {op_name}, got rc={r.returncode} {r.stderr.strip()!r}"
+            if r.returncode != 1 or len(r.stderr.strip().splitlines()) != 1:
+                return f"{label}: expected exit status 1 and one line, got rc={r.returncode} {r.stderr.strip()!r}"
+            problem = expect_error_text(case, r.stderr, text, check_details=label == "direct" and device == "cpu")
+            if problem:
+                return f"{label}: {problem}"
+            if os.path.exists(out):
+                return f"{label}: an output was written despite the error"
             continue
         if r.returncode != 0:
             return f"{label}: gather-run failed: {r.stderr.strip()}"
@@ -283,7 +288,7 @@ def run_case(case, tools, work, index, device="cpu"):
     return None
 
 
-def expect_error_text(case, text, module_text):
+def expect_error_text(case, text, module_text, check_details=False):
     """None when `text` is the out-of-bounds error the case must give,
     naming the op its module holds: the op as written, or gather.multiaxis
     after canonicalization (which leaves gather.elements with dynamic
@@ -293,7 +298,24 @@ def expect_error_text(case, text, module_text):
         return f"expected an out-of-bounds error naming {op_name}, got {text!r}"
     if op_name not in text:
         return f"expected an out-of-bounds error naming {op_name}, got {text!r}"
+    if check_details:
+        # The reported value must be at the reported position of the
+        # indices as written, and invalid for the reported size.
+        m = _PRECISE.search(text)
+        if not m:
+            return f"expected the value, position and dimension in {text!r}"
+        value, size = int(m.group(1)), int(m.group(4))
+        position = tuple(int(p) for p in m.group(2).split(",")) if m.group(2).strip() else ()
+        if len(position) != case.indices.ndim or int(case.indices[position]) != value:
+            return f"the reported position does not hold the reported value: {text!r}"
+        low = -size if case.negative == "wrap" else 0
+        if low <= value < size:
+            return f"the reported value is valid for the reported size: {text!r}"
     return None
+
+
+_PRECISE = re.compile(r"index (-?\d+) at indices\[([-\d, ]*)\] is out of range "
+                      r"(\[-?\d+, -?\d+\]|\(no valid index\)) for dimension \d+ \(size (\d+)\)")
 
 
 def function_text(case, name, out_shape):
@@ -366,7 +388,8 @@ def run_batch(cases, first, tools, work, device, opt_level):
                 if want_error is None:
                     problems[index] = f"{label}: failed: {e}"
                 else:
-                    problem = expect_error_text(case, str(e), function)
+                    problem = expect_error_text(case, str(e), function,
+                                                check_details=label == "direct" and device == "cpu")
                     if problem:
                         problems[index] = f"{label}: {problem}"
                 continue

@@ -105,7 +105,7 @@ int main(void) {
   int rc = gatherProgramRun(program, inputs, shapes, resultData, resultShapes,
                             error, sizeof(error));
   printf("out of bounds: rc=%d %s\n", rc, error);
-  // CHECK: out of bounds: rc=1 gather.block at <gather module>:5:8: index out of bounds
+  // CHECK: out of bounds: rc=1 gather.block at <gather module>:5:8: index 4 at indices[1] is out of range [-4, 3] for dimension 0 (size 4)
   gatherProgramDestroy(program);
   printf("bad device: %s\n",
          gatherProgramCreate(kModule, NULL, "tpu", 0, error, sizeof(error))

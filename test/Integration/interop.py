@@ -91,7 +91,7 @@ vt, it, ot = ttype((2, 5, 3), np.float32), ttype((2, 2), np.int32), ttype((2, 2,
 text = (f"func.func @main(%v: {vt}, %i: {it}) -> {ot} {{\n"
         f"  %0 = tosa.gather %v, %i : ({vt}, {it}) -> {ot}\n  return %0 : {ot}\n}}\n")
 _, problem = execute("tosa_oob", text, [values, bad], ["--convert-tosa-gather-to-gather"],
-                     expect_error="index out of bounds")
+                     expect_error="index 5 at indices[0, 1, 0] is out of range [0, 4] for dimension 1 (size 5)")
 tosa_passed += report("tosa out of range", problem)
 
 

@@ -8,7 +8,7 @@
 # CHECK: cache: 1 compilation for 3 shapes
 # CHECK: compile: two results ok
 # CHECK: onnx: test_gather_0 ok
-# CHECK: error: gather.block at <gather module>:{{[0-9]+}}:{{[0-9]+}}: index out of bounds
+# CHECK: error: gather.block at <gather module>:{{[0-9]+}}:{{[0-9]+}}: index 5 at indices[1] is out of range [-5, 4] for dimension 0 (size 5)
 # CHECK: error: the module does not parse or verify | <gather module>:1:{{[0-9]+}}: error: 'gather.block' op operand #1 must be ranked tensor or memref of signless integer
 # CHECK: error: argument 0: dtype float64 does not match element type f32
 # CHECK: error: out_of_bounds must be 'error', 'clamp', 'fill' or 'unchecked', got 'wrap'

@@ -106,6 +106,8 @@ void mlir::gather::populateGatherToGPUPatterns(
   strategy.buildLoops = buildDeviceLoopNest;
   strategy.buildAllOf = buildDeviceAllOf;
   strategy.symbolTables = options.symbolTables;
+  // The indices are in device memory; the host reports the kind only.
+  strategy.reportIndexDetails = false;
   populateMultiaxisLoweringPatterns(patterns, strategy);
 }
 

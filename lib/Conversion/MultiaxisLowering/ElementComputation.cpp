@@ -180,15 +180,7 @@ void lowering::reportIfAnyInvalid(OpBuilder &b, Location loc,
 
 Value lowering::addressedSize(OpBuilder &b, Location loc,
                               const LoweringState &s, Value lastPos) {
-  Value size = s.inputSize[s.axes.back()];
-  if (s.axes.size() == 1)
-    return size;
-  Value component = arith::RemUIOp::create(
-      b, loc, lastPos, constIndex(b, loc, s.coordinateSize));
-  for (int64_t j = static_cast<int64_t>(s.axes.size()) - 2; j >= 0; --j) {
-    Value isJ = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                      component, constIndex(b, loc, j));
-    size = arith::SelectOp::create(b, loc, isJ, s.inputSize[s.axes[j]], size);
-  }
-  return size;
+  return buildSelectAddressed(b, loc, lastPos, s.axes.size(), [&](int64_t c) {
+    return s.inputSize[s.axes[c]];
+  });
 }

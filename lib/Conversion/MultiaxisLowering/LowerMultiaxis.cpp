@@ -168,17 +168,17 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
                 reportFailedShapeCheck(tb, tl, op, shapeChecks,
                                        strategy.symbolTables);
               } else if (!shapeOk) {
-                emitRuntimeErrorCall(tb, tl, op,
-                                     RuntimeErrorKind::IndexOutOfBounds, {},
-                                     strategy.symbolTables);
+                emitIndexOutOfBoundsReport(tb, tl, op,
+                                           strategy.reportIndexDetails,
+                                           strategy.symbolTables);
               } else {
                 // Shapes first: the index check means nothing without them.
                 scf::IfOp::create(
                     tb, tl, shapeOk,
                     [&](OpBuilder &ib, Location il) {
-                      emitRuntimeErrorCall(ib, il, op,
-                                           RuntimeErrorKind::IndexOutOfBounds,
-                                           {}, strategy.symbolTables);
+                      emitIndexOutOfBoundsReport(
+                          ib, il, op, strategy.reportIndexDetails,
+                          strategy.symbolTables);
                       scf::YieldOp::create(ib, il);
                     },
                     [&](OpBuilder &ib, Location il) {
@@ -226,8 +226,8 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
         rewriter, loc, arith::CmpIPredicate::ne, flag,
         arith::ConstantIntOp::create(rewriter, loc, rewriter.getI8Type(), 0));
     scf::IfOp::create(rewriter, loc, raised, [&](OpBuilder &b, Location l) {
-      emitRuntimeErrorCall(b, l, op, RuntimeErrorKind::IndexOutOfBounds, {},
-                           strategy.symbolTables);
+      emitIndexOutOfBoundsReport(b, l, op, strategy.reportIndexDetails,
+                                 strategy.symbolTables);
       scf::YieldOp::create(b, l);
     });
   }

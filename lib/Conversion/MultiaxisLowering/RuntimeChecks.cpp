@@ -55,7 +55,8 @@ mlir::gather::buildRuntimeShapeChecks(OpBuilder &b, Location loc,
     if (rank > 0 && k > 1 && indicesType.isDynamicDim(rank - 1)) {
       Value last = buildDimSize(b, loc, indices, rank - 1);
       Value rem = arith::RemUIOp::create(b, loc, last, constIndex(b, loc, k));
-      add(RuntimeErrorKind::ShapeMismatch, rank - 1, last, constIndex(b, loc, k),
+      add(RuntimeErrorKind::IndicesNotWholeCoordinates, rank - 1, last,
+          constIndex(b, loc, k),
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
                                 constIndex(b, loc, 0)));
     }

@@ -2,7 +2,13 @@
 
 #include "gather/Conversion/MultiaxisLowering/RuntimeErrors.h"
 
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/Dialect/Gather/IR/GatherShapes.h"
+#include "gather/Dialect/Gather/IR/IndexPolicy.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -160,4 +166,211 @@ void mlir::gather::emitRuntimeErrorCall(OpBuilder &b, Location loc,
   Value kindValue = arith::ConstantIntOp::create(b, loc, b.getI64Type(),
                                                  static_cast<int64_t>(kind));
   emitRuntimeErrorCall(b, loc, op, kindValue, details, symbolTables);
+}
+
+/// Whether `op` stands for another op the user wrote (the rewrite to
+/// multiaxis records that op's name in a NameLoc).
+static bool isRewrittenFromAnotherOp(Operation *op) {
+  auto named = dyn_cast<NameLoc>(op->getLoc());
+  return named && named.getName().strref().starts_with("gather.") &&
+         named.getName().strref() != op->getName().getStringRef();
+}
+
+/// Whether `reshape` was made by the rewrite of the op at `site` (it
+/// carries that location, or the NameLoc of the original op around it).
+static bool madeByRewrite(Operation *reshape, Location site) {
+  if (!reshape)
+    return false;
+  Location loc = reshape->getLoc();
+  if (auto named = dyn_cast<NameLoc>(loc))
+    loc = named.getChildLoc();
+  return loc == site;
+}
+
+/// Looks through the reshapes that the rewrite to multiaxis put on `value`
+/// (tensor or memref expand_shape and collapse_shape with the original op's
+/// location): the value the op as written had. `mapDim`, when given, is
+/// carried along: a dimension of `value` becomes the one of the result.
+static Value originalOperand(Value value, Location site,
+                             int64_t *mapDim = nullptr) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!madeByRewrite(def, site))
+      break;
+    SmallVector<ReassociationIndices> groups;
+    bool expand;
+    if (auto op = dyn_cast<tensor::ExpandShapeOp>(def)) {
+      groups = op.getReassociationIndices();
+      expand = true;
+    } else if (auto op = dyn_cast<memref::ExpandShapeOp>(def)) {
+      groups = op.getReassociationIndices();
+      expand = true;
+    } else if (auto op = dyn_cast<tensor::CollapseShapeOp>(def)) {
+      groups = op.getReassociationIndices();
+      expand = false;
+    } else if (auto op = dyn_cast<memref::CollapseShapeOp>(def)) {
+      groups = op.getReassociationIndices();
+      expand = false;
+    } else {
+      break;
+    }
+    Value source = def->getOperand(0);
+    if (mapDim) {
+      if (expand) {
+        // A result dimension belongs to the group of its source dimension.
+        for (auto [g, group] : llvm::enumerate(groups))
+          if (llvm::is_contained(group, *mapDim))
+            *mapDim = g;
+      } else {
+        // A collapsed dimension stands for its group's non-unit source
+        // dimension (the rewrite only folds unit dimensions).
+        auto sourceType = cast<ShapedType>(source.getType());
+        const ReassociationIndices &group = groups[*mapDim];
+        int64_t chosen = group.back();
+        for (int64_t d : group)
+          if (sourceType.getDimSize(d) != 1)
+            chosen = d;
+        *mapDim = chosen;
+      }
+    }
+    value = source;
+  }
+  return value;
+}
+
+void mlir::gather::emitIndexOutOfBoundsReport(
+    OpBuilder &b, Location loc, Operation *gatherOp, bool withDetails,
+    SymbolTableCollection *symbolTables) {
+  auto op = cast<GatherOpInterface>(gatherOp);
+  Value indices = op.getIndices(), source = op.getSource();
+  auto indicesType = dyn_cast<ShapedType>(indices.getType());
+  SmallVector<int64_t> dims = op.getGatheredDims();
+  if (!withDetails || !indicesType || dims.empty()) {
+    emitRuntimeErrorCall(b, loc, gatherOp, RuntimeErrorKind::IndexOutOfBounds,
+                         {}, symbolTables);
+    return;
+  }
+  IndexPolicy policy = op.getIndexPolicy();
+  int64_t rank = indicesType.getRank();
+  Type indexType = b.getIndexType(), i64 = b.getI64Type();
+  auto cst = [&](OpBuilder &nb, Location nl, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(nb, nl, v);
+  };
+  SmallVector<Value> sizes;
+  Value count = cst(b, loc, 1);
+  for (int64_t d = 0; d < rank; ++d) {
+    sizes.push_back(buildDimSize(b, loc, indices, d));
+    count = arith::MulIOp::create(b, loc, count, sizes.back());
+  }
+  // Row-major coordinates of a linear position below `count`.
+  auto delinearize = [&](OpBuilder &nb, Location nl, Value linear) {
+    SmallVector<Value> coords(rank);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      coords[d] = arith::RemUIOp::create(nb, nl, linear, sizes[d]);
+      linear = arith::DivUIOp::create(nb, nl, linear, sizes[d]);
+    }
+    return coords;
+  };
+  auto lastOf = [&](OpBuilder &nb, Location nl, ArrayRef<Value> coords) {
+    return rank ? coords.back() : cst(nb, nl, 0);
+  };
+  auto addressedSize = [&](OpBuilder &nb, Location nl, Value last) {
+    return buildSelectAddressed(nb, nl, last, dims.size(), [&](int64_t c) {
+      return buildDimSize(nb, nl, source, dims[c]);
+    });
+  };
+  auto indexAt = [&](OpBuilder &nb, Location nl, ArrayRef<Value> coords) {
+    Value raw = buildElementRead(nb, nl, indices, coords);
+    return arith::IndexCastOp::create(nb, nl, indexType, raw).getResult();
+  };
+
+  // The first invalid position (the flag says there is one; `count` if the
+  // scan finds none).
+  auto scan = scf::WhileOp::create(
+      b, loc, TypeRange{indexType}, ValueRange{cst(b, loc, 0)},
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value inRange = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::ult,
+                                              args[0], count);
+        auto check = scf::IfOp::create(
+            nb, nl, inRange,
+            [&](OpBuilder &tb, Location tl) {
+              SmallVector<Value> coords = delinearize(tb, tl, args[0]);
+              Value valid = buildIsValidIndex(
+                  tb, tl, policy, indexAt(tb, tl, coords),
+                  addressedSize(tb, tl, lastOf(tb, tl, coords)));
+              scf::YieldOp::create(tb, tl, valid);
+            },
+            [&](OpBuilder &eb, Location el) {
+              scf::YieldOp::create(
+                  eb, el,
+                  ValueRange{arith::ConstantIntOp::create(eb, el,
+                                                          eb.getI1Type(), 0)});
+            });
+        scf::ConditionOp::create(nb, nl, check.getResult(0), args);
+      },
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        scf::YieldOp::create(
+            nb, nl,
+            ValueRange{arith::AddIOp::create(nb, nl, args[0], cst(nb, nl, 1))});
+      });
+  Value first = scan.getResult(0);
+  Value found =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, first, count);
+
+  // Positions and dimensions of the op as written. Reshapes keep the
+  // row-major order, so the linear position carries over.
+  Location site = loc;
+  if (auto named = dyn_cast<NameLoc>(gatherOp->getLoc()))
+    site = named.getChildLoc();
+  // Canonicalizations also drop unit dimensions of a multiaxis op as
+  // written (keeping its location): any reshape at the op's own file
+  // location is the rewrite's.
+  bool rewritten = isRewrittenFromAnotherOp(gatherOp) || isa<FileLineColLoc>(site);
+  Value writtenIndices =
+      rewritten ? originalOperand(indices, site) : indices;
+  auto reportedDim = [&](int64_t dim) -> int64_t {
+    if (rewritten)
+      originalOperand(source, site, &dim);
+    return dim;
+  };
+
+  scf::IfOp::create(
+      b, loc, found,
+      [&](OpBuilder &tb, Location tl) {
+        SmallVector<Value> coords = delinearize(tb, tl, first);
+        Value last = lastOf(tb, tl, coords);
+        Value value = indexAt(tb, tl, coords);
+        Value dim = buildSelectAddressed(tb, tl, last, dims.size(),
+                                         [&](int64_t c) {
+                                           return cst(tb, tl,
+                                                      reportedDim(dims[c]));
+                                         });
+        SmallVector<Value> position = coords;
+        if (writtenIndices != indices) {
+          auto writtenType = cast<ShapedType>(writtenIndices.getType());
+          Value linear = first;
+          position.assign(writtenType.getRank(), Value());
+          for (int64_t d = writtenType.getRank() - 1; d >= 0; --d) {
+            Value size = buildDimSize(tb, tl, writtenIndices, d);
+            position[d] = arith::RemUIOp::create(tb, tl, linear, size);
+            linear = arith::DivUIOp::create(tb, tl, linear, size);
+          }
+        }
+        SmallVector<Value> details = {
+            value, dim, addressedSize(tb, tl, last),
+            cst(tb, tl, policy.wrapsNegative() ? 1 : 0),
+            cst(tb, tl, position.size())};
+        details.append(position.begin(), position.end());
+        for (Value &detail : details)
+          detail = arith::IndexCastOp::create(tb, tl, i64, detail);
+        emitRuntimeErrorCall(tb, tl, gatherOp,
+                             RuntimeErrorKind::IndexOutOfBounds, details,
+                             symbolTables);
+        scf::YieldOp::create(tb, tl);
+      },
+      [&](OpBuilder &eb, Location el) {
+        emitRuntimeErrorCall(eb, el, gatherOp,
+                             RuntimeErrorKind::IndexOutOfBounds, {},
+                             symbolTables);
+        scf::YieldOp::create(eb, el);
+      });
 }

@@ -168,47 +168,22 @@ void mlir::gather::buildGatherElementStore(OpBuilder &b, Location loc,
   if (!element.invalid)
     return;
   scf::IfOp::create(b, loc, element.invalid, [&](OpBuilder &tb, Location tl) {
-    emitRuntimeErrorCall(tb, tl, gatherOp, RuntimeErrorKind::IndexOutOfBounds,
-                         {}, symbolTables);
+    emitIndexOutOfBoundsReport(tb, tl, gatherOp, /*withDetails=*/true,
+                               symbolTables);
     scf::YieldOp::create(tb, tl);
   });
 }
 
-/// The source dimension the index value at `position` of the indices
-/// addresses.
+/// The size of the source dimension the index value at `position` of the
+/// indices addresses.
 static Value addressedDimSize(OpBuilder &b, Location loc, Operation *gatherOp,
                               ValueRange position) {
   auto op = cast<GatherOpInterface>(gatherOp);
-  Value source = op.getSource();
-  if (auto nd = dyn_cast<NdOp>(gatherOp)) {
-    // batch_dims + the position along the coordinate dimension.
-    int64_t k = cast<ShapedType>(nd.getIndices().getType()).getShape().back();
-    Value size = buildDimSize(b, loc, source, nd.getBatchDims());
-    for (int64_t j = 1; j < k; ++j) {
-      Value isJ = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        position.back(), constIndex(b, loc, j));
-      size = arith::SelectOp::create(
-          b, loc, isJ, buildDimSize(b, loc, source, nd.getBatchDims() + j),
-          size);
-    }
-    return size;
-  }
-  if (auto multiaxis = dyn_cast<MultiaxisOp>(gatherOp)) {
-    // axes[position % k] along the folded coordinate dimension.
-    ArrayRef<int64_t> axes = multiaxis.getAxes();
-    int64_t k = axes.size();
-    Value j = arith::RemUIOp::create(b, loc, position.back(),
-                                     constIndex(b, loc, k));
-    Value size = buildDimSize(b, loc, source, axes[0]);
-    for (int64_t c = 1; c < k; ++c) {
-      Value isC = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, j,
-                                        constIndex(b, loc, c));
-      size = arith::SelectOp::create(
-          b, loc, isC, buildDimSize(b, loc, source, axes[c]), size);
-    }
-    return size;
-  }
-  return buildDimSize(b, loc, source, op.getGatheredDims().front());
+  SmallVector<int64_t> dims = op.getGatheredDims();
+  Value last = position.empty() ? constIndex(b, loc, 0) : position.back();
+  return buildSelectAddressed(b, loc, last, dims.size(), [&](int64_t c) {
+    return buildDimSize(b, loc, op.getSource(), dims[c]);
+  });
 }
 
 /// Under `error`, every index value must be valid also when the output is
@@ -253,9 +228,8 @@ static void buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,
               lb, ll, resolved.valid,
               arith::ConstantIntOp::create(lb, ll, lb.getI1Type(), 1));
           scf::IfOp::create(lb, ll, invalid, [&](OpBuilder &ib, Location il) {
-            emitRuntimeErrorCall(ib, il, gatherOp,
-                                 RuntimeErrorKind::IndexOutOfBounds, {},
-                                 symbolTables);
+            emitIndexOutOfBoundsReport(ib, il, gatherOp, /*withDetails=*/true,
+                                       symbolTables);
             scf::YieldOp::create(ib, il);
           });
         });

@@ -62,6 +62,10 @@ struct MultiaxisLoweringStrategy {
   /// through it instead of scanning the module: lowering N gathers then
   /// takes time linear in N.
   SymbolTableCollection *symbolTables = nullptr;
+  /// Report the value, position and dimension of an invalid index: a scan
+  /// of the indices on the failing path, which must be able to read them
+  /// on the host.
+  bool reportIndexDetails = true;
 };
 
 /// Replaces `op` by its lowering. Checks that cannot be decided statically

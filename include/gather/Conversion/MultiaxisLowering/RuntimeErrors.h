@@ -43,6 +43,17 @@ void emitRuntimeErrorCall(OpBuilder &b, Location loc, Operation *op,
                           RuntimeErrorKind kind, ValueRange details = {},
                           SymbolTableCollection *symbolTables = nullptr);
 
+/// Reports an invalid index of `gatherOp` (any GatherOpInterface op) under
+/// `out_of_bounds = error`, on the failing path only: a serial scan of the
+/// indices finds the first invalid value, and the call passes its value,
+/// position, source dimension and size (RuntimeErrorKind). After the
+/// rewrite to multiaxis, the position and the dimension are mapped back
+/// through the unit-dimension reshapes to the op as written. Without
+/// `withDetails` (indices in device memory) the call passes none.
+void emitIndexOutOfBoundsReport(OpBuilder &b, Location loc,
+                                Operation *gatherOp, bool withDetails,
+                                SymbolTableCollection *symbolTables = nullptr);
+
 } // namespace mlir::gather
 
 #endif // GATHER_CONVERSION_MULTIAXISLOWERING_RUNTIMEERRORS_H

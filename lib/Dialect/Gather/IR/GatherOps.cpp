@@ -229,8 +229,8 @@ static LogicalResult verifyConstantIndices(OpTy op,
   for (const APInt &raw : values.getValues<APInt>()) {
     int64_t position = linear++;
     int64_t value = raw.getSExtValue();
-    int64_t dataDim =
-        dimForComponent[(position % lastSize) % dimForComponent.size()];
+    int64_t dataDim = dimForComponent[getAddressedComponent(
+        position % lastSize, dimForComponent.size())];
     int64_t size = dataShape[dataDim];
     if (ShapedType::isDynamic(size))
       continue;

@@ -39,6 +39,25 @@ Value mlir::gather::buildDimSize(OpBuilder &builder, Location loc,
   return tensor::DimOp::create(builder, loc, shaped, dim);
 }
 
+Value mlir::gather::buildSelectAddressed(
+    OpBuilder &builder, Location loc, Value lastPosition,
+    int64_t numGatheredDims, llvm::function_ref<Value(int64_t)> perComponent) {
+  Value selected = perComponent(numGatheredDims - 1);
+  if (numGatheredDims <= 1)
+    return selected;
+  Value component = arith::RemUIOp::create(
+      builder, loc, lastPosition,
+      arith::ConstantIndexOp::create(builder, loc, numGatheredDims));
+  for (int64_t c = numGatheredDims - 2; c >= 0; --c) {
+    Value isC = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, component,
+        arith::ConstantIndexOp::create(builder, loc, c));
+    selected =
+        arith::SelectOp::create(builder, loc, isC, perComponent(c), selected);
+  }
+  return selected;
+}
+
 Value mlir::gather::buildElementRead(OpBuilder &builder, Location loc,
                                      Value shaped, ValueRange position) {
   if (isa<MemRefType>(shaped.getType()))

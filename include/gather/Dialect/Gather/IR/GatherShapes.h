@@ -60,6 +60,23 @@ SmallVector<int64_t> getLogicalIndicesShape(ArrayRef<int64_t> indicesShape,
 /// tensor.dim or memref.dim (a constant where static).
 Value buildDimSize(OpBuilder &builder, Location loc, Value shaped, int64_t dim);
 
+/// The one rule for which source dimension an index value addresses: the
+/// value at position `lastPosition` of the last indices dimension addresses
+/// getGatheredDims()[c] with c = lastPosition mod the number of gathered
+/// dimensions (multiaxis: axes[p % k]; nd: batch_dims + p; block and
+/// elements: the axis). Used by the verifier, the lowerings and the error
+/// reports.
+inline int64_t getAddressedComponent(int64_t lastPosition,
+                                     int64_t numGatheredDims) {
+  return numGatheredDims <= 1 ? 0 : lastPosition % numGatheredDims;
+}
+
+/// The same at run time: `perComponent(c)` of the component that position
+/// `lastPosition` (index) addresses, selected among the `numGatheredDims`.
+Value buildSelectAddressed(OpBuilder &builder, Location loc,
+                           Value lastPosition, int64_t numGatheredDims,
+                           llvm::function_ref<Value(int64_t)> perComponent);
+
 /// One element of a ranked tensor or memref: tensor.extract or memref.load.
 Value buildElementRead(OpBuilder &builder, Location loc, Value shaped,
                        ValueRange position);

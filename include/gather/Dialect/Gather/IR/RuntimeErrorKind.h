@@ -11,6 +11,7 @@
 #define GATHER_DIALECT_GATHER_IR_RUNTIMEERRORKIND_H
 
 #include <cstdint>
+#include <string>
 
 namespace mlir::gather {
 
@@ -25,22 +26,31 @@ namespace mlir::gather {
 /// kind.
 inline constexpr const char *kRuntimeErrorHook = "__gather_runtime_error";
 
+/// Each kind with the details its call passes (i64 each).
 enum class RuntimeErrorKind : int64_t {
   /// An index value outside its dimension under `out_of_bounds = error`.
+  /// Details: value, source dimension, its size, 1 if negative values wrap
+  /// (else 0), the indices rank r, then the r coordinates of the value in
+  /// the indices (of the op as written, also after the rewrite to
+  /// multiaxis). No details where they cannot be read (device memory).
   IndexOutOfBounds = 1,
-  /// Dynamic operand sizes that do not fit together: a non-axis dimension
-  /// that is not broadcast-compatible, or a dynamic last indices dimension
-  /// that does not hold whole coordinates.
+  /// A non-gathered dimension whose dynamic sizes are not
+  /// broadcast-compatible. Details: data dimension, its size, the size of
+  /// the indices dimension that it pairs with.
   ShapeMismatch = 2,
   /// A gather.elements indices dimension larger than the data dimension
-  /// off the gather axis.
+  /// off the gather axis. Details: dimension, indices size, data size.
   IndicesLargerThanData = 3,
   /// A destination (`init`) whose dynamic size differs from the output size
-  /// that the operands give.
+  /// that the operands give. Details: dimension, init size, output size.
   InitSizeMismatch = 4,
+  /// A dynamic last indices dimension of gather.multiaxis that does not
+  /// hold whole coordinates. Details: indices dimension, its size, the
+  /// coordinate size (number of axes).
+  IndicesNotWholeCoordinates = 5,
 };
 
-/// The message text of a kind (without the site).
+/// The message text of a kind (without the site or details).
 inline const char *describeRuntimeErrorKind(int64_t kind) {
   switch (static_cast<RuntimeErrorKind>(kind)) {
   case RuntimeErrorKind::IndexOutOfBounds:
@@ -51,8 +61,59 @@ inline const char *describeRuntimeErrorKind(int64_t kind) {
     return "an indices dimension is larger than the data dimension";
   case RuntimeErrorKind::InitSizeMismatch:
     return "the init size differs from the output size";
+  case RuntimeErrorKind::IndicesNotWholeCoordinates:
+    return "the last indices dimension does not hold whole coordinates";
   }
   return "run-time check failed";
+}
+
+/// The message of a failed run-time check (without the site): the kind's
+/// text with its details, e.g. "index 5000 at indices[0, 3] is out of range
+/// [-1000, 999] for dimension 0 (size 1000)". Falls back to the plain text
+/// when the details are missing.
+inline std::string formatRuntimeError(int64_t kind, int64_t count,
+                                      const int64_t *details) {
+  auto at = [&](int64_t i) { return std::to_string(details[i]); };
+  switch (static_cast<RuntimeErrorKind>(kind)) {
+  case RuntimeErrorKind::IndexOutOfBounds: {
+    if (count < 5 || count != 5 + details[4])
+      break;
+    int64_t size = details[2];
+    std::string text = "index " + at(0) + " at indices[";
+    for (int64_t d = 0; d < details[4]; ++d)
+      text += (d ? ", " : "") + at(5 + d);
+    text += "] is out of range ";
+    if (size == 0)
+      text += "(no valid index)";
+    else
+      text += "[" + std::to_string(details[3] ? -size : 0) + ", " +
+              std::to_string(size - 1) + "]";
+    return text + " for dimension " + at(1) + " (size " + at(2) + ")";
+  }
+  case RuntimeErrorKind::ShapeMismatch:
+    if (count < 3)
+      break;
+    return "data dimension " + at(0) + " (size " + at(1) +
+           ") is not broadcast-compatible with its indices dimension (size " +
+           at(2) + ")";
+  case RuntimeErrorKind::IndicesLargerThanData:
+    if (count < 3)
+      break;
+    return "indices dimension " + at(0) + " (size " + at(1) +
+           ") is larger than data dimension " + at(0) + " (size " + at(2) +
+           ")";
+  case RuntimeErrorKind::InitSizeMismatch:
+    if (count < 3)
+      break;
+    return "init dimension " + at(0) + " has size " + at(1) +
+           " but the output's is " + at(2);
+  case RuntimeErrorKind::IndicesNotWholeCoordinates:
+    if (count < 3)
+      break;
+    return "indices dimension " + at(0) + " (size " + at(1) +
+           ") is not a multiple of the coordinate size " + at(2);
+  }
+  return describeRuntimeErrorKind(kind);
 }
 
 } // namespace mlir::gather
