@@ -29,23 +29,6 @@ namespace mlir::gather {
 
 using namespace mlir;
 
-/// How many leading dimensions of `op` stay parallel: until their static
-/// trip counts reach `minIterations` (a dynamic one counts as enough).
-static unsigned parallelPrefix(scf::ParallelOp op, int64_t minIterations) {
-  int64_t product = 1;
-  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
-    std::optional<int64_t> lb = getConstantIntValue(op.getLowerBound()[d]);
-    std::optional<int64_t> ub = getConstantIntValue(op.getUpperBound()[d]);
-    std::optional<int64_t> step = getConstantIntValue(op.getStep()[d]);
-    if (!lb || !ub || !step || *step <= 0)
-      return d + 1;
-    product *= std::max<int64_t>((*ub - *lb + *step - 1) / *step, 0);
-    if (product >= minIterations)
-      return d + 1;
-  }
-  return op.getNumLoops();
-}
-
 static std::optional<int64_t> staticTripCount(Value lb, Value ub, Value step) {
   std::optional<int64_t> l = getConstantIntValue(lb);
   std::optional<int64_t> u = getConstantIntValue(ub);
@@ -55,25 +38,53 @@ static std::optional<int64_t> staticTripCount(Value lb, Value ub, Value step) {
   return std::max<int64_t>((*u - *l + *s - 1) / *s, 0);
 }
 
+static std::optional<int64_t> staticTripCount(scf::ParallelOp op, unsigned d) {
+  return staticTripCount(op.getLowerBound()[d], op.getUpperBound()[d],
+                         op.getStep()[d]);
+}
+
+static int64_t saturatingMul(int64_t a, int64_t b) {
+  int64_t product;
+  return llvm::MulOverflow(a, b, product)
+             ? std::numeric_limits<int64_t>::max()
+             : product;
+}
+
+/// How many leading dimensions of `op` stay parallel: until their static
+/// trip counts reach `minIterations` (a dynamic one counts as enough).
+static unsigned parallelPrefix(scf::ParallelOp op, int64_t minIterations) {
+  int64_t product = 1;
+  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
+    std::optional<int64_t> trips = staticTripCount(op, d);
+    if (!trips)
+      return d + 1;
+    product = saturatingMul(product, *trips);
+    if (product >= minIterations)
+      return d + 1;
+  }
+  return op.getNumLoops();
+}
+
+/// All iterations of `op`, or nullopt when a trip count is dynamic.
+static std::optional<int64_t> staticIterations(scf::ParallelOp op) {
+  int64_t iterations = 1;
+  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
+    std::optional<int64_t> trips = staticTripCount(op, d);
+    if (!trips)
+      return std::nullopt;
+    iterations = saturatingMul(iterations, *trips);
+  }
+  return iterations;
+}
+
 /// Elements the body of `op` stores in all its iterations, or nullopt when
 /// that is not known statically. Stores count one, copies and vector writes
 /// their static element count, each multiplied by the static trip counts
 /// of the loops around it. Saturates at INT64_MAX.
 static std::optional<int64_t> staticWork(scf::ParallelOp op) {
-  auto saturatingMul = [](int64_t a, int64_t b) {
-    int64_t product;
-    if (llvm::MulOverflow(a, b, product))
-      return std::numeric_limits<int64_t>::max();
-    return product;
-  };
-  int64_t iterations = 1;
-  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
-    std::optional<int64_t> trips = staticTripCount(
-        op.getLowerBound()[d], op.getUpperBound()[d], op.getStep()[d]);
-    if (!trips)
-      return std::nullopt;
-    iterations = saturatingMul(iterations, *trips);
-  }
+  std::optional<int64_t> iterations = staticIterations(op);
+  if (!iterations)
+    return std::nullopt;
   bool known = true;
   int64_t perIteration = 0;
   op.getBody()->walk([&](Operation *nested) {
@@ -110,35 +121,25 @@ static std::optional<int64_t> staticWork(scf::ParallelOp op) {
       if (auto loop = dyn_cast<scf::ForOp>(parent))
         trips = staticTripCount(loop.getLowerBound(), loop.getUpperBound(),
                                 loop.getStep());
-      else if (auto inner = dyn_cast<scf::ParallelOp>(parent)) {
-        std::optional<int64_t> innerWork = 1;
-        for (unsigned d = 0; d < inner.getNumLoops() && innerWork; ++d) {
-          std::optional<int64_t> t =
-              staticTripCount(inner.getLowerBound()[d],
-                              inner.getUpperBound()[d], inner.getStep()[d]);
-          innerWork = t ? std::optional<int64_t>(saturatingMul(*innerWork, *t))
-                        : std::nullopt;
-        }
-        trips = innerWork;
-      } else if (isa<LoopLikeOpInterface>(parent)) {
-        trips = std::nullopt;
-      } else {
+      else if (auto inner = dyn_cast<scf::ParallelOp>(parent))
+        trips = staticIterations(inner);
+      else if (!isa<LoopLikeOpInterface>(parent))
         continue;
-      }
       if (!trips) {
         known = false;
         return WalkResult::interrupt();
       }
       elements = saturatingMul(elements, *trips);
     }
-    perIteration = std::min<int64_t>(
-        std::numeric_limits<int64_t>::max() - elements, perIteration) +
-                   elements;
+    int64_t sum;
+    perIteration = llvm::AddOverflow(perIteration, elements, sum)
+                       ? std::numeric_limits<int64_t>::max()
+                       : sum;
     return WalkResult::advance();
   });
   if (!known)
     return std::nullopt;
-  return saturatingMul(iterations, perIteration);
+  return saturatingMul(*iterations, perIteration);
 }
 
 namespace {

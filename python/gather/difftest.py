@@ -342,7 +342,7 @@ def run_batch(cases, first, tools, work, device, opt_level):
     written and once after --canonicalize, in this process through the C
     API. Returns {case number: problem} for the failures."""
     from gather import jit
-    problems, wants, names = {}, {}, []
+    problems, wants, names, written = {}, {}, [], {}
     parts = []
     for offset, case in enumerate(cases):
         index = first + offset
@@ -355,7 +355,8 @@ def run_batch(cases, first, tools, work, device, opt_level):
             continue
         wants[index] = (want, want_error)
         names.append(index)
-        parts.append(function_text(case, f"c{index}", output_shape(case, want)))
+        written[index] = function_text(case, f"c{index}", output_shape(case, want))
+        parts.append(written[index])
     if not names:
         return problems
     src = os.path.join(work, f"batch{first}.mlir")
@@ -380,7 +381,7 @@ def run_batch(cases, first, tools, work, device, opt_level):
                 continue
             case = cases[index - first]
             want, want_error = wants[index]
-            function = per_function.get(f"c{index}", "") if per_function else parts[names.index(index)]
+            function = per_function[f"c{index}"] if per_function else written[index]
             program.select(f"c{index}")
             try:
                 got = program(case.data, case.indices)

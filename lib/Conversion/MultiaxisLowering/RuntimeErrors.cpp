@@ -1,6 +1,7 @@
 //===- RuntimeErrors.cpp - the run-time error ABI in emitted code ---------===//
 
 #include "gather/Conversion/MultiaxisLowering/RuntimeErrors.h"
+#include "gather/Conversion/MultiaxisLowering/MultiaxisLowering.h"
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/IR/GatherShapes.h"
@@ -20,17 +21,24 @@
 using namespace mlir;
 using namespace mlir::gather;
 
+namespace {
+/// The op the user wrote and its location: the rewrite to multiaxis wraps
+/// the location in a NameLoc with the original op's name.
+struct WrittenOp {
+  StringRef name;
+  Location loc;
+};
+} // namespace
+
+static WrittenOp getWrittenOp(Operation *op) {
+  if (auto named = dyn_cast<NameLoc>(op->getLoc()))
+    if (named.getName().strref().starts_with("gather."))
+      return {named.getName().strref(), named.getChildLoc()};
+  return {op->getName().getStringRef(), op->getLoc()};
+}
+
 GatherSite mlir::gather::describeGatherSite(Operation *op) {
-  std::string opName = op->getName().getStringRef().str();
-  Location loc = op->getLoc();
-  // The rewrite to multiaxis wraps the location in a NameLoc with the
-  // original op's name.
-  if (auto named = dyn_cast<NameLoc>(loc)) {
-    if (named.getName().strref().starts_with("gather.")) {
-      opName = named.getName().str();
-      loc = named.getChildLoc();
-    }
-  }
+  auto [opName, loc] = getWrittenOp(op);
   GatherSite site;
   llvm::raw_string_ostream os(site.text);
   os << opName;
@@ -168,14 +176,6 @@ void mlir::gather::emitRuntimeErrorCall(OpBuilder &b, Location loc,
   emitRuntimeErrorCall(b, loc, op, kindValue, details, symbolTables);
 }
 
-/// Whether `op` stands for another op the user wrote (the rewrite to
-/// multiaxis records that op's name in a NameLoc).
-static bool isRewrittenFromAnotherOp(Operation *op) {
-  auto named = dyn_cast<NameLoc>(op->getLoc());
-  return named && named.getName().strref().starts_with("gather.") &&
-         named.getName().strref() != op->getName().getStringRef();
-}
-
 /// Whether `reshape` was made by the rewrite of the op at `site` (it
 /// carries that location, or the NameLoc of the original op around it).
 static bool madeByRewrite(Operation *reshape, Location site) {
@@ -274,9 +274,7 @@ void mlir::gather::emitIndexOutOfBoundsReport(
     return rank ? coords.back() : cst(nb, nl, 0);
   };
   auto addressedSize = [&](OpBuilder &nb, Location nl, Value last) {
-    return buildSelectAddressed(nb, nl, last, dims.size(), [&](int64_t c) {
-      return buildDimSize(nb, nl, source, dims[c]);
-    });
+    return buildAddressedDimSize(nb, nl, gatherOp, last);
   };
   auto indexAt = [&](OpBuilder &nb, Location nl, ArrayRef<Value> coords) {
     Value raw = buildElementRead(nb, nl, indices, coords);
@@ -318,13 +316,12 @@ void mlir::gather::emitIndexOutOfBoundsReport(
 
   // Positions and dimensions of the op as written. Reshapes keep the
   // row-major order, so the linear position carries over.
-  Location site = loc;
-  if (auto named = dyn_cast<NameLoc>(gatherOp->getLoc()))
-    site = named.getChildLoc();
   // Canonicalizations also drop unit dimensions of a multiaxis op as
   // written (keeping its location): any reshape at the op's own file
   // location is the rewrite's.
-  bool rewritten = isRewrittenFromAnotherOp(gatherOp) || isa<FileLineColLoc>(site);
+  auto [writtenName, site] = getWrittenOp(gatherOp);
+  bool rewritten = writtenName != gatherOp->getName().getStringRef() ||
+                   isa<FileLineColLoc>(site);
   Value writtenIndices =
       rewritten ? originalOperand(indices, site) : indices;
   auto reportedDim = [&](int64_t dim) -> int64_t {

@@ -174,16 +174,14 @@ void mlir::gather::buildGatherElementStore(OpBuilder &b, Location loc,
   });
 }
 
-/// The size of the source dimension the index value at `position` of the
-/// indices addresses.
-static Value addressedDimSize(OpBuilder &b, Location loc, Operation *gatherOp,
-                              ValueRange position) {
+Value mlir::gather::buildAddressedDimSize(OpBuilder &b, Location loc,
+                                          Operation *gatherOp,
+                                          Value lastPosition) {
   auto op = cast<GatherOpInterface>(gatherOp);
   SmallVector<int64_t> dims = op.getGatheredDims();
-  Value last = position.empty() ? constIndex(b, loc, 0) : position.back();
-  return buildSelectAddressed(b, loc, last, dims.size(), [&](int64_t c) {
-    return buildDimSize(b, loc, op.getSource(), dims[c]);
-  });
+  return buildSelectAddressed(
+      b, loc, lastPosition, dims.size(),
+      [&](int64_t c) { return buildDimSize(b, loc, op.getSource(), dims[c]); });
 }
 
 /// Under `error`, every index value must be valid also when the output is
@@ -223,7 +221,9 @@ static void buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,
           Value raw = buildElementRead(lb, ll, indices, ivs);
           ResolvedIndexValue resolved = buildResolvedIndex(
               lb, ll, policy, toIndex(lb, ll, raw),
-              addressedDimSize(lb, ll, gatherOp, ivs));
+              buildAddressedDimSize(
+                  lb, ll, gatherOp,
+                  ivs.empty() ? constIndex(lb, ll, 0) : ivs.back()));
           Value invalid = arith::XOrIOp::create(
               lb, ll, resolved.valid,
               arith::ConstantIntOp::create(lb, ll, lb.getI1Type(), 1));

@@ -153,6 +153,12 @@ void buildGatherElementStore(OpBuilder &b, Location loc, Operation *gatherOp,
                              ValueRange coords,
                              SymbolTableCollection *symbolTables = nullptr);
 
+/// The size of the source dimension of `gatherOp` (any GatherOpInterface
+/// op) that an index value at position `lastPosition` (index) of the last
+/// indices dimension addresses (buildSelectAddressed's rule).
+Value buildAddressedDimSize(OpBuilder &b, Location loc, Operation *gatherOp,
+                            Value lastPosition);
+
 /// Lowers a buffer-form gather op (after bufferization) to an scf.parallel
 /// over the output that stores element by element, after the run-time shape
 /// checks (a failure calls the error hook and writes nothing).
