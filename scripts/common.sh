@@ -31,7 +31,7 @@ build_gather() {
     cmake -G Ninja -S "$ROOT" -B "$BUILD" \
       -DCMAKE_BUILD_TYPE=Release \
       -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
-      -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit"
+      -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" ${GATHER_CMAKE_ARGS:-}
   fi
   echo "== building"
   ninja -C "$BUILD" "$@"

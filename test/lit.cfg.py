@@ -39,6 +39,18 @@ llvm_config.with_environment("PATH", config.gather_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PYTHONPATH", os.path.join(config.gather_src_root, "python"), append_path=True)
 
+# A sanitized build (-DGATHER_SANITIZE=...): every process that may load one
+# of our shared libraries gets the ASan runtime first; leaks of the
+# unsanitized hosts (Python, mlir-opt) are not ours to report. Tests that
+# build other projects against the install say UNSUPPORTED: sanitize.
+if config.gather_sanitize:
+    config.available_features.add("sanitize")
+    options = "detect_leaks=0:abort_on_error=0:halt_on_error=1"
+    config.environment["ASAN_OPTIONS"] = options
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    if config.gather_sanitizer_preload:
+        config.environment["LD_PRELOAD"] = config.gather_sanitizer_preload
+
 # ptxas (the CUDA toolkit's PTX assembler) checks the PTX the GPU pipeline
 # emits; tests that need it say REQUIRES: ptxas and are UNSUPPORTED without.
 ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"

@@ -115,6 +115,18 @@ namespace {
 struct ConvertGatherToGPUPass
     : gather::impl::ConvertGatherToGPUBase<ConvertGatherToGPUPass> {
   void runOnOperation() override {
+    // Kernels are made from loops on tensors that the GPU pipeline then
+    // bufferizes into device memory; a gather already on host buffers has
+    // no such path.
+    WalkResult onBuffers = getOperation()->walk([](GatherOpInterface op) {
+      if (!isa<MemRefType>(op.getInit().getType()))
+        return WalkResult::advance();
+      op->emitOpError("on buffers cannot be lowered to GPU kernels: lower "
+                      "gathers on tensors, before bufferization");
+      return WalkResult::interrupt();
+    });
+    if (onBuffers.wasInterrupted())
+      return signalPassFailure();
     SymbolTableCollection symbolTables;
     RewritePatternSet patterns(&getContext());
     populateGatherToGPUPatterns(patterns, {&symbolTables});

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERMAPTOGPU
@@ -324,6 +325,41 @@ static bool isHostMemory(Value memref, const llvm::DenseSet<Value> &keptOnHost,
   });
 }
 
+/// A rank-0 linalg op (a fill of a 0-d output) bufferizes to a store with
+/// no loop around it: give each such store to a device buffer a
+/// one-iteration scf.parallel, so that it becomes a one-thread launch like
+/// the rest instead of host code touching device memory.
+static void wrapLoneDeviceStores(ModuleOp module) {
+  HostBuffers hostBuffers(module);
+  SmallVector<memref::StoreOp> lone;
+  module.walk([&](memref::StoreOp store) {
+    if (store.getMemRefType().getRank() != 0 ||
+        store->getParentOfType<LoopLikeOpInterface>() ||
+        isInsideLaunch(store) || store->getParentOfType<gpu::GPUModuleOp>())
+      return;
+    Value buffer = store.getMemRef();
+    while (auto cast = buffer.getDefiningOp<memref::CastOp>())
+      buffer = cast.getSource();
+    auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+    auto argument = dyn_cast<BlockArgument>(buffer);
+    auto fn = argument ? dyn_cast<func::FuncOp>(
+                             argument.getOwner()->getParentOp())
+                       : func::FuncOp();
+    if ((alloc && !hostBuffers.isHostOnly(alloc.getResult())) ||
+        (fn && fn.isPublic()))
+      lone.push_back(store);
+  });
+  for (memref::StoreOp store : lone) {
+    OpBuilder b(store);
+    Location loc = store.getLoc();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    auto loop = scf::ParallelOp::create(b, loc, ValueRange{zero},
+                                        ValueRange{one}, ValueRange{one});
+    store->moveBefore(loop.getBody()->getTerminator());
+  }
+}
+
 namespace {
 struct GatherMapToGPUPass
     : gather::impl::GatherMapToGPUBase<GatherMapToGPUPass> {
@@ -337,6 +373,7 @@ struct GatherMapToGPUPass
           << static_cast<int64_t>(threadsPerBlock);
       return signalPassFailure();
     }
+    wrapLoneDeviceStores(module);
     SmallVector<scf::ParallelOp> loops;
     module.walk([&](scf::ParallelOp loop) {
       if (!loop->getParentOfType<scf::ParallelOp>() && !isInsideLaunch(loop))

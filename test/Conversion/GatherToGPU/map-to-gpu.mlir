@@ -242,3 +242,18 @@ func.func private @pointer_helper(%list: memref<?xindex>) -> index {
   %p = memref.load %list[%c0] : memref<?xindex>
   return %p : index
 }
+
+// -----
+
+// A rank-0 fill bufferizes to a store with no loop around it: it runs as a
+// one-iteration launch instead of a host store into device memory.
+// CHECK-LABEL: func.func @lone_rank0_store
+// CHECK-SAME:    %[[OUT:[^:]*]]: memref<i16>
+// CHECK:         gpu.launch
+// CHECK:           memref.store %{{.*}}, %[[OUT]][]
+// CHECK:         return
+func.func @lone_rank0_store(%out: memref<i16>) {
+  %c0_i16 = arith.constant 0 : i16
+  memref.store %c0_i16, %out[] : memref<i16>
+  return
+}

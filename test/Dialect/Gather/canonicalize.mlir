@@ -286,6 +286,24 @@ func.func @empty_axes_to_broadcast(%d: tensor<1x3xf32>, %i: tensor<4x1xi64>) -> 
 
 // -----
 
+// The kept sizes are written differently on the input (dynamic) and the
+// init (5): both are cast to the static sizes linalg.broadcast wants, and
+// the result back to the init's type.
+// CHECK-LABEL: func.func @empty_axes_to_broadcast_mixed_static
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<?x1xi32>, %{{[^:]*}}: tensor<1x2xi16>, %[[INIT:[^:]*]]: tensor<5x?xi32>
+// CHECK-DAG:     %[[CI:.*]] = tensor.cast %[[INIT]] : tensor<5x?xi32> to tensor<5x2xi32>
+// CHECK-DAG:     %[[C:.*]] = tensor.collapse_shape %[[D]] {{\[}}[0, 1]] : tensor<?x1xi32> into tensor<?xi32>
+// CHECK-DAG:     %[[CC:.*]] = tensor.cast %[[C]] : tensor<?xi32> to tensor<5xi32>
+// CHECK:         %[[B:.*]] = linalg.broadcast ins(%[[CC]] : tensor<5xi32>) outs(%[[CI]] : tensor<5x2xi32>) dimensions = [1]
+// CHECK:         %[[R:.*]] = tensor.cast %[[B]] : tensor<5x2xi32> to tensor<5x?xi32>
+// CHECK:         return %[[R]]
+func.func @empty_axes_to_broadcast_mixed_static(%d: tensor<?x1xi32>, %i: tensor<1x2xi16>, %init: tensor<5x?xi32>) -> tensor<5x?xi32> {
+  %0 = gather.multiaxis %d[%i] axes = [] into %init : tensor<?x1xi32>, tensor<1x2xi16> into tensor<5x?xi32>
+  return %0 : tensor<5x?xi32>
+}
+
+// -----
+
 // ... or, with nothing to broadcast, the input itself.
 // CHECK-LABEL: func.func @empty_axes_identity
 // CHECK-SAME:    %[[D:[^:]*]]: tensor<4x?xf32>

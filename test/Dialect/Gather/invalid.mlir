@@ -102,7 +102,7 @@ func.func @multiaxis_i1_indices(%input: tensor<4x3xf32>, %indices: tensor<2x1xi1
 // -----
 
 func.func @multiaxis_unranked_input(%input: tensor<*xf32>, %indices: tensor<2x1xi64>, %init_0: tensor<2x3xf32>) {
-  // expected-error @+1 {{'gather.multiaxis' op operand #0 must be ranked tensor or memref, but got}}
+  // expected-error @+1 {{'gather.multiaxis' op operand #0 must be ranked tensor or memref of signless integer, float or index, but got 'tensor<*xf32>'}}
   %0 = gather.multiaxis %input[%indices] axes = [0] into %init_0 : tensor<*xf32>, tensor<2x1xi64> into tensor<2x3xf32>
   return
 }
@@ -399,4 +399,50 @@ func.func @block_init_byte_size_overflows(%data: memref<4x1152921504606846976xi8
   // expected-error @+1 {{'gather.block' op init type 'memref<8x1152921504606846976xi8>' is larger than 2^63 bytes}}
   gather.block %data[%indices] axis = 0 into %init : memref<4x1152921504606846976xi8>, memref<8xi64> into memref<8x1152921504606846976xi8>
   return
+}
+
+// -----
+
+// The lowerings select and zero-fill with arith ops: signed, unsigned and
+// complex elements are rejected by the operand constraint.
+func.func @block_unsigned_data_element(%data: tensor<4x3xui32>, %indices: tensor<2xi64>, %init: tensor<2x3xui32>) -> tensor<2x3xui32> {
+  // expected-error @+1 {{'gather.block' op operand #0 must be ranked tensor or memref of signless integer, float or index, but got 'tensor<4x3xui32>'}}
+  %0 = gather.block %data[%indices] axis = 0 into %init : tensor<4x3xui32>, tensor<2xi64> into tensor<2x3xui32>
+  return %0 : tensor<2x3xui32>
+}
+
+// -----
+
+func.func @nd_complex_data_element(%data: memref<4x3xcomplex<f32>>, %indices: memref<2x1xi64>, %init: memref<2x3xcomplex<f32>>) {
+  // expected-error @+1 {{'gather.nd' op operand #0 must be ranked tensor or memref of signless integer, float or index, but got 'memref<4x3xcomplex<f32>>'}}
+  gather.nd %data[%indices] batch_dims = 0 into %init : memref<4x3xcomplex<f32>>, memref<2x1xi64> into memref<2x3xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @multiaxis_vector_init_element(%input: tensor<4x3xf32>, %indices: tensor<2x1xi64>, %init: tensor<2x3xvector<2xf32>>) -> tensor<2x3xvector<2xf32>> {
+  // expected-error @+1 {{'gather.multiaxis' op operand #2 must be ranked tensor or memref of signless integer, float or index, but got 'tensor<2x3xvector<2xf32>>'}}
+  %0 = "gather.multiaxis"(%input, %indices, %init) <{axes = array<i64: 0>, negative_indices = #gather<negative_indices wrap>, out_of_bounds = #gather<out_of_bounds error>}> : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xvector<2xf32>>) -> tensor<2x3xvector<2xf32>>
+  return %0 : tensor<2x3xvector<2xf32>>
+}
+
+// -----
+
+// Every operand fits in 2^63 bytes, but the block gather's output (the
+// indices' 2^62 positions times the 5-byte rows) does not: the rewrites
+// would write that type.
+func.func @block_inferred_output_larger_than_address_space(%data: tensor<4x5xi8>, %indices: tensor<4611686018427387904xi8>, %init: tensor<?x?xi8>) -> tensor<?x?xi8> {
+  // expected-error @+1 {{'gather.block' op inferred output type 'tensor<4611686018427387904x5xi8>' is larger than 2^63 bytes}}
+  %0 = gather.block %data[%indices] axis = 0 into %init : tensor<4x5xi8>, tensor<4611686018427387904xi8> into tensor<?x?xi8>
+  return %0 : tensor<?x?xi8>
+}
+
+// -----
+
+// A broadcast multiplies the sizes too.
+func.func @multiaxis_broadcast_output_larger_than_address_space(%input: tensor<1x4611686018427387904xi8>, %indices: tensor<4x1xi64>, %init: tensor<?x?xi8>) -> tensor<?x?xi8> {
+  // expected-error @+1 {{'gather.multiaxis' op inferred output type 'tensor<4x4611686018427387904xi8>' is larger than 2^63 bytes}}
+  %0 = gather.multiaxis %input[%indices] axes = [] into %init : tensor<1x4611686018427387904xi8>, tensor<4x1xi64> into tensor<?x?xi8>
+  return %0 : tensor<?x?xi8>
 }

@@ -581,9 +581,32 @@ struct EmptyAxesToBroadcast : OpRewritePattern<MultiaxisOp> {
         unitDimGroups(keptDims, inputShape.size());
     Value collapsed =
         tensor::CollapseShapeOp::create(rewriter, loc, op.getInput(), groups);
-    auto broadcast = linalg::BroadcastOp::create(rewriter, loc, collapsed,
-                                                 op.getInit(), broadcastDims);
-    rewriter.replaceOp(op, broadcast->getResults());
+    // linalg.broadcast wants the kept sizes written alike on the input and
+    // the init; the op's rules make them equal at run time, so both are
+    // cast to the most static sizes known (a dynamic input size against a
+    // written init size, or the reverse).
+    auto initType = cast<RankedTensorType>(op.getInit().getType());
+    SmallVector<int64_t> joined(initType.getShape());
+    for (auto [d, size] : llvm::enumerate(joined))
+      if (ShapedType::isDynamic(size))
+        size = shape->outputShape[d];
+    SmallVector<int64_t> keptSizes;
+    for (int64_t d : keptDims) {
+      if (ShapedType::isDynamic(joined[d]))
+        joined[d] = inputShape[d];
+      keptSizes.push_back(joined[d]);
+    }
+    auto castTo = [&](Value value, ArrayRef<int64_t> sizes) -> Value {
+      auto type = cast<RankedTensorType>(value.getType());
+      if (type.getShape() == sizes)
+        return value;
+      return tensor::CastOp::create(rewriter, loc, type.clone(sizes), value);
+    };
+    auto broadcast = linalg::BroadcastOp::create(
+        rewriter, loc, castTo(collapsed, keptSizes),
+        castTo(op.getInit(), joined), broadcastDims);
+    rewriter.replaceOp(
+        op, castTo(broadcast->getResult(0), initType.getShape()));
     return success();
   }
 };

@@ -158,11 +158,10 @@ static LogicalResult verifyGatherShapes(OpTy op) {
            << dataName << " " << dataType << ", indices " << indicesType
            << " and init " << initType;
   // Sizes and offsets in bytes must fit in 64 bits for the lowerings' index
-  // arithmetic; a static shape whose byte size does not is rejected.
-  for (auto [name, type] : {std::pair<StringRef, Type>(dataName, dataType),
-                            {"indices", indicesType},
-                            {"init", initType}}) {
-    auto shaped = cast<ShapedType>(type);
+  // arithmetic; a static shape whose byte size does not is rejected (the
+  // static sizes of a shape with dynamic ones, too: they are a lower bound
+  // unless a dynamic size is 0).
+  auto exceedsAddressSpace = [](ShapedType shaped) {
     Type element = shaped.getElementType();
     uint64_t bytes = element.isIntOrFloat()
                          ? llvm::divideCeil(element.getIntOrFloatBitWidth(), 8)
@@ -171,10 +170,14 @@ static LogicalResult verifyGatherShapes(OpTy op) {
     for (int64_t size : shaped.getShape())
       if (!ShapedType::isDynamic(size))
         bytes = llvm::SaturatingMultiply<uint64_t>(bytes, size, &overflow);
-    if (overflow || bytes > static_cast<uint64_t>(INT64_MAX))
+    return overflow || bytes > static_cast<uint64_t>(INT64_MAX);
+  };
+  for (auto [name, type] : {std::pair<StringRef, Type>(dataName, dataType),
+                            {"indices", indicesType},
+                            {"init", initType}})
+    if (exceedsAddressSpace(cast<ShapedType>(type)))
       return op.emitOpError() << name << " type " << type
                               << " is larger than 2^63 bytes";
-  }
   FailureOr<GatherShape> shape =
       op.analyzeShapes([&]() { return op.emitOpError(); });
   if (failed(shape))
@@ -185,6 +188,11 @@ static LogicalResult verifyGatherShapes(OpTy op) {
   auto inferredType = [&] {
     return RankedTensorType::get(inferred, elementType);
   };
+  // The rewrites write the inferred type: it must be as addressable as the
+  // operands (a broadcast or a block gather can multiply their sizes).
+  if (exceedsAddressSpace(inferredType()))
+    return op.emitOpError("inferred output type ")
+           << inferredType() << " is larger than 2^63 bytes";
   if (outputType.getElementType() != elementType)
     return op.emitOpError("init element type ")
            << outputType.getElementType() << " must equal the " << dataName

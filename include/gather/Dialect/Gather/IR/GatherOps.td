@@ -15,9 +15,14 @@ include "mlir/IR/CommonTypeConstraints.td"
 
 def Gather_IndexElementType : AnyTypeOf<[I8, I16, I32, I64, Index],
     "signless integer (i8, i16, i32, i64) or index">;
+// What the lowerings can read, select and zero-fill (arith ops): signed,
+// unsigned, complex and vector elements are rejected by name.
+def Gather_ElementType : AnyTypeOf<[AnySignlessInteger, AnyFloat, Index],
+    "signless integer, float or index">;
 // Tensors, or buffers once bufferized (the same op, destination-passing).
-def Gather_Shaped : AnyTypeOf<[AnyRankedTensor, AnyMemRef],
-    "ranked tensor or memref">;
+def Gather_Shaped : AnyTypeOf<[RankedTensorOf<[Gather_ElementType]>,
+                               MemRefOf<[Gather_ElementType]>],
+    "ranked tensor or memref of signless integer, float or index">;
 def Gather_Indices : AnyTypeOf<[RankedTensorOf<[Gather_IndexElementType]>,
                                 MemRefOf<[Gather_IndexElementType]>],
     "ranked tensor or memref of signless integer (i8, i16, i32, i64) or "
