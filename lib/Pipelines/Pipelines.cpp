@@ -95,6 +95,9 @@ void mlir::gather::buildGatherCpuPipeline(
   }
   OpPassManager &toCfg = pm.nest<func::FuncOp>();
   toCfg.addPass(createGatherApproximateMath());
+  // Gathers reading tiles through dynamic-stride views: LLVM's lowering of
+  // vector.gather needs a unit innermost stride.
+  toCfg.addPass(createGatherUnitStrideVectorGathers());
   if (options.parallel) {
     toCfg.addPass(createGatherInlineAllocaScopes());
     toCfg.addPass(createCleanupPass());

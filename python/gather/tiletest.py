@@ -70,21 +70,43 @@ def with_consumer(text, ety, rank):
     return body + "\n".join(lines)
 
 
-def transform_script(tile_sizes, fuse):
+GATHER_OPS = '["gather.multiaxis", "gather.block", "gather.elements", "gather.nd"]'
+ANY = "(!transform.any_op) -> !transform.any_op"
+TWO = "(!transform.any_op) -> (!transform.any_op, !transform.any_op)"
+
+
+def transform_steps(tile_sizes, fuse, scope="%root", tag=""):
+    """Tiles the gathers in `scope` (or fuses them into the tiled consumer)."""
     sizes = ", ".join(map(str, tile_sizes))
     if fuse:
-        steps = (
-            '    %c = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op\n'
-            '    %gathers = transform.structured.match ops{["gather.multiaxis", "gather.block", "gather.elements", "gather.nd"]} in %root : (!transform.any_op) -> !transform.any_op\n'
-            f"    %t, %loop = transform.structured.tile_using_forall %c tile_sizes [{sizes}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)\n"
-            "    %f, %l2 = transform.structured.fuse_into_containing_op %gathers into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)\n")
-    else:
-        steps = (
-            '    %gathers = transform.structured.match ops{["gather.multiaxis", "gather.block", "gather.elements", "gather.nd"]} in %root : (!transform.any_op) -> !transform.any_op\n'
-            f"    %t, %loop = transform.structured.tile_using_forall %gathers tile_sizes [{sizes}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)\n")
+        return (f'    %c{tag} = transform.structured.match ops{{["linalg.generic"]}} in {scope} : {ANY}\n'
+                f"    %g{tag} = transform.structured.match ops{{{GATHER_OPS}}} in {scope} : {ANY}\n"
+                f"    %t{tag}, %loop{tag} = transform.structured.tile_using_forall %c{tag} tile_sizes [{sizes}] : {TWO}\n"
+                f"    %f{tag}, %l{tag} = transform.structured.fuse_into_containing_op %g{tag} into %loop{tag} : "
+                "(!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)\n")
+    return (f"    %g{tag} = transform.structured.match ops{{{GATHER_OPS}}} in {scope} : {ANY}\n"
+            f"    %t{tag}, %loop{tag} = transform.structured.tile_using_forall %g{tag} tile_sizes [{sizes}] : {TWO}\n")
+
+
+def transform_module(steps):
     return ("module attributes {transform.with_named_sequence} {\n"
             "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {\n"
             + steps + "    transform.yield\n  }\n}\n")
+
+
+def transform_script(tile_sizes, fuse):
+    return transform_module(transform_steps(tile_sizes, fuse))
+
+
+def batch_transform_script(prepared):
+    """One script for a module of cases: each function's gathers tiled with
+    that case's sizes."""
+    steps = ""
+    for p in prepared:
+        steps += (f'    %fn{p.index} = transform.structured.match ops{{["func.func"]}} '
+                  f'attributes{{sym_name = "t{p.index}"}} in %root : {ANY}\n')
+        steps += transform_steps(p.sizes, p.fuse, scope=f"%fn{p.index}", tag=str(p.index))
+    return transform_module(steps)
 
 
 def fill_shape(case):
@@ -110,7 +132,17 @@ def run(program_text, case):
         return None, str(e)
 
 
-def run_case(case, rng, opt, work, index, bufferize=False):
+class Prepared:
+    """A case's program, tile sizes, consumer and expected result."""
+
+    def __init__(self, case, index, text, sizes, fuse, want, want_error, rank):
+        self.case, self.index, self.text, self.sizes, self.fuse = case, index, text, sizes, fuse
+        self.want, self.want_error, self.rank = want, want_error, rank
+
+
+def prepare(case, rng, index, bufferize):
+    """The case's program as function @t<index>, or None when it is skipped
+    (rank 0 or an empty output: no tile)."""
     try:
         want = case.expected()
         want_error = False
@@ -119,14 +151,14 @@ def run_case(case, rng, opt, work, index, bufferize=False):
     out_shape = difftest.output_shape(case, want)
     rank = len(out_shape)
     if rank == 0 and not bufferize:
-        return "skipped", None
+        return None
     true_shape = want.shape if want is not None else fill_shape(case)
     if 0 in true_shape and not bufferize:
         # An empty output has no tile. (The CPU pipeline's canonicalization
         # of a tiled loop nest whose output has an empty dimension also
         # makes its tensor.parallel_insert_slice invalid: offset 0 into a
         # dimension of size 0.)
-        return "skipped", None
+        return None
     fuse = bool(rng.random() < 0.5) and not bufferize
     text = case.mlir(out_shape)
     if fuse:
@@ -136,47 +168,126 @@ def run_case(case, rng, opt, work, index, bufferize=False):
     sizes = [int(rng.integers(0, 6)) for _ in range(rank)]
     if rank and not any(sizes):
         sizes[int(rng.integers(0, rank))] = int(rng.integers(1, 6))
-    src = os.path.join(work, f"t{index}.mlir")
-    script = os.path.join(work, f"t{index}.transform.mlir")
-    with open(src, "w") as f:
-        f.write(text)
-    with open(script, "w") as f:
-        f.write(transform_script(sizes, fuse))
+    text = text.replace("func.func @main(", f"func.func @t{index}(", 1)
+    return Prepared(case, index, text, sizes, fuse, want, want_error, rank)
+
+
+def bufferized_text(opt, src):
+    """(text, None) after upstream one-shot-bufferize inside the functions
+    (their boundaries stay tensors): the gathers become the buffer form,
+    which the pipeline lowers with the scalar semantics; or (None, error)."""
+    r = subprocess.run([opt, src, "--one-shot-bufferize"], capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, f"one-shot-bufferize failed: {r.stderr.strip()}"
+    # Each to_tensor wraps a buffer nothing else writes: the remaining
+    # bufferization (the pipeline's) may take it as is.
+    return re.sub(r"(bufferization\.to_tensor %[\w.]+) :", r"\1 restrict :", r.stdout), None
+
+
+def check_transformed(p, function_text, bufferize):
+    """None when the transformed function has the expected form."""
     if bufferize:
-        # Upstream one-shot-bufferize inside the function (its boundaries
-        # stay tensors): the gather becomes the buffer form, which the
-        # pipeline lowers with the scalar semantics.
-        r = subprocess.run([opt, src, "--one-shot-bufferize"], capture_output=True, text=True)
-        if r.returncode != 0:
-            return "failed", f"one-shot-bufferize failed: {r.stderr.strip()}"
-        # Each to_tensor wraps a buffer nothing else writes: the remaining
-        # bufferization (the pipeline's) may take it as is.
-        tiled_text = re.sub(r"(bufferization\.to_tensor %[\w.]+) :", r"\1 restrict :", r.stdout)
-        if not any(f"gather.{case.op} " in line and "memref<" in line
-                   for line in tiled_text.splitlines()):
-            return "failed", "no buffer-form gather after one-shot-bufferize"
+        if not any(f"gather.{p.case.op} " in line and "memref<" in line
+                   for line in function_text.splitlines()):
+            return "no buffer-form gather after one-shot-bufferize"
+    elif "scf.forall" not in function_text:
+        return f"no scf.forall after tiling (sizes {p.sizes})"
+    return None
+
+
+def compare(p, label, name, got, error):
+    """None when the run of one program (tiled or not) is right."""
+    if p.want_error:
+        if error is None or ("out of bounds" not in error and "is out of range" not in error):
+            return f"{name} ({label}): expected an out-of-bounds error, got {error!r}"
+        return None
+    if error is not None:
+        return f"{name} ({label}): {error}"
+    if not difftest.same_bits(np.asarray(got), np.asarray(p.want)):
+        return (f"{name} ({label}): mismatch\n  got  {np.asarray(got).tolist()}\n"
+                f"  want {np.asarray(p.want).tolist()}")
+    return None
+
+
+def run_case(p, opt, work, bufferize=False):
+    """One prepared case on its own: its gather-opt call and compilations."""
+    src = os.path.join(work, f"t{p.index}.mlir")
+    script = os.path.join(work, f"t{p.index}.transform.mlir")
+    with open(src, "w") as f:
+        f.write(p.text)
+    with open(script, "w") as f:
+        f.write(transform_script(p.sizes, p.fuse))
+    if bufferize:
+        transformed, error = bufferized_text(opt, src)
+        if error:
+            return error
         label = "bufferized"
     else:
         r = subprocess.run([opt, src, f"--transform-preload-library=transform-library-paths={script}",
                             "--transform-interpreter"], capture_output=True, text=True)
         if r.returncode != 0:
-            return "failed", f"tiling (sizes {sizes}, fuse {fuse}) failed: {r.stderr.strip()}"
-        tiled_text = r.stdout
-        if "scf.forall" not in tiled_text and 0 not in out_shape:
-            return "failed", f"no scf.forall after tiling (sizes {sizes})"
-        label = f"sizes {sizes}, fuse {fuse}"
-    for name, program_text in (("untiled", text), ("tiled", tiled_text)):
-        got, error = run(program_text, case)
-        if want_error:
-            if error is None or ("out of bounds" not in error and "is out of range" not in error):
-                return "failed", f"{name} ({label}): expected an out-of-bounds error, got {error!r}"
-            continue
-        if error is not None:
-            return "failed", f"{name} ({label}): {error}"
-        if not difftest.same_bits(np.asarray(got), np.asarray(want)):
-            return "failed", (f"{name} ({label}): mismatch\n  got  {np.asarray(got).tolist()}\n"
-                              f"  want {np.asarray(want).tolist()}")
-    return "passed", None
+            return f"tiling (sizes {p.sizes}, fuse {p.fuse}) failed: {r.stderr.strip()}"
+        transformed = r.stdout
+        label = f"sizes {p.sizes}, fuse {p.fuse}"
+    problem = check_transformed(p, transformed, bufferize)
+    if problem:
+        return problem
+    for name, program_text in (("untiled", p.text), ("tiled", transformed)):
+        try:
+            program = jit.compile(program_text, entry=f"t{p.index}", opt_level=OPT_LEVEL)
+            got, error = program(p.case.data, p.case.indices), None
+        except jit.GatherError as e:
+            got, error = None, str(e)
+        problem = compare(p, label, name, got, error)
+        if problem:
+            return problem
+    return None
+
+
+def run_batch(prepared, opt, work, bufferize=False):
+    """The cases as functions of one module: one transform (or bufferize)
+    call and one compilation of the module before and after. Returns
+    {index: problem or None}, or None when the batch does not get through
+    (the caller then runs the cases one by one)."""
+    first = prepared[0].index
+    src = os.path.join(work, f"batch{first}.mlir")
+    module = "\n".join(p.text for p in prepared)
+    with open(src, "w") as f:
+        f.write(module)
+    if bufferize:
+        transformed, error = bufferized_text(opt, src)
+        if error:
+            return None
+    else:
+        script = os.path.join(work, f"batch{first}.transform.mlir")
+        with open(script, "w") as f:
+            f.write(batch_transform_script(prepared))
+        r = subprocess.run([opt, src, f"--transform-preload-library=transform-library-paths={script}",
+                            "--transform-interpreter"], capture_output=True, text=True)
+        if r.returncode != 0:
+            return None
+        transformed = r.stdout
+    functions = difftest.split_functions(transformed)
+    try:
+        programs = {name: jit.compile(text, entry=f"t{first}", opt_level=OPT_LEVEL)
+                    for name, text in (("untiled", module), ("tiled", transformed))}
+    except jit.GatherError:
+        return None
+    results = {}
+    for p in prepared:
+        label = "bufferized" if bufferize else f"sizes {p.sizes}, fuse {p.fuse}"
+        problem = check_transformed(p, functions.get(f"t{p.index}", ""), bufferize)
+        for name, program in programs.items():
+            if problem:
+                break
+            program.select(f"t{p.index}")
+            try:
+                got, error = program(p.case.data, p.case.indices), None
+            except jit.GatherError as e:
+                got, error = None, str(e)
+            problem = compare(p, label, name, got, error)
+        results[p.index] = problem
+    return results
 
 
 def main(argv=None):
@@ -190,6 +301,9 @@ def main(argv=None):
                              "and run its buffer form")
     parser.add_argument("--opt-level", type=int, default=3, choices=[0, 1, 2, 3],
                         help="LLVM optimization level of the compiled programs")
+    parser.add_argument("--batch", type=int, default=60,
+                        help="cases per module (one transform call, one compilation before and "
+                             "after); 0: each case on its own")
     args = parser.parse_args(argv)
     global OPT_LEVEL
     OPT_LEVEL = args.opt_level
@@ -197,12 +311,25 @@ def main(argv=None):
     rng = np.random.default_rng(args.seed)
     work = tempfile.mkdtemp(prefix=f"gather-tile-{args.op}-")
     counts = {"passed": 0, "failed": 0, "skipped": 0}
-    for i in range(args.cases):
-        case = difftest.make_case(args.op, rng)
-        status, problem = run_case(case, rng, opt, work, i, args.bufferize)
-        counts[status] += 1
-        if problem:
-            print(f"FAIL case {i}: {case.describe()}: {problem}")
+    cases = [difftest.make_case(args.op, rng) for _ in range(args.cases)]
+    prepared = []
+    for i, case in enumerate(cases):
+        p = prepare(case, rng, i, args.bufferize)
+        if p is None:
+            counts["skipped"] += 1
+        else:
+            prepared.append(p)
+    step = args.batch if args.batch > 0 else 1
+    for first in range(0, len(prepared), step):
+        chunk = prepared[first:first + step]
+        results = run_batch(chunk, opt, work, args.bufferize) if args.batch > 0 else None
+        if results is None:
+            results = {p.index: run_case(p, opt, work, args.bufferize) for p in chunk}
+        for p in chunk:
+            problem = results[p.index]
+            counts["failed" if problem else "passed"] += 1
+            if problem:
+                print(f"FAIL case {p.index}: {p.case.describe()}: {problem}")
     mode = " (bufferized)" if args.bufferize else ""
     print(f"tiletest {args.op}{mode}: {counts['passed']} passed, {counts['failed']} failed, "
           f"{counts['skipped']} skipped")

@@ -82,6 +82,21 @@ def GatherInlineAllocaScopes : Pass<"gather-inline-alloca-scopes"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def GatherUnitStrideVectorGathers : Pass<"gather-unit-stride-vector-gathers"> {
+  let summary = "Rewrite vector.gather from memrefs with a non-unit innermost "
+                "stride into gathers from the flat buffer";
+  let description = [{
+    The LLVM lowering of `vector.gather` needs a unit innermost stride, but
+    a gather reading a tile of its operands (after tiling, fusion and
+    bufferization) reads through a subview whose strides may be dynamic.
+    This pass rewrites such a gather into one from the underlying buffer
+    viewed as 1-D with unit stride: the fixed coordinates fold into the
+    view's offset and the index vector is scaled by the innermost stride.
+    Gathers with a static unit innermost stride are left alone.
+  }];
+  let dependentDialects = ["memref::MemRefDialect", "arith::ArithDialect"];
+}
+
 def GatherFoldSelfCopies : Pass<"gather-fold-self-copies"> {
   let summary = "Erase memref.copy ops that copy a buffer region onto itself";
   let description = [{
