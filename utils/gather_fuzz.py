@@ -104,6 +104,7 @@ PIPELINES = [
     ("to-gpu", ["--convert-gather-to-gpu"], "tensors"),
     ("bufferize", ["--one-shot-bufferize=bufferize-function-boundaries"], False),
     ("transform-tile", ["--transform-interpreter"], False),
+    ("transform-tile-cpu", ["--transform-interpreter", "--gather-cpu-pipeline"], False),
     ("cpu-pipeline", ["--gather-cpu-pipeline"], True),
     ("cpu-pipeline-fused", ["--gather-cpu-pipeline=fuse-consumers=true"], True),
     ("gpu-pipeline", ["--gather-gpu-pipeline=format=isa"], "tensors"),
@@ -662,7 +663,7 @@ class Runner:
             f.write(TRANSFORM_TILE)
 
     def arguments(self, name, extra):
-        if name == "transform-tile":
+        if name.startswith("transform-tile"):
             return [f"--transform-preload-library=transform-library-paths={self.transform_script}"] + extra
         return extra
 
@@ -763,17 +764,19 @@ class Runner:
                 self.fail("unnamed-op", inp, "parse", "\n".join(errs) or "no diagnostic")
             if out:
                 accepted.append(inp)
-        produced = []
         for name, extra, must_pass in PIPELINES[1:]:
-            batch = [i for i in accepted if name != "transform-tile" or i.tileable]
+            batch = [i for i in accepted if not name.startswith("transform-tile") or i.tileable]
             if batch:
-                produced += self.check_pipeline(batch, name, extra, must_pass)
-        # Every output must parse and verify again: one call for all.
-        ran, again, stderr = self.run_isolating(produced, [], "parse output")
-        errors = self.errors_by_chunk([i.text for i in ran], stderr)
-        for inp, out, errs in zip(ran, again, errors):
-            if not out:
-                self.fail("bad-output", inp, "parse output", "\n".join(errs) or stderr[-2000:])
+                produced = self.check_pipeline(batch, name, extra, must_pass)
+                # Every output must parse and verify again. (One call per
+                # pass: gather-opt's --split-input-file costs the chunk
+                # count times the file size.)
+                ran, again, stderr = self.run_isolating(produced, [], name + " output")
+                errors = self.errors_by_chunk([i.text for i in ran], stderr)
+                for inp, out, errs in zip(ran, again, errors):
+                    if not out:
+                        self.fail("bad-output", inp, name + " output",
+                                  "\n".join(errs) or stderr[-2000:])
 
     def check_pipeline(self, inputs, name, extra, must_pass):
         """Runs one pass or pipeline; returns its outputs as inputs to parse
