@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Transforms/Passes.h"
+#include "gather/Utils/TripCount.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -29,18 +30,9 @@ namespace mlir::gather {
 
 using namespace mlir;
 
-static std::optional<int64_t> staticTripCount(Value lb, Value ub, Value step) {
-  std::optional<int64_t> l = getConstantIntValue(lb);
-  std::optional<int64_t> u = getConstantIntValue(ub);
-  std::optional<int64_t> s = getConstantIntValue(step);
-  if (!l || !u || !s || *s <= 0)
-    return std::nullopt;
-  return std::max<int64_t>((*u - *l + *s - 1) / *s, 0);
-}
-
 static std::optional<int64_t> staticTripCount(scf::ParallelOp op, unsigned d) {
-  return staticTripCount(op.getLowerBound()[d], op.getUpperBound()[d],
-                         op.getStep()[d]);
+  return gather::getStaticTripCount(op.getLowerBound()[d],
+                                   op.getUpperBound()[d], op.getStep()[d]);
 }
 
 static int64_t saturatingMul(int64_t a, int64_t b) {
@@ -119,8 +111,8 @@ static std::optional<int64_t> staticWork(scf::ParallelOp op) {
          parent = parent->getParentOp()) {
       std::optional<int64_t> trips;
       if (auto loop = dyn_cast<scf::ForOp>(parent))
-        trips = staticTripCount(loop.getLowerBound(), loop.getUpperBound(),
-                                loop.getStep());
+        trips = gather::getStaticTripCount(
+            loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
       else if (auto inner = dyn_cast<scf::ParallelOp>(parent))
         trips = staticIterations(inner);
       else if (!isa<LoopLikeOpInterface>(parent))

@@ -147,3 +147,21 @@ func.func @vector_writes_few(%out: memref<128x1024xf32>, %v: vector<64xf32>) {
   }
   return
 }
+
+// Bounds at the end of int64: the trip count (INT64_MAX) is computed without
+// overflow and the loop stays parallel. (Regression: the fuzzer's UBSan run
+// found a signed overflow in the trip count here; scripts/sanitize.sh runs
+// this test with UBSan.)
+// CHECK-LABEL: func.func @trip_count_near_int64_max
+// CHECK:         scf.parallel
+// CHECK-NOT:     scf.for
+func.func @trip_count_near_int64_max(%out: memref<?xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cmax = arith.constant 9223372036854775807 : index
+  scf.parallel (%i) = (%c0) to (%cmax) step (%c1) {
+    memref.store %v, %out[%i] : memref<?xf32>
+    scf.reduce
+  }
+  return
+}

@@ -18,6 +18,7 @@
 #include "MapToGPU.h"
 #include "gather/Conversion/GatherToGPU.h"
 #include "gather/Conversion/MultiaxisLowering/MultiaxisLowering.h"
+#include "gather/Utils/TripCount.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -186,13 +187,9 @@ LogicalResult mlir::gather::mapParallelLoopToGPU(RewriterBase &rewriter,
   SmallVector<int64_t> staticCounts;
   for (auto [lb, ub, step] :
        llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
-    std::optional<int64_t> l = getConstantIntValue(lb);
-    std::optional<int64_t> u = getConstantIntValue(ub);
-    std::optional<int64_t> s = getConstantIntValue(step);
-    if (l && u && s && *s > 0) {
-      int64_t count = *u > *l ? (*u - *l + *s - 1) / *s : 0;
-      staticCounts.push_back(count);
-      counts.push_back(arith::ConstantIndexOp::create(b, loc, count));
+    if (std::optional<int64_t> count = getStaticTripCount(lb, ub, step)) {
+      staticCounts.push_back(*count);
+      counts.push_back(arith::ConstantIndexOp::create(b, loc, *count));
       continue;
     }
     staticCounts.push_back(ShapedType::kDynamic);
@@ -206,8 +203,8 @@ LogicalResult mlir::gather::mapParallelLoopToGPU(RewriterBase &rewriter,
       narrow = false;
       break;
     }
-    staticTotal *= count;
-    if (staticTotal >= (int64_t(1) << 31)) {
+    if (llvm::MulOverflow(staticTotal, count, staticTotal) ||
+        staticTotal >= (int64_t(1) << 31)) {
       narrow = false;
       break;
     }

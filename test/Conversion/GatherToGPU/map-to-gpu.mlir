@@ -257,3 +257,23 @@ func.func @lone_rank0_store(%out: memref<i16>) {
   memref.store %c0_i16, %out[] : memref<i16>
   return
 }
+
+// -----
+
+// A trip count of INT64_MAX: computed without overflow (a UBSan report of
+// the fuzzer), too large for 32-bit thread indices.
+// CHECK-LABEL: func.func @trip_count_near_int64_max
+// CHECK:         arith.constant 9223372036854775807 : index
+// CHECK:         gpu.launch
+// CHECK-NOT:     arith.index_castui %{{.*}} : index to i32
+// CHECK:         memref.store
+func.func @trip_count_near_int64_max(%out: memref<?xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cmax = arith.constant 9223372036854775807 : index
+  scf.parallel (%i) = (%c0) to (%cmax) step (%c1) {
+    memref.store %v, %out[%i] : memref<?xf32>
+    scf.reduce
+  }
+  return
+}
