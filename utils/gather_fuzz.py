@@ -56,7 +56,8 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
-from gather import difftest  # noqa: E402
+from gather import difftest, tiletest  # noqa: E402
+from gather.mlir_text import output_dim_sources, tensor_type  # noqa: E402
 
 OPS = ("multiaxis", "block", "elements", "nd")
 DATA_ELEMENTS = ("f32", "f16", "bf16", "f64", "i1", "i8", "i16", "i32", "i64", "index",
@@ -75,20 +76,14 @@ DYN = None  # a dynamic size in a shape
 # from a file; it only sees generated programs of rank >= 1 (upstream
 # tile_using_forall crashes on rank-0 ops: mlir-opt does the same on a
 # rank-0 linalg.copy).
-TRANSFORM_TILE = """module attributes {transform.with_named_sequence} {
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %g = transform.structured.match ops{["gather.multiaxis", "gather.block", "gather.elements", "gather.nd"]} in %root : (!transform.any_op) -> !transform.any_op
-    %t, %loop = transform.structured.tile_using_forall %g tile_sizes [2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %f {
-      transform.apply_patterns.gather.canonicalization
-      transform.apply_patterns.gather.to_multiaxis
-      transform.apply_patterns.gather.lower_to_linalg
-    } : !transform.any_op
-    transform.yield
-  }
-}
-"""
+TRANSFORM_TILE = tiletest.transform_module(
+    tiletest.transform_steps([2], fuse=False) +
+    f"    %f = transform.structured.match ops{{[\"func.func\"]}} in %root : {tiletest.ANY}\n"
+    "    transform.apply_patterns to %f {\n"
+    "      transform.apply_patterns.gather.canonicalization\n"
+    "      transform.apply_patterns.gather.to_multiaxis\n"
+    "      transform.apply_patterns.gather.lower_to_linalg\n"
+    "    } : !transform.any_op\n")
 
 PIPELINES = [
     # (name, gather-opt arguments, must_pass)
@@ -214,28 +209,35 @@ def gen_shapes(op, rng, big):
     return data, indices, {"batch_dims": b}
 
 
-def output_shape(op, data, indices, attrs):
-    if op == "multiaxis":
-        axes, rank = attrs["axes"], len(data)
-        k = max(len(axes), 1)
-        logical = list(indices)
-        if rank:
-            logical[-1] //= k
-        return [logical[d] if d in axes else (logical[d] if data[d] == 1 else data[d])
-                for d in range(rank)]
-    if op == "block":
-        a = attrs["axis"] % len(data)
-        return data[:a] + indices + data[a + 1:]
-    if op == "elements":
-        return list(indices)
-    b, k = attrs["batch_dims"], indices[-1]
-    batch = [indices[d] if data[d] == 1 else data[d] for d in range(b)]
-    return batch + indices[b:-1] + data[b + k:]
+def output_sizes(op, data, indices, attrs):
+    """Per output dimension, its size by the op's shape rules
+    (mlir_text.output_dim_sources) from shapes whose dynamic sizes are DYN:
+    DYN where the verifier cannot infer it. A broadcast takes the indices
+    side unless it is 1; it is known when that side is a static size other
+    than 1, or both sides are static."""
+    sources = output_dim_sources(op, len(data), indices, axis=attrs.get("axis", 0),
+                                 axes=attrs.get("axes", ()), batch_dims=attrs.get("batch_dims", 0))
+    shapes = {"data": data, "indices": indices}
+
+    def size(source):
+        operand, dim, divisor = source
+        value = shapes[operand][dim]
+        return DYN if value is DYN else value // divisor
+
+    sizes = []
+    for candidates in sources:
+        first = size(candidates[0])
+        if len(candidates) == 1 or (first is not DYN and first != 1):
+            sizes.append(first)
+        else:
+            other = size(candidates[1])
+            sizes.append(other if first == 1 else DYN)
+    return sizes
 
 
 def type_text(shape, element, tensors):
-    dims = "".join(("?" if s is DYN else str(s)) + "x" for s in shape)
-    return f"{'tensor' if tensors else 'memref'}<{dims}{element}>"
+    text = tensor_type(shape, element)
+    return text if tensors else "memref" + text[len("tensor"):]
 
 
 def attr_text(op, attrs, negative, oob, generic):
@@ -305,12 +307,12 @@ class Program:
         self.oob = str(rng.choice(OUT_OF_BOUNDS))
         self.tensors = bool(rng.random() < 0.8)
         self.generic = bool(rng.random() < 0.25)
-        self.output = output_shape(self.op, self.data, self.indices, self.attrs)
+        self.output = output_sizes(self.op, self.data, self.indices, self.attrs)
         if byte_size([max(s, 1) for s in self.output], self.element) > LIMIT:
             # A broadcast can make the output the largest: start again small.
             self.big = False
             self.data, self.indices, self.attrs = gen_shapes(self.op, rng, False)
-            self.output = output_shape(self.op, self.data, self.indices, self.attrs)
+            self.output = output_sizes(self.op, self.data, self.indices, self.attrs)
         self.data_dyn = [bool(rng.random() < 0.25) for _ in self.data]
         self.idx_dyn = [bool(rng.random() < 0.25) for _ in self.indices]
         if self.op == "nd":
@@ -520,34 +522,9 @@ def break_rule(p, rng):
 def infers_dynamic(p, d):
     """Whether the verifier's inferred output dim `d` is dynamic (a wrong
     written size there cannot be detected)."""
-    data = [DYN if dy else s for s, dy in zip(p.data, p.data_dyn)]
-    indices = [DYN if dy else s for s, dy in zip(p.indices, p.idx_dyn)]
-    if p.op == "multiaxis":
-        k = max(len(p.attrs["axes"]), 1)
-        logical = list(indices)
-        if logical and logical[-1] is not DYN:
-            logical[-1] //= k
-        if d in p.attrs["axes"]:
-            return logical[d] is DYN
-        # Broadcast: static when both are known, or the indices side is > 1.
-        if logical[d] is not DYN and logical[d] != 1:
-            return False
-        return data[d] is DYN or logical[d] is DYN
-    if p.op == "block":
-        a = p.attrs["axis"] % len(data)
-        out = data[:a] + indices + data[a + 1:]
-        return out[d] is DYN
-    if p.op == "elements":
-        return indices[d] is DYN
-    b, k = p.attrs["batch_dims"], indices[-1]
-    if d < b:
-        if indices[d] is not DYN and indices[d] != 1:
-            return False
-        if data[d] is not DYN and data[d] != 1:
-            return False
-        return data[d] is DYN or indices[d] is DYN
-    out = indices[b:-1] + data[b + k:]
-    return out[d - b] is DYN
+    data = [DYN if dy else v for v, dy in zip(p.data, p.data_dyn)]
+    indices = [DYN if dy else v for v, dy in zip(p.indices, p.idx_dyn)]
+    return output_sizes(p.op, data, indices, p.attrs)[d] is DYN
 
 
 #===------------------------------------------------------------------------===#

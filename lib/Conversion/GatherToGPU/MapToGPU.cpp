@@ -298,12 +298,18 @@ static void copyGlobalToDevice(memref::GetGlobalOp getGlobal) {
   });
 }
 
+/// The buffer `memref` views through memref.cast ops.
+static Value stripCasts(Value memref) {
+  while (auto cast = memref.getDefiningOp<memref::CastOp>())
+    memref = cast.getSource();
+  return memref;
+}
+
 /// Stack slots, buffers kept on the host (and casts of them), and the
 /// arguments of private host helpers that every caller passes such a buffer.
 static bool isHostMemory(Value memref, const llvm::DenseSet<Value> &keptOnHost,
                          ModuleOp module) {
-  while (auto cast = memref.getDefiningOp<memref::CastOp>())
-    memref = cast.getSource();
+  memref = stripCasts(memref);
   if (memref.getDefiningOp<memref::AllocaOp>() || keptOnHost.contains(memref))
     return true;
   auto argument = dyn_cast<BlockArgument>(memref);
@@ -334,9 +340,7 @@ static void wrapLoneDeviceStores(ModuleOp module) {
         store->getParentOfType<LoopLikeOpInterface>() ||
         isInsideLaunch(store) || store->getParentOfType<gpu::GPUModuleOp>())
       return;
-    Value buffer = store.getMemRef();
-    while (auto cast = buffer.getDefiningOp<memref::CastOp>())
-      buffer = cast.getSource();
+    Value buffer = stripCasts(store.getMemRef());
     auto alloc = buffer.getDefiningOp<memref::AllocOp>();
     auto argument = dyn_cast<BlockArgument>(buffer);
     auto fn = argument ? dyn_cast<func::FuncOp>(
