@@ -6,8 +6,11 @@
 //  - the loop form is the scalar linalg.generic (one thread per output
 //    element once gather-map-to-gpu has mapped it), without the CPU's block
 //    copies and vector rows;
-//  - under `out_of_bounds = error` the indices live in device memory, so the
-//    check is a device loop that raises a flag, copied back to the host.
+//  - under `out_of_bounds = error` the gather's own kernel checks the index
+//    values it reads (reading through a safe index) and raises a flag in
+//    device memory, which the host copies back after the kernel and decides
+//    on; indices that no kernel reads (an empty output) are checked by a
+//    kernel over the indices that raises such a flag.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,11 +103,37 @@ static Value buildDeviceAllOf(OpBuilder &b, Location loc, Value indices,
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, raised, zero);
 }
 
+/// The flag of the check in the gather's kernel: a device i32 (gpu.memset
+/// clears 32-bit words), zeroed on the stream before the kernel.
+static Value buildDeviceErrorFlag(OpBuilder &b, Location loc, bool) {
+  Value flag =
+      memref::AllocOp::create(b, loc, MemRefType::get({}, b.getI32Type()));
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  gpu::MemsetOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, flag,
+                        zero);
+  return flag;
+}
+
+/// Copies the flag to the host after the kernels that raise it.
+static Value readDeviceErrorFlag(OpBuilder &b, Location loc, Value flag) {
+  auto type = cast<MemRefType>(flag.getType());
+  Value hostFlag = memref::AllocaOp::create(b, loc, type);
+  gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, hostFlag,
+                        flag);
+  Value raised = memref::LoadOp::create(b, loc, hostFlag, ValueRange{});
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, raised,
+      arith::ConstantIntOp::create(b, loc, type.getElementType(), 0));
+}
+
 void mlir::gather::populateGatherToGPUPatterns(
     RewritePatternSet &patterns, const GatherToGPUOptions &options) {
   MultiaxisLoweringStrategy strategy;
   strategy.buildLoops = buildDeviceLoopNest;
   strategy.buildAllOf = buildDeviceAllOf;
+  strategy.checkIndicesInLoops = true;
+  strategy.buildErrorFlag = buildDeviceErrorFlag;
+  strategy.readErrorFlag = readDeviceErrorFlag;
   strategy.symbolTables = options.symbolTables;
   // The indices are in device memory; the host reports the kind only.
   strategy.reportIndexDetails = false;

@@ -93,9 +93,10 @@ private:
 /// Replaces an outermost scf.parallel by a 1-D gpu.launch over its
 /// linearized iteration space.
 /// Where the innermost dimension of a parallel loop only copies a row
-/// (one memref.load whose result one memref.store writes, both indexed by
-/// the innermost induction variable in their last position, on identity
-/// layouts), each iteration copies 16 bytes at once: vector.load and
+/// (one memref.load whose result one memref.store writes, directly or
+/// through a select with a value that does not change along the row, both
+/// indexed by the innermost induction variable in their last position, on
+/// identity layouts), each iteration copies 16 bytes at once: vector.load and
 /// vector.store with a 16-byte alignment (ld/st.global.v4 for f32). The
 /// alignment holds when row lengths are multiples of the vector and the
 /// buffers start 16-byte aligned (device allocations are 256-byte aligned;
@@ -126,9 +127,23 @@ static bool vectorizeRowCopy(RewriterBase &rewriter, scf::ParallelOp loop) {
       return false;
     }
   }
-  if (!load || !store || store.getValue() != load.getResult() ||
-      !load.getResult().hasOneUse() || load->getBlock() != store->getBlock())
+  if (!load || !store || !load.getResult().hasOneUse() ||
+      load->getBlock() != store->getBlock())
     return false;
+  // The row may pass through a select whose other operand is a value the
+  // innermost iteration does not change (`fill`: the zero row of a miss);
+  // the iv has no other users, so the condition does not change along the
+  // row either.
+  auto select = store.getValue().getDefiningOp<arith::SelectOp>();
+  if (store.getValue() != load.getResult() &&
+      (!select || !select.getResult().hasOneUse() ||
+       select->getBlock() != store->getBlock() ||
+       (select.getTrueValue() != load.getResult() &&
+        select.getFalseValue() != load.getResult()) ||
+       select.getCondition() == load.getResult()))
+    return false;
+  if (store.getValue() == load.getResult())
+    select = nullptr;
   MemRefType loadType = load.getMemRefType(), storeType = store.getMemRefType();
   Type elementType = loadType.getElementType();
   if (!elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() < 8)
@@ -160,12 +175,23 @@ static bool vectorizeRowCopy(RewriterBase &rewriter, scf::ParallelOp loop) {
       vector::LoadOp::create(b, loc, vectorType, load.getMemRef(), loadIndices,
                              /*nontemporal=*/false, llvm::MaybeAlign(16));
   b.setInsertionPoint(store);
+  Value row = vectorLoad.getResult();
+  if (select) {
+    bool loadIsTrue = select.getTrueValue() == load.getResult();
+    Value other = vector::BroadcastOp::create(
+        b, loc, vectorType,
+        loadIsTrue ? select.getFalseValue() : select.getTrueValue());
+    row = arith::SelectOp::create(b, loc, select.getCondition(),
+                                  loadIsTrue ? row : other,
+                                  loadIsTrue ? other : row);
+  }
   SmallVector<Value> storeIndices(store.getIndices());
   storeIndices.back() = start;
-  vector::StoreOp::create(b, loc, vectorLoad.getResult(), store.getMemRef(),
-                          storeIndices, /*nontemporal=*/false,
-                          llvm::MaybeAlign(16));
+  vector::StoreOp::create(b, loc, row, store.getMemRef(), storeIndices,
+                          /*nontemporal=*/false, llvm::MaybeAlign(16));
   b.eraseOp(store);
+  if (select)
+    b.eraseOp(select);
   b.eraseOp(load);
   return true;
 }

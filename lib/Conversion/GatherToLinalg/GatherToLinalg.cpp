@@ -52,6 +52,7 @@ void mlir::gather::populateGatherToLinalgPatterns(
   strategy.buildLoops = buildGenericLoopNest;
   strategy.buildAllOf = buildGenericAllOf;
   strategy.checkIndicesInLoops = true;
+  strategy.lowerBufferForms = true;
   strategy.blockCopy = options.blockCopy;
   strategy.vectorize = options.vectorize;
   strategy.symbolTables = options.symbolTables;

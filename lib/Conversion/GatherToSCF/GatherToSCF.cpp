@@ -81,6 +81,7 @@ void mlir::gather::populateGatherToSCFPatterns(
   strategy.buildLoops = buildLoopNest;
   strategy.buildAllOf = buildLoopAllOf;
   strategy.checkIndicesInLoops = true;
+  strategy.lowerBufferForms = true;
   strategy.symbolTables = options.symbolTables;
   populateMultiaxisLoweringPatterns(patterns, strategy);
 }

@@ -172,7 +172,8 @@ void lowering::reportIfAnyInvalid(OpBuilder &b, Location loc,
   // A store only on the (rare) failure: no write traffic in the loops, and
   // every writer stores the same value.
   scf::IfOp::create(b, loc, anyInvalid, [&](OpBuilder &tb, Location tl) {
-    Value one = arith::ConstantIntOp::create(tb, tl, tb.getI8Type(), 1);
+    Type flagType = cast<MemRefType>(s.errorFlag.getType()).getElementType();
+    Value one = arith::ConstantIntOp::create(tb, tl, flagType, 1);
     memref::StoreOp::create(tb, tl, one, s.errorFlag, ValueRange{});
     scf::YieldOp::create(tb, tl);
   });

@@ -94,14 +94,18 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
   // alloca scope, which cannot hold the loops once they become branches.
   bool flagOnHeap = !isa<FunctionOpInterface>(op->getParentOp());
   if (checkInLoops) {
-    auto flagType = MemRefType::get({}, rewriter.getI8Type());
-    s.errorFlag =
-        flagOnHeap
-            ? memref::AllocOp::create(rewriter, loc, flagType).getResult()
-            : memref::AllocaOp::create(rewriter, loc, flagType).getResult();
-    Value zero =
-        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI8Type(), 0);
-    memref::StoreOp::create(rewriter, loc, zero, s.errorFlag, ValueRange{});
+    if (strategy.buildErrorFlag) {
+      s.errorFlag = strategy.buildErrorFlag(rewriter, loc, flagOnHeap);
+    } else {
+      auto flagType = MemRefType::get({}, rewriter.getI8Type());
+      s.errorFlag =
+          flagOnHeap
+              ? memref::AllocOp::create(rewriter, loc, flagType).getResult()
+              : memref::AllocaOp::create(rewriter, loc, flagType).getResult();
+      Value zero =
+          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI8Type(), 0);
+      memref::StoreOp::create(rewriter, loc, zero, s.errorFlag, ValueRange{});
+    }
   }
   Value errorFree = andValues(rewriter, loc, shapeOk, indexOk);
   Value nonEmpty = buildNonEmptyAxesCheck(rewriter, loc, s);
@@ -215,16 +219,30 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
       // With mismatched shapes the error is reported already.
       if (shapeOk)
         skipped = arith::AndIOp::create(rewriter, loc, skipped, shapeOk);
+      // Reported here, not through the flag: the host must not write a
+      // flag in device memory, and no loop raised it.
       scf::IfOp::create(rewriter, loc, skipped, [&](OpBuilder &b, Location l) {
         Value allValid = buildIndexCheck(b, l, s, strategy.buildAllOf);
-        reportIfInvalid(b, l, s, allValid);
+        Value invalid = arith::XOrIOp::create(
+            b, l, allValid,
+            arith::ConstantIntOp::create(b, l, b.getI1Type(), 1));
+        scf::IfOp::create(b, l, invalid, [&](OpBuilder &ib, Location il) {
+          emitIndexOutOfBoundsReport(ib, il, op, strategy.reportIndexDetails,
+                                     strategy.symbolTables);
+          scf::YieldOp::create(ib, il);
+        });
         scf::YieldOp::create(b, l);
       });
     }
-    Value flag = memref::LoadOp::create(rewriter, loc, s.errorFlag);
-    Value raised = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::ne, flag,
-        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI8Type(), 0));
+    Value raised;
+    if (strategy.readErrorFlag) {
+      raised = strategy.readErrorFlag(rewriter, loc, s.errorFlag);
+    } else {
+      Value flag = memref::LoadOp::create(rewriter, loc, s.errorFlag);
+      raised = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ne, flag,
+          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI8Type(), 0));
+    }
     scf::IfOp::create(rewriter, loc, raised, [&](OpBuilder &b, Location l) {
       emitIndexOutOfBoundsReport(b, l, op, strategy.reportIndexDetails,
                                  strategy.symbolTables);
@@ -362,7 +380,7 @@ void mlir::gather::populateMultiaxisLoweringPatterns(
   patterns.add<LowerMultiaxisPattern>(context, strategy);
   // Buffers are lowered by their scalar semantics on the host (they report
   // errors from inside the loops).
-  if (strategy.checkIndicesInLoops)
+  if (strategy.lowerBufferForms)
     patterns.add<LowerBufferGatherPattern>(context, strategy.symbolTables);
 }
 

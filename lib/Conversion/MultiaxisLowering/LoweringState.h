@@ -20,8 +20,9 @@ struct LoweringState {
   /// The policy the loops apply: the op's, or `unchecked` where the indices
   /// were checked before the loops (or proven in bounds).
   IndexPolicy policy;
-  /// Under `out_of_bounds = error` checked in the loops: a memref<i8> the
-  /// loops set to 1 when they read an invalid index (through index 0).
+  /// Under `out_of_bounds = error` checked in the loops: a rank-0 integer
+  /// memref (host or device) the loops set to 1 when they read an invalid
+  /// index (through index 0).
   Value errorFlag;
   int64_t rank = 0;
   int64_t coordinateSize = 1;

@@ -2,27 +2,37 @@
 
 // The GPU lowering shares the CPU's element computation: one parallel
 // linalg.generic over the output (one thread per element once mapped), the
-// negative wrap in its body. Under `error` the indices are in device memory:
-// a kernel over the indices raises a device flag, the host copies it back
-// and decides before the gather runs.
+// negative wrap in its body. Under `error` the gather's own loop checks the
+// index it reads: it reads through index 0 and raises a device flag; the
+// host copies the flag back after the loop and reports. Only where no loop
+// reads the indices (here: an empty data axis) a kernel over the indices
+// checks them, reporting directly.
 // CHECK-LABEL: func.func @error_check
 // CHECK-SAME:    %[[D:[^:]*]]: tensor<?x8xf32>, %[[I:[^:]*]]: tensor<5xi64>
 // CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0 : i32
-// CHECK:         %[[FLAG:.*]] = memref.alloc() : memref<1xi32>
+// CHECK:         %[[FLAG:.*]] = memref.alloc() : memref<i32>
 // CHECK:         gpu.memset %[[FLAG]], %[[ZERO]]
-// CHECK:         gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in ({{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in
-// CHECK:           arith.cmpi uge
-// CHECK:           memref.store %[[ONE]], %[[FLAG]]
-// CHECK:           gpu.terminator
-// CHECK:         %[[HOST:.*]] = memref.alloca() : memref<1xi32>
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK:           %[[OK:.*]] = arith.cmpi ult, %[[WRAPPED:.*]], %[[DIM:.*]] : index
+// CHECK:           %[[SAFE:.*]] = arith.select %[[OK]], %[[WRAPPED]], %{{.*}} : index
+// CHECK:           %[[E:.*]] = tensor.extract %[[D]][%[[SAFE]], %{{.*}}]
+// CHECK:           %[[BAD:.*]] = arith.cmpi uge, %[[WRAPPED]], %[[DIM]] : index
+// CHECK:           scf.if %[[BAD]] {
+// CHECK-NEXT:        memref.store %[[ONE]], %[[FLAG]][] : memref<i32>
+// CHECK:           linalg.yield %[[E]]
+// CHECK:         %[[EMPTY:.*]] = arith.cmpi eq, %[[DIM]], %{{.*}} : index
+// CHECK:         scf.if %[[EMPTY]] {
+// CHECK:           gpu.launch
+// CHECK:           gpu.memcpy
+// CHECK:           func.call @__gather_runtime_error
+// CHECK-NOT:       memref.store %{{.*}}, %[[FLAG]]
+// CHECK:         }
+// CHECK:         %[[HOST:.*]] = memref.alloca() : memref<i32>
 // CHECK:         gpu.memcpy %[[HOST]], %[[FLAG]]
-// CHECK:         %[[RAISED:.*]] = memref.load %[[HOST]]
-// CHECK:         %[[OK:.*]] = arith.cmpi eq, %[[RAISED]], %[[ZERO]]
-// CHECK:         scf.if %[[OK]]
-// CHECK:           linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
-// CHECK:             tensor.extract %[[D]]
-// CHECK:         } else {
+// CHECK:         %[[RAISED:.*]] = memref.load %[[HOST]][]
+// CHECK:         %[[FAILED:.*]] = arith.cmpi ne, %[[RAISED]], %[[ZERO]]
+// CHECK:         scf.if %[[FAILED]] {
 // CHECK:           func.call @__gather_runtime_error
 // CHECK-NOT:     gather.
 func.func @error_check(%d: tensor<?x8xf32>, %i: tensor<5xi64>) -> tensor<5x8xf32> {

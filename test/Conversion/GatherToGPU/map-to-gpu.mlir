@@ -174,22 +174,48 @@ func.func @row_copy(%table: memref<10x8xf32>, %ids: memref<3xindex>, %out: memre
 
 // -----
 
-// Not a plain copy (fill's select), or a row length that is not a multiple
-// of 16 bytes: element by element.
-// CHECK-LABEL: func.func @no_row_copy
-// CHECK-NOT:     vector.load
-// CHECK:         return
-func.func @no_row_copy(%table: memref<10x8xf32>, %ids: memref<3xindex>, %out: memref<3x8xf32>, %odd: memref<3x6xf32>, %t6: memref<10x6xf32>, %ok: i1) {
+// fill's select between the row and zero (the condition is the row
+// index's, the same along the row) selects 16 bytes at once too.
+// CHECK-LABEL: func.func @fill_row_copy
+// CHECK-SAME:    %{{[^:]*}}: memref<10x8xf32>, %{{[^:]*}}: memref<3xindex>, %{{[^:]*}}: memref<3x8xf32>, %[[OK:[^:]*]]: i1
+// CHECK-DAG:     %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+// CHECK:         gpu.launch
+// CHECK:           %[[V:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<10x8xf32>, vector<4xf32>
+// CHECK:           %[[S:.*]] = arith.select %[[OK]], %[[V]], %[[ZEROS]] : vector<4xf32>
+// CHECK:           vector.store %[[S]], %{{.*}} {alignment = 16 : i64} : memref<3x8xf32>, vector<4xf32>
+func.func @fill_row_copy(%table: memref<10x8xf32>, %ids: memref<3xindex>, %out: memref<3x8xf32>, %ok: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
-  %c6 = arith.constant 6 : index
   %c8 = arith.constant 8 : index
   %zero = arith.constant 0.0 : f32
   scf.parallel (%i, %j) = (%c0, %c0) to (%c3, %c8) step (%c1, %c1) {
     %row = memref.load %ids[%i] : memref<3xindex>
     %v = memref.load %table[%row, %j] : memref<10x8xf32>
     %s = arith.select %ok, %v, %zero : f32
+    memref.store %s, %out[%i, %j] : memref<3x8xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Not a copy (arithmetic on the element), or a row length that is not a
+// multiple of 16 bytes: element by element.
+// CHECK-LABEL: func.func @no_row_copy
+// CHECK-NOT:     vector.load
+// CHECK:         return
+func.func @no_row_copy(%table: memref<10x8xf32>, %ids: memref<3xindex>, %out: memref<3x8xf32>, %odd: memref<3x6xf32>, %t6: memref<10x6xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c3, %c8) step (%c1, %c1) {
+    %row = memref.load %ids[%i] : memref<3xindex>
+    %v = memref.load %table[%row, %j] : memref<10x8xf32>
+    %s = arith.addf %v, %v : f32
     memref.store %s, %out[%i, %j] : memref<3x8xf32>
     scf.reduce
   }

@@ -39,6 +39,15 @@ using IndexCheckFn = llvm::function_ref<Value(OpBuilder &, Location,
 using AllOfBuilder = Value (*)(OpBuilder &, Location, Value indices,
                                IndexCheckFn isValid);
 
+/// Makes the zeroed flag (a rank-0 memref of an integer type) that the
+/// loops set to 1 when they read an invalid index; `insideLoop`: the gather
+/// is itself in a loop (a tile of a fused nest), where a stack slot does not
+/// fit.
+using ErrorFlagBuilder = Value (*)(OpBuilder &, Location, bool insideLoop);
+
+/// Reads the flag back on the host as an i1 "an index was invalid".
+using ErrorFlagReader = Value (*)(OpBuilder &, Location, Value flag);
+
 /// What one lowering of gather.multiaxis chooses; the semantics, policies
 /// and checks are shared.
 struct MultiaxisLoweringStrategy {
@@ -49,9 +58,15 @@ struct MultiaxisLoweringStrategy {
   AllOfBuilder buildAllOf = nullptr;
   /// Check the index values in the gather's own loops: each reads through
   /// an index made safe and raises a flag for an invalid one, decided after
-  /// the loops (one pass over the indices instead of two). The loops must
-  /// run on the host (they write the flag in host memory).
+  /// the loops (one pass over the indices instead of two).
   bool checkIndicesInLoops = false;
+  /// Where that flag lives when the loops do not run on the host (device
+  /// memory): how it is made and read back. Null: a host memref<i8>.
+  ErrorFlagBuilder buildErrorFlag = nullptr;
+  ErrorFlagReader readErrorFlag = nullptr;
+  /// Also lower gathers on buffers (after bufferization), by their scalar
+  /// semantics in host loops that report errors from inside.
+  bool lowerBufferForms = false;
   /// Copy a trailing block of output dimensions taken whole from the input
   /// (an embedding row) with one slice per coordinate in an scf.forall.
   bool blockCopy = false;
