@@ -80,15 +80,15 @@ def workloads(rng):
     return w
 
 
-def torch_peer(torch, w):
-    """The workload in torch (CPU), as its users write it: advanced indexing
-    (negative indices wrap, as numpy's), torch.gather for the element
-    gather; None where torch has no such op (its advanced indexing takes
-    int64 indices only)."""
+def torch_peer(torch, w, device="cpu"):
+    """The workload in torch (on `device`), as its users write it: advanced
+    indexing (negative indices wrap, as numpy's), torch.gather for the
+    element gather; None where torch has no such op (its advanced indexing
+    takes int64 indices only)."""
     if np.asarray(w["idx"]).dtype != np.int64:
         return None
-    d = torch.from_numpy(w["data"])
-    i = torch.from_numpy(np.asarray(w["idx"]))
+    d = torch.from_numpy(w["data"]).to(device)
+    i = torch.from_numpy(np.asarray(w["idx"])).to(device)
     op = w["op"]
     if op == "block" and w["attr"] == "axis = 0":
         return lambda: d[i]
@@ -97,7 +97,7 @@ def torch_peer(torch, w):
     if op == "elements":
         return lambda: torch.gather(d, 1, i)
     if op == "nd":
-        b = torch.arange(d.shape[0])[:, None]
+        b = torch.arange(d.shape[0], device=device)[:, None]
         return lambda: d[b, i[..., 0], i[..., 1]]
     if op == "multiaxis":
         pairs = i.reshape(i.shape[0], -1, 2)
