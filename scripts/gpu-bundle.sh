@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 build=${GATHER_BUILD_DIR:-build}
 llvm=/usr/lib/llvm-22
 archive_build() {
-  tar chf - --exclude='__pycache__' "$build"/bin "$build"/lib/*.so "$build"/test/lit.site.cfg.py \
+  tar chf - --exclude='__pycache__' "$build"/bin "$build"/lib/*.so "$build"/test/lit.site.cfg.py "$build"/test/Runtime/fake-cuda \
     | xz -T0 -9 > .gpu/build.tar.xz
 }
 if [ "${1:-}" = --build-only ] && [ -f .gpu/llvm.tar.xz ]; then

@@ -13,8 +13,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <map>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -258,15 +260,32 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX,
   }
 }
 
+// Compiled functions create a stream around each GPU operation and destroy
+// it after synchronizing; streams are kept for reuse instead (work queued on
+// a reused stream stays ordered behind what it already holds).
+namespace {
+std::mutex streamPoolMutex;
+std::vector<CUstream> streamPool;
+} // namespace
+
 extern "C" void *mgpuStreamCreate() {
   requireReady();
+  {
+    std::lock_guard<std::mutex> lock(streamPoolMutex);
+    if (!streamPool.empty()) {
+      CUstream stream = streamPool.back();
+      streamPool.pop_back();
+      return stream;
+    }
+  }
   CUstream stream = nullptr;
   check(driver.cuStreamCreate(&stream, 0), "cuStreamCreate");
   return stream;
 }
 
 extern "C" void mgpuStreamDestroy(void *stream) {
-  check(driver.cuStreamDestroy(stream), "cuStreamDestroy");
+  std::lock_guard<std::mutex> lock(streamPoolMutex);
+  streamPool.push_back(stream);
 }
 
 extern "C" void mgpuStreamSynchronize(void *stream) {
@@ -297,27 +316,68 @@ extern "C" void mgpuEventRecord(void *event, void *stream) {
   check(driver.cuEventRecord(event, stream), "cuEventRecord");
 }
 
+// Device memory is cached for reuse, as deep-learning frameworks do:
+// cuMemAlloc and cuMemFree cost tens of microseconds each, as much as a
+// small gather's kernel, and a compiled function allocates its output and
+// temporaries on every call. Blocks are reused for requests of the same
+// rounded size; all of them go back to the driver when an allocation fails.
+namespace {
+constexpr size_t kAllocationGranule = 512;
+std::mutex memoryMutex;
+std::unordered_map<CUdeviceptr, size_t> liveBlocks; // pointer -> rounded size
+std::multimap<size_t, CUdeviceptr> cachedBlocks;
+
+void releaseCachedBlocks() {
+  for (auto &[size, pointer] : cachedBlocks)
+    check(driver.cuMemFree(pointer), "cuMemFree");
+  cachedBlocks.clear();
+}
+} // namespace
+
 extern "C" void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/,
                               bool hostShared) {
   requireReady();
   if (bytes == 0)
     return nullptr;
   CUdeviceptr pointer = 0;
-  if (hostShared)
+  if (hostShared) {
     check(driver.cuMemAllocManaged(&pointer, bytes, CU_MEM_ATTACH_GLOBAL),
           "cuMemAllocManaged");
-  else
-    check(driver.cuMemAlloc(&pointer, bytes), "cuMemAlloc");
+    return reinterpret_cast<void *>(static_cast<uintptr_t>(pointer));
+  }
+  size_t rounded = (bytes + kAllocationGranule - 1) / kAllocationGranule *
+                   kAllocationGranule;
+  std::lock_guard<std::mutex> lock(memoryMutex);
+  auto cached = cachedBlocks.find(rounded);
+  if (cached != cachedBlocks.end()) {
+    pointer = cached->second;
+    cachedBlocks.erase(cached);
+  } else if (driver.cuMemAlloc(&pointer, rounded) != CUDA_SUCCESS) {
+    releaseCachedBlocks();
+    check(driver.cuMemAlloc(&pointer, rounded), "cuMemAlloc");
+  }
+  liveBlocks[pointer] = rounded;
   return reinterpret_cast<void *>(static_cast<uintptr_t>(pointer));
 }
 
 extern "C" void mgpuMemFree(void *pointer, void *stream) {
   if (!pointer)
     return;
-  // The stream's work may still use the buffer.
+  // Work queued before the free may still use the buffer: on the stream
+  // given, or (as cuMemFree would) anywhere on the device.
   if (stream)
     check(driver.cuStreamSynchronize(stream), "cuStreamSynchronize");
-  check(driver.cuMemFree(devicePtr(pointer)), "cuMemFree");
+  else
+    check(driver.cuCtxSynchronize(), "cuCtxSynchronize");
+  std::lock_guard<std::mutex> lock(memoryMutex);
+  auto live = liveBlocks.find(devicePtr(pointer));
+  if (live == liveBlocks.end()) {
+    // Managed memory, or memory the caller allocated itself.
+    check(driver.cuMemFree(devicePtr(pointer)), "cuMemFree");
+    return;
+  }
+  cachedBlocks.emplace(live->second, live->first);
+  liveBlocks.erase(live);
 }
 
 extern "C" void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {

@@ -1,0 +1,65 @@
+# The GPU runtime keeps device memory and streams for reuse (compiled
+# functions allocate their output and create a stream around every GPU
+# operation on each call). Run against a stand-in driver with host memory
+# (Inputs/fake-cuda-driver.c), so that it needs no GPU: a freed block comes
+# back for a request of the same rounded size without a driver allocation,
+# other sizes allocate, managed memory is not cached, a failed allocation
+# gives the cache back to the driver and succeeds, and a destroyed stream is
+# handed out again.
+# RUN: env LD_LIBRARY_PATH=%gather_obj_root/test/Runtime/fake-cuda %python %s %gather_lib/libgather_gpu_runtime.so | FileCheck %s
+# CHECK: init: ok
+# CHECK-NEXT: same size reused: True, driver allocations 1
+# CHECK-NEXT: rounded size reused: True, driver allocations 1
+# CHECK-NEXT: other size: new block True, driver allocations 2
+# CHECK-NEXT: managed: driver frees 1, not reused True
+# CHECK-NEXT: after a failed allocation: pointer True, driver frees 4, live 1
+# CHECK-NEXT: stream reused: True, driver streams 1
+import ctypes
+import sys
+
+lib = ctypes.CDLL(sys.argv[1])
+fake = ctypes.CDLL("libcuda.so.1")
+lib.mgpuMemAlloc.restype = ctypes.c_void_p
+lib.mgpuMemAlloc.argtypes = [ctypes.c_uint64, ctypes.c_void_p, ctypes.c_bool]
+lib.mgpuMemFree.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+lib.mgpuStreamCreate.restype = ctypes.c_void_p
+lib.mgpuStreamDestroy.argtypes = [ctypes.c_void_p]
+
+message = ctypes.create_string_buffer(512)
+rc = lib.gather_gpu_init(message, ctypes.c_size_t(len(message)))
+print("init: ok" if rc == 0 else f"init: failed: {message.value.decode()}")
+
+
+def counts():
+    c = (ctypes.c_int * 5)()
+    fake.fake_cuda_counts(c)
+    return dict(zip(["allocations", "frees", "managed", "streams", "live"], c))
+
+
+a = lib.mgpuMemAlloc(1000, None, False)
+lib.mgpuMemFree(a, None)
+b = lib.mgpuMemAlloc(1000, None, False)
+print(f"same size reused: {a == b}, driver allocations {counts()['allocations']}")
+lib.mgpuMemFree(b, None)
+c = lib.mgpuMemAlloc(900, None, False)  # the same 512-byte granules
+print(f"rounded size reused: {c == a}, driver allocations {counts()['allocations']}")
+d = lib.mgpuMemAlloc(5000, None, False)
+print(f"other size: new block {d not in (a, c)}, driver allocations {counts()['allocations']}")
+m = lib.mgpuMemAlloc(1000, None, True)
+lib.mgpuMemFree(m, None)
+m2 = lib.mgpuMemAlloc(1000, None, True)
+print(f"managed: driver frees {counts()['frees']}, not reused {counts()['managed'] == 2}")
+lib.mgpuMemFree(m2, None)
+# Two blocks cached (c, d); the driver refuses a third live block, so the
+# runtime frees its cache and asks again.
+lib.mgpuMemFree(c, None)
+lib.mgpuMemFree(d, None)
+fake.fake_cuda_set_live_limit(counts()["live"])
+e = lib.mgpuMemAlloc(70000, None, False)
+state = counts()
+print(f"after a failed allocation: pointer {bool(e)}, driver frees {state['frees']}, "
+      f"live {state['live']}")
+s1 = lib.mgpuStreamCreate()
+lib.mgpuStreamDestroy(s1)
+s2 = lib.mgpuStreamCreate()
+print(f"stream reused: {s1 == s2}, driver streams {counts()['streams']}")
