@@ -27,7 +27,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from run import torch_peer, workloads, write_workload  # noqa: E402
+from run import torch_peer, torch_result, workloads, write_workload  # noqa: E402
 
 
 def gather_run(args, work, name, src, want):
@@ -56,7 +56,7 @@ def torch_cuda_ms(torch, w, want, runs):
     fn = torch_peer(torch, w, device="cuda")
     if fn is None:
         return None
-    if not np.array_equal(fn().cpu().numpy(), want):
+    if not np.array_equal(torch_result(fn), want):
         sys.exit("torch's GPU result differs from numpy")
     for _ in range(3):
         fn()
