@@ -54,6 +54,31 @@ static Value buildDeviceLoopNest(OpBuilder &b, Location loc, Value init,
 
 static constexpr int64_t kCheckThreadsPerBlock = 256;
 
+/// A device flag that kernels raise for an invalid index: an i32 (gpu.memset
+/// clears 32-bit words), zeroed on the stream before the kernels. A plain
+/// alloc: buffer deallocation frees it, and gather-map-to-gpu moves it to
+/// the device.
+static Value buildDeviceErrorFlag(OpBuilder &b, Location loc, bool) {
+  Value flag =
+      memref::AllocOp::create(b, loc, MemRefType::get({}, b.getI32Type()));
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  gpu::MemsetOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, flag,
+                        zero);
+  return flag;
+}
+
+/// Copies the flag to the host after the kernels that raise it: i1 "raised".
+static Value readDeviceErrorFlag(OpBuilder &b, Location loc, Value flag) {
+  auto type = cast<MemRefType>(flag.getType());
+  Value hostFlag = memref::AllocaOp::create(b, loc, type);
+  gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, hostFlag,
+                        flag);
+  Value raised = memref::LoadOp::create(b, loc, hostFlag, ValueRange{});
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, raised,
+      arith::ConstantIntOp::create(b, loc, type.getElementType(), 0));
+}
+
 /// "Every index is valid" for indices in device memory: an scf.parallel
 /// over the indices (one device thread each after gather-map-to-gpu) stores
 /// 1 into a device flag for an invalid value, and the host reads the flag
@@ -66,14 +91,8 @@ static Value buildDeviceAllOf(OpBuilder &b, Location loc, Value indices,
       MemRefType::get(tensorType.getShape(), tensorType.getElementType());
   Value buffer = bufferization::ToBufferOp::create(b, loc, bufferType, indices,
                                                    b.getUnitAttr());
-  auto flagType = MemRefType::get({1}, b.getI32Type());
-  // A plain alloc: buffer deallocation frees it, and gather-map-to-gpu
-  // moves both to the device.
-  Value flag = memref::AllocOp::create(b, loc, flagType);
-  Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  Value flag = buildDeviceErrorFlag(b, loc, /*insideLoop=*/false);
   Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
-  gpu::MemsetOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, flag,
-                        zero);
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   SmallVector<Value> sizes;
   for (int64_t d = 0; d < rank; ++d)
@@ -89,41 +108,16 @@ static Value buildDeviceAllOf(OpBuilder &b, Location loc, Value indices,
             nb, nloc, valid,
             arith::ConstantIntOp::create(nb, nloc, nb.getI1Type(), 1));
         scf::IfOp::create(nb, nloc, invalid, [&](OpBuilder &tb, Location tl) {
-          memref::StoreOp::create(tb, tl, one, flag, ValueRange{c0});
+          memref::StoreOp::create(tb, tl, one, flag, ValueRange{});
           scf::YieldOp::create(tb, tl);
         });
       });
   // Through a rewriter that keeps `b`'s listener (a pattern driver).
   IRRewriter rewriter(b);
   (void)mapParallelLoopToGPU(rewriter, check, kCheckThreadsPerBlock);
-  Value hostFlag = memref::AllocaOp::create(b, loc, flagType);
-  gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, hostFlag,
-                        flag);
-  Value raised = memref::LoadOp::create(b, loc, hostFlag, ValueRange{c0});
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, raised, zero);
-}
-
-/// The flag of the check in the gather's kernel: a device i32 (gpu.memset
-/// clears 32-bit words), zeroed on the stream before the kernel.
-static Value buildDeviceErrorFlag(OpBuilder &b, Location loc, bool) {
-  Value flag =
-      memref::AllocOp::create(b, loc, MemRefType::get({}, b.getI32Type()));
-  Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-  gpu::MemsetOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, flag,
-                        zero);
-  return flag;
-}
-
-/// Copies the flag to the host after the kernels that raise it.
-static Value readDeviceErrorFlag(OpBuilder &b, Location loc, Value flag) {
-  auto type = cast<MemRefType>(flag.getType());
-  Value hostFlag = memref::AllocaOp::create(b, loc, type);
-  gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, hostFlag,
-                        flag);
-  Value raised = memref::LoadOp::create(b, loc, hostFlag, ValueRange{});
-  return arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne, raised,
-      arith::ConstantIntOp::create(b, loc, type.getElementType(), 0));
+  Value raised = readDeviceErrorFlag(b, loc, flag);
+  return arith::XOrIOp::create(
+      b, loc, raised, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
 }
 
 void mlir::gather::populateGatherToGPUPatterns(
