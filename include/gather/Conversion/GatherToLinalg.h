@@ -25,6 +25,8 @@ struct GatherToLinalgOptions {
   /// Vectorize element gathers along the innermost dimension (and resolve
   /// reused indices into tables); otherwise one scalar linalg.generic.
   bool vectorize = true;
+  /// Software prefetch of what later iterations read (large inputs).
+  bool prefetch = true;
   /// Symbol lookups through this collection instead of module scans.
   SymbolTableCollection *symbolTables = nullptr;
 };

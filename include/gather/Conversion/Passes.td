@@ -30,9 +30,14 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg", "ModuleOp"> {
     Option<"vectorize", "vectorize", "bool", "true",
            "Vectorize element gathers along the innermost dimension and "
            "resolve reused indices once into tables; false leaves one scalar "
-           "linalg.generic per gather">
+           "linalg.generic per gather">,
+    Option<"prefetch", "prefetch", "bool", "true",
+           "Software prefetch in the block copies and vector rows: the block "
+           "a later iteration copies, the next input row of dense element "
+           "rows (static inputs of 1 MiB or more)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",

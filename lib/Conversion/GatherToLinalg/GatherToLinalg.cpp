@@ -4,6 +4,7 @@
 #include "gather/Conversion/MultiaxisLowering/MultiaxisLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -55,6 +56,7 @@ void mlir::gather::populateGatherToLinalgPatterns(
   strategy.lowerBufferForms = true;
   strategy.blockCopy = options.blockCopy;
   strategy.vectorize = options.vectorize;
+  strategy.prefetch = options.prefetch;
   strategy.symbolTables = options.symbolTables;
   populateMultiaxisLoweringPatterns(patterns, strategy);
 }
@@ -69,6 +71,7 @@ struct ConvertGatherToLinalgPass
     GatherToLinalgOptions options;
     options.blockCopy = blockCopy;
     options.vectorize = vectorize;
+    options.prefetch = prefetch;
     options.symbolTables = &symbolTables;
     RewritePatternSet patterns(&getContext());
     populateGatherToLinalgPatterns(patterns, options);

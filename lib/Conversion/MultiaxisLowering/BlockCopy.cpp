@@ -41,17 +41,22 @@ int64_t lowering::contiguousBlockStart(const LoweringState &s,
 /// never element by element.
 Value lowering::buildBlockCopy(OpBuilder &b, Location loc,
                                const LoweringState &s, Value init,
-                               int64_t blockStart) {
+                               int64_t blockStart, bool prefetch) {
   auto outputType = cast<RankedTensorType>(init.getType());
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   int64_t rank = s.rank;
   SmallVector<OpFoldResult> upperBounds;
   for (int64_t d = 0; d < blockStart; ++d)
     upperBounds.push_back(tensor::getMixedSize(b, loc, init, d));
+  std::optional<BlockPrefetch> plan =
+      prefetch ? planBlockPrefetch(b, loc, s, init, blockStart) : std::nullopt;
   auto forall = scf::ForallOp::create(b, loc, upperBounds, ValueRange{init},
                                       std::nullopt);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
+  if (plan)
+    emitBlockPrefetch(b, loc, s, *plan, forall.getInductionVars(),
+                      upperBounds, blockStart);
   SmallVector<Value> coords(forall.getInductionVars());
   for (int64_t d = blockStart; d < rank; ++d)
     coords.push_back(constIndex(b, loc, 0));

@@ -147,10 +147,11 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
     if (resolveFirst)
       s.resolved = buildCoordinateTable(b, l, s);
     if (useBlockCopy)
-      return buildBlockCopy(b, l, s, init, blockStart);
+      return buildBlockCopy(b, l, s, init, blockStart, strategy.prefetch);
     if (vectorize)
       return buildVectorRows(b, l, s, init,
-                             /*useOffsetTable=*/reused && !singleInnermostAxis);
+                             /*useOffsetTable=*/reused && !singleInnermostAxis,
+                             strategy.prefetch);
     return strategy.buildLoops(b, l, init, element);
   };
   Value result;

@@ -121,7 +121,59 @@ int64_t contiguousBlockStart(const LoweringState &s,
 /// An scf.forall over the output dimensions before `blockStart`; each
 /// iteration copies one block with one slice.
 Value buildBlockCopy(OpBuilder &b, Location loc, const LoweringState &s,
-                     Value init, int64_t blockStart);
+                     Value init, int64_t blockStart, bool prefetch);
+
+//===----------------------------------------------------------------------===//
+// Prefetch.cpp: software prefetch of what later iterations read
+//===----------------------------------------------------------------------===//
+
+/// How a block copy prefetches the block of a later iteration.
+struct BlockPrefetch {
+  /// The input as a buffer (bufferization.to_buffer, read-only).
+  Value buffer;
+  /// Iterations ahead along loop dimension `loopDim` (the innermost one
+  /// with more than one iteration).
+  int64_t distance = 1;
+  int64_t loopDim = 0;
+  /// Offsets along the block's innermost dimension, one per line.
+  SmallVector<int64_t> rowOffsets;
+};
+
+/// A plan where prefetching pays (a static input larger than the caches
+/// keep), else nullopt. Creates the buffer at `b`'s insertion point.
+std::optional<BlockPrefetch> planBlockPrefetch(OpBuilder &b, Location loc,
+                                               const LoweringState &s,
+                                               Value init, int64_t blockStart);
+
+/// In the loop body (induction variables `ivs` over `upperBounds`): the
+/// prefetch of the block that iteration ivs + distance copies.
+void emitBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
+                       const BlockPrefetch &plan, ValueRange ivs,
+                       ArrayRef<OpFoldResult> upperBounds, int64_t blockStart);
+
+/// How the vector rows of a gather along the innermost input dimension
+/// prefetch the next input row.
+struct RowPrefetch {
+  Value buffer;
+  /// Input row and output row lengths (elements), and elements per line.
+  int64_t inputRow = 0, rowLength = 0, lineElements = 1;
+  /// Lines prefetched per vector step.
+  int64_t linesPerStep = 1;
+};
+
+/// A plan where the rows are dense (at least one read per cache line of the
+/// input row) and the input is larger than the caches keep, else nullopt.
+std::optional<RowPrefetch> planRowPrefetch(OpBuilder &b, Location loc,
+                                           const LoweringState &s,
+                                           int64_t rowLength, int64_t lanes);
+
+/// In the vector step at output position `step` of the row whose input
+/// position is `inputPos` (`rowIv`: its coordinate along the dimension
+/// before the innermost): the prefetch of this step's share of the next
+/// input row.
+void emitRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
+                     const RowPrefetch &plan, ArrayRef<Value> inputPos,
+                     Value rowIv, Value step);
 
 //===----------------------------------------------------------------------===//
 // VectorRows.cpp: element gathers vectorized along the innermost dimension
@@ -131,7 +183,7 @@ bool canVectorizeInnermost(const LoweringState &s, Type elementType);
 
 /// One output row per scf.forall iteration, V lanes at a time.
 Value buildVectorRows(OpBuilder &b, Location loc, const LoweringState &s,
-                      Value init, bool useOffsetTable);
+                      Value init, bool useOffsetTable, bool prefetch);
 
 //===----------------------------------------------------------------------===//
 // RuntimeChecks.cpp: what only the run time can decide

@@ -57,7 +57,7 @@ bool lowering::canVectorizeInnermost(const LoweringState &s, Type elementType) {
 /// lane, else from the input collapsed to 1-D with linear offsets.
 Value lowering::buildVectorRows(OpBuilder &b, Location loc,
                                 const LoweringState &s, Value init,
-                                bool useOffsetTable) {
+                                bool useOffsetTable, bool prefetch) {
   MultiaxisOp op = s.op;
   int64_t rank = s.rank;
   int64_t last = rank - 1;
@@ -104,11 +104,17 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   if (useOffsetTable)
     offsetTable = buildAxisOffsetTable(b, loc, s, inputStrides);
 
+  // Rows read along the innermost input dimension fetch the next row
+  // meanwhile.
+  std::optional<RowPrefetch> rowPrefetch;
+  if (prefetch && onlyInnermostVaries)
+    rowPrefetch = planRowPrefetch(b, loc, s, outputType.getDimSize(last),
+                                  lanes);
   auto forall = scf::ForallOp::create(b, loc, upperBounds, ValueRange{init},
                                       std::nullopt);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
-  ValueRange ivs = forall.getInductionVars();
+  SmallVector<Value> ivs = forall.getInductionVars();
   Value rowLength = tensor::DimOp::create(b, loc, init, last);
   SmallVector<OpFoldResult> rowOffsets(ivs.begin(), ivs.end());
   rowOffsets.push_back(b.getIndexAttr(0));
@@ -170,6 +176,8 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
       b, loc, zeroIndex, rowLength, constIndex(b, loc, lanes), loopInits,
       [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs) {
         Value badLanes = reports ? iterArgs[1] : Value();
+        if (rowPrefetch)
+          emitRowPrefetch(lb, ll, s, *rowPrefetch, inputPos, ivs[last - 1], j);
         Value remaining = arith::SubIOp::create(lb, ll, rowLength, j);
         Value mask = vector::CreateMaskOp::create(lb, ll, maskType,
                                                   ValueRange{remaining});

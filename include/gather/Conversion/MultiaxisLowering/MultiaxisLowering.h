@@ -73,6 +73,10 @@ struct MultiaxisLoweringStrategy {
   /// Vectorize element gathers along the innermost dimension, and resolve
   /// indices that many iterations reuse once into a table.
   bool vectorize = false;
+  /// Software prefetch in the block copies and vector rows (CPU forms):
+  /// what a later iteration reads, where the input is too large to stay in
+  /// the caches.
+  bool prefetch = false;
   /// Where given, symbol lookups (the error hook, the site strings) go
   /// through it instead of scanning the module: lowering N gathers then
   /// takes time linear in N.

@@ -1,0 +1,115 @@
+// Software prefetch in the CPU forms, for inputs of 1 MiB or more with
+// static sizes: a block copy prefetches the block that the iteration
+// `distance` later along its innermost loop dimension copies (128 cache
+// lines ahead: 128 iterations for 16-byte blocks, 2 for 3 KiB rows), and the
+// vector rows of an element gather along dense input rows prefetch the next
+// input row in shares, one share per vector step.
+// RUN: gather-opt %s --convert-gather-to-linalg --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false" --split-input-file | FileCheck %s --check-prefix=OFF
+// OFF-NOT: memref.prefetch
+
+// 16-byte blocks: the index 128 iterations ahead (clamped to the last one),
+// resolved by the same policy as the copy, and one line per block.
+// CHECK-LABEL: func.func @nd_blocks_prefetched_ahead
+// CHECK-SAME:      %[[D:[^:]*]]: tensor<16x512x512x4xf32>, %[[I:[^:]*]]: tensor<16x65536x2xi64>
+// CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
+// CHECK-DAG:     %[[LAST:.*]] = arith.constant 65535 : index
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %[[D]] read_only : tensor<16x512x512x4xf32> to memref<16x512x512x4xf32, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK:         scf.forall (%[[B:.*]], %[[K:.*]], %{{.*}}) in (16, 65536, 1)
+// CHECK:           %[[AHEAD:.*]] = arith.addi %[[K]], %[[C128]] : index
+// CHECK:           %[[CLAMPED:.*]] = arith.minui %[[AHEAD]], %[[LAST]] : index
+// CHECK:           tensor.extract %{{.*}}[%[[B]], %[[CLAMPED]], %{{.*}}, %{{.*}}]
+// CHECK:           tensor.extract %{{.*}}[%[[B]], %[[CLAMPED]], %{{.*}}, %{{.*}}]
+// CHECK:           memref.prefetch %[[BUF]][%[[B]], %{{.*}}, %{{.*}}, %{{.*}}], read, locality<3>, data
+// CHECK-NOT:       memref.prefetch
+// CHECK:           tensor.extract_slice %[[D]]
+// CHECK-NOT:     gather.
+func.func @nd_blocks_prefetched_ahead(%d: tensor<16x512x512x4xf32>, %i: tensor<16x65536x2xi64>) -> tensor<16x65536x4xf32> {
+  %e = tensor.empty() : tensor<16x65536x4xf32>
+  %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<16x512x512x4xf32>, tensor<16x65536x2xi64> into tensor<16x65536x4xf32>
+  return %r : tensor<16x65536x4xf32>
+}
+
+// -----
+
+// 3 KiB rows (48 lines): two rows ahead, every line of the row and the
+// line of its last element.
+// CHECK-LABEL: func.func @embedding_rows_prefetched_ahead
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C752:.*]] = arith.constant 752 : index
+// CHECK-DAG:     %[[C767:.*]] = arith.constant 767 : index
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer
+// CHECK:         scf.forall (%[[K:.*]]) in (8192)
+// CHECK:           arith.addi %[[K]], %[[C2]] : index
+// CHECK-COUNT-48:  memref.prefetch %[[BUF]]
+// CHECK-NEXT:      memref.prefetch %[[BUF]][%{{.*}}, %[[C767]]]
+// CHECK-NOT:       memref.prefetch
+// CHECK:           tensor.extract_slice
+func.func @embedding_rows_prefetched_ahead(%d: tensor<50000x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
+  %e = tensor.empty() : tensor<8192x768xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<50000x768xf32>, tensor<8192xi64> into tensor<8192x768xf32>
+  return %r : tensor<8192x768xf32>
+}
+
+// -----
+
+// A 64 KiB table stays in the caches: no prefetch.
+// CHECK-LABEL: func.func @small_table_not_prefetched
+// CHECK-NOT:     bufferization.to_buffer
+// CHECK-NOT:     memref.prefetch
+// CHECK:         return
+func.func @small_table_not_prefetched(%d: tensor<64x256xf32>, %i: tensor<8192xi64>) -> tensor<8192x256xf32> {
+  %e = tensor.empty() : tensor<8192x256xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<64x256xf32>, tensor<8192xi64> into tensor<8192x256xf32>
+  return %r : tensor<8192x256xf32>
+}
+
+// -----
+
+// Dynamic sizes: no prefetch (the plan needs the sizes).
+// CHECK-LABEL: func.func @dynamic_table_not_prefetched
+// CHECK-NOT:     memref.prefetch
+// CHECK:         return
+func.func @dynamic_table_not_prefetched(%d: tensor<?x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
+  %e = tensor.empty() : tensor<8192x768xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<?x768xf32>, tensor<8192xi64> into tensor<8192x768xf32>
+  return %r : tensor<8192x768xf32>
+}
+
+// -----
+
+// Element rows: 1024 reads per 16 KiB input row (256 lines) are dense; each
+// 16-lane step prefetches its 4 lines of the next row (row + 1, clamped),
+// from element step * 4096 / 1024 on.
+// CHECK-LABEL: func.func @element_rows_prefetch_next_row
+// CHECK-SAME:      %[[D:[^:]*]]: tensor<4096x4096xf32>
+// CHECK-DAG:     %[[C4095:.*]] = arith.constant 4095 : index
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %[[D]] read_only
+// CHECK:         scf.forall (%[[R:.*]]) in (4096)
+// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}}
+// CHECK:             %[[NEXT:.*]] = arith.addi %[[R]], %{{.*}} : index
+// CHECK:             %[[ROW:.*]] = arith.minui %[[NEXT]], %[[C4095]] : index
+// CHECK:             %[[SCALED:.*]] = arith.muli %[[J]], %{{.*}} : index
+// CHECK:             %[[FIRST:.*]] = arith.divui %[[SCALED]], %{{.*}} : index
+// CHECK:             %[[COL:.*]] = arith.minui %[[FIRST]], %[[C4095]] : index
+// CHECK:             memref.prefetch %[[BUF]][%[[ROW]], %[[COL]]], read, locality<3>, data
+// CHECK-COUNT-3:     memref.prefetch %[[BUF]][%[[ROW]],
+// CHECK-NOT:         memref.prefetch
+// CHECK:             vector.gather %[[D]]
+func.func @element_rows_prefetch_next_row(%d: tensor<4096x4096xf32>, %i: tensor<4096x1024xi64>) -> tensor<4096x1024xf32> {
+  %e = tensor.empty() : tensor<4096x1024xf32>
+  %r = gather.elements %d[%i] axis = 1 into %e : tensor<4096x4096xf32>, tensor<4096x1024xi64> into tensor<4096x1024xf32>
+  return %r : tensor<4096x1024xf32>
+}
+
+// -----
+
+// Sparse rows (16 reads per 16 KiB row) would fetch lines nobody reads.
+// CHECK-LABEL: func.func @sparse_element_rows_not_prefetched
+// CHECK-NOT:     memref.prefetch
+// CHECK:         vector.gather
+func.func @sparse_element_rows_not_prefetched(%d: tensor<4096x4096xf32>, %i: tensor<4096x16xi64>) -> tensor<4096x16xf32> {
+  %e = tensor.empty() : tensor<4096x16xf32>
+  %r = gather.elements %d[%i] axis = 1 into %e : tensor<4096x4096xf32>, tensor<4096x16xi64> into tensor<4096x16xf32>
+  return %r : tensor<4096x16xf32>
+}
