@@ -6,15 +6,21 @@
 //   checked:   the compiled kernels' default policy: every index checked in
 //              the same pass (a flag, decided after the loop; the read goes
 //              through index 0 when the index is bad, so it never reads
-//              out of bounds), and an error returned instead of the output.
+//              out of bounds), and an error returned instead of the output;
+//   prefetch:  unchecked, with the software prefetch the compiled CPU code
+//              does (bench/README.md): the row or block a later iteration
+//              reads, 128 cache lines ahead; for W3 the next table row
+//              while the current one is gathered. W5 has none (as compiled).
 //
 // A third figure is the bandwidth reference: a memcpy of the output's bytes
 // from a contiguous buffer of the same size, split over the threads in one
 // parallel loop (the least time any gather of that output could take).
 //
 //   baseline WORKLOAD DIR RUNS THREADS  -> prints "UNCHECKED_MS CHECKED_MS
-//   MEMCPY_MS" (medians) and writes the output to DIR/WORKLOAD_cpp_out.bin. The output
-//   buffer is allocated and touched outside the timed region.
+//   MEMCPY_MS PREFETCH_MS" (medians) and writes the checked and prefetching
+//   variants' outputs to DIR/WORKLOAD_cpp_out.bin and
+//   DIR/WORKLOAD_cpp_prefetch_out.bin. The output buffer is allocated and
+//   touched outside the timed region.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -23,6 +29,7 @@
 #include <cstring>
 #include <omp.h>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 template <typename T>
@@ -41,6 +48,21 @@ static inline int64_t wrap(int64_t v, int64_t size) {
   return v < 0 ? v + size : v;
 }
 
+enum Mode { Unchecked, Checked, Prefetch };
+
+// Cache lines requested ahead of the one being read (as the compiled code).
+constexpr int64_t kLinesAhead = 128;
+
+// Prefetches the lines of `bytes` bytes from `p` (at most 64 lines).
+static inline void prefetchLines(const void *p, int64_t bytes) {
+  const char *c = static_cast<const char *>(p);
+  int64_t lines = std::min<int64_t>(64, (bytes + 63) / 64);
+  for (int64_t l = 0; l < lines; ++l)
+    __builtin_prefetch(c + l * 64);
+  if (lines > 1 && lines < 64)
+    __builtin_prefetch(c + bytes - 1);
+}
+
 // The index for a read: wrapped; under Checked, 0 for a bad one, and `bad`
 // raised.
 template <bool Checked>
@@ -55,13 +77,18 @@ static inline int64_t resolve(int64_t v, int64_t size, bool &bad) {
 
 // Rows of D elements of type T picked by K indices of type I; serial below
 // `parallelRows` rows (thread start-up costs more than a small lookup).
-template <bool Checked, typename T, typename I>
+template <int M, typename T, typename I>
 static bool rowGather(const std::vector<T> &data, const std::vector<I> &idx,
                       int64_t N, int64_t D, int64_t K, T *out,
                       int64_t parallelRows = 64) {
+  constexpr bool Checked = M == Mode::Checked;
+  const int64_t rowBytes = D * sizeof(T);
+  const int64_t ahead = std::max<int64_t>(1, kLinesAhead / ((rowBytes + 63) / 64));
   bool bad = false;
 #pragma omp parallel for reduction(|| : bad) if (K >= parallelRows)
   for (int64_t k = 0; k < K; ++k) {
+    if (M == Mode::Prefetch)
+      prefetchLines(&data[wrap(idx[std::min(k + ahead, K - 1)], N) * D], rowBytes);
     int64_t r = resolve<Checked>(static_cast<int64_t>(idx[k]), N, bad);
     std::memcpy(&out[k * D], &data[r * D], D * sizeof(T));
   }
@@ -73,45 +100,50 @@ struct Workloads {
   std::vector<float> out;
   std::vector<uint16_t> outHalf;
 
-  template <bool Checked> bool W1() {
+  template <int M> bool W1() {
     const int64_t N = 50000, D = 768, K = 8192;
     static auto data = load<float>(dir + "/W1_data.bin", N * D);
     static auto idx = load<int64_t>(dir + "/W1_idx.bin", K);
-    return rowGather<Checked>(data, idx, N, D, K, out.data());
+    return rowGather<M>(data, idx, N, D, K, out.data());
   }
 
   // W1 with int32 indices.
-  template <bool Checked> bool W1i32() {
+  template <int M> bool W1i32() {
     const int64_t N = 50000, D = 768, K = 8192;
     static auto data = load<float>(dir + "/W1i32_data.bin", N * D);
     static auto idx = load<int32_t>(dir + "/W1i32_idx.bin", K);
-    return rowGather<Checked>(data, idx, N, D, K, out.data());
+    return rowGather<M>(data, idx, N, D, K, out.data());
   }
 
   // W1 with a half-precision table (rows copied as 16-bit elements).
-  template <bool Checked> bool W1f16() {
+  template <int M> bool W1f16() {
     const int64_t N = 50000, D = 768, K = 8192;
     static auto data = load<uint16_t>(dir + "/W1f16_data.bin", N * D);
     static auto idx = load<int64_t>(dir + "/W1f16_idx.bin", K);
-    return rowGather<Checked>(data, idx, N, D, K, outHalf.data());
+    return rowGather<M>(data, idx, N, D, K, outHalf.data());
   }
 
   // An inference-sized lookup: 32 rows of a 30000x768 table.
-  template <bool Checked> bool W6() {
+  template <int M> bool W6() {
     const int64_t N = 30000, D = 768, K = 32;
     static auto data = load<float>(dir + "/W6_data.bin", N * D);
     static auto idx = load<int64_t>(dir + "/W6_idx.bin", K);
-    return rowGather<Checked>(data, idx, N, D, K, out.data());
+    return rowGather<M>(data, idx, N, D, K, out.data());
   }
 
-  template <bool Checked> bool W2() {
+  template <int M> bool W2() {
     const int64_t A = 64, B = 1000, C = 256, K = 500;
     static auto data = load<float>(dir + "/W2_data.bin", A * B * C);
     static auto idx = load<int64_t>(dir + "/W2_idx.bin", K);
+    constexpr bool Checked = M == Mode::Checked;
+    const int64_t ahead = kLinesAhead / (C * sizeof(float) / 64);
     bool bad = false;
 #pragma omp parallel for collapse(2) reduction(|| : bad)
     for (int64_t a = 0; a < A; ++a)
       for (int64_t k = 0; k < K; ++k) {
+        if (M == Mode::Prefetch)
+          prefetchLines(&data[(a * B + wrap(idx[std::min(k + ahead, K - 1)], B)) * C],
+                        C * sizeof(float));
         int64_t b = resolve<Checked>(idx[k], B, bad);
         std::memcpy(&out[(a * K + k) * C], &data[(a * B + b) * C],
                     C * sizeof(float));
@@ -119,14 +151,27 @@ struct Workloads {
     return !bad;
   }
 
-  template <bool Checked> bool W3() {
+  template <int M> bool W3() {
     const int64_t R = 4096, C = 4096, K = 1024;
     static auto data = load<float>(dir + "/W3_data.bin", R * C);
     static auto idx = load<int64_t>(dir + "/W3_idx.bin", R * K);
+    constexpr bool Checked = M == Mode::Checked;
     bool bad = false;
 #pragma omp parallel for reduction(|| : bad)
     for (int64_t r = 0; r < R; ++r) {
       bool rowBad = false;
+      if (M == Mode::Prefetch) {
+        // The next row's 256 lines, 4 per 16 outputs (C / K = 4 elements of
+        // the row per output).
+        const float *next = &data[std::min(r + 1, R - 1) * C];
+        for (int64_t k = 0; k < K; k += 16) {
+          for (int64_t l = 0; l < 4; ++l)
+            __builtin_prefetch(next + k * (C / K) + l * 16);
+          for (int64_t j = k; j < k + 16; ++j)
+            out[r * K + j] = data[r * C + wrap(idx[r * K + j], C)];
+        }
+        continue;
+      }
       for (int64_t k = 0; k < K; ++k)
         out[r * K + k] =
             data[r * C + resolve<Checked>(idx[r * K + k], C, rowBad)];
@@ -135,14 +180,20 @@ struct Workloads {
     return !bad;
   }
 
-  template <bool Checked> bool W4() {
+  template <int M> bool W4() {
     const int64_t B = 16, H = 512, W = 512, C = 4, K = 65536;
     static auto data = load<float>(dir + "/W4_data.bin", B * H * W * C);
     static auto idx = load<int64_t>(dir + "/W4_idx.bin", B * K * 2);
+    constexpr bool Checked = M == Mode::Checked;
+    const int64_t ahead = kLinesAhead;
     bool bad = false;
 #pragma omp parallel for collapse(2) reduction(|| : bad)
     for (int64_t b = 0; b < B; ++b)
       for (int64_t k = 0; k < K; ++k) {
+        if (M == Mode::Prefetch) {
+          const int64_t *q = &idx[(b * K + std::min(k + ahead, K - 1)) * 2];
+          __builtin_prefetch(&data[((b * H + wrap(q[0], H)) * W + wrap(q[1], W)) * C]);
+        }
         const int64_t *p = &idx[(b * K + k) * 2];
         int64_t y = resolve<Checked>(p[0], H, bad);
         int64_t x = resolve<Checked>(p[1], W, bad);
@@ -152,7 +203,8 @@ struct Workloads {
     return !bad;
   }
 
-  template <bool Checked> bool W5() {
+  template <int M> bool W5() {
+    constexpr bool Checked = M == Mode::Checked;
     const int64_t N = 32, H = 56, W = 56, C = 64, R = 8, P = 16;
     static auto data = load<float>(dir + "/W5_data.bin", N * H * W * C);
     static auto idx = load<int64_t>(dir + "/W5_idx.bin", R * P * 2);
@@ -201,31 +253,56 @@ int main(int argc, char **argv) {
     workloads.outHalf.assign(outSize, 0);
   else
     workloads.out.assign(outSize, 0);
-  auto call = [&](bool checked) {
+  auto dispatch = [&](auto mode) {
+    constexpr int M = decltype(mode)::value;
     if (w == "W1")
-      return checked ? workloads.W1<true>() : workloads.W1<false>();
+      return workloads.W1<M>();
     if (w == "W1i32")
-      return checked ? workloads.W1i32<true>() : workloads.W1i32<false>();
+      return workloads.W1i32<M>();
     if (w == "W1f16")
-      return checked ? workloads.W1f16<true>() : workloads.W1f16<false>();
+      return workloads.W1f16<M>();
     if (w == "W6")
-      return checked ? workloads.W6<true>() : workloads.W6<false>();
+      return workloads.W6<M>();
     if (w == "W2")
-      return checked ? workloads.W2<true>() : workloads.W2<false>();
+      return workloads.W2<M>();
     if (w == "W3")
-      return checked ? workloads.W3<true>() : workloads.W3<false>();
+      return workloads.W3<M>();
     if (w == "W4")
-      return checked ? workloads.W4<true>() : workloads.W4<false>();
-    return checked ? workloads.W5<true>() : workloads.W5<false>();
+      return workloads.W4<M>();
+    return workloads.W5<M>();
   };
-  double medians[2];
+  auto call = [&](int mode) {
+    return mode == Mode::Unchecked
+               ? dispatch(std::integral_constant<int, Mode::Unchecked>())
+           : mode == Mode::Checked
+               ? dispatch(std::integral_constant<int, Mode::Checked>())
+               : dispatch(std::integral_constant<int, Mode::Prefetch>());
+  };
+  auto writeOutput = [&](const std::string &suffix) {
+    std::string outPath = std::string(argv[2]) + "/" + w + suffix;
+    FILE *f = std::fopen(outPath.c_str(), "wb");
+    size_t written =
+        f ? (half ? std::fwrite(workloads.outHalf.data(), 2, outSize, f)
+                  : std::fwrite(workloads.out.data(), sizeof(float), outSize,
+                                f))
+          : 0;
+    if (written != outSize) {
+      std::fprintf(stderr, "cannot write %s\n", outPath.c_str());
+      std::exit(1);
+    }
+    std::fclose(f);
+  };
+  double medians[3];
   double memcpyMedian = 0;
-  for (int checked = 0; checked < 2; ++checked) {
-    call(checked); // loads the data outside the timed runs
+  for (int mode : {Mode::Unchecked, Mode::Checked, Mode::Prefetch}) {
+    // Zeros first: a variant that wrote nothing cannot pass for another.
+    std::fill(workloads.out.begin(), workloads.out.end(), 0.0f);
+    std::fill(workloads.outHalf.begin(), workloads.outHalf.end(), 0);
+    call(mode); // loads the data outside the timed runs
     std::vector<double> times;
     for (int run = 0; run < runs; ++run) {
       auto t0 = std::chrono::steady_clock::now();
-      if (!call(checked)) {
+      if (!call(mode)) {
         std::fprintf(stderr, "index out of bounds\n");
         return 1;
       }
@@ -234,14 +311,18 @@ int main(int argc, char **argv) {
                           .count());
     }
     std::sort(times.begin(), times.end());
-    medians[checked] = times[times.size() / 2];
+    medians[mode] = times[times.size() / 2];
+    // For the harness to compare with numpy.
+    if (mode == Mode::Checked)
+      writeOutput("_cpp_out.bin");
+    if (mode == Mode::Prefetch)
+      writeOutput("_cpp_prefetch_out.bin");
   }
   {
     size_t bytes = outSize * (half ? 2 : sizeof(float));
     std::vector<char> source(bytes, 1);
     char *target = half ? reinterpret_cast<char *>(workloads.outHalf.data())
                         : reinterpret_cast<char *>(workloads.out.data());
-    std::vector<char> saved(target, target + bytes);
     auto copy = [&] {
       int threads = omp_get_max_threads();
       size_t chunk = (bytes + threads - 1) / threads;
@@ -263,20 +344,8 @@ int main(int argc, char **argv) {
     }
     std::sort(times.begin(), times.end());
     memcpyMedian = times[times.size() / 2];
-    std::memcpy(target, saved.data(), bytes);
   }
-  // The last (checked) output, for the harness to compare with numpy.
-  std::string outPath = std::string(argv[2]) + "/" + w + "_cpp_out.bin";
-  FILE *f = std::fopen(outPath.c_str(), "wb");
-  size_t written =
-      f ? (half ? std::fwrite(workloads.outHalf.data(), 2, outSize, f)
-                : std::fwrite(workloads.out.data(), sizeof(float), outSize, f))
-        : 0;
-  if (written != outSize) {
-    std::fprintf(stderr, "cannot write %s\n", outPath.c_str());
-    return 1;
-  }
-  std::fclose(f);
-  std::printf("%.4f %.4f %.4f\n", medians[0], medians[1], memcpyMedian);
+  std::printf("%.4f %.4f %.4f %.4f\n", medians[Mode::Unchecked],
+              medians[Mode::Checked], memcpyMedian, medians[Mode::Prefetch]);
   return 0;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Gather benchmark: compiled kernels (gather-run --bench) against
 hand-written C++ loops (g++ -O3 -march=native -fopenmp; unchecked, and
-checked in the same pass as the default policy), numpy and torch (where
+checked in the same pass as the default policy, and unchecked with the
+software prefetch the compiled CPU code does), numpy and torch (where
 installed) on the same data, in one run, printing the ratios. Every result
 is compared with numpy.
 
@@ -193,7 +194,8 @@ def main():
         # Rounds alternate the contenders so that a slow spell of the shared
         # machine hits all of them; each keeps its best median.
         best = {k: float("inf") for k in ("gather", "gather_unchecked", "other", "cpp",
-                                          "cpp_checked", "memcpy", "numpy", "torch")}
+                                          "cpp_checked", "cpp_prefetch", "memcpy", "numpy",
+                                          "torch")}
         torch_fn = torch_peer(torch, w) if torch else None
         if torch_fn and not np.array_equal(torch_result(torch_fn), want):
             sys.exit(f"{name}: torch's result differs from numpy")
@@ -220,12 +222,14 @@ def main():
                 keep("other", time_gather(args.other_bin, src))
             r = subprocess.run([baseline, name, work, str(args.runs), str(args.threads)],
                                capture_output=True, text=True, check=True)
-            unchecked, checked, copy = map(float, r.stdout.split())
-            got = np.fromfile(os.path.join(work, f"{name}_cpp_out.bin"), want.dtype)
-            if not np.array_equal(got, want.reshape(-1)):
-                sys.exit(f"{name}: the C++ loop's result differs from numpy")
+            unchecked, checked, copy, prefetched = map(float, r.stdout.split())
+            for output in ("cpp_out", "cpp_prefetch_out"):
+                got = np.fromfile(os.path.join(work, f"{name}_{output}.bin"), want.dtype)
+                if not np.array_equal(got, want.reshape(-1)):
+                    sys.exit(f"{name}: the C++ loop's result ({output}) differs from numpy")
             keep("cpp", unchecked)
             keep("cpp_checked", checked)
+            keep("cpp_prefetch", prefetched)
             keep("memcpy", copy)
             keep("numpy", median_ms(w["numpy"], args.runs))
             if torch_fn:
@@ -250,14 +254,16 @@ def main():
         return f"{peer / ours:.2f}" if peer != float("inf") and ours != float("inf") else "-"
 
     print("| workload | gather (ms) | gather unchecked (ms) | C++ unchecked (ms) | C++ checked (ms) "
-          "| memcpy (ms) | numpy (ms) | torch (ms) | unchecked / gather | checked / gather "
-          "| memcpy / gather | numpy / gather | torch / gather | gather unchecked / gather |")
-    print("| --- |" + " ---: |" * 13)
+          "| C++ prefetch (ms) | memcpy (ms) | numpy (ms) | torch (ms) | unchecked / gather "
+          "| checked / gather | prefetch / gather | memcpy / gather | numpy / gather "
+          "| torch / gather | gather unchecked / gather |")
+    print("| --- |" + " ---: |" * 15)
     for row in rows:
         g = row["gather"]
         print(f"| {row['name']} | {ms(g)} | {ms(row['gather_unchecked'])} | {ms(row['cpp'])} "
-              f"| {ms(row['cpp_checked'])} | {ms(row['memcpy'])} | {ms(row['numpy'])} "
-              f"| {ms(row['torch'])} | {ratio(row['cpp'], g)} | {ratio(row['cpp_checked'], g)} "
+              f"| {ms(row['cpp_checked'])} | {ms(row['cpp_prefetch'])} | {ms(row['memcpy'])} "
+              f"| {ms(row['numpy'])} | {ms(row['torch'])} | {ratio(row['cpp'], g)} "
+              f"| {ratio(row['cpp_checked'], g)} | {ratio(row['cpp_prefetch'], g)} "
               f"| {ratio(row['memcpy'], g)} | {ratio(row['numpy'], g)} | {ratio(row['torch'], g)} "
               f"| {ratio(row['gather_unchecked'], g)} |")
     print("(ratios above 1: gather is faster; memcpy / gather is the fraction of the copy "
@@ -278,6 +284,7 @@ def write_chart(path, rows, threads):
 
     series = [("C++ unchecked / gather", ratios("cpp")),
               ("C++ checked / gather", ratios("cpp_checked")),
+              ("C++ unchecked with prefetch / gather", ratios("cpp_prefetch")),
               ("memcpy of the output / gather", ratios("memcpy")),
               ("numpy / gather", ratios("numpy")),
               ("torch / gather", ratios("torch"))]

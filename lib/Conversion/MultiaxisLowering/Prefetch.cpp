@@ -130,9 +130,13 @@ void lowering::emitBlockPrefetch(OpBuilder &b, Location loc,
   coords[inner] = ahead;
   for (int64_t d = blockStart; d < s.rank; ++d)
     coords.push_back(constIndex(b, loc, 0));
-  // Under `error` and `fill` the coordinates of an invalid index are safe
-  // ones; under `unchecked` the program promised valid indices.
-  InputCoords at = computeInputCoords(b, loc, s, coords);
+  // Clamped whatever the op's policy: a prefetch needs an address in the
+  // input, not the policy's answer, and a clamp is two conditional moves
+  // where `error` and `fill` would add a compare and branch per index.
+  LoweringState clamped = s;
+  clamped.policy.outOfBounds = OutOfBoundsMode::clamp;
+  clamped.errorFlag = nullptr;
+  InputCoords at = computeInputCoords(b, loc, clamped, coords);
   SmallVector<Value> where = at.coords;
   for (int64_t offset : plan.rowOffsets) {
     where.back() = constIndex(b, loc, offset);

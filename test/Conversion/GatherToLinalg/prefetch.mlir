@@ -8,19 +8,25 @@
 // RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false" --split-input-file | FileCheck %s --check-prefix=OFF
 // OFF-NOT: memref.prefetch
 
-// 16-byte blocks: the index 128 iterations ahead (clamped to the last one),
-// resolved by the same policy as the copy, and one line per block.
+// 16-byte blocks: the index 128 iterations ahead (the iteration clamped to
+// the last one), wrapped and clamped into the input whatever the op's
+// policy (no compare and branch for a prefetch), and one line per block.
 // CHECK-LABEL: func.func @nd_blocks_prefetched_ahead
 // CHECK-SAME:      %[[D:[^:]*]]: tensor<16x512x512x4xf32>, %[[I:[^:]*]]: tensor<16x65536x2xi64>
 // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
 // CHECK-DAG:     %[[LAST:.*]] = arith.constant 65535 : index
+// CHECK-DAG:     %[[C511:.*]] = arith.constant 511 : index
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %[[D]] read_only : tensor<16x512x512x4xf32> to memref<16x512x512x4xf32, strided<[?, ?, ?, ?], offset: ?>>
 // CHECK:         scf.forall (%[[B:.*]], %[[K:.*]], %{{.*}}) in (16, 65536, 1)
 // CHECK:           %[[AHEAD:.*]] = arith.addi %[[K]], %[[C128]] : index
 // CHECK:           %[[CLAMPED:.*]] = arith.minui %[[AHEAD]], %[[LAST]] : index
 // CHECK:           tensor.extract %{{.*}}[%[[B]], %[[CLAMPED]], %{{.*}}, %{{.*}}]
+// CHECK:           %[[Y0:.*]] = arith.minsi %{{.*}}, %[[C511]] : index
+// CHECK:           %[[Y:.*]] = arith.maxsi %[[Y0]], %{{.*}} : index
 // CHECK:           tensor.extract %{{.*}}[%[[B]], %[[CLAMPED]], %{{.*}}, %{{.*}}]
-// CHECK:           memref.prefetch %[[BUF]][%[[B]], %{{.*}}, %{{.*}}, %{{.*}}], read, locality<3>, data
+// CHECK:           %[[X0:.*]] = arith.minsi %{{.*}}, %[[C511]] : index
+// CHECK:           %[[X:.*]] = arith.maxsi %[[X0]], %{{.*}} : index
+// CHECK:           memref.prefetch %[[BUF]][%[[B]], %[[Y]], %[[X]], %{{.*}}], read, locality<3>, data
 // CHECK-NOT:       memref.prefetch
 // CHECK:           tensor.extract_slice %[[D]]
 // CHECK-NOT:     gather.
