@@ -50,6 +50,8 @@ struct GatherProgram {
   std::vector<TensorInfo> inputs, results;
   /// Every public function of the module, for gatherProgramSelect.
   std::map<std::string, Signature> signatures;
+  /// Entries looked up so far (a lookup costs as much as a small gather).
+  std::map<std::string, gather::PackedEntry> functions;
 
   explicit GatherProgram(const DialectRegistry &registry)
       : context(registry) {}
@@ -285,15 +287,24 @@ extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
   }
   for (const TensorInfo &info : program->results)
     resultRanks.push_back(info.shape.size());
+  gather::PackedEntry &function = program->functions[program->entry];
+  if (!function) {
+    llvm::Expected<gather::PackedEntry> found =
+        gather::lookupEntry(*program->engine, program->entry);
+    if (!found) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << found.takeError();
+      program->functions.erase(program->entry);
+      setError(error, errorSize,
+               "cannot run @" + program->entry + ": " + text);
+      return 1;
+    }
+    function = *found;
+  }
   gather::JitCall call(argData, argShapes, argElementSizes, resultRanks,
                        program->onGpu);
-  if (llvm::Error invokeError = call.invoke(*program->engine, program->entry)) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << invokeError;
-    setError(error, errorSize, "cannot run @" + program->entry + ": " + text);
-    return 1;
-  }
+  call.invoke(function);
   char runtimeError[1024];
   if (gather_runtime_take_error(runtimeError, sizeof(runtimeError))) {
     setError(error, errorSize, runtimeError);

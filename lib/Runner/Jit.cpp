@@ -299,8 +299,13 @@ mlir::gather::JitCall::~JitCall() {
     gather_gpu_free(buffer);
 }
 
-llvm::Error mlir::gather::JitCall::invoke(ExecutionEngine &engine,
-                                          StringRef entry) {
+llvm::Expected<mlir::gather::PackedEntry>
+mlir::gather::lookupEntry(ExecutionEngine &engine, StringRef entry) {
+  engine.initialize();
+  return engine.lookupPacked(("_mlir_ciface_" + entry).str());
+}
+
+void mlir::gather::JitCall::invoke(PackedEntry function) {
   freeResults();
   // _mlir_ciface_<entry> takes a pointer to the results (if any), then a
   // pointer to each argument's descriptor.
@@ -314,7 +319,7 @@ llvm::Error mlir::gather::JitCall::invoke(ExecutionEngine &engine,
   for (void *&pointer : argPointers)
     packed.push_back(&pointer);
   haveResults = true;
-  return engine.invokePacked(("_mlir_ciface_" + entry).str(), packed);
+  function(packed.data());
 }
 
 void mlir::gather::JitCall::freeResults() {

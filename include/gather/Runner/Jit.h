@@ -55,6 +55,16 @@ std::unique_ptr<ExecutionEngine> compileForJit(ModuleOp module,
 func::FuncOp findEntryFunction(ModuleOp module, StringRef name,
                                std::string &error);
 
+/// The packed C interface of a compiled function (`_mlir_ciface_<entry>`
+/// taking a pointer to each argument slot).
+using PackedEntry = void (*)(void **);
+
+/// Looks `entry`'s packed C interface up once (an ORC lookup takes locks and
+/// hash lookups: microseconds, as much as a small gather) and runs the
+/// module's initializers if that has not happened yet.
+llvm::Expected<PackedEntry> lookupEntry(ExecutionEngine &engine,
+                                        StringRef entry);
+
 /// One call of `_mlir_ciface_<entry>` on row-major host arrays: builds the
 /// argument descriptors (on `device` "gpu" the arguments are first copied
 /// to device buffers, freed with the call), invokes, and owns the result
@@ -69,9 +79,9 @@ public:
   JitCall(const JitCall &) = delete;
   JitCall &operator=(const JitCall &) = delete;
 
-  /// Runs the function; an invocation failure becomes the returned error.
-  /// Run-time check failures are read from the gather runtime by the caller.
-  llvm::Error invoke(ExecutionEngine &engine, StringRef entry);
+  /// Runs the function (looked up with lookupEntry). Run-time check
+  /// failures are read from the gather runtime by the caller.
+  void invoke(PackedEntry function);
 
   /// The descriptor of result `r` (allocated and aligned pointers, offset,
   /// sizes, strides).
