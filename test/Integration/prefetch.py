@@ -3,12 +3,13 @@
 # reference: block copies that prefetch a later iteration's block (embedding
 # rows, gather.nd blocks, a loop shorter than the prefetch distance) and
 # element rows that prefetch the next input row, under every out_of_bounds
-# policy with negative and out-of-range indices, f32, f16 and i8. The
+# policy with negative and out-of-range indices, f32, f16 and i8, static
+# and dynamic sizes. The
 # module is also lowered with gather-opt to make sure that every function
 # here does take the prefetching path.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: prefetch: 24 passed, 0 failed
+# CHECK: prefetch: 27 passed, 0 failed
 import os
 import re
 import subprocess
@@ -29,14 +30,24 @@ def tensor(shape, element):
 ELEMENT = {np.float32: "f32", np.float16: "f16", np.int8: "i8"}
 
 
-def add(name, op, attrs, data, indices, out_shape, want):
-    """One function @name and its expected result (an exception: an error)."""
+def add(name, op, attrs, data, indices, out_shape, want, dynamic=()):
+    """One function @name and its expected result (an exception: an error).
+    `dynamic`: (data dims, indices dims, output dims) made dynamic, the
+    output's sizes then read from the operands as (operand, dim) pairs."""
     element = ELEMENT[data.dtype.type]
-    dt, it = tensor(data.shape, element), tensor(indices.shape, "i64")
-    ot = tensor(out_shape, element)
+    data_dyn, index_dyn, out_dyn = dynamic or ((), (), ())
+    hide = lambda shape, dims: ["?" if d in dims else s for d, s in enumerate(shape)]
+    dt = tensor(hide(data.shape, data_dyn), element)
+    it = tensor(hide(indices.shape, index_dyn), "i64")
+    ot = tensor(hide(out_shape, [d for d, _ in out_dyn]), element)
+    sizes = "".join(f"  %s{k} = tensor.dim %{src}, %c{dim} : {dt if src == 'd' else it}\n"
+                    for k, (_, (src, dim)) in enumerate(out_dyn))
+    consts = "".join(f"  %c{dim} = arith.constant {dim} : index\n"
+                     for dim in sorted({dim for _, (_, dim) in out_dyn}))
+    args = ", ".join(f"%s{k}" for k in range(len(out_dyn)))
     functions.append(f"""
 func.func @{name}(%d: {dt}, %i: {it}) -> {ot} {{
-  %e = tensor.empty() : {ot}
+{consts}{sizes}  %e = tensor.empty({args}) : {ot}
   %r = gather.{op} %d[%i] {attrs} into %e : {dt}, {it} into {ot}
   return %r : {ot}
 }}""")
@@ -126,6 +137,19 @@ for oob in ("clamp", "fill"):
     cols = rng.integers(-600, 600, (2, 512, 200))
     add(f"elements_3d_{oob}", "elements", f"axis = 2 out_of_bounds = {oob}", cube, cols,
         (2, 512, 200), expected(ref.elements, cube, cols, 2, "wrap", oob))
+
+# Dynamic sizes (the table's rows and the loop bounds; the plan's sizes
+# static): a table of unknown size counts as large.
+ids = rng.integers(-2048, 2048 + 100, 700)
+add("block_dynamic_clamp", "block", "axis = 0 out_of_bounds = clamp", table, ids, (700, 256),
+    expected(ref.block, table, ids, 0, "wrap", "clamp"), dynamic=((0,), (0,), [(0, ("i", 0))]))
+coords = rng.integers(-256, 256, (4, 1000, 2))
+add("nd_dynamic", "nd", "batch_dims = 1", volume, coords, (4, 1000, 4),
+    expected(ref.nd, volume, coords, 1),
+    dynamic=((0, 1), (0, 1), [(0, ("i", 0)), (1, ("i", 1))]))
+cols = rng.integers(-512, 512, (2, 512, 200))
+add("elements_dynamic_batch", "elements", "axis = 2", cube, cols, (2, 512, 200),
+    expected(ref.elements, cube, cols, 2), dynamic=((0,), (0,), [(0, ("i", 0))]))
 
 module = "\n".join(functions)
 # Every function takes the prefetching path.

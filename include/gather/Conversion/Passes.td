@@ -34,7 +34,7 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg", "ModuleOp"> {
     Option<"prefetch", "prefetch", "bool", "true",
            "Software prefetch in the block copies and vector rows: the block "
            "a later iteration copies, the next input row of dense element "
-           "rows (static inputs of 1 MiB or more)">
+           "rows (inputs of 1 MiB or more, or of dynamic size)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",

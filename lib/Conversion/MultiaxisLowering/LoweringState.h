@@ -139,8 +139,9 @@ struct BlockPrefetch {
   SmallVector<int64_t> rowOffsets;
 };
 
-/// A plan where prefetching pays (a static input larger than the caches
-/// keep), else nullopt. Creates the buffer at `b`'s insertion point.
+/// A plan where prefetching pays (an input larger than the caches keep, or
+/// of dynamic size, with a static block), else nullopt. Creates the buffer
+/// at `b`'s insertion point.
 std::optional<BlockPrefetch> planBlockPrefetch(OpBuilder &b, Location loc,
                                                const LoweringState &s,
                                                Value init, int64_t blockStart);
@@ -162,7 +163,8 @@ struct RowPrefetch {
 };
 
 /// A plan where the rows are dense (at least one read per cache line of the
-/// input row) and the input is larger than the caches keep, else nullopt.
+/// input row, static row sizes) and the input is larger than the caches
+/// keep (or of dynamic size), else nullopt.
 std::optional<RowPrefetch> planRowPrefetch(OpBuilder &b, Location loc,
                                            const LoweringState &s,
                                            int64_t rowLength, int64_t lanes);

@@ -37,18 +37,26 @@ constexpr int64_t kMinInputBytes = 1 << 20;
 constexpr int64_t kMaxBlockLines = 64;
 } // namespace
 
-/// The input's static size in bytes, or nullopt where a size is dynamic or
-/// the element type has no byte size.
-static std::optional<int64_t> staticInputBytes(const LoweringState &s) {
+/// Whether prefetching the input can pay: its element type has a byte
+/// size, its dimensions from `firstStaticDim` on (what the prefetch plan is
+/// made of) are static, and it is larger than the caches keep. An input with
+/// a dynamic size counts as large: a dynamic table is a model's, and a
+/// prefetch of a cached line costs an instruction.
+static bool worthPrefetching(const LoweringState &s, int64_t firstStaticDim) {
   auto type = cast<RankedTensorType>(s.op.getInput().getType());
-  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
+  if (!type.getElementType().isIntOrFloat() ||
       type.getElementTypeBitWidth() % 8)
-    return std::nullopt;
+    return false;
+  for (int64_t d = firstStaticDim; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      return false;
+  if (!type.hasStaticShape())
+    return true;
   int64_t bytes = type.getElementTypeBitWidth() / 8;
   for (int64_t size : type.getShape())
     if (llvm::MulOverflow(bytes, size, bytes))
-      return std::nullopt;
-  return bytes;
+      return false; // beyond any memory
+  return bytes >= kMinInputBytes;
 }
 
 /// The input as a read-only buffer of any layout, for memref.prefetch
@@ -73,14 +81,14 @@ static void prefetch(OpBuilder &b, Location loc, Value buffer,
 std::optional<BlockPrefetch>
 lowering::planBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
                             Value init, int64_t blockStart) {
-  std::optional<int64_t> inputBytes = staticInputBytes(s);
-  if (!inputBytes || *inputBytes < kMinInputBytes || blockStart < 1)
+  if (blockStart < 1 || !worthPrefetching(s, blockStart))
     return std::nullopt;
   auto type = cast<RankedTensorType>(s.op.getInput().getType());
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
   int64_t blockBytes = elementBytes;
   for (int64_t d = blockStart; d < s.rank; ++d)
-    blockBytes *= type.getDimSize(d);
+    if (llvm::MulOverflow(blockBytes, type.getDimSize(d), blockBytes))
+      return std::nullopt;
   if (blockBytes == 0)
     return std::nullopt;
   BlockPrefetch plan;
@@ -147,9 +155,8 @@ void lowering::emitBlockPrefetch(OpBuilder &b, Location loc,
 std::optional<RowPrefetch>
 lowering::planRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
                           int64_t rowLength, int64_t lanes) {
-  std::optional<int64_t> inputBytes = staticInputBytes(s);
   int64_t last = s.rank - 1;
-  if (!inputBytes || *inputBytes < kMinInputBytes || last < 1 ||
+  if (last < 1 || !worthPrefetching(s, last - 1) ||
       ShapedType::isDynamic(rowLength) || rowLength == 0)
     return std::nullopt;
   auto type = cast<RankedTensorType>(s.op.getInput().getType());
@@ -159,7 +166,9 @@ lowering::planRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
     return std::nullopt;
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
   int64_t inputRow = type.getDimSize(last);
-  int64_t rowBytes = inputRow * elementBytes;
+  int64_t rowBytes;
+  if (inputRow < 1 || llvm::MulOverflow(inputRow, elementBytes, rowBytes))
+    return std::nullopt;
   // Dense rows only: at least one read per line on average, so that the
   // whole row is worth fetching. (Sizes whose products below overflow are
   // far beyond any memory: no prefetch.)

@@ -1,5 +1,5 @@
-// Software prefetch in the CPU forms, for inputs of 1 MiB or more with
-// static sizes: a block copy prefetches the block that the iteration
+// Software prefetch in the CPU forms, for inputs of 1 MiB or more or of
+// dynamic size (the sizes the plan uses static): a block copy prefetches the block that the iteration
 // `distance` later along its innermost loop dimension copies (128 cache
 // lines ahead: 128 iterations for 16-byte blocks, 2 for 3 KiB rows), and the
 // vector rows of an element gather along dense input rows prefetch the next
@@ -72,14 +72,32 @@ func.func @small_table_not_prefetched(%d: tensor<64x256xf32>, %i: tensor<8192xi6
 
 // -----
 
-// Dynamic sizes: no prefetch (the plan needs the sizes).
-// CHECK-LABEL: func.func @dynamic_table_not_prefetched
+// A table of dynamic size counts as large; its rows are static (the plan
+// is made of them). The loop bound is the dynamic number of indices.
+// CHECK-LABEL: func.func @dynamic_table_prefetched
+// CHECK-SAME:      %[[D:[^:]*]]: tensor<?x768xf32>, %[[I:[^:]*]]: tensor<?xi64>
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %[[D]] read_only : tensor<?x768xf32> to memref<?x768xf32, strided<[?, ?], offset: ?>>
+// CHECK:         scf.forall (%[[K:.*]]) in (%[[N:[^)]*]])
+// CHECK:           %[[LAST:.*]] = arith.subi %[[N]], %{{.*}} : index
+// CHECK:           arith.minui %{{.*}}, %[[LAST]] : index
+// CHECK-COUNT-49:  memref.prefetch %[[BUF]]
+func.func @dynamic_table_prefetched(%d: tensor<?x768xf32>, %i: tensor<?xi64>) -> tensor<?x768xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %i, %c0 : tensor<?xi64>
+  %e = tensor.empty(%n) : tensor<?x768xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<?x768xf32>, tensor<?xi64> into tensor<?x768xf32>
+  return %r : tensor<?x768xf32>
+}
+
+// -----
+
+// A dynamic row size: no plan.
+// CHECK-LABEL: func.func @dynamic_rows_not_prefetched
 // CHECK-NOT:     memref.prefetch
 // CHECK:         return
-func.func @dynamic_table_not_prefetched(%d: tensor<?x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
-  %e = tensor.empty() : tensor<8192x768xf32>
-  %r = gather.block %d[%i] axis = 0 into %e : tensor<?x768xf32>, tensor<8192xi64> into tensor<8192x768xf32>
-  return %r : tensor<8192x768xf32>
+func.func @dynamic_rows_not_prefetched(%d: tensor<50000x?xf32>, %i: tensor<8192xi64>, %e: tensor<8192x?xf32>) -> tensor<8192x?xf32> {
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<50000x?xf32>, tensor<8192xi64> into tensor<8192x?xf32>
+  return %r : tensor<8192x?xf32>
 }
 
 // -----
