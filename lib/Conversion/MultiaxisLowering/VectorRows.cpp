@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -34,15 +35,28 @@ bool lowering::canVectorizeInnermost(const LoweringState &s, Type elementType) {
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   if (llvm::is_contained(inputType.getShape(), 0))
     return false;
-  // A slice of a larger tensor (gather.elements with smaller indices)
-  // bufferizes to a strided view that vector.gather cannot address.
+  // A slice of a larger tensor (gather.elements with smaller indices, with
+  // dynamic sizes always) bufferizes to a strided view. The gather along
+  // input rows (a single axis, the innermost) addresses such a view where
+  // the rows keep a unit stride: slices of unit innermost stride that keep
+  // the rank. The linear-offset forms collapse the input to one dimension,
+  // which a strided view cannot be without a copy.
+  int64_t last = s.rank - 1;
+  bool alongRows = s.indicesUnitStatic[last] != std::optional<bool>(true) &&
+                   s.axes.size() == 1 && s.axes.front() == last;
   Value source = s.op.getInput();
   while (Operation *def = source.getDefiningOp()) {
-    if (isa<tensor::ExtractSliceOp>(def))
-      return false;
-    if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp>(
-            def))
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def)) {
+      bool keepsUnitRows =
+          slice.getSourceType().getRank() == slice.getType().getRank() &&
+          getConstantIntValue(slice.getMixedStrides().back()) ==
+              std::optional<int64_t>(1);
+      if (!alongRows || !keepsUnitRows)
+        return false;
+    } else if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+                    tensor::CastOp>(def)) {
       break;
+    }
     source = def->getOperand(0);
   }
   return true;
