@@ -52,6 +52,11 @@ static void addBufferization(OpPassManager &pm) {
   // Upstream's buffer-deallocation-pipeline without its first canonicalize,
   // which only serves memref.realloc (the lowerings create none).
   OpPassManager &dealloc = pm.nest<func::FuncOp>();
+  // Where a run-time check guards the loops, both branches of its scf.if
+  // yield the output buffer allocated before it; the canonicalizer forwards
+  // that buffer, which the deallocation pass otherwise cannot prove owned and
+  // clones (a copy of the whole output on every call with dynamic sizes).
+  dealloc.addPass(createCleanupPass());
   dealloc.addPass(memref::createExpandReallocPass({/*emitDeallocs=*/false}));
   dealloc.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
   dealloc.addPass(createCleanupPass());
