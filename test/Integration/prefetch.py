@@ -9,7 +9,7 @@
 # here does take the prefetching path.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: prefetch: 27 passed, 0 failed
+# CHECK: prefetch: 29 passed, 0 failed
 import os
 import re
 import subprocess
@@ -150,6 +150,16 @@ add("nd_dynamic", "nd", "batch_dims = 1", volume, coords, (4, 1000, 4),
 cols = rng.integers(-512, 512, (2, 512, 200))
 add("elements_dynamic_batch", "elements", "axis = 2", cube, cols, (2, 512, 200),
     expected(ref.elements, cube, cols, 2), dynamic=((0,), (0,), [(0, ("i", 0))]))
+
+# Rows of dynamic number (the next row clamped at run time), one of them a
+# single row (its next row is itself).
+cols = rng.integers(-1024, 1024, (512, 300))
+add("elements_dynamic_rows", "elements", "axis = 1", rows, cols, (512, 300),
+    expected(ref.elements, rows, cols, 1), dynamic=((0,), (0,), [(0, ("i", 0))]))
+single = rng.standard_normal((1, 1 << 18)).astype(np.float32)
+cols = rng.integers(-(1 << 18), 1 << 18, (1, 70000))
+add("elements_dynamic_single_row", "elements", "axis = 1", single, cols, (1, 70000),
+    expected(ref.elements, single, cols, 1), dynamic=((0,), (0,), [(0, ("i", 0))]))
 
 module = "\n".join(functions)
 # Every function takes the prefetching path.

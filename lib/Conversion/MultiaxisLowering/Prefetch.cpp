@@ -156,13 +156,13 @@ std::optional<RowPrefetch>
 lowering::planRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
                           int64_t rowLength, int64_t lanes) {
   int64_t last = s.rank - 1;
-  if (last < 1 || !worthPrefetching(s, last - 1) ||
+  if (last < 1 || !worthPrefetching(s, last) ||
       ShapedType::isDynamic(rowLength) || rowLength == 0)
     return std::nullopt;
   auto type = cast<RankedTensorType>(s.op.getInput().getType());
-  // The next row must be another one (not a broadcast) and exist.
-  if (s.inputUnitStatic[last - 1] != std::optional<bool>(false) ||
-      type.getDimSize(last - 1) < 2)
+  // The next row must be another one: not where the rows are a broadcast
+  // (a dynamic size of 1 at run time prefetches the same row, clamped).
+  if (s.inputUnitStatic[last - 1] == std::optional<bool>(true))
     return std::nullopt;
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
   int64_t inputRow = type.getDimSize(last);

@@ -137,3 +137,20 @@ func.func @sparse_element_rows_not_prefetched(%d: tensor<4096x4096xf32>, %i: ten
   %r = gather.elements %d[%i] axis = 1 into %e : tensor<4096x4096xf32>, tensor<4096x16xi64> into tensor<4096x16xf32>
   return %r : tensor<4096x16xf32>
 }
+
+// -----
+
+// A dynamic number of rows: the next row is clamped at run time (a single
+// row prefetches itself).
+// CHECK-LABEL: func.func @dynamic_rows_prefetch_next_row
+// CHECK-SAME:      %[[D:[^:]*]]: tensor<?x4096xf32>
+// CHECK:         scf.forall (%[[R:.*]]) in
+// CHECK:           scf.for
+// CHECK:             %[[NEXT:.*]] = arith.addi %[[R]], %{{.*}} : index
+// CHECK:             %[[LASTROW:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// CHECK:             %[[ROW:.*]] = arith.minui %[[NEXT]], %[[LASTROW]] : index
+// CHECK-COUNT-4:     memref.prefetch %{{.*}}[%[[ROW]],
+func.func @dynamic_rows_prefetch_next_row(%d: tensor<?x4096xf32>, %i: tensor<?x1024xi64>, %e: tensor<?x1024xf32>) -> tensor<?x1024xf32> {
+  %r = gather.elements %d[%i] axis = 1 into %e : tensor<?x4096xf32>, tensor<?x1024xi64> into tensor<?x1024xf32>
+  return %r : tensor<?x1024xf32>
+}
