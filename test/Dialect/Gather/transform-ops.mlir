@@ -67,6 +67,41 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// The CPU lowering prefetches the embedding rows of a 150 MiB table; the
+// bufferization dialect it creates them with is loaded by the extension.
+// CHECK-LABEL: func.func @lower_to_linalg_prefetch
+// CHECK:         bufferization.to_buffer
+// CHECK:         scf.forall
+// CHECK:           memref.prefetch
+// CHECK-LABEL: func.func @lower_to_linalg_no_prefetch
+// CHECK-NOT:     memref.prefetch
+// CHECK:         return
+func.func @lower_to_linalg_prefetch(%d: tensor<50000x768xf32>, %i: tensor<64xi64>) -> tensor<64x768xf32> {
+  %init = tensor.empty() : tensor<64x768xf32>
+  %0 = gather.block %d[%i] axis = 0 into %init : tensor<50000x768xf32>, tensor<64xi64> into tensor<64x768xf32>
+  return %0 : tensor<64x768xf32>
+}
+func.func @lower_to_linalg_no_prefetch(%d: tensor<50000x768xf32>, %i: tensor<64xi64>) -> tensor<64x768xf32> {
+  %init = tensor.empty() : tensor<64x768xf32>
+  %0 = gather.block %d[%i] axis = 0 into %init : tensor<50000x768xf32>, tensor<64xi64> into tensor<64x768xf32>
+  return %0 : tensor<64x768xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} attributes {sym_name = "lower_to_linalg_prefetch"} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.gather.lower_to_linalg
+    } : !transform.any_op
+    %g = transform.structured.match ops{["func.func"]} attributes {sym_name = "lower_to_linalg_no_prefetch"} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %g {
+      transform.apply_patterns.gather.lower_to_linalg {prefetch = false}
+    } : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // CHECK-LABEL: func.func @lower_to_loops
 // CHECK:         scf.for
 // CHECK-NOT:     = gather.

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -34,6 +35,7 @@ void transform::ApplyGatherToLinalgPatternsOp::populatePatterns(
   gather::GatherToLinalgOptions options;
   options.vectorize = getVectorize();
   options.blockCopy = getBlockCopy();
+  options.prefetch = getPrefetch();
   gather::populateGatherToLinalgPatterns(patterns, options);
 }
 
@@ -56,6 +58,7 @@ public:
     declareGeneratedDialect<gather::GatherDialect>();
     declareGeneratedDialect<affine::AffineDialect>();
     declareGeneratedDialect<arith::ArithDialect>();
+    declareGeneratedDialect<bufferization::BufferizationDialect>();
     declareGeneratedDialect<func::FuncDialect>();
     declareGeneratedDialect<linalg::LinalgDialect>();
     declareGeneratedDialect<memref::MemRefDialect>();

@@ -48,7 +48,8 @@ def ApplyGatherToLinalgPatternsOp : Op<Transform_Dialect,
   let summary = "lower gather ops on tensors to linalg, tensor and vector";
   let description = [{
     `populateGatherToLinalgPatterns`: the CPU lowering (block copies of whole
-    rows, vectorized element gathers, the run-time checks), and the scalar
+    rows, vectorized element gathers, software prefetch, the run-time
+    checks), and the scalar
     loop lowering of gather ops already on buffers. The error hook and site
     strings are created in the enclosing module.
 
@@ -59,7 +60,8 @@ def ApplyGatherToLinalgPatternsOp : Op<Transform_Dialect,
     ```
   }];
   let arguments = (ins DefaultValuedAttr<BoolAttr, "true">:$vectorize,
-                       DefaultValuedAttr<BoolAttr, "true">:$block_copy);
+                       DefaultValuedAttr<BoolAttr, "true">:$block_copy,
+                       DefaultValuedAttr<BoolAttr, "true">:$prefetch);
   let assemblyFormat = "attr-dict";
 }
 
