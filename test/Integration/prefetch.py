@@ -9,7 +9,7 @@
 # here does take the prefetching path.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: prefetch: 29 passed, 0 failed
+# CHECK: prefetch: 33 passed, 0 failed
 import os
 import re
 import subprocess
@@ -160,6 +160,18 @@ single = rng.standard_normal((1, 1 << 18)).astype(np.float32)
 cols = rng.integers(-(1 << 18), 1 << 18, (1, 70000))
 add("elements_dynamic_single_row", "elements", "axis = 1", single, cols, (1, 70000),
     expected(ref.elements, single, cols, 1), dynamic=((0,), (0,), [(0, ("i", 0))]))
+
+# Every size dynamic: lines per step computed at run time, for dense rows
+# (prefetched), sparse rows (none), rows of one index (broadcast read) and
+# empty rows.
+all_dyn = ((0, 1), (0, 1), [(0, ("i", 0)), (1, ("i", 1))])
+for name, cols in (("dense", rng.integers(-1024, 1024, (512, 300))),
+                   ("sparse", rng.integers(-1024, 1024, (512, 5))),
+                   ("single_index", rng.integers(-1024, 1024, (512, 1))),
+                   # No output column: the plan divides by the row length.
+                   ("empty_rows", np.zeros((512, 0), np.int64))):
+    add(f"elements_all_dynamic_{name}", "elements", "axis = 1 out_of_bounds = clamp", rows, cols,
+        cols.shape, expected(ref.elements, rows, cols, 1, "wrap", "clamp"), dynamic=all_dyn)
 
 module = "\n".join(functions)
 # Every function takes the prefetching path.

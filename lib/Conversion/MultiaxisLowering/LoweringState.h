@@ -156,18 +156,22 @@ void emitBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
 /// prefetch the next input row.
 struct RowPrefetch {
   Value buffer;
-  /// Input row and output row lengths (elements), and elements per line.
-  int64_t inputRow = 0, rowLength = 0, lineElements = 1;
-  /// Lines prefetched per vector step.
-  int64_t linesPerStep = 1;
+  /// Input row and output row lengths (elements, index values: constants
+  /// where static), and elements per line.
+  Value inputRow, rowLength;
+  int64_t lineElements = 1;
+  /// Lines prefetched per vector step: a constant (unrolled), or with
+  /// dynamic sizes a value computed before the loops (0 for sparse rows).
+  int64_t linesPerStep = 0;
+  Value dynamicLinesPerStep;
 };
 
 /// A plan where the rows are dense (at least one read per cache line of the
 /// input row, static row sizes) and the input is larger than the caches
 /// keep (or of dynamic size), else nullopt.
 std::optional<RowPrefetch> planRowPrefetch(OpBuilder &b, Location loc,
-                                           const LoweringState &s,
-                                           int64_t rowLength, int64_t lanes);
+                                           const LoweringState &s, Value init,
+                                           int64_t lanes);
 
 /// In the vector step at output position `step` of the row whose input
 /// position is `inputPos` (`rowIv`: its coordinate along the dimension

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -154,10 +155,9 @@ void lowering::emitBlockPrefetch(OpBuilder &b, Location loc,
 
 std::optional<RowPrefetch>
 lowering::planRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
-                          int64_t rowLength, int64_t lanes) {
+                          Value init, int64_t lanes) {
   int64_t last = s.rank - 1;
-  if (last < 1 || !worthPrefetching(s, last) ||
-      ShapedType::isDynamic(rowLength) || rowLength == 0)
+  if (last < 1 || !worthPrefetching(s, s.rank))
     return std::nullopt;
   auto type = cast<RankedTensorType>(s.op.getInput().getType());
   // The next row must be another one: not where the rows are a broadcast
@@ -165,7 +165,41 @@ lowering::planRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
   if (s.inputUnitStatic[last - 1] == std::optional<bool>(true))
     return std::nullopt;
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  int64_t rowLength = cast<RankedTensorType>(init.getType()).getDimSize(last);
   int64_t inputRow = type.getDimSize(last);
+  if (rowLength == 0 || inputRow == 0)
+    return std::nullopt;
+  if (ShapedType::isDynamic(rowLength) || ShapedType::isDynamic(inputRow)) {
+    // The same plan at run time: lines per step = ceil(lanes * row bytes /
+    // (row length * line bytes)), 0 where the rows are sparse (fewer reads
+    // than lines) or empty. Sizes of real buffers keep these products far
+    // from overflowing.
+    RowPrefetch plan;
+    plan.buffer = inputBuffer(b, loc, s);
+    plan.inputRow = s.inputSize[last];
+    plan.rowLength = tensor::DimOp::create(b, loc, init, last);
+    plan.lineElements = std::max<int64_t>(1, kLineBytes / elementBytes);
+    Value rowBytes = arith::MulIOp::create(b, loc, plan.inputRow,
+                                           constIndex(b, loc, elementBytes));
+    Value rowLengthBytes = arith::MulIOp::create(
+        b, loc, plan.rowLength, constIndex(b, loc, kLineBytes));
+    Value stepBytes =
+        arith::MulIOp::create(b, loc, rowBytes, constIndex(b, loc, lanes));
+    // This runs before the loops, also for an empty output row: divide by
+    // at least 1.
+    Value divisor = arith::MaxUIOp::create(b, loc, rowLengthBytes,
+                                           constIndex(b, loc, 1));
+    Value lines = arith::CeilDivUIOp::create(b, loc, stepBytes, divisor);
+    Value dense = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                        rowLengthBytes, rowBytes);
+    Value nonEmpty =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, rowBytes,
+                              constIndex(b, loc, 0));
+    plan.dynamicLinesPerStep = arith::SelectOp::create(
+        b, loc, arith::AndIOp::create(b, loc, dense, nonEmpty), lines,
+        constIndex(b, loc, 0));
+    return plan;
+  }
   int64_t rowBytes;
   if (inputRow < 1 || llvm::MulOverflow(inputRow, elementBytes, rowBytes))
     return std::nullopt;
@@ -180,9 +214,9 @@ lowering::planRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
     return std::nullopt;
   RowPrefetch plan;
   plan.buffer = inputBuffer(b, loc, s);
-  plan.inputRow = inputRow;
+  plan.inputRow = constIndex(b, loc, inputRow);
   plan.lineElements = std::max<int64_t>(1, kLineBytes / elementBytes);
-  plan.rowLength = rowLength;
+  plan.rowLength = constIndex(b, loc, rowLength);
   // Each step of `lanes` outputs covers its share of the next row's lines.
   int64_t bytesPerStep = stepBytes / rowLength + (stepBytes % rowLength != 0);
   plan.linesPerStep = (bytesPerStep + kLineBytes - 1) / kLineBytes;
@@ -204,14 +238,27 @@ void lowering::emitRowPrefetch(OpBuilder &b, Location loc,
   // The lines of the next row in proportion to this step's place in the
   // output row: element (step * inputRow / rowLength) onwards.
   Value first = arith::DivUIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, step, constIndex(b, loc, plan.inputRow)),
-      constIndex(b, loc, plan.rowLength));
-  Value lastElement = constIndex(b, loc, plan.inputRow - 1);
-  for (int64_t m = 0; m < plan.linesPerStep; ++m) {
-    Value column = arith::AddIOp::create(
-        b, loc, first, constIndex(b, loc, m * plan.lineElements));
-    where[last] = arith::MinUIOp::create(b, loc, column, lastElement);
-    prefetch(b, loc, plan.buffer, where);
+      b, loc, arith::MulIOp::create(b, loc, step, plan.inputRow),
+      plan.rowLength);
+  Value lastElement =
+      arith::SubIOp::create(b, loc, plan.inputRow, constIndex(b, loc, 1));
+  auto prefetchLine = [&](OpBuilder &lb, Location ll, Value offset) {
+    Value column = arith::AddIOp::create(lb, ll, first, offset);
+    where[last] = arith::MinUIOp::create(lb, ll, column, lastElement);
+    prefetch(lb, ll, plan.buffer, where);
+  };
+  if (!plan.dynamicLinesPerStep) {
+    for (int64_t m = 0; m < plan.linesPerStep; ++m)
+      prefetchLine(b, loc, constIndex(b, loc, m * plan.lineElements));
+    return;
   }
+  Value lineElements = constIndex(b, loc, plan.lineElements);
+  scf::ForOp::create(
+      b, loc, constIndex(b, loc, 0),
+      arith::MulIOp::create(b, loc, plan.dynamicLinesPerStep, lineElements),
+      lineElements, ValueRange{},
+      [&](OpBuilder &lb, Location ll, Value offset, ValueRange) {
+        prefetchLine(lb, ll, offset);
+        scf::YieldOp::create(lb, ll);
+      });
 }

@@ -122,8 +122,7 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   // meanwhile.
   std::optional<RowPrefetch> rowPrefetch;
   if (prefetch && onlyInnermostVaries)
-    rowPrefetch = planRowPrefetch(b, loc, s, outputType.getDimSize(last),
-                                  lanes);
+    rowPrefetch = planRowPrefetch(b, loc, s, init, lanes);
   auto forall = scf::ForallOp::create(b, loc, upperBounds, ValueRange{init},
                                       std::nullopt);
   OpBuilder::InsertionGuard guard(b);
@@ -253,12 +252,37 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
               Value scalar =
                   tensor::ExtractOp::create(lb, ll, op.getIndices(), at);
               raw = vector::BroadcastOp::create(lb, ll, rawVecType, scalar);
-            } else if (k == 1 && s.indicesUnitStatic[last]) {
-              SmallVector<Value> at = indicesPos;
-              at.back() = j;
-              raw = vector::TransferReadOp::create(
-                  lb, ll, rawVecType, op.getIndices(), at, minorMap, rawPad,
-                  mask, notInBounds);
+            } else if (k == 1) {
+              // Contiguous index values; where the row's size is dynamic it
+              // may be 1 at run time (a broadcast: every lane reads it).
+              auto readRow = [&](OpBuilder &rb, Location rl) -> Value {
+                SmallVector<Value> at = indicesPos;
+                at.back() = j;
+                return vector::TransferReadOp::create(
+                    rb, rl, rawVecType, op.getIndices(), at, minorMap, rawPad,
+                    mask, notInBounds);
+              };
+              if (s.indicesUnitStatic[last]) {
+                raw = readRow(lb, ll);
+              } else {
+                raw = scf::IfOp::create(
+                          lb, ll, s.indicesUnit[last],
+                          [&](OpBuilder &tb, Location tl) {
+                            SmallVector<Value> at = indicesPos;
+                            at.back() = constIndex(tb, tl, 0);
+                            Value scalar = tensor::ExtractOp::create(
+                                tb, tl, op.getIndices(), at);
+                            scf::YieldOp::create(
+                                tb, tl,
+                                vector::BroadcastOp::create(tb, tl, rawVecType,
+                                                            scalar)
+                                    .getResult());
+                          },
+                          [&](OpBuilder &eb, Location el) {
+                            scf::YieldOp::create(eb, el, readRow(eb, el));
+                          })
+                          .getResult(0);
+              }
             } else {
               // Coordinates are interleaved: lane l reads l*k + c of the row;
               // a dynamic row of size 1 is a broadcast (every lane reads c).

@@ -154,3 +154,31 @@ func.func @dynamic_rows_prefetch_next_row(%d: tensor<?x4096xf32>, %i: tensor<?x1
   %r = gather.elements %d[%i] axis = 1 into %e : tensor<?x4096xf32>, tensor<?x1024xi64> into tensor<?x1024xf32>
   return %r : tensor<?x1024xf32>
 }
+
+// -----
+
+// Every size dynamic: the lines per step are computed before the loops
+// (0 for sparse rows) and prefetched by a loop in each vector step.
+// CHECK-LABEL: func.func @all_dynamic_rows_prefetch
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer
+// CHECK:         %[[LINES:.*]] = arith.ceildivui
+// CHECK:         %[[DENSE:.*]] = arith.cmpi uge
+// CHECK:         %[[COUNT:.*]] = arith.select %{{.*}}, %[[LINES]], %[[C0]] : index
+// CHECK:         scf.forall
+// CHECK:           scf.for %[[J:.*]] =
+// CHECK:             %[[END:.*]] = arith.muli %[[COUNT]], %[[C16]] : index
+// CHECK:             scf.for %{{.*}} = %[[C0]] to %[[END]] step %[[C16]] {
+// CHECK:               memref.prefetch %[[BUF]]
+// CHECK:             }
+// CHECK:             scf.if
+// CHECK:               tensor.extract
+// CHECK:               vector.broadcast
+// CHECK:             } else {
+// CHECK:               vector.transfer_read
+// CHECK:             vector.gather
+func.func @all_dynamic_rows_prefetch(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %e: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = gather.elements %d[%i] axis = 1 into %e : tensor<?x?xf32>, tensor<?x?xi64> into tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
