@@ -229,6 +229,26 @@ def same_bits(got, want):
     return np.array_equal(got, want)
 
 
+def call_problem(program, entry, args, want):
+    """Runs @entry of a compiled program on `args`: None when it gives
+    `want` (an array, bit for bit), or, where `want` is the reference's
+    GatherIndexError, when it fails with the precise out-of-range report;
+    else what went wrong."""
+    from gather import jit
+    program.select(entry)
+    try:
+        got = program(*args)
+    except jit.GatherError as e:
+        if isinstance(want, Exception) and "is out of range" in str(e):
+            return None
+        return f"failed: {e}"
+    if isinstance(want, Exception):
+        return "no error for an invalid index"
+    if not same_bits(got, want):
+        return f"result differs from numpy: got {got.tolist()}"
+    return None
+
+
 def output_shape(case, want):
     """The result shape to declare: the reference's, or any shape of the
     right rank where the reference raises (the run must fail anyway)."""

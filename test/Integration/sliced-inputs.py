@@ -9,6 +9,7 @@
 import numpy as np
 
 from gather import jit, reference as ref
+from gather.difftest import call_problem
 
 rng = np.random.default_rng(3)
 passed = failed = 0
@@ -16,18 +17,9 @@ passed = failed = 0
 
 def check(name, program, entry, args, want):
     global passed, failed
-    program.select(entry)
-    try:
-        got = program(*args)
-    except jit.GatherError as e:
-        if isinstance(want, Exception) and "is out of range" in str(e):
-            passed += 1
-        else:
-            print(f"FAIL {name}: {e}")
-            failed += 1
-        return
-    if isinstance(want, Exception) or got.shape != want.shape or not np.array_equal(got, want):
-        print(f"FAIL {name}: got {got.tolist()}")
+    problem = call_problem(program, entry, args, want)
+    if problem:
+        print(f"FAIL {name}: {problem}")
         failed += 1
     else:
         passed += 1
