@@ -83,12 +83,14 @@ static bool rowGather(const std::vector<T> &data, const std::vector<I> &idx,
                       int64_t parallelRows = 64) {
   constexpr bool Checked = M == Mode::Checked;
   const int64_t rowBytes = D * sizeof(T);
-  const int64_t ahead = std::max<int64_t>(1, kLinesAhead / ((rowBytes + 63) / 64));
+  const int64_t ahead =
+      std::max<int64_t>(1, kLinesAhead / ((rowBytes + 63) / 64));
   bool bad = false;
 #pragma omp parallel for reduction(|| : bad) if (K >= parallelRows)
   for (int64_t k = 0; k < K; ++k) {
     if (M == Mode::Prefetch)
-      prefetchLines(&data[wrap(idx[std::min(k + ahead, K - 1)], N) * D], rowBytes);
+      prefetchLines(&data[wrap(idx[std::min(k + ahead, K - 1)], N) * D],
+                    rowBytes);
     int64_t r = resolve<Checked>(static_cast<int64_t>(idx[k]), N, bad);
     std::memcpy(&out[k * D], &data[r * D], D * sizeof(T));
   }
@@ -142,8 +144,9 @@ struct Workloads {
     for (int64_t a = 0; a < A; ++a)
       for (int64_t k = 0; k < K; ++k) {
         if (M == Mode::Prefetch)
-          prefetchLines(&data[(a * B + wrap(idx[std::min(k + ahead, K - 1)], B)) * C],
-                        C * sizeof(float));
+          prefetchLines(
+              &data[(a * B + wrap(idx[std::min(k + ahead, K - 1)], B)) * C],
+              C * sizeof(float));
         int64_t b = resolve<Checked>(idx[k], B, bad);
         std::memcpy(&out[(a * K + k) * C], &data[(a * B + b) * C],
                     C * sizeof(float));
@@ -192,7 +195,8 @@ struct Workloads {
       for (int64_t k = 0; k < K; ++k) {
         if (M == Mode::Prefetch) {
           const int64_t *q = &idx[(b * K + std::min(k + ahead, K - 1)) * 2];
-          __builtin_prefetch(&data[((b * H + wrap(q[0], H)) * W + wrap(q[1], W)) * C]);
+          __builtin_prefetch(
+              &data[((b * H + wrap(q[0], H)) * W + wrap(q[1], W)) * C]);
         }
         const int64_t *p = &idx[(b * K + k) * 2];
         int64_t y = resolve<Checked>(p[0], H, bad);

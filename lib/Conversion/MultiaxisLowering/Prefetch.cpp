@@ -13,7 +13,7 @@
 #include "LoweringState.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -93,6 +93,15 @@ lowering::planBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
   if (blockBytes == 0)
     return std::nullopt;
   BlockPrefetch plan;
+  // Ahead along the innermost loop dimension that has more than one
+  // iteration (the order one thread runs them in).
+  ArrayRef<int64_t> loopShape =
+      cast<RankedTensorType>(init.getType()).getShape();
+  plan.loopDim = blockStart - 1;
+  while (plan.loopDim >= 0 && loopShape[plan.loopDim] == 1)
+    --plan.loopDim;
+  if (plan.loopDim < 0)
+    return std::nullopt;
   plan.buffer = inputBuffer(b, loc, s);
   int64_t lines = (blockBytes + kLineBytes - 1) / kLineBytes;
   plan.distance = std::max<int64_t>(1, kLinesAhead / lines);
@@ -108,17 +117,6 @@ lowering::planBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
   // start on a line boundary.
   if (rowLines > 1 && rowLines < kMaxBlockLines)
     plan.rowOffsets.push_back(rowElements - 1);
-  // Ahead along the innermost loop dimension that has more than one
-  // iteration (the order one thread runs them in).
-  plan.loopDim = -1;
-  for (int64_t d = blockStart - 1; d >= 0 && plan.loopDim < 0; --d) {
-    std::optional<int64_t> size = getConstantIntValue(
-        tensor::getMixedSize(b, loc, init, d));
-    if (!size || *size > 1)
-      plan.loopDim = d;
-  }
-  if (plan.loopDim < 0)
-    return std::nullopt;
   return plan;
 }
 
@@ -230,9 +228,9 @@ void lowering::emitRowPrefetch(OpBuilder &b, Location loc,
   int64_t last = s.rank - 1;
   // The next row of this thread's loop, clamped to the last row.
   Value next = arith::AddIOp::create(b, loc, rowIv, constIndex(b, loc, 1));
-  next = arith::MinUIOp::create(b, loc, next,
-                                arith::SubIOp::create(b, loc, s.inputSize[last - 1],
-                                                      constIndex(b, loc, 1)));
+  Value lastRow = arith::SubIOp::create(b, loc, s.inputSize[last - 1],
+                                        constIndex(b, loc, 1));
+  next = arith::MinUIOp::create(b, loc, next, lastRow);
   SmallVector<Value> where(inputPos.begin(), inputPos.end());
   where[last - 1] = next;
   // The lines of the next row in proportion to this step's place in the
