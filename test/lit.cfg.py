@@ -38,6 +38,10 @@ llvm_config.with_environment("PATH", config.gather_tools_dir, append_path=True)
 # not, count and FileCheck live in the LLVM tools directory.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PYTHONPATH", os.path.join(config.gather_src_root, "python"), append_path=True)
+# The Python tests load the C API of the build under test, not the first
+# one python/gather/jit.py would find (build/ of the checkout): a sanitized
+# build in another directory tests its own library.
+config.environment["GATHER_CAPI_LIBRARY"] = os.path.join(config.gather_lib_dir, "libGatherCAPI.so")
 
 # A sanitized build (-DGATHER_SANITIZE=...): every process that may load one
 # of our shared libraries gets the ASan runtime first; leaks of the
