@@ -38,7 +38,9 @@ fi
 echo "== fuzzing for $minutes minutes with $jobs jobs, seed $seed"
 pids=()
 for ((j = 0; j < jobs; j++)); do
-  env "${sanitizer_env[@]}" PYTHONPATH="$ROOT/python" /usr/bin/python3 "$ROOT/utils/gather_fuzz.py" \
+  # The C API of the build being fuzzed (not the checkout's build/).
+  env "${sanitizer_env[@]}" GATHER_CAPI_LIBRARY="$BUILD/lib/libGatherCAPI.so" \
+    PYTHONPATH="$ROOT/python" /usr/bin/python3 "$ROOT/utils/gather_fuzz.py" \
     --bin "$BUILD/bin" --minutes "$minutes" --seed $((seed * 1000 + j)) \
     --failures "$failures_dir/job$j" > "$failures_dir/job$j.log" 2>&1 &
   pids+=($!)
