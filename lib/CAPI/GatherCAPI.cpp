@@ -292,12 +292,10 @@ extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
     llvm::Expected<gather::PackedEntry> found =
         gather::lookupEntry(*program->engine, program->entry);
     if (!found) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << found.takeError();
       program->functions.erase(program->entry);
       setError(error, errorSize,
-               "cannot run @" + program->entry + ": " + text);
+               "cannot run @" + program->entry + ": " +
+                   llvm::toString(found.takeError()));
       return 1;
     }
     function = *found;

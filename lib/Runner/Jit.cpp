@@ -89,8 +89,8 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     error = "cannot detect the host target";
     return nullptr;
   }
-  // The engine compiles with this target machine as it is: its
-  // jitCodeGenOptLevel only reaches a machine the engine makes itself.
+  // The engine compiles with this target machine as it is (its
+  // jitCodeGenOptLevel only reaches a machine the engine makes itself).
   llvm::CodeGenOptLevel codeGenLevel =
       options.optLevel <= 0   ? llvm::CodeGenOptLevel::None
       : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
@@ -135,7 +135,6 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     return llvm::Error::success();
   };
   engineOptions.transformer = transformer;
-  engineOptions.jitCodeGenOptLevel = codeGenLevel;
   // memref.copy of strided buffers calls memrefCopy from the C runner utils;
   // the OpenMP loops call libomp.
   std::string ompPath = GATHER_LIBOMP_PATH;

@@ -288,12 +288,8 @@ int main(int argc, char **argv) {
   // Looked up once: the timed runs are the calls alone.
   llvm::Expected<mlir::gather::PackedEntry> function =
       mlir::gather::lookupEntry(*engine, name);
-  if (!function) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << function.takeError();
-    fail("cannot run @" + name + ": " + text);
-  }
+  if (!function)
+    fail("cannot run @" + name + ": " + llvm::toString(function.takeError()));
   int runs = std::max(1, static_cast<int>(bench));
   std::vector<double> times, kernelTimes;
   char errorText[1024];

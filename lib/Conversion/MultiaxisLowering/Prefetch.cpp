@@ -199,7 +199,7 @@ lowering::planRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
     return plan;
   }
   int64_t rowBytes;
-  if (inputRow < 1 || llvm::MulOverflow(inputRow, elementBytes, rowBytes))
+  if (llvm::MulOverflow(inputRow, elementBytes, rowBytes))
     return std::nullopt;
   // Dense rows only: at least one read per line on average, so that the
   // whole row is worth fetching. (Sizes whose products below overflow are
