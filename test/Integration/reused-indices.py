@@ -1,9 +1,12 @@
 # Multi-axis gathers whose indices are reused by many output rows take the
-# linear-offset table path of the CPU lowering (see policies.mlir @two_axes).
-# Each policy, negative and out-of-range indices, and a broadcast innermost
-# input dimension, against the numpy reference.
+# linear-offset table path of the CPU lowering (see policies.mlir @two_axes),
+# most of them with the loops over the dimensions the input spans outermost
+# (loop-order.mlir). Each policy, negative and out-of-range indices, a
+# broadcast innermost input dimension, an innermost dimension the input
+# spans, a footprint too large to reorder, and a single innermost axis whose
+# input broadcasts an outer dimension, against the numpy reference.
 # RUN: %python %s %gather_bin %t | FileCheck %s
-# CHECK: reused-indices: 6 passed, 0 failed
+# CHECK: reused-indices: 11 passed, 0 failed
 import os
 import subprocess
 import sys
@@ -59,7 +62,24 @@ swapped = np.stack([rng.integers(0, 12, (2, 1, 1, 17)), rng.integers(0, 6, (2, 1
 # The innermost dimension is not an axis and the input broadcasts it.
 narrow = rng.standard_normal((6, 9, 7, 1)).astype(np.float32)
 pairs = np.stack([rng.integers(0, 6, (4, 1, 1, 1)), rng.integers(0, 7, (4, 1, 1, 1))], -1).reshape(4, 1, 1, 2)
+# Axes 0 and 1, the innermost dimension spanned: lane j of a row reads
+# input[n_j, m_j, h, j].
+tall = rng.standard_normal((6, 9, 20, 12)).astype(np.float32)
+spanned = np.stack([rng.integers(-6, 6, (4, 5, 1, 12)), rng.integers(-9, 9, (4, 5, 1, 12))], -1).reshape(4, 5, 1, 24)
+spanned_wild = np.stack([rng.integers(-8, 8, (4, 5, 1, 12)), rng.integers(-11, 11, (4, 5, 1, 12))], -1).reshape(4, 5, 1, 24)
+# 6 x 2048 floats per pixel: too many for L1, the output's loop order.
+wide = rng.standard_normal((6, 4, 4, 2048)).astype(np.float32)
+wide_pairs = np.stack([rng.integers(-6, 6, (3, 1, 1, 9)), rng.integers(-2048, 2048, (3, 1, 1, 9))], -1).reshape(3, 1, 1, 18)
+# One innermost axis; the input broadcasts dimension 0, so the rows of the
+# 5 index rows share each input row (reordered, vector rows).
+shared_rows = rng.standard_normal((1, 11, 40)).astype(np.float32)
+row_indices = rng.integers(-45, 45, (5, 11, 23))
 cases = [
+    ("spanned_innermost", tall, spanned, (0, 1), "wrap", "error"),
+    ("spanned_innermost_fill", tall, spanned_wild, (0, 1), "out_of_bounds", "fill"),
+    ("wide_clamp", wide, wide_pairs, (0, 3), "wrap", "clamp"),
+    ("shared_rows_fill", shared_rows, row_indices, (2,), "wrap", "fill"),
+    ("shared_rows_clamp", shared_rows, row_indices, (2,), "wrap", "clamp"),
     ("error_wrap", data, in_range, (0, 3), "wrap", "error"),
     ("clamp", data, wild, (0, 3), "wrap", "clamp"),
     ("fill", data, wild, (0, 3), "wrap", "fill"),

@@ -182,12 +182,25 @@ void emitRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
                      Value rowIv, Value step);
 
 //===----------------------------------------------------------------------===//
+// LoopOrder.cpp: the order of the loops over the output's outer dimensions
+//===----------------------------------------------------------------------===//
+
+/// The loops over output dimensions [0, numLoops), outermost first: the
+/// dimensions the input spans before those along which only the index
+/// values change, where all that the inner ones read for one position of
+/// the outer ones fits the L1 cache (so that it is read from memory once);
+/// else the output's order.
+SmallVector<int64_t> outerLoopOrder(const LoweringState &s, int64_t numLoops,
+                                    Type elementType);
+
+//===----------------------------------------------------------------------===//
 // VectorRows.cpp: element gathers vectorized along the innermost dimension
 //===----------------------------------------------------------------------===//
 
 bool canVectorizeInnermost(const LoweringState &s, Type elementType);
 
-/// One output row per scf.forall iteration, V lanes at a time.
+/// One output row per scf.forall iteration (loops in outerLoopOrder), V
+/// lanes at a time; with the offset table, one scalar load per element.
 Value buildVectorRows(OpBuilder &b, Location loc, const LoweringState &s,
                       Value init, bool useOffsetTable, bool prefetch);
 

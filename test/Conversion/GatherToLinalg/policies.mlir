@@ -199,8 +199,10 @@ func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %init_0: 
 // 2*p + 1; each component is bounded by its own axis size. The output
 // (401408 elements) reuses each of the 128 coordinate pairs 3136 times, so
 // the policy is applied once per pair into a table of linear offsets
-// (n * 56*56*64 + c); each output row of 16 lanes then reads 16 offsets
-// contiguously, adds the row's (h, w) offset and gathers.
+// (n * 56*56*64 + c). The pixels (h, w) are the outer loops and the index
+// rows the inner one: all 8 rows read one pixel's 32 x 256 bytes while they
+// are in L1. Each output row then reads its 16 offsets, adds the pixel's
+// offset and loads one element each.
 // CHECK-LABEL: func.func @two_axes
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C31:.*]] = arith.constant 31 : index
@@ -208,6 +210,7 @@ func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %init_0: 
 // CHECK-DAG:     %[[NSTRIDE:.*]] = arith.constant 200704 : index
 // CHECK-DAG:     %[[HSTRIDE:.*]] = arith.constant 3584 : index
 // CHECK-DAG:     %[[WSTRIDE:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] : tensor<32x56x56x64xf32> into tensor<6422528xf32>
 // CHECK:         %[[TABLE:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<8x1x1x16xindex>)
 // CHECK:           %[[P:.*]] = linalg.index 3 : index
@@ -220,16 +223,17 @@ func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %init_0: 
 // CHECK:           %[[C:.*]] = arith.maxsi
 // CHECK:           %[[OFF:.*]] = arith.addi %[[NOFF]], %[[C]] : index
 // CHECK:           linalg.yield %[[OFF]] : index
-// CHECK:         scf.forall (%[[I:.*]], %[[H:.*]], %[[W:.*]]) in (8, 56, 56)
+// CHECK:         scf.forall (%[[H:.*]], %[[W:.*]], %[[I:.*]]) in (56, 56, 8)
+// CHECK:           tensor.extract_slice %{{.*}}[%[[I]], %[[H]], %[[W]], 0] [1, 1, 1, 16]
 // CHECK:           %[[HOFF:.*]] = arith.muli %[[H]], %[[HSTRIDE]] : index
 // CHECK:           %[[WOFF:.*]] = arith.muli %[[W]], %[[WSTRIDE]] : index
 // CHECK:           %[[ROW:.*]] = arith.addi %[[HOFF]], %[[WOFF]] : index
-// CHECK:           %[[OFFS:.*]] = vector.transfer_read %[[TABLE]][%[[I]], %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<8x1x1x16xindex>, vector<16xindex>
-// CHECK:           %[[ROWV:.*]] = vector.broadcast %[[ROW]] : index to vector<16xindex>
-// CHECK:           %[[ADDR:.*]] = arith.addi %[[OFFS]], %[[ROWV]] : vector<16xindex>
-// CHECK:           vector.gather %[[FLAT]][%{{.*}}] [%[[ADDR]]]
-// CHECK-NOT:       arith.minsi
-// CHECK:           vector.transfer_write
+// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %[[C16]] step
+// CHECK:             %[[PAIR:.*]] = tensor.extract %[[TABLE]][%[[I]], %{{.*}}, %{{.*}}, %[[J]]] : tensor<8x1x1x16xindex>
+// CHECK:             %[[ADDR:.*]] = arith.addi %[[PAIR]], %[[ROW]] : index
+// CHECK:             %[[VALUE:.*]] = tensor.extract %[[FLAT]][%[[ADDR]]] : tensor<6422528xf32>
+// CHECK-NOT:         arith.minsi
+// CHECK:             tensor.insert %[[VALUE]] into %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[J]]]
 func.func @two_axes(%input: tensor<32x56x56x64xf32>, %indices: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
   %init_0 = tensor.empty() : tensor<8x56x56x16xf32>
   %0 = gather.multiaxis %input[%indices] axes = [0, 3] out_of_bounds = clamp into %init_0 : tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x56x16xf32>

@@ -1,0 +1,80 @@
+//===- LoopOrder.cpp - the order of the loops over output rows ------------===//
+//
+// The output's dimension order is not always the best loop order. Where
+// the indices address a small part of the input (the axes) and the output
+// repeats that lookup along dimensions the input spans (an NHWC lookup of
+// (n, c) pairs: every pixel reads the same few channels of a few images),
+// iterating the dimensions the input spans outermost lets all index rows
+// read one pixel's lines while they are in the L1 cache, instead of each
+// index row streaming the whole input from farther away.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringState.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+using namespace mlir::gather::lowering;
+
+/// Bytes that one position of the dimensions the input spans may read and
+/// that the loops inside it should find in the L1 cache (a common L1d is
+/// 32 KiB; half of it leaves room for the output rows and the indices).
+static constexpr int64_t kReuseFootprintBytes = 16 * 1024;
+static constexpr int64_t kLineBytes = 64;
+
+/// Bytes of input that the loops over all non-spanning dimensions read for
+/// one position of the spanning ones, at most: the axes' extent, the
+/// innermost dimension in whole cache lines. nullopt when a size is dynamic
+/// or the product overflows.
+static std::optional<int64_t> reuseFootprint(const LoweringState &s,
+                                             Type elementType) {
+  auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
+  ArrayRef<int64_t> shape = inputType.getShape();
+  int64_t last = s.rank - 1;
+  if (ShapedType::isDynamic(shape[last]))
+    return std::nullopt;
+  int64_t bytes;
+  if (llvm::MulOverflow(shape[last],
+                        int64_t(elementType.getIntOrFloatBitWidth() / 8),
+                        bytes))
+    return std::nullopt;
+  bytes = llvm::alignTo(bytes, kLineBytes);
+  for (int64_t axis : s.axes) {
+    if (axis == last)
+      continue;
+    if (ShapedType::isDynamic(shape[axis]) ||
+        llvm::MulOverflow(bytes, shape[axis], bytes))
+      return std::nullopt;
+  }
+  return bytes;
+}
+
+SmallVector<int64_t> lowering::outerLoopOrder(const LoweringState &s,
+                                              int64_t numLoops,
+                                              Type elementType) {
+  SmallVector<int64_t> order = llvm::to_vector(llvm::seq<int64_t>(numLoops));
+  // A dimension the input spans moves the input coordinate with the loop;
+  // along the others (the axes, the input's broadcast dimensions) only the
+  // index values change.
+  auto spans = [&](int64_t d) {
+    return !llvm::is_contained(s.axes, d) &&
+           s.inputUnitStatic[d] != std::optional<bool>(true);
+  };
+  SmallVector<int64_t> spanning, other;
+  for (int64_t d : order)
+    (spans(d) ? spanning : other).push_back(d);
+  // Only where a non-spanning loop is outside a spanning one today.
+  bool reorders = !spanning.empty() && !other.empty() &&
+                  other.front() < spanning.back();
+  if (!reorders || !elementType.isIntOrFloat())
+    return order;
+  std::optional<int64_t> footprint = reuseFootprint(s, elementType);
+  if (!footprint || *footprint > kReuseFootprintBytes)
+    return order;
+  order = spanning;
+  order.append(other);
+  return order;
+}
