@@ -207,26 +207,32 @@ struct Workloads {
     return !bad;
   }
 
-  template <int M> bool W5() {
+  // W5 (8 index rows) and W5x64 (64): the pixels outermost, so that all
+  // index rows read a pixel's lines while they are in L1 (as compiled).
+  template <int M, int64_t R> bool W5(const char *name) {
     constexpr bool Checked = M == Mode::Checked;
-    const int64_t N = 32, H = 56, W = 56, C = 64, R = 8, P = 16;
-    static auto data = load<float>(dir + "/W5_data.bin", N * H * W * C);
-    static auto idx = load<int64_t>(dir + "/W5_idx.bin", R * P * 2);
+    const int64_t N = 32, H = 56, W = 56, C = 64, P = 16;
+    static auto data = load<float>(dir + "/" + name + "_data.bin", N * H * W * C);
+    static auto idx = load<int64_t>(dir + "/" + name + "_idx.bin", R * P * 2);
     bool bad = false;
-#pragma omp parallel for collapse(2) reduction(|| : bad)
-    for (int64_t r = 0; r < R; ++r)
-      for (int64_t h = 0; h < H; ++h) {
-        // The (n, c) pairs of this row, resolved once for the whole row.
-        int64_t n[P], c[P];
+#pragma omp parallel for reduction(|| : bad)
+    for (int64_t h = 0; h < H; ++h) {
+      // Each (n, c) pair resolved once per pixel row, into its offset in
+      // the image.
+      int64_t offset[R][P];
+      for (int64_t r = 0; r < R; ++r)
         for (int64_t p = 0; p < P; ++p) {
-          n[p] = resolve<Checked>(idx[(r * P + p) * 2], N, bad);
-          c[p] = resolve<Checked>(idx[(r * P + p) * 2 + 1], C, bad);
+          int64_t n = resolve<Checked>(idx[(r * P + p) * 2], N, bad);
+          int64_t c = resolve<Checked>(idx[(r * P + p) * 2 + 1], C, bad);
+          offset[r][p] = n * H * W * C + c;
         }
-        for (int64_t x = 0; x < W; ++x)
+      for (int64_t x = 0; x < W; ++x) {
+        const float *pixel = &data[(h * W + x) * C];
+        for (int64_t r = 0; r < R; ++r)
           for (int64_t p = 0; p < P; ++p)
-            out[((r * H + h) * W + x) * P + p] =
-                data[((n[p] * H + h) * W + x) * C + c[p]];
+            out[((r * H + h) * W + x) * P + p] = pixel[offset[r][p]];
       }
+    }
     return !bad;
   }
 };
@@ -247,6 +253,7 @@ int main(int argc, char **argv) {
                          : w == "W3" ? 4096 * 1024
                          : w == "W4" ? 16 * 65536 * 4
                          : w == "W5" ? 8 * 56 * 56 * 16
+                         : w == "W5x64" ? 64 * 56 * 56 * 16
                                      : 0;
   if (!outSize) {
     std::fprintf(stderr, "unknown workload %s\n", w.c_str());
@@ -273,7 +280,9 @@ int main(int argc, char **argv) {
       return workloads.W3<M>();
     if (w == "W4")
       return workloads.W4<M>();
-    return workloads.W5<M>();
+    if (w == "W5x64")
+      return workloads.W5<M, 64>("W5x64");
+    return workloads.W5<M, 8>("W5");
   };
   auto call = [&](int mode) {
     return mode == Mode::Unchecked

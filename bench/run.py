@@ -20,6 +20,7 @@ Workloads:
   W4 nd, batch_dims=1: 16x512x512x4 f32, indices 16x65536x2
   W5 multiaxis over axes [0, 3] of NHWC 32x56x56x64 f32, indices 8x1x1x32
      (16 (n, c) pairs per row), output 8x56x56x16
+  W5x64 W5 with 64 index rows (indices 64x1x1x32, output 64x56x56x16)
   W1i32 W1 with int32 indices; W1f16 W1 with a float16 table
   W6 inference-sized lookup: 32 i64 indices into a 30000x768 f32 table
 
@@ -68,6 +69,14 @@ def workloads(rng):
     w["W5"] = dict(data=d, idx=i, op="multiaxis", attr="axes = [0, 3]",
                    numpy=lambda d=d, n=n, c=c: d[n[:, None, None, :], :, :, c[:, None, None, :]]
                    .reshape(8, 16, 56, 56).transpose(0, 2, 3, 1))
+    # W5 with 64 index rows: the lookup of each pixel is reused 64 times.
+    n64 = rng.integers(0, 32, size=(64, 16))
+    c64 = rng.integers(0, 64, size=(64, 16))
+    i64 = np.stack([n64, c64], axis=-1).reshape(64, 1, 1, 32)
+    w["W5x64"] = dict(data=d, idx=i64, op="multiaxis", attr="axes = [0, 3]",
+                      numpy=lambda d=d, n=n64, c=c64: d[n[:, None, None, :], :, :,
+                                                          c[:, None, None, :]]
+                      .reshape(64, 16, 56, 56).transpose(0, 2, 3, 1))
     i32 = w["W1"]["idx"].astype(np.int32)
     w["W1i32"] = dict(data=w["W1"]["data"], idx=i32, op="block", attr="axis = 0", ity="i32",
                       numpy=lambda d=w["W1"]["data"], i=i32: np.take(d, i, axis=0))
