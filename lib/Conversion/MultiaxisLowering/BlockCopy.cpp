@@ -3,15 +3,20 @@
 // A trailing block of output dimensions that is taken from the input whole
 // (an embedding row, the trailing dimensions of a block gather) is copied
 // with one slice per coordinate of the other dimensions: a memcpy after
-// bufferization, never element by element.
+// bufferization, never element by element. Small blocks (GatherND's
+// 16-byte rows) cost less to copy than to address: their index tuples are
+// read and resolved 16 at a time with vector arithmetic, and the policy's
+// check becomes one reduction per 16 blocks.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoweringState.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::gather;
@@ -35,6 +40,336 @@ int64_t lowering::contiguousBlockStart(const LoweringState &s,
   return start;
 }
 
+/// Blocks per tile of the resolved form, and the largest block it takes:
+/// beyond a few lines the copy itself dominates.
+static constexpr int64_t kTileBlocks = 16;
+static constexpr int64_t kSmallBlockBytes = 256;
+
+/// The loop dimension the tiles run along: the innermost one before the
+/// block whose output size is not statically 1. Later loop dimensions have
+/// size 1, in the output and the indices, so that the index tuples of
+/// consecutive blocks are consecutive. nullopt where there is none.
+static std::optional<int64_t> tileDimension(const LoweringState &s,
+                                            int64_t blockStart,
+                                            ArrayRef<int64_t> outputShape) {
+  for (int64_t d = blockStart - 1; d >= 0; --d) {
+    if (outputShape[d] != 1)
+      return d;
+    if (s.indicesUnitStatic[d] != std::optional<bool>(true))
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// Whether the blocks are copied in tiles along the tile dimension with
+/// their index tuples resolved as vectors: small static blocks, indices
+/// read in place (not a resolved table) that are not statically broadcast
+/// along that dimension, and contiguous (the tuples of a tile are read as
+/// one vector from the indices collapsed to 1-D, which a strided slice
+/// could not be without a copy).
+static bool tilesBlocks(const LoweringState &s, int64_t blockStart,
+                        ArrayRef<int64_t> outputShape) {
+  if (blockStart < 1 || s.resolved || s.axes.empty())
+    return false;
+  std::optional<int64_t> tileDim = tileDimension(s, blockStart, outputShape);
+  if (!tileDim || s.indicesUnitStatic[*tileDim] == std::optional<bool>(true))
+    return false;
+  // Too few blocks for one full tile.
+  if (!ShapedType::isDynamic(outputShape[*tileDim]) &&
+      outputShape[*tileDim] < kTileBlocks)
+    return false;
+  auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
+  auto indicesType = cast<RankedTensorType>(s.op.getIndices().getType());
+  if (!inputType.getElementType().isIntOrFloat() ||
+      !indicesType.getElementType().isSignlessIntOrIndex())
+    return false;
+  int64_t blockBytes = inputType.getElementTypeBitWidth() / 8;
+  if (blockBytes == 0)
+    return false;
+  for (int64_t d = blockStart; d < s.rank; ++d) {
+    int64_t size = inputType.getDimSize(d);
+    if (ShapedType::isDynamic(size) || size == 0)
+      return false;
+    blockBytes *= size;
+    if (blockBytes > kSmallBlockBytes)
+      return false;
+  }
+  Value source = s.op.getIndices();
+  while (Operation *def = source.getDefiningOp()) {
+    if (isa<tensor::ExtractSliceOp>(def))
+      return false;
+    if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp>(
+            def))
+      break;
+    source = def->getOperand(0);
+  }
+  return true;
+}
+
+/// The index tuples of kTileBlocks consecutive blocks, read as one vector
+/// at `first` of the indices collapsed to 1-D, resolved under `policy`: per
+/// axis a vector of input coordinates, and the lanes' validity (null where
+/// the policy has no check).
+static std::pair<SmallVector<Value>, Value>
+resolveTileTuples(OpBuilder &b, Location loc, const LoweringState &s,
+                  IndexPolicy policy, Value flatIndices, Value first) {
+  int64_t k = s.coordinateSize;
+  Type indexElementType =
+      cast<RankedTensorType>(flatIndices.getType()).getElementType();
+  auto rawType = VectorType::get({kTileBlocks * k}, indexElementType);
+  Value raw = vector::TransferReadOp::create(
+      b, loc, rawType, flatIndices, ValueRange{first},
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(indexElementType)),
+      ArrayRef<bool>{true});
+  auto indexVecType = VectorType::get({kTileBlocks}, b.getIndexType());
+  SmallVector<Value> axisCoords(s.axes.size());
+  Value valid;
+  for (auto [c, axis] : llvm::enumerate(s.axes)) {
+    Value component = raw;
+    if (k > 1) {
+      SmallVector<int64_t> lanes;
+      for (int64_t t = 0; t < kTileBlocks; ++t)
+        lanes.push_back(t * k + static_cast<int64_t>(c));
+      component = vector::ShuffleOp::create(b, loc, raw, raw, lanes);
+    }
+    if (!indexElementType.isIndex())
+      component = arith::IndexCastOp::create(b, loc, indexVecType, component);
+    Value size =
+        vector::BroadcastOp::create(b, loc, indexVecType, s.inputSize[axis]);
+    ResolvedIndexValue resolved =
+        buildResolvedIndex(b, loc, policy, component, size);
+    axisCoords[c] = resolved.index;
+    valid = andValues(b, loc, valid, resolved.valid);
+  }
+  return {axisCoords, valid};
+}
+
+/// The block copy in tiles of kTileBlocks along the innermost loop
+/// dimension. A full tile reads its k * 16 index values with one vector
+/// read, applies the policy to 16 tuples at once and reports a bad index
+/// with one reduction; the blocks are then copied one by one (unrolled).
+/// A partial tile (the end of a row, or indices that are a run-time
+/// broadcast along the dimension) copies block by block as the untiled
+/// form does.
+static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
+                                 const LoweringState &s, Value init,
+                                 int64_t blockStart,
+                                 std::optional<BlockPrefetch> plan) {
+  MultiaxisOp op = s.op;
+  auto outputType = cast<RankedTensorType>(init.getType());
+  auto inputType = cast<RankedTensorType>(op.getInput().getType());
+  Type elementType = outputType.getElementType();
+  int64_t rank = s.rank;
+  int64_t tileDim =
+      *tileDimension(s, blockStart, outputType.getShape());
+  constexpr int64_t tile = kTileBlocks;
+
+  SmallVector<OpFoldResult> upperBounds;
+  for (int64_t d = 0; d < blockStart; ++d)
+    upperBounds.push_back(tensor::getMixedSize(b, loc, init, d));
+  Value extent =
+      getValueOrCreateConstantIndexOp(b, loc, upperBounds[tileDim]);
+  SmallVector<OpFoldResult> tileBounds(upperBounds);
+  tileBounds[tileDim] = arith::CeilDivUIOp::create(
+                            b, loc, extent, constIndex(b, loc, tile))
+                            .getResult();
+
+  // The indices as one dimension, and the strides of its dimensions there
+  // (the dimensions after the tile dimension are 1 but the last, k).
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t d = 0; d < rank; ++d)
+    all[0].push_back(d);
+  Value flatIndices =
+      tensor::CollapseShapeOp::create(b, loc, op.getIndices(), all);
+  SmallVector<Value> indicesStrides(rank);
+  Value stride = constIndex(b, loc, 1);
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    indicesStrides[d] = stride;
+    stride = arith::MulIOp::create(
+        b, loc, stride, tensor::DimOp::create(b, loc, op.getIndices(), d));
+  }
+
+  auto forall = scf::ForallOp::create(b, loc, tileBounds, ValueRange{init},
+                                      std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forall.getTerminator());
+  SmallVector<Value> ivs(forall.getInductionVars());
+  Value tileStart = arith::MulIOp::create(b, loc, ivs[tileDim],
+                                          constIndex(b, loc, tile));
+  Value tileLength = arith::MinUIOp::create(
+      b, loc, constIndex(b, loc, tile),
+      arith::SubIOp::create(b, loc, extent, tileStart));
+
+  // This tile of the output: [outer coordinates, tile, block].
+  SmallVector<OpFoldResult> tileOffsets(ivs.begin(), ivs.end());
+  tileOffsets[tileDim] = tileStart;
+  SmallVector<OpFoldResult> tileSizes(blockStart, b.getIndexAttr(1));
+  tileSizes[tileDim] = tileLength;
+  SmallVector<OpFoldResult> blockSizes(blockStart, b.getIndexAttr(1));
+  SmallVector<int64_t> blockShape(blockStart, 1);
+  for (int64_t d = blockStart; d < rank; ++d) {
+    tileOffsets.push_back(b.getIndexAttr(0));
+    tileSizes.push_back(b.getIndexAttr(inputType.getDimSize(d)));
+    blockSizes.push_back(b.getIndexAttr(inputType.getDimSize(d)));
+    blockShape.push_back(inputType.getDimSize(d));
+  }
+  SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
+  Value sharedOut = forall.getRegionIterArgs()[0];
+  Value tileOut = tensor::ExtractSliceOp::create(b, loc, sharedOut,
+                                                 tileOffsets, tileSizes, ones);
+  auto blockType = RankedTensorType::get(blockShape, elementType);
+  Value zeroIndex = constIndex(b, loc, 0);
+
+  // One block: `coords` its input coordinates, `at` its place in the tile.
+  auto copyBlock = [&](OpBuilder &cb, Location cl, Value into,
+                       ArrayRef<Value> inputCoords, Value valid,
+                       Value positionInTile) -> Value {
+    SmallVector<OpFoldResult> from(inputCoords.begin(), inputCoords.end());
+    Value block = tensor::ExtractSliceOp::create(
+        cb, cl, blockType, op.getInput(), from, blockSizes, ones);
+    if (valid && fillsInvalid(s)) {
+      Value zeros = arith::ConstantOp::create(
+          cb, cl, blockType,
+          DenseElementsAttr::get(blockType, cb.getZeroAttr(elementType)));
+      block = arith::SelectOp::create(cb, cl, valid, block, zeros);
+    }
+    SmallVector<OpFoldResult> to(rank, cb.getIndexAttr(0));
+    to[tileDim] = positionInTile;
+    return tensor::InsertSliceOp::create(cb, cl, block, into, to, blockSizes,
+                                         ones);
+  };
+  // The loop coordinates of block `t` of the tile.
+  auto blockIvs = [&](OpBuilder &cb, Location cl, Value t) {
+    SmallVector<Value> at(ivs);
+    at[tileDim] = arith::AddIOp::create(cb, cl, tileStart, t);
+    return at;
+  };
+
+  Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     tileLength, constIndex(b, loc, tile));
+  if (s.indicesUnit[tileDim])
+    full = arith::AndIOp::create(
+        b, loc, full,
+        arith::XOrIOp::create(
+            b, loc, s.indicesUnit[tileDim],
+            arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1)));
+  auto ifOp = scf::IfOp::create(
+      b, loc, full,
+      [&](OpBuilder &tb, Location tl) {
+        // The tile's tuples: k * 16 consecutive index values.
+        Value rowFirst = zeroIndex;
+        for (int64_t d = 0; d < tileDim; ++d) {
+          Value pos = broadcastCoord(tb, tl, ivs[d], s.indicesUnitStatic[d],
+                                     s.indicesUnit[d]);
+          rowFirst = arith::AddIOp::create(
+              tb, tl, rowFirst,
+              arith::MulIOp::create(tb, tl, pos, indicesStrides[d]));
+        }
+        auto firstOf = [&](Value start) -> Value {
+          return arith::AddIOp::create(
+              tb, tl, rowFirst,
+              arith::MulIOp::create(tb, tl, start, indicesStrides[tileDim]));
+        };
+        Value first = firstOf(tileStart);
+        auto [axisCoords, valid] = resolveTileTuples(
+            tb, tl, s, s.policy, flatIndices, first);
+        auto maskType = VectorType::get({tile}, tb.getI1Type());
+        // One check per tile: the blocks read through index 0 meanwhile.
+        if (valid && !fillsInvalid(s)) {
+          Value invalid = arith::XOrIOp::create(
+              tb, tl, valid,
+              arith::ConstantOp::create(
+                  tb, tl, maskType,
+                  DenseElementsAttr::get(maskType, tb.getBoolAttr(true))));
+          reportIfAnyInvalid(tb, tl, s,
+                             vector::ReductionOp::create(
+                                 tb, tl, vector::CombiningKind::OR, invalid));
+        }
+        // Input coordinates of lane t of a tile starting at `start`.
+        auto laneCoords = [&](ArrayRef<Value> coordVecs, Value start,
+                              int64_t t) {
+          SmallVector<Value> at(ivs);
+          at[tileDim] =
+              arith::AddIOp::create(tb, tl, start, constIndex(tb, tl, t));
+          SmallVector<Value> inputCoords;
+          for (int64_t d = 0; d < rank; ++d) {
+            auto axisIt = llvm::find(s.axes, d);
+            if (axisIt != s.axes.end())
+              inputCoords.push_back(vector::ExtractOp::create(
+                  tb, tl, coordVecs[axisIt - s.axes.begin()], t));
+            else if (d < blockStart)
+              inputCoords.push_back(broadcastCoord(
+                  tb, tl, at[d], s.inputUnitStatic[d], s.inputUnit[d]));
+            else
+              inputCoords.push_back(zeroIndex);
+          }
+          return inputCoords;
+        };
+        // The prefetch of the tile `distance` blocks ahead (the last full
+        // tile of the row at the end), its tuples resolved as vectors and
+        // clamped into the input (an address, not the policy's answer).
+        SmallVector<Value> aheadCoords;
+        Value aheadStart;
+        bool tilePrefetch = plan && plan->loopDim == tileDim;
+        if (tilePrefetch) {
+          aheadStart = arith::MinUIOp::create(
+              tb, tl,
+              arith::AddIOp::create(tb, tl, tileStart,
+                                    constIndex(tb, tl, plan->distance)),
+              arith::SubIOp::create(tb, tl, extent, constIndex(tb, tl, tile)));
+          IndexPolicy clamp = s.policy;
+          clamp.outOfBounds = OutOfBoundsMode::clamp;
+          aheadCoords = resolveTileTuples(tb, tl, s, clamp, flatIndices,
+                                          firstOf(aheadStart))
+                            .first;
+        }
+        Value updated = tileOut;
+        for (int64_t t = 0; t < tile; ++t) {
+          Value position = constIndex(tb, tl, t);
+          if (tilePrefetch)
+            emitBlockPrefetchAt(tb, tl, *plan,
+                                laneCoords(aheadCoords, aheadStart, t));
+          else if (plan)
+            emitBlockPrefetch(tb, tl, s, *plan, blockIvs(tb, tl, position),
+                              upperBounds, blockStart);
+          SmallVector<Value> inputCoords = laneCoords(axisCoords, tileStart, t);
+          Value laneValid =
+              valid && fillsInvalid(s)
+                  ? vector::ExtractOp::create(tb, tl, valid, t).getResult()
+                  : Value();
+          updated = copyBlock(tb, tl, updated, inputCoords, laneValid,
+                              position);
+        }
+        scf::YieldOp::create(tb, tl, updated);
+      },
+      [&](OpBuilder &eb, Location el) {
+        auto loop = scf::ForOp::create(
+            eb, el, zeroIndex, tileLength, constIndex(eb, el, 1),
+            ValueRange{tileOut},
+            [&](OpBuilder &lb, Location ll, Value t, ValueRange iterArgs) {
+              SmallVector<Value> at = blockIvs(lb, ll, t);
+              if (plan)
+                emitBlockPrefetch(lb, ll, s, *plan, at, upperBounds,
+                                  blockStart);
+              SmallVector<Value> coords(at);
+              for (int64_t d = blockStart; d < rank; ++d)
+                coords.push_back(zeroIndex);
+              InputCoords input = computeInputCoords(lb, ll, s, coords);
+              if (input.valid && !fillsInvalid(s))
+                reportIfInvalid(lb, ll, s, input.valid);
+              scf::YieldOp::create(
+                  lb, ll,
+                  copyBlock(lb, ll, iterArgs[0], input.coords,
+                            fillsInvalid(s) ? input.valid : Value(), t));
+            });
+        scf::YieldOp::create(eb, el, loop.getResult(0));
+      });
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, ifOp.getResult(0), sharedOut,
+                                        tileOffsets, tileSizes, ones);
+  return forall.getResult(0);
+}
+
 /// The structure-aware form: a parallel loop over the outer output
 /// dimensions; each iteration computes one input coordinate and copies the
 /// contiguous trailing block with one slice (a memcpy after bufferization),
@@ -50,6 +385,8 @@ Value lowering::buildBlockCopy(OpBuilder &b, Location loc,
     upperBounds.push_back(tensor::getMixedSize(b, loc, init, d));
   std::optional<BlockPrefetch> plan =
       prefetch ? planBlockPrefetch(b, loc, s, init, blockStart) : std::nullopt;
+  if (tilesBlocks(s, blockStart, outputType.getShape()))
+    return buildTiledBlockCopy(b, loc, s, init, blockStart, plan);
   auto forall = scf::ForallOp::create(b, loc, upperBounds, ValueRange{init},
                                       std::nullopt);
   OpBuilder::InsertionGuard guard(b);

@@ -152,6 +152,11 @@ void emitBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
                        const BlockPrefetch &plan, ValueRange ivs,
                        ArrayRef<OpFoldResult> upperBounds, int64_t blockStart);
 
+/// The prefetch of the block at input coordinates `inputCoords` (in the
+/// input; the block dimensions' coordinates are replaced).
+void emitBlockPrefetchAt(OpBuilder &b, Location loc, const BlockPrefetch &plan,
+                         ArrayRef<Value> inputCoords);
+
 /// How the vector rows of a gather along the innermost input dimension
 /// prefetch the next input row.
 struct RowPrefetch {

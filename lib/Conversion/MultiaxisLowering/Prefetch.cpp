@@ -144,7 +144,13 @@ void lowering::emitBlockPrefetch(OpBuilder &b, Location loc,
   clamped.policy.outOfBounds = OutOfBoundsMode::clamp;
   clamped.errorFlag = nullptr;
   InputCoords at = computeInputCoords(b, loc, clamped, coords);
-  SmallVector<Value> where = at.coords;
+  emitBlockPrefetchAt(b, loc, plan, at.coords);
+}
+
+void lowering::emitBlockPrefetchAt(OpBuilder &b, Location loc,
+                                   const BlockPrefetch &plan,
+                                   ArrayRef<Value> inputCoords) {
+  SmallVector<Value> where(inputCoords);
   for (int64_t offset : plan.rowOffsets) {
     where.back() = constIndex(b, loc, offset);
     prefetch(b, loc, plan.buffer, where);

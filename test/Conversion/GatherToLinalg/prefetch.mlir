@@ -8,27 +8,44 @@
 // RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false" --split-input-file | FileCheck %s --check-prefix=OFF
 // OFF-NOT: memref.prefetch
 
-// 16-byte blocks: the index 128 iterations ahead (the iteration clamped to
-// the last one), wrapped and clamped into the input whatever the op's
-// policy (no compare and branch for a prefetch), and one line per block.
+// 16-byte blocks, copied in tiles of 16 (block-tiles.mlir): a full tile
+// resolves the tuples of the tile 128 blocks ahead (the last full tile of
+// the row at the end) as vectors, wrapped and clamped into the input
+// whatever the op's policy (no compare and branch for a prefetch), and
+// prefetches one line per block; a partial tile prefetches block by block,
+// the iteration 128 ahead clamped to the last one.
 // CHECK-LABEL: func.func @nd_blocks_prefetched_ahead
 // CHECK-SAME:      %[[D:[^:]*]]: tensor<16x512x512x4xf32>, %[[I:[^:]*]]: tensor<16x65536x2xi64>
 // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
 // CHECK-DAG:     %[[LAST:.*]] = arith.constant 65535 : index
+// CHECK-DAG:     %[[LASTTILE:.*]] = arith.constant 65520 : index
 // CHECK-DAG:     %[[C511:.*]] = arith.constant 511 : index
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %[[D]] read_only : tensor<16x512x512x4xf32> to memref<16x512x512x4xf32, strided<[?, ?, ?, ?], offset: ?>>
-// CHECK:         scf.forall (%[[B:.*]], %[[K:.*]], %{{.*}}) in (16, 65536, 1)
-// CHECK:           %[[AHEAD:.*]] = arith.addi %[[K]], %[[C128]] : index
-// CHECK:           %[[CLAMPED:.*]] = arith.minui %[[AHEAD]], %[[LAST]] : index
-// CHECK:           tensor.extract %{{.*}}[%[[B]], %[[CLAMPED]], %{{.*}}, %{{.*}}]
-// CHECK:           %[[Y0:.*]] = arith.minsi %{{.*}}, %[[C511]] : index
-// CHECK:           %[[Y:.*]] = arith.maxsi %[[Y0]], %{{.*}} : index
-// CHECK:           tensor.extract %{{.*}}[%[[B]], %[[CLAMPED]], %{{.*}}, %{{.*}}]
-// CHECK:           %[[X0:.*]] = arith.minsi %{{.*}}, %[[C511]] : index
-// CHECK:           %[[X:.*]] = arith.maxsi %[[X0]], %{{.*}} : index
-// CHECK:           memref.prefetch %[[BUF]][%[[B]], %[[Y]], %[[X]], %{{.*}}], read, locality<3>, data
-// CHECK-NOT:       memref.prefetch
-// CHECK:           tensor.extract_slice %[[D]]
+// CHECK:         scf.forall (%[[B:.*]], %[[T:.*]], %{{.*}}) in (16, %{{.*}}, 1)
+// CHECK:           %[[START:.*]] = arith.muli %[[T]], %{{.*}} : index
+// CHECK:           scf.if
+// CHECK:             %[[AHEAD:.*]] = arith.addi %[[START]], %[[C128]] : index
+// CHECK:             arith.minui %[[AHEAD]], %[[LASTTILE]] : index
+// CHECK:             vector.transfer_read {{.*}} : tensor<2097152xi64>, vector<32xi64>
+// CHECK:             arith.minsi {{.*}} : vector<16xindex>
+// CHECK:             %[[YS:.*]] = arith.maxsi {{.*}} : vector<16xindex>
+// CHECK:             arith.minsi {{.*}} : vector<16xindex>
+// CHECK:             %[[XS:.*]] = arith.maxsi {{.*}} : vector<16xindex>
+// CHECK:             %[[Y:.*]] = vector.extract %[[YS]][0]
+// CHECK:             %[[X:.*]] = vector.extract %[[XS]][0]
+// CHECK:             memref.prefetch %[[BUF]][%[[B]], %[[Y]], %[[X]], %{{.*}}], read, locality<3>, data
+// CHECK:             tensor.extract_slice %[[D]]
+// CHECK-COUNT-15:    memref.prefetch %[[BUF]]
+// CHECK:           } else {
+// CHECK:             scf.for %[[J:[^ ]*]] =
+// CHECK:               %[[K:.*]] = arith.addi %[[START]], %[[J]] : index
+// CHECK:               %[[NEXT:.*]] = arith.addi %[[K]], %[[C128]] : index
+// CHECK:               %[[CLAMPED:.*]] = arith.minui %[[NEXT]], %[[LAST]] : index
+// CHECK:               tensor.extract %{{.*}}[%[[B]], %[[CLAMPED]], %{{.*}}, %{{.*}}]
+// CHECK:               arith.minsi %{{.*}}, %[[C511]] : index
+// CHECK:               memref.prefetch %[[BUF]]
+// CHECK-NOT:           memref.prefetch
+// CHECK:               tensor.extract_slice %[[D]]
 // CHECK-NOT:     gather.
 func.func @nd_blocks_prefetched_ahead(%d: tensor<16x512x512x4xf32>, %i: tensor<16x65536x2xi64>) -> tensor<16x65536x4xf32> {
   %e = tensor.empty() : tensor<16x65536x4xf32>

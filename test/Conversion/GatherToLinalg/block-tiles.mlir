@@ -1,0 +1,126 @@
+// RUN: gather-opt %s --convert-gather-to-linalg --canonicalize --cse --split-input-file | FileCheck %s
+
+// Small blocks (at most 256 bytes) are copied in tiles of 16 along the
+// innermost loop dimension. A full tile reads its 16 (y, x) tuples as one
+// vector of 32 index values, applies the policy to each coordinate as a
+// vector and reports a bad index with one reduction per tile; then the 16
+// blocks are copied one by one from extracted coordinates. A partial tile
+// (40 = 2 x 16 + 8) copies block by block, checking each.
+// CHECK-LABEL: func.func @nd_small_blocks_in_tiles
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[SIZE:.*]] = arith.constant dense<8> : vector<16xindex>
+// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2]] : tensor<2x40x2xi64> into tensor<160xi64>
+// CHECK:         scf.forall (%[[B:.*]], %[[T:.*]]) in (2, 3)
+// CHECK:           %[[START:.*]] = arith.muli %[[T]], %[[C16]] : index
+// CHECK:           %[[LEN:.*]] = arith.minui %{{.*}}, %[[C16]] : index
+// CHECK:           %[[TILE:.*]] = tensor.extract_slice %{{.*}}[%[[B]], %[[START]], 0, 0] [1, %[[LEN]], 1, 4]
+// CHECK:           %[[FULL:.*]] = arith.cmpi eq, %[[LEN]], %[[C16]] : index
+// CHECK:           scf.if %[[FULL]]
+// CHECK:             %[[RAW:.*]] = vector.transfer_read %[[FLAT]][%{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<160xi64>, vector<32xi64>
+// CHECK:             %[[Y:.*]] = vector.shuffle %[[RAW]], %[[RAW]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]
+// CHECK:             %[[YOK:.*]] = arith.cmpi ult, %{{.*}}, %[[SIZE]] : vector<16xindex>
+// CHECK:             %[[YS:.*]] = arith.select %[[YOK]]
+// CHECK:             %[[X:.*]] = vector.shuffle %[[RAW]], %[[RAW]] [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31]
+// CHECK:             %[[XOK:.*]] = arith.cmpi ult, %{{.*}}, %[[SIZE]] : vector<16xindex>
+// CHECK:             %[[XS:.*]] = arith.select %[[XOK]]
+// CHECK:             %[[OK:.*]] = arith.andi %[[YOK]], %[[XOK]] : vector<16xi1>
+// CHECK:             %[[BAD:.*]] = arith.xori %[[OK]]
+// CHECK:             %[[ANY:.*]] = vector.reduction <or>, %[[BAD]] : vector<16xi1> into i1
+// CHECK:             scf.if %[[ANY]]
+// CHECK:               memref.store
+// CHECK:             %[[Y0:.*]] = vector.extract %[[YS]][0]
+// CHECK:             %[[X0:.*]] = vector.extract %[[XS]][0]
+// CHECK:             %[[BLOCK0:.*]] = tensor.extract_slice %{{.*}}[%[[B]], %[[Y0]], %[[X0]], 0] [1, 1, 1, 4]
+// CHECK:             %[[T0:.*]] = tensor.insert_slice %[[BLOCK0]] into %[[TILE]][0, 0, 0, 0] [1, 1, 1, 4]
+// CHECK:             %[[Y1:.*]] = vector.extract %[[YS]][1]
+// CHECK:             %[[X1:.*]] = vector.extract %[[XS]][1]
+// CHECK:             tensor.insert_slice %{{.*}} into %[[T0]][0, 1, 0, 0] [1, 1, 1, 4]
+// CHECK-COUNT-13:    tensor.insert_slice
+// CHECK:             %[[LAST:.*]] = tensor.insert_slice %{{.*}}[0, 15, 0, 0] [1, 1, 1, 4]
+// CHECK-NOT:         vector.reduction
+// CHECK:             scf.yield %[[LAST]]
+// CHECK:           } else {
+// CHECK:             scf.for %[[J:.*]] = %{{.*}} to %[[LEN]] step
+// CHECK:               tensor.extract %{{.*}} : tensor<2x40x1x2xi64>
+// CHECK:               scf.if
+// CHECK:                 memref.store
+// CHECK:               tensor.insert_slice %{{.*}}[0, %[[J]], 0, 0] [1, 1, 1, 4]
+// CHECK:         tensor.parallel_insert_slice %{{.*}}[%[[B]], %[[START]], 0, 0] [1, %[[LEN]], 1, 4]
+func.func @nd_small_blocks_in_tiles(%d: tensor<2x8x8x4xf32>, %i: tensor<2x40x2xi64>) -> tensor<2x40x4xf32> {
+  %e = tensor.empty() : tensor<2x40x4xf32>
+  %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<2x8x8x4xf32>, tensor<2x40x2xi64> into tensor<2x40x4xf32>
+  return %r : tensor<2x40x4xf32>
+}
+
+// -----
+
+// `fill`: no reduction; each block of the full tile is selected against
+// zeros with its lane of the validity mask.
+// CHECK-LABEL: func.func @fill_selects_per_block
+// CHECK:         scf.forall
+// CHECK:           scf.if
+// CHECK:             %[[OK:.*]] = arith.cmpi ult, %{{.*}} : vector<16xindex>
+// CHECK-NOT:         vector.reduction
+// CHECK-DAG:         %[[ROW:.*]] = vector.extract %{{.*}}[0] : index from vector<16xindex>
+// CHECK-DAG:         %[[LANE:.*]] = vector.extract %[[OK]][0] : i1 from vector<16xi1>
+// CHECK:             %[[BLOCK:.*]] = tensor.extract_slice %{{.*}}[%[[ROW]], 0] [1, 4]
+// CHECK:             arith.select %[[LANE]], %[[BLOCK]], %{{.*}} : tensor<1x4xf32>
+func.func @fill_selects_per_block(%d: tensor<1000x4xf32>, %i: tensor<100xi32>) -> tensor<100x4xf32> {
+  %e = tensor.empty() : tensor<100x4xf32>
+  %r = gather.block %d[%i] axis = 0 out_of_bounds = fill into %e : tensor<1000x4xf32>, tensor<100xi32> into tensor<100x4xf32>
+  return %r : tensor<100x4xf32>
+}
+
+// -----
+
+// A full tile of a large input prefetches the tile 128 blocks ahead (the
+// last full tile of the row at the end): its tuples resolved as vectors,
+// clamped, one prefetch per block.
+// CHECK-LABEL: func.func @tiles_prefetch_ahead
+// CHECK-DAG:     %[[AHEAD:.*]] = arith.constant 128 : index
+// CHECK-DAG:     %[[LASTTILE:.*]] = arith.constant 984 : index
+// CHECK:         scf.forall
+// CHECK:           scf.if
+// CHECK:             vector.reduction <or>
+// CHECK:             %[[NEXT:.*]] = arith.addi %{{.*}}, %[[AHEAD]] : index
+// CHECK:             arith.minui %[[NEXT]], %[[LASTTILE]] : index
+// CHECK:             vector.transfer_read {{.*}} : tensor<1000xi64>, vector<16xi64>
+// CHECK:             arith.minsi {{.*}} : vector<16xindex>
+// CHECK:             arith.maxsi {{.*}} : vector<16xindex>
+// CHECK-COUNT-16:    memref.prefetch
+// CHECK:           } else {
+// CHECK:             scf.for
+// CHECK:               memref.prefetch
+func.func @tiles_prefetch_ahead(%d: tensor<100000x4xf32>, %i: tensor<1000xi64>) -> tensor<1000x4xf32> {
+  %e = tensor.empty() : tensor<1000x4xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<100000x4xf32>, tensor<1000xi64> into tensor<1000x4xf32>
+  return %r : tensor<1000x4xf32>
+}
+
+// -----
+
+// Blocks over 256 bytes (here 512) cost more to copy than to address: one
+// block per iteration, no tiles.
+// CHECK-LABEL: func.func @large_blocks_not_tiled
+// CHECK:         scf.forall (%{{.*}}) in (30)
+// CHECK-NOT:     vector.transfer_read
+// CHECK:         tensor.extract_slice %{{.*}} [1, 128]
+func.func @large_blocks_not_tiled(%d: tensor<100x128xf32>, %i: tensor<30xi64>) -> tensor<30x128xf32> {
+  %e = tensor.empty() : tensor<30x128xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<100x128xf32>, tensor<30xi64> into tensor<30x128xf32>
+  return %r : tensor<30x128xf32>
+}
+
+// -----
+
+// Indices that are a strided slice cannot be read as one vector without a
+// copy: one block per iteration.
+// CHECK-LABEL: func.func @sliced_indices_not_tiled
+// CHECK:         scf.forall (%{{.*}}) in (30)
+// CHECK-NOT:     vector.transfer_read
+func.func @sliced_indices_not_tiled(%d: tensor<100x4xf32>, %all: tensor<60xi64>) -> tensor<30x4xf32> {
+  %i = tensor.extract_slice %all[0] [30] [2] : tensor<60xi64> to tensor<30xi64>
+  %e = tensor.empty() : tensor<30x4xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<100x4xf32>, tensor<30xi64> into tensor<30x4xf32>
+  return %r : tensor<30x4xf32>
+}

@@ -1,0 +1,168 @@
+# Block copies of small blocks (at most 256 bytes) run in tiles of 16 blocks
+# along the innermost loop dimension, their index tuples read and resolved
+# as vectors (BlockCopy.cpp). Executed through the C API at -O3 against the
+# numpy reference: gather.nd blocks (k = 2 and 3), block gathers of short
+# rows (k = 1, f32, f16, i8, i32 indices), every out_of_bounds policy with
+# negative and out-of-range indices, rows whose length is not a multiple of
+# 16 (a partial tile), an invalid index in a full and in a partial tile,
+# dynamic sizes, and indices broadcast at run time along the tile
+# dimension (every tile partial). The module is also lowered with
+# gather-opt to make sure that every function takes the tiled path.
+# RUN: %python %s %gather_bin | FileCheck %s
+# CHECK-NOT: FAIL
+# CHECK: block-tiles: 24 passed, 0 failed
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+from gather import jit, reference as ref
+from gather.difftest import call_problem
+
+rng = np.random.default_rng(11)
+functions, cases = [], []
+ELEMENT = {np.float32: "f32", np.float16: "f16", np.int8: "i8"}
+
+
+def tensor(shape, element):
+    return "tensor<" + "".join(f"{s}x" for s in shape) + element + ">"
+
+
+def add(name, op, attrs, data, indices, out_shape, want, dynamic=()):
+    """One function @name and its expected result (an exception: an error).
+    `dynamic`: (data dims, indices dims, output dims) made dynamic, the
+    output's sizes then read from the operands as (operand, dim) pairs."""
+    element = ELEMENT[data.dtype.type]
+    index_element = "i32" if indices.dtype == np.int32 else "i64"
+    data_dyn, index_dyn, out_dyn = dynamic or ((), (), ())
+    hide = lambda shape, dims: ["?" if d in dims else s for d, s in enumerate(shape)]
+    dt = tensor(hide(data.shape, data_dyn), element)
+    it = tensor(hide(indices.shape, index_dyn), index_element)
+    ot = tensor(hide(out_shape, [d for d, _ in out_dyn]), element)
+    sizes = "".join(f"  %s{k} = tensor.dim %{src}, %c{dim} : {dt if src == 'd' else it}\n"
+                    for k, (_, (src, dim)) in enumerate(out_dyn))
+    consts = "".join(f"  %c{dim} = arith.constant {dim} : index\n"
+                     for dim in sorted({dim for _, (_, dim) in out_dyn}))
+    args = ", ".join(f"%s{k}" for k in range(len(out_dyn)))
+    functions.append(f"""
+func.func @{name}(%d: {dt}, %i: {it}) -> {ot} {{
+{consts}{sizes}  %e = tensor.empty({args}) : {ot}
+  %r = gather.{op} %d[%i] {attrs} into %e : {dt}, {it} into {ot}
+  return %r : {ot}
+}}""")
+    cases.append((name, data, indices, want))
+
+
+def expected(fn, *args, **kw):
+    try:
+        return fn(*args, **kw)
+    except ref.GatherIndexError as e:
+        return e
+
+
+POLICIES = [("error", "wrap"), ("fill", "wrap"), ("clamp", "wrap"), ("fill", "out_of_bounds"),
+            ("unchecked", "wrap")]
+
+
+def policy_text(oob, negative):
+    text = "" if negative == "wrap" else f" negative_indices = {negative}"
+    return text + ("" if oob == "error" else f" out_of_bounds = {oob}")
+
+
+# gather.nd, batch_dims = 1, 16-byte blocks; 37 tuples per batch: two full
+# tiles and a partial one of 5.
+volume = rng.standard_normal((3, 20, 30, 4)).astype(np.float32)
+for oob, negative in POLICIES:
+    coords = np.stack([rng.integers(-20, 20, (3, 37)), rng.integers(-30, 30, (3, 37))], -1)
+    if oob not in ("unchecked", "error"):
+        coords[:, ::5, 1] = 30 + rng.integers(0, 9)
+        coords[:, 3::7, 0] = -21 - rng.integers(0, 9)
+    add(f"nd_{oob}_{negative}", "nd", "batch_dims = 1" + policy_text(oob, negative),
+        volume, coords, (3, 37, 4), expected(ref.nd, volume, coords, 1, negative, oob))
+# Invalid under `error`, in a full tile and in the partial tile.
+for name, (b, t, c, v) in (("full_tile", (1, 17, 0, 20)), ("partial_tile", (2, 35, 1, -31))):
+    coords = np.stack([rng.integers(0, 20, (3, 37)), rng.integers(0, 30, (3, 37))], -1)
+    coords[b, t, c] = v
+    add(f"nd_error_invalid_{name}", "nd", "batch_dims = 1", volume, coords, (3, 37, 4),
+        expected(ref.nd, volume, coords, 1))
+# k = 3, batch_dims = 0: tuples (a, b, c) into 6x7x8 blocks of 4.
+cube = rng.standard_normal((6, 7, 8, 4)).astype(np.float32)
+coords = np.stack([rng.integers(-6, 6, 50), rng.integers(-7, 7, 50), rng.integers(-8, 8, 50)], -1)
+add("nd_k3", "nd", "batch_dims = 0", cube, coords, (50, 4), expected(ref.nd, cube, coords, 0))
+coords = coords.copy()
+coords[::3, 2] = 9
+add("nd_k3_fill", "nd", "batch_dims = 0 out_of_bounds = fill", cube, coords, (50, 4),
+    expected(ref.nd, cube, coords, 0, "wrap", "fill"))
+
+# Block gathers of short rows (k = 1): 4 f32 (16 bytes), 8 f16, 16 i8, a
+# row of 64 f32 (256 bytes, the largest tiled block).
+rows4 = rng.standard_normal((1000, 4)).astype(np.float32)
+for oob, negative in POLICIES:
+    ids = rng.integers(-1000, 1000, 100)
+    if oob not in ("unchecked", "error"):
+        ids[::9] = 1000 + rng.integers(0, 50, ids[::9].size)
+    add(f"block_rows4_{oob}_{negative}", "block", "axis = 0" + policy_text(oob, negative),
+        rows4, ids, (100, 4), expected(ref.block, rows4, ids, 0, negative, oob))
+ids = rng.integers(-1000, 1000, 100).astype(np.int32)
+add("block_rows4_i32", "block", "axis = 0", rows4, ids, (100, 4),
+    expected(ref.block, rows4, ids.astype(np.int64), 0))
+half = rng.standard_normal((500, 8)).astype(np.float16)
+ids = rng.integers(-500, 500, 77)
+add("block_rows_f16", "block", "axis = 0", half, ids, (77, 8), expected(ref.block, half, ids, 0))
+bytes_ = rng.integers(-128, 127, (300, 16)).astype(np.int8)
+ids = rng.integers(-320, 320, 64)
+add("block_rows_i8", "block", "axis = 0 out_of_bounds = clamp", bytes_, ids, (64, 16),
+    expected(ref.block, bytes_, ids, 0, "wrap", "clamp"))
+rows64 = rng.standard_normal((200, 64)).astype(np.float32)
+ids = rng.integers(-200, 200, 40)
+add("block_rows64", "block", "axis = 0", rows64, ids, (40, 64), expected(ref.block, rows64, ids, 0))
+ids = ids.copy()
+ids[17] = 200
+add("block_rows64_error_invalid", "block", "axis = 0", rows64, ids, (40, 64),
+    expected(ref.block, rows64, ids, 0))
+# A block gather on a middle axis with short rows: tiles along the indices.
+mid = rng.standard_normal((3, 50, 2)).astype(np.float32)
+ids = rng.integers(-50, 50, (19,))
+add("block_middle_axis", "block", "axis = 1 out_of_bounds = fill", mid, ids, (3, 19, 2),
+    expected(ref.block, mid, ids, 1, "wrap", "fill"))
+
+# Dynamic sizes: the number of tuples and batches known at run time.
+coords = np.stack([rng.integers(-20, 20, (3, 37)), rng.integers(-30, 30, (3, 37))], -1)
+add("nd_dynamic", "nd", "batch_dims = 1", volume, coords, (3, 37, 4),
+    expected(ref.nd, volume, coords, 1),
+    dynamic=((0,), (0, 1), [(0, ("i", 0)), (1, ("i", 1))]))
+ids = rng.integers(-1000, 1000 + 30, 45)
+add("block_rows4_dynamic_clamp", "block", "axis = 0 out_of_bounds = clamp", rows4, ids, (45, 4),
+    expected(ref.block, rows4, ids, 0, "wrap", "clamp"), dynamic=((0,), (0,), [(0, ("i", 0))]))
+# Multiaxis over axis 0 whose indices have a dynamic size along the tile
+# dimension (1): 1 at run time is a broadcast (every tile partial), 40 is
+# not (full tiles along a dimension the input spans).
+table = rng.standard_normal((10, 40, 4)).astype(np.float32)
+for name, extent in (("broadcast", 1), ("spanning", 40)):
+    idx = rng.integers(-10, 10, (5, extent, 1))
+    add(f"multiaxis_runtime_{name}", "multiaxis", "axes = [0]", table, idx, (5, 40, 4),
+        expected(ref.multiaxis, table, idx, (0,)), dynamic=((), (1,), ()))
+
+module = "\n".join(functions)
+lowered = subprocess.run([os.path.join(sys.argv[1], "gather-opt"), "--convert-gather-to-linalg"],
+                         input=module, capture_output=True, text=True, check=True).stdout
+bodies = re.split(r"\n  func\.func ", lowered)
+passed = failed = 0
+for name, *_ in cases:
+    body = next((b for b in bodies if b.startswith(f"@{name}(")), "")
+    # The tiled form reads a tile's tuples as one vector.
+    if "vector.transfer_read" not in body:
+        print(f"FAIL {name}: not lowered in tiles")
+        failed += 1
+
+program = jit.compile(module, entry=cases[0][0], opt_level=3)
+for name, data, indices, want in cases:
+    problem = call_problem(program, name, (data, indices), want)
+    if problem:
+        print(f"FAIL {name}: {problem}")
+        failed += 1
+    else:
+        passed += 1
+print(f"block-tiles: {passed} passed, {failed} failed")
