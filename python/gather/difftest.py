@@ -249,6 +249,104 @@ def call_problem(program, entry, args, want):
     return None
 
 
+# The out_of_bounds and negative_indices pairs the in-process suites run.
+POLICY_PAIRS = [("error", "wrap"), ("fill", "wrap"), ("clamp", "wrap"),
+                ("fill", "out_of_bounds"), ("unchecked", "wrap")]
+
+
+def policy_text(oob, negative):
+    """The op's policy attributes for (out_of_bounds, negative_indices)."""
+    text = "" if negative == "wrap" else f" negative_indices = {negative}"
+    return text + ("" if oob == "error" else f" out_of_bounds = {oob}")
+
+
+def expected(fn, *args, **kw):
+    """The reference's result, or its GatherIndexError (an expected error)."""
+    try:
+        return fn(*args, **kw)
+    except ref.GatherIndexError as e:
+        return e
+
+
+class FunctionCases:
+    """One-op functions with their inputs and expected results, compiled
+    as one module and run in process through the C API."""
+
+    ELEMENT = {np.float32: "f32", np.float16: "f16", np.int8: "i8"}
+
+    def __init__(self):
+        self.functions, self.cases = [], []
+
+    def add(self, name, op, attrs, data, indices, out_shape, want, dynamic=()):
+        """@name: gather.`op` with `attrs` on `data` and `indices` (i64, or
+        i32 where the array is), `want` its result (an exception: an
+        error). `dynamic`: (data dims, indices dims, output dims) made
+        dynamic, the output's sizes then read from the operands as
+        (operand, dim) pairs."""
+        def tensor(shape, element):
+            return "tensor<" + "".join(f"{s}x" for s in shape) + element + ">"
+
+        element = self.ELEMENT[data.dtype.type]
+        index_element = "i32" if indices.dtype == np.int32 else "i64"
+        data_dyn, index_dyn, out_dyn = dynamic or ((), (), ())
+        hide = lambda shape, dims: ["?" if d in dims else s for d, s in enumerate(shape)]
+        dt = tensor(hide(data.shape, data_dyn), element)
+        it = tensor(hide(indices.shape, index_dyn), index_element)
+        ot = tensor(hide(out_shape, [d for d, _ in out_dyn]), element)
+        sizes = "".join(f"  %s{k} = tensor.dim %{src}, %c{dim} : {dt if src == 'd' else it}\n"
+                        for k, (_, (src, dim)) in enumerate(out_dyn))
+        consts = "".join(f"  %c{dim} = arith.constant {dim} : index\n"
+                         for dim in sorted({dim for _, (_, dim) in out_dyn}))
+        args = ", ".join(f"%s{k}" for k in range(len(out_dyn)))
+        self.functions.append(f"""
+func.func @{name}(%d: {dt}, %i: {it}) -> {ot} {{
+{consts}{sizes}  %e = tensor.empty({args}) : {ot}
+  %r = gather.{op} %d[%i] {attrs} into %e : {dt}, {it} into {ot}
+  return %r : {ot}
+}}""")
+        self.cases.append((name, data, indices, want))
+
+    def module(self):
+        return "\n".join(self.functions)
+
+    def lacking(self, bin_dir, marker):
+        """The functions whose --convert-gather-to-linalg form lacks
+        `marker` (the text of the path a suite means to test)."""
+        lowered = subprocess.run([os.path.join(bin_dir, "gather-opt"),
+                                  "--convert-gather-to-linalg"],
+                                 input=self.module(), capture_output=True, text=True,
+                                 check=True).stdout
+        bodies = re.split(r"\n  func\.func ", lowered)
+        return [name for name, *_ in self.cases
+                if marker not in next((b for b in bodies if b.startswith(f"@{name}(")), "")]
+
+    def report(self, title, bin_dir, marker, missing):
+        """Checks that every function takes the path `marker` marks (else
+        prints FAIL with `missing`), runs them all, prints each problem and
+        the line "TITLE: P passed, F failed"."""
+        failed = 0
+        for name in self.lacking(bin_dir, marker):
+            print(f"FAIL {name}: {missing}")
+            failed += 1
+        problems = self.run()
+        for name, problem in problems:
+            print(f"FAIL {name}: {problem}")
+        failed += len(problems)
+        print(f"{title}: {len(self.cases) - len(problems)} passed, {failed} failed")
+
+    def run(self, opt_level=3):
+        """Compiles the module once and calls every function: the list of
+        (name, problem) that did not give the expected result."""
+        from gather import jit
+        program = jit.compile(self.module(), entry=self.cases[0][0], opt_level=opt_level)
+        problems = []
+        for name, data, indices, want in self.cases:
+            problem = call_problem(program, name, (data, indices), want)
+            if problem:
+                problems.append((name, problem))
+        return problems
+
+
 def output_shape(case, want):
     """The result shape to declare: the reference's, or any shape of the
     right rank where the reference raises (the run must fail anyway)."""

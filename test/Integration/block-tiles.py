@@ -11,64 +11,16 @@
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
 # CHECK: block-tiles: 24 passed, 0 failed
-import os
-import re
-import subprocess
 import sys
 
 import numpy as np
 
-from gather import jit, reference as ref
-from gather.difftest import call_problem
+from gather import reference as ref
+from gather.difftest import POLICY_PAIRS as POLICIES, FunctionCases, expected, policy_text
 
 rng = np.random.default_rng(11)
-functions, cases = [], []
-ELEMENT = {np.float32: "f32", np.float16: "f16", np.int8: "i8"}
-
-
-def tensor(shape, element):
-    return "tensor<" + "".join(f"{s}x" for s in shape) + element + ">"
-
-
-def add(name, op, attrs, data, indices, out_shape, want, dynamic=()):
-    """One function @name and its expected result (an exception: an error).
-    `dynamic`: (data dims, indices dims, output dims) made dynamic, the
-    output's sizes then read from the operands as (operand, dim) pairs."""
-    element = ELEMENT[data.dtype.type]
-    index_element = "i32" if indices.dtype == np.int32 else "i64"
-    data_dyn, index_dyn, out_dyn = dynamic or ((), (), ())
-    hide = lambda shape, dims: ["?" if d in dims else s for d, s in enumerate(shape)]
-    dt = tensor(hide(data.shape, data_dyn), element)
-    it = tensor(hide(indices.shape, index_dyn), index_element)
-    ot = tensor(hide(out_shape, [d for d, _ in out_dyn]), element)
-    sizes = "".join(f"  %s{k} = tensor.dim %{src}, %c{dim} : {dt if src == 'd' else it}\n"
-                    for k, (_, (src, dim)) in enumerate(out_dyn))
-    consts = "".join(f"  %c{dim} = arith.constant {dim} : index\n"
-                     for dim in sorted({dim for _, (_, dim) in out_dyn}))
-    args = ", ".join(f"%s{k}" for k in range(len(out_dyn)))
-    functions.append(f"""
-func.func @{name}(%d: {dt}, %i: {it}) -> {ot} {{
-{consts}{sizes}  %e = tensor.empty({args}) : {ot}
-  %r = gather.{op} %d[%i] {attrs} into %e : {dt}, {it} into {ot}
-  return %r : {ot}
-}}""")
-    cases.append((name, data, indices, want))
-
-
-def expected(fn, *args, **kw):
-    try:
-        return fn(*args, **kw)
-    except ref.GatherIndexError as e:
-        return e
-
-
-POLICIES = [("error", "wrap"), ("fill", "wrap"), ("clamp", "wrap"), ("fill", "out_of_bounds"),
-            ("unchecked", "wrap")]
-
-
-def policy_text(oob, negative):
-    text = "" if negative == "wrap" else f" negative_indices = {negative}"
-    return text + ("" if oob == "error" else f" out_of_bounds = {oob}")
+suite = FunctionCases()
+add = suite.add
 
 
 # gather.nd, batch_dims = 1, 16-byte blocks; 37 tuples per batch: two full
@@ -145,24 +97,5 @@ for name, extent in (("broadcast", 1), ("spanning", 40)):
     add(f"multiaxis_runtime_{name}", "multiaxis", "axes = [0]", table, idx, (5, 40, 4),
         expected(ref.multiaxis, table, idx, (0,)), dynamic=((), (1,), ()))
 
-module = "\n".join(functions)
-lowered = subprocess.run([os.path.join(sys.argv[1], "gather-opt"), "--convert-gather-to-linalg"],
-                         input=module, capture_output=True, text=True, check=True).stdout
-bodies = re.split(r"\n  func\.func ", lowered)
-passed = failed = 0
-for name, *_ in cases:
-    body = next((b for b in bodies if b.startswith(f"@{name}(")), "")
-    # The tiled form reads a tile's tuples as one vector.
-    if "vector.transfer_read" not in body:
-        print(f"FAIL {name}: not lowered in tiles")
-        failed += 1
-
-program = jit.compile(module, entry=cases[0][0], opt_level=3)
-for name, data, indices, want in cases:
-    problem = call_problem(program, name, (data, indices), want)
-    if problem:
-        print(f"FAIL {name}: {problem}")
-        failed += 1
-    else:
-        passed += 1
-print(f"block-tiles: {passed} passed, {failed} failed")
+# The tiled form reads a tile's tuples as one vector.
+suite.report("block-tiles", sys.argv[1], "vector.transfer_read", "not lowered in tiles")
