@@ -169,6 +169,9 @@ struct RowPrefetch {
   /// dynamic sizes a value computed before the loops (0 for sparse rows).
   int64_t linesPerStep = 0;
   Value dynamicLinesPerStep;
+  /// With dynamic sizes: the spacing of the step's prefetches and the
+  /// share's last line (elements).
+  Value dynamicLineStride, dynamicLastLine;
 };
 
 /// A plan where the rows are dense (at least one read per cache line of the

@@ -175,19 +175,32 @@ func.func @dynamic_rows_prefetch_next_row(%d: tensor<?x4096xf32>, %i: tensor<?x1
 // -----
 
 // Every size dynamic: the lines per step are computed before the loops
-// (0 for sparse rows) and prefetched by a loop in each vector step.
+// (0 for sparse rows), and with them the spacing of the 4 prefetches per
+// vector step (ceil(lines / 4) lines) and the share's last line. A step
+// prefetches under one branch on a loop-invariant condition, never in a
+// loop (a loop there kept LLVM from simplifying the step loop).
 // CHECK-LABEL: func.func @all_dynamic_rows_prefetch
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer
 // CHECK:         %[[LINES:.*]] = arith.ceildivui
 // CHECK:         %[[DENSE:.*]] = arith.cmpi uge
 // CHECK:         %[[COUNT:.*]] = arith.select %{{.*}}, %[[LINES]], %[[C0]] : index
+// CHECK:         %[[SPACING:.*]] = arith.ceildivui %[[LINES]], %[[C4]] : index
+// CHECK:         %[[STRIDE:.*]] = arith.muli %[[SPACING]], %[[C16]] : index
+// CHECK:         %[[LASTLINE:.*]] = arith.muli %{{.*}}, %[[C16]] : index
 // CHECK:         scf.forall
 // CHECK:           scf.for %[[J:.*]] =
-// CHECK:             %[[END:.*]] = arith.muli %[[COUNT]], %[[C16]] : index
-// CHECK:             scf.for %{{.*}} = %[[C0]] to %[[END]] step %[[C16]] {
+// CHECK-NOT:         scf.for
+// CHECK:             %[[ANY:.*]] = arith.cmpi ugt, %[[COUNT]], %[[C0]] : index
+// CHECK:             scf.if %[[ANY]] {
 // CHECK:               memref.prefetch %[[BUF]]
+// CHECK:               arith.minui %[[STRIDE]], %[[LASTLINE]] : index
+// CHECK:               memref.prefetch %[[BUF]]
+// CHECK:               memref.prefetch %[[BUF]]
+// CHECK:               memref.prefetch %[[BUF]]
+// CHECK-NOT:           memref.prefetch
 // CHECK:             }
 // CHECK:             scf.if
 // CHECK:               tensor.extract
