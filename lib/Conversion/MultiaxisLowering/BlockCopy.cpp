@@ -160,15 +160,13 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
   auto inputType = cast<RankedTensorType>(op.getInput().getType());
   Type elementType = outputType.getElementType();
   int64_t rank = s.rank;
-  int64_t tileDim =
-      *tileDimension(s, blockStart, outputType.getShape());
+  int64_t tileDim = *tileDimension(s, blockStart, outputType.getShape());
   constexpr int64_t tile = kTileBlocks;
 
   SmallVector<OpFoldResult> upperBounds;
   for (int64_t d = 0; d < blockStart; ++d)
     upperBounds.push_back(tensor::getMixedSize(b, loc, init, d));
-  Value extent =
-      getValueOrCreateConstantIndexOp(b, loc, upperBounds[tileDim]);
+  Value extent = getValueOrCreateConstantIndexOp(b, loc, upperBounds[tileDim]);
   SmallVector<OpFoldResult> tileBounds(upperBounds);
   tileBounds[tileDim] = arith::CeilDivUIOp::create(
                             b, loc, extent, constIndex(b, loc, tile))

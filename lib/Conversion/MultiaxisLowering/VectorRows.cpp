@@ -137,7 +137,8 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   int64_t k = s.coordinateSize;
   auto outputType = cast<RankedTensorType>(init.getType());
   Type elementType = outputType.getElementType();
-  Type indexElementType = cast<RankedTensorType>(op.getIndices().getType()).getElementType();
+  Type indexElementType =
+      cast<RankedTensorType>(op.getIndices().getType()).getElementType();
   int64_t lanes = lanesFor(elementType.getIntOrFloatBitWidth());
   auto indexVecType = VectorType::get({lanes}, b.getIndexType());
   auto rawVecType = VectorType::get({lanes}, indexElementType);
