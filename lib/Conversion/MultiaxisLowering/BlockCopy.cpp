@@ -248,9 +248,7 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
   if (s.indicesUnit[tileDim])
     full = arith::AndIOp::create(
         b, loc, full,
-        arith::XOrIOp::create(
-            b, loc, s.indicesUnit[tileDim],
-            arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1)));
+        notValue(b, loc, s.indicesUnit[tileDim]));
   auto ifOp = scf::IfOp::create(
       b, loc, full,
       [&](OpBuilder &tb, Location tl) {
@@ -271,18 +269,12 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
         Value first = firstOf(tileStart);
         auto [axisCoords, valid] = resolveTileTuples(
             tb, tl, s, s.policy, flatIndices, first);
-        auto maskType = VectorType::get({tile}, tb.getI1Type());
         // One check per tile: the blocks read through index 0 meanwhile.
-        if (valid && !fillsInvalid(s)) {
-          Value invalid = arith::XOrIOp::create(
-              tb, tl, valid,
-              arith::ConstantOp::create(
-                  tb, tl, maskType,
-                  DenseElementsAttr::get(maskType, tb.getBoolAttr(true))));
-          reportIfAnyInvalid(tb, tl, s,
-                             vector::ReductionOp::create(
-                                 tb, tl, vector::CombiningKind::OR, invalid));
-        }
+        if (valid && !fillsInvalid(s))
+          reportIfAnyInvalid(
+              tb, tl, s,
+              vector::ReductionOp::create(tb, tl, vector::CombiningKind::OR,
+                                          notValue(tb, tl, valid)));
         // Input coordinates of lane t of a tile starting at `start`.
         auto laneCoords = [&](ArrayRef<Value> coordVecs, Value start,
                               int64_t t) {

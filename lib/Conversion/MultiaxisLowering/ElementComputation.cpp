@@ -21,6 +21,19 @@ Value lowering::constIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+Value lowering::notValue(OpBuilder &b, Location loc, Value value) {
+  Type type = value.getType();
+  Value ones =
+      isa<VectorType>(type)
+          ? arith::ConstantOp::create(
+                b, loc, type,
+                DenseElementsAttr::get(cast<ShapedType>(type),
+                                       b.getBoolAttr(true)))
+                .getResult()
+          : arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1).getResult();
+  return arith::XOrIOp::create(b, loc, value, ones);
+}
+
 Value lowering::andValues(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   if (!lhs)
     return rhs;
@@ -160,9 +173,7 @@ void lowering::reportIfInvalid(OpBuilder &b, Location loc,
                                const LoweringState &s, Value valid) {
   if (!valid || !s.errorFlag)
     return;
-  Value bad = arith::XOrIOp::create(
-      b, loc, valid, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
-  reportIfAnyInvalid(b, loc, s, bad);
+  reportIfAnyInvalid(b, loc, s, notValue(b, loc, valid));
 }
 
 void lowering::reportIfAnyInvalid(OpBuilder &b, Location loc,

@@ -165,9 +165,7 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
         },
         [&](OpBuilder &b, Location l) {
           if (errorFree) {
-            Value failed = arith::XOrIOp::create(
-                b, l, errorFree,
-                arith::ConstantIntOp::create(b, l, b.getI1Type(), 1));
+            Value failed = notValue(b, l, errorFree);
             scf::IfOp::create(b, l, failed, [&](OpBuilder &tb, Location tl) {
               if (!indexOk) {
                 reportFailedShapeCheck(tb, tl, op, shapeChecks,
@@ -208,9 +206,7 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
     // value must be valid, also one that no output element reads).
     Value skipped = buildOutputIsEmpty(rewriter, loc, init);
     if (nonEmpty) {
-      Value axisEmpty = arith::XOrIOp::create(
-          rewriter, loc, nonEmpty,
-          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
+      Value axisEmpty = notValue(rewriter, loc, nonEmpty);
       skipped = skipped
                     ? arith::OrIOp::create(rewriter, loc, skipped, axisEmpty)
                           .getResult()
@@ -224,9 +220,7 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
       // flag in device memory, and no loop raised it.
       scf::IfOp::create(rewriter, loc, skipped, [&](OpBuilder &b, Location l) {
         Value allValid = buildIndexCheck(b, l, s, strategy.buildAllOf);
-        Value invalid = arith::XOrIOp::create(
-            b, l, allValid,
-            arith::ConstantIntOp::create(b, l, b.getI1Type(), 1));
+        Value invalid = notValue(b, l, allValid);
         scf::IfOp::create(b, l, invalid, [&](OpBuilder &ib, Location il) {
           emitIndexOutOfBoundsReport(ib, il, op, strategy.reportIndexDetails,
                                      strategy.symbolTables);
@@ -322,9 +316,7 @@ struct LowerRuntimeBoundedElements : OpRewritePattern<ElementsOp> {
       if (check.kind == RuntimeErrorKind::IndicesLargerThanData)
         checks.push_back(check);
     Value fits = allShapeChecksHold(rewriter, loc, checks);
-    Value tooLarge = arith::XOrIOp::create(
-        rewriter, loc, fits,
-        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
+    Value tooLarge = notValue(rewriter, loc, fits);
     scf::IfOp::create(rewriter, loc, tooLarge, [&](OpBuilder &b, Location l) {
       reportFailedShapeCheck(b, l, op, checks, symbolTables);
       scf::YieldOp::create(b, l);

@@ -43,6 +43,8 @@ struct LoweringState {
 //===----------------------------------------------------------------------===//
 
 Value constIndex(OpBuilder &b, Location loc, int64_t v);
+/// `!value` for an i1 or a vector of i1.
+Value notValue(OpBuilder &b, Location loc, Value value);
 /// `lhs && rhs` where either may be absent (null).
 Value andValues(OpBuilder &b, Location loc, Value lhs, Value rhs);
 Value toIndex(OpBuilder &b, Location loc, Value value);

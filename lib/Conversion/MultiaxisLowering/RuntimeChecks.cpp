@@ -107,8 +107,7 @@ void mlir::gather::reportFailedShapeCheck(
   Value dim = constIndex(b, loc, last.dim);
   Value lhs = last.lhs, rhs = last.rhs;
   for (const RuntimeShapeCheck &check : llvm::reverse(checks.drop_back())) {
-    Value failed = arith::XOrIOp::create(
-        b, loc, check.holds, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+    Value failed = notValue(b, loc, check.holds);
     kind = arith::SelectOp::create(
         b, loc, failed,
         arith::ConstantIntOp::create(b, loc, i64,

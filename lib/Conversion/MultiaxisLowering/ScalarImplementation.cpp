@@ -153,8 +153,7 @@ GatherElementValue mlir::gather::buildGatherElement(OpBuilder &b, Location loc,
   if (policy.outOfBounds == OutOfBoundsMode::fill)
     result.value = arith::SelectOp::create(b, loc, valid, element, zero);
   else if (policy.canTrap())
-    result.invalid = arith::XOrIOp::create(
-        b, loc, valid, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+    result.invalid = notValue(b, loc, valid);
   return result;
 }
 
@@ -224,9 +223,7 @@ static void buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,
               buildAddressedDimSize(
                   lb, ll, gatherOp,
                   ivs.empty() ? constIndex(lb, ll, 0) : ivs.back()));
-          Value invalid = arith::XOrIOp::create(
-              lb, ll, resolved.valid,
-              arith::ConstantIntOp::create(lb, ll, lb.getI1Type(), 1));
+          Value invalid = notValue(lb, ll, resolved.valid);
           scf::IfOp::create(lb, ll, invalid, [&](OpBuilder &ib, Location il) {
             emitIndexOutOfBoundsReport(ib, il, gatherOp, /*withDetails=*/true,
                                        symbolTables);

@@ -346,12 +346,8 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
                 arith::AndIOp::create(lb, ll, gatherMask, resolved.valid);
           } else if (resolved.valid && reports) {
             // Masked-off lanes past the row read index 0, which is fine.
-            Value invalid = arith::XOrIOp::create(
-                lb, ll, resolved.valid,
-                arith::ConstantOp::create(
-                    lb, ll, maskType,
-                    DenseElementsAttr::get(maskType, lb.getBoolAttr(true))));
-            invalid = arith::AndIOp::create(lb, ll, invalid, mask);
+            Value invalid = arith::AndIOp::create(
+                lb, ll, notValue(lb, ll, resolved.valid), mask);
             badLanes = arith::OrIOp::create(lb, ll, badLanes, invalid);
           }
           axisCoords[c] = resolved.index;
