@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -40,70 +41,104 @@ int64_t lowering::contiguousBlockStart(const LoweringState &s,
   return start;
 }
 
+std::optional<int64_t>
+lowering::innermostLoopDimension(ArrayRef<int64_t> outputShape,
+                                 int64_t blockStart) {
+  for (int64_t d = blockStart - 1; d >= 0; --d)
+    if (outputShape[d] != 1)
+      return d;
+  return std::nullopt;
+}
+
+/// `block` where `valid`, else a block of zeros (a `fill` miss).
+static Value selectBlockOrZeros(OpBuilder &b, Location loc, Value valid,
+                                Value block) {
+  auto blockType = cast<RankedTensorType>(block.getType());
+  Value zeros = arith::ConstantOp::create(
+      b, loc, blockType,
+      DenseElementsAttr::get(blockType,
+                             b.getZeroAttr(blockType.getElementType())));
+  return arith::SelectOp::create(b, loc, valid, block, zeros);
+}
+
 /// Blocks per tile of the resolved form, and the largest block it takes:
 /// beyond a few lines the copy itself dominates.
 static constexpr int64_t kTileBlocks = 16;
 static constexpr int64_t kSmallBlockBytes = 256;
 
-/// The loop dimension the tiles run along: the innermost one before the
-/// block whose output size is not statically 1. Later loop dimensions have
-/// size 1, in the output and the indices, so that the index tuples of
-/// consecutive blocks are consecutive. nullopt where there is none.
+/// The loop dimension along which the blocks are copied in tiles with
+/// their index tuples resolved as vectors, or nullopt: the innermost loop
+/// dimension (the one the prefetch plan runs ahead along), with later loop
+/// dimensions of size 1 in the indices too, so that the tuples of
+/// consecutive blocks are consecutive; small static blocks; indices read
+/// in place (not a resolved table) that are not statically broadcast along
+/// that dimension, and contiguous (the tuples of a tile are read as one
+/// vector from the indices collapsed to 1-D, which a strided slice could
+/// not be without a copy).
 static std::optional<int64_t> tileDimension(const LoweringState &s,
                                             int64_t blockStart,
                                             ArrayRef<int64_t> outputShape) {
-  for (int64_t d = blockStart - 1; d >= 0; --d) {
-    if (outputShape[d] != 1)
-      return d;
+  if (blockStart < 1 || s.resolved || s.axes.empty())
+    return std::nullopt;
+  std::optional<int64_t> tileDim =
+      innermostLoopDimension(outputShape, blockStart);
+  if (!tileDim || s.indicesUnitStatic[*tileDim] == std::optional<bool>(true))
+    return std::nullopt;
+  for (int64_t d = *tileDim + 1; d < blockStart; ++d)
     if (s.indicesUnitStatic[d] != std::optional<bool>(true))
       return std::nullopt;
-  }
-  return std::nullopt;
-}
-
-/// Whether the blocks are copied in tiles along the tile dimension with
-/// their index tuples resolved as vectors: small static blocks, indices
-/// read in place (not a resolved table) that are not statically broadcast
-/// along that dimension, and contiguous (the tuples of a tile are read as
-/// one vector from the indices collapsed to 1-D, which a strided slice
-/// could not be without a copy).
-static bool tilesBlocks(const LoweringState &s, int64_t blockStart,
-                        ArrayRef<int64_t> outputShape) {
-  if (blockStart < 1 || s.resolved || s.axes.empty())
-    return false;
-  std::optional<int64_t> tileDim = tileDimension(s, blockStart, outputShape);
-  if (!tileDim || s.indicesUnitStatic[*tileDim] == std::optional<bool>(true))
-    return false;
   // Too few blocks for one full tile.
   if (!ShapedType::isDynamic(outputShape[*tileDim]) &&
       outputShape[*tileDim] < kTileBlocks)
-    return false;
+    return std::nullopt;
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   auto indicesType = cast<RankedTensorType>(s.op.getIndices().getType());
   if (!inputType.getElementType().isIntOrFloat() ||
       !indicesType.getElementType().isSignlessIntOrIndex())
-    return false;
+    return std::nullopt;
   int64_t blockBytes = inputType.getElementTypeBitWidth() / 8;
   if (blockBytes == 0)
-    return false;
+    return std::nullopt;
   for (int64_t d = blockStart; d < s.rank; ++d) {
     int64_t size = inputType.getDimSize(d);
     if (ShapedType::isDynamic(size) || size == 0)
-      return false;
+      return std::nullopt;
     blockBytes *= size;
     if (blockBytes > kSmallBlockBytes)
-      return false;
+      return std::nullopt;
   }
   Value source = s.op.getIndices();
   while (Operation *def = source.getDefiningOp()) {
     if (isa<tensor::ExtractSliceOp>(def))
-      return false;
+      return std::nullopt;
     if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp>(
             def))
       break;
     source = def->getOperand(0);
   }
-  return true;
+  return tileDim;
+}
+
+/// The block that the loop iteration at `loopCoords` (the dimensions
+/// before the block) copies, the index policy applied: an invalid index
+/// reported under `error`, a zero block under `fill` (a select, not an
+/// scf.if: the copy stays one straight-line body).
+static Value policyBlock(OpBuilder &b, Location loc, const LoweringState &s,
+                         ValueRange loopCoords, RankedTensorType blockType,
+                         ArrayRef<OpFoldResult> blockSizes) {
+  SmallVector<Value> coords(loopCoords);
+  for (int64_t d = loopCoords.size(); d < s.rank; ++d)
+    coords.push_back(constIndex(b, loc, 0));
+  InputCoords at = computeInputCoords(b, loc, s, coords);
+  SmallVector<OpFoldResult> ones(s.rank, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> inputOffsets(at.coords.begin(), at.coords.end());
+  Value block = tensor::ExtractSliceOp::create(
+      b, loc, blockType, s.op.getInput(), inputOffsets, blockSizes, ones);
+  if (at.valid && !fillsInvalid(s))
+    reportIfInvalid(b, loc, s, at.valid);
+  else if (at.valid)
+    block = selectBlockOrZeros(b, loc, at.valid, block);
+  return block;
 }
 
 /// The index tuples of kTileBlocks consecutive blocks, read as one vector
@@ -153,19 +188,16 @@ resolveTileTuples(OpBuilder &b, Location loc, const LoweringState &s,
 /// form does.
 static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
                                  const LoweringState &s, Value init,
-                                 int64_t blockStart,
+                                 int64_t blockStart, int64_t tileDim,
+                                 ArrayRef<OpFoldResult> upperBounds,
                                  std::optional<BlockPrefetch> plan) {
   MultiaxisOp op = s.op;
   auto outputType = cast<RankedTensorType>(init.getType());
   auto inputType = cast<RankedTensorType>(op.getInput().getType());
   Type elementType = outputType.getElementType();
   int64_t rank = s.rank;
-  int64_t tileDim = *tileDimension(s, blockStart, outputType.getShape());
   constexpr int64_t tile = kTileBlocks;
 
-  SmallVector<OpFoldResult> upperBounds;
-  for (int64_t d = 0; d < blockStart; ++d)
-    upperBounds.push_back(tensor::getMixedSize(b, loc, init, d));
   Value extent = getValueOrCreateConstantIndexOp(b, loc, upperBounds[tileDim]);
   SmallVector<OpFoldResult> tileBounds(upperBounds);
   tileBounds[tileDim] = arith::CeilDivUIOp::create(
@@ -218,19 +250,9 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
   auto blockType = RankedTensorType::get(blockShape, elementType);
   Value zeroIndex = constIndex(b, loc, 0);
 
-  // One block: `coords` its input coordinates, `at` its place in the tile.
-  auto copyBlock = [&](OpBuilder &cb, Location cl, Value into,
-                       ArrayRef<Value> inputCoords, Value valid,
-                       Value positionInTile) -> Value {
-    SmallVector<OpFoldResult> from(inputCoords.begin(), inputCoords.end());
-    Value block = tensor::ExtractSliceOp::create(
-        cb, cl, blockType, op.getInput(), from, blockSizes, ones);
-    if (valid && fillsInvalid(s)) {
-      Value zeros = arith::ConstantOp::create(
-          cb, cl, blockType,
-          DenseElementsAttr::get(blockType, cb.getZeroAttr(elementType)));
-      block = arith::SelectOp::create(cb, cl, valid, block, zeros);
-    }
+  // `block` into the tile at position `positionInTile`.
+  auto insertBlock = [&](OpBuilder &cb, Location cl, Value block, Value into,
+                         Value positionInTile) -> Value {
     SmallVector<OpFoldResult> to(rank, cb.getIndexAttr(0));
     to[tileDim] = positionInTile;
     return tensor::InsertSliceOp::create(cb, cl, block, into, to, blockSizes,
@@ -298,10 +320,11 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
         // The prefetch of the tile `distance` blocks ahead (the last full
         // tile of the row at the end), its tuples resolved as vectors and
         // clamped into the input (an address, not the policy's answer).
+        // The plan runs ahead along the tile dimension: both are the
+        // innermost loop dimension.
         SmallVector<Value> aheadCoords;
         Value aheadStart;
-        bool tilePrefetch = plan && plan->loopDim == tileDim;
-        if (tilePrefetch) {
+        if (plan) {
           aheadStart = arith::MinUIOp::create(
               tb, tl,
               arith::AddIOp::create(tb, tl, tileStart,
@@ -315,20 +338,21 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
         }
         Value updated = tileOut;
         for (int64_t t = 0; t < tile; ++t) {
-          Value position = constIndex(tb, tl, t);
-          if (tilePrefetch)
+          if (plan)
             emitBlockPrefetchAt(tb, tl, *plan,
                                 laneCoords(aheadCoords, aheadStart, t));
-          else if (plan)
-            emitBlockPrefetch(tb, tl, s, *plan, blockIvs(tb, tl, position),
-                              upperBounds, blockStart);
-          SmallVector<Value> inputCoords = laneCoords(axisCoords, tileStart, t);
+          SmallVector<OpFoldResult> from =
+              getAsOpFoldResult(laneCoords(axisCoords, tileStart, t));
           Value laneValid =
               valid && fillsInvalid(s)
                   ? vector::ExtractOp::create(tb, tl, valid, t).getResult()
                   : Value();
-          updated = copyBlock(tb, tl, updated, inputCoords, laneValid,
-                              position);
+          Value block = tensor::ExtractSliceOp::create(
+              tb, tl, blockType, op.getInput(), from, blockSizes, ones);
+          if (laneValid)
+            block = selectBlockOrZeros(tb, tl, laneValid, block);
+          updated =
+              insertBlock(tb, tl, block, updated, constIndex(tb, tl, t));
         }
         scf::YieldOp::create(tb, tl, updated);
       },
@@ -341,16 +365,9 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
               if (plan)
                 emitBlockPrefetch(lb, ll, s, *plan, at, upperBounds,
                                   blockStart);
-              SmallVector<Value> coords(at);
-              for (int64_t d = blockStart; d < rank; ++d)
-                coords.push_back(zeroIndex);
-              InputCoords input = computeInputCoords(lb, ll, s, coords);
-              if (input.valid && !fillsInvalid(s))
-                reportIfInvalid(lb, ll, s, input.valid);
+              Value block = policyBlock(lb, ll, s, at, blockType, blockSizes);
               scf::YieldOp::create(
-                  lb, ll,
-                  copyBlock(lb, ll, iterArgs[0], input.coords,
-                            fillsInvalid(s) ? input.valid : Value(), t));
+                  lb, ll, insertBlock(lb, ll, block, iterArgs[0], t));
             });
         scf::YieldOp::create(eb, el, loop.getResult(0));
       });
@@ -375,8 +392,10 @@ Value lowering::buildBlockCopy(OpBuilder &b, Location loc,
     upperBounds.push_back(tensor::getMixedSize(b, loc, init, d));
   std::optional<BlockPrefetch> plan =
       prefetch ? planBlockPrefetch(b, loc, s, init, blockStart) : std::nullopt;
-  if (tilesBlocks(s, blockStart, outputType.getShape()))
-    return buildTiledBlockCopy(b, loc, s, init, blockStart, plan);
+  if (std::optional<int64_t> tileDim =
+          tileDimension(s, blockStart, outputType.getShape()))
+    return buildTiledBlockCopy(b, loc, s, init, blockStart, *tileDim,
+                               upperBounds, plan);
   auto forall = scf::ForallOp::create(b, loc, upperBounds, ValueRange{init},
                                       std::nullopt);
   OpBuilder::InsertionGuard guard(b);
@@ -384,10 +403,6 @@ Value lowering::buildBlockCopy(OpBuilder &b, Location loc,
   if (plan)
     emitBlockPrefetch(b, loc, s, *plan, forall.getInductionVars(),
                       upperBounds, blockStart);
-  SmallVector<Value> coords(forall.getInductionVars());
-  for (int64_t d = blockStart; d < rank; ++d)
-    coords.push_back(constIndex(b, loc, 0));
-  InputCoords at = computeInputCoords(b, loc, s, coords);
   SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
   SmallVector<OpFoldResult> sizes(blockStart, b.getIndexAttr(1));
   SmallVector<int64_t> sliceShape(blockStart, 1);
@@ -395,22 +410,13 @@ Value lowering::buildBlockCopy(OpBuilder &b, Location loc,
     sizes.push_back(tensor::getMixedSize(b, loc, s.op.getInput(), d));
     sliceShape.push_back(inputType.getDimSize(d));
   }
-  SmallVector<OpFoldResult> inputOffsets(at.coords.begin(), at.coords.end());
-  Value block = tensor::ExtractSliceOp::create(
-      b, loc, RankedTensorType::get(sliceShape, outputType.getElementType()),
-      s.op.getInput(), inputOffsets, sizes, ones);
-  if (at.valid && !fillsInvalid(s)) {
-    reportIfInvalid(b, loc, s, at.valid);
-  } else if (at.valid) {
-    // A select, not an scf.if: the copy stays one straight-line body.
-    Type elementType = outputType.getElementType();
-    auto blockType = RankedTensorType::get(sliceShape, elementType);
-    Value zeros = arith::ConstantOp::create(
-        b, loc, blockType,
-        DenseElementsAttr::get(blockType, b.getZeroAttr(elementType)));
-    block = arith::SelectOp::create(b, loc, at.valid, block, zeros);
-  }
-  SmallVector<OpFoldResult> outputOffsets(coords.begin(), coords.end());
+  Value block = policyBlock(
+      b, loc, s, forall.getInductionVars(),
+      RankedTensorType::get(sliceShape, outputType.getElementType()), sizes);
+  SmallVector<OpFoldResult> outputOffsets =
+      getAsOpFoldResult(forall.getInductionVars());
+  for (int64_t d = blockStart; d < rank; ++d)
+    outputOffsets.push_back(b.getIndexAttr(0));
   b.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(
       b, loc, block, forall.getRegionIterArgs()[0], outputOffsets, sizes, ones);

@@ -120,6 +120,11 @@ Value buildAxisOffsetTable(OpBuilder &b, Location loc, const LoweringState &s,
 int64_t contiguousBlockStart(const LoweringState &s,
                              ArrayRef<int64_t> outputShape);
 
+/// The innermost output dimension before `blockStart` whose size is not
+/// statically 1 (the order one thread runs the loops in), or nullopt.
+std::optional<int64_t> innermostLoopDimension(ArrayRef<int64_t> outputShape,
+                                              int64_t blockStart);
+
 /// An scf.forall over the output dimensions before `blockStart`; each
 /// iteration copies one block with one slice.
 Value buildBlockCopy(OpBuilder &b, Location loc, const LoweringState &s,

@@ -97,13 +97,11 @@ lowering::planBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
   BlockPrefetch plan;
   // Ahead along the innermost loop dimension that has more than one
   // iteration (the order one thread runs them in).
-  ArrayRef<int64_t> loopShape =
-      cast<RankedTensorType>(init.getType()).getShape();
-  plan.loopDim = blockStart - 1;
-  while (plan.loopDim >= 0 && loopShape[plan.loopDim] == 1)
-    --plan.loopDim;
-  if (plan.loopDim < 0)
+  std::optional<int64_t> loopDim = innermostLoopDimension(
+      cast<RankedTensorType>(init.getType()).getShape(), blockStart);
+  if (!loopDim)
     return std::nullopt;
+  plan.loopDim = *loopDim;
   plan.buffer = inputBuffer(b, loc, s);
   int64_t lines = (blockBytes + kLineBytes - 1) / kLineBytes;
   plan.distance = std::max<int64_t>(1, kLinesAhead / lines);
