@@ -107,15 +107,9 @@ static std::optional<int64_t> tileDimension(const LoweringState &s,
     if (blockBytes > kSmallBlockBytes)
       return std::nullopt;
   }
-  Value source = s.op.getIndices();
-  while (Operation *def = source.getDefiningOp()) {
-    if (isa<tensor::ExtractSliceOp>(def))
-      return std::nullopt;
-    if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp>(
-            def))
-      break;
-    source = def->getOperand(0);
-  }
+  if (!slicesAllowed(s.op.getIndices(),
+                     [](tensor::ExtractSliceOp) { return false; }))
+    return std::nullopt;
   return tileDim;
 }
 
@@ -206,18 +200,11 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
 
   // The indices as one dimension, and the strides of its dimensions there
   // (the dimensions after the tile dimension are 1 but the last, k).
-  SmallVector<ReassociationIndices> all(1);
+  Value flatIndices = collapseToOneDimension(b, loc, op.getIndices());
+  SmallVector<Value> indicesSizes;
   for (int64_t d = 0; d < rank; ++d)
-    all[0].push_back(d);
-  Value flatIndices =
-      tensor::CollapseShapeOp::create(b, loc, op.getIndices(), all);
-  SmallVector<Value> indicesStrides(rank);
-  Value stride = constIndex(b, loc, 1);
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    indicesStrides[d] = stride;
-    stride = arith::MulIOp::create(
-        b, loc, stride, tensor::DimOp::create(b, loc, op.getIndices(), d));
-  }
+    indicesSizes.push_back(tensor::DimOp::create(b, loc, op.getIndices(), d));
+  SmallVector<Value> indicesStrides = rowMajorStrides(b, loc, indicesSizes);
 
   auto forall = scf::ForallOp::create(b, loc, tileBounds, ValueRange{init},
                                       std::nullopt);

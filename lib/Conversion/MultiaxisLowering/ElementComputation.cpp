@@ -21,6 +21,41 @@ Value lowering::constIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+Value lowering::collapseToOneDimension(OpBuilder &b, Location loc,
+                                       Value tensor) {
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t d = 0; d < cast<RankedTensorType>(tensor.getType()).getRank();
+       ++d)
+    all[0].push_back(d);
+  return tensor::CollapseShapeOp::create(b, loc, tensor, all);
+}
+
+SmallVector<Value> lowering::rowMajorStrides(OpBuilder &b, Location loc,
+                                             ArrayRef<Value> sizes) {
+  SmallVector<Value> strides(sizes.size());
+  Value stride = constIndex(b, loc, 1);
+  for (int64_t d = sizes.size() - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride = arith::MulIOp::create(b, loc, stride, sizes[d]);
+  }
+  return strides;
+}
+
+bool lowering::slicesAllowed(
+    Value tensor, function_ref<bool(tensor::ExtractSliceOp)> allowed) {
+  while (Operation *def = tensor.getDefiningOp()) {
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def)) {
+      if (!allowed(slice))
+        return false;
+    } else if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+                    tensor::CastOp>(def)) {
+      return true;
+    }
+    tensor = def->getOperand(0);
+  }
+  return true;
+}
+
 Value lowering::notValue(OpBuilder &b, Location loc, Value value) {
   Type type = value.getType();
   Value ones =

@@ -10,6 +10,8 @@
 
 #include "gather/Conversion/MultiaxisLowering/MultiaxisLowering.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 #include <optional>
 
 namespace mlir::gather::lowering {
@@ -43,6 +45,17 @@ struct LoweringState {
 //===----------------------------------------------------------------------===//
 
 Value constIndex(OpBuilder &b, Location loc, int64_t v);
+/// `tensor` collapsed to one dimension (free on the contiguous buffers
+/// gathers read; bufferization copies a strided view).
+Value collapseToOneDimension(OpBuilder &b, Location loc, Value tensor);
+/// The row-major strides of a tensor of sizes `sizes` (index values).
+SmallVector<Value> rowMajorStrides(OpBuilder &b, Location loc,
+                                   ArrayRef<Value> sizes);
+/// Whether every tensor.extract_slice that `tensor` is, through reshapes
+/// and casts, satisfies `allowed` (what a strided view can be read as).
+bool slicesAllowed(Value tensor,
+                   function_ref<bool(tensor::ExtractSliceOp)> allowed);
+
 /// `!value` for an i1 or a vector of i1.
 Value notValue(OpBuilder &b, Location loc, Value value);
 /// `lhs && rhs` where either may be absent (null).

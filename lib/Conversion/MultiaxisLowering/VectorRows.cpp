@@ -45,22 +45,13 @@ bool lowering::canVectorizeInnermost(const LoweringState &s, Type elementType) {
   int64_t last = s.rank - 1;
   bool alongRows = s.indicesUnitStatic[last] != std::optional<bool>(true) &&
                    s.axes.size() == 1 && s.axes.front() == last;
-  Value source = s.op.getInput();
-  while (Operation *def = source.getDefiningOp()) {
-    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def)) {
-      bool keepsUnitRows =
-          slice.getSourceType().getRank() == slice.getType().getRank() &&
-          getConstantIntValue(slice.getMixedStrides().back()) ==
-              std::optional<int64_t>(1);
-      if (!alongRows || !keepsUnitRows)
-        return false;
-    } else if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
-                    tensor::CastOp>(def)) {
-      break;
-    }
-    source = def->getOperand(0);
-  }
-  return true;
+  return slicesAllowed(s.op.getInput(), [&](tensor::ExtractSliceOp slice) {
+    bool keepsUnitRows =
+        slice.getSourceType().getRank() == slice.getType().getRank() &&
+        getConstantIntValue(slice.getMixedStrides().back()) ==
+            std::optional<int64_t>(1);
+    return alongRows && keepsUnitRows;
+  });
 }
 
 /// A row whose elements' offsets come from the offset table: one scalar
@@ -162,15 +153,8 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   SmallVector<Value> inputStrides(rank);
   useOffsetTable = useOffsetTable && !onlyInnermostVaries;
   if (!onlyInnermostVaries) {
-    SmallVector<ReassociationIndices> all(1);
-    for (int64_t d = 0; d < rank; ++d)
-      all[0].push_back(d);
-    flatInput = tensor::CollapseShapeOp::create(b, loc, op.getInput(), all);
-    Value stride = constIndex(b, loc, 1);
-    for (int64_t d = last; d >= 0; --d) {
-      inputStrides[d] = stride;
-      stride = arith::MulIOp::create(b, loc, stride, s.inputSize[d]);
-    }
+    flatInput = collapseToOneDimension(b, loc, op.getInput());
+    inputStrides = rowMajorStrides(b, loc, s.inputSize);
   }
   // Indices reused by many rows: resolve each coordinate tuple once, into
   // its linear offset; the rows then read offsets contiguously.
