@@ -207,32 +207,31 @@ struct Workloads {
     return !bad;
   }
 
-  // W5 (8 index rows) and W5x64 (64): the pixels outermost, so that all
-  // index rows read a pixel's lines while they are in L1 (as compiled).
+  // W5 (8 index rows) and W5x64 (64): each (n, c) pair resolved once into
+  // its offset in the image (as the compiled code's offset table), then
+  // the pixels outermost, so that all index rows read a pixel's lines
+  // while they are in L1 (as compiled).
   template <int M, int64_t R> bool W5(const char *name) {
     constexpr bool Checked = M == Mode::Checked;
     const int64_t N = 32, H = 56, W = 56, C = 64, P = 16;
     static auto data = load<float>(dir + "/" + name + "_data.bin", N * H * W * C);
     static auto idx = load<int64_t>(dir + "/" + name + "_idx.bin", R * P * 2);
     bool bad = false;
-#pragma omp parallel for reduction(|| : bad)
-    for (int64_t h = 0; h < H; ++h) {
-      // Each (n, c) pair resolved once per pixel row, into its offset in
-      // the image.
-      int64_t offset[R][P];
-      for (int64_t r = 0; r < R; ++r)
-        for (int64_t p = 0; p < P; ++p) {
-          int64_t n = resolve<Checked>(idx[(r * P + p) * 2], N, bad);
-          int64_t c = resolve<Checked>(idx[(r * P + p) * 2 + 1], C, bad);
-          offset[r][p] = n * H * W * C + c;
-        }
+    int64_t offset[R][P];
+    for (int64_t r = 0; r < R; ++r)
+      for (int64_t p = 0; p < P; ++p) {
+        int64_t n = resolve<Checked>(idx[(r * P + p) * 2], N, bad);
+        int64_t c = resolve<Checked>(idx[(r * P + p) * 2 + 1], C, bad);
+        offset[r][p] = n * H * W * C + c;
+      }
+#pragma omp parallel for
+    for (int64_t h = 0; h < H; ++h)
       for (int64_t x = 0; x < W; ++x) {
         const float *pixel = &data[(h * W + x) * C];
         for (int64_t r = 0; r < R; ++r)
           for (int64_t p = 0; p < P; ++p)
             out[((r * H + h) * W + x) * P + p] = pixel[offset[r][p]];
       }
-    }
     return !bad;
   }
 };
