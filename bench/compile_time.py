@@ -19,8 +19,10 @@ policies and both negative_indices policies in turn).
 """
 
 import argparse
+import atexit
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -117,6 +119,7 @@ def main():
     opt = os.path.join(args.bin, "gather-opt")
     run = os.path.join(args.bin, "gather-run")
     work = tempfile.mkdtemp(prefix="gather-compile-time-")
+    atexit.register(shutil.rmtree, work, True)
     inputs = write_inputs(work)
     print(f"{'variant':<20} {'what':<14} " + " ".join(f"{'N=' + str(n):>10}" for n in sizes)
           + "   growth exponents")

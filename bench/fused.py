@@ -15,8 +15,10 @@ correctly rounded).
 """
 
 import argparse
+import atexit
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -48,6 +50,7 @@ def main():
     p.add_argument("--bin", default=os.path.join(HERE, "..", "build", "bin"))
     args = p.parse_args()
     work = tempfile.mkdtemp(prefix="gather-fused-")
+    atexit.register(shutil.rmtree, work, True)
     opt = os.path.join(args.bin, "gather-opt")
     tosa = os.path.join(work, "tosa.mlir")
     with open(tosa, "w") as f:

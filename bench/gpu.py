@@ -16,8 +16,10 @@ is compared with numpy.
 """
 
 import argparse
+import atexit
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -88,7 +90,10 @@ def main():
             torch = None
     except ImportError:
         torch = None
-    work = args.work or tempfile.mkdtemp(prefix="gather-gpu-bench-")
+    work = args.work
+    if not work:
+        work = tempfile.mkdtemp(prefix="gather-gpu-bench-")
+        atexit.register(shutil.rmtree, work, True)  # the inputs take gigabytes
     os.makedirs(work, exist_ok=True)
     rows = []
     device = ""

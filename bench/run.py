@@ -28,8 +28,10 @@ Workloads:
 """
 
 import argparse
+import atexit
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -175,6 +177,7 @@ def main():
     args = p.parse_args()
     policy = "" if args.policy == "error" else f" out_of_bounds = {args.policy}"
     work = tempfile.mkdtemp(prefix="gather-bench-")
+    atexit.register(shutil.rmtree, work, True)  # the inputs take gigabytes
     baseline = os.path.join(work, "baseline")
     subprocess.run(["g++", "-O3", "-march=native", "-fopenmp", "-std=c++17",
                     os.path.join(HERE, "baseline.cpp"), "-o", baseline], check=True)

@@ -12,6 +12,7 @@ skipped) and exits with 1 on any failure.
 import argparse
 import glob
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -103,7 +104,11 @@ def main(argv=None):
                     print(f"FAIL {name}/{os.path.basename(s)} ({label}): {problem}")
     device = "" if args.device == "cpu" else f" ({args.device})"
     print(f"onnx conformance{device}: {passed} passed, {failed} failed, {skipped} skipped")
-    return 1 if failed else 0
+    if failed:
+        print(f"(the failing cases' files are in {work})")
+        return 1
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
 
 
 if __name__ == "__main__":

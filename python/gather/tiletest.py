@@ -23,6 +23,7 @@ output is empty has no tile and reads no index: such cases are skipped
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -333,7 +334,11 @@ def main(argv=None):
     mode = " (bufferized)" if args.bufferize else ""
     print(f"tiletest {args.op}{mode}: {counts['passed']} passed, {counts['failed']} failed, "
           f"{counts['skipped']} skipped")
-    return 1 if counts["failed"] else 0
+    if counts["failed"]:
+        print(f"(the failing cases' files are in {work})")
+        return 1
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
 
 
 if __name__ == "__main__":

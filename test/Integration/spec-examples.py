@@ -3,6 +3,7 @@
 after gather-opt --canonicalize, and gives exactly the specification's printed output."""
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -53,4 +54,7 @@ for name, comment, op, attrs, data, idx, want, ety, ity in CASES:
         else:
             passed += 1
 print(f"specification examples ({device}): {passed} passed, {failed} failed")
-sys.exit(1 if failed or not passed else 0)
+if failed or not passed:
+    print(f"(the failing cases' files are in {work})")
+    sys.exit(1)
+shutil.rmtree(work, ignore_errors=True)
