@@ -126,4 +126,4 @@ for name, cols in (("dense", rng.integers(-1024, 1024, (512, 300))),
         cols.shape, expected(ref.elements, rows, cols, 1, "wrap", "clamp"), dynamic=all_dyn)
 
 # Every function takes the prefetching path.
-suite.report("prefetch", sys.argv[1], "memref.prefetch", "not lowered with a prefetch")
+suite.report("prefetch", sys.argv[1], r"memref\.prefetch", "not lowered with a prefetch")
