@@ -28,9 +28,10 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg", "ModuleOp"> {
            "Copy trailing blocks taken whole from the input (an embedding "
            "row) with one slice per coordinate in an scf.forall">,
     Option<"vectorize", "vectorize", "bool", "true",
-           "Vectorize element gathers along the innermost dimension and "
-           "resolve reused indices once into tables; false leaves one scalar "
-           "linalg.generic per gather">,
+           "Vectorize element gathers along the innermost dimension, copy "
+           "block rows of a cache line or more with vector loads and stores, "
+           "and resolve reused indices once into tables; false leaves one "
+           "scalar linalg.generic per element gather and a slice per block">,
     Option<"prefetch", "prefetch", "bool", "true",
            "Software prefetch in the block copies and vector rows: the block "
            "a later iteration copies, the next input row of dense element "

@@ -147,7 +147,8 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
     if (resolveFirst)
       s.resolved = buildCoordinateTable(b, l, s);
     if (useBlockCopy)
-      return buildBlockCopy(b, l, s, init, blockStart, strategy.prefetch);
+      return buildBlockCopy(b, l, s, init, blockStart, strategy.prefetch,
+                            strategy.vectorize);
     if (vectorize)
       return buildVectorRows(b, l, s, init,
                              /*useOffsetTable=*/reused && !singleInnermostAxis,

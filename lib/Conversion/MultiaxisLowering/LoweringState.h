@@ -139,9 +139,11 @@ std::optional<int64_t> innermostLoopDimension(ArrayRef<int64_t> outputShape,
                                               int64_t blockStart);
 
 /// An scf.forall over the output dimensions before `blockStart`; each
-/// iteration copies one block with one slice.
+/// iteration copies one block: with one slice, or with `vectorRows` its
+/// rows of a cache line or more with vector loads and stores.
 Value buildBlockCopy(OpBuilder &b, Location loc, const LoweringState &s,
-                     Value init, int64_t blockStart, bool prefetch);
+                     Value init, int64_t blockStart, bool prefetch,
+                     bool vectorRows);
 
 //===----------------------------------------------------------------------===//
 // Prefetch.cpp: software prefetch of what later iterations read

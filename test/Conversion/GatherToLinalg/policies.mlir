@@ -94,20 +94,22 @@ func.func @elements_last_axis(%d: tensor<4x5xf32>, %i: tensor<4x3xi64>) -> tenso
 
 // The block path: an 8x16 embedding-lookup tile. Upstream linalg
 // vectorization of the element-wise form makes one 128-lane vector.gather;
-// here each of the 8 rows is found once and copied whole with one slice
-// (a memcpy after bufferization), in a parallel loop over the rows. The
+// here each of the 8 rows is found once and copied whole (its 64 bytes
+// with one vector load and store), in a parallel loop over the rows. The
 // row is read through an index made safe (the `error` check in the loop).
 // CHECK-LABEL: func.func @embedding_tile
 // CHECK-SAME:    %[[TABLE:[^:]*]]: tensor<1000x16xf32>, %[[IDS:[^:]*]]: tensor<8xi64>
 // CHECK:         scf.forall (%[[ROW:.*]]) in (8) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<8x16xf32>)
+// CHECK:           %[[TARGET:.*]] = tensor.extract_slice %[[OUT]][%[[ROW]], 0] [1, 16] [1, 1] : tensor<8x16xf32> to tensor<1x16xf32>
 // CHECK:           %[[RAW:.*]] = tensor.extract %{{.*}}[%[[ROW]], %{{.*}}] : tensor<8x1xi64>
 // CHECK:           %[[IDX:.*]] = arith.index_cast %[[RAW]] : i64 to index
 // CHECK:           %[[W:.*]] = arith.select %{{.*}}, %{{.*}}, %[[IDX]] : index
 // CHECK:           %[[OK:.*]] = arith.cmpi ult, %[[W]], %{{.*}} : index
 // CHECK:           %[[SAFE:.*]] = arith.select %[[OK]], %[[W]], %{{.*}} : index
-// CHECK:           %[[SLICE:.*]] = tensor.extract_slice %[[TABLE]][%[[SAFE]], 0] [1, 16] [1, 1] : tensor<1000x16xf32> to tensor<1x16xf32>
+// CHECK:           %[[V:.*]] = vector.transfer_read %[[TABLE]][%[[SAFE]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<1000x16xf32>, vector<16xf32>
+// CHECK:           %[[COPIED:.*]] = vector.transfer_write %[[V]], %[[TARGET]][%{{.*}}, %{{.*}}] {in_bounds = [true]} : vector<16xf32>, tensor<1x16xf32>
 // CHECK:           scf.forall.in_parallel
-// CHECK:             tensor.parallel_insert_slice %[[SLICE]] into %[[OUT]][%[[ROW]], 0] [1, 16] [1, 1]
+// CHECK:             tensor.parallel_insert_slice %[[COPIED]] into %[[OUT]][%[[ROW]], 0] [1, 16] [1, 1]
 // CHECK-NOT:     vector.gather
 // CHECK-NOT:     linalg.generic {{.*}} outs(%{{.*}} : tensor<8x16xf32>)
 func.func @embedding_tile(%table: tensor<1000x16xf32>, %ids: tensor<8xi64>) -> tensor<8x16xf32> {

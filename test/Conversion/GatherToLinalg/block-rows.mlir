@@ -1,0 +1,117 @@
+// RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false" --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false vectorize=false" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=SLICE
+
+// Block rows of a cache line or more are copied with vector loads and
+// stores of 512 bytes (all loads before the stores), not with a memcpy per
+// row: an embedding row of 768 f32 is six vector<128xf32> reads and writes
+// into the output's slice, unrolled. With vectorize=false the row is one
+// slice (a memcpy after bufferization).
+// CHECK-LABEL: func.func @embedding_rows_in_chunks
+// CHECK-SAME:    %[[TABLE:[^:]*]]: tensor<50000x768xf32>
+// CHECK-DAG:     %[[C640:.*]] = arith.constant 640 : index
+// CHECK:         scf.forall (%[[ROW:.*]]) in (64) shared_outs(%[[OUT:.*]] = %{{.*}})
+// CHECK:           %[[TARGET:.*]] = tensor.extract_slice %[[OUT]][%[[ROW]], 0] [1, 768] [1, 1]
+// CHECK:           %[[OK:.*]] = arith.cmpi ult
+// CHECK:           %[[SAFE:.*]] = arith.select %[[OK]]
+// CHECK:           %[[V0:.*]] = vector.transfer_read %[[TABLE]][%[[SAFE]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<50000x768xf32>, vector<128xf32>
+// CHECK:           %[[W0:.*]] = vector.transfer_write %[[V0]], %[[TARGET]][%{{.*}}, %{{.*}}] {in_bounds = [true]} : vector<128xf32>, tensor<1x768xf32>
+// CHECK-COUNT-4:   vector.transfer_write
+// CHECK:           %[[V5:.*]] = vector.transfer_read %[[TABLE]][%[[SAFE]], %[[C640]]]
+// CHECK:           %[[W5:.*]] = vector.transfer_write %[[V5]], %{{.*}}[%{{.*}}, %[[C640]]]
+// CHECK:           tensor.parallel_insert_slice %[[W5]] into %[[OUT]][%[[ROW]], 0] [1, 768] [1, 1]
+// CHECK-NOT:     vector.transfer_write
+// SLICE-LABEL: func.func @embedding_rows_in_chunks
+// SLICE:         scf.forall
+// SLICE:           %[[ROW:.*]] = tensor.extract_slice %{{.*}} [1, 768] [1, 1] : tensor<50000x768xf32> to tensor<1x768xf32>
+// SLICE:           tensor.parallel_insert_slice %[[ROW]]
+// SLICE-NOT:     vector.transfer
+func.func @embedding_rows_in_chunks(%table: tensor<50000x768xf32>, %ids: tensor<64xi64>) -> tensor<64x768xf32> {
+  %init = tensor.empty() : tensor<64x768xf32>
+  %0 = gather.block %table[%ids] axis = 0 into %init : tensor<50000x768xf32>, tensor<64xi64> into tensor<64x768xf32>
+  return %0 : tensor<64x768xf32>
+}
+
+// -----
+
+// A long row: its 512-byte chunks in a loop (more than 8 of them), then
+// the rest (1200 = 9 x 128 + 48) as one shorter vector.
+// CHECK-LABEL: func.func @long_row_loop_and_rest
+// CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
+// CHECK-DAG:     %[[C1152:.*]] = arith.constant 1152 : index
+// CHECK:         scf.forall
+// CHECK:           %[[TARGET:.*]] = tensor.extract_slice
+// CHECK:           %[[LOOP:.*]] = scf.for %[[J:.*]] = %{{.*}} to %[[C1152]] step %[[C128]] iter_args(%[[ACC:.*]] = %[[TARGET]])
+// CHECK:             %[[V:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[J]]], %{{.*}} {in_bounds = [true]} : tensor<100x1200xf32>, vector<128xf32>
+// CHECK:             %[[W:.*]] = vector.transfer_write %[[V]], %[[ACC]][%{{.*}}, %[[J]]] {in_bounds = [true]}
+// CHECK:             scf.yield %[[W]]
+// CHECK:           %[[REST:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[C1152]]], %{{.*}} {in_bounds = [true]} : tensor<100x1200xf32>, vector<48xf32>
+// CHECK:           vector.transfer_write %[[REST]], %[[LOOP]][%{{.*}}, %[[C1152]]] {in_bounds = [true]} : vector<48xf32>, tensor<1x1200xf32>
+func.func @long_row_loop_and_rest(%table: tensor<100x1200xf32>, %ids: tensor<4xi32>) -> tensor<4x1200xf32> {
+  %init = tensor.empty() : tensor<4x1200xf32>
+  %0 = gather.block %table[%ids] axis = 0 into %init : tensor<100x1200xf32>, tensor<4xi32> into tensor<4x1200xf32>
+  return %0 : tensor<4x1200xf32>
+}
+
+// -----
+
+// A block of two dimensions: a loop over its rows, each row copied in
+// chunks (f16: 256 elements per 512 bytes, 64 per row here).
+// CHECK-LABEL: func.func @two_dimensional_block
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (2, 5)
+// CHECK:           %[[TARGET:.*]] = tensor.extract_slice %{{.*}} [1, 1, 3, 64] [1, 1, 1, 1] : tensor<2x5x3x64xf16> to tensor<1x1x3x64xf16>
+// CHECK:           scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[TARGET]])
+// CHECK:             %[[V:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %{{.*}}, %[[R]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x9x3x64xf16>, vector<64xf16>
+// CHECK:             vector.transfer_write %[[V]], %[[ACC]][%{{.*}}, %{{.*}}, %[[R]], %{{.*}}] {in_bounds = [true]} : vector<64xf16>, tensor<1x1x3x64xf16>
+func.func @two_dimensional_block(%d: tensor<2x9x3x64xf16>, %i: tensor<5xi64>) -> tensor<2x5x3x64xf16> {
+  %init = tensor.empty() : tensor<2x5x3x64xf16>
+  %0 = gather.block %d[%i] axis = 1 into %init : tensor<2x9x3x64xf16>, tensor<5xi64> into tensor<2x5x3x64xf16>
+  return %0 : tensor<2x5x3x64xf16>
+}
+
+// -----
+
+// fill: each chunk is selected against zeros with the row's validity.
+// CHECK-LABEL: func.func @fill_selects_chunks
+// CHECK-DAG:     %[[ZEROS:.*]] = arith.constant dense<0> : vector<64xi8>
+// CHECK:         scf.forall
+// CHECK:           %[[OK:.*]] = arith.cmpi ult
+// CHECK:           %[[V:.*]] = vector.transfer_read %{{.*}} {in_bounds = [true]} : tensor<10x64xi8>, vector<64xi8>
+// CHECK:           %[[SEL:.*]] = arith.select %[[OK]], %[[V]], %[[ZEROS]] : vector<64xi8>
+// CHECK:           vector.transfer_write %[[SEL]]
+func.func @fill_selects_chunks(%d: tensor<10x64xi8>, %i: tensor<3xi64>) -> tensor<3x64xi8> {
+  %init = tensor.empty() : tensor<3x64xi8>
+  %0 = gather.block %d[%i] axis = 0 out_of_bounds = fill into %init : tensor<10x64xi8>, tensor<3xi64> into tensor<3x64xi8>
+  return %0 : tensor<3x64xi8>
+}
+
+// -----
+
+// Rows shorter than a cache line (32 bytes), rows of dynamic length, and
+// rows of an input slice with a stride along them stay one slice each.
+// CHECK-LABEL: func.func @short_row_slice
+// CHECK:         tensor.extract_slice %{{.*}} [1, 8] [1, 1] : tensor<10x8xf32> to tensor<1x8xf32>
+// CHECK-NOT:     vector.transfer_read
+func.func @short_row_slice(%d: tensor<10x8xf32>, %i: tensor<3xi64>) -> tensor<3x8xf32> {
+  %init = tensor.empty() : tensor<3x8xf32>
+  %0 = gather.block %d[%i] axis = 0 into %init : tensor<10x8xf32>, tensor<3xi64> into tensor<3x8xf32>
+  return %0 : tensor<3x8xf32>
+}
+
+// CHECK-LABEL: func.func @dynamic_row_slice
+// CHECK:         tensor.extract_slice %{{.*}} [1, %{{.*}}] [1, 1] : tensor<10x?xf32> to tensor<1x?xf32>
+// CHECK-NOT:     vector.transfer_read
+func.func @dynamic_row_slice(%d: tensor<10x?xf32>, %i: tensor<3xi64>, %init: tensor<3x?xf32>) -> tensor<3x?xf32> {
+  %0 = gather.block %d[%i] axis = 0 into %init : tensor<10x?xf32>, tensor<3xi64> into tensor<3x?xf32>
+  return %0 : tensor<3x?xf32>
+}
+
+// CHECK-LABEL: func.func @strided_rows_slice
+// CHECK:         %[[STRIDED:.*]] = tensor.extract_slice %{{.*}}[0, 0] [10, 32] [1, 2]
+// CHECK:         tensor.extract_slice %[[STRIDED]]
+// CHECK-NOT:     vector.transfer_read
+func.func @strided_rows_slice(%big: tensor<10x64xf32>, %i: tensor<3xi64>) -> tensor<3x32xf32> {
+  %d = tensor.extract_slice %big[0, 0] [10, 32] [1, 2] : tensor<10x64xf32> to tensor<10x32xf32>
+  %init = tensor.empty() : tensor<3x32xf32>
+  %0 = gather.block %d[%i] axis = 0 into %init : tensor<10x32xf32>, tensor<3xi64> into tensor<3x32xf32>
+  return %0 : tensor<3x32xf32>
+}
