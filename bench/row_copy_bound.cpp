@@ -1,0 +1,206 @@
+// How close a gather of whole rows can come to a memcpy of its output bytes
+// on this machine, whatever code does it. For a block gather (W1: 3 KiB
+// embedding rows picked from a 50000-row table; W2: 1 KiB rows picked along
+// the middle axis of 64 slices of 1000 rows) it times, in alternating rounds
+// on the same threads:
+//   memcpy:      one memcpy of the output's bytes from a buffer of that
+//                size, split over the threads (bench/run.py's reference);
+//   sequential:  the row copies of "vector" below with indices 0, 1, 2, ...
+//                from a table of the output's size, without prefetch: the
+//                same copies in the order a memcpy reads them;
+//   random:      the gather's row copies with the workload's random indices
+//                (uniform, seeded), one memcpy per row;
+//   prefetch D:  random, with every cache line of the row D copies ahead
+//                prefetched (the compiled block copy prefetches 128 lines
+//                ahead: 2 rows of W1, 8 of W2);
+//   vector D:    prefetch D with each row copied by AVX-512 loads and stores
+//                in chunks of 512 bytes (8 loads, then 8 stores) instead of
+//                a call of memcpy, as the compiled block copy does;
+// and prints each median against memcpy's. Every variant's output is checked
+// against a plain loop.
+//
+//   g++ -O3 -march=native -fopenmp bench/row_copy_bound.cpp -o /tmp/rowbound
+//   OMP_NUM_THREADS=2 /tmp/rowbound [RUNS] [ROUNDS]
+#include <immintrin.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+// Picks `picks` rows of `rowFloats` floats out of each of `slices` slices of
+// `tableRows` rows: W1 is one slice, W2 64.
+struct Shape {
+  const char *name;
+  int64_t slices, tableRows, picks, rowFloats;
+};
+
+// The sequential rows' source starts this many floats into its buffer: with
+// source and target at the same offset in a 4 KiB page (both buffers come
+// from mmap), W2's 1 KiB rows copied by memcpy ran at half speed here.
+constexpr int64_t kSourceShift = 64;
+
+struct Problem {
+  Shape shape;
+  std::vector<float> table, sequentialTable, copySource, out, want;
+  std::vector<int64_t> random, sequential;
+};
+
+Problem make(const Shape &s) {
+  Problem p{s};
+  int64_t outFloats = s.slices * s.picks * s.rowFloats;
+  p.table.resize(s.slices * s.tableRows * s.rowFloats);
+  std::mt19937_64 rng(0);
+  for (float &x : p.table)
+    x = static_cast<float>(rng() % 1000);
+  p.sequentialTable.assign(p.table.begin(),
+                           p.table.begin() + outFloats + kSourceShift);
+  p.copySource.assign(outFloats, 1.0f);
+  p.out.assign(outFloats, 0.0f);
+  for (int64_t k = 0; k < s.picks; ++k) {
+    p.random.push_back(static_cast<int64_t>(rng() % s.tableRows));
+    p.sequential.push_back(k);
+  }
+  // Sequential picks read a table of the output's size as consecutive rows.
+  p.want.resize(outFloats);
+  for (int64_t a = 0; a < s.slices; ++a)
+    for (int64_t k = 0; k < s.picks; ++k)
+      std::memcpy(&p.want[(a * s.picks + k) * s.rowFloats],
+                  &p.table[(a * s.tableRows + p.random[k]) * s.rowFloats],
+                  s.rowFloats * sizeof(float));
+  return p;
+}
+
+// The row copies of a block gather, `distance` copies ahead prefetched
+// (none when 0), each row by memcpy or by vector loads and stores.
+// `rowsPerSlice` is the table's row count per slice.
+void copyRows(Problem &p, const float *source,
+              const std::vector<int64_t> &idx, int64_t rowsPerSlice,
+              int64_t distance, bool vectorCopy = false) {
+  const Shape &s = p.shape;
+  int64_t rowBytes = s.rowFloats * sizeof(float);
+  int64_t copies = s.slices * s.picks;
+  float *target = p.out.data();
+  const int64_t *picks = idx.data();
+#pragma omp parallel for schedule(static)
+  for (int64_t c = 0; c < copies; ++c) {
+    if (distance > 0 && c + distance < copies) {
+      int64_t ahead = c + distance;
+      const char *row = reinterpret_cast<const char *>(
+          source + ((ahead / s.picks) * rowsPerSlice + picks[ahead % s.picks]) *
+                       s.rowFloats);
+      for (int64_t line = 0; line < rowBytes; line += 64)
+        _mm_prefetch(row + line, _MM_HINT_T0);
+    }
+    const float *from =
+        source +
+        ((c / s.picks) * rowsPerSlice + picks[c % s.picks]) * s.rowFloats;
+    float *to = target + c * s.rowFloats;
+    if (!vectorCopy) {
+      std::memcpy(to, from, rowBytes);
+      continue;
+    }
+    constexpr int64_t chunk = 8 * 16; // floats: 8 registers of 16
+    int64_t j = 0;
+    for (; j + chunk <= s.rowFloats; j += chunk) {
+      __m512 r[8];
+      for (int u = 0; u < 8; ++u)
+        r[u] = _mm512_loadu_ps(from + j + 16 * u);
+      for (int u = 0; u < 8; ++u)
+        _mm512_storeu_ps(to + j + 16 * u, r[u]);
+    }
+    std::memcpy(to + j, from + j, (s.rowFloats - j) * sizeof(float));
+  }
+}
+
+void copyAll(Problem &p) {
+  size_t bytes = p.out.size() * sizeof(float);
+  int threads = omp_get_max_threads();
+  size_t chunk = (bytes + threads - 1) / threads;
+  char *target = reinterpret_cast<char *>(p.out.data());
+  const char *source = reinterpret_cast<const char *>(p.copySource.data());
+#pragma omp parallel for
+  for (int t = 0; t < threads; ++t) {
+    size_t begin = std::min(bytes, t * chunk);
+    size_t end = std::min(bytes, begin + chunk);
+    std::memcpy(target + begin, source + begin, end - begin);
+  }
+}
+
+double medianMs(const std::function<void()> &f, int runs) {
+  std::vector<double> times;
+  f(); // touches every page outside the timed runs
+  for (int r = 0; r < runs; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    f();
+    times.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - t0)
+                        .count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  int runs = argc > 1 ? std::atoi(argv[1]) : 31;
+  int rounds = argc > 2 ? std::atoi(argv[2]) : 7;
+  const Shape shapes[] = {{"W1", 1, 50000, 8192, 768},
+                          {"W2", 64, 1000, 500, 256}};
+  std::printf("%d threads, median of %d runs, best of %d alternating rounds\n",
+              omp_get_max_threads(), runs, rounds);
+  for (const Shape &s : shapes) {
+    Problem p = make(s);
+    int64_t linesAhead128 =
+        std::max<int64_t>(1, 128 * 64 / (s.rowFloats * sizeof(float)));
+    struct Variant {
+      std::string name;
+      std::function<void()> run;
+      bool gathers; // writes the gather's output (checked)
+    };
+    std::vector<Variant> variants = {
+        {"memcpy", [&] { copyAll(p); }, false},
+        {"sequential", [&] {
+           copyRows(p, p.sequentialTable.data() + kSourceShift, p.sequential,
+                    s.picks, 0, true);
+         }, false},
+        {"random", [&] { copyRows(p, p.table.data(), p.random, s.tableRows, 0); },
+         true}};
+    for (int64_t d : {int64_t(1), linesAhead128, 4 * linesAhead128})
+      variants.push_back({"prefetch " + std::to_string(d), [&, d] {
+                            copyRows(p, p.table.data(), p.random, s.tableRows, d);
+                          },
+                          true});
+    variants.push_back({"vector " + std::to_string(linesAhead128), [&] {
+                          copyRows(p, p.table.data(), p.random, s.tableRows,
+                                   linesAhead128, true);
+                        },
+                        true});
+    std::vector<double> best(variants.size(), 1e30);
+    for (int round = 0; round < rounds; ++round)
+      for (size_t v = 0; v < variants.size(); ++v) {
+        best[v] = std::min(best[v], medianMs(variants[v].run, runs));
+        if (variants[v].gathers && p.out != p.want) {
+          std::fprintf(stderr, "%s %s: wrong output\n", s.name,
+                       variants[v].name.c_str());
+          return 1;
+        }
+      }
+    std::printf("%s (%lld copies of %lld bytes, %.1f MB output)\n", s.name,
+                static_cast<long long>(s.slices * s.picks),
+                static_cast<long long>(s.rowFloats * sizeof(float)),
+                p.out.size() * sizeof(float) / 1e6);
+    for (size_t v = 0; v < variants.size(); ++v)
+      std::printf("  %-12s %7.3f ms   memcpy / this %.2f\n",
+                  variants[v].name.c_str(), best[v], best[0] / best[v]);
+  }
+  return 0;
+}
