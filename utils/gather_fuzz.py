@@ -30,8 +30,9 @@ Inputs run in batches: one file of `// -----` chunks per gather-opt call
 (--split-input-file), narrowed down to single inputs when a call crashes
 or hangs. Every round also executes random valid programs (gather.difftest's
 generator: all four ops, random policies, out-of-range indices, dynamic and
-empty sizes) compiled through the C API and one gather-run process per
-case, compared with the numpy reference (python/gather/reference.py).
+empty sizes, now and then a dimension of 16-40 for the vector forms)
+compiled through the C API and one gather-run process per case, compared
+with the numpy reference (python/gather/reference.py).
 
     PYTHONPATH=python /usr/bin/python3 utils/gather_fuzz.py --bin build/bin \\
         --inputs 2000 --seed 1
@@ -796,19 +797,19 @@ def make_inputs(rng, count, corpus):
     return inputs
 
 
-def execute(rng, cases, tools, work, process_cases):
+def execute(rng, cases, tools, work, process_cases, large_dims):
     """Random valid programs run and compared with numpy; returns
     (executed, failure messages)."""
     problems, executed = [], 0
     op = str(rng.choice(OPS))
-    batch = [difftest.make_case(op, rng) for _ in range(cases)]
+    batch = [difftest.make_case(op, rng, large_dims) for _ in range(cases)]
     result = difftest.run_batch(batch, 0, tools, work, "cpu", 0)
     if result is None:
         result = {i: difftest.run_case(c, tools, work, i) for i, c in enumerate(batch)}
     executed += len(batch)
     problems += [f"execute {op} case: {batch[i].describe()}: {p}" for i, p in result.items() if p]
     for i in range(process_cases):
-        case = difftest.make_case(op, rng)
+        case = difftest.make_case(op, rng, large_dims)
         p = difftest.run_case(case, tools, work, 10**6 + i)
         executed += 1
         if p:
@@ -829,6 +830,9 @@ def main(argv=None):
                         help="programs executed per round through the C API")
     parser.add_argument("--execute-processes", type=int, default=2,
                         help="programs executed per round in gather-run processes")
+    parser.add_argument("--large-dims", type=float, default=0.15,
+                        help="probability of a dimension of 16-40 in an executed program "
+                             "(the vector forms of the lowering need long rows)")
     parser.add_argument("--timeout", type=float, default=20, help="seconds per input before a hang")
     parser.add_argument("--failures", default="", help="directory for failing inputs")
     args = parser.parse_args(argv)
@@ -850,7 +854,8 @@ def main(argv=None):
             counts[i.expect] += 1
         done += len(inputs)
         if args.execute:
-            e, problems = execute(rng, args.execute, tools, work, args.execute_processes)
+            e, problems = execute(rng, args.execute, tools, work, args.execute_processes,
+                                  args.large_dims)
             executed += e
             for p in problems:
                 print(f"FAIL {p}", flush=True)

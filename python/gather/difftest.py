@@ -97,9 +97,15 @@ def random_values(rng, shape, ety):
     return rng.integers(info.min, info.max, size=shape, dtype=ELEMENT_TYPES[ety], endpoint=True)
 
 
-def random_dim(rng, allow_empty=True):
-    if allow_empty and rng.random() < 0.04:
+def random_dim(rng, allow_empty=True, large=0.0):
+    """Mostly 1-4; 0 at times; with probability `large` 16-40, long enough
+    for the lowering's vector forms (block rows of a cache line, tiles of
+    16 blocks, several vector steps per row)."""
+    r = rng.random() if allow_empty or large else 1.0
+    if allow_empty and r < 0.04:
         return 0
+    if r > 1 - large:
+        return int(rng.integers(16, 41))
     return int(rng.integers(1, 5))
 
 
@@ -121,7 +127,7 @@ def index_values(rng, shape, sizes, negative, oob):
     return values
 
 
-def gen_multiaxis(rng):
+def gen_multiaxis(rng, dim):
     rank = int(rng.integers(1, 7))
     naxes = int(rng.integers(0, min(rank, 3) + 1))
     axes = [int(a) for a in rng.permutation(rank)[:naxes]]
@@ -129,10 +135,10 @@ def gen_multiaxis(rng):
     in_shape, logical = [], []
     for d in range(rank):
         if d in axes:
-            in_shape.append(random_dim(rng))
-            logical.append(random_dim(rng))
+            in_shape.append(dim())
+            logical.append(dim())
         else:
-            size = random_dim(rng)
+            size = dim()
             choice = rng.random()
             if choice < 0.5:
                 in_shape.append(size); logical.append(size)
@@ -151,13 +157,22 @@ def gen_multiaxis(rng):
     return in_shape, idx_shape, {"axes": axes}, np.reshape(period, (-1,)) if idx_shape[-1] else np.zeros((0,), np.int64)
 
 
-def make_case(op, rng):
+def make_case(op, rng, large_dims=0.0):
+    """A random valid case of `op`; `large_dims`: the probability of a
+    dimension of 16-40 (random_dim), at most two per case (the arrays stay
+    under a few MB)."""
+    large_left = [2]
+
+    def dim():
+        size = random_dim(rng, large=large_dims if large_left[0] else 0.0)
+        large_left[0] -= size >= 16
+        return size
     ety = str(rng.choice(list(ELEMENT_TYPES)))
     ity = str(rng.choice(list(INDEX_TYPES)))
     negative = "wrap" if rng.random() < 0.75 else "out_of_bounds"
     oob = str(rng.choice(POLICIES))
     if op == "multiaxis":
-        in_shape, idx_shape, attrs, period = gen_multiaxis(rng)
+        in_shape, idx_shape, attrs, period = gen_multiaxis(rng, dim)
         data = random_values(rng, in_shape, ety)
         if not attrs["axes"]:
             values = rng.integers(-5, 5, size=idx_shape)
@@ -165,21 +180,21 @@ def make_case(op, rng):
             values = index_values(rng, idx_shape, period if idx_shape[-1] else 1, negative, oob)
     elif op == "block":
         rank = int(rng.integers(1, 5))
-        data_shape = [random_dim(rng) for _ in range(rank)]
+        data_shape = [dim() for _ in range(rank)]
         q = int(rng.integers(0, 4))
-        idx_shape = [random_dim(rng) for _ in range(q)]
+        idx_shape = [dim() for _ in range(q)]
         axis = int(rng.integers(-rank, rank))
         data = random_values(rng, data_shape, ety)
         values = index_values(rng, idx_shape, data_shape[axis], negative, oob)
         attrs = {"axis": axis}
     elif op == "elements":
         rank = int(rng.integers(1, 5))
-        data_shape = [random_dim(rng) for _ in range(rank)]
+        data_shape = [dim() for _ in range(rank)]
         axis = int(rng.integers(-rank, rank))
         idx_shape = []
         for d in range(rank):
             if d == axis % rank:
-                idx_shape.append(random_dim(rng))
+                idx_shape.append(dim())
             else:  # equal, or smaller (torch.gather)
                 idx_shape.append(data_shape[d] if rng.random() < 0.7 else int(rng.integers(0, data_shape[d] + 1)))
         data = random_values(rng, data_shape, ety)
@@ -187,7 +202,7 @@ def make_case(op, rng):
         attrs = {"axis": axis}
     else:
         rank = int(rng.integers(1, 6))
-        data_shape = [random_dim(rng) for _ in range(rank)]
+        data_shape = [dim() for _ in range(rank)]
         q = int(rng.integers(1, 5))
         b = int(rng.integers(0, min(q, rank)))
         k = int(rng.integers(1, rank - b + 1))
@@ -196,11 +211,11 @@ def make_case(op, rng):
             if d < b:
                 if rng.random() < 0.2:
                     data_shape[d] = 1
-                    idx_shape.append(random_dim(rng))
+                    idx_shape.append(dim())
                 else:
                     idx_shape.append(data_shape[d])
             else:
-                idx_shape.append(random_dim(rng))
+                idx_shape.append(dim())
         idx_shape.append(k)
         data = random_values(rng, data_shape, ety)
         sizes = [data_shape[b + j] for j in range(k)]
