@@ -235,6 +235,9 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   auto minorMap = AffineMapAttr::get(
       AffineMap::getMinorIdentityMap(rank, 1, b.getContext()));
   ArrayAttr notInBounds = b.getBoolArrayAttr({false});
+  ArrayAttr inBounds = b.getBoolArrayAttr({true});
+  Value allLanes = arith::ConstantOp::create(
+      b, loc, maskType, DenseElementsAttr::get(maskType, b.getBoolAttr(true)));
 
   // Under a check in the loops, the lanes that read an invalid index are
   // accumulated along the row and reported once after it.
@@ -244,19 +247,27 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
     loopInits.push_back(arith::ConstantOp::create(
         b, loc, maskType,
         DenseElementsAttr::get(maskType, b.getBoolAttr(false))));
-  auto loop = scf::ForOp::create(
-      b, loc, zeroIndex, rowLength, constIndex(b, loc, lanes), loopInits,
-      [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs) {
+  // One vector step at `j`: `full` when all its lanes are in the row (no
+  // mask, reads and writes in bounds), else masked to the row's end.
+  auto step = [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs,
+                  bool full) -> SmallVector<Value> {
         Value badLanes = reports ? iterArgs[1] : Value();
         if (rowPrefetch)
           emitRowPrefetch(lb, ll, s, *rowPrefetch, inputPos, ivs[last - 1], j);
-        Value remaining = arith::SubIOp::create(lb, ll, rowLength, j);
-        Value mask = vector::CreateMaskOp::create(lb, ll, maskType,
-                                                  ValueRange{remaining});
+        // `mask` is null for a full step (the transfers take none);
+        // `laneMask` is what the gathers take.
+        Value mask, laneMask = allLanes;
+        if (!full) {
+          Value remaining = arith::SubIOp::create(lb, ll, rowLength, j);
+          mask = vector::CreateMaskOp::create(lb, ll, maskType,
+                                              ValueRange{remaining});
+          laneMask = mask;
+        }
+        ArrayAttr transferBounds = full ? inBounds : notInBounds;
         // Output coordinates of the lanes along the row.
         Value laneCoords =
             arith::AddIOp::create(lb, ll, laneIds, splat(lb, ll, j));
-        Value gatherMask = mask;
+        Value gatherMask = laneMask;
         Value values;
         SmallVector<Value> axisCoords(s.axes.size());
         for (auto [c, axis] : llvm::enumerate(s.axes)) {
@@ -276,7 +287,7 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
               at.back() = j;
               return vector::TransferReadOp::create(
                   rb, rl, rawVecType, op.getIndices(), at, minorMap, rawPad,
-                  mask, notInBounds);
+                  mask, transferBounds);
             };
             if (s.indicesUnitStatic[last]) {
               raw = readRow(lb, ll);
@@ -315,7 +326,7 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
                 lb, ll, positions, splat(lb, ll, constIndex(lb, ll, c)));
             raw = vector::GatherOp::create(
                 lb, ll, rawVecType, op.getIndices(), indicesPos, positions,
-                mask, rawPassThrough, nullptr);
+                laneMask, rawPassThrough, nullptr);
           }
           Value index =
               indexElementType.isIndex()
@@ -330,8 +341,9 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
                 arith::AndIOp::create(lb, ll, gatherMask, resolved.valid);
           } else if (resolved.valid && reports) {
             // Masked-off lanes past the row read index 0, which is fine.
-            Value invalid = arith::AndIOp::create(
-                lb, ll, notValue(lb, ll, resolved.valid), mask);
+            Value invalid = notValue(lb, ll, resolved.valid);
+            if (mask)
+              invalid = arith::AndIOp::create(lb, ll, invalid, mask);
             badLanes = arith::OrIOp::create(lb, ll, badLanes, invalid);
           }
           axisCoords[c] = resolved.index;
@@ -374,20 +386,49 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
         writeAt.push_back(j);
         Value updated = vector::TransferWriteOp::create(
                             lb, ll, values, iterArgs[0], writeAt, minorMap,
-                            mask, notInBounds)
+                            mask, transferBounds)
                             .getResult();
         SmallVector<Value> yields = {updated};
         if (reports)
           yields.push_back(badLanes);
-        scf::YieldOp::create(lb, ll, yields);
-      });
+        return yields;
+  };
+  // Full steps without masks, then the row's rest as one masked step: with
+  // a dynamic row length a mask in every step kept the loop from being the
+  // static one (W3 with a dynamic row: 5.0 -> ? ms).
+  Value lanesValue = constIndex(b, loc, lanes);
+  Value fullEnd = arith::SubIOp::create(
+      b, loc, rowLength, arith::RemUIOp::create(b, loc, rowLength, lanesValue));
+  SmallVector<Value> results =
+      scf::ForOp::create(
+          b, loc, zeroIndex, fullEnd, lanesValue, loopInits,
+          [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs) {
+            scf::YieldOp::create(lb, ll, step(lb, ll, j, iterArgs, true));
+          })
+          .getResults();
+  std::optional<int64_t> staticRowLength = getConstantIntValue(rowSizes.back());
+  if (!staticRowLength || *staticRowLength % lanes != 0) {
+    Value hasRest = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          fullEnd, rowLength);
+    SmallVector<Value> fullResults = results;
+    results = scf::IfOp::create(
+                  b, loc, hasRest,
+                  [&](OpBuilder &tb, Location tl) {
+                    scf::YieldOp::create(
+                        tb, tl, step(tb, tl, fullEnd, fullResults, false));
+                  },
+                  [&](OpBuilder &eb, Location el) {
+                    scf::YieldOp::create(eb, el, fullResults);
+                  })
+                  ->getResults();
+  }
   if (reports) {
     Value anyBad = vector::ReductionOp::create(
-        b, loc, vector::CombiningKind::OR, loop.getResult(1));
+        b, loc, vector::CombiningKind::OR, results[1]);
     reportIfAnyInvalid(b, loc, s, anyBad);
   }
   b.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(b, loc, loop.getResult(0), sharedOut,
+  tensor::ParallelInsertSliceOp::create(b, loc, results[0], sharedOut,
                                         rowOffsets, rowSizes, ones);
   return forall.getResult(0);
 }
