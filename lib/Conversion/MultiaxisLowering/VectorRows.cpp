@@ -251,151 +251,151 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   // mask, reads and writes in bounds), else masked to the row's end.
   auto step = [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs,
                   bool full) -> SmallVector<Value> {
-        Value badLanes = reports ? iterArgs[1] : Value();
-        if (rowPrefetch)
-          emitRowPrefetch(lb, ll, s, *rowPrefetch, inputPos, ivs[last - 1], j);
-        // `mask` is null for a full step (the transfers take none);
-        // `laneMask` is what the gathers take.
-        Value mask, laneMask = allLanes;
-        if (!full) {
-          Value remaining = arith::SubIOp::create(lb, ll, rowLength, j);
-          mask = vector::CreateMaskOp::create(lb, ll, maskType,
-                                              ValueRange{remaining});
-          laneMask = mask;
-        }
-        ArrayAttr transferBounds = full ? inBounds : notInBounds;
-        // Output coordinates of the lanes along the row.
-        Value laneCoords =
-            arith::AddIOp::create(lb, ll, laneIds, splat(lb, ll, j));
-        Value gatherMask = laneMask;
-        Value values;
-        SmallVector<Value> axisCoords(s.axes.size());
-        for (auto [c, axis] : llvm::enumerate(s.axes)) {
-          Value raw;
-          if (!indicesVary) {
-            // Every lane reads the same index value.
-            SmallVector<Value> at = indicesPos;
-            at.back() = constIndex(lb, ll, c);
-            Value scalar =
-                tensor::ExtractOp::create(lb, ll, op.getIndices(), at);
-            raw = vector::BroadcastOp::create(lb, ll, rawVecType, scalar);
-          } else if (k == 1) {
-            // Contiguous index values; where the row's size is dynamic it
-            // may be 1 at run time (a broadcast: every lane reads it).
-            auto readRow = [&](OpBuilder &rb, Location rl) -> Value {
-              SmallVector<Value> at = indicesPos;
-              at.back() = j;
-              return vector::TransferReadOp::create(
-                  rb, rl, rawVecType, op.getIndices(), at, minorMap, rawPad,
-                  mask, transferBounds);
-            };
-            if (s.indicesUnitStatic[last]) {
-              raw = readRow(lb, ll);
-            } else {
-              raw = scf::IfOp::create(
-                        lb, ll, s.indicesUnit[last],
-                        [&](OpBuilder &tb, Location tl) {
-                          SmallVector<Value> at = indicesPos;
-                          at.back() = constIndex(tb, tl, 0);
-                          Value scalar = tensor::ExtractOp::create(
-                              tb, tl, op.getIndices(), at);
-                          scf::YieldOp::create(
-                              tb, tl,
-                              vector::BroadcastOp::create(tb, tl, rawVecType,
-                                                          scalar)
-                                  .getResult());
-                        },
-                        [&](OpBuilder &eb, Location el) {
-                          scf::YieldOp::create(eb, el, readRow(eb, el));
-                        })
-                        .getResult(0);
-            }
-          } else {
-            // Coordinates are interleaved: lane l reads l*k + c of the row;
-            // a dynamic row of size 1 is a broadcast (every lane reads c).
-            Value lanePos = laneCoords;
-            if (!s.indicesUnitStatic[last])
-              lanePos = arith::SelectOp::create(
-                  lb, ll,
-                  vector::BroadcastOp::create(lb, ll, maskType,
-                                              s.indicesUnit[last]),
-                  zeroVec, lanePos);
-            Value positions = arith::MulIOp::create(
-                lb, ll, lanePos, splat(lb, ll, constIndex(lb, ll, k)));
-            positions = arith::AddIOp::create(
-                lb, ll, positions, splat(lb, ll, constIndex(lb, ll, c)));
-            raw = vector::GatherOp::create(
-                lb, ll, rawVecType, op.getIndices(), indicesPos, positions,
-                laneMask, rawPassThrough, nullptr);
-          }
-          Value index =
-              indexElementType.isIndex()
-                  ? raw
-                  : arith::IndexCastOp::create(lb, ll, indexVecType, raw)
-                        .getResult();
-          ResolvedIndexValue resolved = buildResolvedIndex(
-              lb, ll, s.policy, index, splat(lb, ll, s.inputSize[axis]));
-          if (resolved.valid && fillsInvalid(s)) {
-            // Lanes with an invalid index take the zero pass-through.
-            gatherMask =
-                arith::AndIOp::create(lb, ll, gatherMask, resolved.valid);
-          } else if (resolved.valid && reports) {
-            // Masked-off lanes past the row read index 0, which is fine.
-            Value invalid = notValue(lb, ll, resolved.valid);
-            if (mask)
-              invalid = arith::AndIOp::create(lb, ll, invalid, mask);
-            badLanes = arith::OrIOp::create(lb, ll, badLanes, invalid);
-          }
-          axisCoords[c] = resolved.index;
-        }
-        if (onlyInnermostVaries) {
-          values = vector::GatherOp::create(
-              lb, ll, valueVecType, op.getInput(), inputPos,
-              axisCoords.front(), gatherMask, passThrough, nullptr);
+    Value badLanes = reports ? iterArgs[1] : Value();
+    if (rowPrefetch)
+      emitRowPrefetch(lb, ll, s, *rowPrefetch, inputPos, ivs[last - 1], j);
+    // `mask` is null for a full step (the transfers take none);
+    // `laneMask` is what the gathers take.
+    Value mask, laneMask = allLanes;
+    if (!full) {
+      Value remaining = arith::SubIOp::create(lb, ll, rowLength, j);
+      mask = vector::CreateMaskOp::create(lb, ll, maskType,
+                                          ValueRange{remaining});
+      laneMask = mask;
+    }
+    ArrayAttr transferBounds = full ? inBounds : notInBounds;
+    // Output coordinates of the lanes along the row.
+    Value laneCoords =
+        arith::AddIOp::create(lb, ll, laneIds, splat(lb, ll, j));
+    Value gatherMask = laneMask;
+    Value values;
+    SmallVector<Value> axisCoords(s.axes.size());
+    for (auto [c, axis] : llvm::enumerate(s.axes)) {
+      Value raw;
+      if (!indicesVary) {
+        // Every lane reads the same index value.
+        SmallVector<Value> at = indicesPos;
+        at.back() = constIndex(lb, ll, c);
+        Value scalar =
+            tensor::ExtractOp::create(lb, ll, op.getIndices(), at);
+        raw = vector::BroadcastOp::create(lb, ll, rawVecType, scalar);
+      } else if (k == 1) {
+        // Contiguous index values; where the row's size is dynamic it
+        // may be 1 at run time (a broadcast: every lane reads it).
+        auto readRow = [&](OpBuilder &rb, Location rl) -> Value {
+          SmallVector<Value> at = indicesPos;
+          at.back() = j;
+          return vector::TransferReadOp::create(
+              rb, rl, rawVecType, op.getIndices(), at, minorMap, rawPad,
+              mask, transferBounds);
+        };
+        if (s.indicesUnitStatic[last]) {
+          raw = readRow(lb, ll);
         } else {
-          // Linear offset of each lane's input element.
-          Value offsets = zeroVec;
-          for (int64_t d = 0; d < rank; ++d) {
-            Value coord;
-            auto axisIt = llvm::find(s.axes, d);
-            if (axisIt != s.axes.end()) {
-              coord = axisCoords[axisIt - s.axes.begin()];
-            } else if (d == last) {
-              coord = s.inputUnitStatic[d] == std::optional<bool>(true)
-                          ? zeroVec
-                      : s.inputUnit[d]
-                          ? arith::SelectOp::create(
-                                lb, ll,
-                                vector::BroadcastOp::create(lb, ll, maskType,
-                                                            s.inputUnit[d]),
-                                zeroVec, laneCoords)
-                                .getResult()
-                          : laneCoords;
-            } else {
-              coord = splat(lb, ll, inputPos[d]);
-            }
-            Value term = arith::MulIOp::create(
-                lb, ll, coord, splat(lb, ll, inputStrides[d]));
-            offsets = arith::AddIOp::create(lb, ll, offsets, term);
-          }
-          values = vector::GatherOp::create(lb, ll, valueVecType, flatInput,
-                                            ValueRange{zeroIndex}, offsets,
-                                            gatherMask, passThrough, nullptr);
+          raw = scf::IfOp::create(
+                    lb, ll, s.indicesUnit[last],
+                    [&](OpBuilder &tb, Location tl) {
+                      SmallVector<Value> at = indicesPos;
+                      at.back() = constIndex(tb, tl, 0);
+                      Value scalar = tensor::ExtractOp::create(
+                          tb, tl, op.getIndices(), at);
+                      scf::YieldOp::create(
+                          tb, tl,
+                          vector::BroadcastOp::create(tb, tl, rawVecType,
+                                                      scalar)
+                              .getResult());
+                    },
+                    [&](OpBuilder &eb, Location el) {
+                      scf::YieldOp::create(eb, el, readRow(eb, el));
+                    })
+                    .getResult(0);
         }
-        SmallVector<Value> writeAt(last, zeroIndex);
-        writeAt.push_back(j);
-        Value updated = vector::TransferWriteOp::create(
-                            lb, ll, values, iterArgs[0], writeAt, minorMap,
-                            mask, transferBounds)
-                            .getResult();
-        SmallVector<Value> yields = {updated};
-        if (reports)
-          yields.push_back(badLanes);
-        return yields;
+      } else {
+        // Coordinates are interleaved: lane l reads l*k + c of the row;
+        // a dynamic row of size 1 is a broadcast (every lane reads c).
+        Value lanePos = laneCoords;
+        if (!s.indicesUnitStatic[last])
+          lanePos = arith::SelectOp::create(
+              lb, ll,
+              vector::BroadcastOp::create(lb, ll, maskType,
+                                          s.indicesUnit[last]),
+              zeroVec, lanePos);
+        Value positions = arith::MulIOp::create(
+            lb, ll, lanePos, splat(lb, ll, constIndex(lb, ll, k)));
+        positions = arith::AddIOp::create(
+            lb, ll, positions, splat(lb, ll, constIndex(lb, ll, c)));
+        raw = vector::GatherOp::create(
+            lb, ll, rawVecType, op.getIndices(), indicesPos, positions,
+            laneMask, rawPassThrough, nullptr);
+      }
+      Value index =
+          indexElementType.isIndex()
+              ? raw
+              : arith::IndexCastOp::create(lb, ll, indexVecType, raw)
+                    .getResult();
+      ResolvedIndexValue resolved = buildResolvedIndex(
+          lb, ll, s.policy, index, splat(lb, ll, s.inputSize[axis]));
+      if (resolved.valid && fillsInvalid(s)) {
+        // Lanes with an invalid index take the zero pass-through.
+        gatherMask =
+            arith::AndIOp::create(lb, ll, gatherMask, resolved.valid);
+      } else if (resolved.valid && reports) {
+        // Masked-off lanes past the row read index 0, which is fine.
+        Value invalid = notValue(lb, ll, resolved.valid);
+        if (mask)
+          invalid = arith::AndIOp::create(lb, ll, invalid, mask);
+        badLanes = arith::OrIOp::create(lb, ll, badLanes, invalid);
+      }
+      axisCoords[c] = resolved.index;
+    }
+    if (onlyInnermostVaries) {
+      values = vector::GatherOp::create(
+          lb, ll, valueVecType, op.getInput(), inputPos,
+          axisCoords.front(), gatherMask, passThrough, nullptr);
+    } else {
+      // Linear offset of each lane's input element.
+      Value offsets = zeroVec;
+      for (int64_t d = 0; d < rank; ++d) {
+        Value coord;
+        auto axisIt = llvm::find(s.axes, d);
+        if (axisIt != s.axes.end()) {
+          coord = axisCoords[axisIt - s.axes.begin()];
+        } else if (d == last) {
+          coord = s.inputUnitStatic[d] == std::optional<bool>(true)
+                      ? zeroVec
+                  : s.inputUnit[d]
+                      ? arith::SelectOp::create(
+                            lb, ll,
+                            vector::BroadcastOp::create(lb, ll, maskType,
+                                                        s.inputUnit[d]),
+                            zeroVec, laneCoords)
+                            .getResult()
+                      : laneCoords;
+        } else {
+          coord = splat(lb, ll, inputPos[d]);
+        }
+        Value term = arith::MulIOp::create(
+            lb, ll, coord, splat(lb, ll, inputStrides[d]));
+        offsets = arith::AddIOp::create(lb, ll, offsets, term);
+      }
+      values = vector::GatherOp::create(lb, ll, valueVecType, flatInput,
+                                        ValueRange{zeroIndex}, offsets,
+                                        gatherMask, passThrough, nullptr);
+    }
+    SmallVector<Value> writeAt(last, zeroIndex);
+    writeAt.push_back(j);
+    Value updated = vector::TransferWriteOp::create(
+                        lb, ll, values, iterArgs[0], writeAt, minorMap,
+                        mask, transferBounds)
+                        .getResult();
+    SmallVector<Value> yields = {updated};
+    if (reports)
+      yields.push_back(badLanes);
+    return yields;
   };
   // Full steps without masks, then the row's rest as one masked step: with
   // a dynamic row length a mask in every step kept the loop from being the
-  // static one (W3 with a dynamic row: 5.0 -> ? ms).
+  // static one (W3 with a dynamic row length: 5.5 -> 1.9 ms on 2 threads).
   Value lanesValue = constIndex(b, loc, lanes);
   Value fullEnd = arith::SubIOp::create(
       b, loc, rowLength, arith::RemUIOp::create(b, loc, rowLength, lanesValue));
