@@ -285,6 +285,19 @@ POLICY_PAIRS = [("error", "wrap"), ("fill", "wrap"), ("clamp", "wrap"),
                 ("fill", "out_of_bounds"), ("unchecked", "wrap")]
 
 
+def policy_indices(rng, shape, size, oob, every=7):
+    """Index values of `shape` into a dimension of `size`: in range
+    (negatives count from the end), and where the policy `oob` defines
+    others (fill, clamp) every `every`-th value past the end and the one 3
+    after it before the start."""
+    values = rng.integers(-size, size, shape)
+    if oob not in ("unchecked", "error"):
+        flat = values.reshape(-1)
+        flat[::every] = size + rng.integers(0, 9, flat[::every].size)
+        flat[3::every] = -size - 1 - rng.integers(0, 9, flat[3::every].size)
+    return values
+
+
 def policy_text(oob, negative):
     """The op's policy attributes for (out_of_bounds, negative_indices)."""
     text = "" if negative == "wrap" else f" negative_indices = {negative}"

@@ -16,7 +16,8 @@ import sys
 import numpy as np
 
 from gather import reference as ref
-from gather.difftest import POLICY_PAIRS as POLICIES, FunctionCases, expected, policy_text
+from gather.difftest import (POLICY_PAIRS as POLICIES, FunctionCases, expected, policy_indices,
+                             policy_text)
 
 rng = np.random.default_rng(12)
 suite = FunctionCases()
@@ -26,10 +27,7 @@ add = suite.add
 # also do; 40 keeps every thread busy.
 table = rng.standard_normal((300, 768)).astype(np.float32)
 for oob, negative in POLICIES:
-    ids = rng.integers(-300, 300, 40)
-    if oob not in ("unchecked", "error"):
-        ids[::7] = 300 + rng.integers(0, 40, ids[::7].size)
-        ids[3::9] = -301 - rng.integers(0, 40, ids[3::9].size)
+    ids = policy_indices(rng, 40, 300, oob)
     add(f"rows768_{oob}_{negative}", "block", "axis = 0" + policy_text(oob, negative),
         table, ids, (40, 768), expected(ref.block, table, ids, 0, negative, oob))
 ids = rng.integers(0, 300, 40)

@@ -16,7 +16,8 @@ import sys
 import numpy as np
 
 from gather import reference as ref
-from gather.difftest import POLICY_PAIRS as POLICIES, FunctionCases, expected, policy_text
+from gather.difftest import (POLICY_PAIRS as POLICIES, FunctionCases, expected, policy_indices,
+                             policy_text)
 
 rng = np.random.default_rng(11)
 suite = FunctionCases()
@@ -52,9 +53,7 @@ add("nd_k3_fill", "nd", "batch_dims = 0 out_of_bounds = fill", cube, coords, (50
 # row of 64 f32 (256 bytes, the largest tiled block).
 rows4 = rng.standard_normal((1000, 4)).astype(np.float32)
 for oob, negative in POLICIES:
-    ids = rng.integers(-1000, 1000, 100)
-    if oob not in ("unchecked", "error"):
-        ids[::9] = 1000 + rng.integers(0, 50, ids[::9].size)
+    ids = policy_indices(rng, 100, 1000, oob, every=9)
     add(f"block_rows4_{oob}_{negative}", "block", "axis = 0" + policy_text(oob, negative),
         rows4, ids, (100, 4), expected(ref.block, rows4, ids, 0, negative, oob))
 ids = rng.integers(-1000, 1000, 100).astype(np.int32)

@@ -16,7 +16,8 @@ import sys
 import numpy as np
 
 from gather import reference as ref
-from gather.difftest import POLICY_PAIRS as POLICIES, FunctionCases, expected, policy_text
+from gather.difftest import (POLICY_PAIRS as POLICIES, FunctionCases, expected, policy_indices,
+                             policy_text)
 
 rng = np.random.default_rng(13)
 suite = FunctionCases()
@@ -26,10 +27,7 @@ DYNAMIC = ((0, 1), (0, 1), [(0, ("i", 0)), (1, ("i", 1))])
 
 table = rng.standard_normal((6, 50)).astype(np.float32)
 for oob, negative in POLICIES:
-    idx = rng.integers(-50, 50, (6, 37))
-    if oob not in ("unchecked", "error"):
-        idx[:, ::6] = 50 + rng.integers(0, 9, idx[:, ::6].shape)
-        idx[:, 33] = -51
+    idx = policy_indices(rng, (6, 37), 50, oob, every=6)
     add(f"row37_{oob}_{negative}", "elements", "axis = 1" + policy_text(oob, negative),
         table, idx, (6, 37), expected(ref.elements, table, idx, 1, negative, oob), dynamic=DYNAMIC)
 for length in (32, 5):
