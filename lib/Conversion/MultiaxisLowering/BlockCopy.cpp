@@ -65,25 +65,36 @@ static Value selectBlockOrZeros(OpBuilder &b, Location loc, Value valid,
 }
 
 /// Bytes of a block row copied per step: all loads, then all stores, in 8
-/// AVX-512 registers (16 AVX2 ones). A call of memcpy per row is slower for
-/// the rows of a gather: on the benchmark machine W1's 3 KiB rows took
-/// 0.75-0.8 ms by memcpy and 0.55-0.6 ms this way (bench/row_copy_bound.cpp).
+/// AVX-512 registers (16 AVX2 ones).
 static constexpr int64_t kCopyChunkBytes = 512;
+/// Blocks of this size or more are copied by one memcpy: on the benchmark
+/// machine the call costs more than the copy of a 1-3 KiB row (W1's 3 KiB
+/// rows: 0.61 ms by memcpy, 0.56 this way), but 4 KiB and 64 KiB rows went
+/// faster by memcpy (0.33 against 0.37 ms, 0.28 against 0.31).
+static constexpr int64_t kVectorCopyMaxBytes = 4096;
 
 /// Whether the block is copied row by row with vector loads and stores: a
-/// static block of byte-sized elements whose rows (its last dimension) hold
-/// a cache line or more, read with unit stride.
+/// static block under kVectorCopyMaxBytes of byte-sized elements whose
+/// rows (its last dimension) hold a cache line or more, read with unit
+/// stride.
 static bool copiesRowsWithVectors(const LoweringState &s, int64_t blockStart) {
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   Type elementType = inputType.getElementType();
   if (!elementType.isIntOrFloat() ||
       elementType.getIntOrFloatBitWidth() % 8 != 0)
     return false;
-  if (ShapedType::isDynamicShape(inputType.getShape().drop_front(blockStart)))
+  ArrayRef<int64_t> blockShape = inputType.getShape().drop_front(blockStart);
+  if (ShapedType::isDynamicShape(blockShape))
     return false;
-  if (inputType.getShape().back() * elementType.getIntOrFloatBitWidth() / 8 <
-      64)
+  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  if (blockShape.back() * elementBytes < 64)
     return false;
+  int64_t blockBytes = elementBytes;
+  for (int64_t size : blockShape) {
+    blockBytes *= size;
+    if (blockBytes >= kVectorCopyMaxBytes)
+      return false;
+  }
   return slicesAllowed(s.op.getInput(), [](tensor::ExtractSliceOp slice) {
     return slice.getSourceType().getRank() == slice.getType().getRank() &&
            getConstantIntValue(slice.getMixedStrides().back()) ==
@@ -141,28 +152,14 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
                                            ArrayRef<bool>{true})
         .getResult();
   };
-  // The row at `rowCoords`: full chunks (unrolled when few), then the rest.
+  // The row at `rowCoords`: its full chunks (at most 7 under
+  // kVectorCopyMaxBytes, unrolled), then the rest.
   auto copyRow = [&](OpBuilder &rb, Location rl, ArrayRef<Value> rowCoords,
                      Value target) -> Value {
     int64_t fullChunks = rowLength / chunk;
-    if (fullChunks <= 8) {
-      for (int64_t c = 0; c < fullChunks; ++c)
-        target = copyChunk(rb, rl, rowCoords, constIndex(rb, rl, c * chunk),
-                           chunk, target);
-    } else {
-      target = scf::ForOp::create(
-                   rb, rl, constIndex(rb, rl, 0),
-                   constIndex(rb, rl, fullChunks * chunk),
-                   constIndex(rb, rl, chunk), ValueRange{target},
-                   [&](OpBuilder &lb, Location ll, Value offset,
-                       ValueRange iterArgs) {
-                     scf::YieldOp::create(
-                         lb, ll,
-                         copyChunk(lb, ll, rowCoords, offset, chunk,
-                                   iterArgs[0]));
-                   })
-                   .getResult(0);
-    }
+    for (int64_t c = 0; c < fullChunks; ++c)
+      target = copyChunk(rb, rl, rowCoords, constIndex(rb, rl, c * chunk),
+                         chunk, target);
     if (int64_t rest = rowLength % chunk)
       target = copyChunk(rb, rl, rowCoords,
                          constIndex(rb, rl, fullChunks * chunk), rest, target);

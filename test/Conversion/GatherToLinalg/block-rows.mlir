@@ -1,9 +1,9 @@
 // RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false" --canonicalize --cse --split-input-file | FileCheck %s
 // RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false vectorize=false" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=SLICE
 
-// Block rows of a cache line or more are copied with vector loads and
-// stores of 512 bytes (all loads before the stores), not with a memcpy per
-// row: an embedding row of 768 f32 is six vector<128xf32> reads and writes
+// Blocks under 4 KiB whose rows hold a cache line or more are copied with
+// vector loads and stores of 512 bytes (all loads before the stores), not
+// with a memcpy per row: an embedding row of 768 f32 is six vector<128xf32> reads and writes
 // into the output's slice, unrolled. With vectorize=false the row is one
 // slice (a memcpy after bufferization).
 // CHECK-LABEL: func.func @embedding_rows_in_chunks
@@ -33,23 +33,38 @@ func.func @embedding_rows_in_chunks(%table: tensor<50000x768xf32>, %ids: tensor<
 
 // -----
 
-// A long row: its 512-byte chunks in a loop (more than 8 of them), then
-// the rest (1200 = 9 x 128 + 48) as one shorter vector.
-// CHECK-LABEL: func.func @long_row_loop_and_rest
-// CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
-// CHECK-DAG:     %[[C1152:.*]] = arith.constant 1152 : index
+// The longest row copied with vectors, 4000 bytes: 7 chunks of 128 f32,
+// then the rest (1000 = 7 x 128 + 104) as one shorter vector. A block of
+// 4 KiB or more is one slice (a memcpy, faster here for such blocks).
+// CHECK-LABEL: func.func @longest_row_chunks_and_rest
+// CHECK-DAG:     %[[C896:.*]] = arith.constant 896 : index
 // CHECK:         scf.forall
-// CHECK:           %[[TARGET:.*]] = tensor.extract_slice
-// CHECK:           %[[LOOP:.*]] = scf.for %[[J:.*]] = %{{.*}} to %[[C1152]] step %[[C128]] iter_args(%[[ACC:.*]] = %[[TARGET]])
-// CHECK:             %[[V:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[J]]], %{{.*}} {in_bounds = [true]} : tensor<100x1200xf32>, vector<128xf32>
-// CHECK:             %[[W:.*]] = vector.transfer_write %[[V]], %[[ACC]][%{{.*}}, %[[J]]] {in_bounds = [true]}
-// CHECK:             scf.yield %[[W]]
-// CHECK:           %[[REST:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[C1152]]], %{{.*}} {in_bounds = [true]} : tensor<100x1200xf32>, vector<48xf32>
-// CHECK:           vector.transfer_write %[[REST]], %[[LOOP]][%{{.*}}, %[[C1152]]] {in_bounds = [true]} : vector<48xf32>, tensor<1x1200xf32>
-func.func @long_row_loop_and_rest(%table: tensor<100x1200xf32>, %ids: tensor<4xi32>) -> tensor<4x1200xf32> {
-  %init = tensor.empty() : tensor<4x1200xf32>
-  %0 = gather.block %table[%ids] axis = 0 into %init : tensor<100x1200xf32>, tensor<4xi32> into tensor<4x1200xf32>
-  return %0 : tensor<4x1200xf32>
+// CHECK-COUNT-7:   vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<128xf32>, tensor<1x1000xf32>
+// CHECK:           %[[REST:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[C896]]], %{{.*}} {in_bounds = [true]} : tensor<100x1000xf32>, vector<104xf32>
+// CHECK:           vector.transfer_write %[[REST]], %{{.*}}[%{{.*}}, %[[C896]]] {in_bounds = [true]} : vector<104xf32>, tensor<1x1000xf32>
+// CHECK-NOT:     scf.for %
+func.func @longest_row_chunks_and_rest(%table: tensor<100x1000xf32>, %ids: tensor<4xi32>) -> tensor<4x1000xf32> {
+  %init = tensor.empty() : tensor<4x1000xf32>
+  %0 = gather.block %table[%ids] axis = 0 into %init : tensor<100x1000xf32>, tensor<4xi32> into tensor<4x1000xf32>
+  return %0 : tensor<4x1000xf32>
+}
+
+// CHECK-LABEL: func.func @block_of_4_kib_slice
+// CHECK:         tensor.extract_slice %{{.*}} [1, 1024] [1, 1] : tensor<100x1024xf32> to tensor<1x1024xf32>
+// CHECK-NOT:     vector.transfer_read
+func.func @block_of_4_kib_slice(%table: tensor<100x1024xf32>, %ids: tensor<4xi32>) -> tensor<4x1024xf32> {
+  %init = tensor.empty() : tensor<4x1024xf32>
+  %0 = gather.block %table[%ids] axis = 0 into %init : tensor<100x1024xf32>, tensor<4xi32> into tensor<4x1024xf32>
+  return %0 : tensor<4x1024xf32>
+}
+
+// CHECK-LABEL: func.func @two_dimensional_block_of_8_kib_slice
+// CHECK:         tensor.extract_slice %{{.*}} [1, 1, 4, 512] [1, 1, 1, 1]
+// CHECK-NOT:     vector.transfer_read
+func.func @two_dimensional_block_of_8_kib_slice(%d: tensor<2x9x4x512xf32>, %i: tensor<5xi64>) -> tensor<2x5x4x512xf32> {
+  %init = tensor.empty() : tensor<2x5x4x512xf32>
+  %0 = gather.block %d[%i] axis = 1 into %init : tensor<2x9x4x512xf32>, tensor<5xi64> into tensor<2x5x4x512xf32>
+  return %0 : tensor<2x5x4x512xf32>
 }
 
 // -----
