@@ -95,11 +95,7 @@ static bool copiesRowsWithVectors(const LoweringState &s, int64_t blockStart) {
     if (blockBytes >= kVectorCopyMaxBytes)
       return false;
   }
-  return slicesAllowed(s.op.getInput(), [](tensor::ExtractSliceOp slice) {
-    return slice.getSourceType().getRank() == slice.getType().getRank() &&
-           getConstantIntValue(slice.getMixedStrides().back()) ==
-               std::optional<int64_t>(1);
-  });
+  return slicesAllowed(s.op.getInput(), keepsUnitStrideRows);
 }
 
 /// The block that the loop iteration at `loopCoords` copies, written into

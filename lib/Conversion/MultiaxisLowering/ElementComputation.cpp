@@ -56,6 +56,12 @@ bool lowering::slicesAllowed(
   return true;
 }
 
+bool lowering::keepsUnitStrideRows(tensor::ExtractSliceOp slice) {
+  return slice.getSourceType().getRank() == slice.getType().getRank() &&
+         getConstantIntValue(slice.getMixedStrides().back()) ==
+             std::optional<int64_t>(1);
+}
+
 Value lowering::notValue(OpBuilder &b, Location loc, Value value) {
   Type type = value.getType();
   Value ones =

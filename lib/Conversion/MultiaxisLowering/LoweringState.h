@@ -55,6 +55,9 @@ SmallVector<Value> rowMajorStrides(OpBuilder &b, Location loc,
 /// and casts, satisfies `allowed` (what a strided view can be read as).
 bool slicesAllowed(Value tensor,
                    function_ref<bool(tensor::ExtractSliceOp)> allowed);
+/// Whether the slice keeps the rank and a unit stride along the innermost
+/// dimension: its rows stay contiguous (what vector loads along them need).
+bool keepsUnitStrideRows(tensor::ExtractSliceOp slice);
 
 /// `!value` for an i1 or a vector of i1.
 Value notValue(OpBuilder &b, Location loc, Value value);

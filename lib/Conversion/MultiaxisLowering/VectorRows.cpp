@@ -46,11 +46,7 @@ bool lowering::canVectorizeInnermost(const LoweringState &s, Type elementType) {
   bool alongRows = s.indicesUnitStatic[last] != std::optional<bool>(true) &&
                    s.axes.size() == 1 && s.axes.front() == last;
   return slicesAllowed(s.op.getInput(), [&](tensor::ExtractSliceOp slice) {
-    bool keepsUnitRows =
-        slice.getSourceType().getRank() == slice.getType().getRank() &&
-        getConstantIntValue(slice.getMixedStrides().back()) ==
-            std::optional<int64_t>(1);
-    return alongRows && keepsUnitRows;
+    return alongRows && keepsUnitStrideRows(slice);
   });
 }
 
