@@ -20,8 +20,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
-#include <functional>
-
 using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::lowering;
@@ -53,15 +51,37 @@ lowering::innermostLoopDimension(ArrayRef<int64_t> outputShape,
   return std::nullopt;
 }
 
-/// `block` where `valid`, else a block of zeros (a `fill` miss).
+/// `block` (a tensor or a vector) where `valid`, else zeros (a `fill` miss).
 static Value selectBlockOrZeros(OpBuilder &b, Location loc, Value valid,
                                 Value block) {
-  auto blockType = cast<RankedTensorType>(block.getType());
+  auto blockType = cast<ShapedType>(block.getType());
   Value zeros = arith::ConstantOp::create(
       b, loc, blockType,
       DenseElementsAttr::get(blockType,
                              b.getZeroAttr(blockType.getElementType())));
   return arith::SelectOp::create(b, loc, valid, block, zeros);
+}
+
+/// Where the block of the loop iteration at `loopCoords` (the dimensions
+/// before the block) starts in the input, the index policy applied.
+static InputCoords resolveBlockStart(OpBuilder &b, Location loc,
+                                     const LoweringState &s,
+                                     ValueRange loopCoords) {
+  SmallVector<Value> coords(loopCoords);
+  for (int64_t d = loopCoords.size(); d < s.rank; ++d)
+    coords.push_back(constIndex(b, loc, 0));
+  return computeInputCoords(b, loc, s, coords);
+}
+
+/// The block's validity from resolveBlockStart under its policy: under
+/// `error` an invalid index is reported (null returned); under `fill` it is
+/// returned, to select the block or zeros.
+static Value reportOrFillValidity(OpBuilder &b, Location loc,
+                                  const LoweringState &s, Value valid) {
+  if (!valid || fillsInvalid(s))
+    return valid;
+  reportIfInvalid(b, loc, s, valid);
+  return Value();
 }
 
 /// Bytes of a block row copied per step: all loads, then all stores, in 8
@@ -108,15 +128,8 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   Type elementType = inputType.getElementType();
   int64_t rank = s.rank;
-  SmallVector<Value> coords(loopCoords);
-  for (int64_t d = loopCoords.size(); d < rank; ++d)
-    coords.push_back(constIndex(b, loc, 0));
-  InputCoords at = computeInputCoords(b, loc, s, coords);
-  Value laneValid;
-  if (at.valid && !fillsInvalid(s))
-    reportIfInvalid(b, loc, s, at.valid);
-  else if (at.valid)
-    laneValid = at.valid;
+  InputCoords at = resolveBlockStart(b, loc, s, loopCoords);
+  Value fillValid = reportOrFillValidity(b, loc, s, at.valid);
 
   int64_t rowLength = inputType.getShape().back();
   int64_t chunk = std::max<int64_t>(
@@ -137,13 +150,8 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
     Value values = vector::TransferReadOp::create(
         cb, cl, vectorType, s.op.getInput(), from, padding,
         ArrayRef<bool>{true});
-    if (laneValid)
-      values = arith::SelectOp::create(
-          cb, cl, laneValid, values,
-          arith::ConstantOp::create(
-              cb, cl, vectorType,
-              DenseElementsAttr::get(vectorType,
-                                     cb.getZeroAttr(elementType))));
+    if (fillValid)
+      values = selectBlockOrZeros(cb, cl, fillValid, values);
     return vector::TransferWriteOp::create(cb, cl, values, target, to,
                                            ArrayRef<bool>{true})
         .getResult();
@@ -161,26 +169,21 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
                          constIndex(rb, rl, fullChunks * chunk), rest, target);
     return target;
   };
-  // One loop per block dimension before the last.
-  std::function<Value(OpBuilder &, Location, int64_t, SmallVector<Value>,
-                      Value)>
-      copyRows = [&](OpBuilder &nb, Location nl, int64_t d,
-                     SmallVector<Value> rowCoords, Value target) -> Value {
-    if (d == rank - 1)
-      return copyRow(nb, nl, rowCoords, target);
-    return scf::ForOp::create(
-               nb, nl, constIndex(nb, nl, 0),
-               constIndex(nb, nl, inputType.getDimSize(d)),
-               constIndex(nb, nl, 1), ValueRange{target},
-               [&](OpBuilder &lb, Location ll, Value iv, ValueRange iterArgs) {
-                 SmallVector<Value> inner(rowCoords);
-                 inner.push_back(iv);
-                 scf::YieldOp::create(
-                     lb, ll, copyRows(lb, ll, d + 1, inner, iterArgs[0]));
-               })
-        .getResult(0);
-  };
-  return copyRows(b, loc, blockStart, {}, into);
+  // One loop per block dimension before the last (none for a row).
+  SmallVector<Value> lower, upper, steps;
+  for (int64_t d = blockStart; d < rank - 1; ++d) {
+    lower.push_back(constIndex(b, loc, 0));
+    upper.push_back(constIndex(b, loc, inputType.getDimSize(d)));
+    steps.push_back(constIndex(b, loc, 1));
+  }
+  return scf::buildLoopNest(
+             b, loc, lower, upper, steps, ValueRange{into},
+             [&](OpBuilder &nb, Location nl, ValueRange rowCoords,
+                 ValueRange iterArgs) -> scf::ValueVector {
+               return {copyRow(nb, nl, SmallVector<Value>(rowCoords),
+                               iterArgs[0])};
+             })
+      .results.front();
 }
 
 /// Blocks per tile of the resolved form, and the largest block it takes:
@@ -242,18 +245,13 @@ static std::optional<int64_t> tileDimension(const LoweringState &s,
 static Value policyBlock(OpBuilder &b, Location loc, const LoweringState &s,
                          ValueRange loopCoords, RankedTensorType blockType,
                          ArrayRef<OpFoldResult> blockSizes) {
-  SmallVector<Value> coords(loopCoords);
-  for (int64_t d = loopCoords.size(); d < s.rank; ++d)
-    coords.push_back(constIndex(b, loc, 0));
-  InputCoords at = computeInputCoords(b, loc, s, coords);
+  InputCoords at = resolveBlockStart(b, loc, s, loopCoords);
   SmallVector<OpFoldResult> ones(s.rank, b.getIndexAttr(1));
   SmallVector<OpFoldResult> inputOffsets(at.coords.begin(), at.coords.end());
   Value block = tensor::ExtractSliceOp::create(
       b, loc, blockType, s.op.getInput(), inputOffsets, blockSizes, ones);
-  if (at.valid && !fillsInvalid(s))
-    reportIfInvalid(b, loc, s, at.valid);
-  else if (at.valid)
-    block = selectBlockOrZeros(b, loc, at.valid, block);
+  if (Value fillValid = reportOrFillValidity(b, loc, s, at.valid))
+    block = selectBlockOrZeros(b, loc, fillValid, block);
   return block;
 }
 
