@@ -25,7 +25,7 @@
 //   variants' outputs to DIR/WORKLOAD_cpp_out.bin and
 //   DIR/WORKLOAD_cpp_prefetch_out.bin. The output buffer is allocated and
 //   touched outside the timed region.
-#include <immintrin.h>
+#include "row_copy.h"
 
 #include <algorithm>
 #include <chrono>
@@ -55,24 +55,6 @@ static inline int64_t wrap(int64_t v, int64_t size) {
 }
 
 enum Mode { Unchecked, Checked, Prefetch };
-
-// Copies a row of `bytes` bytes: 512-byte chunks through 8 AVX-512
-// registers (all loads before the stores), the rest by memcpy.
-static inline void copyRow(void *to, const void *from, int64_t bytes) {
-  char *t = static_cast<char *>(to);
-  const char *f = static_cast<const char *>(from);
-  int64_t done = 0;
-#ifdef __AVX512F__
-  for (; done + 512 <= bytes; done += 512) {
-    __m512 r[8];
-    for (int u = 0; u < 8; ++u)
-      r[u] = _mm512_loadu_ps(f + done + 64 * u);
-    for (int u = 0; u < 8; ++u)
-      _mm512_storeu_ps(t + done + 64 * u, r[u]);
-  }
-#endif
-  std::memcpy(t + done, f + done, bytes - done);
-}
 
 // Cache lines requested ahead of the one being read (as the compiled code).
 constexpr int64_t kLinesAhead = 128;

@@ -21,6 +21,8 @@
 //
 //   g++ -O3 -march=native -fopenmp bench/row_copy_bound.cpp -o /tmp/rowbound
 //   OMP_NUM_THREADS=2 /tmp/rowbound [RUNS] [ROUNDS]
+#include "row_copy.h"
+
 #include <immintrin.h>
 #include <omp.h>
 
@@ -104,20 +106,10 @@ void copyRows(Problem &p, const float *source,
         source +
         ((c / s.picks) * rowsPerSlice + picks[c % s.picks]) * s.rowFloats;
     float *to = target + c * s.rowFloats;
-    if (!vectorCopy) {
+    if (vectorCopy)
+      copyRow(to, from, rowBytes);
+    else
       std::memcpy(to, from, rowBytes);
-      continue;
-    }
-    constexpr int64_t chunk = 8 * 16; // floats: 8 registers of 16
-    int64_t j = 0;
-    for (; j + chunk <= s.rowFloats; j += chunk) {
-      __m512 r[8];
-      for (int u = 0; u < 8; ++u)
-        r[u] = _mm512_loadu_ps(from + j + 16 * u);
-      for (int u = 0; u < 8; ++u)
-        _mm512_storeu_ps(to + j + 16 * u, r[u]);
-    }
-    std::memcpy(to + j, from + j, (s.rowFloats - j) * sizeof(float));
   }
 }
 
