@@ -438,7 +438,7 @@ def run_case(case, tools, work, index, device="cpu"):
                 text = f.read()
             if r.returncode != 1 or len(r.stderr.strip().splitlines()) != 1:
                 return f"{label}: expected exit status 1 and one line, got rc={r.returncode} {r.stderr.strip()!r}"
-            problem = expect_error_text(case, r.stderr, text, check_details=label == "direct" and device == "cpu")
+            problem = expect_error_text(case, r.stderr, text, check_details=label == "direct")
             if problem:
                 return f"{label}: {problem}"
             if os.path.exists(out):
@@ -554,7 +554,7 @@ def run_batch(cases, first, tools, work, device, opt_level):
                     problems[index] = f"{label}: failed: {e}"
                 else:
                     problem = expect_error_text(case, str(e), function,
-                                                check_details=label == "direct" and device == "cpu")
+                                                check_details=label == "direct")
                     if problem:
                         problems[index] = f"{label}: {problem}"
                 continue

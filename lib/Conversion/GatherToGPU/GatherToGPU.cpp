@@ -10,7 +10,9 @@
 //    values it reads (reading through a safe index) and raises a flag in
 //    device memory, which the host copies back after the kernel and decides
 //    on; indices that no kernel reads (an empty output) are checked by a
-//    kernel over the indices that raises such a flag.
+//    kernel over the indices that raises such a flag. When a flag is
+//    raised, the host copies the indices back and finds the first invalid
+//    one for the report, as the CPU does (the in-bounds path pays nothing).
 //
 //===----------------------------------------------------------------------===//
 
@@ -120,6 +122,27 @@ static Value buildDeviceAllOf(OpBuilder &b, Location loc, Value indices,
       b, loc, raised, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
 }
 
+/// The indices in a host buffer, for the report's scan on the failing path:
+/// a gpu.memcpy from their device buffer. The host buffer is a plain alloc
+/// (the indices can be large for the stack) that only the copy and host
+/// loads use, which gather-map-to-gpu keeps on the host; buffer deallocation
+/// frees it.
+static Value copyIndicesToHost(OpBuilder &b, Location loc, Value indices) {
+  auto tensorType = cast<RankedTensorType>(indices.getType());
+  auto bufferType =
+      MemRefType::get(tensorType.getShape(), tensorType.getElementType());
+  Value device = bufferization::ToBufferOp::create(b, loc, bufferType, indices,
+                                                   b.getUnitAttr());
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < tensorType.getRank(); ++d)
+    if (tensorType.isDynamicDim(d))
+      dynamicSizes.push_back(memref::DimOp::create(b, loc, device, d));
+  Value host = memref::AllocOp::create(b, loc, bufferType, dynamicSizes);
+  gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, host,
+                        device);
+  return host;
+}
+
 void mlir::gather::populateGatherToGPUPatterns(
     RewritePatternSet &patterns, const GatherToGPUOptions &options) {
   MultiaxisLoweringStrategy strategy;
@@ -129,8 +152,9 @@ void mlir::gather::populateGatherToGPUPatterns(
   strategy.buildErrorFlag = buildDeviceErrorFlag;
   strategy.readErrorFlag = readDeviceErrorFlag;
   strategy.symbolTables = options.symbolTables;
-  // The indices are in device memory; the host reports the kind only.
-  strategy.reportIndexDetails = false;
+  // The indices are in device memory: the report of an invalid one scans a
+  // host copy.
+  strategy.indicesToHost = copyIndicesToHost;
   populateMultiaxisLoweringPatterns(patterns, strategy);
 }
 

@@ -43,7 +43,8 @@ static bool isInsideLaunch(Operation *op) {
 namespace {
 /// Buffers the host program keeps for itself: the pointer lists the buffer
 /// deallocation builds to decide at run time what to free (when functions
-/// return buffers that may alias). Only host loads and stores reach them,
+/// return buffers that may alias) and the host copies of indices for an
+/// error report. Only host loads and stores and gpu.memcpy reach them,
 /// directly, through casts, or in functions that launch no kernel.
 class HostBuffers {
 public:
@@ -56,8 +57,11 @@ public:
       Operation *user = use.getOwner();
       if (isInsideLaunch(user))
         return false;
+      // A gpu.memcpy copies between host and device memory either way: the
+      // host copy of the indices for an error report is one end of one.
       if (isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp,
-              memref::DimOp, memref::ExtractAlignedPointerAsIndexOp>(user))
+              memref::DimOp, memref::ExtractAlignedPointerAsIndexOp,
+              gpu::MemcpyOp>(user))
         return true;
       if (auto cast = dyn_cast<memref::CastOp>(user))
         return isHostOnly(cast.getResult());

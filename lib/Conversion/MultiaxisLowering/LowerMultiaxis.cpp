@@ -173,7 +173,7 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
                                        strategy.symbolTables);
               } else if (!shapeOk) {
                 emitIndexOutOfBoundsReport(tb, tl, op,
-                                           strategy.reportIndexDetails,
+                                           strategy.indicesToHost,
                                            strategy.symbolTables);
               } else {
                 // Shapes first: the index check means nothing without them.
@@ -181,7 +181,7 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
                     tb, tl, shapeOk,
                     [&](OpBuilder &ib, Location il) {
                       emitIndexOutOfBoundsReport(
-                          ib, il, op, strategy.reportIndexDetails,
+                          ib, il, op, strategy.indicesToHost,
                           strategy.symbolTables);
                       scf::YieldOp::create(ib, il);
                     },
@@ -223,7 +223,7 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
         Value allValid = buildIndexCheck(b, l, s, strategy.buildAllOf);
         Value invalid = notValue(b, l, allValid);
         scf::IfOp::create(b, l, invalid, [&](OpBuilder &ib, Location il) {
-          emitIndexOutOfBoundsReport(ib, il, op, strategy.reportIndexDetails,
+          emitIndexOutOfBoundsReport(ib, il, op, strategy.indicesToHost,
                                      strategy.symbolTables);
           scf::YieldOp::create(ib, il);
         });
@@ -240,7 +240,7 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
           arith::ConstantIntOp::create(rewriter, loc, rewriter.getI8Type(), 0));
     }
     scf::IfOp::create(rewriter, loc, raised, [&](OpBuilder &b, Location l) {
-      emitIndexOutOfBoundsReport(b, l, op, strategy.reportIndexDetails,
+      emitIndexOutOfBoundsReport(b, l, op, strategy.indicesToHost,
                                  strategy.symbolTables);
       scf::YieldOp::create(b, l);
     });

@@ -238,13 +238,13 @@ static Value originalOperand(Value value, Location site,
 }
 
 void mlir::gather::emitIndexOutOfBoundsReport(
-    OpBuilder &b, Location loc, Operation *gatherOp, bool withDetails,
-    SymbolTableCollection *symbolTables) {
+    OpBuilder &b, Location loc, Operation *gatherOp,
+    IndicesToHostFn indicesToHost, SymbolTableCollection *symbolTables) {
   auto op = cast<GatherOpInterface>(gatherOp);
   Value indices = op.getIndices(), source = op.getSource();
   auto indicesType = dyn_cast<ShapedType>(indices.getType());
   SmallVector<int64_t> dims = op.getGatheredDims();
-  if (!withDetails || !indicesType || dims.empty()) {
+  if (!indicesType || dims.empty()) {
     emitRuntimeErrorCall(b, loc, gatherOp, RuntimeErrorKind::IndexOutOfBounds,
                          {}, symbolTables);
     return;
@@ -276,8 +276,10 @@ void mlir::gather::emitIndexOutOfBoundsReport(
   auto addressedSize = [&](OpBuilder &nb, Location nl, Value last) {
     return buildAddressedDimSize(nb, nl, gatherOp, last);
   };
+  // The values the scan reads: the indices, or their copy in host memory.
+  Value readable = indicesToHost ? indicesToHost(b, loc, indices) : indices;
   auto indexAt = [&](OpBuilder &nb, Location nl, ArrayRef<Value> coords) {
-    Value raw = buildElementRead(nb, nl, indices, coords);
+    Value raw = buildElementRead(nb, nl, readable, coords);
     return arith::IndexCastOp::create(nb, nl, indexType, raw).getResult();
   };
 

@@ -167,7 +167,7 @@ void mlir::gather::buildGatherElementStore(OpBuilder &b, Location loc,
   if (!element.invalid)
     return;
   scf::IfOp::create(b, loc, element.invalid, [&](OpBuilder &tb, Location tl) {
-    emitIndexOutOfBoundsReport(tb, tl, gatherOp, /*withDetails=*/true,
+    emitIndexOutOfBoundsReport(tb, tl, gatherOp, /*indicesToHost=*/nullptr,
                                symbolTables);
     scf::YieldOp::create(tb, tl);
   });
@@ -225,8 +225,8 @@ static void buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,
                   ivs.empty() ? constIndex(lb, ll, 0) : ivs.back()));
           Value invalid = notValue(lb, ll, resolved.valid);
           scf::IfOp::create(lb, ll, invalid, [&](OpBuilder &ib, Location il) {
-            emitIndexOutOfBoundsReport(ib, il, gatherOp, /*withDetails=*/true,
-                                       symbolTables);
+            emitIndexOutOfBoundsReport(ib, il, gatherOp,
+                                       /*indicesToHost=*/nullptr, symbolTables);
             scf::YieldOp::create(ib, il);
           });
         });

@@ -33,7 +33,18 @@
 // CHECK:         %[[RAISED:.*]] = memref.load %[[HOST]][]
 // CHECK:         %[[FAILED:.*]] = arith.cmpi ne, %[[RAISED]], %[[ZERO]]
 // CHECK:         scf.if %[[FAILED]] {
-// CHECK:           func.call @__gather_runtime_error
+// The report copies the indices (of the multiaxis form: 5x1) to the host
+// and scans them for the first invalid one, whose value, position and
+// dimension it passes (5 details and the position's one coordinate in the
+// indices as written).
+// CHECK:           %[[DEVIDX:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<5x1xi64> to memref<5x1xi64>
+// CHECK:           %[[HOSTIDX:.*]] = memref.alloc() : memref<5x1xi64>
+// CHECK:           gpu.memcpy %[[HOSTIDX]], %[[DEVIDX]]
+// CHECK:           scf.while
+// CHECK:             memref.load %[[HOSTIDX]]
+// CHECK:           memref.load %[[HOSTIDX]]
+// CHECK:           memref.alloc() : memref<6xi64>
+// CHECK:           func.call @__gather_runtime_error({{.*}}, %c6_i64, %{{.*}})
 // CHECK-NOT:     gather.
 func.func @error_check(%d: tensor<?x8xf32>, %i: tensor<5xi64>) -> tensor<5x8xf32> {
   %init_0 = tensor.empty() : tensor<5x8xf32>

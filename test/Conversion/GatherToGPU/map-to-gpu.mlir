@@ -271,6 +271,28 @@ func.func private @pointer_helper(%list: memref<?xindex>) -> index {
 
 // -----
 
+// The host copy of indices for an error report: a buffer that only a
+// gpu.memcpy from device memory and host loads use stays on the host (the
+// indices can be too large for a stack slot).
+// CHECK-LABEL: func.func @host_copy_of_indices
+// CHECK-SAME:    %[[IDX:[^:]*]]: memref<?xi64>
+// CHECK:         %[[HOST:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK-NEXT:    gpu.memcpy %[[HOST]], %[[IDX]]
+// CHECK-NEXT:    memref.load %[[HOST]]
+// CHECK:         memref.dealloc %[[HOST]]
+// CHECK-NOT:     gpu.alloc
+func.func @host_copy_of_indices(%indices: memref<?xi64>) -> i64 {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %indices, %c0 : memref<?xi64>
+  %host = memref.alloc(%n) : memref<?xi64>
+  gpu.memcpy %host, %indices : memref<?xi64>, memref<?xi64>
+  %v = memref.load %host[%c0] : memref<?xi64>
+  memref.dealloc %host : memref<?xi64>
+  return %v : i64
+}
+
+// -----
+
 // A rank-0 fill bufferizes to a store with no loop around it: it runs as a
 // one-iteration launch instead of a host store into device memory.
 // CHECK-LABEL: func.func @lone_rank0_store

@@ -1,7 +1,12 @@
 /* A stand-in for the CUDA driver (libcuda.so.1) with host memory, for
  * testing the GPU runtime's own logic (memory and stream reuse, recovery
- * from a failed allocation) on machines without a GPU. Only the calls the
- * runtime binds exist; the fake_* functions let a test read and steer it. */
+ * from a failed allocation) and the host side of compiled GPU code on
+ * machines without a GPU. Only the calls the runtime binds exist; the
+ * fake_* functions let a test read and steer it. Modules load and kernels
+ * launch without running: host code around them runs as it would.
+ * FAKE_CUDA_MEMSET_D32=V in the environment makes every 32-bit memset write
+ * V: with V=1 every device error flag reads raised, as if a kernel had
+ * found an invalid index, so that the host's report runs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,22 +49,27 @@ CUresult cuDevicePrimaryCtxRetain(void **context, int device) {
 }
 CUresult cuCtxSetCurrent(void *context) { (void)context; return OK; }
 CUresult cuCtxSynchronize(void) { return OK; }
-CUresult cuModuleLoadData(void **m, const void *image) { (void)m; (void)image; return NOT_SUPPORTED; }
+CUresult cuModuleLoadData(void **m, const void *image) {
+  (void)image;
+  *m = (void *)&live;
+  return OK;
+}
 CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned n, int *o, void **v) {
-  (void)m; (void)image; (void)n; (void)o; (void)v;
-  return NOT_SUPPORTED;
+  (void)n; (void)o; (void)v;
+  return cuModuleLoadData(m, image);
 }
 CUresult cuModuleUnload(void *m) { (void)m; return OK; }
 CUresult cuModuleGetFunction(void **f, void *m, const char *name) {
-  (void)f; (void)m; (void)name;
-  return NOT_SUPPORTED;
+  (void)m; (void)name;
+  *f = (void *)&live;
+  return OK;
 }
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned shared, void *stream,
                         void **params, void **extra) {
   (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz;
   (void)shared; (void)stream; (void)params; (void)extra;
-  return NOT_SUPPORTED;
+  return OK;
 }
 CUresult cuStreamCreate(void **stream, unsigned flags) {
   (void)flags;
@@ -106,6 +116,9 @@ CUresult cuMemcpyAsync(unsigned long long dst, unsigned long long src, size_t by
 }
 CUresult cuMemsetD32Async(unsigned long long dst, unsigned value, size_t count, void *s) {
   (void)s;
+  const char *override = getenv("FAKE_CUDA_MEMSET_D32");
+  if (override)
+    value = (unsigned)strtoul(override, NULL, 10);
   for (size_t i = 0; i < count; ++i)
     ((unsigned *)(size_t)dst)[i] = value;
   return OK;

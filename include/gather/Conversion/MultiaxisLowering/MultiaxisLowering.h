@@ -12,6 +12,7 @@
 #ifndef GATHER_CONVERSION_MULTIAXISLOWERING_MULTIAXISLOWERING_H
 #define GATHER_CONVERSION_MULTIAXISLOWERING_MULTIAXISLOWERING_H
 
+#include "gather/Conversion/MultiaxisLowering/RuntimeErrors.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
 
@@ -81,10 +82,10 @@ struct MultiaxisLoweringStrategy {
   /// through it instead of scanning the module: lowering N gathers then
   /// takes time linear in N.
   SymbolTableCollection *symbolTables = nullptr;
-  /// Report the value, position and dimension of an invalid index: a scan
-  /// of the indices on the failing path, which must be able to read them
-  /// on the host.
-  bool reportIndexDetails = true;
+  /// The value, position and dimension of an invalid index are found by a
+  /// scan of the indices on the host, on the failing path. Where the
+  /// indices are not in host memory, the scan reads the copy this makes.
+  IndicesToHostFn indicesToHost = nullptr;
 };
 
 /// Replaces `op` by its lowering. Checks that cannot be decided statically

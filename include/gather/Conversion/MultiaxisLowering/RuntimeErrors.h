@@ -43,16 +43,22 @@ void emitRuntimeErrorCall(OpBuilder &b, Location loc, Operation *op,
                           RuntimeErrorKind kind, ValueRange details = {},
                           SymbolTableCollection *symbolTables = nullptr);
 
+/// Makes `indices` (a tensor in device memory) readable on the host: a
+/// host buffer with their values, built on the failing path only.
+using IndicesToHostFn = Value (*)(OpBuilder &, Location, Value indices);
+
 /// Reports an invalid index of `gatherOp` (any GatherOpInterface op) under
 /// `out_of_bounds = error`, on the failing path only: a serial scan of the
 /// indices finds the first invalid value, and the call passes its value,
 /// position, source dimension and size (RuntimeErrorKind). After the
 /// rewrite to multiaxis, the position and the dimension are mapped back
-/// through the unit-dimension reshapes to the op as written. Without
-/// `withDetails` (indices in device memory) the call passes none.
-void emitIndexOutOfBoundsReport(OpBuilder &b, Location loc,
-                                Operation *gatherOp, bool withDetails,
-                                SymbolTableCollection *symbolTables = nullptr);
+/// through the unit-dimension reshapes to the op as written. With
+/// `indicesToHost` (indices in device memory) the scan reads the host copy
+/// it returns.
+void emitIndexOutOfBoundsReport(
+    OpBuilder &b, Location loc, Operation *gatherOp,
+    IndicesToHostFn indicesToHost = nullptr,
+    SymbolTableCollection *symbolTables = nullptr);
 
 } // namespace mlir::gather
 

@@ -32,7 +32,8 @@ enum class RuntimeErrorKind : int64_t {
   /// Details: value, source dimension, its size, 1 if negative values wrap
   /// (else 0), the indices rank r, then the r coordinates of the value in
   /// the indices (of the op as written, also after the rewrite to
-  /// multiaxis). No details where they cannot be read (device memory).
+  /// multiaxis). No details when the scan on the failing path finds no
+  /// invalid value (a flag raised without one).
   IndexOutOfBounds = 1,
   /// A non-gathered dimension whose dynamic sizes are not
   /// broadcast-compatible. Details: data dimension, its size, the size of
