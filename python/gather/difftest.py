@@ -8,7 +8,8 @@ the compiled code both as written and after `gather-opt --canonicalize`
 (the multiaxis form), and compares bit for bit with gather.reference.
 Cases run in batches: one module of `--batch` functions, canonicalized by
 one gather-opt call and compiled once through the C API, each function
-called in this process; `--batch 0` runs every case in its own gather-run
+called in this process (`--canonical-cases N`: only the batches that start
+before case N run after --canonicalize too); `--batch 0` runs every case in its own gather-run
 process (the error exit status and message of the tool included).
 
     /usr/bin/python3 -m gather.difftest --op block --cases 300 --seed 1 \\
@@ -501,10 +502,11 @@ def split_functions(module_text):
     return functions
 
 
-def run_batch(cases, first, tools, work, device, opt_level):
+def run_batch(cases, first, tools, work, device, opt_level, canonical=True):
     """Runs cases[i] as function @c<first+i> of one module, compiled once as
-    written and once after --canonicalize, in this process through the C
-    API. Returns {case number: problem} for the failures."""
+    written and (with `canonical`) once after --canonicalize, in this
+    process through the C API. Returns {case number: problem} for the
+    failures."""
     from gather import jit
     problems, wants, names, written = {}, {}, [], {}
     parts = []
@@ -526,16 +528,17 @@ def run_batch(cases, first, tools, work, device, opt_level):
     src = os.path.join(work, f"batch{first}.mlir")
     with open(src, "w") as f:
         f.write("\n".join(parts))
-    canon = os.path.join(work, f"batch{first}.canon.mlir")
-    r = subprocess.run([tools["gather-opt"], src, "--canonicalize", "-o", canon],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        return None  # the caller runs the cases one by one to find the culprit
-    with open(canon) as f:
-        canon_text = f.read()
-    canon_functions = split_functions(canon_text)
-    for label, text, per_function in (("direct", "\n".join(parts), None),
-                                      ("canonical", canon_text, canon_functions)):
+    forms = [("direct", "\n".join(parts), None)]
+    if canonical:
+        canon = os.path.join(work, f"batch{first}.canon.mlir")
+        r = subprocess.run([tools["gather-opt"], src, "--canonicalize", "-o", canon],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            return None  # the caller runs the cases one by one to find the culprit
+        with open(canon) as f:
+            canon_text = f.read()
+        forms.append(("canonical", canon_text, split_functions(canon_text)))
+    for label, text, per_function in forms:
         try:
             program = jit.compile(text, entry=f"c{names[0]}", device=device, opt_level=opt_level)
         except jit.GatherError:
@@ -580,6 +583,11 @@ def main(argv=None):
                              "the C API (libGatherCAPI.so); 0: one gather-run process per case")
     parser.add_argument("--opt-level", type=int, default=3, choices=[0, 1, 2, 3],
                         help="LLVM optimization level of the batched compilations")
+    parser.add_argument("--canonical-cases", type=int, default=-1,
+                        help="batches that start before this case also run after "
+                             "--canonicalize (default: all); the CPU pipeline canonicalizes "
+                             "as its first step, so the form as written runs the same "
+                             "rewrites, and the extra form adds the printed round trip")
     args = parser.parse_args(argv)
     tools = {t: os.path.join(args.bin, t) for t in ("gather-opt", "gather-run")}
     rng = np.random.default_rng(args.seed)
@@ -599,7 +607,8 @@ def main(argv=None):
     step = args.batch if args.batch > 0 else 1
     for first in range(0, len(cases), step):
         chunk = cases[first:first + step]
-        problems = (run_batch(chunk, first, tools, work, args.device, args.opt_level)
+        canonical = args.canonical_cases < 0 or first < args.canonical_cases
+        problems = (run_batch(chunk, first, tools, work, args.device, args.opt_level, canonical)
                     if args.batch > 0 else None)
         if problems is None:
             # One case at a time, each in its own gather-run process: a
