@@ -68,7 +68,10 @@ int64_t gatherProgramResultRank(const GatherProgram *program, int i);
 /* Runs the program on row-major contiguous host arrays: inputs[i] points to
    the data of input i, inputShapes[i] to its sizes. Each result r comes back
    as a row-major contiguous buffer resultData[r] and its sizes
-   resultShapes[r] (both allocated here, freed with gatherFree). Returns 0, or
+   resultShapes[r], both the caller's to free with gatherFree (and only
+   with it: resultData[r] is the compiled code's own output buffer where it
+   is contiguous and shared with no input and no other result, with no
+   copy made, else a copy). Returns 0, or
    1 with the message in `error` (bad shapes, an out-of-bounds index under
    out_of_bounds = error, a device failure). */
 int gatherProgramRun(GatherProgram *program, void *const *inputs,

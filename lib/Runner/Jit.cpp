@@ -287,9 +287,11 @@ mlir::gather::JitCall::JitCall(ArrayRef<void *> data,
   size_t words = 0;
   for (int64_t rank : resultRanks) {
     resultOffsets.push_back(words);
+    ranks.push_back(rank);
     words += descriptorWords(rank);
   }
   resultStorage.assign(std::max<size_t>(words, 1), 0);
+  released.assign(resultRanks.size(), false);
 }
 
 mlir::gather::JitCall::~JitCall() {
@@ -318,7 +320,34 @@ void mlir::gather::JitCall::invoke(PackedEntry function) {
   for (void *&pointer : argPointers)
     packed.push_back(&pointer);
   haveResults = true;
+  released.assign(released.size(), false);
   function(packed.data());
+}
+
+bool mlir::gather::JitCall::isShared(size_t r) const {
+  void *allocated = reinterpret_cast<void *>(result(r)[0]);
+  bool shared = llvm::is_contained(argData, allocated);
+  for (size_t q = 0; q < r; ++q)
+    shared |= result(q)[0] == result(r)[0];
+  return shared;
+}
+
+bool mlir::gather::JitCall::isOwnContiguousHostResult(size_t r) const {
+  if (onDevice || !result(r)[0] || isShared(r))
+    return false;
+  for (size_t q = r + 1; q < resultOffsets.size(); ++q)
+    if (result(q)[0] == result(r)[0])
+      return false;
+  int64_t rank = ranks[r];
+  const int64_t *desc = result(r);
+  const int64_t *sizes = desc + 3, *strides = desc + 3 + rank;
+  int64_t expected = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (sizes[d] != 1 && strides[d] != expected)
+      return false;
+    expected *= sizes[d];
+  }
+  return true;
 }
 
 void mlir::gather::JitCall::freeResults() {
@@ -327,10 +356,7 @@ void mlir::gather::JitCall::freeResults() {
   haveResults = false;
   for (size_t r = 0; r < resultOffsets.size(); ++r) {
     void *allocated = reinterpret_cast<void *>(result(r)[0]);
-    bool shared = llvm::is_contained(argData, allocated);
-    for (size_t q = 0; q < r; ++q)
-      shared |= result(q)[0] == result(r)[0];
-    if (!allocated || shared)
+    if (!allocated || released[r] || isShared(r))
       continue;
     if (onDevice)
       gather_gpu_free(allocated);

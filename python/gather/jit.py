@@ -19,6 +19,7 @@ else in the build tree of the sources this package is in
 import ctypes
 import os
 import threading
+import weakref
 
 import numpy as np
 
@@ -164,12 +165,18 @@ class Program:
         results = []
         for r, (element, rank) in enumerate(self.results):
             shape = tuple(out_shapes[r][d] for d in range(rank))
+            self._lib.gatherFree(ctypes.cast(out_shapes[r], ctypes.c_void_p))
             dtype = np.dtype(result_dtypes[r] if result_dtypes else _MLIR_TO_NUMPY[element])
             count = int(np.prod(shape)) if shape else 1
+            if count == 0:
+                self._lib.gatherFree(out_data[r])
+                results.append(np.empty(shape, dtype))
+                continue
+            # The array uses the result buffer itself (no copy), which is
+            # freed when the last view of it goes.
             buffer = (ctypes.c_char * (count * dtype.itemsize)).from_address(out_data[r])
-            results.append(np.frombuffer(bytes(buffer), dtype=dtype).reshape(shape))
-            self._lib.gatherFree(out_data[r])
-            self._lib.gatherFree(ctypes.cast(out_shapes[r], ctypes.c_void_p))
+            weakref.finalize(buffer, self._lib.gatherFree, out_data[r])
+            results.append(np.frombuffer(buffer, dtype=dtype).reshape(shape))
         return results[0] if len(results) == 1 else tuple(results)
 
 

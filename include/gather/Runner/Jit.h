@@ -92,12 +92,24 @@ public:
   /// Frees the result buffers that alias no argument and no earlier result.
   void freeResults();
 
+  /// Whether result `r` is a host buffer of its own (no argument and no
+  /// other result shares it) laid out row-major contiguous: one that can be
+  /// handed to the caller instead of copied.
+  bool isOwnContiguousHostResult(size_t r) const;
+
+  /// Hands result `r`'s buffer to the caller, who frees its allocated
+  /// pointer (result(r)[0]) with std::free: freeResults() leaves it.
+  void releaseResult(size_t r) { released[r] = true; }
+
 private:
+  bool isShared(size_t r) const;
+
   bool onDevice;
   std::vector<void *> argData, deviceInputs;
   std::vector<std::vector<int64_t>> argDescs;
   std::vector<size_t> resultOffsets;
-  std::vector<int64_t> resultStorage;
+  std::vector<int64_t> ranks, resultStorage;
+  std::vector<bool> released;
   bool haveResults = false;
 };
 
