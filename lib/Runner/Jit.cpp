@@ -6,6 +6,7 @@
 #include "gather/Runtime/GatherGpuRuntime.h"
 #include "gather/Runtime/GatherRuntime.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -52,10 +53,21 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
   // a module can serve calls of each (the C API's gatherProgramSelect).
   function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     UnitAttr::get(context));
-  for (auto other : module.getOps<func::FuncOp>())
-    if (other.isPublic() && !other.isExternal())
-      other->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                     UnitAttr::get(context));
+  // The caller's arrays are inputs: bufferization must not write results
+  // into them (an insert_slice into an argument would change the caller's
+  // array), so the arguments of the functions a caller calls are read-only.
+  context->getOrLoadDialect<bufferization::BufferizationDialect>();
+  for (auto other : module.getOps<func::FuncOp>()) {
+    if (!other.isPublic() || other.isExternal())
+      continue;
+    other->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                   UnitAttr::get(context));
+    for (auto [i, type] : llvm::enumerate(other.getArgumentTypes()))
+      if (isa<TensorType>(type))
+        other.setArgAttr(i,
+                         bufferization::BufferizationDialect::kWritableAttrName,
+                         BoolAttr::get(context, false));
+  }
   bool onGpu = options.device == "gpu";
   PassManager pm(context);
   if (onGpu) {
