@@ -99,6 +99,8 @@ void mlir::gather::buildGatherCpuPipeline(
     loops.addPass(createConvertLinalgToLoopsPass());
   }
   OpPassManager &toCfg = pm.nest<func::FuncOp>();
+  // Row copies with run-time lengths (block gathers with dynamic sizes).
+  toCfg.addPass(createGatherCopiesToMemcpy());
   toCfg.addPass(createGatherApproximateMath());
   // Gathers reading tiles through dynamic-stride views: LLVM's lowering of
   // vector.gather needs a unit innermost stride.

@@ -1,0 +1,167 @@
+//===- CopiesToMemcpy.cpp - memref.copy of run-time contiguous views ------===//
+
+#include "gather/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_GATHERCOPIESTOMEMCPY
+#include "gather/Transforms/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+
+/// Whether upstream's lowering copies `type` with one llvm.intr.memcpy.
+static bool upstreamUsesMemcpy(MemRefType type) {
+  return type.getLayout().isIdentity() ||
+         (type.hasStaticShape() && type.getNumElements() > 0 &&
+          memref::isStaticShapeAndContiguousRowMajor(type));
+}
+
+/// Bytes per element in memory (i1 takes a byte), or 0 for a type this
+/// pass leaves alone.
+static int64_t elementBytes(Type type) {
+  if (!type.isIntOrFloat())
+    return 0;
+  unsigned bits = type.getIntOrFloatBitWidth();
+  if (bits == 1)
+    return 1;
+  return bits % 8 == 0 ? bits / 8 : 0;
+}
+
+static bool isCandidate(memref::CopyOp copy) {
+  auto source = dyn_cast<MemRefType>(copy.getSource().getType());
+  auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
+  if (!source || !target || source.getRank() == 0 ||
+      source.getRank() != target.getRank() ||
+      source.getElementType() != target.getElementType() ||
+      !elementBytes(source.getElementType()) ||
+      source.getMemorySpace() || target.getMemorySpace())
+    return false;
+  if (upstreamUsesMemcpy(source) && upstreamUsesMemcpy(target))
+    return false;
+  return source.isLastDimUnitStride() && target.isLastDimUnitStride();
+}
+
+/// The address of element `offset` (in elements) of `memref`'s buffer.
+static Value elementAddress(OpBuilder &b, Location loc, Value memref,
+                            Value offset, int64_t bytes) {
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value byteOffset = arith::MulIOp::create(
+      b, loc, offset, arith::ConstantIndexOp::create(b, loc, bytes));
+  Value address = arith::AddIOp::create(b, loc, base, byteOffset);
+  Value asI64 =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), address).getResult();
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), asI64);
+}
+
+static void emitMemcpy(OpBuilder &b, Location loc, Value target,
+                       Value targetOffset, Value source, Value sourceOffset,
+                       Value elements, int64_t bytes) {
+  Value length = arith::MulIOp::create(
+      b, loc, elements, arith::ConstantIndexOp::create(b, loc, bytes));
+  Value lengthI64 =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), length).getResult();
+  Value to = elementAddress(b, loc, target, targetOffset, bytes);
+  Value from = elementAddress(b, loc, source, sourceOffset, bytes);
+  LLVM::MemcpyOp::create(b, loc, to, from, lengthI64, /*isVolatile=*/false);
+}
+
+/// i1 "the view is row-major contiguous": each stride is the product of
+/// the sizes inside it, except where the size is 1 (any stride).
+static Value isContiguous(OpBuilder &b, Location loc, ValueRange sizes,
+                          ValueRange strides) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value expected = sizes.back();
+  Value all;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 2; d >= 0; --d) {
+    Value unit =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, sizes[d], one);
+    Value dense = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        strides[d], expected);
+    Value holds = arith::OrIOp::create(b, loc, unit, dense);
+    all = all ? arith::AndIOp::create(b, loc, all, holds).getResult() : holds;
+    if (d > 0)
+      expected = arith::MulIOp::create(b, loc, expected, sizes[d]);
+  }
+  return all;
+}
+
+/// One memcpy when both views are contiguous, else one per innermost row.
+static void rewriteCopy(memref::CopyOp copy) {
+  OpBuilder b(copy);
+  Location loc = copy.getLoc();
+  Value source = copy.getSource(), target = copy.getTarget();
+  auto type = cast<MemRefType>(source.getType());
+  int64_t rank = type.getRank();
+  int64_t bytes = elementBytes(type.getElementType());
+  auto sourceMeta = memref::ExtractStridedMetadataOp::create(b, loc, source);
+  auto targetMeta = memref::ExtractStridedMetadataOp::create(b, loc, target);
+  SmallVector<Value> sizes(sourceMeta.getSizes());
+  if (rank == 1) {
+    emitMemcpy(b, loc, target, targetMeta.getOffset(), source,
+               sourceMeta.getOffset(), sizes[0], bytes);
+    copy->erase();
+    return;
+  }
+  Value sourceContiguous = isContiguous(b, loc, sizes, sourceMeta.getStrides());
+  Value targetContiguous = isContiguous(b, loc, sizes, targetMeta.getStrides());
+  Value contiguous =
+      arith::AndIOp::create(b, loc, sourceContiguous, targetContiguous);
+  scf::IfOp::create(
+      b, loc, contiguous,
+      [&](OpBuilder &tb, Location tl) {
+        Value count = sizes[0];
+        for (int64_t d = 1; d < rank; ++d)
+          count = arith::MulIOp::create(tb, tl, count, sizes[d]);
+        emitMemcpy(tb, tl, target, targetMeta.getOffset(), source,
+                   sourceMeta.getOffset(), count, bytes);
+        scf::YieldOp::create(tb, tl);
+      },
+      [&](OpBuilder &eb, Location el) {
+        Value zero = arith::ConstantIndexOp::create(eb, el, 0);
+        Value one = arith::ConstantIndexOp::create(eb, el, 1);
+        SmallVector<Value> lows(rank - 1, zero), steps(rank - 1, one);
+        scf::buildLoopNest(
+            eb, el, lows, ArrayRef<Value>(sizes).drop_back(), steps,
+            [&](OpBuilder &lb, Location ll, ValueRange ivs) {
+              Value sourceOffset = sourceMeta.getOffset();
+              Value targetOffset = targetMeta.getOffset();
+              for (auto [d, iv] : llvm::enumerate(ivs)) {
+                sourceOffset = arith::AddIOp::create(
+                    lb, ll, sourceOffset,
+                    arith::MulIOp::create(lb, ll, iv,
+                                          sourceMeta.getStrides()[d]));
+                targetOffset = arith::AddIOp::create(
+                    lb, ll, targetOffset,
+                    arith::MulIOp::create(lb, ll, iv,
+                                          targetMeta.getStrides()[d]));
+              }
+              emitMemcpy(lb, ll, target, targetOffset, source, sourceOffset,
+                         sizes.back(), bytes);
+            });
+        scf::YieldOp::create(eb, el);
+      });
+  copy->erase();
+}
+
+namespace {
+struct GatherCopiesToMemcpyPass
+    : gather::impl::GatherCopiesToMemcpyBase<GatherCopiesToMemcpyPass> {
+  void runOnOperation() override {
+    SmallVector<memref::CopyOp> copies;
+    getOperation()->walk([&](memref::CopyOp copy) {
+      if (isCandidate(copy))
+        copies.push_back(copy);
+    });
+    for (memref::CopyOp copy : copies)
+      rewriteCopy(copy);
+  }
+};
+} // namespace

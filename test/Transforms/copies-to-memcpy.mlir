@@ -1,0 +1,97 @@
+// RUN: gather-opt %s --pass-pipeline='builtin.module(func.func(gather-copies-to-memcpy))' --split-input-file | FileCheck %s
+
+// A row with a run-time length and offset (a block gather's row with
+// dynamic sizes): one memcpy of length * 4 bytes from each view's aligned
+// pointer plus its offset in bytes, instead of upstream's memrefCopy.
+// CHECK-LABEL: func.func @dynamic_row
+// CHECK-SAME:    %[[SRC:[^:]*]]: memref<?xf32, strided<[1], offset: ?>>, %[[DST:[^:]*]]: memref<?xf32, strided<[1], offset: ?>>
+// CHECK:         %{{.*}}, %[[SOFF:.*]], %[[SIZE:.*]], %{{.*}} = memref.extract_strided_metadata %[[SRC]]
+// CHECK:         %{{.*}}, %[[DOFF:.*]], %{{.*}}, %{{.*}} = memref.extract_strided_metadata %[[DST]]
+// CHECK:         %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         %[[BYTES:.*]] = arith.muli %[[SIZE]], %[[C4]]
+// CHECK:         %[[LEN:.*]] = arith.index_cast %[[BYTES]] : index to i64
+// CHECK:         %[[DBASE:.*]] = memref.extract_aligned_pointer_as_index %[[DST]]
+// CHECK:         %[[DOFFB:.*]] = arith.muli %[[DOFF]], %[[C4]]
+// CHECK:         %[[DADDR:.*]] = arith.addi %[[DBASE]], %[[DOFFB]]
+// CHECK:         %[[DI64:.*]] = arith.index_cast %[[DADDR]] : index to i64
+// CHECK:         %[[DPTR:.*]] = llvm.inttoptr %[[DI64]] : i64 to !llvm.ptr
+// CHECK:         %[[SBASE:.*]] = memref.extract_aligned_pointer_as_index %[[SRC]]
+// CHECK:         %[[SOFFB:.*]] = arith.muli %[[SOFF]], %[[C4]]
+// CHECK:         %[[SADDR:.*]] = arith.addi %[[SBASE]], %[[SOFFB]]
+// CHECK:         %[[SI64:.*]] = arith.index_cast %[[SADDR]] : index to i64
+// CHECK:         %[[SPTR:.*]] = llvm.inttoptr %[[SI64]] : i64 to !llvm.ptr
+// CHECK:         "llvm.intr.memcpy"(%[[DPTR]], %[[SPTR]], %[[LEN]]) <{isVolatile = false}>
+// CHECK-NOT:     memref.copy
+func.func @dynamic_row(%src: memref<?xf32, strided<[1], offset: ?>>, %dst: memref<?xf32, strided<[1], offset: ?>>) {
+  memref.copy %src, %dst : memref<?xf32, strided<[1], offset: ?>> to memref<?xf32, strided<[1], offset: ?>>
+  return
+}
+
+// -----
+
+// Two dimensions with run-time strides: one memcpy of the whole when both
+// views are row-major contiguous (a stride may differ where its size is 1),
+// else one memcpy per innermost row, at each row's offset.
+// CHECK-LABEL: func.func @dynamic_block
+// CHECK-SAME:    %[[SRC:[^:]*]]: memref<?x?xf16, strided<[?, 1], offset: ?>>, %[[DST:[^:]*]]: memref<?x?xf16, strided<[?, 1], offset: ?>>
+// CHECK:         %{{.*}}, %[[SOFF:.*]], %[[SIZES:.*]]:2, %[[SSTRIDES:.*]]:2 = memref.extract_strided_metadata %[[SRC]]
+// CHECK:         %{{.*}}, %[[DOFF:.*]], %{{.*}}:2, %[[DSTRIDES:.*]]:2 = memref.extract_strided_metadata %[[DST]]
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[UNIT:.*]] = arith.cmpi eq, %[[SIZES]]#0, %[[C1]]
+// CHECK:         %[[DENSE:.*]] = arith.cmpi eq, %[[SSTRIDES]]#0, %[[SIZES]]#1
+// CHECK:         %[[SOK:.*]] = arith.ori %[[UNIT]], %[[DENSE]]
+// CHECK:         arith.cmpi eq, %[[DSTRIDES]]#0, %[[SIZES]]#1
+// CHECK:         %[[DOK:.*]] = arith.ori
+// CHECK:         %[[BOTH:.*]] = arith.andi %[[SOK]], %[[DOK]]
+// CHECK:         scf.if %[[BOTH]] {
+// CHECK:           %[[COUNT:.*]] = arith.muli %[[SIZES]]#0, %[[SIZES]]#1
+// CHECK:           %[[C2:.*]] = arith.constant 2 : index
+// CHECK:           arith.muli %[[COUNT]], %[[C2]]
+// CHECK:           "llvm.intr.memcpy"
+// CHECK:         } else {
+// CHECK:           scf.for %[[ROW:.*]] = %{{.*}} to %[[SIZES]]#0
+// CHECK:             %[[SROW:.*]] = arith.muli %[[ROW]], %[[SSTRIDES]]#0
+// CHECK:             arith.addi %[[SOFF]], %[[SROW]]
+// CHECK:             %[[DROW:.*]] = arith.muli %[[ROW]], %[[DSTRIDES]]#0
+// CHECK:             arith.addi %[[DOFF]], %[[DROW]]
+// CHECK:             arith.muli %[[SIZES]]#1, %{{.*}}
+// CHECK:             "llvm.intr.memcpy"
+// CHECK-NOT:     memref.copy
+func.func @dynamic_block(%src: memref<?x?xf16, strided<[?, 1], offset: ?>>, %dst: memref<?x?xf16, strided<[?, 1], offset: ?>>) {
+  memref.copy %src, %dst : memref<?x?xf16, strided<[?, 1], offset: ?>> to memref<?x?xf16, strided<[?, 1], offset: ?>>
+  return
+}
+
+// -----
+
+// i1 elements take a byte each in memory.
+// CHECK-LABEL: func.func @bool_row
+// CHECK:         %{{.*}}, %{{.*}}, %[[SIZE:.*]], %{{.*}} = memref.extract_strided_metadata
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         arith.muli %[[SIZE]], %[[C1]]
+// CHECK:         "llvm.intr.memcpy"
+func.func @bool_row(%src: memref<?xi1, strided<[1], offset: ?>>, %dst: memref<?xi1>) {
+  memref.copy %src, %dst : memref<?xi1, strided<[1], offset: ?>> to memref<?xi1>
+  return
+}
+
+// -----
+
+// Left to upstream: identity layouts and static contiguous views (which it
+// copies with memcpy itself), a non-unit innermost stride, device memory,
+// and element types without a whole number of bytes.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-COUNT-5: memref.copy
+// CHECK-NOT:     llvm.intr.memcpy
+func.func @left_alone(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
+                      %c: memref<4x8xf32, strided<[8, 1], offset: ?>>, %d: memref<4x8xf32, strided<[8, 1], offset: ?>>,
+                      %e: memref<?xf32, strided<[2], offset: ?>>, %f: memref<?xf32, strided<[2], offset: ?>>,
+                      %g: memref<?xf32, strided<[1], offset: ?>, 1>, %h: memref<?xf32, strided<[1], offset: ?>, 1>,
+                      %i: memref<?xi4, strided<[1], offset: ?>>, %j: memref<?xi4, strided<[1], offset: ?>>) {
+  memref.copy %a, %b : memref<?x?xf32> to memref<?x?xf32>
+  memref.copy %c, %d : memref<4x8xf32, strided<[8, 1], offset: ?>> to memref<4x8xf32, strided<[8, 1], offset: ?>>
+  memref.copy %e, %f : memref<?xf32, strided<[2], offset: ?>> to memref<?xf32, strided<[2], offset: ?>>
+  memref.copy %g, %h : memref<?xf32, strided<[1], offset: ?>, 1> to memref<?xf32, strided<[1], offset: ?>, 1>
+  memref.copy %i, %j : memref<?xi4, strided<[1], offset: ?>> to memref<?xi4, strided<[1], offset: ?>>
+  return
+}
