@@ -169,6 +169,7 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
                                  llvm::JITSymbolFlags::Exported};
     };
     add("__gather_runtime_error", &__gather_runtime_error);
+    add("malloc", &gather_runtime_malloc);
     // The GPU pipeline's host code calls these (lib/Runtime).
     add("mgpuModuleLoad", &mgpuModuleLoad);
     add("mgpuModuleLoadJIT", &mgpuModuleLoadJIT);

@@ -10,6 +10,9 @@
 #include <mutex>
 #include <string>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 namespace {
 std::atomic<int> recordErrors{0};
 std::mutex errorMutex;
@@ -36,6 +39,23 @@ extern "C" void __gather_runtime_error(int64_t site, int64_t line,
     hasError = true;
     firstError = message;
   }
+}
+
+extern "C" void *gather_runtime_malloc(size_t size) {
+  void *pointer = std::malloc(size);
+  constexpr size_t kHugePageMinimum = size_t(4) << 20;
+  if (pointer && size >= kHugePageMinimum) {
+    // Only whole pages inside the block.
+    long pageSize = sysconf(_SC_PAGESIZE);
+    uintptr_t page = pageSize > 0 ? static_cast<uintptr_t>(pageSize) : 4096;
+    uintptr_t begin = (reinterpret_cast<uintptr_t>(pointer) + page - 1) &
+                      ~(page - 1);
+    uintptr_t end = (reinterpret_cast<uintptr_t>(pointer) + size) & ~(page - 1);
+    if (end > begin)
+      (void)madvise(reinterpret_cast<void *>(begin), end - begin,
+                    MADV_HUGEPAGE);
+  }
+  return pointer;
 }
 
 extern "C" void gather_runtime_set_record_errors(int record) {

@@ -6,14 +6,19 @@
 # buffer with an argument or with each other are copied, so that each array
 # owns its memory. A function that inserts into its argument does not
 # change the caller's array (the arguments are read-only to bufferization).
+# A result of 4 MiB or more lies in memory marked for transparent huge pages
+# (the JIT binds the compiled code's malloc to gather_runtime_malloc): the
+# mapping that holds it has the "hg" flag in /proc/self/smaps.
 # RUN: env GATHER_CAPI_LIBRARY=%gather_lib/libGatherCAPI.so %python %s | FileCheck %s
 # CHECK: own buffer: equal True, writable True, after the program True
 # CHECK: returned argument: equal True, input unchanged True
 # CHECK: one value twice: equal True, independent True
 # CHECK: inserted into an argument: equal True, input unchanged True
+# CHECK: huge pages asked for: True
 # CHECK: freed: peak grew by less than 200 MB True
 # CHECK-NOT: False
 import gc
+import os
 import resource
 
 import numpy as np
@@ -89,6 +94,27 @@ print(f"inserted into an argument: equal {np.array_equal(inserted, want_inserted
 table = rng.standard_normal((4096, 1024)).astype(np.float32)
 rows = rng.integers(0, 4096, 2048)
 gather.block(table, rows, axis=0)
+
+
+def vm_flags(address):
+    """The VmFlags of the mapping that holds `address` in this process."""
+    inside = False
+    with open("/proc/self/smaps") as f:
+        for line in f:
+            head = line.split()[0]
+            if "-" in head and ":" not in head:
+                low, high = (int(x, 16) for x in head.split("-"))
+                inside = low <= address < high
+            elif inside and head == "VmFlags:":
+                return line.split()[1:]
+    return []
+
+
+big = gather.block(table, rows, axis=0)
+# (A kernel without transparent huge pages has nothing to ask for.)
+thp = os.path.exists("/sys/kernel/mm/transparent_hugepage/enabled")
+print(f"huge pages asked for: {not thp or 'hg' in vm_flags(big.ctypes.data + big.nbytes // 2)}")
+del big
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 for _ in range(100):
     out = gather.block(table, rows, axis=0)

@@ -11,6 +11,7 @@
 #ifndef GATHER_RUNTIME_GATHERRUNTIME_H
 #define GATHER_RUNTIME_GATHERRUNTIME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -24,6 +25,13 @@ extern "C" {
    of `count` int64_t values whose meaning depends on the kind. */
 void __gather_runtime_error(int64_t site, int64_t line, int64_t column,
                             int64_t kind, int64_t count, int64_t details);
+
+/* The allocation function of JIT-compiled code (the runner binds the
+   module's `malloc` to it): malloc, and for 4 MiB or more, transparent huge
+   pages asked for with madvise, as numpy does for its arrays. An output of
+   48 MiB written once per call then takes 24 page faults instead of
+   12,288. Freed with free. */
+void *gather_runtime_malloc(size_t size);
 
 /* 0: print and exit(1) (default); 1: record the first error and return. */
 void gather_runtime_set_record_errors(int record);
