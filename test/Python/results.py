@@ -1,10 +1,11 @@
 # Results come back without a copy: a result buffer that the compiled code
 # allocated for itself (row-major contiguous, shared with no argument and no
 # other result) becomes the numpy array's memory, writable, valid after the
-# program is gone, and freed when the last view of it goes (a leak of 100
-# results of 8 MB would show in the peak memory). Results that share a
-# buffer with an argument or with each other are copied, so that each array
-# owns its memory. A function that inserts into its argument does not
+# program is gone, and freed when the last view of it goes (a leak of 150
+# results of 8 MB, 1.2 GB, would show in the peak memory; 400 MB allow for
+# ASan's quarantine of freed memory, 256 MB, in the sanitized build).
+# Results that share a buffer with an argument or with each other are
+# copied, so that each array owns its memory. A function that inserts into its argument does not
 # change the caller's array (the arguments are read-only to bufferization).
 # A result of 4 MiB or more lies in memory marked for transparent huge pages
 # (the JIT binds the compiled code's malloc to gather_runtime_malloc): the
@@ -15,7 +16,7 @@
 # CHECK: one value twice: equal True, independent True
 # CHECK: inserted into an argument: equal True, input unchanged True
 # CHECK: huge pages asked for: True
-# CHECK: freed: peak grew by less than 200 MB True
+# CHECK: freed: peak grew by less than 400 MB True
 # CHECK-NOT: False
 import gc
 import os
@@ -90,7 +91,7 @@ want_inserted[:, 2:] = a[:, 1:3]
 print(f"inserted into an argument: equal {np.array_equal(inserted, want_inserted)}, "
       f"input unchanged {np.array_equal(b, b_before)}")
 
-# 100 results of 8 MB each, dropped one by one.
+# 150 results of 8 MB each, dropped one by one.
 table = rng.standard_normal((4096, 1024)).astype(np.float32)
 rows = rng.integers(0, 4096, 2048)
 gather.block(table, rows, axis=0)
@@ -116,8 +117,8 @@ thp = os.path.exists("/sys/kernel/mm/transparent_hugepage/enabled")
 print(f"huge pages asked for: {not thp or 'hg' in vm_flags(big.ctypes.data + big.nbytes // 2)}")
 del big
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-for _ in range(100):
+for _ in range(150):
     out = gather.block(table, rows, axis=0)
     del out
 grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak
-print(f"freed: peak grew by less than 200 MB {grown < 200 * 1024}")
+print(f"freed: peak grew by less than 400 MB {grown < 400 * 1024}")
