@@ -157,16 +157,23 @@ struct BlockPrefetch {
   /// The input as a buffer (bufferization.to_buffer, read-only).
   Value buffer;
   /// Iterations ahead along loop dimension `loopDim` (the innermost one
-  /// with more than one iteration).
+  /// with more than one iteration); computed at run time (an index value)
+  /// where the block's size is dynamic.
   int64_t distance = 1;
+  Value dynamicDistance;
   int64_t loopDim = 0;
   /// Offsets along the block's innermost dimension, one per line.
   SmallVector<int64_t> rowOffsets;
+  /// With a dynamic block size instead of rowOffsets: the number of lines
+  /// of the first row to prefetch, `lineElements` apart, then the row's
+  /// last element (`rowLength` - 1).
+  Value dynamicRowLines, rowLength;
+  int64_t lineElements = 1;
 };
 
 /// A plan where prefetching pays (an input larger than the caches keep, or
-/// of dynamic size, with a static block), else nullopt. Creates the buffer
-/// at `b`'s insertion point.
+/// of dynamic size), else nullopt. Creates the buffer (and, for a dynamic
+/// block, the sizes of the plan) at `b`'s insertion point.
 std::optional<BlockPrefetch> planBlockPrefetch(OpBuilder &b, Location loc,
                                                const LoweringState &s,
                                                Value init, int64_t blockStart);

@@ -84,14 +84,18 @@ static void prefetch(OpBuilder &b, Location loc, Value buffer,
 std::optional<BlockPrefetch>
 lowering::planBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
                             Value init, int64_t blockStart) {
-  if (blockStart < 1 || !worthPrefetching(s, blockStart))
+  if (blockStart < 1 || !worthPrefetching(s, s.rank))
     return std::nullopt;
   auto type = cast<RankedTensorType>(s.op.getInput().getType());
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  bool dynamicBlock = false;
   int64_t blockBytes = elementBytes;
-  for (int64_t d = blockStart; d < s.rank; ++d)
-    if (llvm::MulOverflow(blockBytes, type.getDimSize(d), blockBytes))
+  for (int64_t d = blockStart; d < s.rank; ++d) {
+    if (type.isDynamicDim(d))
+      dynamicBlock = true;
+    else if (llvm::MulOverflow(blockBytes, type.getDimSize(d), blockBytes))
       return std::nullopt;
+  }
   if (blockBytes == 0)
     return std::nullopt;
   BlockPrefetch plan;
@@ -103,6 +107,34 @@ lowering::planBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
     return std::nullopt;
   plan.loopDim = *loopDim;
   plan.buffer = inputBuffer(b, loc, s);
+  plan.lineElements = std::max<int64_t>(1, kLineBytes / elementBytes);
+  if (dynamicBlock) {
+    // The static plan's numbers at run time (a block gather with dynamic
+    // sizes: W1's rows went without prefetch and took 1.4x as long).
+    // Sizes of real buffers keep these products from overflowing; the
+    // loops, and with them the prefetches, run only for a block that is
+    // not empty.
+    Value bytes = constIndex(b, loc, elementBytes);
+    for (int64_t d = blockStart; d < s.rank; ++d)
+      bytes = arith::MulIOp::create(b, loc, bytes, s.inputSize[d]);
+    Value one = constIndex(b, loc, 1);
+    Value lines = arith::MaxUIOp::create(
+        b, loc,
+        arith::CeilDivUIOp::create(b, loc, bytes,
+                                   constIndex(b, loc, kLineBytes)),
+        one);
+    plan.dynamicDistance = arith::MaxUIOp::create(
+        b, loc,
+        arith::DivUIOp::create(b, loc, constIndex(b, loc, kLinesAhead), lines),
+        one);
+    plan.rowLength = s.inputSize[s.rank - 1];
+    plan.dynamicRowLines = arith::MinUIOp::create(
+        b, loc,
+        arith::CeilDivUIOp::create(b, loc, plan.rowLength,
+                                   constIndex(b, loc, plan.lineElements)),
+        constIndex(b, loc, kMaxBlockLines));
+    return plan;
+  }
   int64_t lines = (blockBytes + kLineBytes - 1) / kLineBytes;
   plan.distance = std::max<int64_t>(1, kLinesAhead / lines);
   // Lines along the innermost block dimension; a block with several rows
@@ -127,8 +159,10 @@ void lowering::emitBlockPrefetch(OpBuilder &b, Location loc,
                                  int64_t blockStart) {
   // The iteration `distance` later, clamped to the last one.
   int64_t inner = plan.loopDim;
-  Value ahead = arith::AddIOp::create(b, loc, ivs[inner],
-                                      constIndex(b, loc, plan.distance));
+  Value distance = plan.dynamicDistance
+                       ? plan.dynamicDistance
+                       : constIndex(b, loc, plan.distance);
+  Value ahead = arith::AddIOp::create(b, loc, ivs[inner], distance);
   Value lastIteration = arith::SubIOp::create(
       b, loc, getValueOrCreateConstantIndexOp(b, loc, upperBounds[inner]),
       constIndex(b, loc, 1));
@@ -155,6 +189,22 @@ void lowering::emitBlockPrefetchAt(OpBuilder &b, Location loc,
     where.back() = constIndex(b, loc, offset);
     prefetch(b, loc, plan.buffer, where);
   }
+  if (!plan.dynamicRowLines)
+    return;
+  scf::ForOp::create(
+      b, loc, constIndex(b, loc, 0), plan.dynamicRowLines,
+      constIndex(b, loc, 1), ValueRange{},
+      [&](OpBuilder &lb, Location ll, Value line, ValueRange) {
+        SmallVector<Value> at(where);
+        at.back() = arith::MulIOp::create(
+            lb, ll, line, constIndex(lb, ll, plan.lineElements));
+        prefetch(lb, ll, plan.buffer, at);
+        scf::YieldOp::create(lb, ll);
+      });
+  // The row's last line, where the row does not end on a line boundary.
+  where.back() = arith::SubIOp::create(b, loc, plan.rowLength,
+                                       constIndex(b, loc, 1));
+  prefetch(b, loc, plan.buffer, where);
 }
 
 std::optional<RowPrefetch>

@@ -1,5 +1,5 @@
 // Software prefetch in the CPU forms, for inputs of 1 MiB or more or of
-// dynamic size (the sizes the plan uses static): a block copy prefetches the block that the iteration
+// dynamic size: a block copy prefetches the block that the iteration
 // `distance` later along its innermost loop dimension copies (128 cache
 // lines ahead: 128 iterations for 16-byte blocks, 2 for 3 KiB rows), and the
 // vector rows of an element gather along dense input rows prefetch the next
@@ -108,11 +108,33 @@ func.func @dynamic_table_prefetched(%d: tensor<?x768xf32>, %i: tensor<?xi64>) ->
 
 // -----
 
-// A dynamic row size: no plan.
-// CHECK-LABEL: func.func @dynamic_rows_not_prefetched
-// CHECK-NOT:     memref.prefetch
-// CHECK:         return
-func.func @dynamic_rows_not_prefetched(%d: tensor<50000x?xf32>, %i: tensor<8192xi64>, %e: tensor<8192x?xf32>) -> tensor<8192x?xf32> {
+// A dynamic row size: the plan at run time. Lines per block
+// ceil(row * 4 / 64) (at least 1), distance max(128 / lines, 1) blocks
+// ahead, min(ceil(row / 16), 64) lines of the row in a loop, then the
+// row's last element.
+// CHECK-LABEL: func.func @dynamic_rows_prefetched
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
+// CHECK:         %[[ROW:.*]] = tensor.dim %{{.*}}, %[[C1]] : tensor<50000x?xf32>
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer
+// CHECK:         %[[BYTES:.*]] = arith.muli %[[ROW]], %[[C4]]
+// CHECK:         %[[LINES:.*]] = arith.ceildivui %[[BYTES]], %[[C64]]
+// CHECK:         %[[LINES1:.*]] = arith.maxui %[[LINES]], %[[C1]]
+// CHECK:         %[[DIST:.*]] = arith.divui %[[C128]], %[[LINES1]]
+// CHECK:         %[[DIST1:.*]] = arith.maxui %[[DIST]], %[[C1]]
+// CHECK:         %[[ROWLINES:.*]] = arith.ceildivui %[[ROW]], %[[C16]]
+// CHECK:         %[[COUNT:.*]] = arith.minui %[[ROWLINES]], %[[C64]]
+// CHECK:         scf.forall (%[[K:.*]]) in (8192)
+// CHECK:           arith.addi %[[K]], %[[DIST1]]
+// CHECK:           scf.for %[[L:.*]] = %{{.*}} to %[[COUNT]] step %[[C1]]
+// CHECK:             %[[AT:.*]] = arith.muli %[[L]], %[[C16]]
+// CHECK:             memref.prefetch %[[BUF]][%{{.*}}, %[[AT]]]
+// CHECK:           %[[END:.*]] = arith.subi %[[ROW]], %[[C1]]
+// CHECK:           memref.prefetch %[[BUF]][%{{.*}}, %[[END]]]
+func.func @dynamic_rows_prefetched(%d: tensor<50000x?xf32>, %i: tensor<8192xi64>, %e: tensor<8192x?xf32>) -> tensor<8192x?xf32> {
   %r = gather.block %d[%i] axis = 0 into %e : tensor<50000x?xf32>, tensor<8192xi64> into tensor<8192x?xf32>
   return %r : tensor<8192x?xf32>
 }
