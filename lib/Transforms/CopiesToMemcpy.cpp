@@ -34,6 +34,16 @@ static int64_t elementBytes(Type type) {
   return bits % 8 == 0 ? bits / 8 : 0;
 }
 
+/// An innermost stride of 1 or known at run time only (a view that is the
+/// result of an scf.if over differently laid out buffers).
+static bool innermostStrideMayBeUnit(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  return strides.back() == 1 || ShapedType::isDynamic(strides.back());
+}
+
 static bool isCandidate(memref::CopyOp copy) {
   auto source = dyn_cast<MemRefType>(copy.getSource().getType());
   auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
@@ -45,7 +55,7 @@ static bool isCandidate(memref::CopyOp copy) {
     return false;
   if (upstreamUsesMemcpy(source) && upstreamUsesMemcpy(target))
     return false;
-  return source.isLastDimUnitStride() && target.isLastDimUnitStride();
+  return innermostStrideMayBeUnit(source) && innermostStrideMayBeUnit(target);
 }
 
 /// The address of element `offset` (in elements) of `memref`'s buffer.
@@ -93,7 +103,9 @@ static Value isContiguous(OpBuilder &b, Location loc, ValueRange sizes,
   return all;
 }
 
-/// One memcpy when both views are contiguous, else one per innermost row.
+/// One memcpy when both views are contiguous, else one per innermost row;
+/// where an innermost stride is known at run time only, the memcpys are
+/// taken when it is 1, else the copy stays as it was.
 static void rewriteCopy(memref::CopyOp copy) {
   OpBuilder b(copy);
   Location loc = copy.getLoc();
@@ -101,19 +113,37 @@ static void rewriteCopy(memref::CopyOp copy) {
   auto type = cast<MemRefType>(source.getType());
   int64_t rank = type.getRank();
   int64_t bytes = elementBytes(type.getElementType());
+  bool unitRows = type.isLastDimUnitStride() &&
+                  cast<MemRefType>(target.getType()).isLastDimUnitStride();
   auto sourceMeta = memref::ExtractStridedMetadataOp::create(b, loc, source);
   auto targetMeta = memref::ExtractStridedMetadataOp::create(b, loc, target);
   SmallVector<Value> sizes(sourceMeta.getSizes());
-  if (rank == 1) {
+  if (rank == 1 && unitRows) {
     emitMemcpy(b, loc, target, targetMeta.getOffset(), source,
                sourceMeta.getOffset(), sizes[0], bytes);
     copy->erase();
     return;
   }
-  Value sourceContiguous = isContiguous(b, loc, sizes, sourceMeta.getStrides());
-  Value targetContiguous = isContiguous(b, loc, sizes, targetMeta.getStrides());
-  Value contiguous =
-      arith::AndIOp::create(b, loc, sourceContiguous, targetContiguous);
+  Value contiguous;
+  if (rank > 1) {
+    Value sourceContiguous =
+        isContiguous(b, loc, sizes, sourceMeta.getStrides());
+    Value targetContiguous =
+        isContiguous(b, loc, sizes, targetMeta.getStrides());
+    contiguous =
+        arith::AndIOp::create(b, loc, sourceContiguous, targetContiguous);
+  }
+  if (!unitRows) {
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value unitSource = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, sourceMeta.getStrides().back(), one);
+    Value unitTarget = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, targetMeta.getStrides().back(), one);
+    Value unit = arith::AndIOp::create(b, loc, unitSource, unitTarget);
+    contiguous = contiguous
+                     ? arith::AndIOp::create(b, loc, contiguous, unit).getResult()
+                     : unit;
+  }
   scf::IfOp::create(
       b, loc, contiguous,
       [&](OpBuilder &tb, Location tl) {
@@ -125,6 +155,11 @@ static void rewriteCopy(memref::CopyOp copy) {
         scf::YieldOp::create(tb, tl);
       },
       [&](OpBuilder &eb, Location el) {
+        if (!unitRows) {
+          memref::CopyOp::create(eb, el, source, target);
+          scf::YieldOp::create(eb, el);
+          return;
+        }
         Value zero = arith::ConstantIndexOp::create(eb, el, 0);
         Value one = arith::ConstantIndexOp::create(eb, el, 1);
         SmallVector<Value> lows(rank - 1, zero), steps(rank - 1, one);

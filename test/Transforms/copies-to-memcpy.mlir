@@ -64,6 +64,31 @@ func.func @dynamic_block(%src: memref<?x?xf16, strided<[?, 1], offset: ?>>, %dst
 
 // -----
 
+// An innermost stride known at run time only (the view an scf.if yields
+// from a slice or a new zero block, under fill): the memcpy where the
+// views are contiguous with unit innermost strides, else the copy as it was.
+// CHECK-LABEL: func.func @runtime_innermost_stride
+// CHECK-SAME:    %[[SRC:[^:]*]]: memref<1x?xf32, strided<[?, ?], offset: ?>>, %[[DST:[^:]*]]: memref<1x?xf32, strided<[?, 1], offset: ?>>
+// CHECK:         %{{.*}}, %{{.*}}, %{{.*}}:2, %[[SSTRIDES:.*]]:2 = memref.extract_strided_metadata %[[SRC]]
+// CHECK:         %{{.*}}, %{{.*}}, %{{.*}}:2, %[[DSTRIDES:.*]]:2 = memref.extract_strided_metadata %[[DST]]
+// CHECK:         %[[CONTIGUOUS:.*]] = arith.andi
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[SUNIT:.*]] = arith.cmpi eq, %[[SSTRIDES]]#1, %[[C1]]
+// CHECK:         %[[DUNIT:.*]] = arith.cmpi eq, %[[DSTRIDES]]#1, %[[C1]]
+// CHECK:         %[[UNIT:.*]] = arith.andi %[[SUNIT]], %[[DUNIT]]
+// CHECK:         %[[BOTH:.*]] = arith.andi %[[CONTIGUOUS]], %[[UNIT]]
+// CHECK:         scf.if %[[BOTH]] {
+// CHECK:           "llvm.intr.memcpy"
+// CHECK:         } else {
+// CHECK-NEXT:      memref.copy %[[SRC]], %[[DST]]
+// CHECK-NEXT:    }
+func.func @runtime_innermost_stride(%src: memref<1x?xf32, strided<[?, ?], offset: ?>>, %dst: memref<1x?xf32, strided<[?, 1], offset: ?>>) {
+  memref.copy %src, %dst : memref<1x?xf32, strided<[?, ?], offset: ?>> to memref<1x?xf32, strided<[?, 1], offset: ?>>
+  return
+}
+
+// -----
+
 // i1 elements take a byte each in memory.
 // CHECK-LABEL: func.func @bool_row
 // CHECK:         %{{.*}}, %{{.*}}, %[[SIZE:.*]], %{{.*}} = memref.extract_strided_metadata
@@ -78,8 +103,8 @@ func.func @bool_row(%src: memref<?xi1, strided<[1], offset: ?>>, %dst: memref<?x
 // -----
 
 // Left to upstream: identity layouts and static contiguous views (which it
-// copies with memcpy itself), a non-unit innermost stride, device memory,
-// and element types without a whole number of bytes.
+// copies with memcpy itself), a static non-unit innermost stride, device
+// memory, and element types without a whole number of bytes.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-COUNT-5: memref.copy
 // CHECK-NOT:     llvm.intr.memcpy

@@ -123,7 +123,9 @@ def GatherCopiesToMemcpy : Pass<"gather-copies-to-memcpy"> {
     each row that way: 18x slower than with static sizes). This pass
     rewrites such a copy between host views with a unit innermost stride:
     one memcpy when both views are row-major contiguous at run time, else
-    one per innermost row. Run it on host code only (not before
+    one per innermost row. Where an innermost stride is known at run time
+    only, the memcpy is taken when the views are contiguous with unit
+    innermost strides, else the copy stays. Run it on host code only (not before
     gather-map-to-gpu, which turns copies into device copies).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",

@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -51,10 +52,36 @@ lowering::innermostLoopDimension(ArrayRef<int64_t> outputShape,
   return std::nullopt;
 }
 
-/// `block` (a tensor or a vector) where `valid`, else zeros (a `fill` miss).
+/// `block` (a tensor or a vector) where `valid`, else zeros (a `fill` miss):
+/// a select against a zero constant, or, for a block of dynamic size, an
+/// scf.if whose other branch fills a new block with zeros (built on a miss
+/// only).
 static Value selectBlockOrZeros(OpBuilder &b, Location loc, Value valid,
                                 Value block) {
   auto blockType = cast<ShapedType>(block.getType());
+  if (!blockType.hasStaticShape()) {
+    auto tensorType = cast<RankedTensorType>(blockType);
+    return scf::IfOp::create(
+               b, loc, valid,
+               [&](OpBuilder &tb, Location tl) {
+                 scf::YieldOp::create(tb, tl, block);
+               },
+               [&](OpBuilder &eb, Location el) {
+                 SmallVector<Value> sizes;
+                 for (int64_t d = 0; d < tensorType.getRank(); ++d)
+                   if (tensorType.isDynamicDim(d))
+                     sizes.push_back(tensor::DimOp::create(eb, el, block, d));
+                 Value empty =
+                     tensor::EmptyOp::create(eb, el, tensorType.getShape(),
+                                             tensorType.getElementType(), sizes);
+                 Value zero = arith::ConstantOp::create(
+                     eb, el, eb.getZeroAttr(tensorType.getElementType()));
+                 scf::YieldOp::create(
+                     eb, el,
+                     linalg::FillOp::create(eb, el, zero, empty).getResult(0));
+               })
+        .getResult(0);
+  }
   Value zeros = arith::ConstantOp::create(
       b, loc, blockType,
       DenseElementsAttr::get(blockType,

@@ -117,13 +117,6 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
   int64_t blockStart = strategy.blockCopy
                            ? contiguousBlockStart(s, inferredType.getShape())
                            : s.rank;
-  // A `fill` miss selects a zero block, a constant that needs static sizes.
-  if (fillsInvalid(s) &&
-      ShapedType::isDynamicShape(
-          cast<RankedTensorType>(op.getInput().getType())
-              .getShape()
-              .drop_front(blockStart)))
-    blockStart = s.rank;
   // An output with a static size 0 has no element: the plain loop nest
   // (slices would need offsets into empty dimensions, which
   // tensor.extract_slice rejects).

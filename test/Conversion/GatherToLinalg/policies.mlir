@@ -137,6 +137,29 @@ func.func @block_fill(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf3
 
 // -----
 
+// The block path under fill with a row of dynamic length: the row, or on a
+// miss a new row filled with zeros (no constant has a dynamic size).
+// CHECK-LABEL: func.func @block_fill_dynamic_row
+// CHECK:         scf.forall
+// CHECK:           %[[OK:.*]] = arith.cmpi ult
+// CHECK:           %[[SLICE:.*]] = tensor.extract_slice {{.*}} : tensor<4x?xf32> to tensor<1x?xf32>
+// CHECK:           %[[ROW:.*]] = scf.if %[[OK]] -> (tensor<1x?xf32>) {
+// CHECK-NEXT:        scf.yield %[[SLICE]]
+// CHECK-NEXT:      } else {
+// CHECK:             %[[EMPTY:.*]] = tensor.empty(%{{.*}}) : tensor<1x?xf32>
+// CHECK:             %[[ZEROS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[EMPTY]] : tensor<1x?xf32>)
+// CHECK:             scf.yield %[[ZEROS]]
+// CHECK:           tensor.parallel_insert_slice %[[ROW]]
+func.func @block_fill_dynamic_row(%d: tensor<4x?xf32>, %i: tensor<2x1xi64>) -> tensor<2x?xf32> {
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %d, %c1 : tensor<4x?xf32>
+  %init_0 = tensor.empty(%n) : tensor<2x?xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0] out_of_bounds = fill into %init_0 : tensor<4x?xf32>, tensor<2x1xi64> into tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
+}
+
+// -----
+
 // error: the bounds are checked in the gather's own loop, in one pass over
 // the indices: an invalid index reads row 0 instead (never out of bounds)
 // and raises a flag; after the loop a raised flag calls the run-time hook
