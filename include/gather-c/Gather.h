@@ -43,6 +43,19 @@ GatherProgram *gatherProgramCreateWithOptLevel(const char *mlirText,
                                                const char *device, int threads,
                                                int optLevel, char *error,
                                                size_t errorSize);
+/* Flags of gatherProgramCreateWithFlags. */
+/* Also compiles, for every public function, an entry that writes the results
+   into the caller's buffers (the gather-destination-entries pass), which
+   gatherProgramRunInto calls: no result allocation and no copy. Compiling
+   takes longer (two bodies per function). */
+#define GATHER_PROGRAM_DESTINATION_ENTRIES 1u
+
+/* gatherProgramCreateWithOptLevel with `flags` (GATHER_PROGRAM_*). */
+GatherProgram *gatherProgramCreateWithFlags(const char *mlirText,
+                                            const char *entry,
+                                            const char *device, int threads,
+                                            int optLevel, unsigned flags,
+                                            char *error, size_t errorSize);
 void gatherProgramDestroy(GatherProgram *program);
 
 /* Every public function of the module is compiled with the program: this
@@ -78,6 +91,26 @@ int gatherProgramRun(GatherProgram *program, void *const *inputs,
                      const int64_t *const *inputShapes, void **resultData,
                      int64_t **resultShapes, char *error, size_t errorSize);
 void gatherFree(void *pointer);
+
+/* Runs the program and writes each result r into the caller's row-major
+   contiguous buffer outputs[r], whose sizes outputShapes[r] must be the
+   result's (checked before anything is written; a mismatch is an error).
+   Where the program was created with GATHER_PROGRAM_DESTINATION_ENTRIES,
+   runs on the CPU and no output overlaps an input or another output, the
+   compiled code writes into outputs[r] directly
+   (gatherProgramWritesInPlace); otherwise the results are computed as by
+   gatherProgramRun and copied. Returns 0, or 1 with the message in `error`;
+   after a run-time error (an out-of-bounds index under out_of_bounds =
+   error) the outputs written in place hold unspecified values. */
+int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
+                         const int64_t *const *inputShapes,
+                         void *const *outputs,
+                         const int64_t *const *outputShapes, char *error,
+                         size_t errorSize);
+
+/* 1 when gatherProgramRunInto writes the selected function's results into
+   the caller's buffers directly (when they overlap no input), else 0. */
+int gatherProgramWritesInPlace(const GatherProgram *program);
 
 #ifdef __cplusplus
 }

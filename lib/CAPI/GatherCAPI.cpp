@@ -9,6 +9,7 @@
 
 #include "mlir/CAPI/Registration.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -18,6 +19,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -54,6 +56,9 @@ struct GatherProgram {
   std::map<std::string, Signature> signatures;
   /// Entries looked up so far (a lookup costs as much as a small gather).
   std::map<std::string, gather::PackedEntry> functions;
+  /// The public functions with a compiled `__into` entry, and those of
+  /// them whose buffers' sizes come from a `__shape` entry.
+  std::set<std::string> intoEntries, shapeEntries;
 
   explicit GatherProgram(const DialectRegistry &registry)
       : context(registry) {}
@@ -163,6 +168,14 @@ extern "C" GatherProgram *
 gatherProgramCreateWithOptLevel(const char *mlirText, const char *entry,
                                 const char *device, int threads, int optLevel,
                                 char *error, size_t errorSize) {
+  return gatherProgramCreateWithFlags(mlirText, entry, device, threads,
+                                      optLevel, 0, error, errorSize);
+}
+
+extern "C" GatherProgram *
+gatherProgramCreateWithFlags(const char *mlirText, const char *entry,
+                             const char *device, int threads, int optLevel,
+                             unsigned flags, char *error, size_t errorSize) {
   std::string deviceName = device ? device : "cpu";
   if (deviceName != "cpu" && deviceName != "gpu") {
     setError(error, errorSize,
@@ -227,11 +240,26 @@ gatherProgramCreateWithOptLevel(const char *mlirText, const char *entry,
   gather::JitOptions options;
   options.device = deviceName;
   options.optLevel = optLevel;
+  options.destinationEntries =
+      (flags & GATHER_PROGRAM_DESTINATION_ENTRIES) && !program->onGpu;
   std::string jitError;
   program->engine = gather::compileForJit(*program->module, program->entry,
                                           options, jitError);
   if (!program->engine)
     return fail(jitError);
+  if (options.destinationEntries) {
+    for (auto function : program->module->getOps<LLVM::LLVMFuncOp>()) {
+      StringRef name = function.getName();
+      for (auto [suffix, found] :
+           {std::pair<StringRef, std::set<std::string> *>{
+                "__into", &program->intoEntries},
+            {"__shape", &program->shapeEntries}})
+        if (name.consume_back(suffix) &&
+            program->signatures.count(name.str()) &&
+            program->signatures[name.str()].unsupported.empty())
+          found->insert(name.str());
+    }
+  }
   // Run-time errors are returned, not printed with exit(1).
   gather_runtime_set_record_errors(1);
   return program.release();
@@ -285,14 +313,19 @@ extern "C" int64_t gatherProgramResultRank(const GatherProgram *p, int i) {
   return static_cast<int64_t>(p->results[i].shape.size());
 }
 
-extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
-                                const int64_t *const *inputShapes,
-                                void **resultData, int64_t **resultShapes,
-                                char *error, size_t errorSize) {
-  // Inputs: static sizes must match the signature.
-  std::vector<void *> argData;
-  std::vector<SmallVector<int64_t>> argShapes;
-  std::vector<int64_t> argElementSizes, resultRanks;
+namespace {
+/// The arguments of one call in the form JitCall takes them.
+struct CallArguments {
+  std::vector<void *> data;
+  std::vector<SmallVector<int64_t>> shapes;
+  std::vector<int64_t> elementSizes;
+};
+} // namespace
+
+/// The caller's inputs, checked against the signature's static sizes.
+static bool collectInputs(const GatherProgram *program, void *const *inputs,
+                          const int64_t *const *inputShapes,
+                          CallArguments &args, char *error, size_t errorSize) {
   for (size_t i = 0; i < program->inputs.size(); ++i) {
     const TensorInfo &info = program->inputs[i];
     SmallVector<int64_t> shape(inputShapes[i],
@@ -304,35 +337,63 @@ extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
                      std::to_string(d) + " is " + std::to_string(shape[d]) +
                      " but the function requires " +
                      std::to_string(info.shape[d]));
-        return 1;
+        return false;
       }
-    argData.push_back(inputs[i]);
-    argShapes.push_back(shape);
-    argElementSizes.push_back(info.elementSize);
+    args.data.push_back(inputs[i]);
+    args.shapes.push_back(shape);
+    args.elementSizes.push_back(info.elementSize);
   }
-  for (const TensorInfo &info : program->results)
-    resultRanks.push_back(info.shape.size());
-  gather::PackedEntry &function = program->functions[program->entry];
+  return true;
+}
+
+/// The compiled function `name`, looked up once.
+static gather::PackedEntry entryFunction(GatherProgram *program,
+                                         const std::string &name, char *error,
+                                         size_t errorSize) {
+  gather::PackedEntry &function = program->functions[name];
   if (!function) {
     llvm::Expected<gather::PackedEntry> found =
-        gather::lookupEntry(*program->engine, program->entry);
+        gather::lookupEntry(*program->engine, name);
     if (!found) {
-      program->functions.erase(program->entry);
+      program->functions.erase(name);
       setError(error, errorSize,
-               "cannot run @" + program->entry + ": " +
+               "cannot run @" + name + ": " +
                    llvm::toString(found.takeError()));
-      return 1;
+      return nullptr;
     }
     function = *found;
   }
-  gather::JitCall call(argData, argShapes, argElementSizes, resultRanks,
+  return function;
+}
+
+/// Whether the compiled code reported a run-time error (then in `error`).
+static bool takeRuntimeError(char *error, size_t errorSize) {
+  char runtimeError[1024];
+  if (!gather_runtime_take_error(runtimeError, sizeof(runtimeError)))
+    return false;
+  setError(error, errorSize, runtimeError);
+  return true;
+}
+
+extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
+                                const int64_t *const *inputShapes,
+                                void **resultData, int64_t **resultShapes,
+                                char *error, size_t errorSize) {
+  CallArguments args;
+  if (!collectInputs(program, inputs, inputShapes, args, error, errorSize))
+    return 1;
+  std::vector<int64_t> resultRanks;
+  for (const TensorInfo &info : program->results)
+    resultRanks.push_back(info.shape.size());
+  gather::PackedEntry function =
+      entryFunction(program, program->entry, error, errorSize);
+  if (!function)
+    return 1;
+  gather::JitCall call(args.data, args.shapes, args.elementSizes, resultRanks,
                        program->onGpu);
   call.invoke(function);
-  char runtimeError[1024];
-  if (gather_runtime_take_error(runtimeError, sizeof(runtimeError))) {
-    setError(error, errorSize, runtimeError);
+  if (takeRuntimeError(error, errorSize))
     return 1;
-  }
   // Results: a host buffer of the compiled code's own, row-major
   // contiguous, is handed over as it is (an output of 100 MB costs no copy
   // and no fresh pages); any other is copied into a contiguous host buffer
@@ -356,8 +417,7 @@ extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
       resultData[r] = data;
       continue;
     }
-    resultData[r] =
-        std::malloc(std::max<int64_t>(count, 1) * info.elementSize);
+    resultData[r] = std::malloc(std::max<int64_t>(count, 1) * info.elementSize);
     gather::copyResultToHost(desc, rank, info.elementSize, program->onGpu,
                              static_cast<char *>(resultData[r]));
   }
@@ -365,3 +425,139 @@ extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
 }
 
 extern "C" void gatherFree(void *pointer) { std::free(takeOver(pointer)); }
+
+extern "C" int gatherProgramWritesInPlace(const GatherProgram *program) {
+  return program->intoEntries.count(program->entry) ? 1 : 0;
+}
+
+/// The elements of a row-major contiguous array of `shape`.
+static int64_t elementCount(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    count *= size;
+  return count;
+}
+
+/// Whether any two of the non-empty byte ranges overlap.
+static bool anyOverlap(std::vector<std::pair<uintptr_t, uintptr_t>> ranges) {
+  llvm::erase_if(ranges,
+                 [](auto range) { return range.first == range.second; });
+  llvm::sort(ranges);
+  for (size_t i = 1; i < ranges.size(); ++i)
+    if (ranges[i].first < ranges[i - 1].second)
+      return true;
+  return false;
+}
+
+static std::string sizeMismatch(size_t r, size_t d, int64_t got, int64_t want) {
+  return "output " + std::to_string(r) + ": dimension " + std::to_string(d) +
+         " is " + std::to_string(got) + " but the result's is " +
+         std::to_string(want);
+}
+
+extern "C" int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
+                                    const int64_t *const *inputShapes,
+                                    void *const *outputs,
+                                    const int64_t *const *outputShapes,
+                                    char *error, size_t errorSize) {
+  CallArguments args;
+  if (!collectInputs(program, inputs, inputShapes, args, error, errorSize))
+    return 1;
+  std::vector<SmallVector<int64_t>> outShapes;
+  for (size_t r = 0; r < program->results.size(); ++r) {
+    const TensorInfo &info = program->results[r];
+    outShapes.emplace_back(outputShapes[r],
+                           outputShapes[r] + info.shape.size());
+    for (size_t d = 0; d < info.shape.size(); ++d)
+      if (outShapes[r][d] < 0 ||
+          (info.shape[d] >= 0 && info.shape[d] != outShapes[r][d])) {
+        setError(error, errorSize,
+                 sizeMismatch(r, d, outShapes[r][d], info.shape[d]));
+        return 1;
+      }
+  }
+  // In place only where the buffers are apart: the entry's buffers are
+  // `restrict`, and a result written early would change an input.
+  std::vector<std::pair<uintptr_t, uintptr_t>> ranges;
+  auto addRange = [&](void *data, ArrayRef<int64_t> shape, int64_t size) {
+    auto start = reinterpret_cast<uintptr_t>(data);
+    ranges.emplace_back(start, start + elementCount(shape) * size);
+  };
+  for (size_t i = 0; i < args.data.size(); ++i)
+    addRange(args.data[i], args.shapes[i], args.elementSizes[i]);
+  for (size_t r = 0; r < outShapes.size(); ++r)
+    addRange(outputs[r], outShapes[r], program->results[r].elementSize);
+  bool inPlace =
+      program->intoEntries.count(program->entry) && !anyOverlap(ranges);
+
+  if (inPlace) {
+    if (program->shapeEntries.count(program->entry)) {
+      // The dynamic sizes of the results, in order, before anything runs.
+      gather::PackedEntry shapeFunction =
+          entryFunction(program, program->entry + "__shape", error, errorSize);
+      if (!shapeFunction)
+        return 1;
+      std::vector<int64_t> shapeRank = {1};
+      gather::JitCall shapeCall(args.data, args.shapes, args.elementSizes,
+                                shapeRank, /*onDevice=*/false);
+      shapeCall.invoke(shapeFunction);
+      if (takeRuntimeError(error, errorSize))
+        return 1;
+      const int64_t *desc = shapeCall.result(0);
+      const int64_t *sizes =
+          reinterpret_cast<const int64_t *>(desc[1]) + desc[2];
+      int64_t next = 0;
+      for (size_t r = 0; r < outShapes.size(); ++r)
+        for (size_t d = 0; d < outShapes[r].size(); ++d) {
+          if (program->results[r].shape[d] >= 0)
+            continue;
+          int64_t want = sizes[next++];
+          if (outShapes[r][d] != want) {
+            setError(error, errorSize,
+                     sizeMismatch(r, d, outShapes[r][d], want));
+            return 1;
+          }
+        }
+    }
+    gather::PackedEntry intoFunction =
+        entryFunction(program, program->entry + "__into", error, errorSize);
+    if (!intoFunction)
+      return 1;
+    for (size_t r = 0; r < outShapes.size(); ++r) {
+      args.data.push_back(outputs[r]);
+      args.shapes.push_back(outShapes[r]);
+      args.elementSizes.push_back(program->results[r].elementSize);
+    }
+    gather::JitCall call(args.data, args.shapes, args.elementSizes,
+                         ArrayRef<int64_t>(), /*onDevice=*/false);
+    call.invoke(intoFunction);
+    return takeRuntimeError(error, errorSize) ? 1 : 0;
+  }
+
+  // Computed into buffers of the compiled code's own, then copied: the
+  // outputs are written only once every result is known to fit.
+  std::vector<int64_t> resultRanks;
+  for (const TensorInfo &info : program->results)
+    resultRanks.push_back(info.shape.size());
+  gather::PackedEntry function =
+      entryFunction(program, program->entry, error, errorSize);
+  if (!function)
+    return 1;
+  gather::JitCall call(args.data, args.shapes, args.elementSizes, resultRanks,
+                       program->onGpu);
+  call.invoke(function);
+  if (takeRuntimeError(error, errorSize))
+    return 1;
+  for (size_t r = 0; r < outShapes.size(); ++r)
+    for (size_t d = 0; d < outShapes[r].size(); ++d)
+      if (call.result(r)[3 + d] != outShapes[r][d]) {
+        setError(error, errorSize,
+                 sizeMismatch(r, d, outShapes[r][d], call.result(r)[3 + d]));
+        return 1;
+      }
+  for (size_t r = 0; r < outShapes.size(); ++r)
+    gather::copyResultToHost(call.result(r), outShapes[r].size(),
+                             program->results[r].elementSize, program->onGpu,
+                             static_cast<char *>(outputs[r]));
+  return 0;
+}

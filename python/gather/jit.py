@@ -67,6 +67,9 @@ def _library():
         lib.gatherProgramCreateWithOptLevel.restype = c_void_p
         lib.gatherProgramCreateWithOptLevel.argtypes = [c_char_p, c_char_p, c_char_p, c_int, c_int,
                                                         c_char_p, c_size_t]
+        lib.gatherProgramCreateWithFlags.restype = c_void_p
+        lib.gatherProgramCreateWithFlags.argtypes = [c_char_p, c_char_p, c_char_p, c_int, c_int,
+                                                     ctypes.c_uint, c_char_p, c_size_t]
         lib.gatherProgramDestroy.argtypes = [c_void_p]
         lib.gatherProgramSelect.restype = c_int
         lib.gatherProgramSelect.argtypes = [c_void_p, c_char_p, c_char_p, c_size_t]
@@ -86,20 +89,45 @@ def _library():
                                          ctypes.POINTER(ctypes.POINTER(c_int64)),
                                          ctypes.POINTER(c_void_p),
                                          ctypes.POINTER(ctypes.POINTER(c_int64)), c_char_p, c_size_t]
+        lib.gatherProgramRunInto.restype = c_int
+        lib.gatherProgramRunInto.argtypes = [c_void_p, ctypes.POINTER(c_void_p),
+                                             ctypes.POINTER(ctypes.POINTER(c_int64)),
+                                             ctypes.POINTER(c_void_p),
+                                             ctypes.POINTER(ctypes.POINTER(c_int64)), c_char_p,
+                                             c_size_t]
+        lib.gatherProgramWritesInPlace.restype = c_int
+        lib.gatherProgramWritesInPlace.argtypes = [c_void_p]
         lib.gatherFree.argtypes = [c_void_p]
         _lib = lib
         return lib
 
 
-class Program:
-    """One compiled function; call it with numpy arrays."""
+_DESTINATION_ENTRIES = 1  # GATHER_PROGRAM_DESTINATION_ENTRIES
 
-    def __init__(self, mlir_text, entry=None, device="cpu", threads=0, opt_level=3):
+
+def _shape_array(shape):
+    return (ctypes.c_int64 * max(len(shape), 1))(*shape)
+
+
+def _pointer_array(arrays):
+    return (ctypes.POINTER(ctypes.c_int64) * max(len(arrays), 1))(
+        *[ctypes.cast(a, ctypes.POINTER(ctypes.c_int64)) for a in arrays])
+
+
+class Program:
+    """One compiled function; call it with numpy arrays.
+
+    With `destination_entries`, a call with `out=` writes the results into
+    the caller's arrays from the compiled code itself (no result allocation,
+    no copy; see `writes_in_place`); without it `out=` works too, by a copy."""
+
+    def __init__(self, mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
+                 destination_entries=False):
         lib = _library()
         error = ctypes.create_string_buffer(16384)
-        handle = lib.gatherProgramCreateWithOptLevel(
+        handle = lib.gatherProgramCreateWithFlags(
             mlir_text.encode(), entry.encode() if entry else None, device.encode(), int(threads),
-            int(opt_level), error, len(error))
+            int(opt_level), _DESTINATION_ENTRIES if destination_entries else 0, error, len(error))
         if not handle:
             raise GatherError(error.value.decode(errors="replace"))
         self._lib, self._handle = lib, handle
@@ -128,13 +156,22 @@ class Program:
             self._read_signature()
         return self
 
+    @property
+    def writes_in_place(self):
+        """Whether a call with `out=` has the compiled code write into the
+        given arrays (when they overlap no argument) rather than copy."""
+        return bool(self._lib.gatherProgramWritesInPlace(self._handle))
+
     def __del__(self):
         handle = getattr(self, "_handle", None)
         if handle:
             self._lib.gatherProgramDestroy(handle)
             self._handle = None
 
-    def __call__(self, *arrays, result_dtypes=None):
+    def __call__(self, *arrays, result_dtypes=None, out=None):
+        """Runs the function. `out`: an array (a tuple of arrays for several
+        results; the call then returns `out`), C-contiguous and writeable, of each result's dtype and
+        shape, which receives the result and is returned."""
         if len(arrays) != len(self.inputs):
             raise GatherError(f"the function takes {len(self.inputs)} arguments, got {len(arrays)}")
         keep = []
@@ -151,9 +188,10 @@ class Program:
             keep.append(array)
         n_in, n_out = len(keep), len(self.results)
         data = (ctypes.c_void_p * max(n_in, 1))(*[a.ctypes.data for a in keep])
-        shapes = [(ctypes.c_int64 * max(a.ndim, 1))(*a.shape) for a in keep]
-        shape_ptrs = (ctypes.POINTER(ctypes.c_int64) * max(n_in, 1))(
-            *[ctypes.cast(s, ctypes.POINTER(ctypes.c_int64)) for s in shapes])
+        shapes = [_shape_array(a.shape) for a in keep]
+        shape_ptrs = _pointer_array(shapes)
+        if out is not None:
+            return self._run_into(data, shape_ptrs, result_dtypes, out)
         out_data = (ctypes.c_void_p * max(n_out, 1))()
         out_shapes = (ctypes.POINTER(ctypes.c_int64) * max(n_out, 1))()
         error = ctypes.create_string_buffer(4096)
@@ -180,11 +218,43 @@ class Program:
         return results[0] if len(results) == 1 else tuple(results)
 
 
-def compile(mlir_text, entry=None, device="cpu", threads=0, opt_level=3):
+    def _run_into(self, data, shape_ptrs, result_dtypes, out):
+        outs = out if isinstance(out, tuple) else (out,)
+        if len(outs) != len(self.results):
+            raise GatherError(f"out: the function has {len(self.results)} results, got "
+                              f"{len(outs)} arrays")
+        for r, (array, (element, rank)) in enumerate(zip(outs, self.results)):
+            if not isinstance(array, np.ndarray):
+                raise GatherError(f"out {r}: a numpy array is needed, got {type(array).__name__}")
+            want = np.dtype(result_dtypes[r] if result_dtypes else _MLIR_TO_NUMPY[element])
+            if array.dtype != want and not (result_dtypes is None
+                                            and _NUMPY_TO_MLIR.get(array.dtype) == element):
+                raise GatherError(f"out {r}: dtype {array.dtype} does not match the result's "
+                                  f"{want}")
+            if array.ndim != rank:
+                raise GatherError(f"out {r}: rank {array.ndim} does not match the result's rank "
+                                  f"{rank}")
+            if not array.flags.c_contiguous or not array.flags.writeable:
+                raise GatherError(f"out {r}: the array must be C-contiguous and writeable")
+        out_data = (ctypes.c_void_p * max(len(outs), 1))(*[a.ctypes.data for a in outs])
+        out_shapes = [_shape_array(a.shape) for a in outs]
+        error = ctypes.create_string_buffer(4096)
+        with self._lock:
+            rc = self._lib.gatherProgramRunInto(self._handle, data, shape_ptrs, out_data,
+                                                _pointer_array(out_shapes), error, len(error))
+        if rc != 0:
+            raise GatherError(error.value.decode(errors="replace"))
+        return out
+
+
+def compile(mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
+            destination_entries=False):
     """Compiles a function of an MLIR module (gather ops on tensors) into a
     callable on numpy arrays (every public function: see Program.select).
-    `opt_level` is LLVM's (0-3)."""
-    return Program(mlir_text, entry=entry, device=device, threads=threads, opt_level=opt_level)
+    `opt_level` is LLVM's (0-3); `destination_entries`: calls with `out=`
+    write into the given arrays without a copy (longer compilation)."""
+    return Program(mlir_text, entry=entry, device=device, threads=threads, opt_level=opt_level,
+                   destination_entries=destination_entries)
 
 
 _cache = {}
@@ -209,7 +279,7 @@ def _policy_text(negative_indices, out_of_bounds):
 
 
 def _run_op(op, attr_text, result_rank, data, indices, negative_indices, out_of_bounds, device,
-            static_last_index_dim=False, **shape_args):
+            out=None, static_last_index_dim=False, **shape_args):
     data, indices = np.asarray(data), np.asarray(indices)
     element = _NUMPY_TO_MLIR.get(data.dtype)
     if element is None:
@@ -221,7 +291,10 @@ def _run_op(op, attr_text, result_rank, data, indices, negative_indices, out_of_
     ishape = ["?"] * indices.ndim
     if static_last_index_dim and indices.ndim:
         ishape[-1] = str(indices.shape[-1])
-    key = (op, attr_text, policy, element, data.ndim, indices.dtype.str, tuple(ishape), device)
+    # With out=, the program also has the entry that writes into it.
+    in_place = out is not None
+    key = (op, attr_text, policy, element, data.ndim, indices.dtype.str, tuple(ishape), device,
+           in_place)
     with _cache_lock:
         program = _cache.get(key)
         if program is None:
@@ -232,40 +305,46 @@ def _run_op(op, attr_text, result_rank, data, indices, negative_indices, out_of_
                                   attrs=attr_text + policy, **shape_args)
             text = (f"func.func @main(%data: {dt}, %indices: {it}) -> {ot} {{\n"
                     f"{body}\n  return %0 : {ot}\n}}\n")
-            program = Program(text, device=device)
+            program = Program(text, device=device, destination_entries=in_place)
             _cache[key] = program
-    return program(data, indices, result_dtypes=[data.dtype])
+    return program(data, indices, result_dtypes=[data.dtype], out=out)
 
 
-def block(data, indices, axis=0, negative_indices="wrap", out_of_bounds="error", device="cpu"):
-    """ONNX Gather / numpy.take: output shape data[:axis] + indices + data[axis+1:]."""
+def block(data, indices, axis=0, negative_indices="wrap", out_of_bounds="error", device="cpu",
+          out=None):
+    """ONNX Gather / numpy.take: output shape data[:axis] + indices + data[axis+1:].
+    `out` (every op): a C-contiguous array of the result's dtype and shape
+    that receives the result, written by the compiled code itself."""
     data, indices = np.asarray(data), np.asarray(indices)
     return _run_op("block", f"axis = {int(axis)}", data.ndim + indices.ndim - 1, data, indices,
-                   negative_indices, out_of_bounds, device, axis=int(axis))
+                   negative_indices, out_of_bounds, device, out=out, axis=int(axis))
 
 
-def elements(data, indices, axis=0, negative_indices="wrap", out_of_bounds="error", device="cpu"):
+def elements(data, indices, axis=0, negative_indices="wrap", out_of_bounds="error", device="cpu",
+             out=None):
     """ONNX GatherElements / torch.gather / numpy.take_along_axis."""
     data = np.asarray(data)
     return _run_op("elements", f"axis = {int(axis)}", data.ndim, data, indices,
-                   negative_indices, out_of_bounds, device, axis=int(axis))
+                   negative_indices, out_of_bounds, device, out=out, axis=int(axis))
 
 
-def nd(data, indices, batch_dims=0, negative_indices="wrap", out_of_bounds="error", device="cpu"):
+def nd(data, indices, batch_dims=0, negative_indices="wrap", out_of_bounds="error", device="cpu",
+       out=None):
     """ONNX GatherND with batch_dims."""
     data, indices = np.asarray(data), np.asarray(indices)
     if indices.ndim < 1:
         raise GatherError("gather.nd indices need rank >= 1")
     rank = indices.ndim - 1 + data.ndim - int(batch_dims) - indices.shape[-1]
     return _run_op("nd", f"batch_dims = {int(batch_dims)}", rank, data, indices,
-                   negative_indices, out_of_bounds, device, static_last_index_dim=True,
-                   batch_dims=int(batch_dims))
+                   negative_indices, out_of_bounds, device, out=out,
+                   static_last_index_dim=True, batch_dims=int(batch_dims))
 
 
-def multiaxis(input, indices, axes, negative_indices="wrap", out_of_bounds="error", device="cpu"):
+def multiaxis(input, indices, axes, negative_indices="wrap", out_of_bounds="error", device="cpu",
+              out=None):
     """The Gather Multiaxis proposal's operator: equal ranks, explicit axes,
     coordinates folded into the last indices dimension."""
     input = np.asarray(input)
     axes_text = ", ".join(str(int(a)) for a in axes)
     return _run_op("multiaxis", f"axes = [{axes_text}]", input.ndim, input, indices,
-                   negative_indices, out_of_bounds, device, axes=[int(a) for a in axes])
+                   negative_indices, out_of_bounds, device, out=out, axes=[int(a) for a in axes])

@@ -31,6 +31,9 @@ struct JitOptions {
   /// LLVM optimization and code generation level, 0 to 3. Lower levels
   /// compile faster (the batched differential tests use 1).
   int optLevel = 3;
+  /// CPU only: also compile `<name>__into` and `<name>__shape` for the
+  /// public functions (--gather-destination-entries).
+  bool destinationEntries = false;
 };
 
 /// Everything a gather module may contain or be lowered through, and the

@@ -151,4 +151,38 @@ def GatherApproximateMath : Pass<"gather-approximate-math"> {
   ];
 }
 
+def GatherDestinationEntries
+    : Pass<"gather-destination-entries", "ModuleOp"> {
+  let summary = "Add entries that write a function's results into the "
+                "caller's buffers";
+  let description = [{
+    For every public `func.func` whose results are ranked tensors, adds
+    `@<name>__into`: the same body with one more argument per result, a
+    `memref` of the result's type with the identity layout, into which the
+    result is written (`bufferization.materialize_in_destination ...
+    restrict writable`); the function returns nothing. The `tensor.empty`
+    that a result is computed into is then replaced by the caller's buffer
+    (empty-tensor elimination), so that the gather writes its output there
+    directly: no allocation of the result and no copy.
+
+    Writing into a buffer of the wrong size is undefined, so where a result
+    has dynamic sizes the pass also adds `@<name>__shape`, which takes the
+    same arguments and returns those sizes, in order, as a `tensor<Nxindex>`.
+    It must be cheap: it is canonicalized (the sizes of a gather's result
+    are those of its destination) and kept only if nothing but size
+    arithmetic is left; otherwise (sizes that depend on the contents of a
+    tensor) neither entry is added for that function. A caller checks its
+    buffers against `__shape` before calling `__into`. The buffers must
+    not overlap the arguments (`restrict`).
+
+    A function whose `__into` or `__shape` name is taken is left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // GATHER_TRANSFORMS_PASSES_TD

@@ -1,0 +1,174 @@
+//===- DestinationEntries.cpp - entries that write into caller buffers ----===//
+//
+// A runtime that owns its output buffers (an inference server, a framework
+// tensor passed as `out=`) wants the compiled function to write into them:
+// returning a fresh buffer costs an allocation, fresh pages and, where the
+// caller needs the data in its own buffer, a copy. `@f__into` takes the
+// buffers as arguments; `@f__shape` gives the sizes they must have.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/Transforms.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_GATHERDESTINATIONENTRIES
+#include "gather/Transforms/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+
+/// Whether `function` gets entries: public, defined, one block, ranked
+/// tensor results only.
+static bool isCandidate(func::FuncOp function) {
+  if (!function.isPublic() || function.isExternal() ||
+      !function.getBody().hasOneBlock() || function.getNumResults() == 0)
+    return false;
+  return llvm::all_of(function.getResultTypes(),
+                      [](Type type) { return isa<RankedTensorType>(type); });
+}
+
+/// A copy of `function` named `name`, inserted after it.
+static func::FuncOp cloneAs(func::FuncOp function, StringRef name) {
+  func::FuncOp copy = function.clone();
+  copy.setSymName(name);
+  // Result attributes describe results the entries do not have.
+  copy.removeResAttrsAttr();
+  function->getBlock()->getOperations().insertAfter(
+      Block::iterator(function.getOperation()), copy.getOperation());
+  return copy;
+}
+
+static func::ReturnOp returnOf(func::FuncOp function) {
+  return cast<func::ReturnOp>(function.getBody().front().getTerminator());
+}
+
+/// `@<name>__into`: the results written into trailing memref arguments.
+static func::FuncOp buildIntoEntry(func::FuncOp function, StringRef name) {
+  func::FuncOp into = cloneAs(function, name);
+  func::ReturnOp ret = returnOf(into);
+  OpBuilder b(ret);
+  for (Value result : ret.getOperands()) {
+    auto type = cast<RankedTensorType>(result.getType());
+    auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
+    if (failed(into.insertArgument(into.getNumArguments(), bufferType,
+                                   DictionaryAttr(), into.getLoc())))
+      return nullptr;
+    Value buffer = into.getArguments().back();
+    bufferization::MaterializeInDestinationOp::create(
+        b, ret.getLoc(), /*result=*/Type(), result, buffer,
+        /*restrict=*/true, /*writable=*/true);
+  }
+  func::ReturnOp::create(b, ret.getLoc());
+  ret.erase();
+  into.setFunctionType(FunctionType::get(into->getContext(),
+                                         into.getArgumentTypes(), TypeRange{}));
+  return into;
+}
+
+/// Operations a shape entry may keep: size arithmetic on the arguments.
+static bool isSizeArithmetic(Operation *op) {
+  return isa<func::ReturnOp, tensor::DimOp, tensor::FromElementsOp>(op) ||
+         (op->getDialect() && op->getDialect()->getNamespace() == "arith") ||
+         (op->getDialect() && op->getDialect()->getNamespace() == "affine" &&
+          op->getNumRegions() == 0);
+}
+
+/// `@<name>__shape`: the dynamic sizes of the results, in order, or null
+/// when they cannot be computed without running the function.
+static func::FuncOp buildShapeEntry(func::FuncOp function, StringRef name,
+                                    const FrozenRewritePatternSet &patterns) {
+  func::FuncOp shape = cloneAs(function, name);
+  func::ReturnOp ret = returnOf(shape);
+  OpBuilder b(ret);
+  SmallVector<Value> sizes;
+  for (Value result : ret.getOperands()) {
+    auto type = cast<RankedTensorType>(result.getType());
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        sizes.push_back(tensor::DimOp::create(b, ret.getLoc(), result, d));
+  }
+  Value all = tensor::FromElementsOp::create(
+      b, ret.getLoc(),
+      RankedTensorType::get({static_cast<int64_t>(sizes.size())},
+                            b.getIndexType()),
+      sizes);
+  func::ReturnOp::create(b, ret.getLoc(), all);
+  ret.erase();
+  shape.setFunctionType(FunctionType::get(
+      shape->getContext(), shape.getArgumentTypes(), all.getType()));
+  // The size of a destination-style result is its destination's: the
+  // computation itself becomes dead and goes.
+  (void)applyPatternsGreedily(shape, patterns);
+  bool cheap = true;
+  shape.walk([&](Operation *op) {
+    if (op != shape && !isSizeArithmetic(op))
+      cheap = false;
+  });
+  if (!cheap) {
+    shape.erase();
+    return nullptr;
+  }
+  return shape;
+}
+
+namespace {
+struct GatherDestinationEntriesPass
+    : gather::impl::GatherDestinationEntriesBase<GatherDestinationEntriesPass> {
+  LogicalResult initialize(MLIRContext *context) override {
+    RewritePatternSet set(context);
+    for (Dialect *dialect : context->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(set);
+    for (RegisteredOperationName op : context->getRegisteredOperations())
+      op.getCanonicalizationPatterns(set, context);
+    patterns = std::move(set);
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<func::FuncOp> functions;
+    for (auto function : module.getOps<func::FuncOp>())
+      if (isCandidate(function))
+        functions.push_back(function);
+    IRRewriter rewriter(&getContext());
+    for (func::FuncOp function : functions) {
+      std::string intoName = (function.getName() + "__into").str();
+      std::string shapeName = (function.getName() + "__shape").str();
+      if (symbols.lookup(intoName) || symbols.lookup(shapeName))
+        continue;
+      bool dynamic = llvm::any_of(function.getResultTypes(), [](Type type) {
+        return !cast<RankedTensorType>(type).hasStaticShape();
+      });
+      func::FuncOp shape;
+      if (dynamic) {
+        shape = buildShapeEntry(function, shapeName, patterns);
+        if (!shape)
+          continue;
+        symbols.insert(shape);
+      }
+      func::FuncOp into = buildIntoEntry(function, intoName);
+      if (!into)
+        return signalPassFailure();
+      symbols.insert(into);
+      // The tensor.empty a result is computed into becomes the caller's
+      // buffer. Where that is not possible (a result that is an argument)
+      // the materialization stays a copy.
+      if (failed(bufferization::eliminateEmptyTensors(rewriter, into)))
+        return signalPassFailure();
+    }
+  }
+
+  FrozenRewritePatternSet patterns;
+};
+} // namespace

@@ -1,0 +1,111 @@
+// RUN: gather-opt %s --gather-destination-entries --split-input-file | FileCheck %s
+// RUN: gather-opt %s --gather-destination-entries --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --gather-fold-self-copies --split-input-file | FileCheck %s --check-prefix=BUF
+
+// A static result: `__into` takes the caller's buffer, and the gather's
+// destination is that buffer (the tensor.empty is no longer used), so
+// bufferization neither allocates the result nor copies it. No `__shape`:
+// the buffer's sizes are the type's.
+// CHECK-LABEL: func.func @static_block(
+// CHECK-SAME:    -> tensor<2x3xf32>
+// CHECK-LABEL: func.func @static_block__into(
+// CHECK-SAME:    %[[DATA:[^:]*]]: tensor<4x3xf32>, %[[IDS:[^:]*]]: tensor<2xi64>, %[[OUT:[^:]*]]: memref<2x3xf32>) {
+// CHECK:         %[[DEST:.*]] = bufferization.to_tensor %[[OUT]] restrict writable
+// CHECK:         %[[G:.*]] = gather.block %[[DATA]][%[[IDS]]] axis = 0 into %[[DEST]]
+// CHECK:         bufferization.materialize_in_destination %[[G]] in writable %[[OUT]]
+// CHECK-NEXT:    return{{$}}
+// CHECK-NOT:   func.func @static_block__shape
+// BUF-LABEL:   func.func @static_block__into(
+// BUF-SAME:      %[[OUT:[^:]*]]: memref<2x3xf32>) {
+// BUF-NOT:       memref.alloc
+// BUF-NOT:       memref.copy
+// BUF:           gather.block %{{.*}} into %[[OUT]] : memref<4x3xf32>, memref<2xi64> into memref<2x3xf32>
+// BUF-NOT:       memref.copy
+// BUF:           return
+func.func @static_block(%d: tensor<4x3xf32>, %i: tensor<2xi64>) -> tensor<2x3xf32> {
+  %e = tensor.empty() : tensor<2x3xf32>
+  %0 = gather.block %d[%i] axis = 0 into %e : tensor<4x3xf32>, tensor<2xi64> into tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// Dynamic sizes: `__shape` returns them from the arguments' sizes alone
+// (the gather is gone from it), in the order of the results' dynamic
+// dimensions.
+// CHECK-LABEL: func.func @dynamic_block__into(
+// CHECK-SAME:    %[[OUT:[^:]*]]: memref<?x?xf32>) {
+// CHECK:         bufferization.to_tensor %[[OUT]] restrict writable
+// CHECK-LABEL: func.func @dynamic_block__shape(
+// CHECK-SAME:    %[[DATA:[^:]*]]: tensor<?x?xf32>, %[[IDS:[^:]*]]: tensor<?xi64>) -> tensor<2xindex>
+// CHECK-DAG:     %[[ROWS:.*]] = tensor.dim %[[IDS]], %c0
+// CHECK-DAG:     %[[COLS:.*]] = tensor.dim %[[DATA]], %c1
+// CHECK-NOT:     gather.
+// CHECK:         %[[SIZES:.*]] = tensor.from_elements %[[ROWS]], %[[COLS]] : tensor<2xindex>
+// CHECK:         return %[[SIZES]]
+// BUF-LABEL:   func.func @dynamic_block__into(
+// BUF-SAME:      %[[OUT:[^:]*]]: memref<?x?xf32>) {
+// BUF-NOT:       memref.alloc
+// BUF:           gather.block %{{.*}} into %[[OUT]] : memref<?x?xf32>, memref<?xi64> into memref<?x?xf32>
+// BUF-NOT:       memref.copy
+// BUF:           return
+func.func @dynamic_block(%d: tensor<?x?xf32>, %i: tensor<?xi64>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %i, %c0 : tensor<?xi64>
+  %r = tensor.dim %d, %c1 : tensor<?x?xf32>
+  %init = tensor.empty(%n, %r) : tensor<?x?xf32>
+  %0 = gather.block %d[%i] axis = 0 into %init : tensor<?x?xf32>, tensor<?xi64> into tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// Two results, one of them an argument: each gets its buffer; the
+// argument's is a copy (materialize_in_destination of the argument).
+// CHECK-LABEL: func.func @two_results__into(
+// CHECK-SAME:    %[[DATA:[^:]*]]: tensor<4xf32>, %[[IDS:[^:]*]]: tensor<2xi64>, %[[OUT0:[^:]*]]: memref<2xf32>, %[[OUT1:[^:]*]]: memref<4xf32>) {
+// CHECK:         bufferization.materialize_in_destination %{{.*}} in writable %[[OUT0]]
+// CHECK:         bufferization.materialize_in_destination %[[DATA]] in restrict writable %[[OUT1]]
+func.func @two_results(%d: tensor<4xf32>, %i: tensor<2xi64>) -> (tensor<2xf32>, tensor<4xf32>) {
+  %e = tensor.empty() : tensor<2xf32>
+  %0 = gather.block %d[%i] axis = 0 into %e : tensor<4xf32>, tensor<2xi64> into tensor<2xf32>
+  return %0, %d : tensor<2xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Sizes that depend on the contents of a tensor cannot be known without
+// running the function: no entries.
+// CHECK-LABEL: func.func @data_dependent_size(
+// CHECK-NOT:   func.func @data_dependent_size__into
+// CHECK-NOT:   func.func @data_dependent_size__shape
+func.func @data_dependent_size(%d: tensor<?xf32>, %n: tensor<i64>) -> tensor<?xf32> {
+  %v = tensor.extract %n[] : tensor<i64>
+  %s = arith.index_cast %v : i64 to index
+  %x = tensor.extract_slice %d[0] [%s] [1] : tensor<?xf32> to tensor<?xf32>
+  return %x : tensor<?xf32>
+}
+
+// -----
+
+// Private functions, functions without results and functions whose entry
+// name is taken are left alone.
+// CHECK-LABEL: func.func private @helper(
+// CHECK-NOT:   @helper__into
+// CHECK-LABEL: func.func @no_results(
+// CHECK-NOT:   @no_results__into
+// CHECK-LABEL: func.func @taken(
+// CHECK:       func.func @taken__into(%{{.*}}: i32)
+// CHECK-NOT:   func.func @taken__into
+func.func private @helper(%d: tensor<4xf32>) -> tensor<4xf32> {
+  return %d : tensor<4xf32>
+}
+func.func @no_results(%d: tensor<4xf32>) {
+  return
+}
+func.func @taken(%d: tensor<4xf32>) -> tensor<4xf32> {
+  return %d : tensor<4xf32>
+}
+func.func @taken__into(%x: i32) {
+  return
+}
