@@ -31,8 +31,9 @@ Inputs run in batches: one file of `// -----` chunks per gather-opt call
 or hangs. Every round also executes random valid programs (gather.difftest's
 generator: all four ops, random policies, out-of-range indices, dynamic and
 empty sizes, now and then a dimension of 16-40 for the vector forms)
-compiled through the C API and one gather-run process per case, compared
-with the numpy reference (python/gather/reference.py).
+compiled through the C API (each also with out=, through the compiled
+destination entry) and one gather-run process per case, compared with the
+numpy reference (python/gather/reference.py).
 
     PYTHONPATH=python /usr/bin/python3 utils/gather_fuzz.py --bin build/bin \\
         --inputs 2000 --seed 1
@@ -103,6 +104,7 @@ PIPELINES = [
     ("transform-tile-cpu", ["--transform-interpreter", "--gather-cpu-pipeline"], False),
     ("cpu-pipeline", ["--gather-cpu-pipeline"], True),
     ("cpu-pipeline-fused", ["--gather-cpu-pipeline=fuse-consumers=true"], True),
+    ("destination-entries", ["--gather-destination-entries"], True),
     ("gpu-pipeline", ["--gather-gpu-pipeline=format=isa"], "tensors"),
 ]
 
@@ -803,7 +805,7 @@ def execute(rng, cases, tools, work, process_cases, large_dims):
     problems, executed = [], 0
     op = str(rng.choice(OPS))
     batch = [difftest.make_case(op, rng, large_dims) for _ in range(cases)]
-    result = difftest.run_batch(batch, 0, tools, work, "cpu", 0)
+    result = difftest.run_batch(batch, 0, tools, work, "cpu", 0, into=True)
     if result is None:
         result = {i: difftest.run_case(c, tools, work, i) for i, c in enumerate(batch)}
     executed += len(batch)

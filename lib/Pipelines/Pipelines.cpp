@@ -41,8 +41,16 @@ static std::unique_ptr<Pass> createCleanupPass() {
 /// one-shot-bufferize: it would merge the tensor.empty of every gather into
 /// one value, whose alias analysis then grows with the square of the number
 /// of gathers.
-static void addBufferization(OpPassManager &pm) {
+static void addBufferization(OpPassManager &pm,
+                             bool destinationEntries = false) {
   pm.addNestedPass<func::FuncOp>(createCleanupPass());
+  // The destination entries' results go into the caller's buffers only if
+  // the tensor.empty they are computed into is that buffer. The pass that
+  // made the entries did so; the rewrites since (fusion, the lowering)
+  // make new ones.
+  if (destinationEntries)
+    pm.addNestedPass<func::FuncOp>(
+        bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -72,6 +80,8 @@ void mlir::gather::buildGatherCpuPipeline(
     OpPassManager &pm, const GatherCpuPipelineOptions &options) {
   // Before canonicalization, which would put reshapes between a gather and
   // its consumer.
+  if (options.destinationEntries)
+    pm.addPass(createGatherDestinationEntries());
   if (options.fuseConsumers && !options.reference)
     pm.addNestedPass<func::FuncOp>(createGatherFuseConsumers());
   pm.addNestedPass<func::FuncOp>(createCleanupPass());
@@ -81,7 +91,7 @@ void mlir::gather::buildGatherCpuPipeline(
     pm.addPass(createConvertGatherToLinalg());
   // Bounded function sizes keep the rest of the pipeline linear.
   pm.addPass(createGatherSplitFunctions());
-  addBufferization(pm);
+  addBufferization(pm, options.destinationEntries);
   // Passes local to a function run nested, on the functions in parallel.
   OpPassManager &loops = pm.nest<func::FuncOp>();
   if (options.parallel) {

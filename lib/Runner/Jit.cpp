@@ -80,9 +80,8 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     gpuOptions.format = "isa";
     buildGatherGpuPipeline(pm, gpuOptions);
   } else if (options.device == "cpu") {
-    if (options.destinationEntries)
-      pm.addPass(createGatherDestinationEntries());
     GatherCpuPipelineOptions cpuOptions;
+    cpuOptions.destinationEntries = options.destinationEntries;
     cpuOptions.parallel = options.parallel;
     cpuOptions.reference = options.reference;
     cpuOptions.fuseConsumers = options.fuseConsumers;

@@ -12,8 +12,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Bufferization/Transforms/Transforms.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -52,6 +52,31 @@ static func::ReturnOp returnOf(func::FuncOp function) {
   return cast<func::ReturnOp>(function.getBody().front().getTerminator());
 }
 
+/// Makes `buffer` the destination of the op that computes `result`, where
+/// that destination is a tensor.empty used by nothing else: a gather (any
+/// destination-style op but a linalg one) then writes the caller's buffer
+/// through every rewrite of the pipeline. Not linalg ops: fusion replaces
+/// a destination whose values the payload does not read by a new
+/// tensor.empty, which empty-tensor elimination before bufferization then
+/// finds. Returns whether it did.
+static bool writeIntoBuffer(OpBuilder &b, Value result, Value buffer) {
+  auto dps = result.getDefiningOp<DestinationStyleOpInterface>();
+  if (!dps || isa<linalg::LinalgOp>(dps.getOperation()))
+    return false;
+  OpOperand *init = dps.getTiedOpOperand(cast<OpResult>(result));
+  auto empty = init->get().getDefiningOp<tensor::EmptyOp>();
+  if (!empty || !empty->hasOneUse() || empty.getType() != result.getType())
+    return false;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(dps);
+  Value destination = bufferization::ToTensorOp::create(
+      b, empty.getLoc(), result.getType(), buffer, /*restrict=*/true,
+      /*writable=*/true);
+  init->set(destination);
+  empty.erase();
+  return true;
+}
+
 /// `@<name>__into`: the results written into trailing memref arguments.
 static func::FuncOp buildIntoEntry(func::FuncOp function, StringRef name) {
   func::FuncOp into = cloneAs(function, name);
@@ -64,9 +89,11 @@ static func::FuncOp buildIntoEntry(func::FuncOp function, StringRef name) {
                                    DictionaryAttr(), into.getLoc())))
       return nullptr;
     Value buffer = into.getArguments().back();
+    // One restrict use of the buffer: the destination or this copy.
+    bool written = writeIntoBuffer(b, result, buffer);
     bufferization::MaterializeInDestinationOp::create(
         b, ret.getLoc(), /*result=*/Type(), result, buffer,
-        /*restrict=*/true, /*writable=*/true);
+        /*restrict=*/!written, /*writable=*/true);
   }
   func::ReturnOp::create(b, ret.getLoc());
   ret.erase();
@@ -141,7 +168,6 @@ struct GatherDestinationEntriesPass
     for (auto function : module.getOps<func::FuncOp>())
       if (isCandidate(function))
         functions.push_back(function);
-    IRRewriter rewriter(&getContext());
     for (func::FuncOp function : functions) {
       std::string intoName = (function.getName() + "__into").str();
       std::string shapeName = (function.getName() + "__shape").str();
@@ -161,11 +187,6 @@ struct GatherDestinationEntriesPass
       if (!into)
         return signalPassFailure();
       symbols.insert(into);
-      // The tensor.empty a result is computed into becomes the caller's
-      // buffer. Where that is not possible (a result that is an argument)
-      // the materialization stays a copy.
-      if (failed(bufferization::eliminateEmptyTensors(rewriter, into)))
-        return signalPassFailure();
     }
   }
 

@@ -502,11 +502,43 @@ def split_functions(module_text):
     return functions
 
 
-def run_batch(cases, first, tools, work, device, opt_level, canonical=True):
+def run_into(program, case, want):
+    """The case run with out= on `program` (made with destination entries):
+    the array must receive the reference's result, or, where the reference
+    raises, the call must raise the error of the plain call (or, for a
+    result of dynamic size, reject the arbitrary array's size)."""
+    from gather import jit
+    if not program.writes_in_place:
+        return "no destination entry was compiled"
+    shape = want.shape if want is not None else output_shape(case, None)
+    out = np.empty(shape, case.data.dtype)
+    out.reshape(-1).view(np.uint8)[...] = 0xA5
+    try:
+        got = program(case.data, case.indices, out=out)
+    except jit.GatherError as e:
+        if want is not None:
+            return f"failed: {e}"
+        try:
+            program(case.data, case.indices)
+            return "raised where the plain call did not"
+        except jit.GatherError as plain:
+            if str(e) != str(plain) and not str(e).startswith("output 0: dimension"):
+                return f"error text {e} differs from the plain call's {plain}"
+        return None
+    if want is None:
+        return "expected an out-of-bounds error, got a result"
+    if got is not out or not same_bits(out, want):
+        return f"mismatch\n  got  {out.tolist()}\n  want {want.tolist()}"
+    return None
+
+
+def run_batch(cases, first, tools, work, device, opt_level, canonical=True, into=False):
     """Runs cases[i] as function @c<first+i> of one module, compiled once as
     written and (with `canonical`) once after --canonicalize, in this
-    process through the C API. Returns {case number: problem} for the
-    failures."""
+    process through the C API. With `into` (CPU), the form as written is
+    compiled with destination entries and every case also runs with out=
+    (the compiled code writing into an array filled with garbage first).
+    Returns {case number: problem} for the failures."""
     from gather import jit
     problems, wants, names, written = {}, {}, [], {}
     parts = []
@@ -540,7 +572,9 @@ def run_batch(cases, first, tools, work, device, opt_level, canonical=True):
         forms.append(("canonical", canon_text, split_functions(canon_text)))
     for label, text, per_function in forms:
         try:
-            program = jit.compile(text, entry=f"c{names[0]}", device=device, opt_level=opt_level)
+            in_place = into and label == "direct" and device == "cpu"
+            program = jit.compile(text, entry=f"c{names[0]}", device=device, opt_level=opt_level,
+                                  destination_entries=in_place)
         except jit.GatherError:
             return None
         for index in names:
@@ -550,6 +584,11 @@ def run_batch(cases, first, tools, work, device, opt_level, canonical=True):
             want, want_error = wants[index]
             function = per_function[f"c{index}"] if per_function else written[index]
             program.select(f"c{index}")
+            if in_place:
+                problem = run_into(program, case, want)
+                if problem:
+                    problems[index] = f"out=: {problem}"
+                    continue
             try:
                 got = program(case.data, case.indices)
             except jit.GatherError as e:

@@ -45,7 +45,7 @@ def random_indices(shape, size, policy):
 
 def garbage(shape, dtype):
     out = np.empty(shape, dtype)
-    out.view(np.uint8)[...] = 0xA5 if out.size else 0
+    out.reshape(-1).view(np.uint8)[...] = 0xA5
     if np.issubdtype(dtype, np.floating):
         out[...] = np.nan
     return out

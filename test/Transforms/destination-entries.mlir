@@ -1,14 +1,15 @@
 // RUN: gather-opt %s --gather-destination-entries --split-input-file | FileCheck %s
 // RUN: gather-opt %s --gather-destination-entries --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --gather-fold-self-copies --split-input-file | FileCheck %s --check-prefix=BUF
 
-// A static result: `__into` takes the caller's buffer, and the gather's
-// destination is that buffer (the tensor.empty is no longer used), so
-// bufferization neither allocates the result nor copies it. No `__shape`:
-// the buffer's sizes are the type's.
+// A static result: `__into` takes the caller's buffer, which becomes the
+// gather's destination in place of its tensor.empty, so that bufferization
+// neither allocates the result nor copies it. No `__shape`: the buffer's
+// sizes are the type's.
 // CHECK-LABEL: func.func @static_block(
 // CHECK-SAME:    -> tensor<2x3xf32>
 // CHECK-LABEL: func.func @static_block__into(
 // CHECK-SAME:    %[[DATA:[^:]*]]: tensor<4x3xf32>, %[[IDS:[^:]*]]: tensor<2xi64>, %[[OUT:[^:]*]]: memref<2x3xf32>) {
+// CHECK-NOT:     tensor.empty
 // CHECK:         %[[DEST:.*]] = bufferization.to_tensor %[[OUT]] restrict writable
 // CHECK:         %[[G:.*]] = gather.block %[[DATA]][%[[IDS]]] axis = 0 into %[[DEST]]
 // CHECK:         bufferization.materialize_in_destination %[[G]] in writable %[[OUT]]
@@ -34,7 +35,8 @@ func.func @static_block(%d: tensor<4x3xf32>, %i: tensor<2xi64>) -> tensor<2x3xf3
 // dimensions.
 // CHECK-LABEL: func.func @dynamic_block__into(
 // CHECK-SAME:    %[[OUT:[^:]*]]: memref<?x?xf32>) {
-// CHECK:         bufferization.to_tensor %[[OUT]] restrict writable
+// CHECK:         %[[DEST:.*]] = bufferization.to_tensor %[[OUT]] restrict writable
+// CHECK:         gather.block {{.*}} into %[[DEST]]
 // CHECK-LABEL: func.func @dynamic_block__shape(
 // CHECK-SAME:    %[[DATA:[^:]*]]: tensor<?x?xf32>, %[[IDS:[^:]*]]: tensor<?xi64>) -> tensor<2xindex>
 // CHECK-DAG:     %[[ROWS:.*]] = tensor.dim %[[IDS]], %c0

@@ -33,6 +33,12 @@ struct GatherCpuPipelineOptions
       llvm::cl::desc("Fuse elementwise consumers of gathers into tiled "
                      "loops (gather-fuse-consumers)"),
       llvm::cl::init(true)};
+  Option<bool> destinationEntries{
+      *this, "destination-entries",
+      llvm::cl::desc("Also compile <f>__into and <f>__shape for the public "
+                     "functions (gather-destination-entries), the results "
+                     "written into the caller's buffers"),
+      llvm::cl::init(false)};
 };
 
 /// From gather ops on tensors (in func.func bodies of a module) to the LLVM

@@ -160,10 +160,17 @@ def GatherDestinationEntries
     `@<name>__into`: the same body with one more argument per result, a
     `memref` of the result's type with the identity layout, into which the
     result is written (`bufferization.materialize_in_destination ...
-    restrict writable`); the function returns nothing. The `tensor.empty`
-    that a result is computed into is then replaced by the caller's buffer
-    (empty-tensor elimination), so that the gather writes its output there
-    directly: no allocation of the result and no copy.
+    restrict writable`); the function returns nothing. The result must be
+    computed in that buffer, not copied there: where it comes from a gather
+    (any destination-style op but a linalg one) whose destination is a
+    `tensor.empty` used by nothing else, the buffer becomes that
+    destination (`bufferization.to_tensor ... restrict writable`), which
+    the lowering of the gather keeps through its run-time checks. Otherwise
+    (a linalg consumer, which fusion gives a new `tensor.empty`) run
+    empty-tensor elimination (`eliminate-empty-tensors`) right before
+    bufferization, after the rewrites that make new destinations, as
+    `gather-cpu-pipeline{destination-entries=true}` does. Either way the
+    result is neither allocated nor copied.
 
     Writing into a buffer of the wrong size is undefined, so where a result
     has dynamic sizes the pass also adds `@<name>__shape`, which takes the
