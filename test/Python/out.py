@@ -13,6 +13,7 @@
 # CHECK: static program: equal True, in place True, returns out True
 # CHECK: without destination entries: equal True, in place False
 # CHECK: two results: equal True True
+# CHECK: fused consumer: equal True, in place True
 # CHECK: data-dependent size: in place False, equal True
 # CHECK: overlapping an argument: equal True
 # CHECK: empty result: shape (0, 5)
@@ -132,6 +133,35 @@ two = Program(TWO, destination_entries=True)
 a, b = garbage((3, 5), np.float32), garbage((3, 5), np.float32)
 two(table, ids, out=(a, b))
 print(f"two results: equal {np.array_equal(a, want)} {np.array_equal(b, want)}")
+
+# A gather fused into its elementwise consumer (the bias add): the fused
+# loop's output is the caller's array.
+FUSED = """#map = affine_map<(d0, d1) -> (d0, d1)>
+#bias = affine_map<(d0, d1) -> (0, d1)>
+func.func @f(%t: tensor<4x5xf32>, %i: tensor<?xi64>, %b: tensor<1x5xf32>) -> tensor<?x5xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %i, %c0 : tensor<?xi64>
+  %e = tensor.empty(%n) : tensor<?x5xf32>
+  %g = gather.block %t[%i] axis = 0 into %e : tensor<4x5xf32>, tensor<?xi64> into tensor<?x5xf32>
+  %e2 = tensor.empty(%n) : tensor<?x5xf32>
+  %y = linalg.generic {indexing_maps = [#map, #bias, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%g, %b : tensor<?x5xf32>, tensor<1x5xf32>) outs(%e2 : tensor<?x5xf32>) {
+  ^bb0(%x: f32, %c: f32, %o: f32):
+    %s = arith.addf %x, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<?x5xf32>
+  return %y : tensor<?x5xf32>
+}
+"""
+fused = Program(FUSED, destination_entries=True)
+bias = rng.standard_normal((1, 5)).astype(np.float32)
+ok = True
+for rows in (1, 7, 40):
+    ids_f = rng.integers(-4, 4, size=rows)
+    out = garbage((rows, 5), np.float32)
+    fused(table, ids_f, bias, out=out)
+    ok = ok and np.array_equal(out, np.take(table, ids_f, axis=0) + bias)
+print(f"fused consumer: equal {ok}, in place {fused.writes_in_place}")
 
 DEPENDENT = """func.func @f(%d: tensor<?xf32>, %n: tensor<i64>) -> tensor<?xf32> {
   %v = tensor.extract %n[] : tensor<i64>
