@@ -375,6 +375,26 @@ static bool takeRuntimeError(char *error, size_t errorSize) {
   return true;
 }
 
+/// Runs the selected function on `args`; its result buffers live as long
+/// as the returned call. Null with `error` set on a failure.
+static std::unique_ptr<gather::JitCall>
+runSelected(GatherProgram *program, const CallArguments &args, char *error,
+            size_t errorSize) {
+  std::vector<int64_t> resultRanks;
+  for (const TensorInfo &info : program->results)
+    resultRanks.push_back(info.shape.size());
+  gather::PackedEntry function =
+      entryFunction(program, program->entry, error, errorSize);
+  if (!function)
+    return nullptr;
+  auto call = std::make_unique<gather::JitCall>(
+      args.data, args.shapes, args.elementSizes, resultRanks, program->onGpu);
+  call->invoke(function);
+  if (takeRuntimeError(error, errorSize))
+    return nullptr;
+  return call;
+}
+
 extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
                                 const int64_t *const *inputShapes,
                                 void **resultData, int64_t **resultShapes,
@@ -382,17 +402,9 @@ extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
   CallArguments args;
   if (!collectInputs(program, inputs, inputShapes, args, error, errorSize))
     return 1;
-  std::vector<int64_t> resultRanks;
-  for (const TensorInfo &info : program->results)
-    resultRanks.push_back(info.shape.size());
-  gather::PackedEntry function =
-      entryFunction(program, program->entry, error, errorSize);
-  if (!function)
-    return 1;
-  gather::JitCall call(args.data, args.shapes, args.elementSizes, resultRanks,
-                       program->onGpu);
-  call.invoke(function);
-  if (takeRuntimeError(error, errorSize))
+  std::unique_ptr<gather::JitCall> call =
+      runSelected(program, args, error, errorSize);
+  if (!call)
     return 1;
   // Results: a host buffer of the compiled code's own, row-major
   // contiguous, is handed over as it is (an output of 100 MB costs no copy
@@ -400,7 +412,7 @@ extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
   // (the compiled buffers are freed with the call).
   for (size_t r = 0; r < program->results.size(); ++r) {
     const TensorInfo &info = program->results[r];
-    const int64_t *desc = call.result(r);
+    const int64_t *desc = call->result(r);
     int64_t rank = info.shape.size();
     int64_t count = 1;
     resultShapes[r] =
@@ -409,11 +421,11 @@ extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
       resultShapes[r][d] = desc[3 + d];
       count *= desc[3 + d];
     }
-    if (call.isOwnContiguousHostResult(r)) {
+    if (call->isOwnContiguousHostResult(r)) {
       char *data =
           reinterpret_cast<char *>(desc[1]) + desc[2] * info.elementSize;
       handOver(data, reinterpret_cast<void *>(desc[0]));
-      call.releaseResult(r);
+      call->releaseResult(r);
       resultData[r] = data;
       continue;
     }
@@ -536,27 +548,19 @@ extern "C" int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
 
   // Computed into buffers of the compiled code's own, then copied: the
   // outputs are written only once every result is known to fit.
-  std::vector<int64_t> resultRanks;
-  for (const TensorInfo &info : program->results)
-    resultRanks.push_back(info.shape.size());
-  gather::PackedEntry function =
-      entryFunction(program, program->entry, error, errorSize);
-  if (!function)
-    return 1;
-  gather::JitCall call(args.data, args.shapes, args.elementSizes, resultRanks,
-                       program->onGpu);
-  call.invoke(function);
-  if (takeRuntimeError(error, errorSize))
+  std::unique_ptr<gather::JitCall> call =
+      runSelected(program, args, error, errorSize);
+  if (!call)
     return 1;
   for (size_t r = 0; r < outShapes.size(); ++r)
     for (size_t d = 0; d < outShapes[r].size(); ++d)
-      if (call.result(r)[3 + d] != outShapes[r][d]) {
+      if (call->result(r)[3 + d] != outShapes[r][d]) {
         setError(error, errorSize,
-                 sizeMismatch(r, d, outShapes[r][d], call.result(r)[3 + d]));
+                 sizeMismatch(r, d, outShapes[r][d], call->result(r)[3 + d]));
         return 1;
       }
   for (size_t r = 0; r < outShapes.size(); ++r)
-    gather::copyResultToHost(call.result(r), outShapes[r].size(),
+    gather::copyResultToHost(call->result(r), outShapes[r].size(),
                              program->results[r].elementSize, program->onGpu,
                              static_cast<char *>(outputs[r]));
   return 0;
