@@ -1,7 +1,9 @@
 /* The gather dialect through the MLIR C API: register it in a context with
    the dialect handle, parse and verify a gather op, print it; then compile
    and run a gather with the compile-and-run entry points and check the
-   numbers, and an out-of-bounds index comes back as an error. */
+   numbers, and an out-of-bounds index comes back as an error; then run it
+   into a buffer of the caller's (gatherProgramRunInto), and a buffer of the
+   wrong size is an error that leaves it untouched. */
 // RUN: gather-capi-test 2>&1 | FileCheck %s
 
 #include "gather-c/Gather.h"
@@ -112,5 +114,36 @@ int main(void) {
              ? "accepted"
              : error);
   // CHECK: bad device: unknown device 'tpu' (cpu or gpu)
+
+  /* The result written into the caller's buffer by the compiled code. */
+  program = gatherProgramCreateWithFlags(kModule, NULL, "cpu", 1, 3,
+                                         GATHER_PROGRAM_DESTINATION_ENTRIES,
+                                         error, sizeof(error));
+  if (!program) {
+    printf("compile failed: %s\n", error);
+    return 1;
+  }
+  ids[1] = -4;
+  float buffer[9];
+  for (int k = 0; k < 9; ++k)
+    buffer[k] = -1.0f;
+  void *outputs[1] = {buffer};
+  int64_t bufferShape[2] = {3, 3};
+  const int64_t *outputShapes[1] = {bufferShape};
+  rc = gatherProgramRunInto(program, inputs, shapes, outputs, outputShapes,
+                            error, sizeof(error));
+  printf("into: rc=%d in place %d:", rc, gatherProgramWritesInPlace(program));
+  for (int k = 0; k < 9; ++k)
+    printf(" %g", buffer[k]);
+  printf("\n");
+  // CHECK: into: rc=0 in place 1: 9 10 11 0 1 2 3 4 5
+  int64_t wrongShape[2] = {2, 3};
+  outputShapes[0] = wrongShape;
+  buffer[0] = -1.0f;
+  rc = gatherProgramRunInto(program, inputs, shapes, outputs, outputShapes,
+                            error, sizeof(error));
+  printf("wrong size: rc=%d %s, untouched %d\n", rc, error, buffer[0] == -1.0f);
+  // CHECK: wrong size: rc=1 output 0: dimension 0 is 2 but the result's is 3, untouched 1
+  gatherProgramDestroy(program);
   return 0;
 }
