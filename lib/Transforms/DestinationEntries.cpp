@@ -102,12 +102,19 @@ static func::FuncOp buildIntoEntry(func::FuncOp function, StringRef name) {
   return into;
 }
 
-/// Operations a shape entry may keep: size arithmetic on the arguments.
+/// Operations a shape entry may keep: size arithmetic on the arguments
+/// (scalar arith and affine ops, not elementwise arith on tensors).
 static bool isSizeArithmetic(Operation *op) {
-  return isa<func::ReturnOp, tensor::DimOp, tensor::FromElementsOp>(op) ||
-         (op->getDialect() && op->getDialect()->getNamespace() == "arith") ||
-         (op->getDialect() && op->getDialect()->getNamespace() == "affine" &&
-          op->getNumRegions() == 0);
+  if (isa<func::ReturnOp, tensor::DimOp, tensor::FromElementsOp>(op))
+    return true;
+  Dialect *dialect = op->getDialect();
+  if (!dialect || op->getNumRegions() != 0 ||
+      !llvm::is_contained({StringRef("arith"), StringRef("affine")},
+                          dialect->getNamespace()))
+    return false;
+  auto isScalar = [](Type type) { return !isa<ShapedType>(type); };
+  return llvm::all_of(op->getOperandTypes(), isScalar) &&
+         llvm::all_of(op->getResultTypes(), isScalar);
 }
 
 /// `@<name>__shape`: the dynamic sizes of the results, in order, or null

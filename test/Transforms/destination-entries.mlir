@@ -1,5 +1,5 @@
 // RUN: gather-opt %s --gather-destination-entries --split-input-file | FileCheck %s
-// RUN: gather-opt %s --gather-destination-entries --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --gather-fold-self-copies --split-input-file | FileCheck %s --check-prefix=BUF
+// RUN: gather-opt %s --gather-destination-entries --one-shot-bufferize="bufferize-function-boundaries allow-unknown-ops function-boundary-type-conversion=identity-layout-map" --gather-fold-self-copies --split-input-file | FileCheck %s --check-prefix=BUF
 
 // A static result: `__into` takes the caller's buffer, which becomes the
 // gather's destination in place of its tensor.empty, so that bufferization
@@ -86,6 +86,18 @@ func.func @data_dependent_size(%d: tensor<?xf32>, %n: tensor<i64>) -> tensor<?xf
   %s = arith.index_cast %v : i64 to index
   %x = tensor.extract_slice %d[0] [%s] [1] : tensor<?xf32> to tensor<?xf32>
   return %x : tensor<?xf32>
+}
+
+// -----
+
+// Sizes that only elementwise arithmetic on tensors computes (no fold of
+// tensor.dim through it) would make `__shape` run the computation: no
+// entries either.
+// CHECK-LABEL: func.func @elementwise_on_tensors(
+// CHECK-NOT:   func.func @elementwise_on_tensors__into
+func.func @elementwise_on_tensors(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = arith.addf %a, %b : tensor<?xf32>
+  return %0 : tensor<?xf32>
 }
 
 // -----
