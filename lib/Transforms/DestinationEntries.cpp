@@ -103,7 +103,8 @@ static func::FuncOp buildIntoEntry(func::FuncOp function, StringRef name) {
 }
 
 /// Operations a shape entry may keep: size arithmetic on the arguments
-/// (scalar arith and affine ops, not elementwise arith on tensors).
+/// (arith and affine ops on scalars, constants of any type such as the
+/// folded sizes themselves; not elementwise arith on tensors).
 static bool isSizeArithmetic(Operation *op) {
   if (isa<func::ReturnOp, tensor::DimOp, tensor::FromElementsOp>(op))
     return true;
@@ -113,8 +114,7 @@ static bool isSizeArithmetic(Operation *op) {
                           dialect->getNamespace()))
     return false;
   auto isScalar = [](Type type) { return !isa<ShapedType>(type); };
-  return llvm::all_of(op->getOperandTypes(), isScalar) &&
-         llvm::all_of(op->getResultTypes(), isScalar);
+  return llvm::all_of(op->getOperandTypes(), isScalar);
 }
 
 /// `@<name>__shape`: the dynamic sizes of the results, in order, or null

@@ -90,6 +90,20 @@ func.func @data_dependent_size(%d: tensor<?xf32>, %n: tensor<i64>) -> tensor<?xf
 
 // -----
 
+// Sizes known from constants: the shape entry folds to one constant tensor.
+// CHECK-LABEL: func.func @constant_sizes__into(
+// CHECK-LABEL: func.func @constant_sizes__shape(
+// CHECK-NEXT:    %[[SIZES:.*]] = arith.constant dense<2> : tensor<1xindex>
+// CHECK-NEXT:    return %[[SIZES]]
+func.func @constant_sizes(%d: tensor<4xf32>, %i: tensor<2xi64>) -> tensor<?xf32> {
+  %n = arith.constant 2 : index
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %0 = gather.block %d[%i] axis = 0 into %e : tensor<4xf32>, tensor<2xi64> into tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
 // Sizes that only elementwise arithmetic on tensors computes (no fold of
 // tensor.dim through it) would make `__shape` run the computation: no
 // entries either.
