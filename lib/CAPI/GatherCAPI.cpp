@@ -4,6 +4,7 @@
 
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Runner/Jit.h"
+#include "gather/Transforms/Passes.h"
 #include "gather/Runtime/GatherGpuRuntime.h"
 #include "gather/Runtime/GatherRuntime.h"
 
@@ -248,16 +249,18 @@ gatherProgramCreateWithFlags(const char *mlirText, const char *entry,
   if (!program->engine)
     return fail(jitError);
   if (options.destinationEntries) {
+    // The entries compiled for the functions the C API can call.
+    auto record = [&](StringRef name, std::set<std::string> &entries) {
+      auto it = program->signatures.find(name.str());
+      if (it != program->signatures.end() && it->second.unsupported.empty())
+        entries.insert(name.str());
+    };
     for (auto function : program->module->getOps<LLVM::LLVMFuncOp>()) {
       StringRef name = function.getName();
-      for (auto [suffix, found] :
-           {std::pair<StringRef, std::set<std::string> *>{
-                "__into", &program->intoEntries},
-            {"__shape", &program->shapeEntries}})
-        if (name.consume_back(suffix) &&
-            program->signatures.count(name.str()) &&
-            program->signatures[name.str()].unsupported.empty())
-          found->insert(name.str());
+      if (name.consume_back(gather::kIntoEntrySuffix))
+        record(name, program->intoEntries);
+      else if (name.consume_back(gather::kShapeEntrySuffix))
+        record(name, program->shapeEntries);
     }
   }
   // Run-time errors are returned, not printed with exit(1).
@@ -505,8 +508,9 @@ extern "C" int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
   if (inPlace) {
     if (program->shapeEntries.count(program->entry)) {
       // The dynamic sizes of the results, in order, before anything runs.
+      std::string shapeName = program->entry + gather::kShapeEntrySuffix.str();
       gather::PackedEntry shapeFunction =
-          entryFunction(program, program->entry + "__shape", error, errorSize);
+          entryFunction(program, shapeName, error, errorSize);
       if (!shapeFunction)
         return 1;
       std::vector<int64_t> shapeRank = {1};
@@ -531,8 +535,9 @@ extern "C" int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
           }
         }
     }
+    std::string intoName = program->entry + gather::kIntoEntrySuffix.str();
     gather::PackedEntry intoFunction =
-        entryFunction(program, program->entry + "__into", error, errorSize);
+        entryFunction(program, intoName, error, errorSize);
     if (!intoFunction)
       return 1;
     for (size_t r = 0; r < outShapes.size(); ++r) {

@@ -46,8 +46,8 @@ static void addBufferization(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createCleanupPass());
   // The destination entries' results go into the caller's buffers only if
   // the tensor.empty they are computed into is that buffer. The pass that
-  // made the entries did so; the rewrites since (fusion, the lowering)
-  // make new ones.
+  // made the entries did so for gathers; a linalg result got a new one
+  // from fusion, which this makes the caller's buffer.
   if (destinationEntries)
     pm.addNestedPass<func::FuncOp>(
         bufferization::createEmptyTensorEliminationPass());

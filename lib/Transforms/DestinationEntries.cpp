@@ -38,13 +38,13 @@ static bool isCandidate(func::FuncOp function) {
 }
 
 /// A copy of `function` named `name`, inserted after it.
-static func::FuncOp cloneAs(func::FuncOp function, StringRef name) {
+static func::FuncOp cloneAs(SymbolTable &symbols, func::FuncOp function,
+                            StringRef name) {
   func::FuncOp copy = function.clone();
   copy.setSymName(name);
   // Result attributes describe results the entries do not have.
   copy.removeResAttrsAttr();
-  function->getBlock()->getOperations().insertAfter(
-      Block::iterator(function.getOperation()), copy.getOperation());
+  symbols.insert(copy, std::next(Block::iterator(function.getOperation())));
   return copy;
 }
 
@@ -78,8 +78,9 @@ static bool writeIntoBuffer(OpBuilder &b, Value result, Value buffer) {
 }
 
 /// `@<name>__into`: the results written into trailing memref arguments.
-static func::FuncOp buildIntoEntry(func::FuncOp function, StringRef name) {
-  func::FuncOp into = cloneAs(function, name);
+static func::FuncOp buildIntoEntry(SymbolTable &symbols, func::FuncOp function,
+                                   StringRef name) {
+  func::FuncOp into = cloneAs(symbols, function, name);
   func::ReturnOp ret = returnOf(into);
   OpBuilder b(ret);
   for (Value result : ret.getOperands()) {
@@ -119,9 +120,10 @@ static bool isSizeArithmetic(Operation *op) {
 
 /// `@<name>__shape`: the dynamic sizes of the results, in order, or null
 /// when they cannot be computed without running the function.
-static func::FuncOp buildShapeEntry(func::FuncOp function, StringRef name,
+static func::FuncOp buildShapeEntry(SymbolTable &symbols,
+                                    func::FuncOp function, StringRef name,
                                     const FrozenRewritePatternSet &patterns) {
-  func::FuncOp shape = cloneAs(function, name);
+  func::FuncOp shape = cloneAs(symbols, function, name);
   func::ReturnOp ret = returnOf(shape);
   OpBuilder b(ret);
   SmallVector<Value> sizes;
@@ -149,7 +151,7 @@ static func::FuncOp buildShapeEntry(func::FuncOp function, StringRef name,
       cheap = false;
   });
   if (!cheap) {
-    shape.erase();
+    symbols.erase(shape);
     return nullptr;
   }
   return shape;
@@ -176,24 +178,19 @@ struct GatherDestinationEntriesPass
       if (isCandidate(function))
         functions.push_back(function);
     for (func::FuncOp function : functions) {
-      std::string intoName = (function.getName() + "__into").str();
-      std::string shapeName = (function.getName() + "__shape").str();
+      std::string intoName =
+          (function.getName() + gather::kIntoEntrySuffix).str();
+      std::string shapeName =
+          (function.getName() + gather::kShapeEntrySuffix).str();
       if (symbols.lookup(intoName) || symbols.lookup(shapeName))
         continue;
       bool dynamic = llvm::any_of(function.getResultTypes(), [](Type type) {
         return !cast<RankedTensorType>(type).hasStaticShape();
       });
-      func::FuncOp shape;
-      if (dynamic) {
-        shape = buildShapeEntry(function, shapeName, patterns);
-        if (!shape)
-          continue;
-        symbols.insert(shape);
-      }
-      func::FuncOp into = buildIntoEntry(function, intoName);
-      if (!into)
+      if (dynamic && !buildShapeEntry(symbols, function, shapeName, patterns))
+        continue;
+      if (!buildIntoEntry(symbols, function, intoName))
         return signalPassFailure();
-      symbols.insert(into);
     }
   }
 

@@ -13,6 +13,11 @@ namespace mlir::gather {
 #define GEN_PASS_REGISTRATION
 #include "gather/Transforms/Passes.h.inc"
 
+/// The entries gather-destination-entries adds for a function `@f`:
+/// `@f__into` (results into caller buffers) and `@f__shape` (their sizes).
+inline constexpr llvm::StringLiteral kIntoEntrySuffix = "__into";
+inline constexpr llvm::StringLiteral kShapeEntrySuffix = "__shape";
+
 } // namespace mlir::gather
 
 #endif // GATHER_TRANSFORMS_PASSES_H
