@@ -4,13 +4,14 @@
 # numpy reference: gather.nd blocks (k = 2 and 3), block gathers of short
 # rows (k = 1, f32, f16, i8, i32 indices), every out_of_bounds policy with
 # negative and out-of-range indices, rows whose length is not a multiple of
-# 16 (a partial tile), an invalid index in a full and in a partial tile,
+# 16 (a partial tile) and static multiples of 16 (full tiles only), an
+# invalid index in a full and in a partial tile,
 # dynamic sizes, and indices broadcast at run time along the tile
 # dimension (every tile partial). The module is also lowered with
 # gather-opt to make sure that every function takes the tiled path.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: block-tiles: 24 passed, 0 failed
+# CHECK: block-tiles: 31 passed, 0 failed
 import sys
 
 import numpy as np
@@ -72,6 +73,21 @@ add("block_rows64", "block", "axis = 0", rows64, ids, (40, 64), expected(ref.blo
 ids = ids.copy()
 ids[17] = 200
 add("block_rows64_error_invalid", "block", "axis = 0", rows64, ids, (40, 64),
+    expected(ref.block, rows64, ids, 0))
+# Extents that are static multiples of 16 (48 and 64): every tile full,
+# no partial-tile path in the code; every policy, an invalid index under
+# `error` in the last tile, and 256-byte rows.
+for oob, negative in POLICIES:
+    ids = policy_indices(rng, 48, 1000, oob, every=7)
+    add(f"block_rows4_full_tiles_{oob}_{negative}", "block",
+        "axis = 0" + policy_text(oob, negative), rows4, ids, (48, 4),
+        expected(ref.block, rows4, ids, 0, negative, oob))
+ids = rng.integers(-1000, 1000, 48)
+ids[45] = -1001
+add("block_rows4_full_tiles_error_invalid", "block", "axis = 0", rows4, ids, (48, 4),
+    expected(ref.block, rows4, ids, 0))
+ids = rng.integers(-200, 200, 64)
+add("block_rows64_full_tiles", "block", "axis = 0", rows64, ids, (64, 64),
     expected(ref.block, rows64, ids, 0))
 # A block gather on a middle axis with short rows: tiles along the indices.
 mid = rng.standard_normal((3, 50, 2)).astype(np.float32)

@@ -323,10 +323,10 @@ resolveTileTuples(OpBuilder &b, Location loc, const LoweringState &s,
 /// The block copy in tiles of kTileBlocks along the innermost loop
 /// dimension. A full tile reads its k * 16 index values with one vector
 /// read, applies the policy to 16 tuples at once and reports a bad index
-/// with one reduction; the blocks are then copied one by one (unrolled).
-/// A partial tile (the end of a row, or indices that are a run-time
-/// broadcast along the dimension) copies block by block as the untiled
-/// form does.
+/// with one reduction; the blocks are then copied one by one in a loop
+/// over the lanes. A partial tile (the end of a row, or indices that are a
+/// run-time broadcast along the dimension) copies block by block as the
+/// untiled form does.
 static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
                                  const LoweringState &s, Value init,
                                  int64_t blockStart, int64_t tileDim,
@@ -341,9 +341,9 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
 
   Value extent = getValueOrCreateConstantIndexOp(b, loc, upperBounds[tileDim]);
   SmallVector<OpFoldResult> tileBounds(upperBounds);
-  tileBounds[tileDim] = arith::CeilDivUIOp::create(
-                            b, loc, extent, constIndex(b, loc, tile))
-                            .getResult();
+  tileBounds[tileDim] =
+      arith::CeilDivUIOp::create(b, loc, extent, constIndex(b, loc, tile))
+          .getResult();
 
   // The indices as one dimension, and the strides of its dimensions there
   // (the dimensions after the tile dimension are 1 but the last, k).
@@ -353,16 +353,26 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
     indicesSizes.push_back(tensor::DimOp::create(b, loc, op.getIndices(), d));
   SmallVector<Value> indicesStrides = rowMajorStrides(b, loc, indicesSizes);
 
-  auto forall = scf::ForallOp::create(b, loc, tileBounds, ValueRange{init},
-                                      std::nullopt);
+  auto forall =
+      scf::ForallOp::create(b, loc, tileBounds, ValueRange{init}, std::nullopt);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
   SmallVector<Value> ivs(forall.getInductionVars());
-  Value tileStart = arith::MulIOp::create(b, loc, ivs[tileDim],
-                                          constIndex(b, loc, tile));
-  Value tileLength = arith::MinUIOp::create(
-      b, loc, constIndex(b, loc, tile),
-      arith::SubIOp::create(b, loc, extent, tileStart));
+  Value tileStart =
+      arith::MulIOp::create(b, loc, ivs[tileDim], constIndex(b, loc, tile));
+  // Every tile is full where the extent is a static multiple of the tile
+  // and the indices are no run-time broadcast along it: no partial-tile
+  // path then (half of the code of a small gather).
+  std::optional<int64_t> staticExtent =
+      getConstantIntValue(upperBounds[tileDim]);
+  bool alwaysFull =
+      staticExtent && *staticExtent % tile == 0 && !s.indicesUnit[tileDim];
+  Value tileLength = alwaysFull
+                         ? constIndex(b, loc, tile)
+                         : arith::MinUIOp::create(
+                               b, loc, constIndex(b, loc, tile),
+                               arith::SubIOp::create(b, loc, extent, tileStart))
+                               .getResult();
 
   // This tile of the output: [outer coordinates, tile, block].
   SmallVector<OpFoldResult> tileOffsets(ivs.begin(), ivs.end());
@@ -379,8 +389,8 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
   }
   SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
   Value sharedOut = forall.getRegionIterArgs()[0];
-  Value tileOut = tensor::ExtractSliceOp::create(b, loc, sharedOut,
-                                                 tileOffsets, tileSizes, ones);
+  Value tileOut = tensor::ExtractSliceOp::create(b, loc, sharedOut, tileOffsets,
+                                                 tileSizes, ones);
   auto blockType = RankedTensorType::get(blockShape, elementType);
   Value zeroIndex = constIndex(b, loc, 0);
 
@@ -399,114 +409,150 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
     return at;
   };
 
-  Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                     tileLength, constIndex(b, loc, tile));
-  if (s.indicesUnit[tileDim])
-    full = arith::AndIOp::create(
-        b, loc, full,
-        notValue(b, loc, s.indicesUnit[tileDim]));
-  auto ifOp = scf::IfOp::create(
-      b, loc, full,
-      [&](OpBuilder &tb, Location tl) {
-        // The tile's tuples: k * 16 consecutive index values.
-        Value rowFirst = zeroIndex;
-        for (int64_t d = 0; d < tileDim; ++d) {
-          Value pos = broadcastCoord(tb, tl, ivs[d], s.indicesUnitStatic[d],
-                                     s.indicesUnit[d]);
-          rowFirst = arith::AddIOp::create(
-              tb, tl, rowFirst,
-              arith::MulIOp::create(tb, tl, pos, indicesStrides[d]));
-        }
-        auto firstOf = [&](Value start) -> Value {
-          return arith::AddIOp::create(
-              tb, tl, rowFirst,
-              arith::MulIOp::create(tb, tl, start, indicesStrides[tileDim]));
-        };
-        Value first = firstOf(tileStart);
-        auto [axisCoords, valid] = resolveTileTuples(
-            tb, tl, s, s.policy, flatIndices, first);
-        // One check per tile: the blocks read through index 0 meanwhile.
-        if (valid && !fillsInvalid(s))
-          reportIfAnyInvalid(
-              tb, tl, s,
-              vector::ReductionOp::create(tb, tl, vector::CombiningKind::OR,
-                                          notValue(tb, tl, valid)));
-        // Input coordinates of lane t of a tile starting at `start`.
-        auto laneCoords = [&](ArrayRef<Value> coordVecs, Value start,
-                              int64_t t) {
-          SmallVector<Value> at(ivs);
-          at[tileDim] =
-              arith::AddIOp::create(tb, tl, start, constIndex(tb, tl, t));
-          SmallVector<Value> inputCoords;
-          for (int64_t d = 0; d < rank; ++d) {
-            auto axisIt = llvm::find(s.axes, d);
-            if (axisIt != s.axes.end())
-              inputCoords.push_back(vector::ExtractOp::create(
-                  tb, tl, coordVecs[axisIt - s.axes.begin()], t));
-            else if (d < blockStart)
-              inputCoords.push_back(broadcastCoord(
-                  tb, tl, at[d], s.inputUnitStatic[d], s.inputUnit[d]));
-            else
-              inputCoords.push_back(zeroIndex);
+  auto fullTile = [&](OpBuilder &tb, Location tl) -> Value {
+    // The tile's tuples: k * 16 consecutive index values.
+    Value rowFirst = zeroIndex;
+    for (int64_t d = 0; d < tileDim; ++d) {
+      Value pos = broadcastCoord(tb, tl, ivs[d], s.indicesUnitStatic[d],
+                                 s.indicesUnit[d]);
+      rowFirst = arith::AddIOp::create(
+          tb, tl, rowFirst,
+          arith::MulIOp::create(tb, tl, pos, indicesStrides[d]));
+    }
+    auto firstOf = [&](Value start) -> Value {
+      return arith::AddIOp::create(
+          tb, tl, rowFirst,
+          arith::MulIOp::create(tb, tl, start, indicesStrides[tileDim]));
+    };
+    Value first = firstOf(tileStart);
+    auto [axisCoords, valid] =
+        resolveTileTuples(tb, tl, s, s.policy, flatIndices, first);
+    // One check per tile: the blocks read through index 0 meanwhile.
+    if (valid && !fillsInvalid(s))
+      reportIfAnyInvalid(tb, tl, s,
+                         vector::ReductionOp::create(tb, tl,
+                                                     vector::CombiningKind::OR,
+                                                     notValue(tb, tl, valid)));
+    // Input coordinates of the block at `position` along the tile
+    // dimension whose axis coordinates are `axisValues`.
+    auto blockCoords = [&](OpBuilder &cb, Location cl,
+                           ArrayRef<Value> axisValues, Value position) {
+      SmallVector<Value> at(ivs);
+      at[tileDim] = position;
+      SmallVector<Value> inputCoords;
+      for (int64_t d = 0; d < rank; ++d) {
+        auto axisIt = llvm::find(s.axes, d);
+        if (axisIt != s.axes.end())
+          inputCoords.push_back(axisValues[axisIt - s.axes.begin()]);
+        else if (d < blockStart)
+          inputCoords.push_back(broadcastCoord(
+              cb, cl, at[d], s.inputUnitStatic[d], s.inputUnit[d]));
+        else
+          inputCoords.push_back(zeroIndex);
+      }
+      return inputCoords;
+    };
+    // The prefetch of the tile `distance` blocks ahead (the last full
+    // tile of the row at the end), its tuples resolved as vectors and
+    // clamped into the input (an address, not the policy's answer).
+    // The plan runs ahead along the tile dimension: both are the
+    // innermost loop dimension.
+    SmallVector<Value> aheadCoords;
+    Value aheadStart;
+    if (plan) {
+      aheadStart = arith::MinUIOp::create(
+          tb, tl,
+          arith::AddIOp::create(tb, tl, tileStart,
+                                constIndex(tb, tl, plan->distance)),
+          arith::SubIOp::create(tb, tl, extent, constIndex(tb, tl, tile)));
+      IndexPolicy clamp = s.policy;
+      clamp.outOfBounds = OutOfBoundsMode::clamp;
+      aheadCoords =
+          resolveTileTuples(tb, tl, s, clamp, flatIndices, firstOf(aheadStart))
+              .first;
+    }
+    // A loop over the lanes, not 16 copies of the body: every copy
+    // grows each later pass and LLVM's work (a function of many
+    // gathers compiled 4x slower unrolled). The lane vectors are
+    // rotated by one lane per iteration and lane 0 read: a static
+    // extract and one shuffle, where a dynamic extract goes through
+    // memory (2x slower on 16-byte blocks).
+    SmallVector<Value> laneVectors(axisCoords);
+    laneVectors.append(aheadCoords.begin(), aheadCoords.end());
+    bool selectsLanes = valid && fillsInvalid(s);
+    if (selectsLanes)
+      laneVectors.push_back(valid);
+    SmallVector<int64_t> rotateByOne;
+    for (int64_t t = 1; t <= tile; ++t)
+      rotateByOne.push_back(t % tile);
+    SmallVector<Value> loopInits{tileOut};
+    loopInits.append(laneVectors);
+    size_t numAxes = axisCoords.size();
+    auto lanes = scf::ForOp::create(
+        tb, tl, zeroIndex, constIndex(tb, tl, tile), constIndex(tb, tl, 1),
+        loopInits,
+        [&](OpBuilder &lb, Location ll, Value t, ValueRange iterArgs) {
+          SmallVector<Value> lane, rotated;
+          for (Value v : iterArgs.drop_front()) {
+            lane.push_back(vector::ExtractOp::create(lb, ll, v, 0));
+            rotated.push_back(
+                vector::ShuffleOp::create(lb, ll, v, v, rotateByOne));
           }
-          return inputCoords;
-        };
-        // The prefetch of the tile `distance` blocks ahead (the last full
-        // tile of the row at the end), its tuples resolved as vectors and
-        // clamped into the input (an address, not the policy's answer).
-        // The plan runs ahead along the tile dimension: both are the
-        // innermost loop dimension.
-        SmallVector<Value> aheadCoords;
-        Value aheadStart;
-        if (plan) {
-          aheadStart = arith::MinUIOp::create(
-              tb, tl,
-              arith::AddIOp::create(tb, tl, tileStart,
-                                    constIndex(tb, tl, plan->distance)),
-              arith::SubIOp::create(tb, tl, extent, constIndex(tb, tl, tile)));
-          IndexPolicy clamp = s.policy;
-          clamp.outOfBounds = OutOfBoundsMode::clamp;
-          aheadCoords = resolveTileTuples(tb, tl, s, clamp, flatIndices,
-                                          firstOf(aheadStart))
-                            .first;
-        }
-        Value updated = tileOut;
-        for (int64_t t = 0; t < tile; ++t) {
+          ArrayRef<Value> laneRef(lane);
           if (plan)
-            emitBlockPrefetchAt(tb, tl, *plan,
-                                laneCoords(aheadCoords, aheadStart, t));
-          SmallVector<OpFoldResult> from =
-              getAsOpFoldResult(laneCoords(axisCoords, tileStart, t));
-          Value laneValid =
-              valid && fillsInvalid(s)
-                  ? vector::ExtractOp::create(tb, tl, valid, t).getResult()
-                  : Value();
+            emitBlockPrefetchAt(
+                lb, ll, *plan,
+                blockCoords(lb, ll, laneRef.slice(numAxes, numAxes),
+                            arith::AddIOp::create(lb, ll, aheadStart, t)));
+          SmallVector<OpFoldResult> from = getAsOpFoldResult(
+              blockCoords(lb, ll, laneRef.take_front(numAxes),
+                          arith::AddIOp::create(lb, ll, tileStart, t)));
           Value block = tensor::ExtractSliceOp::create(
-              tb, tl, blockType, op.getInput(), from, blockSizes, ones);
-          if (laneValid)
-            block = selectBlockOrZeros(tb, tl, laneValid, block);
-          updated =
-              insertBlock(tb, tl, block, updated, constIndex(tb, tl, t));
-        }
-        scf::YieldOp::create(tb, tl, updated);
-      },
-      [&](OpBuilder &eb, Location el) {
-        auto loop = scf::ForOp::create(
-            eb, el, zeroIndex, tileLength, constIndex(eb, el, 1),
-            ValueRange{tileOut},
-            [&](OpBuilder &lb, Location ll, Value t, ValueRange iterArgs) {
-              SmallVector<Value> at = blockIvs(lb, ll, t);
-              if (plan)
-                emitBlockPrefetch(lb, ll, s, *plan, at, upperBounds,
-                                  blockStart);
-              Value block = policyBlock(lb, ll, s, at, blockType, blockSizes);
-              scf::YieldOp::create(
-                  lb, ll, insertBlock(lb, ll, block, iterArgs[0], t));
-            });
-        scf::YieldOp::create(eb, el, loop.getResult(0));
-      });
+              lb, ll, blockType, op.getInput(), from, blockSizes, ones);
+          if (selectsLanes)
+            block = selectBlockOrZeros(lb, ll, lane.back(), block);
+          SmallVector<Value> yielded{
+              insertBlock(lb, ll, block, iterArgs[0], t)};
+          yielded.append(rotated);
+          scf::YieldOp::create(lb, ll, yielded);
+        });
+    return lanes.getResult(0);
+  };
+  auto partialTile = [&](OpBuilder &eb, Location el) -> Value {
+    auto loop = scf::ForOp::create(
+        eb, el, zeroIndex, tileLength, constIndex(eb, el, 1),
+        ValueRange{tileOut},
+        [&](OpBuilder &lb, Location ll, Value t, ValueRange iterArgs) {
+          SmallVector<Value> at = blockIvs(lb, ll, t);
+          if (plan)
+            emitBlockPrefetch(lb, ll, s, *plan, at, upperBounds, blockStart);
+          Value block = policyBlock(lb, ll, s, at, blockType, blockSizes);
+          scf::YieldOp::create(lb, ll,
+                               insertBlock(lb, ll, block, iterArgs[0], t));
+        });
+    return loop.getResult(0);
+  };
+  Value tileResult;
+  if (alwaysFull) {
+    tileResult = fullTile(b, loc);
+  } else {
+    Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       tileLength, constIndex(b, loc, tile));
+    if (s.indicesUnit[tileDim])
+      full = arith::AndIOp::create(b, loc, full,
+                                   notValue(b, loc, s.indicesUnit[tileDim]));
+    tileResult = scf::IfOp::create(
+                     b, loc, full,
+                     [&](OpBuilder &tb, Location tl) {
+                       scf::YieldOp::create(tb, tl, fullTile(tb, tl));
+                     },
+                     [&](OpBuilder &eb, Location el) {
+                       scf::YieldOp::create(eb, el, partialTile(eb, el));
+                     })
+                     .getResult(0);
+  }
   b.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(b, loc, ifOp.getResult(0), sharedOut,
+  tensor::ParallelInsertSliceOp::create(b, loc, tileResult, sharedOut,
                                         tileOffsets, tileSizes, ones);
   return forall.getResult(0);
 }

@@ -3,8 +3,10 @@
 // Small blocks (at most 256 bytes) are copied in tiles of 16 along the
 // innermost loop dimension. A full tile reads its 16 (y, x) tuples as one
 // vector of 32 index values, applies the policy to each coordinate as a
-// vector and reports a bad index with one reduction per tile; then the 16
-// blocks are copied one by one from extracted coordinates. A partial tile
+// vector and reports a bad index with one reduction per tile; then a loop
+// over the 16 lanes copies the blocks one by one, reading each block's
+// coordinates from lane 0 of vectors it rotates by one lane per iteration
+// (a loop, not 16 copies of the body: compile time). A partial tile
 // (40 = 2 x 16 + 8) copies block by block, checking each.
 // CHECK-LABEL: func.func @nd_small_blocks_in_tiles
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
@@ -28,17 +30,16 @@
 // CHECK:             %[[ANY:.*]] = vector.reduction <or>, %[[BAD]] : vector<16xi1> into i1
 // CHECK:             scf.if %[[ANY]]
 // CHECK:               memref.store
-// CHECK:             %[[Y0:.*]] = vector.extract %[[YS]][0]
-// CHECK:             %[[X0:.*]] = vector.extract %[[XS]][0]
-// CHECK:             %[[BLOCK0:.*]] = tensor.extract_slice %{{.*}}[%[[B]], %[[Y0]], %[[X0]], 0] [1, 1, 1, 4]
-// CHECK:             %[[T0:.*]] = tensor.insert_slice %[[BLOCK0]] into %[[TILE]][0, 0, 0, 0] [1, 1, 1, 4]
-// CHECK:             %[[Y1:.*]] = vector.extract %[[YS]][1]
-// CHECK:             %[[X1:.*]] = vector.extract %[[XS]][1]
-// CHECK:             tensor.insert_slice %{{.*}} into %[[T0]][0, 1, 0, 0] [1, 1, 1, 4]
-// CHECK-COUNT-13:    tensor.insert_slice
-// CHECK:             %[[LAST:.*]] = tensor.insert_slice %{{.*}}[0, 15, 0, 0] [1, 1, 1, 4]
-// CHECK-NOT:         vector.reduction
-// CHECK:             scf.yield %[[LAST]]
+// CHECK:             %[[LANES:.*]]:3 = scf.for %[[L:.*]] = %{{.*}} to %[[C16]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[TILE]], %[[YV:.*]] = %[[YS]], %[[XV:.*]] = %[[XS]])
+// CHECK:               %[[Y0:.*]] = vector.extract %[[YV]][0]
+// CHECK:               %[[YR:.*]] = vector.shuffle %[[YV]], %[[YV]] [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0]
+// CHECK:               %[[X0:.*]] = vector.extract %[[XV]][0]
+// CHECK:               %[[XR:.*]] = vector.shuffle %[[XV]], %[[XV]] [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0]
+// CHECK:               %[[BLOCK:.*]] = tensor.extract_slice %{{.*}}[%[[B]], %[[Y0]], %[[X0]], 0] [1, 1, 1, 4]
+// CHECK:               %[[NEXT:.*]] = tensor.insert_slice %[[BLOCK]] into %[[ACC]][0, %[[L]], 0, 0] [1, 1, 1, 4]
+// CHECK-NOT:           vector.reduction
+// CHECK:               scf.yield %[[NEXT]], %[[YR]], %[[XR]]
+// CHECK:             scf.yield %[[LANES]]#0
 // CHECK:           } else {
 // CHECK:             scf.for %[[J:.*]] = %{{.*}} to %[[LEN]] step
 // CHECK:               tensor.extract %{{.*}} : tensor<2x40x1x2xi64>
@@ -55,16 +56,18 @@ func.func @nd_small_blocks_in_tiles(%d: tensor<2x8x8x4xf32>, %i: tensor<2x40x2xi
 // -----
 
 // `fill`: no reduction; each block of the full tile is selected against
-// zeros with its lane of the validity mask.
+// zeros with its lane of the validity mask, which the lane loop rotates
+// with the coordinates.
 // CHECK-LABEL: func.func @fill_selects_per_block
 // CHECK:         scf.forall
 // CHECK:           scf.if
 // CHECK:             %[[OK:.*]] = arith.cmpi ult, %{{.*}} : vector<16xindex>
 // CHECK-NOT:         vector.reduction
-// CHECK-DAG:         %[[ROW:.*]] = vector.extract %{{.*}}[0] : index from vector<16xindex>
-// CHECK-DAG:         %[[LANE:.*]] = vector.extract %[[OK]][0] : i1 from vector<16xi1>
-// CHECK:             %[[BLOCK:.*]] = tensor.extract_slice %{{.*}}[%[[ROW]], 0] [1, 4]
-// CHECK:             arith.select %[[LANE]], %[[BLOCK]], %{{.*}} : tensor<1x4xf32>
+// CHECK:             scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[ROWS:.*]] = %{{.*}}, %[[OKS:.*]] = %[[OK]])
+// CHECK-DAG:           %[[ROW:.*]] = vector.extract %[[ROWS]][0] : index from vector<16xindex>
+// CHECK-DAG:           %[[LANE:.*]] = vector.extract %[[OKS]][0] : i1 from vector<16xi1>
+// CHECK:               %[[BLOCK:.*]] = tensor.extract_slice %{{.*}}[%[[ROW]], 0] [1, 4]
+// CHECK:               arith.select %[[LANE]], %[[BLOCK]], %{{.*}} : tensor<1x4xf32>
 func.func @fill_selects_per_block(%d: tensor<1000x4xf32>, %i: tensor<100xi32>) -> tensor<100x4xf32> {
   %e = tensor.empty() : tensor<100x4xf32>
   %r = gather.block %d[%i] axis = 0 out_of_bounds = fill into %e : tensor<1000x4xf32>, tensor<100xi32> into tensor<100x4xf32>
@@ -75,7 +78,7 @@ func.func @fill_selects_per_block(%d: tensor<1000x4xf32>, %i: tensor<100xi32>) -
 
 // A full tile of a large input prefetches the tile 128 blocks ahead (the
 // last full tile of the row at the end): its tuples resolved as vectors,
-// clamped, one prefetch per block.
+// clamped, one prefetch per block in the lane loop.
 // CHECK-LABEL: func.func @tiles_prefetch_ahead
 // CHECK-DAG:     %[[AHEAD:.*]] = arith.constant 128 : index
 // CHECK-DAG:     %[[LASTTILE:.*]] = arith.constant 984 : index
@@ -87,7 +90,9 @@ func.func @fill_selects_per_block(%d: tensor<1000x4xf32>, %i: tensor<100xi32>) -
 // CHECK:             vector.transfer_read {{.*}} : tensor<1000xi64>, vector<16xi64>
 // CHECK:             arith.minsi {{.*}} : vector<16xindex>
 // CHECK:             arith.maxsi {{.*}} : vector<16xindex>
-// CHECK-COUNT-16:    memref.prefetch
+// CHECK:             scf.for
+// CHECK:               memref.prefetch
+// CHECK-NOT:           memref.prefetch
 // CHECK:           } else {
 // CHECK:             scf.for
 // CHECK:               memref.prefetch
@@ -95,6 +100,25 @@ func.func @tiles_prefetch_ahead(%d: tensor<100000x4xf32>, %i: tensor<1000xi64>) 
   %e = tensor.empty() : tensor<1000x4xf32>
   %r = gather.block %d[%i] axis = 0 into %e : tensor<100000x4xf32>, tensor<1000xi64> into tensor<1000x4xf32>
   return %r : tensor<1000x4xf32>
+}
+
+// -----
+
+// Where the tiled extent is a static multiple of 16 (here 64) every tile is
+// full: no run-time test of the tile's length and no block-by-block path.
+// CHECK-LABEL: func.func @static_full_tiles_only
+// CHECK:         scf.forall (%{{.*}}) in (4)
+// CHECK-NOT:       arith.minui
+// CHECK-NOT:       scf.if {{.*}} -> (tensor
+// CHECK:           vector.transfer_read {{.*}} : tensor<64xi64>, vector<16xi64>
+// CHECK:           vector.reduction <or>
+// CHECK:           scf.for {{.*}} -> (tensor<16x4xf32>, vector<16xindex>)
+// CHECK-NOT:       scf.for {{.*}} iter_args
+// CHECK:           tensor.parallel_insert_slice %{{.*}} [16, 4]
+func.func @static_full_tiles_only(%d: tensor<1000x4xf32>, %i: tensor<64xi64>) -> tensor<64x4xf32> {
+  %e = tensor.empty() : tensor<64x4xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<1000x4xf32>, tensor<64xi64> into tensor<64x4xf32>
+  return %r : tensor<64x4xf32>
 }
 
 // -----
