@@ -76,14 +76,21 @@ public:
     return hostOnly;
   }
 
-  /// A function with a body that launches no kernel and calls no other
-  /// function: a host helper.
+  /// A function with a body that launches no kernel and passes no buffer
+  /// to another function (a call with scalars only, such as the error
+  /// hook's, is fine): a host helper.
   static bool isHostFunction(func::FuncOp fn) {
     if (fn.isExternal())
       return false;
-    WalkResult result = fn.walk([](Operation *op) {
-      return isa<gpu::LaunchOp, func::CallOp>(op) ? WalkResult::interrupt()
-                                                   : WalkResult::advance();
+    auto isBuffer = [](Type type) { return isa<BaseMemRefType>(type); };
+    WalkResult result = fn.walk([&](Operation *op) {
+      if (isa<gpu::LaunchOp>(op))
+        return WalkResult::interrupt();
+      if (auto call = dyn_cast<func::CallOp>(op))
+        if (llvm::any_of(call.getOperandTypes(), isBuffer) ||
+            llvm::any_of(call.getResultTypes(), isBuffer))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
     });
     return !result.wasInterrupted();
   }

@@ -8,6 +8,7 @@
 #include "gather/Dialect/Gather/IR/IndexPolicy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -127,21 +128,12 @@ static Value addressOf(OpBuilder &b, Location loc, Value memref) {
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
 }
 
-void mlir::gather::emitRuntimeErrorCall(OpBuilder &b, Location loc,
-                                        Operation *op, Value kind,
-                                        ValueRange details,
-                                        SymbolTableCollection *symbolTables) {
-  auto module = op->getParentOfType<ModuleOp>();
-  func::FuncOp hook = getOrDeclareHook(b, loc, module, symbolTables);
-  GatherSite where = describeGatherSite(op);
-  memref::GlobalOp global =
-      getOrCreateSiteString(b, loc, op, where.text, symbolTables);
-  Value text = memref::GetGlobalOp::create(b, loc, global.getType(),
-                                           global.getSymName());
-  Value site = addressOf(b, loc, text);
+/// The hook call with the site given as values (an address and i64 line
+/// and column).
+static void emitHookCall(OpBuilder &b, Location loc, func::FuncOp hook,
+                         Value site, Value line, Value column, Value kind,
+                         ValueRange details) {
   Type i64 = b.getI64Type();
-  Value line = arith::ConstantIntOp::create(b, loc, i64, where.line);
-  Value column = arith::ConstantIntOp::create(b, loc, i64, where.column);
   Value count = arith::ConstantIntOp::create(b, loc, i64, details.size());
   Value detailsAddress = arith::ConstantIntOp::create(b, loc, i64, 0);
   if (!details.empty()) {
@@ -165,6 +157,31 @@ void mlir::gather::emitRuntimeErrorCall(OpBuilder &b, Location loc,
   func::CallOp::create(
       b, loc, hook,
       ValueRange{site, line, column, kind, count, detailsAddress});
+}
+
+/// The address of `op`'s site string and its line and column, as i64.
+static std::array<Value, 3> siteValues(OpBuilder &b, Location loc,
+                                       Operation *op,
+                                       SymbolTableCollection *symbolTables) {
+  GatherSite where = describeGatherSite(op);
+  memref::GlobalOp global =
+      getOrCreateSiteString(b, loc, op, where.text, symbolTables);
+  Value text = memref::GetGlobalOp::create(b, loc, global.getType(),
+                                           global.getSymName());
+  Type i64 = b.getI64Type();
+  return {addressOf(b, loc, text),
+          arith::ConstantIntOp::create(b, loc, i64, where.line),
+          arith::ConstantIntOp::create(b, loc, i64, where.column)};
+}
+
+void mlir::gather::emitRuntimeErrorCall(OpBuilder &b, Location loc,
+                                        Operation *op, Value kind,
+                                        ValueRange details,
+                                        SymbolTableCollection *symbolTables) {
+  auto module = op->getParentOfType<ModuleOp>();
+  func::FuncOp hook = getOrDeclareHook(b, loc, module, symbolTables);
+  auto [site, line, column] = siteValues(b, loc, op, symbolTables);
+  emitHookCall(b, loc, hook, site, line, column, kind, details);
 }
 
 void mlir::gather::emitRuntimeErrorCall(OpBuilder &b, Location loc,
@@ -237,6 +254,158 @@ static Value originalOperand(Value value, Location site,
   return value;
 }
 
+/// The function that reports an invalid index in indices of type
+/// `indicesType` (any layout) under `policy`: a serial scan finds the first
+/// invalid value, and the hook gets its value, position and dimension.
+/// Arguments: the indices; per gathered component the size of the source
+/// dimension it addresses and the dimension to name; the sizes of the
+/// indices as written (the position is given in those); the site address,
+/// line and column. One function per distinct signature and policy, shared
+/// by every gather that has them: the scan used to be emitted at each
+/// gather, half of the compile time of a function of many checked gathers.
+static func::FuncOp
+getOrCreateIndexReport(OpBuilder &b, Location loc, ModuleOp module,
+                       MemRefType indicesType, IndexPolicy policy,
+                       int64_t components, int64_t writtenRank,
+                       SymbolTableCollection *tables) {
+  Type indexType = b.getIndexType(), i64 = b.getI64Type();
+  SmallVector<Type> inputs{indicesType};
+  inputs.append(2 * components + writtenRank, indexType);
+  inputs.append({i64, i64, i64});
+  auto type = b.getFunctionType(inputs, {});
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << type << " components=" << components << " written=" << writtenRank
+     << " negative=" << static_cast<int>(policy.negative)
+     << " out_of_bounds=" << static_cast<int>(policy.outOfBounds);
+  std::string base =
+      "__gather_index_report_" + llvm::utohexstr(llvm::xxh3_64bits(key), true);
+  std::string name = base;
+  for (int suffix = 0;; ++suffix) {
+    Operation *existing = lookup(module, name, tables);
+    if (!existing)
+      break;
+    // The name hashes the signature, the split of its index arguments and
+    // the policy: a private function of that name and type is this one
+    // (else a user symbol took the name).
+    auto fn = dyn_cast<func::FuncOp>(existing);
+    if (fn && fn.isPrivate() && fn.getFunctionType() == type)
+      return fn;
+    name = base + "_" + std::to_string(suffix);
+  }
+  func::FuncOp hook = getOrDeclareHook(b, loc, module, tables);
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto fn = func::FuncOp::create(b, loc, name, type);
+  fn.setPrivate();
+  // Kept out of line through LLVM, whose inliner would otherwise copy it
+  // back into every caller; cold: only a failing call reaches it.
+  fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline"),
+                                             b.getStringAttr("cold")}));
+  remember(module, fn, tables);
+  Block *entry = fn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  ValueRange args = entry->getArguments();
+  Value indices = args[0];
+  ValueRange addressedSizes = args.slice(1, components);
+  ValueRange reportedDims = args.slice(1 + components, components);
+  ValueRange writtenSizes = args.slice(1 + 2 * components, writtenRank);
+  Value site = args[1 + 2 * components + writtenRank];
+  Value line = args[2 + 2 * components + writtenRank];
+  Value column = args[3 + 2 * components + writtenRank];
+
+  int64_t rank = indicesType.getRank();
+  auto cst = [&](OpBuilder &nb, Location nl, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(nb, nl, v);
+  };
+  SmallVector<Value> sizes;
+  Value count = cst(b, loc, 1);
+  for (int64_t d = 0; d < rank; ++d) {
+    sizes.push_back(buildDimSize(b, loc, indices, d));
+    count = arith::MulIOp::create(b, loc, count, sizes.back());
+  }
+  // Row-major coordinates of a linear position in a shape of `dimSizes`.
+  auto delinearize = [](OpBuilder &nb, Location nl, Value linear,
+                        ValueRange dimSizes) {
+    SmallVector<Value> coords(dimSizes.size());
+    for (int64_t d = dimSizes.size() - 1; d >= 0; --d) {
+      coords[d] = arith::RemUIOp::create(nb, nl, linear, dimSizes[d]);
+      linear = arith::DivUIOp::create(nb, nl, linear, dimSizes[d]);
+    }
+    return coords;
+  };
+  auto lastOf = [&](OpBuilder &nb, Location nl, ArrayRef<Value> coords) {
+    return rank ? coords.back() : cst(nb, nl, 0);
+  };
+  auto perComponent = [&](OpBuilder &nb, Location nl, Value last,
+                          ValueRange values) {
+    return buildSelectAddressed(nb, nl, last, components,
+                                [&](int64_t c) { return values[c]; });
+  };
+  auto indexAt = [&](OpBuilder &nb, Location nl, ArrayRef<Value> coords) {
+    Value raw = buildElementRead(nb, nl, indices, coords);
+    return arith::IndexCastOp::create(nb, nl, indexType, raw).getResult();
+  };
+
+  // The first invalid position (`count` if the scan finds none).
+  auto scan = scf::WhileOp::create(
+      b, loc, TypeRange{indexType}, ValueRange{cst(b, loc, 0)},
+      [&](OpBuilder &nb, Location nl, ValueRange loopArgs) {
+        Value inRange = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::ult,
+                                              loopArgs[0], count);
+        auto check = scf::IfOp::create(
+            nb, nl, inRange,
+            [&](OpBuilder &tb, Location tl) {
+              SmallVector<Value> coords =
+                  delinearize(tb, tl, loopArgs[0], sizes);
+              Value valid = buildIsValidIndex(
+                  tb, tl, policy, indexAt(tb, tl, coords),
+                  perComponent(tb, tl, lastOf(tb, tl, coords), addressedSizes));
+              scf::YieldOp::create(tb, tl, valid);
+            },
+            [&](OpBuilder &eb, Location el) {
+              scf::YieldOp::create(eb, el,
+                                   ValueRange{arith::ConstantIntOp::create(
+                                       eb, el, eb.getI1Type(), 0)});
+            });
+        scf::ConditionOp::create(nb, nl, check.getResult(0), loopArgs);
+      },
+      [&](OpBuilder &nb, Location nl, ValueRange loopArgs) {
+        scf::YieldOp::create(nb, nl,
+                             ValueRange{arith::AddIOp::create(
+                                 nb, nl, loopArgs[0], cst(nb, nl, 1))});
+      });
+  Value first = scan.getResult(0);
+  Value found =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, first, count);
+  Value kind = arith::ConstantIntOp::create(
+      b, loc, i64, static_cast<int64_t>(RuntimeErrorKind::IndexOutOfBounds));
+  scf::IfOp::create(
+      b, loc, found,
+      [&](OpBuilder &tb, Location tl) {
+        SmallVector<Value> coords = delinearize(tb, tl, first, sizes);
+        Value last = lastOf(tb, tl, coords);
+        // Reshapes keep the row-major order: the linear position carries
+        // over to the indices as written.
+        SmallVector<Value> position = delinearize(tb, tl, first, writtenSizes);
+        SmallVector<Value> details = {
+            indexAt(tb, tl, coords), perComponent(tb, tl, last, reportedDims),
+            perComponent(tb, tl, last, addressedSizes),
+            cst(tb, tl, policy.wrapsNegative() ? 1 : 0),
+            cst(tb, tl, position.size())};
+        details.append(position.begin(), position.end());
+        emitHookCall(tb, tl, hook, site, line, column, kind, details);
+        scf::YieldOp::create(tb, tl);
+      },
+      [&](OpBuilder &eb, Location el) {
+        emitHookCall(eb, el, hook, site, line, column, kind, {});
+        scf::YieldOp::create(eb, el);
+      });
+  func::ReturnOp::create(b, loc);
+  return fn;
+}
+
 void mlir::gather::emitIndexOutOfBoundsReport(
     OpBuilder &b, Location loc, Operation *gatherOp,
     IndicesToHostFn indicesToHost, SymbolTableCollection *symbolTables) {
@@ -249,127 +418,51 @@ void mlir::gather::emitIndexOutOfBoundsReport(
                          {}, symbolTables);
     return;
   }
-  IndexPolicy policy = op.getIndexPolicy();
   int64_t rank = indicesType.getRank();
-  Type indexType = b.getIndexType(), i64 = b.getI64Type();
-  auto cst = [&](OpBuilder &nb, Location nl, int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(nb, nl, v);
-  };
-  SmallVector<Value> sizes;
-  Value count = cst(b, loc, 1);
-  for (int64_t d = 0; d < rank; ++d) {
-    sizes.push_back(buildDimSize(b, loc, indices, d));
-    count = arith::MulIOp::create(b, loc, count, sizes.back());
-  }
-  // Row-major coordinates of a linear position below `count`.
-  auto delinearize = [&](OpBuilder &nb, Location nl, Value linear) {
-    SmallVector<Value> coords(rank);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      coords[d] = arith::RemUIOp::create(nb, nl, linear, sizes[d]);
-      linear = arith::DivUIOp::create(nb, nl, linear, sizes[d]);
-    }
-    return coords;
-  };
-  auto lastOf = [&](OpBuilder &nb, Location nl, ArrayRef<Value> coords) {
-    return rank ? coords.back() : cst(nb, nl, 0);
-  };
-  auto addressedSize = [&](OpBuilder &nb, Location nl, Value last) {
-    return buildAddressedDimSize(nb, nl, gatherOp, last);
-  };
-  // The values the scan reads: the indices, or their copy in host memory.
+  // The report reads the indices through a buffer of any layout: the
+  // indices themselves, their host copy, or their tensor's buffer (which
+  // one-shot-bufferize puts in place of to_buffer).
   Value readable = indicesToHost ? indicesToHost(b, loc, indices) : indices;
-  auto indexAt = [&](OpBuilder &nb, Location nl, ArrayRef<Value> coords) {
-    Value raw = buildElementRead(nb, nl, readable, coords);
-    return arith::IndexCastOp::create(nb, nl, indexType, raw).getResult();
-  };
+  auto anyLayout =
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
+                             SmallVector<int64_t>(rank, ShapedType::kDynamic));
+  auto bufferType =
+      MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                      indicesType.getElementType(), anyLayout);
+  if (auto tensorType = dyn_cast<RankedTensorType>(readable.getType()))
+    readable = bufferization::ToBufferOp::create(
+        b, loc,
+        MemRefType::get(tensorType.getShape(), tensorType.getElementType(),
+                        anyLayout),
+        readable, /*readOnly=*/true);
+  if (readable.getType() != bufferType)
+    readable = memref::CastOp::create(b, loc, bufferType, readable);
 
-  // The first invalid position (the flag says there is one; `count` if the
-  // scan finds none).
-  auto scan = scf::WhileOp::create(
-      b, loc, TypeRange{indexType}, ValueRange{cst(b, loc, 0)},
-      [&](OpBuilder &nb, Location nl, ValueRange args) {
-        Value inRange = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::ult,
-                                              args[0], count);
-        auto check = scf::IfOp::create(
-            nb, nl, inRange,
-            [&](OpBuilder &tb, Location tl) {
-              SmallVector<Value> coords = delinearize(tb, tl, args[0]);
-              Value valid = buildIsValidIndex(
-                  tb, tl, policy, indexAt(tb, tl, coords),
-                  addressedSize(tb, tl, lastOf(tb, tl, coords)));
-              scf::YieldOp::create(tb, tl, valid);
-            },
-            [&](OpBuilder &eb, Location el) {
-              scf::YieldOp::create(
-                  eb, el,
-                  ValueRange{arith::ConstantIntOp::create(eb, el,
-                                                          eb.getI1Type(), 0)});
-            });
-        scf::ConditionOp::create(nb, nl, check.getResult(0), args);
-      },
-      [&](OpBuilder &nb, Location nl, ValueRange args) {
-        scf::YieldOp::create(
-            nb, nl,
-            ValueRange{arith::AddIOp::create(nb, nl, args[0], cst(nb, nl, 1))});
-      });
-  Value first = scan.getResult(0);
-  Value found =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, first, count);
-
-  // Positions and dimensions of the op as written. Reshapes keep the
-  // row-major order, so the linear position carries over.
-  // Canonicalizations also drop unit dimensions of a multiaxis op as
-  // written (keeping its location): any reshape at the op's own file
-  // location is the rewrite's.
+  // Positions and dimensions of the op as written. Canonicalizations also
+  // drop unit dimensions of a multiaxis op as written (keeping its
+  // location): any reshape at the op's own file location is the rewrite's.
   auto [writtenName, site] = getWrittenOp(gatherOp);
   bool rewritten = writtenName != gatherOp->getName().getStringRef() ||
                    isa<FileLineColLoc>(site);
-  Value writtenIndices =
-      rewritten ? originalOperand(indices, site) : indices;
+  Value writtenIndices = rewritten ? originalOperand(indices, site) : indices;
   auto reportedDim = [&](int64_t dim) -> int64_t {
     if (rewritten)
       originalOperand(source, site, &dim);
     return dim;
   };
 
-  scf::IfOp::create(
-      b, loc, found,
-      [&](OpBuilder &tb, Location tl) {
-        SmallVector<Value> coords = delinearize(tb, tl, first);
-        Value last = lastOf(tb, tl, coords);
-        Value value = indexAt(tb, tl, coords);
-        Value dim = buildSelectAddressed(tb, tl, last, dims.size(),
-                                         [&](int64_t c) {
-                                           return cst(tb, tl,
-                                                      reportedDim(dims[c]));
-                                         });
-        SmallVector<Value> position = coords;
-        if (writtenIndices != indices) {
-          auto writtenType = cast<ShapedType>(writtenIndices.getType());
-          Value linear = first;
-          position.assign(writtenType.getRank(), Value());
-          for (int64_t d = writtenType.getRank() - 1; d >= 0; --d) {
-            Value size = buildDimSize(tb, tl, writtenIndices, d);
-            position[d] = arith::RemUIOp::create(tb, tl, linear, size);
-            linear = arith::DivUIOp::create(tb, tl, linear, size);
-          }
-        }
-        SmallVector<Value> details = {
-            value, dim, addressedSize(tb, tl, last),
-            cst(tb, tl, policy.wrapsNegative() ? 1 : 0),
-            cst(tb, tl, position.size())};
-        details.append(position.begin(), position.end());
-        for (Value &detail : details)
-          detail = arith::IndexCastOp::create(tb, tl, i64, detail);
-        emitRuntimeErrorCall(tb, tl, gatherOp,
-                             RuntimeErrorKind::IndexOutOfBounds, details,
-                             symbolTables);
-        scf::YieldOp::create(tb, tl);
-      },
-      [&](OpBuilder &eb, Location el) {
-        emitRuntimeErrorCall(eb, el, gatherOp,
-                             RuntimeErrorKind::IndexOutOfBounds, {},
-                             symbolTables);
-        scf::YieldOp::create(eb, el);
-      });
+  SmallVector<Value> args{readable};
+  for (int64_t dim : dims)
+    args.push_back(buildDimSize(b, loc, source, dim));
+  for (int64_t dim : dims)
+    args.push_back(arith::ConstantIndexOp::create(b, loc, reportedDim(dim)));
+  int64_t writtenRank = cast<ShapedType>(writtenIndices.getType()).getRank();
+  for (int64_t d = 0; d < writtenRank; ++d)
+    args.push_back(buildDimSize(b, loc, writtenIndices, d));
+  auto [siteAddress, line, column] = siteValues(b, loc, gatherOp, symbolTables);
+  args.append({siteAddress, line, column});
+  func::FuncOp report = getOrCreateIndexReport(
+      b, loc, gatherOp->getParentOfType<ModuleOp>(), bufferType,
+      op.getIndexPolicy(), dims.size(), writtenRank, symbolTables);
+  func::CallOp::create(b, loc, report, args);
 }

@@ -6,7 +6,15 @@
 // index it reads: it reads through index 0 and raises a device flag; the
 // host copies the flag back after the loop and reports. Only where no loop
 // reads the indices (here: an empty data axis) a kernel over the indices
-// checks them, reporting directly.
+// checks them, reporting directly. The index report (a function shared by
+// the gathers with its signature and policy, printed first) scans host
+// indices for the first invalid one.
+// CHECK:       func.func private @__gather_index_report_[[REPORT:[0-9a-f]+]](%[[IDX:[^:]*]]: memref<?x?xi64, strided<[?, ?], offset: ?>>,
+// CHECK:         scf.while
+// CHECK:           memref.load %[[IDX]]
+// CHECK:         memref.load %[[IDX]]
+// CHECK:         memref.alloc() : memref<6xi64>
+// CHECK:         func.call @__gather_runtime_error({{.*}}, %c6_i64, %{{.*}})
 // CHECK-LABEL: func.func @error_check
 // CHECK-SAME:    %[[D:[^:]*]]: tensor<?x8xf32>, %[[I:[^:]*]]: tensor<5xi64>
 // CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : i32
@@ -25,7 +33,7 @@
 // CHECK:         scf.if %[[EMPTY]] {
 // CHECK:           gpu.launch
 // CHECK:           gpu.memcpy
-// CHECK:           func.call @__gather_runtime_error
+// CHECK:           func.call @__gather_index_report_
 // CHECK-NOT:       memref.store %{{.*}}, %[[FLAG]]
 // CHECK:         }
 // CHECK:         %[[HOST:.*]] = memref.alloca() : memref<i32>
@@ -34,17 +42,14 @@
 // CHECK:         %[[FAILED:.*]] = arith.cmpi ne, %[[RAISED]], %[[ZERO]]
 // CHECK:         scf.if %[[FAILED]] {
 // The report copies the indices (of the multiaxis form: 5x1) to the host
-// and scans them for the first invalid one, whose value, position and
-// dimension it passes (5 details and the position's one coordinate in the
-// indices as written).
+// and passes them to the index report, which passes the invalid value, its
+// position and dimension to the hook (5 details and the position's one
+// coordinate in the indices as written).
 // CHECK:           %[[DEVIDX:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<5x1xi64> to memref<5x1xi64>
 // CHECK:           %[[HOSTIDX:.*]] = memref.alloc() : memref<5x1xi64>
 // CHECK:           gpu.memcpy %[[HOSTIDX]], %[[DEVIDX]]
-// CHECK:           scf.while
-// CHECK:             memref.load %[[HOSTIDX]]
-// CHECK:           memref.load %[[HOSTIDX]]
-// CHECK:           memref.alloc() : memref<6xi64>
-// CHECK:           func.call @__gather_runtime_error({{.*}}, %c6_i64, %{{.*}})
+// CHECK:           %[[ANY:.*]] = memref.cast %[[HOSTIDX]] : memref<5x1xi64> to memref<?x?xi64, strided<[?, ?], offset: ?>>
+// CHECK:           func.call @__gather_index_report_[[REPORT]](%[[ANY]],
 // CHECK-NOT:     gather.
 func.func @error_check(%d: tensor<?x8xf32>, %i: tensor<5xi64>) -> tensor<5x8xf32> {
   %init_0 = tensor.empty() : tensor<5x8xf32>

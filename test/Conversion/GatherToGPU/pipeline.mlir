@@ -18,7 +18,7 @@
 // CHECK:         llvm.call @mgpuMemcpy
 // CHECK:         llvm.call @mgpuStreamSynchronize
 // CHECK:         llvm.cond_br
-// CHECK:         llvm.call @__gather_runtime_error
+// CHECK:         llvm.call @__gather_index_report_
 // CHECK-NOT:     gather.
 // CHECK:         gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_90{{.*}}mov.u32 {{.*}}%r1, %tid.x;{{.*}}setp.gt.u32 {{.*}}%p1, %r1, 9;{{.*}}shl.b32 {{.*}}[[SHL:%r[0-9]+]], %r1, 2;{{.*}}and.b32 {{.*}}%r{{[0-9]+}}, [[SHL]], 4;{{.*}}ld.global.b64{{.*}}selp.b64{{.*}}ld.global.v4.b32{{.*}}bra{{.*}}st.global.b32 {{.*}}1;{{.*}}st.global.v4.b32
 // SM80:          gpu.binary @{{.*}}chip = "sm_80"{{.*}}.target sm_80{{.*}}.maxntid 128, 1, 1

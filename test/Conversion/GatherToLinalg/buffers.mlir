@@ -20,16 +20,17 @@ func.func @buffer_block_clamp(%d: memref<10x3xf32>, %i: memref<4xi32>, %out: mem
 
 // Under `error` with dynamic sizes: the run-time shape checks first, an
 // index check over all indices when the output is empty (no element reads
-// them then), and the error hook for an invalid index in the loop.
+// them then), and the index report (RuntimeErrors.cpp) for an invalid
+// index in the loop.
 // CHECK-LABEL: func.func @buffer_elements_error_dynamic
 // CHECK:         scf.if
 // CHECK:           scf.if
 // CHECK:             scf.for
-// CHECK:               func.call @__gather_runtime_error
+// CHECK:               func.call @__gather_index_report_
 // CHECK:           scf.parallel
 // CHECK:             memref.store
 // CHECK:             scf.if
-// CHECK:               func.call @__gather_runtime_error
+// CHECK:               func.call @__gather_index_report_
 // CHECK:         } else {
 // CHECK:           func.call @__gather_runtime_error
 // CHECK-NOT:     gather.

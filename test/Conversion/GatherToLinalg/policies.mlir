@@ -162,10 +162,13 @@ func.func @block_fill_dynamic_row(%d: tensor<4x?xf32>, %i: tensor<2x1xi64>) -> t
 
 // error: the bounds are checked in the gather's own loop, in one pass over
 // the indices: an invalid index reads row 0 instead (never out of bounds)
-// and raises a flag; after the loop a raised flag calls the run-time hook
-// with the op's site string.
-// CHECK:       memref.global "private" constant @__gather_site_{{[0-9a-f]+}} : memref<{{[0-9]+}}xi8> = dense<
+// and raises a flag; after the loop a raised flag calls the index report
+// (a function per signature and policy, which finds the invalid index and
+// calls the run-time hook) with the indices and the op's site string.
+// CHECK:       func.func private @__gather_index_report_[[REPORT:[0-9a-f]+]](
+// CHECK:         func.call @__gather_runtime_error(
 // CHECK:       func.func private @__gather_runtime_error(i64, i64, i64, i64, i64, i64)
+// CHECK:       memref.global "private" constant @__gather_site_{{[0-9a-f]+}} : memref<{{[0-9]+}}xi8> = dense<
 // CHECK-LABEL: func.func @error
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
@@ -184,10 +187,12 @@ func.func @block_fill_dynamic_row(%d: tensor<4x?xf32>, %i: tensor<2x1xi64>) -> t
 // CHECK:         %[[RAISED:.*]] = memref.load %[[FLAG]][]
 // CHECK:         %[[FAILED:.*]] = arith.cmpi ne, %[[RAISED]], %[[ZERO8]] : i8
 // CHECK:         scf.if %[[FAILED]] {
+// CHECK:           %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<2x1xi64>
+// CHECK:           %[[ANY:.*]] = memref.cast %[[BUF]] {{.*}} to memref<?x?xi64, strided<[?, ?], offset: ?>>
 // CHECK:           %[[SITE:.*]] = memref.get_global @__gather_site
 // CHECK:           %[[ADDR:.*]] = memref.extract_aligned_pointer_as_index %[[SITE]]
 // CHECK:           %[[ADDR64:.*]] = arith.index_cast %[[ADDR]] : index to i64
-// CHECK:           func.call @__gather_runtime_error(%[[ADDR64]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64, i64, i64) -> ()
+// CHECK:           func.call @__gather_index_report_[[REPORT]](%[[ANY]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ADDR64]], %{{.*}}, %{{.*}})
 // CHECK:         return %[[R]]
 // CHECK-NOT:     linalg.generic
 func.func @error(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {

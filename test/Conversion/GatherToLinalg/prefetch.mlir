@@ -80,7 +80,7 @@ func.func @embedding_rows_prefetched_ahead(%d: tensor<50000x768xf32>, %i: tensor
 
 // A 64 KiB table stays in the caches: no prefetch.
 // CHECK-LABEL: func.func @small_table_not_prefetched
-// CHECK-NOT:     bufferization.to_buffer
+// CHECK-NOT:     bufferization.to_buffer %arg0
 // CHECK-NOT:     memref.prefetch
 // CHECK:         return
 func.func @small_table_not_prefetched(%d: tensor<64x256xf32>, %i: tensor<8192xi64>) -> tensor<8192x256xf32> {

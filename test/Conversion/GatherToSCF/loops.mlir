@@ -37,7 +37,7 @@ func.func @block(%d: tensor<5x7xf32>, %i: tensor<3xi64>) -> tensor<3x7xf32> {
 // CHECK:         %[[RAISED:.*]] = memref.load %[[FLAG]][]
 // CHECK:         %[[FAILED:.*]] = arith.cmpi ne, %[[RAISED]]
 // CHECK:         scf.if %[[FAILED]]
-// CHECK:           func.call @__gather_runtime_error
+// CHECK:           func.call @__gather_index_report_
 func.func @error(%d: tensor<5x7xf32>, %i: tensor<3xi64>) -> tensor<3x7xf32> {
   %init_0 = tensor.empty() : tensor<3x7xf32>
   %0 = gather.block %d[%i] axis = 0 into %init_0 : tensor<5x7xf32>, tensor<3xi64> into tensor<3x7xf32>

@@ -54,7 +54,11 @@ using IndicesToHostFn = Value (*)(OpBuilder &, Location, Value indices);
 /// rewrite to multiaxis, the position and the dimension are mapped back
 /// through the unit-dimension reshapes to the op as written. With
 /// `indicesToHost` (indices in device memory) the scan reads the host copy
-/// it returns.
+/// it returns. The scan and the hook call are a private `noinline` function
+/// of the module (`__gather_index_report_<hash>`), one per indices type,
+/// policy and argument split, which every gather with them calls with its
+/// indices as a buffer of any layout (`bufferization.to_buffer` of a
+/// tensor), its sizes, the dimensions to name and its site.
 void emitIndexOutOfBoundsReport(
     OpBuilder &b, Location loc, Operation *gatherOp,
     IndicesToHostFn indicesToHost = nullptr,
