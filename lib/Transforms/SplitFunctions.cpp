@@ -144,18 +144,23 @@ static func::FuncOp outlinePiece(func::FuncOp func, const Piece &piece,
     builder.clone(*constant, constantClones);
   for (Operation *op : piece.ops)
     op->moveBefore(entry, entry->end());
-  auto insideCallee = [&](OpOperand &use) {
-    return callee->isProperAncestor(use.getOwner());
-  };
-  for (auto [index, input] : llvm::enumerate(inputs)) {
-    Value from = input;
-    from.replaceUsesWithIf(entry->getArgument(index), insideCallee);
-  }
+  // Rewired through the piece's own operands: replacing through the uses
+  // of a value that every piece reads (a constant, an argument) would visit
+  // all of them once per piece, quadratic in the function's size.
+  llvm::DenseMap<Value, Value> replacements;
+  for (auto [index, input] : llvm::enumerate(inputs))
+    replacements[input] = entry->getArgument(index);
   for (Operation *constant : constants)
     for (auto [from, to] :
          llvm::zip(constant->getResults(),
                    constantClones.lookup(constant)->getResults()))
-      from.replaceUsesWithIf(to, insideCallee);
+      replacements[from] = to;
+  for (Operation *op : piece.ops)
+    op->walk([&](Operation *nested) {
+      for (OpOperand &operand : nested->getOpOperands())
+        if (Value to = replacements.lookup(operand.get()))
+          operand.set(to);
+    });
   builder.setInsertionPointToEnd(entry);
   func::ReturnOp::create(builder, func.getLoc(), outputs.getArrayRef());
   for (auto [index, output] : llvm::enumerate(outputs)) {
