@@ -119,6 +119,7 @@ void mlir::gather::buildGatherCpuPipeline(
     toCfg.addPass(createGatherInlineAllocaScopes());
     toCfg.addPass(createCleanupPass());
   }
+  toCfg.addPass(createGatherRolledLoops());
   toCfg.addPass(createLowerAffinePass());
   toCfg.addPass(createSCFToControlFlowPass());
   toCfg.addPass(memref::createExpandStridedMetadataPass());
@@ -169,6 +170,7 @@ void mlir::gather::buildGatherGpuPipeline(
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  pm.addPass(createGatherRolledLoops());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   GpuNVVMAttachTargetOptions target;

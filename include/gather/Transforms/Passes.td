@@ -133,6 +133,26 @@ def GatherCopiesToMemcpy : Pass<"gather-copies-to-memcpy"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def GatherRolledLoops : Pass<"gather-rolled-loops"> {
+  let summary = "Keep LLVM from unrolling the loops marked gather.rolled_loop";
+  let description = [{
+    The lowering marks a loop `gather.rolled_loop` where unrolling it buys
+    nothing at run time and costs compile time: the loop over the 16 blocks
+    of a tile whose blocks are 128 bytes or more (each iteration is two or
+    more vector copies). LLVM's full unrolling would copy its body 16
+    times, and once more for every iteration of a short tile loop around
+    it (64 inline block copies for a 64-row gather).
+
+    This pass replaces the mark with
+    `loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>`,
+    which `convert-scf-to-cf` carries to the loop's back edge and the
+    translation to LLVM IR emits as `llvm.loop.unroll.disable`. Run it
+    after bufferization and before `convert-scf-to-cf`; without it the
+    mark is dropped there and LLVM unrolls as it likes.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def GatherApproximateMath : Pass<"gather-approximate-math"> {
   let summary = "Expand math functions into polynomial approximations";
   let description = [{

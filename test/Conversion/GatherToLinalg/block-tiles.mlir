@@ -123,6 +123,31 @@ func.func @static_full_tiles_only(%d: tensor<1000x4xf32>, %i: tensor<64xi64>) ->
 
 // -----
 
+// A lane loop over blocks of 128 bytes or more (two or more vector copies
+// each) is marked for LLVM not to unroll it; one over smaller blocks is left
+// to LLVM (here 124 bytes, and the 16-byte blocks above).
+// CHECK-LABEL: func.func @lane_loop_rolled_from_128_bytes
+// CHECK:         scf.forall
+// CHECK:           scf.for {{.*}} -> (tensor<16x32xf32>, vector<16xindex>)
+// CHECK:             tensor.insert_slice %{{.*}} [1, 32]
+// CHECK:           } {gather.rolled_loop}
+// CHECK-LABEL: func.func @lane_loop_unrolled_under_128_bytes
+// CHECK:         scf.for {{.*}} -> (tensor<16x31xf32>, vector<16xindex>)
+// CHECK-NOT:     gather.rolled_loop
+// CHECK:         return
+func.func @lane_loop_rolled_from_128_bytes(%d: tensor<1000x32xf32>, %i: tensor<64xi64>) -> tensor<64x32xf32> {
+  %e = tensor.empty() : tensor<64x32xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<1000x32xf32>, tensor<64xi64> into tensor<64x32xf32>
+  return %r : tensor<64x32xf32>
+}
+func.func @lane_loop_unrolled_under_128_bytes(%d: tensor<1000x31xf32>, %i: tensor<64xi64>) -> tensor<64x31xf32> {
+  %e = tensor.empty() : tensor<64x31xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<1000x31xf32>, tensor<64xi64> into tensor<64x31xf32>
+  return %r : tensor<64x31xf32>
+}
+
+// -----
+
 // Blocks over 256 bytes (here 512) cost more to copy than to address: one
 // block per iteration, no tiles.
 // CHECK-LABEL: func.func @large_blocks_not_tiled

@@ -35,6 +35,10 @@ def Gather_Dialect : Dialect {
   let dependentDialects = ["::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect"];
+  // `gather.rolled_loop` on an scf.for the lowerings build: LLVM should
+  // not unroll it. gather-rolled-loops turns it into LLVM loop metadata;
+  // a pipeline without that pass drops it and LLVM decides.
+  let discardableAttrs = (ins "::mlir::UnitAttr":$rolled_loop);
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,43 @@
+//===- RolledLoops.cpp - loops LLVM should not unroll ---------------------===//
+
+#include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "gather/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_GATHERROLLEDLOOPS
+#include "gather/Transforms/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+
+namespace {
+struct GatherRolledLoopsPass
+    : gather::impl::GatherRolledLoopsBase<GatherRolledLoopsPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    auto *dialect = context->getLoadedDialect<gather::GatherDialect>();
+    // No gather op was ever lowered in this context: nothing is marked.
+    if (!dialect)
+      return;
+    auto rolled = dialect->getRolledLoopAttrHelper();
+    auto noUnroll = LLVM::LoopUnrollAttr::get(
+        context, /*disable=*/BoolAttr::get(context, true), {}, {}, {}, {}, {},
+        {});
+    auto annotation =
+        LLVM::LoopAnnotationAttr::get(context, {}, {}, {}, noUnroll, {}, {}, {},
+                                      {}, {}, {}, {}, {}, {}, {}, {});
+    getOperation()->walk([&](scf::ForOp loop) {
+      if (!rolled.isAttrPresent(loop))
+        return;
+      rolled.removeAttr(loop);
+      // The name of llvm.br's loop metadata: convert-scf-to-cf copies the
+      // loop's LLVM attributes to its back edge under the same name.
+      loop->setAttr("loop_annotation", annotation);
+    });
+  }
+};
+} // namespace
