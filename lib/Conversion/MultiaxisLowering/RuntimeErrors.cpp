@@ -67,6 +67,25 @@ static void remember(ModuleOp module, Operation *symbol,
     symbolTables->getSymbolTable(module).insert(symbol);
 }
 
+/// The symbol named `base`, or else `base_0`, `base_1`, ..., that `isWanted`
+/// accepts; null when there is none, with `freeName` set to the first of
+/// those names that is unused. A name taken by something else (a hash
+/// collision, a user's symbol) is skipped.
+static Operation *findHashedSymbol(ModuleOp module, const std::string &base,
+                                   function_ref<bool(Operation *)> isWanted,
+                                   SymbolTableCollection *tables,
+                                   std::string &freeName) {
+  freeName = base;
+  for (int suffix = 0;; ++suffix) {
+    Operation *existing = lookup(module, freeName, tables);
+    if (!existing)
+      return nullptr;
+    if (isWanted(existing))
+      return existing;
+    freeName = base + "_" + std::to_string(suffix);
+  }
+}
+
 /// The site text as a NUL-terminated constant in the module, so that any
 /// runner can print it. Its name comes from a hash of the text: one global
 /// per distinct text (op kind and file), found again with one lookup.
@@ -82,19 +101,16 @@ static memref::GlobalOp getOrCreateSiteString(OpBuilder &b, Location loc,
   auto value = DenseElementsAttr::get(
       RankedTensorType::get(type.getShape(), b.getI8Type()),
       ArrayRef<int8_t>(bytes));
-  std::string base =
-      "__gather_site_" + llvm::utohexstr(llvm::xxh3_64bits(text), true);
-  std::string name = base;
-  for (int suffix = 0;; ++suffix) {
-    Operation *existing = lookup(module, name, tables);
-    if (!existing)
-      break;
-    auto global = dyn_cast<memref::GlobalOp>(existing);
-    if (global && global.getInitialValue() == value)
-      return global;
-    // A hash collision or a user symbol of that name.
-    name = base + "_" + std::to_string(suffix);
-  }
+  std::string name;
+  if (Operation *existing = findHashedSymbol(
+          module,
+          "__gather_site_" + llvm::utohexstr(llvm::xxh3_64bits(text), true),
+          [&](Operation *symbol) {
+            auto global = dyn_cast<memref::GlobalOp>(symbol);
+            return global && global.getInitialValue() == value;
+          },
+          tables, name))
+    return cast<memref::GlobalOp>(existing);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
   auto global = memref::GlobalOp::create(
@@ -278,21 +294,19 @@ getOrCreateIndexReport(OpBuilder &b, Location loc, ModuleOp module,
   os << type << " components=" << components << " written=" << writtenRank
      << " negative=" << static_cast<int>(policy.negative)
      << " out_of_bounds=" << static_cast<int>(policy.outOfBounds);
-  std::string base =
-      "__gather_index_report_" + llvm::utohexstr(llvm::xxh3_64bits(key), true);
-  std::string name = base;
-  for (int suffix = 0;; ++suffix) {
-    Operation *existing = lookup(module, name, tables);
-    if (!existing)
-      break;
-    // The name hashes the signature, the split of its index arguments and
-    // the policy: a private function of that name and type is this one
-    // (else a user symbol took the name).
-    auto fn = dyn_cast<func::FuncOp>(existing);
-    if (fn && fn.isPrivate() && fn.getFunctionType() == type)
-      return fn;
-    name = base + "_" + std::to_string(suffix);
-  }
+  // The name hashes the signature, the split of its index arguments and
+  // the policy: a private function of that name and type is this one.
+  std::string name;
+  if (Operation *existing = findHashedSymbol(
+          module,
+          "__gather_index_report_" +
+              llvm::utohexstr(llvm::xxh3_64bits(key), true),
+          [&](Operation *symbol) {
+            auto fn = dyn_cast<func::FuncOp>(symbol);
+            return fn && fn.isPrivate() && fn.getFunctionType() == type;
+          },
+          tables, name))
+    return cast<func::FuncOp>(existing);
   func::FuncOp hook = getOrDeclareHook(b, loc, module, tables);
 
   OpBuilder::InsertionGuard guard(b);
