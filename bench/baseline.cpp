@@ -12,7 +12,7 @@
 //              reads, 128 cache lines ahead; for W3 the next table row
 //              while the current one is gathered. W5 has none (as compiled).
 //
-// Rows (W1, W1i32, W1f16, W2, W6) are copied in 512-byte chunks of vector
+// Rows (W1, W1i32, W1f16, W2, W6, W7) are copied in 512-byte chunks of vector
 // loads, then stores: faster than a call of memcpy per row here
 // (bench/row_copy_bound.cpp), and what the compiled block copy does.
 //
@@ -129,6 +129,14 @@ struct Workloads {
     static auto data = load<uint16_t>(dir + "/W1f16_data.bin", N * D);
     static auto idx = load<int64_t>(dir + "/W1f16_idx.bin", K);
     return rowGather<M>(data, idx, N, D, K, outHalf.data());
+  }
+
+  // Short rows: 256-byte rows (64 f32) of a 100000x64 table, 65536 of them.
+  template <int M> bool W7() {
+    const int64_t N = 100000, D = 64, K = 65536;
+    static auto data = load<float>(dir + "/W7_data.bin", N * D);
+    static auto idx = load<int64_t>(dir + "/W7_idx.bin", K);
+    return rowGather<M>(data, idx, N, D, K, out.data());
   }
 
   // An inference-sized lookup: 32 rows of a 30000x768 table.
@@ -254,6 +262,7 @@ int main(int argc, char **argv) {
   const size_t outSize = w == "W1" || w == "W1i32" || w == "W1f16"
                              ? 8192 * 768
                          : w == "W6" ? 32 * 768
+                         : w == "W7" ? 65536 * 64
                          : w == "W2" ? 64 * 500 * 256
                          : w == "W3" ? 4096 * 1024
                          : w == "W4" ? 16 * 65536 * 4
@@ -279,6 +288,8 @@ int main(int argc, char **argv) {
       return workloads.W1f16<M>();
     if (w == "W6")
       return workloads.W6<M>();
+    if (w == "W7")
+      return workloads.W7<M>();
     if (w == "W2")
       return workloads.W2<M>();
     if (w == "W3")

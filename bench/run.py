@@ -23,6 +23,8 @@ Workloads:
   W5x64 W5 with 64 index rows (indices 64x1x1x32, output 64x56x56x16)
   W1i32 W1 with int32 indices; W1f16 W1 with a float16 table
   W6 inference-sized lookup: 32 i64 indices into a 30000x768 f32 table
+  W7 short rows: block, axis 0, data 100000x64 f32 (256-byte rows), 65536
+     i64 indices (the tiled block copy of small blocks)
 
 --chart PATH writes a bar chart of the ratios (matplotlib).
 """
@@ -88,6 +90,10 @@ def workloads(rng):
     d = rng.standard_normal((30000, 768), dtype=np.float32)
     i = rng.integers(0, 30000, size=32)
     w["W6"] = dict(data=d, idx=i, op="block", attr="axis = 0",
+                   numpy=lambda d=d, i=i: np.take(d, i, axis=0))
+    d = rng.standard_normal((100000, 64), dtype=np.float32)
+    i = rng.integers(0, 100000, size=65536)
+    w["W7"] = dict(data=d, idx=i, op="block", attr="axis = 0",
                    numpy=lambda d=d, i=i: np.take(d, i, axis=0))
     return w
 
