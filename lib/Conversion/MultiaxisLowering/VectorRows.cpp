@@ -225,9 +225,6 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
       DenseElementsAttr::get(valueVecType, b.getZeroAttr(elementType)));
   Value rawPad = arith::ConstantOp::create(b, loc, indexElementType,
                                            b.getZeroAttr(indexElementType));
-  Value rawPassThrough = arith::ConstantOp::create(
-      b, loc, rawVecType,
-      DenseElementsAttr::get(rawVecType, b.getZeroAttr(indexElementType)));
   auto minorMap = AffineMapAttr::get(
       AffineMap::getMinorIdentityMap(rank, 1, b.getContext()));
   ArrayAttr notInBounds = b.getBoolArrayAttr({false});
@@ -252,17 +249,63 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
       emitRowPrefetch(lb, ll, s, *rowPrefetch, inputPos, ivs[last - 1], j);
     // `mask` is null for a full step (the transfers take none);
     // `laneMask` is what the gathers take.
-    Value mask, laneMask = allLanes;
+    Value mask, laneMask = allLanes, remaining;
     if (!full) {
-      Value remaining = arith::SubIOp::create(lb, ll, rowLength, j);
-      mask = vector::CreateMaskOp::create(lb, ll, maskType,
-                                          ValueRange{remaining});
+      remaining = arith::SubIOp::create(lb, ll, rowLength, j);
+      mask =
+          vector::CreateMaskOp::create(lb, ll, maskType, ValueRange{remaining});
       laneMask = mask;
     }
     ArrayAttr transferBounds = full ? inBounds : notInBounds;
     // Output coordinates of the lanes along the row.
-    Value laneCoords =
-        arith::AddIOp::create(lb, ll, laneIds, splat(lb, ll, j));
+    Value laneCoords = arith::AddIOp::create(lb, ll, laneIds, splat(lb, ll, j));
+    // Interleaved coordinates (k > 1): the step's k * lanes index values
+    // in one contiguous read, each coordinate taken out with a shuffle
+    // (lane l of coordinate c is value l * k + c). A vector.gather per
+    // coordinate read them element by element.
+    Value interleaved;
+    if (indicesVary && k > 1) {
+      auto wideType = VectorType::get({lanes * k}, indexElementType);
+      auto readSteps = [&](OpBuilder &rb, Location rl) -> Value {
+        SmallVector<Value> at = indicesPos;
+        at.back() = arith::MulIOp::create(rb, rl, j, constIndex(rb, rl, k));
+        Value wideMask;
+        if (remaining)
+          wideMask = vector::CreateMaskOp::create(
+              rb, rl, VectorType::get({lanes * k}, rb.getI1Type()),
+              ValueRange{arith::MulIOp::create(rb, rl, remaining,
+                                               constIndex(rb, rl, k))});
+        return vector::TransferReadOp::create(rb, rl, wideType, op.getIndices(),
+                                              at, minorMap, rawPad, wideMask,
+                                              transferBounds);
+      };
+      if (s.indicesUnitStatic[last]) {
+        interleaved = readSteps(lb, ll);
+      } else {
+        // A row of one tuple at run time (a broadcast): every lane reads it.
+        interleaved =
+            scf::IfOp::create(
+                lb, ll, s.indicesUnit[last],
+                [&](OpBuilder &tb, Location tl) {
+                  SmallVector<Value> at = indicesPos;
+                  at.back() = constIndex(tb, tl, 0);
+                  Value tuple = vector::TransferReadOp::create(
+                      tb, tl, VectorType::get({k}, indexElementType),
+                      op.getIndices(), at, minorMap, rawPad, Value(), inBounds);
+                  SmallVector<int64_t> repeated;
+                  for (int64_t l = 0; l < lanes * k; ++l)
+                    repeated.push_back(l % k);
+                  scf::YieldOp::create(
+                      tb, tl,
+                      vector::ShuffleOp::create(tb, tl, tuple, tuple, repeated)
+                          .getResult());
+                },
+                [&](OpBuilder &eb, Location el) {
+                  scf::YieldOp::create(eb, el, readSteps(eb, el));
+                })
+                .getResult(0);
+      }
+    }
     Value gatherMask = laneMask;
     Value values;
     SmallVector<Value> axisCoords(s.axes.size());
@@ -307,22 +350,11 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
                     .getResult(0);
         }
       } else {
-        // Coordinates are interleaved: lane l reads l*k + c of the row;
-        // a dynamic row of size 1 is a broadcast (every lane reads c).
-        Value lanePos = laneCoords;
-        if (!s.indicesUnitStatic[last])
-          lanePos = arith::SelectOp::create(
-              lb, ll,
-              vector::BroadcastOp::create(lb, ll, maskType,
-                                          s.indicesUnit[last]),
-              zeroVec, lanePos);
-        Value positions = arith::MulIOp::create(
-            lb, ll, lanePos, splat(lb, ll, constIndex(lb, ll, k)));
-        positions = arith::AddIOp::create(
-            lb, ll, positions, splat(lb, ll, constIndex(lb, ll, c)));
-        raw = vector::GatherOp::create(
-            lb, ll, rawVecType, op.getIndices(), indicesPos, positions,
-            laneMask, rawPassThrough, nullptr);
+        SmallVector<int64_t> coordinateLanes;
+        for (int64_t l = 0; l < lanes; ++l)
+          coordinateLanes.push_back(l * k + static_cast<int64_t>(c));
+        raw = vector::ShuffleOp::create(lb, ll, interleaved, interleaved,
+                                        coordinateLanes);
       }
       Value index =
           indexElementType.isIndex()

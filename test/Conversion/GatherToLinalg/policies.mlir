@@ -303,18 +303,20 @@ func.func @error_constant_indices(%d: tensor<4x3xf32>) -> tensor<4x2xf32> {
 
 // -----
 
-// Two interleaved coordinates per lane, without reuse: the index pairs are
-// read with a vector.gather along the indices row (positions 2l and 2l + 1),
-// and the elements with one vector.gather from the input collapsed to 1-D at
-// linear offsets.
+// Two interleaved coordinates per lane, without reuse: the step's index
+// pairs are read with one contiguous vector.transfer_read of 2 x 16 values
+// (masked to the row's 2 x 2), each coordinate taken out with a
+// vector.shuffle (lanes 2l and 2l + 1), and the elements with one
+// vector.gather from the input collapsed to 1-D at linear offsets.
 // CHECK-LABEL: func.func @two_axes_vector
 // CHECK-SAME:    %[[D:[^:]*]]: tensor<8x6xf32>, %[[I:[^:]*]]: tensor<3x4xi64>
 // CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %[[D]] {{\[}}[0, 1]] : tensor<8x6xf32> into tensor<48xf32>
 // CHECK:         scf.forall (%[[ROW:.*]]) in (3)
-// CHECK:           %[[LANES:.*]] = vector.step : vector<16xindex>
-// CHECK:           %[[P0:.*]] = arith.muli %[[LANES]], %{{.*}} : vector<16xindex>
-// CHECK:           vector.gather %[[I]][%[[ROW]], %{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : tensor<3x4xi64>, vector<16xindex>, vector<16xi1>, vector<16xi64> into vector<16xi64>
-// CHECK:           vector.gather %[[I]][%[[ROW]], %{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : tensor<3x4xi64>, vector<16xindex>, vector<16xi1>, vector<16xi64> into vector<16xi64>
+// CHECK:           %[[PAIRMASK:.*]] = vector.constant_mask [4] : vector<32xi1>
+// CHECK:           %[[PAIRS:.*]] = vector.transfer_read %[[I]][%[[ROW]], %{{.*}}], %{{.*}}, %[[PAIRMASK]] : tensor<3x4xi64>, vector<32xi64>
+// CHECK:           vector.shuffle %[[PAIRS]], %[[PAIRS]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30] : vector<32xi64>, vector<32xi64>
+// CHECK:           vector.shuffle %[[PAIRS]], %[[PAIRS]] [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31] : vector<32xi64>, vector<32xi64>
+// CHECK-NOT:       vector.gather %[[I]]
 // CHECK:           %[[V:.*]] = vector.gather %[[FLAT]][%{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : tensor<48xf32>, vector<16xindex>, vector<16xi1>, vector<16xf32> into vector<16xf32>
 // CHECK:           vector.transfer_write %[[V]]
 func.func @two_axes_vector(%d: tensor<8x6xf32>, %i: tensor<3x4xi64>) -> tensor<3x2xf32> {

@@ -59,3 +59,31 @@ func.func @static_row_without_rest(%d: tensor<8x100xf32>, %i: tensor<8x32xi32>) 
   %0 = gather.elements %d[%i] axis = 1 out_of_bounds = clamp into %e : tensor<8x100xf32>, tensor<8x32xi32> into tensor<8x32xf32>
   return %0 : tensor<8x32xf32>
 }
+
+// -----
+
+// Interleaved coordinates with a dynamic indices row: a row of one pair at
+// run time is a broadcast (the pair read once and repeated to every lane),
+// else the step's pairs are one contiguous read, in bounds in a full step
+// and masked to twice the rest in the last; each coordinate is a shuffle.
+// CHECK-LABEL: func.func @dynamic_interleaved_pairs
+// CHECK:         scf.for
+// CHECK:           %[[FULL:.*]] = scf.if %{{.*}} -> (vector<32xi64>) {
+// CHECK:             %[[PAIR:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %c0], %{{.*}} {in_bounds = [true]} : tensor<?x?xi64>, vector<2xi64>
+// CHECK:             vector.shuffle %[[PAIR]], %[[PAIR]] [0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1] : vector<2xi64>, vector<2xi64>
+// CHECK:           } else {
+// CHECK:             vector.transfer_read %{{.*}} {in_bounds = [true]} : tensor<?x?xi64>, vector<32xi64>
+// CHECK:           vector.shuffle %[[FULL]], %[[FULL]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]
+// CHECK:           vector.shuffle %[[FULL]], %[[FULL]] [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31]
+// CHECK:         scf.if
+// CHECK:           %[[REST:.*]] = arith.subi
+// CHECK:           scf.if %{{.*}} -> (vector<32xi64>) {
+// CHECK:           } else {
+// CHECK:             %[[TWICE:.*]] = arith.muli %[[REST]], %c2 : index
+// CHECK:             %[[MASK:.*]] = vector.create_mask %[[TWICE]] : vector<32xi1>
+// CHECK:             vector.transfer_read %{{.*}}, %[[MASK]] : tensor<?x?xi64>, vector<32xi64>
+// CHECK-NOT:     vector.gather %{{.*}} : tensor<?x?xi64>
+func.func @dynamic_interleaved_pairs(%d: tensor<64x64xf32>, %i: tensor<?x?xi64>, %e: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = gather.multiaxis %d[%i] axes = [0, 1] out_of_bounds = clamp into %e : tensor<64x64xf32>, tensor<?x?xi64> into tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
