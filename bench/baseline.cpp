@@ -10,7 +10,8 @@
 //   prefetch:  unchecked, with the software prefetch the compiled CPU code
 //              does (bench/README.md): the row or block a later iteration
 //              reads, 128 cache lines ahead; for W3 the next table row
-//              while the current one is gathered. W5 has none (as compiled).
+//              while the current one is gathered. W5 and W8 have none (as
+//              compiled).
 //
 // Rows (W1, W1i32, W1f16, W2, W6, W7) are copied in 512-byte chunks of vector
 // loads, then stores: faster than a call of memcpy per row here
@@ -147,6 +148,31 @@ struct Workloads {
     return rowGather<M>(data, idx, N, D, K, out.data());
   }
 
+  // Points of a 2-D table: gather.multiaxis over axes [0, 1], each output
+  // reads its (row, column) pair from the indices row (interleaved). No
+  // prefetch variant (the compiled code has none here): Prefetch runs the
+  // unchecked loop.
+  template <int M> bool W8() {
+    const int64_t R = 1024, C = 1024, N = 1024, K = 1024;
+    static auto data = load<float>(dir + "/W8_data.bin", R * C);
+    static auto idx = load<int64_t>(dir + "/W8_idx.bin", N * K * 2);
+    constexpr bool Checked = M == Mode::Checked;
+    bool bad = false;
+#pragma omp parallel for reduction(|| : bad)
+    for (int64_t n = 0; n < N; ++n) {
+      const int64_t *pairs = &idx[n * K * 2];
+      float *row = &out[n * K];
+      bool rowBad = false;
+      for (int64_t k = 0; k < K; ++k) {
+        int64_t y = resolve<Checked>(pairs[2 * k], R, rowBad);
+        int64_t x = resolve<Checked>(pairs[2 * k + 1], C, rowBad);
+        row[k] = data[y * C + x];
+      }
+      bad |= rowBad;
+    }
+    return !bad;
+  }
+
   template <int M> bool W2() {
     const int64_t A = 64, B = 1000, C = 256, K = 500;
     static auto data = load<float>(dir + "/W2_data.bin", A * B * C);
@@ -263,6 +289,7 @@ int main(int argc, char **argv) {
                              ? 8192 * 768
                          : w == "W6" ? 32 * 768
                          : w == "W7" ? 65536 * 64
+                         : w == "W8" ? 1024 * 1024
                          : w == "W2" ? 64 * 500 * 256
                          : w == "W3" ? 4096 * 1024
                          : w == "W4" ? 16 * 65536 * 4
@@ -290,6 +317,8 @@ int main(int argc, char **argv) {
       return workloads.W6<M>();
     if (w == "W7")
       return workloads.W7<M>();
+    if (w == "W8")
+      return workloads.W8<M>();
     if (w == "W2")
       return workloads.W2<M>();
     if (w == "W3")

@@ -25,6 +25,9 @@ Workloads:
   W6 inference-sized lookup: 32 i64 indices into a 30000x768 f32 table
   W7 short rows: block, axis 0, data 100000x64 f32 (256-byte rows), 65536
      i64 indices (the tiled block copy of small blocks)
+  W8 points of a 2-D table: multiaxis over axes [0, 1] of a 1024x1024 f32
+     table, indices 1024x2048 i64 ((row, column) pairs interleaved), output
+     1024x1024
 
 --chart PATH writes a bar chart of the ratios (matplotlib).
 """
@@ -95,6 +98,10 @@ def workloads(rng):
     i = rng.integers(0, 100000, size=65536)
     w["W7"] = dict(data=d, idx=i, op="block", attr="axis = 0",
                    numpy=lambda d=d, i=i: np.take(d, i, axis=0))
+    d = rng.standard_normal((1024, 1024), dtype=np.float32)
+    i = rng.integers(0, 1024, size=(1024, 2048))
+    w["W8"] = dict(data=d, idx=i, op="multiaxis", attr="axes = [0, 1]",
+                   numpy=lambda d=d, i=i: d[i[:, 0::2], i[:, 1::2]])
     return w
 
 
@@ -118,6 +125,11 @@ def torch_peer(torch, w, device="cpu"):
     if op == "nd":
         b = torch.arange(d.shape[0], device=device)[:, None]
         return lambda: d[b, i[..., 0], i[..., 1]]
+    if op == "multiaxis" and d.dim() == 2:
+        # (row, column) pairs: the coordinates as two index tensors, split
+        # outside the timed region.
+        y, x = i[:, 0::2].contiguous(), i[:, 1::2].contiguous()
+        return lambda: d[y, x]
     if op == "multiaxis":
         # One pass, as ours: (n, c) pairs index the leading dimensions of an
         # NCHW view of the NHWC data. The result is N x pairs x H x W, our
