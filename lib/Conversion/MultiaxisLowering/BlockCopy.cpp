@@ -520,10 +520,10 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
         });
     // LLVM would unroll the lane loop fully, and a short tile loop around
     // it too: 64 inline block copies for a 64-row gather. Where a block is
-    // two or more vector copies the rotation and the branch are hidden
-    // behind them (no difference measured at 128 and 256 bytes; at 32
-    // bytes the rolled loop was 1.4-1.8x slower), so only smaller blocks
-    // are left to LLVM's unrolling (gather-rolled-loops).
+    // two or more vector copies the rotation and the branch cost little
+    // (W7, 256-byte rows: 0-8%, bench/README.md; at 32 bytes the rolled
+    // loop was 1.4-1.8x slower), so only smaller blocks are left to LLVM's
+    // unrolling (gather-rolled-loops).
     int64_t blockBytes = elementType.getIntOrFloatBitWidth() / 8;
     for (int64_t d = blockStart; d < rank; ++d)
       blockBytes *= inputType.getDimSize(d);
