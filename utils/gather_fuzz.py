@@ -563,8 +563,14 @@ def known_upstream_crash(text):
         array of `index` (even on an unregistered op);
       * tensor.dim or memref.dim of a constant negative dimension
         (undefined behaviour): an upstream canonicalization pattern crashes
-        (seen after the GPU pipeline's deallocation cleanup)."""
+        (seen after the GPU pipeline's deallocation cleanup);
+      * an affine map that divides by zero (`ceildiv 0`, `floordiv 0`,
+        `mod 0`): applied to a constant it folds to poison, and an
+        scf.forall canonicalization reading that bound segfaults
+        (test/Fuzz/upstream-forall-zero-divisor-crash.mlir)."""
     if "array<index" in text:
+        return True
+    if re.search(r"\b(?:ceildiv|floordiv|mod) 0\b", text):
         return True
     negative = set(re.findall(r"(%[\w.-]+) = arith.constant -\d+ : index", text))
     return any(m in negative for m in re.findall(r"(?:tensor|memref)\.dim %[\w.-]+, (%[\w.-]+)", text))

@@ -1,0 +1,24 @@
+// An upstream MLIR 22.1.8 crash the fuzzer found (scripts/fuzz.sh
+// --minutes 68 --seed 6666: a corpus mutation turned a tile count
+// `s0 ceildiv 3` into `s0 ceildiv 0`; --canonicalize, both CPU pipelines
+// and the GPU pipeline segfaulted). Reduced to upstream ops only: Debian's
+// own mlir-opt crashes on it. affine.apply of a constant with a zero
+// divisor folds to a poison attribute, and an scf.forall canonicalization
+// then reads that bound as an IntegerAttr (dispatchIndexOpFoldResult,
+// segfault with assertions off). floordiv 0 and mod 0 crash the same way.
+// No gather lowering makes a zero divisor, so the fuzzer skips mutations
+// that write one (known_upstream_crash in utils/gather_fuzz.py). XFAIL
+// until Debian's MLIR is fixed (an XPASS here says it is).
+// XFAIL: *
+// RUN: %mlir_opt %s --canonicalize -o /dev/null
+func.func @forall_bound_divided_by_zero(%a: tensor<4xf64>) -> tensor<4xf64> {
+  %c4 = arith.constant 4 : index
+  %n = affine.apply affine_map<()[s0] -> (s0 ceildiv 0)>()[%c4]
+  %0 = scf.forall (%i) in (%n) shared_outs(%o = %a) -> tensor<4xf64> {
+    %e = tensor.extract_slice %a[%i] [1] [1] : tensor<4xf64> to tensor<1xf64>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %e into %o[%i] [1] [1] : tensor<1xf64> into tensor<4xf64>
+    }
+  }
+  return %0 : tensor<4xf64>
+}
