@@ -4,8 +4,11 @@
 // is left once the transform has lowered it): Debian's own mlir-opt
 // crashes on it in canonicalize with the bottom-up traversal that
 // GreedyRewriteConfig defaults to (top-down does not crash), also with
-// f32. The pipeline's canonicalizations run bottom-up, so the gather
-// pipeline crashes on that input too. XFAIL until Debian's MLIR is fixed
+// f32. The crashing pattern is ConvertToStaticExpandShape
+// (upstream-expand-shape-crash.mlir has the one-op form). With the gather
+// dialect loaded, as in the gather pipelines, its canonicalizer refines the
+// expand_shape first and the input compiles
+// (expand-shape-crash-avoided.mlir). XFAIL until Debian's MLIR is fixed
 // (an XPASS here says it is).
 // XFAIL: *
 // RUN: %mlir_opt %s --pass-pipeline='builtin.module(func.func(canonicalize{top-down=false}))' -o /dev/null

@@ -232,6 +232,9 @@ struct ConvertGatherToTensorPass
     MultiaxisOp::getCanonicalizationPatterns(canonical, ctx);
     tensor::ExpandShapeOp::getCanonicalizationPatterns(canonical, ctx);
     tensor::CollapseShapeOp::getCanonicalizationPatterns(canonical, ctx);
+    // Ahead of one of the expand_shape patterns, which can crash.
+    if (auto *gather = ctx->getLoadedDialect<GatherDialect>())
+      gather->getCanonicalizationPatterns(canonical);
     (void)applyPatternsGreedily(getOperation(), std::move(canonical));
     RewritePatternSet patterns(ctx);
     populateGatherToTensorPatterns(patterns, options);

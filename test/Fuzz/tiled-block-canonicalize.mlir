@@ -1,15 +1,14 @@
-// A crash in canonicalize with the top-down traversal (upstream's
-// default, and what `gather-opt --canonicalize` runs) on a block gather
-// tiled by a transform script (python/gather/tiletest.py --op block
-// --seed 1, case 8). The segfault is inside libMLIR, at the same address
-// (a rewrite pattern's) as in upstream-canonicalize-crash.mlir, which
-// crashes bottom-up instead; but this input still has gather ops, and
-// with the gather replaced by a call it does not crash: not reduced to
-// upstream ops, the cause is open. The CPU pipeline's cleanups run
-// bottom-up and compile this input (Integration/tiling.test runs it
-// through the pipeline and compares the result with numpy).
-// XFAIL: *
-// RUN: gather-opt %s --canonicalize -o /dev/null
+// A block gather tiled by a transform script (python/gather/tiletest.py
+// --op block --seed 1, case 8). `gather-opt --canonicalize` (top-down)
+// segfaulted on it inside libMLIR until 2026-11-24: the gather's unit-dim
+// canonicalization makes expand_shapes, constants folded into them, and
+// upstream's ConvertToStaticExpandShape then crashed on one of a cast
+// (upstream-expand-shape-crash.mlir). The gather dialect's canonicalizer
+// now refines such expand_shape types first.
+// RUN: gather-opt %s --canonicalize | FileCheck %s
+// CHECK-LABEL: func.func @t8
+// CHECK:         tensor.expand_shape %{{.*}} output_shape [1, 1, 4, %{{.*}}, 1] : tensor<1x4x?xi32> into tensor<1x1x4x?x1xi32>
+// CHECK:         gather.multiaxis
 #map = affine_map<()[s0] -> (s0 ceildiv 2)>
 #map1 = affine_map<(d0) -> (d0 * 2)>
 #map2 = affine_map<(d0)[s0] -> (-d0 + s0, 2)>

@@ -1,0 +1,93 @@
+//===- ExpandShapeRefinement.cpp - Static expand_shape result types ------===//
+//
+// Part of the gather project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A tensor.expand_shape whose output_shape operand becomes a constant keeps
+// that result dimension dynamic: upstream folds the constant into
+// static_output_shape and leaves the type alone. MLIR 22's
+// ConvertToStaticExpandShape canonicalization assumes that every dynamic
+// result dimension still has an output_shape operand; on such an op it
+// reads past the operand list and segfaults
+// (test/Fuzz/upstream-expand-shape-crash.mlir). The gather canonicalizations
+// and lowerings create expand_shapes of casts, so the gather dialect's
+// canonicalizer refines those result types first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Dialect/Gather/IR/GatherDialect.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+
+namespace {
+/// Makes static the result dimensions whose output_shape entry is static,
+/// with a cast back to the old type; a dynamic source dimension whose
+/// group becomes all static is cast to the group's product first (the
+/// op requires a dynamic result dimension in its group otherwise).
+struct RefineExpandShapeType : OpRewritePattern<tensor::ExpandShapeOp> {
+  // Ahead of upstream's patterns on the same op: one of them would crash.
+  RefineExpandShapeType(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(tensor::ExpandShapeOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType resultType = op.getResultType();
+    SmallVector<int64_t> refined(resultType.getShape());
+    bool changed = false;
+    for (auto [d, size] : llvm::enumerate(op.getStaticOutputShape())) {
+      if (ShapedType::isDynamic(refined[d]) && ShapedType::isStatic(size)) {
+        refined[d] = size;
+        changed = true;
+      }
+    }
+    if (!changed)
+      return rewriter.notifyMatchFailure(op, "no static size to refine");
+
+    RankedTensorType sourceType = op.getSrcType();
+    SmallVector<int64_t> sourceShape(sourceType.getShape());
+    // A static source dimension has an all-static group already (verified).
+    for (auto [i, group] : llvm::enumerate(op.getReassociationIndices())) {
+      if (ShapedType::isStatic(sourceShape[i]) ||
+          llvm::any_of(group, [&](int64_t d) {
+            return ShapedType::isDynamic(refined[d]);
+          }))
+        continue;
+      bool overflow = false;
+      uint64_t product = 1;
+      for (int64_t d : group)
+        product =
+            llvm::SaturatingMultiply<uint64_t>(product, refined[d], &overflow);
+      if (overflow || product > static_cast<uint64_t>(INT64_MAX))
+        return rewriter.notifyMatchFailure(op, "group size overflows");
+      sourceShape[i] = product;
+    }
+
+    Location loc = op.getLoc();
+    Value source = op.getSrc();
+    if (ArrayRef<int64_t>(sourceShape) != sourceType.getShape())
+      source = tensor::CastOp::create(
+          rewriter, loc,
+          RankedTensorType(
+              RankedTensorType::Builder(sourceType).setShape(sourceShape)),
+          source);
+    auto expanded = tensor::ExpandShapeOp::create(
+        rewriter, loc,
+        RankedTensorType(
+            RankedTensorType::Builder(resultType).setShape(refined)),
+        source, op.getReassociationIndices(), op.getMixedOutputShape());
+    rewriter.replaceOpWithNewOp<tensor::CastOp>(op, resultType, expanded);
+    return success();
+  }
+};
+} // namespace
+
+void GatherDialect::getCanonicalizationPatterns(
+    RewritePatternSet &results) const {
+  results.add<RefineExpandShapeType>(getContext());
+}
