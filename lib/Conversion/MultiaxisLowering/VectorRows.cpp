@@ -240,6 +240,25 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
     loopInits.push_back(arith::ConstantOp::create(
         b, loc, maskType,
         DenseElementsAttr::get(maskType, b.getBoolAttr(false))));
+  // A step's index values as `readSteps` reads them, where the indices
+  // row may have one tuple at run time (its size is dynamic): then
+  // `readFirst` repeats that tuple in every lane.
+  auto readOrBroadcast =
+      [&](OpBuilder &rb, Location rl,
+          function_ref<Value(OpBuilder &, Location)> readSteps,
+          function_ref<Value(OpBuilder &, Location)> readFirst) -> Value {
+    if (s.indicesUnitStatic[last])
+      return readSteps(rb, rl);
+    return scf::IfOp::create(
+               rb, rl, s.indicesUnit[last],
+               [&](OpBuilder &tb, Location tl) {
+                 scf::YieldOp::create(tb, tl, readFirst(tb, tl));
+               },
+               [&](OpBuilder &eb, Location el) {
+                 scf::YieldOp::create(eb, el, readSteps(eb, el));
+               })
+        .getResult(0);
+  };
   // One vector step at `j`: `full` when all its lanes are in the row (no
   // mask, reads and writes in bounds), else masked to the row's end.
   auto step = [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs,
@@ -279,32 +298,18 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
                                               at, minorMap, rawPad, wideMask,
                                               transferBounds);
       };
-      if (s.indicesUnitStatic[last]) {
-        interleaved = readSteps(lb, ll);
-      } else {
-        // A row of one tuple at run time (a broadcast): every lane reads it.
-        interleaved =
-            scf::IfOp::create(
-                lb, ll, s.indicesUnit[last],
-                [&](OpBuilder &tb, Location tl) {
-                  SmallVector<Value> at = indicesPos;
-                  at.back() = constIndex(tb, tl, 0);
-                  Value tuple = vector::TransferReadOp::create(
-                      tb, tl, VectorType::get({k}, indexElementType),
-                      op.getIndices(), at, minorMap, rawPad, Value(), inBounds);
-                  SmallVector<int64_t> repeated;
-                  for (int64_t l = 0; l < lanes * k; ++l)
-                    repeated.push_back(l % k);
-                  scf::YieldOp::create(
-                      tb, tl,
-                      vector::ShuffleOp::create(tb, tl, tuple, tuple, repeated)
-                          .getResult());
-                },
-                [&](OpBuilder &eb, Location el) {
-                  scf::YieldOp::create(eb, el, readSteps(eb, el));
-                })
-                .getResult(0);
-      }
+      auto readTuple = [&](OpBuilder &tb, Location tl) -> Value {
+        SmallVector<Value> at = indicesPos;
+        at.back() = constIndex(tb, tl, 0);
+        Value tuple = vector::TransferReadOp::create(
+            tb, tl, VectorType::get({k}, indexElementType), op.getIndices(),
+            at, minorMap, rawPad, Value(), inBounds);
+        SmallVector<int64_t> repeated;
+        for (int64_t l = 0; l < lanes * k; ++l)
+          repeated.push_back(l % k);
+        return vector::ShuffleOp::create(tb, tl, tuple, tuple, repeated);
+      };
+      interleaved = readOrBroadcast(lb, ll, readSteps, readTuple);
     }
     Value gatherMask = laneMask;
     Value values;
@@ -319,8 +324,7 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
             tensor::ExtractOp::create(lb, ll, op.getIndices(), at);
         raw = vector::BroadcastOp::create(lb, ll, rawVecType, scalar);
       } else if (k == 1) {
-        // Contiguous index values; where the row's size is dynamic it
-        // may be 1 at run time (a broadcast: every lane reads it).
+        // Contiguous index values.
         auto readRow = [&](OpBuilder &rb, Location rl) -> Value {
           SmallVector<Value> at = indicesPos;
           at.back() = j;
@@ -328,27 +332,13 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
               rb, rl, rawVecType, op.getIndices(), at, minorMap, rawPad,
               mask, transferBounds);
         };
-        if (s.indicesUnitStatic[last]) {
-          raw = readRow(lb, ll);
-        } else {
-          raw = scf::IfOp::create(
-                    lb, ll, s.indicesUnit[last],
-                    [&](OpBuilder &tb, Location tl) {
-                      SmallVector<Value> at = indicesPos;
-                      at.back() = constIndex(tb, tl, 0);
-                      Value scalar = tensor::ExtractOp::create(
-                          tb, tl, op.getIndices(), at);
-                      scf::YieldOp::create(
-                          tb, tl,
-                          vector::BroadcastOp::create(tb, tl, rawVecType,
-                                                      scalar)
-                              .getResult());
-                    },
-                    [&](OpBuilder &eb, Location el) {
-                      scf::YieldOp::create(eb, el, readRow(eb, el));
-                    })
-                    .getResult(0);
-        }
+        auto readFirst = [&](OpBuilder &tb, Location tl) -> Value {
+          SmallVector<Value> at = indicesPos;
+          at.back() = constIndex(tb, tl, 0);
+          Value scalar = tensor::ExtractOp::create(tb, tl, op.getIndices(), at);
+          return vector::BroadcastOp::create(tb, tl, rawVecType, scalar);
+        };
+        raw = readOrBroadcast(lb, ll, readRow, readFirst);
       } else {
         SmallVector<int64_t> coordinateLanes;
         for (int64_t l = 0; l < lanes; ++l)
