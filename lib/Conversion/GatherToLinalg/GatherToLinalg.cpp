@@ -54,6 +54,7 @@ void mlir::gather::populateGatherToLinalgPatterns(
   strategy.buildAllOf = buildGenericAllOf;
   strategy.checkIndicesInLoops = true;
   strategy.lowerBufferForms = true;
+  strategy.serialColdPath = true;
   strategy.blockCopy = options.blockCopy;
   strategy.vectorize = options.vectorize;
   strategy.prefetch = options.prefetch;

@@ -189,7 +189,12 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
           }
           Value zero = arith::ConstantOp::create(b, l, elementType,
                                                  b.getZeroAttr(elementType));
-          Value zeros = linalg::FillOp::create(b, l, zero, init).getResult(0);
+          Value zeros =
+              strategy.serialColdPath
+                  ? buildSerialLoopNest(
+                        b, l, init,
+                        [&](OpBuilder &, Location, ValueRange) { return zero; })
+                  : linalg::FillOp::create(b, l, zero, init).getResult(0);
           scf::YieldOp::create(b, l, zeros);
         });
     result = ifOp.getResult(0);
@@ -212,14 +217,11 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
         skipped = arith::AndIOp::create(rewriter, loc, skipped, shapeOk);
       // Reported here, not through the flag: the host must not write a
       // flag in device memory, and no loop raised it.
+      // The shared check function scans them: no loop nest per gather.
       scf::IfOp::create(rewriter, loc, skipped, [&](OpBuilder &b, Location l) {
-        Value allValid = buildIndexCheck(b, l, s, strategy.buildAllOf);
-        Value invalid = notValue(b, l, allValid);
-        scf::IfOp::create(b, l, invalid, [&](OpBuilder &ib, Location il) {
-          emitIndexOutOfBoundsReport(ib, il, op, strategy.indicesToHost,
-                                     strategy.symbolTables);
-          scf::YieldOp::create(ib, il);
-        });
+        emitIndexOutOfBoundsReport(b, l, op, strategy.indicesToHost,
+                                   strategy.symbolTables,
+                                   /*onlyIfInvalid=*/true);
         scf::YieldOp::create(b, l);
       });
     }

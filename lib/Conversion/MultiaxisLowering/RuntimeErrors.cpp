@@ -283,7 +283,7 @@ static func::FuncOp
 getOrCreateIndexReport(OpBuilder &b, Location loc, ModuleOp module,
                        MemRefType indicesType, IndexPolicy policy,
                        int64_t components, int64_t writtenRank,
-                       SymbolTableCollection *tables) {
+                       bool onlyIfInvalid, SymbolTableCollection *tables) {
   Type indexType = b.getIndexType(), i64 = b.getI64Type();
   SmallVector<Type> inputs{indicesType};
   inputs.append(2 * components + writtenRank, indexType);
@@ -294,12 +294,14 @@ getOrCreateIndexReport(OpBuilder &b, Location loc, ModuleOp module,
   os << type << " components=" << components << " written=" << writtenRank
      << " negative=" << static_cast<int>(policy.negative)
      << " out_of_bounds=" << static_cast<int>(policy.outOfBounds);
+  if (onlyIfInvalid)
+    os << " only_if_invalid";
   // The name hashes the signature, the split of its index arguments and
   // the policy: a private function of that name and type is this one.
   std::string name;
   if (Operation *existing = findHashedSymbol(
           module,
-          "__gather_index_report_" +
+          (onlyIfInvalid ? "__gather_index_check_" : "__gather_index_report_") +
               llvm::utohexstr(llvm::xxh3_64bits(key), true),
           [&](Operation *symbol) {
             auto fn = dyn_cast<func::FuncOp>(symbol);
@@ -413,7 +415,10 @@ getOrCreateIndexReport(OpBuilder &b, Location loc, ModuleOp module,
         scf::YieldOp::create(tb, tl);
       },
       [&](OpBuilder &eb, Location el) {
-        emitHookCall(eb, el, hook, site, line, column, kind, {});
+        // The caller knew an index to be invalid (a loop raised the flag)
+        // and the scan disagrees: still an error, without its details.
+        if (!onlyIfInvalid)
+          emitHookCall(eb, el, hook, site, line, column, kind, {});
         scf::YieldOp::create(eb, el);
       });
   func::ReturnOp::create(b, loc);
@@ -422,7 +427,8 @@ getOrCreateIndexReport(OpBuilder &b, Location loc, ModuleOp module,
 
 void mlir::gather::emitIndexOutOfBoundsReport(
     OpBuilder &b, Location loc, Operation *gatherOp,
-    IndicesToHostFn indicesToHost, SymbolTableCollection *symbolTables) {
+    IndicesToHostFn indicesToHost, SymbolTableCollection *symbolTables,
+    bool onlyIfInvalid) {
   auto op = cast<GatherOpInterface>(gatherOp);
   Value indices = op.getIndices(), source = op.getSource();
   auto indicesType = dyn_cast<ShapedType>(indices.getType());
@@ -475,8 +481,9 @@ void mlir::gather::emitIndexOutOfBoundsReport(
     args.push_back(buildDimSize(b, loc, writtenIndices, d));
   auto [siteAddress, line, column] = siteValues(b, loc, gatherOp, symbolTables);
   args.append({siteAddress, line, column});
-  func::FuncOp report = getOrCreateIndexReport(
-      b, loc, gatherOp->getParentOfType<ModuleOp>(), bufferType,
-      op.getIndexPolicy(), dims.size(), writtenRank, symbolTables);
+  func::FuncOp report =
+      getOrCreateIndexReport(b, loc, gatherOp->getParentOfType<ModuleOp>(),
+                             bufferType, op.getIndexPolicy(), dims.size(),
+                             writtenRank, onlyIfInvalid, symbolTables);
   func::CallOp::create(b, loc, report, args);
 }

@@ -184,8 +184,8 @@ Value mlir::gather::buildAddressedDimSize(OpBuilder &b, Location loc,
 }
 
 /// Under `error`, every index value must be valid also when the output is
-/// empty and no element reads it (docs/GatherDialect.md): checked in a
-/// separate loop over the indices, only taken when the output is empty.
+/// empty and no element reads it (docs/GatherDialect.md): checked by a scan
+/// over the indices, only taken when the output is empty.
 static void buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,
                                        Operation *gatherOp,
                                        SymbolTableCollection *symbolTables) {
@@ -207,29 +207,10 @@ static void buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,
   }
   if (!empty)
     return;
-  Value indices = op.getIndices();
-  int64_t rank = cast<ShapedType>(indices.getType()).getRank();
-  SmallVector<Value> sizes;
-  for (int64_t d = 0; d < rank; ++d)
-    sizes.push_back(buildDimSize(b, loc, indices, d));
+  // The shared check function scans the indices.
   scf::IfOp::create(b, loc, empty, [&](OpBuilder &tb, Location tl) {
-    scf::buildLoopNest(
-        tb, tl, SmallVector<Value>(rank, constIndex(tb, tl, 0)), sizes,
-        SmallVector<Value>(rank, constIndex(tb, tl, 1)),
-        [&](OpBuilder &lb, Location ll, ValueRange ivs) {
-          Value raw = buildElementRead(lb, ll, indices, ivs);
-          ResolvedIndexValue resolved = buildResolvedIndex(
-              lb, ll, policy, toIndex(lb, ll, raw),
-              buildAddressedDimSize(
-                  lb, ll, gatherOp,
-                  ivs.empty() ? constIndex(lb, ll, 0) : ivs.back()));
-          Value invalid = notValue(lb, ll, resolved.valid);
-          scf::IfOp::create(lb, ll, invalid, [&](OpBuilder &ib, Location il) {
-            emitIndexOutOfBoundsReport(ib, il, gatherOp,
-                                       /*indicesToHost=*/nullptr, symbolTables);
-            scf::YieldOp::create(ib, il);
-          });
-        });
+    emitIndexOutOfBoundsReport(tb, tl, gatherOp, /*indicesToHost=*/nullptr,
+                               symbolTables, /*onlyIfInvalid=*/true);
     scf::YieldOp::create(tb, tl);
   });
 }

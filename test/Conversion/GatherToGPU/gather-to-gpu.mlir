@@ -5,16 +5,23 @@
 // negative wrap in its body. Under `error` the gather's own loop checks the
 // index it reads: it reads through index 0 and raises a device flag; the
 // host copies the flag back after the loop and reports. Only where no loop
-// reads the indices (here: an empty data axis) a kernel over the indices
-// checks them, reporting directly. The index report (a function shared by
-// the gathers with its signature and policy, printed first) scans host
-// indices for the first invalid one.
+// reads the indices (here: an empty data axis) they are copied to the host
+// and the index check scans them, reporting an invalid one. The index
+// report and the check (functions shared by the gathers with their
+// signature and policy, printed first) scan host indices for the first
+// invalid one; the check returns when there is none.
 // CHECK:       func.func private @__gather_index_report_[[REPORT:[0-9a-f]+]](%[[IDX:[^:]*]]: memref<?x?xi64, strided<[?, ?], offset: ?>>,
 // CHECK:         scf.while
 // CHECK:           memref.load %[[IDX]]
 // CHECK:         memref.load %[[IDX]]
 // CHECK:         memref.alloc() : memref<6xi64>
 // CHECK:         func.call @__gather_runtime_error({{.*}}, %c6_i64, %{{.*}})
+// CHECK:       func.func private @__gather_index_check_[[CHECK:[0-9a-f]+]](
+// CHECK:         scf.while
+// CHECK:         scf.if
+// CHECK:           func.call @__gather_runtime_error({{.*}}, %c6_i64, %{{.*}})
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
 // CHECK-LABEL: func.func @error_check
 // CHECK-SAME:    %[[D:[^:]*]]: tensor<?x8xf32>, %[[I:[^:]*]]: tensor<5xi64>
 // CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : i32
@@ -31,9 +38,9 @@
 // CHECK:           linalg.yield %[[E]]
 // CHECK:         %[[EMPTY:.*]] = arith.cmpi eq, %[[DIM]], %{{.*}} : index
 // CHECK:         scf.if %[[EMPTY]] {
-// CHECK:           gpu.launch
+// CHECK-NOT:       gpu.launch
 // CHECK:           gpu.memcpy
-// CHECK:           func.call @__gather_index_report_
+// CHECK:           func.call @__gather_index_check_[[CHECK]](
 // CHECK-NOT:       memref.store %{{.*}}, %[[FLAG]]
 // CHECK:         }
 // CHECK:         %[[HOST:.*]] = memref.alloca() : memref<i32>

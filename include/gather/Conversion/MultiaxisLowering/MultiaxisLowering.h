@@ -49,6 +49,19 @@ using ErrorFlagBuilder = Value (*)(OpBuilder &, Location, bool insideLoop);
 /// Reads the flag back on the host as an i1 "an index was invalid".
 using ErrorFlagReader = Value (*)(OpBuilder &, Location, Value flag);
 
+/// scf.for loops over every dimension of the tensor `shaped`, threading
+/// `iterArgs` through `body(ivs, args)`; returns the final values.
+SmallVector<Value>
+buildForLoopsOver(OpBuilder &b, Location loc, Value shaped, ValueRange iterArgs,
+                  llvm::function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                        ValueRange, ValueRange)>
+                      body);
+
+/// The serial LoopNestBuilder: scf.for loops that insert `element(coords)`
+/// into `init`.
+Value buildSerialLoopNest(OpBuilder &b, Location loc, Value init,
+                          ElementFn element);
+
 /// What one lowering of gather.multiaxis chooses; the semantics, policies
 /// and checks are shared.
 struct MultiaxisLoweringStrategy {
@@ -78,6 +91,11 @@ struct MultiaxisLoweringStrategy {
   /// what a later iteration reads, where the input is too large to stay in
   /// the caches.
   bool prefetch = false;
+  /// The output is in host memory: the path that only an empty axis or a
+  /// failed shape check takes writes its zeros with buildSerialLoopNest. A
+  /// linalg.fill there becomes a parallel loop, an outlined OpenMP function
+  /// per gather with dynamic sizes, for a path that is cold.
+  bool serialColdPath = false;
   /// Where given, symbol lookups (the error hook, the site strings) go
   /// through it instead of scanning the module: lowering N gathers then
   /// takes time linear in N.

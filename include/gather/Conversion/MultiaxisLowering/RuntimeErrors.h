@@ -59,10 +59,15 @@ using IndicesToHostFn = Value (*)(OpBuilder &, Location, Value indices);
 /// policy and argument split, which every gather with them calls with its
 /// indices as a buffer of any layout (`bufferization.to_buffer` of a
 /// tensor), its sizes, the dimensions to name and its site.
-void emitIndexOutOfBoundsReport(
-    OpBuilder &b, Location loc, Operation *gatherOp,
-    IndicesToHostFn indicesToHost = nullptr,
-    SymbolTableCollection *symbolTables = nullptr);
+///
+/// With `onlyIfInvalid` the scan decides whether there is an error at all
+/// (`__gather_index_check_<hash>` returns when every index is valid): the
+/// check of indices that no loop reads (an empty output or axis), on the
+/// path where the loops did not run.
+void emitIndexOutOfBoundsReport(OpBuilder &b, Location loc, Operation *gatherOp,
+                                IndicesToHostFn indicesToHost = nullptr,
+                                SymbolTableCollection *symbolTables = nullptr,
+                                bool onlyIfInvalid = false);
 
 } // namespace mlir::gather
 
