@@ -53,3 +53,13 @@ func.func @nothing_to_refine(%a: tensor<?xf32>, %m: index, %n: index) -> tensor<
   %e = tensor.expand_shape %a [[0, 1]] output_shape [%m, %n] : tensor<?xf32> into tensor<?x?xf32>
   return %e : tensor<?x?xf32>
 }
+
+// A negative static entry (which the verifier accepts) is not a size: no
+// tensor<-2x?xf32>.
+// CHECK-LABEL: func.func @negative_entry_is_no_size
+// CHECK:         tensor.expand_shape %{{.*}} output_shape [-2, %{{.*}}] : tensor<?xf32> into tensor<?x?xf32>
+// CHECK-NOT:     tensor.cast
+func.func @negative_entry_is_no_size(%a: tensor<?xf32>, %n: index) -> tensor<?x?xf32> {
+  %e = tensor.expand_shape %a [[0, 1]] output_shape [-2, %n] : tensor<?xf32> into tensor<?x?xf32>
+  return %e : tensor<?x?xf32>
+}

@@ -41,7 +41,8 @@ struct RefineExpandShapeType : OpRewritePattern<tensor::ExpandShapeOp> {
     SmallVector<int64_t> refined(resultType.getShape());
     bool changed = false;
     for (auto [d, size] : llvm::enumerate(op.getStaticOutputShape())) {
-      if (ShapedType::isDynamic(refined[d]) && ShapedType::isStatic(size)) {
+      // A negative entry (the verifier lets one through) is no size.
+      if (ShapedType::isDynamic(refined[d]) && size >= 0) {
         refined[d] = size;
         changed = true;
       }
