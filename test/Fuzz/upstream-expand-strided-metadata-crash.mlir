@@ -1,0 +1,16 @@
+// An upstream MLIR 22.1.8 crash the fuzzer found (scripts/fuzz.sh --seed
+// 7777, mutations of Dialect/Gather/canonicalize-expand-shape.mlir, whose
+// @nothing_to_refine alone crashes every pipeline): expand-strided-metadata
+// segfaults on a memref.expand_shape with two dynamic sizes in one
+// reassociation group (ReinterpretCastOp::build reads a stride that is
+// not an integer attribute; one dynamic size per group is fine). Debian's
+// own mlir-opt crashes on this input. No gather rewrite makes such a
+// group (their groups add static unit dimensions); the fuzzer skips
+// mutations that hold one (known_upstream_crash). XFAIL until Debian's
+// MLIR is fixed (an XPASS here says it is).
+// XFAIL: *
+// RUN: %mlir_opt %s --expand-strided-metadata -o /dev/null
+func.func @two_dynamic_sizes_in_one_group(%a: memref<?xf32>, %m: index, %n: index) -> memref<?x?xf32> {
+  %e = memref.expand_shape %a [[0, 1]] output_shape [%m, %n] : memref<?xf32> into memref<?x?xf32>
+  return %e : memref<?x?xf32>
+}
