@@ -122,6 +122,7 @@ void mlir::gather::buildGatherCpuPipeline(
   toCfg.addPass(createGatherRolledLoops());
   toCfg.addPass(createLowerAffinePass());
   toCfg.addPass(createSCFToControlFlowPass());
+  toCfg.addPass(createGatherExpandShapesToReinterpretCasts());
   toCfg.addPass(memref::createExpandStridedMetadataPass());
   toCfg.addPass(createLowerAffinePass());
   toCfg.addPass(createConvertVectorToSCFPass());
@@ -183,6 +184,7 @@ void mlir::gather::buildGatherGpuPipeline(
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createGatherExpandShapesToReinterpretCasts());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createGpuToLLVMConversionPass());

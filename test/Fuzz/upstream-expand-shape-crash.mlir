@@ -5,7 +5,9 @@
 // upstream folds constant operands into static_output_shape and keeps the
 // type). ConvertToStaticExpandShape, for an expand_shape of a tensor.cast,
 // takes one output_shape operand per dynamic result dimension, reads past
-// the operand list and builds an op from garbage. The gather dialect's
+// the operand list and builds an op from garbage (the same mismatch as
+// iree-org/iree#23427, with a proposed fix in llvm/llvm-project#180705).
+// The gather dialect's
 // canonicalizer refines such types first (ExpandShapeRefinement.cpp;
 // expand-shape-crash-avoided.mlir runs this input through gather-opt).
 // XFAIL until Debian's MLIR is fixed (an XPASS here says it is).

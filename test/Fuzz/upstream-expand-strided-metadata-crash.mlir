@@ -4,10 +4,12 @@
 // segfaults on a memref.expand_shape with two dynamic sizes in one
 // reassociation group (ReinterpretCastOp::build reads a stride that is
 // not an integer attribute; one dynamic size per group is fine). Debian's
-// own mlir-opt crashes on this input. No gather rewrite makes such a
-// group (their groups add static unit dimensions); the fuzzer skips
-// mutations that hold one (known_upstream_crash). XFAIL until Debian's
-// MLIR is fixed (an XPASS here says it is).
+// own mlir-opt crashes on this input. Upstream knows it
+// (llvm/llvm-project#186830, fixed for LLVM 23 by #187844). Our pipelines
+// lower such reshapes before expand-strided-metadata runs
+// (gather-expand-shapes-to-reinterpret-casts; this input through them:
+// expand-strided-metadata-crash-avoided.mlir). XFAIL until Debian's MLIR is fixed
+// (an XPASS here says it is).
 // XFAIL: *
 // RUN: %mlir_opt %s --expand-strided-metadata -o /dev/null
 func.func @two_dynamic_sizes_in_one_group(%a: memref<?xf32>, %m: index, %n: index) -> memref<?x?xf32> {

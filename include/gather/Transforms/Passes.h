@@ -5,6 +5,10 @@
 
 #include "mlir/Pass/Pass.h"
 
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
+
 namespace mlir::gather {
 
 #define GEN_PASS_DECL
@@ -12,6 +16,12 @@ namespace mlir::gather {
 
 #define GEN_PASS_REGISTRATION
 #include "gather/Transforms/Passes.h.inc"
+
+/// The pattern of gather-expand-shapes-to-reinterpret-casts, for pipelines
+/// that run MLIR 22's expand-strided-metadata on reshapes with several
+/// dynamic sizes in one group.
+void populateExpandShapesToReinterpretCastsPatterns(
+    RewritePatternSet &patterns);
 
 /// The entries gather-destination-entries adds for a function `@f`:
 /// `@f__into` (results into caller buffers) and `@f__shape` (their sizes).

@@ -41,6 +41,37 @@ def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
 }
 
 
+def GatherExpandShapesToReinterpretCasts
+    : Pass<"gather-expand-shapes-to-reinterpret-casts"> {
+  let summary = "Lower memref.expand_shape ops with several dynamic sizes in "
+                "one group to memref.reinterpret_cast";
+  let description = [{
+    MLIR 22's `expand-strided-metadata` assumes at most one dynamic size
+    per reassociation group of a `memref.expand_shape` and crashes on more
+    (llvm/llvm-project#186830, fixed for LLVM 23 by #187844). Such a
+    reshape is ordinary in dynamic models: a `[b * s] -> [b, s]` reshape
+    of a flattened tensor, bufferized. This pass rewrites exactly those
+    ops, before `expand-strided-metadata` runs, into a
+    `memref.reinterpret_cast` of the source whose sizes are the op's
+    `output_shape` and whose strides are the source stride of the group
+    times the sizes to the right of each dimension; other expand_shape ops
+    are left to upstream. Static strides and offsets of the result type
+    are kept as they are.
+
+    ```mlir
+    %e = memref.expand_shape %a [[0, 1]] output_shape [%m, %n]
+        : memref<?xf32> into memref<?x?xf32>
+    // becomes
+    %base, %offset, %size, %stride = memref.extract_strided_metadata %a
+        : memref<?xf32> -> memref<f32>, index, index, index
+    %e = memref.reinterpret_cast %a to offset: [0], sizes: [%m, %n],
+        strides: [%n, 1] : memref<?xf32> to memref<?x?xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def GatherSplitFunctions : Pass<"gather-split-functions", "ModuleOp"> {
   let summary = "Split long straight-line function bodies into a chain of calls";
   let description = [{

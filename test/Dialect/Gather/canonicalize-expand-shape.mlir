@@ -37,13 +37,32 @@ func.func @group_becomes_static(%a: tensor<?xf32>) -> tensor<?x?xf32> {
 }
 
 // Dynamic entries for dynamic dimensions, static ones for static: nothing
-// to refine. (One dynamic size per group: with two, upstream's
-// expand-strided-metadata crashes in the pipelines, which the fuzzer runs
-// on this file; upstream-expand-strided-metadata-crash.mlir.)
+// to refine, with one dynamic size per group or two.
 // CHECK-LABEL: func.func @nothing_to_refine
 // CHECK:         tensor.expand_shape %{{.*}} output_shape [%{{.*}}, 4, %{{.*}}] : tensor<?x?xf32> into tensor<?x4x?xf32>
+// CHECK:         tensor.expand_shape %{{.*}} output_shape [%{{.*}}, %{{.*}}] : tensor<?xf32> into tensor<?x?xf32>
 // CHECK-NOT:     tensor.cast
-func.func @nothing_to_refine(%a: tensor<?x?xf32>, %m: index, %n: index) -> tensor<?x4x?xf32> {
+func.func @nothing_to_refine(%a: tensor<?x?xf32>, %b: tensor<?xf32>, %m: index, %n: index) -> (tensor<?x4x?xf32>, tensor<?x?xf32>) {
   %e = tensor.expand_shape %a [[0, 1], [2]] output_shape [%m, 4, %n] : tensor<?x?xf32> into tensor<?x4x?xf32>
-  return %e : tensor<?x4x?xf32>
+  %f = tensor.expand_shape %b [[0, 1]] output_shape [%m, %n] : tensor<?xf32> into tensor<?x?xf32>
+  return %e, %f : tensor<?x4x?xf32>, tensor<?x?xf32>
+}
+
+// A group whose product overflows 64 bits is left alone.
+// CHECK-LABEL: func.func @group_size_overflows
+// CHECK:         tensor.expand_shape %{{.*}} output_shape [4611686018427387904, 4] : tensor<?xf32> into tensor<?x?xf32>
+// CHECK-NOT:     tensor.cast
+func.func @group_size_overflows(%a: tensor<?xf32>) -> tensor<?x?xf32> {
+  %e = tensor.expand_shape %a [[0, 1]] output_shape [4611686018427387904, 4] : tensor<?xf32> into tensor<?x?xf32>
+  return %e : tensor<?x?xf32>
+}
+
+// A negative static entry (which the verifier accepts) is not a size: no
+// tensor<-2x?xf32>.
+// CHECK-LABEL: func.func @negative_entry_is_no_size
+// CHECK:         tensor.expand_shape %{{.*}} output_shape [-2, %{{.*}}] : tensor<?xf32> into tensor<?x?xf32>
+// CHECK-NOT:     tensor.cast
+func.func @negative_entry_is_no_size(%a: tensor<?xf32>, %n: index) -> tensor<?x?xf32> {
+  %e = tensor.expand_shape %a [[0, 1]] output_shape [-2, %n] : tensor<?xf32> into tensor<?x?xf32>
+  return %e : tensor<?x?xf32>
 }
