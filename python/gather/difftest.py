@@ -265,6 +265,34 @@ def call_problem(program, entry, args, want):
     return None
 
 
+def reference_or_error(fn, *args, **kw):
+    """The reference's result, or the GatherIndexError it raises (what
+    call_problem expects of an invalid index)."""
+    try:
+        return fn(*args, **kw)
+    except ref.GatherIndexError as e:
+        return e
+
+
+class CallChecks:
+    """call_problem over many calls of compiled functions: prints a FAIL
+    line per problem and counts."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def check(self, name, program, entry, args, want):
+        problem = call_problem(program, entry, args, want)
+        if problem:
+            print(f"FAIL {name}: {problem}")
+            self.failed += 1
+        else:
+            self.passed += 1
+
+    def summary(self, label):
+        return f"{label}: {self.passed} passed, {self.failed} failed"
+
+
 def difference(got, want):
     """Where `got` and `want` differ, briefly: whole arrays of a large
     result would bury the report."""

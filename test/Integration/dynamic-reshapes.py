@@ -11,28 +11,11 @@
 import numpy as np
 
 from gather import jit, reference as ref
-from gather.difftest import call_problem
+from gather.difftest import CallChecks, reference_or_error as expected
 
 rng = np.random.default_rng(11)
-passed = failed = 0
-
-
-def check(name, program, entry, args, want):
-    global passed, failed
-    problem = call_problem(program, entry, args, want)
-    if problem:
-        print(f"FAIL {name}: {problem}")
-        failed += 1
-    else:
-        passed += 1
-
-
-def expected(fn, *args, **kw):
-    try:
-        return fn(*args, **kw)
-    except ref.GatherIndexError as e:
-        return e
-
+checks = CallChecks()
+check = checks.check
 
 # @split_rows: flat data of m * n values seen as m rows of n (m from the
 # indices, n = size / m, a reshape to [m, -1]), an element gather along
@@ -87,4 +70,4 @@ ids[7] = 1000
 check("embed_batches_invalid", program, "embed_batches", (table, ids, np.ones(3, np.float32)),
       expected(ref.block, table, ids.reshape(3, 4), 0))
 
-print(f"dynamic-reshapes: {passed} passed, {failed} failed")
+print(checks.summary("dynamic-reshapes"))

@@ -9,27 +9,15 @@
 import numpy as np
 
 from gather import jit, reference as ref
-from gather.difftest import call_problem
+from gather.difftest import CallChecks, reference_or_error
 
 rng = np.random.default_rng(3)
-passed = failed = 0
-
-
-def check(name, program, entry, args, want):
-    global passed, failed
-    problem = call_problem(program, entry, args, want)
-    if problem:
-        print(f"FAIL {name}: {problem}")
-        failed += 1
-    else:
-        passed += 1
+checks = CallChecks()
+check = checks.check
 
 
 def expected(*args, **kw):
-    try:
-        return ref.elements(*args, **kw)
-    except ref.GatherIndexError as e:
-        return e
+    return reference_or_error(ref.elements, *args, **kw)
 
 
 POLICIES = ["error", "fill", "clamp"]
@@ -78,4 +66,4 @@ idx = rng.integers(0, 32, (64, 8))
 idx[5, 5] = 32
 check("offset_slice_invalid", program, "offset_slice", (square, idx), expected(square[:, 3:35], idx, 1))
 check("strided_slice_invalid", program, "strided_slice", (square, idx), expected(square[:, ::2], idx, 1))
-print(f"sliced-inputs: {passed} passed, {failed} failed")
+print(checks.summary("sliced-inputs"))
