@@ -6,9 +6,12 @@
 // divisor folds to a poison attribute, and an scf.forall canonicalization
 // then reads that bound as an IntegerAttr (dispatchIndexOpFoldResult,
 // segfault with assertions off). floordiv 0 and mod 0 crash the same way.
-// No gather lowering makes a zero divisor, so the fuzzer skips mutations
-// that write one (known_upstream_crash in utils/gather_fuzz.py). XFAIL
-// until Debian's MLIR is fixed (an XPASS here says it is).
+// No gather lowering makes a zero divisor. Both pipelines reject such maps
+// before they canonicalize (gather-check-affine-divisors,
+// forall-zero-divisor-crash-avoided.mlir); the fuzzer skips plain
+// --canonicalize on mutations that write one (known_upstream_crash in
+// utils/gather_fuzz.py). XFAIL until Debian's MLIR is fixed (an XPASS
+// here says it is).
 // XFAIL: *
 // RUN: %mlir_opt %s --canonicalize -o /dev/null
 func.func @forall_bound_divided_by_zero(%a: tensor<4xf64>) -> tensor<4xf64> {

@@ -41,6 +41,21 @@ def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
 }
 
 
+def GatherCheckAffineDivisors : Pass<"gather-check-affine-divisors"> {
+  let summary = "Reject affine maps that divide by a constant below 1";
+  let description = [{
+    `floordiv`, `ceildiv` and `mod` in an affine expression need a positive
+    divisor, but MLIR 22 accepts `s0 ceildiv 0` (or a negative constant)
+    in any affine map or integer set. An `affine.apply` of such a map folds
+    to poison, and upstream canonicalizations then crash on the poison (an
+    `scf.forall` bound, for one; see
+    `test/Fuzz/upstream-forall-zero-divisor-crash.mlir`). Both gather
+    pipelines run this check first: an op whose maps or sets divide by a
+    constant below 1 gets an error that names the expression, and the pass
+    fails.
+  }];
+}
+
 def GatherExpandShapesToReinterpretCasts
     : Pass<"gather-expand-shapes-to-reinterpret-casts"> {
   let summary = "Lower memref.expand_shape ops with several dynamic sizes in "
