@@ -576,7 +576,7 @@ def known_upstream_crash(text):
         and an scf.forall canonicalization reading that bound segfaults
         (test/Fuzz/upstream-forall-zero-divisor-crash.mlir). Only plain
         `--canonicalize` is skipped: the pipelines reject such maps first
-        (gather-check-affine-divisors), which the fuzzer checks.
+        (gather-check-input), which the fuzzer checks.
     (expand-strided-metadata's crash on an expand_shape with two dynamic
     sizes in a group is not skipped: the pipelines lower such reshapes
     first, gather-expand-shapes-to-reinterpret-casts.)"""

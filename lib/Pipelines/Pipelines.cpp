@@ -78,7 +78,7 @@ static void addBufferization(OpPassManager &pm,
 
 void mlir::gather::buildGatherCpuPipeline(
     OpPassManager &pm, const GatherCpuPipelineOptions &options) {
-  pm.addPass(createGatherCheckAffineDivisors());
+  pm.addPass(createGatherCheckInput());
   // Before canonicalization, which would put reshapes between a gather and
   // its consumer.
   if (options.destinationEntries)
@@ -155,7 +155,7 @@ static bool havePtxas() {
 
 void mlir::gather::buildGatherGpuPipeline(
     OpPassManager &pm, const GatherGpuPipelineOptions &options) {
-  pm.addPass(createGatherCheckAffineDivisors());
+  pm.addPass(createGatherCheckInput());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertGatherToGPU());
   pm.addPass(createGatherSplitFunctions());

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Transforms/Passes.h"
+#include "gather/Utils/Reassociation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -31,6 +32,8 @@ struct ExpandShapeToReinterpretCast : OpRewritePattern<memref::ExpandShapeOp> {
                                 PatternRewriter &rewriter) const override {
     MemRefType resultType = op.getResultType();
     SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
+    if (gather::findMisplacedReassociationIndex(groups, resultType.getRank()))
+      return rewriter.notifyMatchFailure(op, "malformed reassociation");
     auto dynamicSizes = [&](const ReassociationIndices &group) {
       return llvm::count_if(
           group, [&](int64_t d) { return resultType.isDynamicDim(d); });

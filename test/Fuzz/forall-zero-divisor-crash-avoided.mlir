@@ -1,7 +1,7 @@
 // The input on which upstream's canonicalization crashes (an affine map
 // dividing by zero feeding an scf.forall bound) gets a diagnostic from both
 // pipelines, which check affine divisors before they canonicalize
-// (gather-check-affine-divisors). `--canonicalize` alone still crashes:
+// (gather-check-input). `--canonicalize` alone still crashes:
 // that is upstream-forall-zero-divisor-crash.mlir.
 // RUN: not gather-opt %S/upstream-forall-zero-divisor-crash.mlir --gather-cpu-pipeline 2>&1 | FileCheck %s
 // RUN: not gather-opt %S/upstream-forall-zero-divisor-crash.mlir --gather-gpu-pipeline=format=isa 2>&1 | FileCheck %s

@@ -7,7 +7,7 @@
 // then reads that bound as an IntegerAttr (dispatchIndexOpFoldResult,
 // segfault with assertions off). floordiv 0 and mod 0 crash the same way.
 // No gather lowering makes a zero divisor. Both pipelines reject such maps
-// before they canonicalize (gather-check-affine-divisors,
+// before they canonicalize (gather-check-input,
 // forall-zero-divisor-crash-avoided.mlir); the fuzzer skips plain
 // --canonicalize on mutations that write one (known_upstream_crash in
 // utils/gather_fuzz.py). XFAIL until Debian's MLIR is fixed (an XPASS

@@ -41,18 +41,22 @@ def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
 }
 
 
-def GatherCheckAffineDivisors : Pass<"gather-check-affine-divisors"> {
-  let summary = "Reject affine maps that divide by a constant below 1";
+def GatherCheckInput : Pass<"gather-check-input"> {
+  let summary = "Reject IR that MLIR 22 verifies but its passes crash on";
   let description = [{
-    `floordiv`, `ceildiv` and `mod` in an affine expression need a positive
-    divisor, but MLIR 22 accepts `s0 ceildiv 0` (or a negative constant)
-    in any affine map or integer set. An `affine.apply` of such a map folds
-    to poison, and upstream canonicalizations then crash on the poison (an
-    `scf.forall` bound, for one; see
-    `test/Fuzz/upstream-forall-zero-divisor-crash.mlir`). Both gather
-    pipelines run this check first: an op whose maps or sets divide by a
-    constant below 1 gets an error that names the expression, and the pass
-    fails.
+    Both gather pipelines run this check first; each finding is an error on
+    the op, and the pass fails:
+
+    - `floordiv`, `ceildiv` and `mod` need a positive divisor, but MLIR 22
+      accepts `s0 ceildiv 0` (or a negative constant) in any affine map or
+      integer set. An `affine.apply` of such a map folds to poison, and
+      upstream canonicalizations then crash on the poison (an `scf.forall`
+      bound, for one; `test/Fuzz/upstream-forall-zero-divisor-crash.mlir`).
+    - The reassociation of a `tensor` or `memref` `expand_shape` or
+      `collapse_shape` must list the positions of the expanded shape in
+      order. MLIR 22's verifier reads each index as an unsigned 32-bit
+      position, so `[[4294967296, 1]]` passes for `[[0, 1]]`, and passes
+      that index shapes with the indices crash.
   }];
 }
 

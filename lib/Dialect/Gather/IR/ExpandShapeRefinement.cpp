@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "gather/Utils/Reassociation.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -38,6 +39,9 @@ struct RefineExpandShapeType : OpRewritePattern<tensor::ExpandShapeOp> {
   LogicalResult matchAndRewrite(tensor::ExpandShapeOp op,
                                 PatternRewriter &rewriter) const override {
     RankedTensorType resultType = op.getResultType();
+    if (findMisplacedReassociationIndex(op.getReassociationIndices(),
+                                        resultType.getRank()))
+      return rewriter.notifyMatchFailure(op, "malformed reassociation");
     SmallVector<int64_t> refined(resultType.getShape());
     bool changed = false;
     for (auto [d, size] : llvm::enumerate(op.getStaticOutputShape())) {

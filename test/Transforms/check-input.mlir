@@ -1,4 +1,4 @@
-// RUN: gather-opt %s --gather-check-affine-divisors --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: gather-opt %s --gather-check-input --split-input-file --verify-diagnostics | FileCheck %s
 
 // Positive constant divisors and symbols pass.
 // CHECK-LABEL: func.func @positive_divisors
@@ -41,4 +41,31 @@ func.func @zero_divisor_in_an_integer_set(%n: index) {
   affine.if affine_set<(d0) : (d0 floordiv 0 >= 0)>(%n) {
   }
   return
+}
+
+// -----
+
+// Well-formed reassociations pass.
+// CHECK-LABEL: func.func @reassociations_in_order
+func.func @reassociations_in_order(%a: tensor<?xf32>, %n: index, %b: memref<2x3xf32>) -> (tensor<?x4xf32>, memref<6xf32>) {
+  %e = tensor.expand_shape %a [[0, 1]] output_shape [%n, 4] : tensor<?xf32> into tensor<?x4xf32>
+  %c = memref.collapse_shape %b [[0, 1]] : memref<2x3xf32> into memref<6xf32>
+  return %e, %c : tensor<?x4xf32>, memref<6xf32>
+}
+
+// -----
+
+// 2^32 passes MLIR 22's verifier as position 0.
+func.func @expand_index_past_32_bits(%a: tensor<?xf32>, %m: index, %n: index) -> tensor<?x?xf32> {
+  // expected-error @+1 {{'tensor.expand_shape' op reassociation index at position 0 must be 0 (the indices run from 0 to 1 in order)}}
+  %e = tensor.expand_shape %a [[4294967296, 1]] output_shape [%m, %n] : tensor<?xf32> into tensor<?x?xf32>
+  return %e : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @collapse_index_past_32_bits(%a: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
+  // expected-error @+1 {{'tensor.collapse_shape' op reassociation index at position 2 must be 2 (the indices run from 0 to 2 in order)}}
+  %c = tensor.collapse_shape %a [[0, 1], [4294967298]] : tensor<2x3x4xf32> into tensor<6x4xf32>
+  return %c : tensor<6x4xf32>
 }

@@ -1,0 +1,111 @@
+//===- CheckInput.cpp - input that MLIR 22 verifies but cannot handle -----===//
+//
+// Two kinds of IR pass MLIR 22's verifiers and then crash its passes:
+// - floordiv, ceildiv and mod by a constant below 1 in an affine map: an
+//   affine.apply of it folds to poison, and canonicalizations crash on
+//   that poison (an scf.forall bound, for one);
+// - a reshape whose reassociation index is 2^32 or more: the verifier
+//   reads it as an unsigned position (2^32 passes for 0), rewrites index
+//   shapes with it.
+// The pipelines run this check first, so that such input gets a
+// diagnostic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Transforms/Passes.h"
+#include "gather/Utils/Reassociation.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IntegerSet.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_GATHERCHECKINPUT
+#include "gather/Transforms/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+
+/// The first floordiv, ceildiv or mod in `expr` whose divisor is a constant
+/// below 1, or null.
+static AffineExpr findNonPositiveDivisor(AffineExpr expr) {
+  AffineExpr found;
+  expr.walk([&](AffineExpr e) {
+    if (found || (e.getKind() != AffineExprKind::FloorDiv &&
+                  e.getKind() != AffineExprKind::CeilDiv &&
+                  e.getKind() != AffineExprKind::Mod))
+      return;
+    auto divisor =
+        dyn_cast<AffineConstantExpr>(cast<AffineBinaryOpExpr>(e).getRHS());
+    if (divisor && divisor.getValue() < 1)
+      found = e;
+  });
+  return found;
+}
+
+/// The reassociation of a reshape: its indices must be the positions of
+/// the expanded shape in order.
+static LogicalResult checkReassociation(Operation *op) {
+  SmallVector<ReassociationIndices> groups;
+  int64_t expandedRank;
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    groups = expand.getReassociationIndices();
+    expandedRank = expand.getResultType().getRank();
+  } else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+    groups = collapse.getReassociationIndices();
+    expandedRank = collapse.getSrcType().getRank();
+  } else if (auto expand = dyn_cast<memref::ExpandShapeOp>(op)) {
+    groups = expand.getReassociationIndices();
+    expandedRank = expand.getResultType().getRank();
+  } else if (auto collapse = dyn_cast<memref::CollapseShapeOp>(op)) {
+    groups = collapse.getReassociationIndices();
+    expandedRank = collapse.getSrcType().getRank();
+  } else {
+    return success();
+  }
+  std::optional<int64_t> position =
+      gather::findMisplacedReassociationIndex(groups, expandedRank);
+  if (!position)
+    return success();
+  return op->emitOpError("reassociation index at position ")
+         << *position << " must be " << *position
+         << " (the indices run from 0 to " << expandedRank - 1
+         << " in order)";
+}
+
+namespace {
+struct GatherCheckInputPass
+    : gather::impl::GatherCheckInputBase<GatherCheckInputPass> {
+  void runOnOperation() override {
+    bool anyFound = false;
+    getOperation()->walk([&](Operation *op) {
+      if (failed(checkReassociation(op)))
+        anyFound = true;
+      AffineExpr found;
+      auto check = [&](ArrayRef<AffineExpr> exprs) {
+        for (AffineExpr expr : exprs)
+          if (!found)
+            found = findNonPositiveDivisor(expr);
+      };
+      // Inherent attributes too (affine.apply keeps its map in properties).
+      op->getAttrDictionary().walk(
+          [&](AffineMapAttr map) { check(map.getValue().getResults()); },
+          [&](IntegerSetAttr set) { check(set.getValue().getConstraints()); });
+      if (!found)
+        return;
+      auto divisor =
+          cast<AffineConstantExpr>(cast<AffineBinaryOpExpr>(found).getRHS());
+      std::string expression;
+      llvm::raw_string_ostream(expression) << found;
+      op->emitOpError("divides by ")
+          << divisor.getValue() << " in the affine expression " << expression
+          << ": floordiv, ceildiv and mod need a positive divisor";
+      anyFound = true;
+    });
+    if (anyFound)
+      signalPassFailure();
+  }
+};
+} // namespace
