@@ -71,8 +71,7 @@ static LogicalResult checkReassociation(Operation *op) {
     return success();
   return op->emitOpError("reassociation index at position ")
          << *position << " must be " << *position
-         << " (the indices run from 0 to " << expandedRank - 1
-         << " in order)";
+         << " (the indices run from 0 to " << expandedRank - 1 << " in order)";
 }
 
 namespace {
