@@ -55,6 +55,18 @@ func.func @reassociations_in_order(%a: tensor<?xf32>, %n: index, %b: memref<2x3x
 
 // -----
 
+// A rank-0 value reshapes to unit dimensions with no groups at all.
+// CHECK-LABEL: func.func @rank_zero_reshapes
+// CHECK: tensor.expand_shape %{{.*}} []
+// CHECK: memref.collapse_shape %{{.*}} []
+func.func @rank_zero_reshapes(%a: tensor<i32>, %b: memref<1x1xf32>) -> (tensor<1x1xi32>, memref<f32>) {
+  %e = tensor.expand_shape %a [] output_shape [1, 1] : tensor<i32> into tensor<1x1xi32>
+  %c = memref.collapse_shape %b [] : memref<1x1xf32> into memref<f32>
+  return %e, %c : tensor<1x1xi32>, memref<f32>
+}
+
+// -----
+
 // 2^32 passes MLIR 22's verifier as position 0.
 func.func @expand_index_past_32_bits(%a: tensor<?xf32>, %m: index, %n: index) -> tensor<?x?xf32> {
   // expected-error @+1 {{'tensor.expand_shape' op reassociation index at position 0 must be 0 (the indices run from 0 to 1 in order)}}

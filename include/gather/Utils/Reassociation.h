@@ -18,10 +18,13 @@ namespace mlir::gather {
 
 /// The first position at which the concatenated `groups` are not
 /// 0, 1, ..., `expandedRank` - 1 (their length when they stop short), or
-/// nullopt when they are exactly that.
+/// nullopt when they are exactly that. No groups at all is the reshape of a
+/// rank-0 value to unit dimensions (or back), which names no position.
 inline std::optional<int64_t>
 findMisplacedReassociationIndex(ArrayRef<ReassociationIndices> groups,
                                 int64_t expandedRank) {
+  if (groups.empty())
+    return std::nullopt;
   int64_t position = 0;
   for (const ReassociationIndices &group : groups)
     for (int64_t index : group) {
