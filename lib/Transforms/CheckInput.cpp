@@ -1,12 +1,16 @@
 //===- CheckInput.cpp - input that MLIR 22 verifies but cannot handle -----===//
 //
-// Two kinds of IR pass MLIR 22's verifiers and then crash its passes:
+// Three kinds of IR pass MLIR 22's verifiers and then crash its passes:
 // - floordiv, ceildiv and mod by a constant below 1 in an affine map: an
 //   affine.apply of it folds to poison, and canonicalizations crash on
 //   that poison (an scf.forall bound, for one);
 // - a reshape whose reassociation index is 2^32 or more: the verifier
 //   reads it as an unsigned position (2^32 passes for 0), rewrites index
-//   shapes with it.
+//   shapes with it;
+// - tensor.dim and memref.dim of a constant index outside [0, rank): with
+//   the GPU dialect loaded, its canonicalization of memref.dim indexes the
+//   shape with a negative index (llvm/llvm-project#205073, fixed for LLVM
+//   23). Such a dim is undefined behaviour wherever it runs.
 // The pipelines run this check first, so that such input gets a
 // diagnostic.
 //
@@ -20,6 +24,7 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IntegerSet.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERCHECKINPUT
@@ -74,13 +79,37 @@ static LogicalResult checkReassociation(Operation *op) {
          << " (the indices run from 0 to " << expandedRank - 1 << " in order)";
 }
 
+/// A dim op's constant index must name a dimension of its ranked source.
+static LogicalResult checkDimIndex(Operation *op) {
+  Value source, index;
+  if (auto dim = dyn_cast<tensor::DimOp>(op)) {
+    source = dim.getSource();
+    index = dim.getIndex();
+  } else if (auto dim = dyn_cast<memref::DimOp>(op)) {
+    source = dim.getSource();
+    index = dim.getIndex();
+  } else {
+    return success();
+  }
+  auto type = dyn_cast<ShapedType>(source.getType());
+  APInt value;
+  if (!type || !type.hasRank() || !matchPattern(index, m_ConstantInt(&value)))
+    return success();
+  int64_t position = value.getSExtValue();
+  if (position >= 0 && position < type.getRank())
+    return success();
+  return op->emitOpError("index ")
+         << position << " is out of range [0, " << type.getRank()
+         << ") for the source's dimensions";
+}
+
 namespace {
 struct GatherCheckInputPass
     : gather::impl::GatherCheckInputBase<GatherCheckInputPass> {
   void runOnOperation() override {
     bool anyFound = false;
     getOperation()->walk([&](Operation *op) {
-      if (failed(checkReassociation(op)))
+      if (failed(checkReassociation(op)) || failed(checkDimIndex(op)))
         anyFound = true;
       AffineExpr found;
       auto check = [&](ArrayRef<AffineExpr> exprs) {

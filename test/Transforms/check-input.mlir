@@ -81,3 +81,36 @@ func.func @collapse_index_past_32_bits(%a: tensor<2x3x4xf32>) -> tensor<6x4xf32>
   %c = tensor.collapse_shape %a [[0, 1], [4294967298]] : tensor<2x3x4xf32> into tensor<6x4xf32>
   return %c : tensor<6x4xf32>
 }
+
+// -----
+
+// Constant indices within the rank, and unknown ones, pass.
+// CHECK-LABEL: func.func @dims_in_range
+func.func @dims_in_range(%t: tensor<?x4xf32>, %m: memref<?xf32>, %u: tensor<*xf32>, %i: index) -> (index, index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %a = tensor.dim %t, %c1 : tensor<?x4xf32>
+  %b = memref.dim %m, %c0 : memref<?xf32>
+  %c = tensor.dim %t, %i : tensor<?x4xf32>
+  %d = tensor.dim %u, %c5 : tensor<*xf32>
+  return %a, %b, %c, %d : index, index, index, index
+}
+
+// -----
+
+func.func @tensor_dim_index_negative(%t: tensor<?x4xf32>) -> index {
+  %c = arith.constant -1 : index
+  // expected-error @+1 {{'tensor.dim' op index -1 is out of range [0, 2) for the source's dimensions}}
+  %d = tensor.dim %t, %c : tensor<?x4xf32>
+  return %d : index
+}
+
+// -----
+
+func.func @memref_dim_index_not_less_than_rank(%m: memref<?xf32>) -> index {
+  %c = index.constant 1
+  // expected-error @+1 {{'memref.dim' op index 1 is out of range [0, 1) for the source's dimensions}}
+  %d = memref.dim %m, %c : memref<?xf32>
+  return %d : index
+}

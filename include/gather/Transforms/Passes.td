@@ -57,6 +57,11 @@ def GatherCheckInput : Pass<"gather-check-input"> {
       order. MLIR 22's verifier reads each index as an unsigned 32-bit
       position, so `[[4294967296, 1]]` passes for `[[0, 1]]`, and passes
       that index shapes with the indices crash.
+    - A `tensor.dim` or `memref.dim` with a constant index must name a
+      dimension of its ranked source. An index outside `[0, rank)` is
+      undefined behaviour at run time, and with the GPU dialect loaded the
+      canonicalization of a `memref.dim` with a negative constant index
+      crashes (llvm/llvm-project#205073, fixed for LLVM 23).
   }];
 }
 
