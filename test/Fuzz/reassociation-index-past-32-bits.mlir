@@ -11,6 +11,12 @@
 // RUN: gather-opt %s --convert-gather-to-tensor=assume-in-bounds=true | FileCheck %s
 // RUN: not gather-opt %s --gather-cpu-pipeline 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // RUN: not gather-opt %s --gather-gpu-pipeline=format=isa 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// The collapse_shape on which upstream's bufferization crashes
+// (upstream-bufferize-reassociation-crash.mlir) gets the same diagnostic.
+// RUN: not gather-opt %S/upstream-bufferize-reassociation-crash.mlir --gather-cpu-pipeline 2>&1 | FileCheck %s --check-prefix=COLLAPSE
+// RUN: not gather-opt %S/upstream-bufferize-reassociation-crash.mlir --gather-gpu-pipeline=format=isa 2>&1 | FileCheck %s --check-prefix=COLLAPSE
+// COLLAPSE:      error: 'tensor.collapse_shape' op reassociation index at position 2 must be 2 (the indices run from 0 to 2 in order)
+// COLLAPSE-NOT:  PLEASE submit a bug report
 
 // CHECK-LABEL: func.func @loads_the_gather_dialect
 func.func @loads_the_gather_dialect(%t: tensor<4xf32>, %i: tensor<2xi64>) -> tensor<2xf32> {
