@@ -21,10 +21,11 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IntegerSet.h"
-#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ShapedOpInterfaces.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERCHECKINPUT
@@ -81,25 +82,16 @@ static LogicalResult checkReassociation(Operation *op) {
 
 /// A dim op's constant index must name a dimension of its ranked source.
 static LogicalResult checkDimIndex(Operation *op) {
-  Value source, index;
-  if (auto dim = dyn_cast<tensor::DimOp>(op)) {
-    source = dim.getSource();
-    index = dim.getIndex();
-  } else if (auto dim = dyn_cast<memref::DimOp>(op)) {
-    source = dim.getSource();
-    index = dim.getIndex();
-  } else {
+  auto dim = dyn_cast<ShapedDimOpInterface>(op);
+  if (!dim)
     return success();
-  }
-  auto type = dyn_cast<ShapedType>(source.getType());
-  APInt value;
-  if (!type || !type.hasRank() || !matchPattern(index, m_ConstantInt(&value)))
-    return success();
-  int64_t position = value.getSExtValue();
-  if (position >= 0 && position < type.getRank())
+  auto type = dyn_cast<ShapedType>(dim.getShapedValue().getType());
+  std::optional<int64_t> position = getConstantIntValue(dim.getDimension());
+  if (!type || !type.hasRank() || !position ||
+      (*position >= 0 && *position < type.getRank()))
     return success();
   return op->emitOpError("index ")
-         << position << " is out of range [0, " << type.getRank()
+         << *position << " is out of range [0, " << type.getRank()
          << ") for the source's dimensions";
 }
 
