@@ -351,21 +351,23 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
               ? raw
               : arith::IndexCastOp::create(lb, ll, indexVecType, raw)
                     .getResult();
-      ResolvedIndexValue resolved = buildResolvedIndex(
-          lb, ll, s.policy, index, splat(lb, ll, s.inputSize[axis]));
-      if (resolved.valid && fillsInvalid(s)) {
-        // Lanes with an invalid index take the zero pass-through.
+      // Lanes with an invalid index are masked off the gather (they read
+      // nothing and take the zero pass-through), so their index needs no
+      // select: one compare per coordinate serves the read and the check.
+      ResolvedIndexValue resolved =
+          buildResolvedIndex(lb, ll, s.policy, index,
+                             splat(lb, ll, s.inputSize[axis]),
+                             /*readIsMasked=*/fillsInvalid(s) || reports);
+      if (resolved.valid && (fillsInvalid(s) || reports))
         gatherMask =
             arith::AndIOp::create(lb, ll, gatherMask, resolved.valid);
-      } else if (resolved.valid && reports) {
-        // Masked-off lanes past the row read index 0, which is fine.
-        Value invalid = notValue(lb, ll, resolved.valid);
-        if (mask)
-          invalid = arith::AndIOp::create(lb, ll, invalid, mask);
-        badLanes = arith::OrIOp::create(lb, ll, badLanes, invalid);
-      }
       axisCoords[c] = resolved.index;
     }
+    // The bad lanes are the row's lanes the checks took off the gather.
+    if (reports && gatherMask != laneMask)
+      badLanes = arith::OrIOp::create(
+          lb, ll, badLanes,
+          arith::XOrIOp::create(lb, ll, gatherMask, laneMask));
     if (onlyInnermostVaries) {
       values = vector::GatherOp::create(
           lb, ll, valueVecType, op.getInput(), inputPos,

@@ -74,7 +74,8 @@ Value mlir::gather::buildIsValidIndex(OpBuilder &b, Location loc,
 
 ResolvedIndexValue mlir::gather::buildResolvedIndex(OpBuilder &b, Location loc,
                                                     IndexPolicy policy,
-                                                    Value index, Value size) {
+                                                    Value index, Value size,
+                                                    bool readIsMasked) {
   Type type = index.getType();
   ResolvedIndexValue result{buildWrapNegative(b, loc, policy, index, size),
                             nullptr};
@@ -88,8 +89,9 @@ ResolvedIndexValue mlir::gather::buildResolvedIndex(OpBuilder &b, Location loc,
              policy.outOfBounds == OutOfBoundsMode::error) {
     result.valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                          result.index, size);
-    result.index =
-        arith::SelectOp::create(b, loc, result.valid, result.index, zero);
+    if (!readIsMasked)
+      result.index =
+          arith::SelectOp::create(b, loc, result.valid, result.index, zero);
   }
   return result;
 }

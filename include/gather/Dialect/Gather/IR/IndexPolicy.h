@@ -88,14 +88,16 @@ Value buildIsValidIndex(OpBuilder &b, Location loc, IndexPolicy policy,
 /// bounds": `fill` then selects zero for the element, `error` reports the
 /// index (a lowering that checked the indices before its loops applies the
 /// policy with `unchecked` in them). Under `unchecked` the index is only
-/// wrapped and `valid` is null.
+/// wrapped and `valid` is null. With `readIsMasked` (the read takes `valid`
+/// as its mask, like a vector.gather: an invalid lane reads nothing) an
+/// invalid index is left as it is, which saves a select per coordinate.
 struct ResolvedIndexValue {
   Value index;
   Value valid;
 };
 ResolvedIndexValue buildResolvedIndex(OpBuilder &b, Location loc,
                                       IndexPolicy policy, Value index,
-                                      Value size);
+                                      Value size, bool readIsMasked = false);
 
 } // namespace mlir::gather
 
