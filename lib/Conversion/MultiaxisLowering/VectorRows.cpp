@@ -354,13 +354,11 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
       // Lanes with an invalid index are masked off the gather (they read
       // nothing and take the zero pass-through), so their index needs no
       // select: one compare per coordinate serves the read and the check.
-      ResolvedIndexValue resolved =
-          buildResolvedIndex(lb, ll, s.policy, index,
-                             splat(lb, ll, s.inputSize[axis]),
-                             /*readIsMasked=*/fillsInvalid(s) || reports);
+      ResolvedIndexValue resolved = buildResolvedIndex(
+          lb, ll, s.policy, index, splat(lb, ll, s.inputSize[axis]),
+          /*readIsMasked=*/fillsInvalid(s) || reports);
       if (resolved.valid && (fillsInvalid(s) || reports))
-        gatherMask =
-            arith::AndIOp::create(lb, ll, gatherMask, resolved.valid);
+        gatherMask = arith::AndIOp::create(lb, ll, gatherMask, resolved.valid);
       axisCoords[c] = resolved.index;
     }
     // The bad lanes are the row's lanes the checks took off the gather.
