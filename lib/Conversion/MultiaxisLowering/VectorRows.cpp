@@ -235,6 +235,11 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   // Under a check in the loops, the lanes that read an invalid index are
   // accumulated along the row and reported once after it.
   bool reports = s.errorFlag && !fillsInvalid(s);
+  // Under `fill`, and under a check in the loops, lanes with an invalid
+  // index are masked off the gather: they read nothing and take the zero
+  // pass-through, so their index needs no select and one compare per
+  // coordinate serves the read and the check.
+  bool masksInvalid = fillsInvalid(s) || reports;
   SmallVector<Value> loopInits = {row};
   if (reports)
     loopInits.push_back(arith::ConstantOp::create(
@@ -351,13 +356,10 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
               ? raw
               : arith::IndexCastOp::create(lb, ll, indexVecType, raw)
                     .getResult();
-      // Lanes with an invalid index are masked off the gather (they read
-      // nothing and take the zero pass-through), so their index needs no
-      // select: one compare per coordinate serves the read and the check.
       ResolvedIndexValue resolved = buildResolvedIndex(
           lb, ll, s.policy, index, splat(lb, ll, s.inputSize[axis]),
-          /*readIsMasked=*/fillsInvalid(s) || reports);
-      if (resolved.valid && (fillsInvalid(s) || reports))
+          /*readIsMasked=*/masksInvalid);
+      if (resolved.valid && masksInvalid)
         gatherMask = arith::AndIOp::create(lb, ll, gatherMask, resolved.valid);
       axisCoords[c] = resolved.index;
     }
