@@ -3,10 +3,8 @@
 #ifndef GATHER_DIALECT_GATHER_IR_GATHERDIALECT_H
 #define GATHER_DIALECT_GATHER_IR_GATHERDIALECT_H
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/Operation.h"
 
 #include "gather/Dialect/Gather/IR/GatherOpsDialect.h.inc"
 
