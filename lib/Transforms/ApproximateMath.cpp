@@ -20,6 +20,17 @@ namespace {
 struct GatherApproximateMathPass
     : gather::impl::GatherApproximateMathBase<GatherApproximateMathPass> {
   void runOnOperation() override {
+    // Most lowered functions have no math op; a greedy driver would still
+    // visit and try to fold every op of them.
+    Dialect *math = getContext().getLoadedDialect<math::MathDialect>();
+    if (!math || !getOperation()
+                      ->walk([&](Operation *op) {
+                        return op->getDialect() == math
+                                   ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+                      })
+                      .wasInterrupted())
+      return;
     RewritePatternSet patterns(&getContext());
     populateMathPolynomialApproximationPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

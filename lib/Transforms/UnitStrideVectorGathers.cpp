@@ -76,6 +76,21 @@ struct GatherUnitStrideVectorGathersPass
     : gather::impl::GatherUnitStrideVectorGathersBase<
           GatherUnitStrideVectorGathersPass> {
   void runOnOperation() override {
+    // Only gathers through views of dynamic strides need the rewrite; a
+    // greedy driver over a function without one would still visit and try
+    // to fold every op.
+    bool anyStrided = getOperation()
+                          ->walk([](vector::GatherOp gather) {
+                            auto type = dyn_cast<MemRefType>(
+                                gather.getBase().getType());
+                            return type && type.getRank() > 0 &&
+                                           !type.isLastDimUnitStride()
+                                       ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+                          })
+                          .wasInterrupted();
+    if (!anyStrided)
+      return;
     RewritePatternSet patterns(&getContext());
     patterns.add<UnitStrideGather>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
