@@ -51,6 +51,9 @@ static void addBufferization(OpPassManager &pm,
   if (destinationEntries)
     pm.addNestedPass<func::FuncOp>(
         bufferization::createEmptyTensorEliminationPass());
+  // Bufferization's own order of making the constants' globals is not
+  // deterministic.
+  pm.addPass(createGatherConstantGlobals());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

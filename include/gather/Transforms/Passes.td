@@ -152,6 +152,25 @@ def GatherUnitStrideVectorGathers : Pass<"gather-unit-stride-vector-gathers"> {
   let dependentDialects = ["memref::MemRefDialect", "arith::ArithDialect"];
 }
 
+def GatherConstantGlobals
+    : Pass<"gather-constant-globals", "::mlir::ModuleOp"> {
+  let summary = "Create the memref.global of every tensor constant, in IR "
+                "order, before bufferization";
+  let description = [{
+    One-shot bufferization with function boundaries gives each tensor
+    `arith.constant` a `memref.global`, created when its function is
+    bufferized. MLIR 22 orders the functions without calls between them by
+    iterating a map keyed by operation pointers, so the globals' order, and
+    which of two constants of one type gets the `_0` name, changed from run
+    to run: the same input gave different output. This pass creates the
+    globals first, walking the module in order, with the alignment
+    bufferization uses; bufferization then finds and reuses them. The
+    globals end up at the top of the module in the order of their first
+    constant. Nothing else changes.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def GatherFoldSelfCopies : Pass<"gather-fold-self-copies"> {
   let summary = "Erase memref.copy ops that copy a buffer region onto itself";
   let description = [{
