@@ -79,16 +79,15 @@ struct GatherUnitStrideVectorGathersPass
     // Only gathers through views of dynamic strides need the rewrite; a
     // greedy driver over a function without one would still visit and try
     // to fold every op.
-    bool anyStrided = getOperation()
-                          ->walk([](vector::GatherOp gather) {
-                            auto type = dyn_cast<MemRefType>(
-                                gather.getBase().getType());
-                            return type && type.getRank() > 0 &&
-                                           !type.isLastDimUnitStride()
-                                       ? WalkResult::interrupt()
-                                       : WalkResult::advance();
-                          })
-                          .wasInterrupted();
+    bool anyStrided =
+        getOperation()
+            ->walk([](vector::GatherOp gather) {
+              auto type = dyn_cast<MemRefType>(gather.getBase().getType());
+              return type && type.getRank() > 0 && !type.isLastDimUnitStride()
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
+            .wasInterrupted();
     if (!anyStrided)
       return;
     RewritePatternSet patterns(&getContext());
