@@ -198,6 +198,8 @@ void mlir::gather::buildGatherGpuPipeline(
                                  ? (havePtxas() ? "bin" : "isa")
                                  : options.format.getValue();
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  // The output should not depend on how long ptxas took.
+  pm.addPass(createGatherDropObjectTimes());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createCanonicalizerPass());

@@ -171,6 +171,19 @@ def GatherConstantGlobals
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def GatherDropObjectTimes : Pass<"gather-drop-object-times"> {
+  let summary = "Remove the compile times recorded in gpu.binary objects";
+  let description = [{
+    MLIR 22's `gpu-module-to-binary` records how long each kernel module
+    took to compile (`LLVMIRToISATimeInMs`, `ISAToBinaryTimeInMs`) in the
+    properties of its `#gpu.object`, so compiling one input twice gave two
+    different outputs. This pass removes the properties whose names end in
+    `TimeInMs` from every object of every `gpu.binary`; the code, the
+    target and the other properties stay. The GPU pipeline runs it after
+    `gpu-module-to-binary`.
+  }];
+}
+
 def GatherFoldSelfCopies : Pass<"gather-fold-self-copies"> {
   let summary = "Erase memref.copy ops that copy a buffer region onto itself";
   let description = [{

@@ -1,5 +1,12 @@
 // RUN: gather-opt %s --gather-gpu-pipeline="chip=sm_90 format=isa" | FileCheck %s
 // RUN: gather-opt %s --gather-gpu-pipeline="chip=sm_80 threads-per-block=128 format=isa" | FileCheck %s --check-prefix=SM80
+// RUN: gather-opt %s --gather-gpu-pipeline="chip=sm_90 format=isa" | FileCheck %s --check-prefix=NO-TIMES
+
+// No compile times in the objects (gather-drop-object-times): the output
+// depends on the input only.
+// NO-TIMES-NOT: TimeInMs
+// NO-TIMES:     gpu.binary
+// NO-TIMES-NOT: TimeInMs
 
 // The whole GPU pipeline: host code in the LLVM dialect that allocates the
 // output and a zeroed error flag on the device, launches the gather kernel

@@ -1,4 +1,4 @@
-// The CPU pipeline's output is the same on every run. One-shot
+// The pipelines' output is the same on every run. One-shot
 // bufferization alone made the globals of the tensor constants (here the
 // eight tables) in an order that changed from run to run, and so their
 // names; gather-constant-globals makes them in IR order first.
@@ -8,6 +8,10 @@
 // RUN: cmp %t.1 %t.2
 // RUN: cmp %t.1 %t.3
 // RUN: FileCheck %s --input-file=%t.1
+// The GPU pipeline too (upstream recorded compile times in its objects).
+// RUN: gather-opt %s --gather-gpu-pipeline="chip=sm_90 format=isa" -o %t.gpu.1
+// RUN: gather-opt %s --gather-gpu-pipeline="chip=sm_90 format=isa" -o %t.gpu.2
+// RUN: cmp %t.gpu.1 %t.gpu.2
 
 // CHECK: llvm.mlir.global private constant @__constant_4xf32(dense<[0.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<4xf32>)
 // CHECK-NEXT: llvm.mlir.global private constant @__constant_4xf32_0(dense<[4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00]> : tensor<4xf32>)
