@@ -580,8 +580,8 @@ def known_upstream_crash(text):
         (test/Fuzz/upstream-forall-zero-divisor-crash.mlir). Only plain
         `--canonicalize` is skipped: the pipelines reject such maps first
         (gather-check-input), which the fuzzer checks.
-      * a reshape whose reassociation holds an index of 2^32 or more,
-        which MLIR 22's verifier reads as a 32-bit position:
+      * a reshape whose reassociation holds an index of 2^32 or more or
+        a negative one, which MLIR 22's verifier reads as a 32-bit position:
         one-shot-bufferize segfaults making the memref form of such a
         tensor.collapse_shape
         (test/Fuzz/upstream-bufferize-reassociation-crash.mlir). Only
@@ -599,8 +599,9 @@ def known_upstream_crash(text):
     if re.search(r"\b(?:ceildiv|floordiv|mod) (?:0|-\d+)\b", text):
         skip.add("canonicalize")
     for line in text.splitlines():
-        if "_shape" in line and any(int(n) >= 2**32 for group in re.findall(r"\[\[[\d,\s\[\]]*\]\]", line)
-                                    for n in re.findall(r"\d+", group)):
+        if "_shape" in line and any(not 0 <= int(n) < 2**32
+                                    for group in re.findall(r"\[\[[-\d,\s\[\]]*\]\]", line)
+                                    for n in re.findall(r"-?\d+", group)):
             skip.add("bufferize")
     return frozenset(skip)
 

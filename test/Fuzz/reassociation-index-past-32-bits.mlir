@@ -17,6 +17,11 @@
 // RUN: not gather-opt %S/upstream-bufferize-reassociation-crash.mlir --gather-gpu-pipeline=format=isa 2>&1 | FileCheck %s --check-prefix=COLLAPSE
 // COLLAPSE:      error: 'tensor.collapse_shape' op reassociation index at position 2 must be 2 (the indices run from 0 to 2 in order)
 // COLLAPSE-NOT:  PLEASE submit a bug report
+// A negative index (upstream-bufferize-negative-reassociation-crash.mlir):
+// RUN: not gather-opt %S/upstream-bufferize-negative-reassociation-crash.mlir --gather-cpu-pipeline 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not gather-opt %S/upstream-bufferize-negative-reassociation-crash.mlir --gather-gpu-pipeline=format=isa 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE:      error: 'tensor.collapse_shape' op reassociation index at position 0 must be 0 (the indices run from 0 to 2 in order)
+// NEGATIVE-NOT:  PLEASE submit a bug report
 
 // CHECK-LABEL: func.func @loads_the_gather_dialect
 func.func @loads_the_gather_dialect(%t: tensor<4xf32>, %i: tensor<2xi64>) -> tensor<2xf32> {
