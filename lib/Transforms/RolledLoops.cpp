@@ -30,14 +30,23 @@ struct GatherRolledLoopsPass
     auto annotation =
         LLVM::LoopAnnotationAttr::get(context, {}, {}, {}, noUnroll, {}, {}, {},
                                       {}, {}, {}, {}, {}, {}, {}, {});
+    SmallVector<scf::ForOp> marked;
     getOperation()->walk([&](scf::ForOp loop) {
-      if (!rolled.isAttrPresent(loop))
-        return;
+      if (rolled.isAttrPresent(loop))
+        marked.push_back(loop);
+    });
+    for (scf::ForOp loop : marked) {
       rolled.removeAttr(loop);
       // The name of llvm.br's loop metadata: convert-scf-to-cf copies the
       // loop's LLVM attributes to its back edge under the same name.
       loop->setAttr("loop_annotation", annotation);
-    });
+      // A loop around a rolled one (the serial tile loop of a small gather)
+      // would be unrolled with a copy of the rolled loop per iteration: one
+      // more copy of a loop of 16 or more block copies buys nothing.
+      for (auto outer = loop->getParentOfType<scf::ForOp>(); outer;
+           outer = outer->getParentOfType<scf::ForOp>())
+        outer->setAttr("loop_annotation", annotation);
+    }
   }
 };
 } // namespace

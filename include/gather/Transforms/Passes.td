@@ -234,7 +234,10 @@ def GatherRolledLoops : Pass<"gather-rolled-loops"> {
     This pass replaces the mark with
     `loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>`,
     which `convert-scf-to-cf` carries to the loop's back edge and the
-    translation to LLVM IR emits as `llvm.loop.unroll.disable`. Run it
+    translation to LLVM IR emits as `llvm.loop.unroll.disable`. The scf.for
+    loops around a marked loop get the same annotation: unrolling one of
+    them copies the marked loop (the serial tile loop of a small block
+    gather, 4 tiles of a 64-row gather, became 4 copies of it). Run it
     after bufferization and before `convert-scf-to-cf`; without it the
     mark is dropped there and LLVM unrolls as it likes.
   }];
