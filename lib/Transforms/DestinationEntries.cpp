@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -157,6 +158,77 @@ static func::FuncOp buildShapeEntry(SymbolTable &symbols,
   return shape;
 }
 
+/// Whether `__into` computes every result of `function` in its buffer, so
+/// that `function` loses nothing by allocating the buffers and calling it:
+/// each result is a distinct value computed by a destination-style op into
+/// a `tensor.empty` of its own (a gather, which `writeIntoBuffer` gives the
+/// buffer, or a linalg op, whose destination empty-tensor elimination
+/// replaces). A result that is an argument, a constant or anything else
+/// would be copied into the buffer: such a function keeps its own body.
+static bool computesResultsInPlace(func::FuncOp function) {
+  llvm::SmallPtrSet<Value, 4> seen;
+  for (Value result : returnOf(function).getOperands()) {
+    if (!seen.insert(result).second)
+      return false;
+    auto dps = result.getDefiningOp<DestinationStyleOpInterface>();
+    if (!dps)
+      return false;
+    Value init = dps.getTiedOpOperand(cast<OpResult>(result))->get();
+    auto empty = init.getDefiningOp<tensor::EmptyOp>();
+    if (!empty || !empty->hasOneUse() || empty.getType() != result.getType())
+      return false;
+  }
+  return true;
+}
+
+/// Replaces the body of `function` by a call of its `__into` entry on
+/// buffers it allocates, sized by the body of its `__shape` entry (null for
+/// static results): one compiled copy of the computation instead of two.
+static void forwardToIntoEntry(func::FuncOp function, func::FuncOp into,
+                               func::FuncOp shape) {
+  Block &body = function.getBody().front();
+  Location loc = returnOf(function).getLoc();
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body))) {
+    op.dropAllUses();
+    op.erase();
+  }
+  OpBuilder b = OpBuilder::atBlockEnd(&body);
+  // The sizes, in the order of the results' dynamic dimensions.
+  Value sizes;
+  if (shape) {
+    IRMapping mapping;
+    mapping.map(shape.getArguments(), function.getArguments());
+    for (Operation &op : shape.getBody().front().without_terminator())
+      b.clone(op, mapping);
+    sizes = mapping.lookup(returnOf(shape).getOperand(0));
+  }
+  SmallVector<Value> operands(function.getArguments());
+  SmallVector<Value> buffers;
+  int64_t next = 0;
+  for (Type resultType : function.getResultTypes()) {
+    auto type = cast<RankedTensorType>(resultType);
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        dynamicSizes.push_back(tensor::ExtractOp::create(
+            b, loc, sizes,
+            arith::ConstantIndexOp::create(b, loc, next++).getResult()));
+    // The alignment of bufferization's own allocations (the pipelines'
+    // one-shot-bufferize).
+    Value buffer = memref::AllocOp::create(
+        b, loc, MemRefType::get(type.getShape(), type.getElementType()),
+        dynamicSizes, b.getI64IntegerAttr(64));
+    operands.push_back(buffer);
+    buffers.push_back(buffer);
+  }
+  func::CallOp::create(b, loc, into, operands);
+  SmallVector<Value> results;
+  for (auto [buffer, type] : llvm::zip(buffers, function.getResultTypes()))
+    results.push_back(bufferization::ToTensorOp::create(
+        b, loc, type, buffer, /*restrict=*/true, /*writable=*/true));
+  func::ReturnOp::create(b, loc, results);
+}
+
 namespace {
 struct GatherDestinationEntriesPass
     : gather::impl::GatherDestinationEntriesBase<GatherDestinationEntriesPass> {
@@ -187,10 +259,20 @@ struct GatherDestinationEntriesPass
       bool dynamic = llvm::any_of(function.getResultTypes(), [](Type type) {
         return !cast<RankedTensorType>(type).hasStaticShape();
       });
-      if (dynamic && !buildShapeEntry(symbols, function, shapeName, patterns))
+      func::FuncOp shape;
+      if (dynamic &&
+          !(shape = buildShapeEntry(symbols, function, shapeName, patterns)))
         continue;
-      if (!buildIntoEntry(symbols, function, intoName))
+      bool inPlace = computesResultsInPlace(function);
+      func::FuncOp into = buildIntoEntry(symbols, function, intoName);
+      if (!into)
         return signalPassFailure();
+      if (inPlace) {
+        forwardToIntoEntry(function, into, shape);
+        // The sizes straight from the arguments (no tensor of them left to
+        // allocate).
+        (void)applyPatternsGreedily(function, patterns);
+      }
     }
   }
 

@@ -4,12 +4,15 @@
 // (a new tensor.empty for the fused loop's output), empty-tensor elimination
 // before bufferization makes the caller's buffer that output. No buffer of
 // the result's size is allocated and nothing is copied into the caller's
-// buffer; the plain function still allocates its result.
+// buffer. The plain function allocates its result and calls `__into` on it
+// (one compiled body, not two).
 // The buffers after the deallocation passes:
 // RUN: gather-opt %s --gather-cpu-pipeline=destination-entries=true --mlir-print-ir-after=convert-bufferization-to-memref -o /dev/null 2>&1 | FileCheck %s
 
 // CHECK-LABEL: func.func @fused(
-// CHECK:         memref.alloc() {alignment = 64 : i64} : memref<32x64xf32>
+// CHECK-NEXT:    %[[ALLOC:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32x64xf32>
+// CHECK-NEXT:    call @fused__into(%{{.*}}, %{{.*}}, %{{.*}}, %[[ALLOC]])
+// CHECK-NEXT:    return %[[ALLOC]]
 // CHECK-LABEL: func.func @fused__into(
 // CHECK-SAME:    %[[OUT:[^:]*]]: memref<32x64xf32>) {
 // CHECK-NOT:     memref.alloc() {alignment = 64 : i64} : memref<32x64xf32>
@@ -38,7 +41,9 @@ func.func @fused(%t: tensor<100x64xf32>, %i: tensor<32xi64>, %b: tensor<1x64xf32
 // so no branch of the checks allocates one. `__shape` is a function of the
 // arguments' sizes alone.
 // CHECK-LABEL: func.func @dynamic_rows(
-// CHECK:         memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x64xf32>
+// CHECK:         %[[ALLOC:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x64xf32>
+// CHECK-NEXT:    call @dynamic_rows__into(%{{.*}}, %{{.*}}, %[[ALLOC]])
+// CHECK-NEXT:    return %[[ALLOC]]
 // CHECK-LABEL: func.func @dynamic_rows__into(
 // CHECK-SAME:    %[[OUT:[^:]*]]: memref<?x64xf32>) {
 // CHECK-NOT:     memref.alloc({{.*}}) {alignment = 64 : i64} : memref<?x64xf32>

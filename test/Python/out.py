@@ -15,6 +15,8 @@
 # CHECK: two results: equal True True
 # CHECK: fused consumer: equal True, in place True
 # CHECK: data-dependent size: in place False, equal True
+# CHECK: without out=: static equal True, two results equal True True, fused equal True
+# CHECK: without out=: error: gather.block at <gather module>:3:8: index 7 at indices[0] is out of range [-4, 3] for dimension 0 (size 4)
 # CHECK: overlapping an argument: equal True
 # CHECK: empty result: shape (0, 5)
 # CHECK: error: output 0: dimension 0 is 3 but the result's is 4, untouched True
@@ -175,6 +177,20 @@ out = garbage((3,), np.float32)
 dependent(np.arange(6, dtype=np.float32), np.array(3), out=out)
 print(f"data-dependent size: in place {dependent.writes_in_place}, "
       f"equal {np.array_equal(out, np.arange(3, dtype=np.float32))}")
+
+# Calls without out= of the programs above: their functions allocate the
+# results and call `__into` on them (where it computes every result in
+# its buffer), so this runs the same compiled code into fresh buffers.
+got_two = two(table, ids)
+got_fused = fused(table, ids_f, bias)
+print(f"without out=: static equal {np.array_equal(static(table, ids), want)}, "
+      f"two results equal {np.array_equal(got_two[0], want)} {np.array_equal(got_two[1], want)}, "
+      f"fused equal {np.array_equal(got_fused, np.take(table, ids_f, axis=0) + bias)}")
+try:
+    static(table, np.array([7, 0, 1]))
+    print("without out=: error: none False")
+except gather.GatherError as e:
+    print(f"without out=: error: {e}")
 
 # The output is the table's first rows: the gather must read them before
 # they are overwritten.

@@ -293,6 +293,15 @@ def GatherDestinationEntries
     buffers against `__shape` before calling `__into`. The buffers must
     not overlap the arguments (`restrict`).
 
+    Where `__into` computes every result in its buffer (each result a
+    distinct value of a destination-style op whose destination is a
+    `tensor.empty` of its own: a gather, or a linalg op that empty-tensor
+    elimination gives the buffer), the function's own body becomes an
+    allocation of the buffers (sized by a copy of `__shape`'s body) and a
+    call of `__into`, so that the computation is compiled once. Otherwise
+    (a result that is an argument, a constant, one value returned twice)
+    `__into` would copy, and the function keeps its body.
+
     A function whose `__into` or `__shape` name is taken is left alone.
   }];
   let dependentDialects = [
