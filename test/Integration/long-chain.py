@@ -8,6 +8,8 @@
 # CHECK: pipeline split @main into {{[0-9]+}} pieces
 # CHECK: gpu pipeline: {{[0-9]+}} kernels in {{[1-9][0-9]*}} pieces
 # CHECK: long chain of 240 gathers: equal to the reference
+# CHECK: with destination entries: split @main__into into {{[1-9][0-9]*}} pieces, @main split 0 times
+# CHECK: through __into: equal to the reference
 
 import os
 import subprocess
@@ -95,3 +97,21 @@ got = np.load(out)
 if not np.array_equal(got, want):
     sys.exit(f"mismatch at {np.argwhere(got != want)[:5].tolist()}")
 print(f"long chain of {N} gathers: equal to the reference")
+
+# With the destination entries @main allocates its result and calls
+# @main__into, whose body the pipeline splits instead.
+lowered = subprocess.run([os.path.join(bin_dir, "gather-opt"), src_path,
+                          "--gather-cpu-pipeline=destination-entries=true"],
+                         check=True, capture_output=True, text=True).stdout
+print(f"with destination entries: split @main__into into "
+      f"{lowered.count('llvm.func @main__into_part')} pieces, "
+      f"@main split {lowered.count('llvm.func @main_part')} times")
+run = subprocess.run([os.path.join(bin_dir, "gather-run"), src_path, "--destination-entries",
+                      *sum([["--input", p] for p in paths], []), "--output", out],
+                     capture_output=True, text=True)
+if run.returncode != 0:
+    sys.exit(f"gather-run --destination-entries failed: {run.stderr}")
+got = np.load(out)
+if not np.array_equal(got, want):
+    sys.exit(f"mismatch through __into at {np.argwhere(got != want)[:5].tolist()}")
+print(f"through __into: equal to the reference")

@@ -81,6 +81,12 @@ static llvm::cl::opt<bool> noFusion(
     llvm::cl::desc("Do not fuse elementwise consumers into the gathers' "
                    "loops (the unfused pipeline, for comparison)"),
     llvm::cl::init(false));
+static llvm::cl::opt<bool> destinationEntries(
+    "destination-entries",
+    llvm::cl::desc("Compile with gather-destination-entries, as the C API's "
+                   "programs for out= are: the function then computes its "
+                   "results through its __into entry"),
+    llvm::cl::init(false));
 static llvm::cl::opt<bool>
     sequential("sequential",
                llvm::cl::desc("Do not parallelize with OpenMP"),
@@ -206,8 +212,9 @@ int main(int argc, char **argv) {
     char message[512];
     if (gather_gpu_init(message, sizeof(message)))
       fail(llvm::Twine("--device gpu: ") + message);
-    if (reference || sequential || noFusion)
-      fail("--reference, --sequential and --no-fusion are CPU options");
+    if (reference || sequential || noFusion || destinationEntries)
+      fail("--reference, --sequential, --no-fusion and "
+           "--destination-entries are CPU options");
   }
 
   func::FuncOp entry = findEntry(*module);
@@ -263,6 +270,7 @@ int main(int argc, char **argv) {
   jitOptions.parallel = !sequential;
   jitOptions.reference = reference;
   jitOptions.fuseConsumers = !noFusion;
+  jitOptions.destinationEntries = destinationEntries;
   std::string jitError;
   std::unique_ptr<ExecutionEngine> engine =
       mlir::gather::compileForJit(*module, name, jitOptions, jitError);
