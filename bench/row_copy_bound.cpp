@@ -16,8 +16,15 @@
 //   vector D:    prefetch D with each row copied by AVX-512 loads and stores
 //                in chunks of 512 bytes (8 loads, then 8 stores) instead of
 //                a call of memcpy, as the compiled block copy does;
+//   streaming D: vector D with non-temporal stores (copyRowStreaming);
+//   memcpy streaming: memcpy's copy with non-temporal stores;
+//   vector D + read, streaming D + read: the gather, then a consumer that
+//                reads its whole output (a vectorized sum): what streaming
+//                stores cost a consumer that would have found the output
+//                in the caches;
 // and prints each median against memcpy's. Every variant's output is checked
-// against a plain loop.
+// against a plain loop. W1 also runs with 2048 and 512 indices (6.3 and 1.6
+// MB outputs) to see where streaming stores stop paying.
 //
 //   g++ -O3 -march=native -fopenmp bench/row_copy_bound.cpp -o /tmp/rowbound
 //   OMP_NUM_THREADS=2 /tmp/rowbound [RUNS] [ROUNDS]
@@ -84,9 +91,9 @@ Problem make(const Shape &s) {
 // The row copies of a block gather, `distance` copies ahead prefetched
 // (none when 0), each row by memcpy or by vector loads and stores.
 // `rowsPerSlice` is the table's row count per slice.
-void copyRows(Problem &p, const float *source,
-              const std::vector<int64_t> &idx, int64_t rowsPerSlice,
-              int64_t distance, bool vectorCopy = false) {
+void copyRows(Problem &p, const float *source, const std::vector<int64_t> &idx,
+              int64_t rowsPerSlice, int64_t distance, bool vectorCopy = false,
+              bool streaming = false) {
   const Shape &s = p.shape;
   int64_t rowBytes = s.rowFloats * sizeof(float);
   int64_t copies = s.slices * s.picks;
@@ -106,14 +113,16 @@ void copyRows(Problem &p, const float *source,
         source +
         ((c / s.picks) * rowsPerSlice + picks[c % s.picks]) * s.rowFloats;
     float *to = target + c * s.rowFloats;
-    if (vectorCopy)
+    if (streaming)
+      copyRowStreaming(to, from, rowBytes);
+    else if (vectorCopy)
       copyRow(to, from, rowBytes);
     else
       std::memcpy(to, from, rowBytes);
   }
 }
 
-void copyAll(Problem &p) {
+void copyAll(Problem &p, bool streaming = false) {
   size_t bytes = p.out.size() * sizeof(float);
   int threads = omp_get_max_threads();
   size_t chunk = (bytes + threads - 1) / threads;
@@ -123,8 +132,26 @@ void copyAll(Problem &p) {
   for (int t = 0; t < threads; ++t) {
     size_t begin = std::min(bytes, t * chunk);
     size_t end = std::min(bytes, begin + chunk);
-    std::memcpy(target + begin, source + begin, end - begin);
+    if (streaming)
+      copyRowStreaming(target + begin, source + begin, end - begin);
+    else
+      std::memcpy(target + begin, source + begin, end - begin);
   }
+  if (streaming)
+    _mm_sfence();
+}
+
+volatile float readSink;
+
+// A consumer of the whole output.
+void readAll(const Problem &p) {
+  const float *o = p.out.data();
+  int64_t n = p.out.size();
+  float total = 0;
+#pragma omp parallel for simd reduction(+ : total)
+  for (int64_t i = 0; i < n; ++i)
+    total += o[i];
+  readSink = total;
 }
 
 double medianMs(const std::function<void()> &f, int runs) {
@@ -146,6 +173,8 @@ int main(int argc, char **argv) {
   int runs = argc > 1 ? std::atoi(argv[1]) : 31;
   int rounds = argc > 2 ? std::atoi(argv[2]) : 7;
   const Shape shapes[] = {{"W1", 1, 50000, 8192, 768},
+                          {"W1, 2048 indices", 1, 50000, 2048, 768},
+                          {"W1, 512 indices", 1, 50000, 512, 768},
                           {"W2", 64, 1000, 500, 256}};
   std::printf("%d threads, median of %d runs, best of %d alternating rounds\n",
               omp_get_max_threads(), runs, rounds);
@@ -171,9 +200,28 @@ int main(int argc, char **argv) {
                             copyRows(p, p.table.data(), p.random, s.tableRows, d);
                           },
                           true});
-    variants.push_back({"vector " + std::to_string(linesAhead128), [&] {
-                          copyRows(p, p.table.data(), p.random, s.tableRows,
-                                   linesAhead128, true);
+    std::string ahead = std::to_string(linesAhead128);
+    auto vector = [&] {
+      copyRows(p, p.table.data(), p.random, s.tableRows, linesAhead128, true);
+    };
+    auto streaming = [&] {
+      copyRows(p, p.table.data(), p.random, s.tableRows, linesAhead128, true,
+               true);
+      _mm_sfence();
+    };
+    variants.push_back({"vector " + ahead, vector, true});
+    variants.push_back({"streaming " + ahead, streaming, true});
+    variants.push_back({"memcpy streaming", [&] { copyAll(p, true); }, false});
+    variants.push_back({"vector " + ahead + " + read",
+                        [&] {
+                          vector();
+                          readAll(p);
+                        },
+                        true});
+    variants.push_back({"streaming " + ahead + " + read",
+                        [&] {
+                          streaming();
+                          readAll(p);
                         },
                         true});
     std::vector<double> best(variants.size(), 1e30);
@@ -191,7 +239,7 @@ int main(int argc, char **argv) {
                 static_cast<long long>(s.rowFloats * sizeof(float)),
                 p.out.size() * sizeof(float) / 1e6);
     for (size_t v = 0; v < variants.size(); ++v)
-      std::printf("  %-12s %7.3f ms   memcpy / this %.2f\n",
+      std::printf("  %-20s %7.3f ms   memcpy / this %.2f\n",
                   variants[v].name.c_str(), best[v], best[0] / best[v]);
   }
   return 0;
