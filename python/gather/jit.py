@@ -131,6 +131,7 @@ class Program:
         if not handle:
             raise GatherError(error.value.decode(errors="replace"))
         self._lib, self._handle = lib, handle
+        self.destination_entries = bool(destination_entries)
         self._read_signature()
         self._lock = threading.Lock()
 
@@ -291,13 +292,16 @@ def _run_op(op, attr_text, result_rank, data, indices, negative_indices, out_of_
     ishape = ["?"] * indices.ndim
     if static_last_index_dim and indices.ndim:
         ishape[-1] = str(indices.shape[-1])
-    # With out=, the program also has the entry that writes into it.
-    in_place = out is not None
-    key = (op, attr_text, policy, element, data.ndim, indices.dtype.str, tuple(ishape), device,
-           in_place)
+    # With out=, the program also has the entry that writes into it. One
+    # program per signature serves calls with and without out=: one made
+    # for out= runs plain calls through that entry at no extra cost, so it
+    # replaces a plain one at the first call with out= (on the CPU; the GPU
+    # has no such entry).
+    in_place = out is not None and device == "cpu"
+    key = (op, attr_text, policy, element, data.ndim, indices.dtype.str, tuple(ishape), device)
     with _cache_lock:
         program = _cache.get(key)
-        if program is None:
+        if program is None or (in_place and not program.destination_entries):
             dt = _tensor_type(["?"] * data.ndim, element)
             it = _tensor_type(ishape, _NUMPY_TO_MLIR[indices.dtype])
             ot = _tensor_type(["?"] * result_rank, element)

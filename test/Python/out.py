@@ -10,6 +10,8 @@
 # written.
 # RUN: env GATHER_CAPI_LIBRARY=%gather_lib/libGatherCAPI.so %python %s | FileCheck %s
 # CHECK: ops: 192 cases equal, all written in place
+# CHECK: plain call after out=: equal True, new compilations 0
+# CHECK: out= after a plain call: equal True, programs 1, in place True
 # CHECK: static program: equal True, in place True, returns out True
 # CHECK: without destination entries: equal True, in place False
 # CHECK: two results: equal True True
@@ -99,9 +101,28 @@ for n in range(48):
     gather.multiaxis(data, ids, axes=axes, out_of_bounds=policy, out=out)
     equal += np.array_equal(out, want)
     cases += 4
-in_place = all(p.writes_in_place for k, p in gather.jit._cache.items() if k[-1])
+in_place = all(p.writes_in_place for p in gather.jit._cache.values())
 print(f"ops: {cases} cases equal" if equal == cases else f"ops: {cases - equal} of {cases} differ False",
       "all written in place" if in_place else "not in place False", sep=", ")
+
+# One program per signature serves calls with and without out=: a plain
+# call after out= compiles nothing (the function computes its result
+# through the entry that writes in place), and a call with out= after plain
+# ones replaces their program by one with that entry.
+compiled = len(gather.jit._cache)
+plain_equal = np.array_equal(gather.multiaxis(data, ids, axes=axes, out_of_bounds=policy), want)
+print(f"plain call after out=: equal {plain_equal}, new compilations {len(gather.jit._cache) - compiled}")
+table64 = rng.standard_normal((6, 4))
+ids64 = rng.integers(-6, 6, size=(2, 3)).astype(np.int16)
+want64 = reference.block(table64, ids64, 0, "wrap", "error")
+first = gather.block(table64, ids64, axis=0)
+after_plain = len(gather.jit._cache)
+out64 = garbage(want64.shape, table64.dtype)
+gather.block(table64, ids64, axis=0, out=out64)
+program64 = [p for k, p in gather.jit._cache.items() if k[0] == "block" and k[3] == "f64"]
+print(f"out= after a plain call: equal {np.array_equal(first, want64) and np.array_equal(out64, want64)}, "
+      f"programs {len(gather.jit._cache) - after_plain + 1}, "
+      f"in place {len(program64) == 1 and program64[0].writes_in_place}")
 
 STATIC = """func.func @f(%d: tensor<4x5xf32>, %i: tensor<3xi64>) -> tensor<3x5xf32> {
   %e = tensor.empty() : tensor<3x5xf32>
