@@ -46,8 +46,10 @@ GatherProgram *gatherProgramCreateWithOptLevel(const char *mlirText,
 /* Flags of gatherProgramCreateWithFlags. */
 /* Also compiles, for every public function, an entry that writes the results
    into the caller's buffers (the gather-destination-entries pass), which
-   gatherProgramRunInto calls: no result allocation and no copy. Compiling
-   takes longer (two bodies per function). */
+   gatherProgramRunInto calls: no result allocation and no copy. A function
+   whose results that entry computes in place then allocates them and calls
+   it (one compiled body); any other function keeps its own body as well,
+   and takes longer to compile. */
 #define GATHER_PROGRAM_DESTINATION_ENTRIES 1u
 
 /* gatherProgramCreateWithOptLevel with `flags` (GATHER_PROGRAM_*). */
