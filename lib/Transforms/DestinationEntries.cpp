@@ -53,6 +53,20 @@ static func::ReturnOp returnOf(func::FuncOp function) {
   return cast<func::ReturnOp>(function.getBody().front().getTerminator());
 }
 
+/// The `tensor.empty` that `result` is computed into, where it is the
+/// destination of the destination-style op defining `result`, of the same
+/// type and used by nothing else; null otherwise.
+static tensor::EmptyOp ownEmptyDestination(Value result) {
+  auto dps = result.getDefiningOp<DestinationStyleOpInterface>();
+  if (!dps)
+    return nullptr;
+  Value init = dps.getTiedOpOperand(cast<OpResult>(result))->get();
+  auto empty = init.getDefiningOp<tensor::EmptyOp>();
+  if (!empty || !empty->hasOneUse() || empty.getType() != result.getType())
+    return nullptr;
+  return empty;
+}
+
 /// Makes `buffer` the destination of the op that computes `result`, where
 /// that destination is a tensor.empty used by nothing else: a gather (any
 /// destination-style op but a linalg one) then writes the caller's buffer
@@ -65,8 +79,8 @@ static bool writeIntoBuffer(OpBuilder &b, Value result, Value buffer) {
   if (!dps || isa<linalg::LinalgOp>(dps.getOperation()))
     return false;
   OpOperand *init = dps.getTiedOpOperand(cast<OpResult>(result));
-  auto empty = init->get().getDefiningOp<tensor::EmptyOp>();
-  if (!empty || !empty->hasOneUse() || empty.getType() != result.getType())
+  tensor::EmptyOp empty = ownEmptyDestination(result);
+  if (!empty)
     return false;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(dps);
@@ -168,14 +182,7 @@ static func::FuncOp buildShapeEntry(SymbolTable &symbols,
 static bool computesResultsInPlace(func::FuncOp function) {
   llvm::SmallPtrSet<Value, 4> seen;
   for (Value result : returnOf(function).getOperands()) {
-    if (!seen.insert(result).second)
-      return false;
-    auto dps = result.getDefiningOp<DestinationStyleOpInterface>();
-    if (!dps)
-      return false;
-    Value init = dps.getTiedOpOperand(cast<OpResult>(result))->get();
-    auto empty = init.getDefiningOp<tensor::EmptyOp>();
-    if (!empty || !empty->hasOneUse() || empty.getType() != result.getType())
+    if (!seen.insert(result).second || !ownEmptyDestination(result))
       return false;
   }
   return true;
