@@ -2,6 +2,7 @@
 
 #include "gather/Pipelines/Pipelines.h"
 
+#include "gather/Conversion/GatherChecksToRuntime.h"
 #include "gather/Conversion/GatherToGPU.h"
 #include "gather/Conversion/GatherToLinalg.h"
 #include "gather/Conversion/GatherToSCF.h"
@@ -89,10 +90,13 @@ void mlir::gather::buildGatherCpuPipeline(
   if (options.fuseConsumers && !options.reference)
     pm.addNestedPass<func::FuncOp>(createGatherFuseConsumers());
   pm.addNestedPass<func::FuncOp>(createCleanupPass());
+  // Each function on its own (the lowering writes nothing outside it), then
+  // the calls of the error hook from the check ops it left.
   if (options.reference)
-    pm.addPass(createConvertGatherToSCF());
+    pm.addNestedPass<func::FuncOp>(createConvertGatherToSCF());
   else
-    pm.addPass(createConvertGatherToLinalg());
+    pm.addNestedPass<func::FuncOp>(createConvertGatherToLinalg());
+  pm.addPass(createConvertGatherChecksToRuntime());
   // Bounded function sizes keep the rest of the pipeline linear.
   pm.addPass(createGatherSplitFunctions());
   addBufferization(pm, options.destinationEntries);
@@ -160,7 +164,8 @@ void mlir::gather::buildGatherGpuPipeline(
     OpPassManager &pm, const GatherGpuPipelineOptions &options) {
   pm.addPass(createGatherCheckInput());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createConvertGatherToGPU());
+  pm.addNestedPass<func::FuncOp>(createConvertGatherToGPU());
+  pm.addPass(createConvertGatherChecksToRuntime());
   pm.addPass(createGatherSplitFunctions());
   addBufferization(pm);
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());

@@ -1,17 +1,17 @@
 // Debian's own mlir-opt runs our dialect and passes through the plugin.
 // RUN: %mlir_opt --load-dialect-plugin=%gather_lib/GatherPlugin.so --load-pass-plugin=%gather_lib/GatherPlugin.so %s --canonicalize | FileCheck %s --check-prefix=CANON
-// RUN: %mlir_opt --load-dialect-plugin=%gather_lib/GatherPlugin.so --load-pass-plugin=%gather_lib/GatherPlugin.so %s --pass-pipeline="builtin.module(convert-gather-to-linalg)" | FileCheck %s --check-prefix=LINALG
+// RUN: %mlir_opt --load-dialect-plugin=%gather_lib/GatherPlugin.so --load-pass-plugin=%gather_lib/GatherPlugin.so %s --pass-pipeline="builtin.module(func.func(convert-gather-to-linalg))" | FileCheck %s --check-prefix=LINALG
 // RUN: %mlir_opt --load-dialect-plugin=%gather_lib/GatherPlugin.so --load-pass-plugin=%gather_lib/GatherPlugin.so %s --pass-pipeline="builtin.module(gather-cpu-pipeline{parallel=false})" | FileCheck %s --check-prefix=LLVM
 // And the result runs: upstream mlir-opt + mlir-runner, our runtime library
 // for the error hook.
 // RUN: %mlir_opt --load-dialect-plugin=%gather_lib/GatherPlugin.so --load-pass-plugin=%gather_lib/GatherPlugin.so %s --pass-pipeline="builtin.module(gather-cpu-pipeline{parallel=false})" | %mlir_runner -e main -entry-point-result=void -shared-libs=%llvm_lib/libmlir_c_runner_utils.so,%llvm_lib/libmlir_runner_utils.so,%gather_lib/libgather_runtime.so | FileCheck %s --check-prefix=EXEC
 
 // CANON-LABEL: func.func @lookup
-// CANON:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0]
-// CANON-NOT:     gather.block
+// CANON:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] into %{{.*}} {gather.origin = #gather.origin<"gather.block", dims = [0], indices = [3], indices_dims = [0]>}
+// CANON-NOT:     = gather.block
 
 // LINALG-LABEL: func.func @lookup
-// LINALG-NOT:    gather.
+// LINALG-NOT:    = gather.
 // LINALG:        scf.forall
 
 // LLVM-LABEL:  llvm.func @lookup

@@ -14,7 +14,6 @@
 
 namespace mlir {
 class RewritePatternSet;
-class SymbolTableCollection;
 
 namespace gather {
 
@@ -22,15 +21,10 @@ namespace gather {
 #define GEN_PASS_DECL_GATHERMAPTOGPU
 #include "gather/Conversion/Passes.h.inc"
 
-struct GatherToGPUOptions {
-  /// Symbol lookups through this collection instead of module scans.
-  SymbolTableCollection *symbolTables = nullptr;
-};
-
 /// Patterns that lower every gather op to device-ready loops on tensors
-/// (apply on a module, see populateGatherToLinalgPatterns).
-void populateGatherToGPUPatterns(RewritePatternSet &patterns,
-                                 const GatherToGPUOptions &options = {});
+/// (the checks on the host as in populateGatherToLinalgPatterns; apply on
+/// any op).
+void populateGatherToGPUPatterns(RewritePatternSet &patterns);
 
 } // namespace gather
 } // namespace mlir

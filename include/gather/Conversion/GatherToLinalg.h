@@ -12,7 +12,6 @@
 
 namespace mlir {
 class RewritePatternSet;
-class SymbolTableCollection;
 
 namespace gather {
 
@@ -27,15 +26,14 @@ struct GatherToLinalgOptions {
   bool vectorize = true;
   /// Software prefetch of what later iterations read (large inputs).
   bool prefetch = true;
-  /// Symbol lookups through this collection instead of module scans.
-  SymbolTableCollection *symbolTables = nullptr;
 };
 
 /// Patterns that lower gather.block, gather.elements, gather.nd and
 /// gather.multiaxis (rewritten into multiaxis form first) to linalg, scf
-/// and vector ops on tensors, with the index policy and the run-time checks.
-/// They create the run-time error hook's declaration and site strings in
-/// the enclosing module: apply them on a module, e.g. with
+/// and vector ops on tensors, with the index policy and the run-time checks
+/// (gather.check_shape and gather.check_indices ops, for
+/// populateGatherChecksToRuntimePatterns later). They create nothing outside
+/// the ops they rewrite: apply them on any op, e.g. with
 /// applyGatherLoweringPatterns.
 void populateGatherToLinalgPatterns(RewritePatternSet &patterns,
                                     const GatherToLinalgOptions &options = {});

@@ -12,22 +12,15 @@
 
 namespace mlir {
 class RewritePatternSet;
-class SymbolTableCollection;
 
 namespace gather {
 
 #define GEN_PASS_DECL_CONVERTGATHERTOSCF
 #include "gather/Conversion/Passes.h.inc"
 
-struct GatherToSCFOptions {
-  /// Symbol lookups through this collection instead of module scans.
-  SymbolTableCollection *symbolTables = nullptr;
-};
-
-/// Patterns that lower every gather op to scf.for loops on tensors (apply
-/// on a module, see populateGatherToLinalgPatterns).
-void populateGatherToSCFPatterns(RewritePatternSet &patterns,
-                                 const GatherToSCFOptions &options = {});
+/// Patterns that lower every gather op to scf.for loops on tensors (the
+/// checks as in populateGatherToLinalgPatterns; apply on any op).
+void populateGatherToSCFPatterns(RewritePatternSet &patterns);
 
 } // namespace gather
 } // namespace mlir

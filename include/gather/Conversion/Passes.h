@@ -8,6 +8,7 @@
 #ifndef GATHER_CONVERSION_PASSES_H
 #define GATHER_CONVERSION_PASSES_H
 
+#include "gather/Conversion/GatherChecksToRuntime.h"
 #include "gather/Conversion/GatherToGPU.h"
 #include "gather/Conversion/GatherToLinalg.h"
 #include "gather/Conversion/GatherToSCF.h"

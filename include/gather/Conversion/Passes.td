@@ -5,7 +5,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg", "ModuleOp"> {
+def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
   let summary = "Lower gather ops to linalg.generic on tensors";
   let description = [{
     Rewrites gather.block / gather.elements / gather.nd into gather.multiaxis
@@ -17,11 +17,14 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg", "ModuleOp"> {
 
     Checks that cannot be decided at compile time run once before the loop,
     not in it: dynamic broadcasts and the coordinate fold of a dynamic last
-    indices dimension, and under `out_of_bounds = error` a reduction over
-    the indices. When one fails, `__gather_runtime_error(site, kind)` is
-    called (site: the address of a constant string naming the op and its
-    location; lib/Runtime prints it and exits with 1) and the result is
-    zeros.
+    indices dimension; under `out_of_bounds = error` the loops check the
+    index values they read. A failed check is a `gather.check_shape` or
+    `gather.check_indices` op in the function (the result is then zeros, or
+    unspecified after a bad index); --convert-gather-checks-to-runtime makes
+    the calls of the error hook from them.
+
+    Runs on any op (a module, or each function: the lowering creates
+    nothing outside the ops it rewrites).
   }];
   let options = [
     Option<"blockCopy", "block-copy", "bool", "true",
@@ -47,7 +50,7 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg", "ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
-def ConvertGatherToSCF : Pass<"convert-gather-to-scf", "ModuleOp"> {
+def ConvertGatherToSCF : Pass<"convert-gather-to-scf"> {
   let summary = "Lower gather ops to plain scf.for loops (reference lowering)";
   let description = [{
     The same lowering as --convert-gather-to-linalg (one shared
@@ -62,7 +65,7 @@ def ConvertGatherToSCF : Pass<"convert-gather-to-scf", "ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
-def ConvertGatherToGPU : Pass<"convert-gather-to-gpu", "ModuleOp"> {
+def ConvertGatherToGPU : Pass<"convert-gather-to-gpu"> {
   let summary = "Lower gather ops to device-ready loops on tensors";
   let description = [{
     The GPU flavour of --convert-gather-to-linalg, from the same shared
@@ -72,7 +75,7 @@ def ConvertGatherToGPU : Pass<"convert-gather-to-gpu", "ModuleOp"> {
     run-time checks before it. Under `out_of_bounds = error` the indices are
     checked by a parallel loop that raises a device flag (gpu.alloc,
     gpu.memset), which the host copies back (gpu.memcpy) before deciding;
-    a failure calls `__gather_runtime_error` on the host like the CPU path.
+    a failure is a check op on the host like the CPU path's.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",
@@ -82,6 +85,28 @@ def ConvertGatherToGPU : Pass<"convert-gather-to-gpu", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
+}
+
+def ConvertGatherChecksToRuntime
+    : Pass<"convert-gather-checks-to-runtime", "ModuleOp"> {
+  let summary = "Turn gather.check_shape and gather.check_indices into calls "
+                "of the run-time error hook";
+  let description = [{
+    The late half of the run-time checks: each `gather.check_shape` becomes
+    a branch on its condition and a call of `__gather_report_shape` (one
+    private function per module that passes the details to the hook), each
+    `gather.check_indices` a call of a private function that scans the
+    indices for the first invalid value (one per indices type, policy and
+    argument split, shared by every check with them) and calls
+    `__gather_runtime_error` (RuntimeErrorKind.h, lib/Runtime) with its
+    value, position, dimension and size. The site is a constant string
+    "op at file" (one per op name and file) with the check's line and
+    column. Runs after the lowerings, before bufferization.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def GatherMapToGPU : Pass<"gather-map-to-gpu", "ModuleOp"> {

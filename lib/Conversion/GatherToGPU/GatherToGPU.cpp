@@ -143,15 +143,13 @@ static Value copyIndicesToHost(OpBuilder &b, Location loc, Value indices) {
   return host;
 }
 
-void mlir::gather::populateGatherToGPUPatterns(
-    RewritePatternSet &patterns, const GatherToGPUOptions &options) {
+void mlir::gather::populateGatherToGPUPatterns(RewritePatternSet &patterns) {
   MultiaxisLoweringStrategy strategy;
   strategy.buildLoops = buildDeviceLoopNest;
   strategy.buildAllOf = buildDeviceAllOf;
   strategy.checkIndicesInLoops = true;
   strategy.buildErrorFlag = buildDeviceErrorFlag;
   strategy.readErrorFlag = readDeviceErrorFlag;
-  strategy.symbolTables = options.symbolTables;
   // The indices are in device memory: the report of an invalid one scans a
   // host copy.
   strategy.indicesToHost = copyIndicesToHost;
@@ -174,9 +172,8 @@ struct ConvertGatherToGPUPass
     });
     if (onBuffers.wasInterrupted())
       return signalPassFailure();
-    SymbolTableCollection symbolTables;
     RewritePatternSet patterns(&getContext());
-    populateGatherToGPUPatterns(patterns, {&symbolTables});
+    populateGatherToGPUPatterns(patterns);
     if (failed(
             applyGatherLoweringPatterns(getOperation(), std::move(patterns))))
       signalPassFailure();

@@ -58,7 +58,6 @@ void mlir::gather::populateGatherToLinalgPatterns(
   strategy.blockCopy = options.blockCopy;
   strategy.vectorize = options.vectorize;
   strategy.prefetch = options.prefetch;
-  strategy.symbolTables = options.symbolTables;
   populateMultiaxisLoweringPatterns(patterns, strategy);
 }
 
@@ -68,12 +67,10 @@ struct ConvertGatherToLinalgPass
   using Base::Base;
 
   void runOnOperation() override {
-    SymbolTableCollection symbolTables;
     GatherToLinalgOptions options;
     options.blockCopy = blockCopy;
     options.vectorize = vectorize;
     options.prefetch = prefetch;
-    options.symbolTables = &symbolTables;
     RewritePatternSet patterns(&getContext());
     populateGatherToLinalgPatterns(patterns, options);
     if (failed(

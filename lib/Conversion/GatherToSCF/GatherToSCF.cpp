@@ -36,15 +36,13 @@ static Value buildLoopAllOf(OpBuilder &b, Location loc, Value indices,
   return results.front();
 }
 
-void mlir::gather::populateGatherToSCFPatterns(
-    RewritePatternSet &patterns, const GatherToSCFOptions &options) {
+void mlir::gather::populateGatherToSCFPatterns(RewritePatternSet &patterns) {
   MultiaxisLoweringStrategy strategy;
   strategy.buildLoops = buildSerialLoopNest;
   strategy.buildAllOf = buildLoopAllOf;
   strategy.checkIndicesInLoops = true;
   strategy.lowerBufferForms = true;
   strategy.serialColdPath = true;
-  strategy.symbolTables = options.symbolTables;
   populateMultiaxisLoweringPatterns(patterns, strategy);
 }
 
@@ -52,9 +50,8 @@ namespace {
 struct ConvertGatherToSCFPass
     : gather::impl::ConvertGatherToSCFBase<ConvertGatherToSCFPass> {
   void runOnOperation() override {
-    SymbolTableCollection symbolTables;
     RewritePatternSet patterns(&getContext());
-    populateGatherToSCFPatterns(patterns, {&symbolTables});
+    populateGatherToSCFPatterns(patterns);
     if (failed(
             applyGatherLoweringPatterns(getOperation(), std::move(patterns))))
       signalPassFailure();

@@ -72,9 +72,9 @@ static Value selectBlockOrZeros(OpBuilder &b, Location loc, Value valid,
                  for (int64_t d = 0; d < tensorType.getRank(); ++d)
                    if (tensorType.isDynamicDim(d))
                      sizes.push_back(tensor::DimOp::create(eb, el, block, d));
-                 Value empty =
-                     tensor::EmptyOp::create(eb, el, tensorType.getShape(),
-                                             tensorType.getElementType(), sizes);
+                 Value empty = tensor::EmptyOp::create(
+                     eb, el, tensorType.getShape(), tensorType.getElementType(),
+                     sizes);
                  Value zero = arith::ConstantOp::create(
                      eb, el, eb.getZeroAttr(tensorType.getElementType()));
                  scf::YieldOp::create(
@@ -101,15 +101,15 @@ static InputCoords resolveBlockStart(OpBuilder &b, Location loc,
   return computeInputCoords(b, loc, s, coords);
 }
 
-/// The block's validity from resolveBlockStart under its policy: under
-/// `error` an invalid index is reported (null returned); under `fill` it is
-/// returned, to select the block or zeros.
+/// The block's validity from resolveBlockStart under its policy
+/// (raiseInvalidReads): under `error` an invalid index is reported (null
+/// returned); under `fill` it is returned, to select the block or zeros.
 static Value reportOrFillValidity(OpBuilder &b, Location loc,
                                   const LoweringState &s, Value valid) {
-  if (!valid || fillsInvalid(s))
-    return valid;
-  reportIfInvalid(b, loc, s, valid);
-  return Value();
+  return raiseInvalidReads(b, loc, s.policy, valid,
+                           [&](OpBuilder &rb, Location rl, Value invalid) {
+                             reportIfAnyInvalid(rb, rl, s, invalid);
+                           });
 }
 
 /// Bytes of a block row copied per step: all loads, then all stores, in 8
@@ -169,10 +169,9 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
   Value fillValid = reportOrFillValidity(b, loc, s, at.valid);
 
   int64_t rowLength = inputType.getShape().back();
-  int64_t chunk = std::max<int64_t>(
-      1, kCopyChunkBytes * 8 / elementType.getIntOrFloatBitWidth());
-  Value padding =
-      arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
+  int64_t chunk = std::max<int64_t>(1, kCopyChunkBytes * 8 /
+                                           elementType.getIntOrFloatBitWidth());
+  Value padding = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
   // One chunk of `length` elements at `offset` of the row whose block
   // coordinates (before the last) are `rowCoords`.
   auto copyChunk = [&](OpBuilder &cb, Location cl, ArrayRef<Value> rowCoords,
@@ -184,9 +183,9 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
     to.append(rowCoords.begin(), rowCoords.end());
     from.push_back(offset);
     to.push_back(offset);
-    Value values = vector::TransferReadOp::create(
-        cb, cl, vectorType, s.op.getInput(), from, padding,
-        ArrayRef<bool>{true});
+    Value values =
+        vector::TransferReadOp::create(cb, cl, vectorType, s.op.getInput(),
+                                       from, padding, ArrayRef<bool>{true});
     if (fillValid)
       values = selectBlockOrZeros(cb, cl, fillValid, values);
     return vector::TransferWriteOp::create(cb, cl, values, target, to,
@@ -217,8 +216,8 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
              b, loc, lower, upper, steps, ValueRange{into},
              [&](OpBuilder &nb, Location nl, ValueRange rowCoords,
                  ValueRange iterArgs) -> scf::ValueVector {
-               return {copyRow(nb, nl, SmallVector<Value>(rowCoords),
-                               iterArgs[0])};
+               return {
+                   copyRow(nb, nl, SmallVector<Value>(rowCoords), iterArgs[0])};
              })
       .results.front();
 }
@@ -432,11 +431,14 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
     auto [axisCoords, valid] =
         resolveTileTuples(tb, tl, s, s.policy, flatIndices, first);
     // One check per tile: the blocks read through index 0 meanwhile.
-    if (valid && !fillsInvalid(s))
-      reportIfAnyInvalid(tb, tl, s,
-                         vector::ReductionOp::create(tb, tl,
-                                                     vector::CombiningKind::OR,
-                                                     notValue(tb, tl, valid)));
+    Value fillValid = raiseInvalidReads(
+        tb, tl, s.policy, valid,
+        [&](OpBuilder &rb, Location rl, Value invalidLanes) {
+          reportIfAnyInvalid(
+              rb, rl, s,
+              vector::ReductionOp::create(rb, rl, vector::CombiningKind::OR,
+                                          invalidLanes));
+        });
     // Input coordinates of the block at `position` along the tile
     // dimension whose axis coordinates are `axisValues`.
     auto blockCoords = [&](OpBuilder &cb, Location cl,
@@ -483,9 +485,9 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
     // memory (2x slower on 16-byte blocks).
     SmallVector<Value> laneVectors(axisCoords);
     laneVectors.append(aheadCoords.begin(), aheadCoords.end());
-    bool selectsLanes = valid && fillsInvalid(s);
+    bool selectsLanes = static_cast<bool>(fillValid);
     if (selectsLanes)
-      laneVectors.push_back(valid);
+      laneVectors.push_back(fillValid);
     SmallVector<int64_t> rotateByOne;
     for (int64_t t = 1; t <= tile; ++t)
       rotateByOne.push_back(t % tile);
@@ -599,8 +601,8 @@ Value lowering::buildBlockCopy(OpBuilder &b, Location loc,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
   if (plan)
-    emitBlockPrefetch(b, loc, s, *plan, forall.getInductionVars(),
-                      upperBounds, blockStart);
+    emitBlockPrefetch(b, loc, s, *plan, forall.getInductionVars(), upperBounds,
+                      blockStart);
   SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
   SmallVector<OpFoldResult> sizes(blockStart, b.getIndexAttr(1));
   SmallVector<int64_t> sliceShape(blockStart, 1);
@@ -616,8 +618,8 @@ Value lowering::buildBlockCopy(OpBuilder &b, Location loc,
   if (vectorRows && copiesRowsWithVectors(s, blockStart)) {
     Value target = tensor::ExtractSliceOp::create(
         b, loc, forall.getRegionIterArgs()[0], outputOffsets, sizes, ones);
-    block = copyBlockRows(b, loc, s, forall.getInductionVars(), target,
-                          blockStart);
+    block =
+        copyBlockRows(b, loc, s, forall.getInductionVars(), target, blockStart);
   } else {
     block = policyBlock(
         b, loc, s, forall.getInductionVars(),

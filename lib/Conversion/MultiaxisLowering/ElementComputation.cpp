@@ -1,7 +1,8 @@
 //===- ElementComputation.cpp - the scalar semantics of gather.multiaxis --===//
 //
-// One output element from its coordinate: broadcast coordinates, the index
-// values read from the indices, the index policy, the input element. Every
+// One output element from its coordinate, by the multiaxis rule and the
+// read policy of the semantics library (Semantics.h), with what only the
+// lowering has: the table of resolved indices and the error flag. Every
 // strategy starts from here; the vector rows do the same per lane.
 //
 //===----------------------------------------------------------------------===//
@@ -92,129 +93,43 @@ Value lowering::toIndex(OpBuilder &b, Location loc, Value value) {
 LoweringState lowering::prepareLowering(OpBuilder &b, Location loc,
                                         MultiaxisOp op) {
   LoweringState s;
+  static_cast<MultiaxisIndexing &>(s) = buildMultiaxisIndexing(b, loc, op);
   s.op = op;
-  s.policy = op.getIndexPolicy();
-  auto inputType = cast<ShapedType>(op.getInput().getType());
-  auto indicesType = cast<ShapedType>(op.getIndices().getType());
-  s.rank = inputType.getRank();
-  s.coordinateSize = op.getCoordinateSize();
-  s.axes = llvm::to_vector(op.getAxes());
-  Value one = constIndex(b, loc, 1);
-  for (int64_t d = 0; d < s.rank; ++d) {
-    int64_t divisor = d == s.rank - 1 ? s.coordinateSize : 1;
-    int64_t staticIn = inputType.getDimSize(d);
-    int64_t staticIdx =
-        getLogicalIndicesSize(indicesType.getDimSize(d), divisor);
-    Value in = inputType.isDynamicDim(d)
-                   ? buildDimSize(b, loc, op.getInput(), d)
-                   : constIndex(b, loc, staticIn);
-    Value idx = buildLogicalIndicesSize(b, loc, op.getIndices(), d, divisor);
-    s.inputSize.push_back(in);
-    s.logicalIndicesSize.push_back(idx);
-    auto unitOf = [&](int64_t staticSize, Value size,
-                      std::optional<bool> &isStatic, Value &dynamicFlag) {
-      if (!ShapedType::isDynamic(staticSize)) {
-        isStatic = staticSize == 1;
-        return;
-      }
-      dynamicFlag =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, one);
-    };
-    s.inputUnitStatic.emplace_back();
-    s.indicesUnitStatic.emplace_back();
-    s.inputUnit.emplace_back();
-    s.indicesUnit.emplace_back();
-    unitOf(staticIn, in, s.inputUnitStatic.back(), s.inputUnit.back());
-    unitOf(staticIdx, idx, s.indicesUnitStatic.back(), s.indicesUnit.back());
-    // Where one side of a non-axis broadcast is statically 1 the output
-    // size is the other side's: its coordinate needs no select.
-    if (!llvm::is_contained(s.axes, d)) {
-      if (s.indicesUnitStatic.back() == std::optional<bool>(true))
-        s.inputUnitStatic.back() = false;
-      if (s.inputUnitStatic.back() == std::optional<bool>(true) &&
-          staticIn == 1)
-        s.indicesUnitStatic.back() = false;
-    }
-  }
   return s;
-}
-
-Value lowering::broadcastCoord(OpBuilder &b, Location loc, Value outCoord,
-                               std::optional<bool> unitStatic, Value unitFlag) {
-  if (unitStatic)
-    return *unitStatic ? constIndex(b, loc, 0) : outCoord;
-  return arith::SelectOp::create(b, loc, unitFlag, constIndex(b, loc, 0),
-                                 outCoord);
 }
 
 InputCoords lowering::computeInputCoords(OpBuilder &b, Location loc,
                                          const LoweringState &s,
                                          ValueRange coords) {
-  MultiaxisOp op = s.op;
-  int64_t rank = s.rank;
-  SmallVector<Value> indicesPos;
-  InputCoords result;
-  for (int64_t d = 0; d < rank; ++d) {
-    indicesPos.push_back(broadcastCoord(
-        b, loc, coords[d], s.indicesUnitStatic[d], s.indicesUnit[d]));
-    result.coords.push_back(broadcastCoord(
-        b, loc, coords[d], s.inputUnitStatic[d], s.inputUnit[d]));
-  }
-  Value base;
-  if (rank > 0) {
-    base = indicesPos.back();
-    if (s.coordinateSize != 1)
-      base = arith::MulIOp::create(b, loc, base,
-                                   constIndex(b, loc, s.coordinateSize));
-  }
-  for (auto [j, axis] : llvm::enumerate(s.axes)) {
-    SmallVector<Value> pos = indicesPos;
-    pos.back() =
-        j == 0 ? base
-               : arith::AddIOp::create(b, loc, base, constIndex(b, loc, j))
-                     .getResult();
-    if (s.resolved) {
-      // The table applied the policy (and reported bad indices) already.
-      Value index = tensor::ExtractOp::create(b, loc, s.resolved, pos);
-      if (fillsInvalid(s)) {
-        Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                            index, constIndex(b, loc, 0));
-        index = arith::SelectOp::create(b, loc, valid, index,
-                                        constIndex(b, loc, 0));
-        result.valid = andValues(b, loc, result.valid, valid);
-      }
-      result.coords[axis] = index;
-      continue;
-    }
-    Value raw = buildElementRead(b, loc, op.getIndices(), pos);
-    ResolvedIndexValue resolved = buildResolvedIndex(
-        b, loc, s.policy, toIndex(b, loc, raw), s.inputSize[axis]);
-    result.valid = andValues(b, loc, result.valid, resolved.valid);
-    result.coords[axis] = resolved.index;
-  }
-  return result;
+  return buildInputCoords(
+      b, loc, s, coords,
+      [&](OpBuilder &nb, Location nl, ArrayRef<Value> position,
+          int64_t c) -> ResolvedIndexValue {
+        if (!s.resolved) {
+          Value raw = buildElementRead(nb, nl, s.op.getIndices(), position);
+          return buildResolvedIndex(nb, nl, s.policy, toIndex(nb, nl, raw),
+                                    s.inputSize[s.axes[c]]);
+        }
+        // The table applied the policy (and reported bad indices) already.
+        Value index = tensor::ExtractOp::create(nb, nl, s.resolved, position);
+        if (!fillsInvalid(s))
+          return {index, Value()};
+        Value valid = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sge,
+                                            index, constIndex(nb, nl, 0));
+        index = arith::SelectOp::create(nb, nl, valid, index,
+                                        constIndex(nb, nl, 0));
+        return {index, valid};
+      });
 }
 
 Value lowering::computeElement(OpBuilder &b, Location loc,
                                const LoweringState &s, ValueRange coords) {
   InputCoords at = computeInputCoords(b, loc, s, coords);
   Value element = buildElementRead(b, loc, s.op.getInput(), at.coords);
-  if (at.valid && !fillsInvalid(s)) {
-    reportIfInvalid(b, loc, s, at.valid);
-  } else if (at.valid) {
-    Type elementType = element.getType();
-    Value zero = arith::ConstantOp::create(b, loc, elementType,
-                                           b.getZeroAttr(elementType));
-    element = arith::SelectOp::create(b, loc, at.valid, element, zero);
-  }
-  return element;
-}
-
-void lowering::reportIfInvalid(OpBuilder &b, Location loc,
-                               const LoweringState &s, Value valid) {
-  if (!valid || !s.errorFlag)
-    return;
-  reportIfAnyInvalid(b, loc, s, notValue(b, loc, valid));
+  return applyReadPolicy(b, loc, s.policy, at.valid, element,
+                         [&](OpBuilder &nb, Location nl, Value invalid) {
+                           reportIfAnyInvalid(nb, nl, s, invalid);
+                         });
 }
 
 void lowering::reportIfAnyInvalid(OpBuilder &b, Location loc,

@@ -18,6 +18,22 @@ using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::lowering;
 
+/// The read policy in a table: an invalid entry raises the error flag, or
+/// under `fill` becomes -1 (the mark of a miss that the reads zero).
+static Value applyTablePolicy(OpBuilder &b, Location loc,
+                              const LoweringState &s, Value valid,
+                              Value entry) {
+  return applyReadPolicy(
+      b, loc, s.policy, valid, entry,
+      [&](OpBuilder &rb, Location rl, Value invalid) {
+        reportIfAnyInvalid(rb, rl, s, invalid);
+      },
+      [&](OpBuilder &fb, Location fl, Value fillValid, Value value) -> Value {
+        return arith::SelectOp::create(fb, fl, fillValid, value,
+                                       constIndex(fb, fl, -1));
+      });
+}
+
 /// Applies the index policy to every index value once, into a table of
 /// input coordinates, so that loops that reuse each index many times
 /// (broadcast dimensions) only read it.
@@ -41,14 +57,9 @@ Value lowering::buildCoordinateTable(OpBuilder &b, Location loc,
         Value size = addressedSize(nb, nloc, s, lastPos);
         ResolvedIndexValue resolved = buildResolvedIndex(
             nb, nloc, s.policy, toIndex(nb, nloc, args[0]), size);
-        Value index = resolved.index;
-        reportIfInvalid(nb, nloc, s,
-                        fillsInvalid(s) ? Value() : resolved.valid);
-        // The table marks a fill miss with -1.
-        if (resolved.valid && fillsInvalid(s))
-          index = arith::SelectOp::create(nb, nloc, resolved.valid, index,
-                                          constIndex(nb, nloc, -1));
-        linalg::YieldOp::create(nb, nloc, index);
+        linalg::YieldOp::create(
+            nb, nloc,
+            applyTablePolicy(nb, nloc, s, resolved.valid, resolved.index));
       });
   return generic.getResult(0);
 }
@@ -93,11 +104,8 @@ Value lowering::buildAxisOffsetTable(OpBuilder &b, Location loc,
                                              inputStrides[axis]);
           offset = arith::AddIOp::create(nb, nloc, offset, term);
         }
-        reportIfInvalid(nb, nloc, s, fillsInvalid(s) ? Value() : valid);
-        if (valid && fillsInvalid(s))
-          offset = arith::SelectOp::create(nb, nloc, valid, offset,
-                                           constIndex(nb, nloc, -1));
-        linalg::YieldOp::create(nb, nloc, offset);
+        linalg::YieldOp::create(nb, nloc,
+                                applyTablePolicy(nb, nloc, s, valid, offset));
       });
   return generic.getResult(0);
 }

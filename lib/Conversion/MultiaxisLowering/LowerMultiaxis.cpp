@@ -8,15 +8,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringState.h"
-#include "gather/Conversion/MultiaxisLowering/RuntimeErrors.h"
 
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
@@ -86,7 +85,7 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
   if (checkIndices && !checkInLoops)
     // Shapes first: index checks read sizes that only make sense if they
     // hold.
-    indexOk = buildIndexCheck(rewriter, loc, s, strategy.buildAllOf);
+    indexOk = buildIndicesAllValid(rewriter, loc, s, strategy.buildAllOf);
   if (!checkInLoops && s.policy.canTrap())
     s.policy.outOfBounds = OutOfBoundsMode::unchecked;
   // Inside a loop (a tile of a fused loop nest) the flag lives on the heap
@@ -162,25 +161,21 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
             Value failed = notValue(b, l, errorFree);
             scf::IfOp::create(b, l, failed, [&](OpBuilder &tb, Location tl) {
               if (!indexOk) {
-                reportFailedShapeCheck(tb, tl, op, shapeChecks,
-                                       strategy.symbolTables);
+                buildShapeCheckReports(tb, tl, op, shapeChecks);
               } else if (!shapeOk) {
-                emitIndexOutOfBoundsReport(tb, tl, op,
-                                           strategy.indicesToHost,
-                                           strategy.symbolTables);
+                buildIndexCheck(tb, tl, op, /*assumeInvalid=*/true,
+                                strategy.indicesToHost);
               } else {
                 // Shapes first: the index check means nothing without them.
                 scf::IfOp::create(
                     tb, tl, shapeOk,
                     [&](OpBuilder &ib, Location il) {
-                      emitIndexOutOfBoundsReport(
-                          ib, il, op, strategy.indicesToHost,
-                          strategy.symbolTables);
+                      buildIndexCheck(ib, il, op, /*assumeInvalid=*/true,
+                                      strategy.indicesToHost);
                       scf::YieldOp::create(ib, il);
                     },
                     [&](OpBuilder &ib, Location il) {
-                      reportFailedShapeCheck(ib, il, op, shapeChecks,
-                                             strategy.symbolTables);
+                      buildShapeCheckReports(ib, il, op, shapeChecks);
                       scf::YieldOp::create(ib, il);
                     });
               }
@@ -219,9 +214,8 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
       // flag in device memory, and no loop raised it.
       // The shared check function scans them: no loop nest per gather.
       scf::IfOp::create(rewriter, loc, skipped, [&](OpBuilder &b, Location l) {
-        emitIndexOutOfBoundsReport(b, l, op, strategy.indicesToHost,
-                                   strategy.symbolTables,
-                                   /*onlyIfInvalid=*/true);
+        buildIndexCheck(b, l, op, /*assumeInvalid=*/false,
+                        strategy.indicesToHost);
         scf::YieldOp::create(b, l);
       });
     }
@@ -235,13 +229,13 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
           arith::ConstantIntOp::create(rewriter, loc, rewriter.getI8Type(), 0));
     }
     scf::IfOp::create(rewriter, loc, raised, [&](OpBuilder &b, Location l) {
-      emitIndexOutOfBoundsReport(b, l, op, strategy.indicesToHost,
-                                 strategy.symbolTables);
+      buildIndexCheck(b, l, op, /*assumeInvalid=*/true, strategy.indicesToHost);
       scf::YieldOp::create(b, l);
     });
   }
   if (result.getType() != op.getInit().getType())
-    result = tensor::CastOp::create(rewriter, loc, op.getInit().getType(), result);
+    result =
+        tensor::CastOp::create(rewriter, loc, op.getInit().getType(), result);
   rewriter.replaceOp(op, result);
   return success();
 }
@@ -294,9 +288,8 @@ namespace {
 /// rewrites it into multiaxis form with in-bounds slices. Before the plain
 /// rewrite, which leaves such ops alone.
 struct LowerRuntimeBoundedElements : OpRewritePattern<ElementsOp> {
-  LowerRuntimeBoundedElements(MLIRContext *context,
-                              SymbolTableCollection *symbolTables)
-      : OpRewritePattern(context, /*benefit=*/2), symbolTables(symbolTables) {}
+  LowerRuntimeBoundedElements(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/2) {}
 
   LogicalResult matchAndRewrite(ElementsOp op,
                                 PatternRewriter &rewriter) const override {
@@ -314,13 +307,11 @@ struct LowerRuntimeBoundedElements : OpRewritePattern<ElementsOp> {
     Value fits = allShapeChecksHold(rewriter, loc, checks);
     Value tooLarge = notValue(rewriter, loc, fits);
     scf::IfOp::create(rewriter, loc, tooLarge, [&](OpBuilder &b, Location l) {
-      reportFailedShapeCheck(b, l, op, checks, symbolTables);
+      buildShapeCheckReports(b, l, op, checks);
       scf::YieldOp::create(b, l);
     });
     return rewriteToMultiaxis(rewriter, op);
   }
-
-  SymbolTableCollection *symbolTables;
 };
 
 /// The lowering of gather.multiaxis itself; benefit 0 so that the
@@ -342,20 +333,15 @@ struct LowerMultiaxisPattern : OpRewritePattern<MultiaxisOp> {
 
 /// Any gather op on buffers (bufferized before it was lowered): the scalar
 /// semantics in an scf.parallel.
-struct LowerBufferGatherPattern
-    : OpInterfaceRewritePattern<GatherOpInterface> {
-  LowerBufferGatherPattern(MLIRContext *context,
-                           SymbolTableCollection *symbolTables)
-      : OpInterfaceRewritePattern(context), symbolTables(symbolTables) {}
+struct LowerBufferGatherPattern : OpInterfaceRewritePattern<GatherOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
   LogicalResult matchAndRewrite(GatherOpInterface op,
                                 PatternRewriter &rewriter) const override {
     if (!isa<MemRefType>(op.getInit().getType()))
       return rewriter.notifyMatchFailure(op, "not on buffers");
-    return lowerBufferGather(rewriter, op, symbolTables);
+    return lowerBufferGather(rewriter, op);
   }
-
-  SymbolTableCollection *symbolTables;
 };
 
 } // namespace
@@ -363,14 +349,14 @@ struct LowerBufferGatherPattern
 void mlir::gather::populateMultiaxisLoweringPatterns(
     RewritePatternSet &patterns, const MultiaxisLoweringStrategy &strategy) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<LowerRuntimeBoundedElements>(context, strategy.symbolTables);
+  patterns.add<LowerRuntimeBoundedElements>(context);
   populateGatherToMultiaxisPatterns(patterns);
   MultiaxisOp::getCanonicalizationPatterns(patterns, context);
   patterns.add<LowerMultiaxisPattern>(context, strategy);
   // Buffers are lowered by their scalar semantics on the host (they report
   // errors from inside the loops).
   if (strategy.lowerBufferForms)
-    patterns.add<LowerBufferGatherPattern>(context, strategy.symbolTables);
+    patterns.add<LowerBufferGatherPattern>(context);
 }
 
 LogicalResult

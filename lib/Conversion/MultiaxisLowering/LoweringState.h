@@ -16,25 +16,16 @@
 
 namespace mlir::gather::lowering {
 
-/// Everything the loop body needs, computed once before the loops.
-struct LoweringState {
+/// Everything the loop body needs, computed once before the loops: the
+/// multiaxis indexing (sizes, broadcast flags, the policy the loops apply:
+/// the op's, or `unchecked` where the indices were checked before the loops
+/// or proven in bounds) and what this lowering adds.
+struct LoweringState : MultiaxisIndexing {
   mutable MultiaxisOp op;
-  /// The policy the loops apply: the op's, or `unchecked` where the indices
-  /// were checked before the loops (or proven in bounds).
-  IndexPolicy policy;
   /// Under `out_of_bounds = error` checked in the loops: a rank-0 integer
   /// memref (host or device) the loops set to 1 when they read an invalid
   /// index (through index 0).
   Value errorFlag;
-  int64_t rank = 0;
-  int64_t coordinateSize = 1;
-  SmallVector<int64_t> axes;
-  /// Per dimension: run-time size of input / logical indices (index).
-  SmallVector<Value> inputSize, logicalIndicesSize;
-  /// Per dimension: whether the coordinate is pinned to 0 because the size
-  /// is 1 (broadcast). A static answer, or an i1 value when dynamic.
-  SmallVector<std::optional<bool>> inputUnitStatic, indicesUnitStatic;
-  SmallVector<Value> inputUnit, indicesUnit;
   /// When set: the indices already resolved by the policy (tensor of index,
   /// the indices' shape; -1 marks an out-of-bounds value under `fill`).
   Value resolved;
@@ -67,21 +58,8 @@ Value toIndex(OpBuilder &b, Location loc, Value value);
 
 LoweringState prepareLowering(OpBuilder &b, Location loc, MultiaxisOp op);
 
-/// The coordinate along a dimension that may be broadcast: 0 where the size
-/// is 1, else the output coordinate.
-Value broadcastCoord(OpBuilder &b, Location loc, Value outCoord,
-                     std::optional<bool> unitStatic, Value unitFlag);
-
-/// Where the input is read for one output coordinate.
-struct InputCoords {
-  SmallVector<Value> coords;
-  /// i1 "every index was in bounds" under `fill` and `error` (see
-  /// fillsInvalid); null otherwise.
-  Value valid;
-};
-
-/// The input coordinate for the output coordinate `coords`: the only place
-/// where the scalar forms read indices and apply the index policy.
+/// The input coordinate for the output coordinate `coords` (the multiaxis
+/// rule of Semantics.h, reading the resolved table where there is one).
 InputCoords computeInputCoords(OpBuilder &b, Location loc,
                                const LoweringState &s, ValueRange coords);
 
@@ -96,11 +74,8 @@ inline bool fillsInvalid(const LoweringState &s) {
   return s.policy.outOfBounds == OutOfBoundsMode::fill;
 }
 
-/// Under a check in the loops: sets the error flag when `valid` (i1) is
-/// false.
-void reportIfInvalid(OpBuilder &b, Location loc, const LoweringState &s,
-                     Value valid);
-/// The same with the i1 "some index was invalid".
+/// Under a check in the loops: sets the error flag when `anyInvalid` (i1)
+/// is true (the `raise` of applyReadPolicy).
 void reportIfAnyInvalid(OpBuilder &b, Location loc, const LoweringState &s,
                         Value anyInvalid);
 
@@ -253,8 +228,8 @@ Value buildVectorRows(OpBuilder &b, Location loc, const LoweringState &s,
 bool needsIndexCheck(MultiaxisOp op);
 
 /// i1 "every index value is in bounds" (for an op that needsIndexCheck).
-Value buildIndexCheck(OpBuilder &b, Location loc, const LoweringState &s,
-                      AllOfBuilder buildAllOf);
+Value buildIndicesAllValid(OpBuilder &b, Location loc, const LoweringState &s,
+                           AllOfBuilder buildAllOf);
 
 /// i1 "no axis is empty" under `clamp` and `fill`, which have no element to
 /// read otherwise (null when nothing to check).

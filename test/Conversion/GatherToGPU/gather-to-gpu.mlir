@@ -6,22 +6,8 @@
 // index it reads: it reads through index 0 and raises a device flag; the
 // host copies the flag back after the loop and reports. Only where no loop
 // reads the indices (here: an empty data axis) they are copied to the host
-// and the index check scans them, reporting an invalid one. The index
-// report and the check (functions shared by the gathers with their
-// signature and policy, printed first) scan host indices for the first
-// invalid one; the check returns when there is none.
-// CHECK:       func.func private @__gather_index_report_[[REPORT:[0-9a-f]+]](%[[IDX:[^:]*]]: memref<?x?xi64, strided<[?, ?], offset: ?>>,
-// CHECK:         scf.while
-// CHECK:           memref.load %[[IDX]]
-// CHECK:         memref.load %[[IDX]]
-// CHECK:         memref.alloc() : memref<6xi64>
-// CHECK:         func.call @__gather_runtime_error({{.*}}, %c6_i64, %{{.*}})
-// CHECK:       func.func private @__gather_index_check_[[CHECK:[0-9a-f]+]](
-// CHECK:         scf.while
-// CHECK:         scf.if
-// CHECK:           func.call @__gather_runtime_error({{.*}}, %c6_i64, %{{.*}})
-// CHECK-NEXT:    }
-// CHECK-NEXT:    return
+// and a gather.check_indices scans them, reporting an invalid one. The
+// checks are host code, like the CPU's.
 // CHECK-LABEL: func.func @error_check
 // CHECK-SAME:    %[[D:[^:]*]]: tensor<?x8xf32>, %[[I:[^:]*]]: tensor<5xi64>
 // CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : i32
@@ -40,7 +26,7 @@
 // CHECK:         scf.if %[[EMPTY]] {
 // CHECK-NOT:       gpu.launch
 // CHECK:           gpu.memcpy
-// CHECK:           func.call @__gather_index_check_[[CHECK]](
+// CHECK:           gather.check_indices %{{.*}} sizes(%{{.*}}) dims = [0] shape(%{{.*}}) for "gather.block"
 // CHECK-NOT:       memref.store %{{.*}}, %[[FLAG]]
 // CHECK:         }
 // CHECK:         %[[HOST:.*]] = memref.alloca() : memref<i32>
@@ -49,15 +35,13 @@
 // CHECK:         %[[FAILED:.*]] = arith.cmpi ne, %[[RAISED]], %[[ZERO]]
 // CHECK:         scf.if %[[FAILED]] {
 // The report copies the indices (of the multiaxis form: 5x1) to the host
-// and passes them to the index report, which passes the invalid value, its
-// position and dimension to the hook (5 details and the position's one
-// coordinate in the indices as written).
+// and checks them there, naming the position in the indices as written (5).
 // CHECK:           %[[DEVIDX:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<5x1xi64> to memref<5x1xi64>
 // CHECK:           %[[HOSTIDX:.*]] = memref.alloc() : memref<5x1xi64>
 // CHECK:           gpu.memcpy %[[HOSTIDX]], %[[DEVIDX]]
 // CHECK:           %[[ANY:.*]] = memref.cast %[[HOSTIDX]] : memref<5x1xi64> to memref<?x?xi64, strided<[?, ?], offset: ?>>
-// CHECK:           func.call @__gather_index_report_[[REPORT]](%[[ANY]],
-// CHECK-NOT:     gather.
+// CHECK:           gather.check_indices %[[ANY]] sizes(%[[DIM]]) dims = [0] shape(%{{.*}}) assume_invalid for "gather.block"
+// CHECK-NOT:     = gather.
 func.func @error_check(%d: tensor<?x8xf32>, %i: tensor<5xi64>) -> tensor<5x8xf32> {
   %init_0 = tensor.empty() : tensor<5x8xf32>
   %0 = gather.block %d[%i] axis = 0 into %init_0 : tensor<?x8xf32>, tensor<5xi64> into tensor<5x8xf32>

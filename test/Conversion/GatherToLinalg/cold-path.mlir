@@ -4,23 +4,17 @@
 // checks. The other branch (a failed shape check, reported, or an empty
 // axis) writes zeros with serial loops: a linalg.fill there would become a
 // parallel loop, an outlined OpenMP function per gather. Where no loop
-// reads the indices (an empty output or axis) they are checked by the
-// shared check function, which returns when every index is valid; the
-// report after the loops is the function that always reports.
-// CHECK:       func.func private @__gather_index_report_[[REPORT:[0-9a-f]+]](
-// CHECK:       func.func private @__gather_index_check_[[CHECK:[0-9a-f]+]](
-// CHECK:         scf.while
-// CHECK:         scf.if
-// CHECK:           func.call @__gather_runtime_error
-// CHECK-NEXT:    }
-// CHECK-NEXT:    return
+// reads the indices (an empty output or axis) they are checked by a
+// gather.check_indices that reports only an invalid value; the report
+// after the loops assumes one.
 // CHECK-LABEL: func.func @dynamic_block_error
 // CHECK-SAME:    %[[INIT:[^:]*]]: tensor<?x?xf32>) -> tensor<?x?xf32>
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK:         scf.if %{{.*}} -> (tensor<?x?xf32>) {
 // CHECK:           scf.forall
 // CHECK:         } else {
-// CHECK:           func.call @__gather_runtime_error
+// CHECK:           gather.check_shape %{{.*}}, init_size_mismatch dim = 0
+// CHECK:           gather.check_shape %{{.*}}, init_size_mismatch dim = 1
 // CHECK-NOT:       linalg.fill
 // CHECK:           %[[ROWS:.*]] = scf.for %{{.*}} iter_args(%[[T0:.*]] = %[[INIT]])
 // CHECK:             %[[COLS:.*]] = scf.for %{{.*}} iter_args(%[[T1:.*]] = %[[T0]])
@@ -28,9 +22,9 @@
 // CHECK:           scf.yield %[[ROWS]]
 // CHECK:         scf.if
 // CHECK-NOT:       scf.for
-// CHECK:           func.call @__gather_index_check_[[CHECK]](
+// CHECK:           gather.check_indices %{{.*}} sizes(%{{.*}}) dims = [0] shape(%{{.*}}) for "gather.block"
 // CHECK:         scf.if
-// CHECK:           func.call @__gather_index_report_[[REPORT]](
+// CHECK:           gather.check_indices %{{.*}} sizes(%{{.*}}) dims = [0] shape(%{{.*}}) assume_invalid for "gather.block"
 func.func @dynamic_block_error(%d: tensor<?x?xf32>, %i: tensor<?xi64>, %init: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = gather.block %d[%i] axis = 0 into %init : tensor<?x?xf32>, tensor<?xi64> into tensor<?x?xf32>
   return %0 : tensor<?x?xf32>

@@ -162,13 +162,12 @@ func.func @block_fill_dynamic_row(%d: tensor<4x?xf32>, %i: tensor<2x1xi64>) -> t
 
 // error: the bounds are checked in the gather's own loop, in one pass over
 // the indices: an invalid index reads row 0 instead (never out of bounds)
-// and raises a flag; after the loop a raised flag calls the index report
-// (a function per signature and policy, which finds the invalid index and
-// calls the run-time hook) with the indices and the op's site string.
-// CHECK:       func.func private @__gather_index_report_[[REPORT:[0-9a-f]+]](
-// CHECK:         func.call @__gather_runtime_error(
-// CHECK:       func.func private @__gather_runtime_error(i64, i64, i64, i64, i64, i64)
-// CHECK:       memref.global "private" constant @__gather_site_{{[0-9a-f]+}} : memref<{{[0-9]+}}xi8> = dense<
+// and raises a flag; after the loop a raised flag reports the indices
+// (gather.check_indices, which finds the invalid value: the addressed size,
+// the dimension and the shape to name, the negative-index rule). Nothing is
+// made outside the function.
+// CHECK-NOT:   func.func private
+// CHECK-NOT:   memref.global
 // CHECK-LABEL: func.func @error
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
@@ -189,10 +188,7 @@ func.func @block_fill_dynamic_row(%d: tensor<4x?xf32>, %i: tensor<2x1xi64>) -> t
 // CHECK:         scf.if %[[FAILED]] {
 // CHECK:           %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<2x1xi64>
 // CHECK:           %[[ANY:.*]] = memref.cast %[[BUF]] {{.*}} to memref<?x?xi64, strided<[?, ?], offset: ?>>
-// CHECK:           %[[SITE:.*]] = memref.get_global @__gather_site
-// CHECK:           %[[ADDR:.*]] = memref.extract_aligned_pointer_as_index %[[SITE]]
-// CHECK:           %[[ADDR64:.*]] = arith.index_cast %[[ADDR]] : index to i64
-// CHECK:           func.call @__gather_index_report_[[REPORT]](%[[ANY]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ADDR64]], %{{.*}}, %{{.*}})
+// CHECK:           gather.check_indices %[[ANY]] sizes(%[[C4]]) dims = [0] shape(%{{.*}}, %{{.*}}) negative_indices = out_of_bounds assume_invalid for "gather.multiaxis" : memref<?x?xi64, strided<[?, ?], offset: ?>>
 // CHECK:         return %[[R]]
 // CHECK-NOT:     linalg.generic
 func.func @error(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
@@ -217,7 +213,8 @@ func.func @error(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
 // CHECK:             arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<16xi1>, vector<16xindex>
 // CHECK:             vector.gather
 // CHECK:         } else {
-// CHECK:           func.call @__gather_runtime_error
+// CHECK:           gather.check_shape %{{.*}}, shape_mismatch dim = 1 sizes(%[[D1]], %[[I1]]) for "gather.multiaxis"
+// CHECK-NEXT:      gather.check_shape %{{.*}}, init_size_mismatch dim = 0
 func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %init_0: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = gather.multiaxis %d[%i] axes = [0] out_of_bounds = clamp into %init_0 : tensor<?x?xf32>, tensor<?x?xi64> into tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
@@ -328,20 +325,20 @@ func.func @two_axes_vector(%d: tensor<8x6xf32>, %i: tensor<3x4xi64>) -> tensor<3
 // -----
 
 // gather.elements with dynamic sizes: the lowering checks that no indices
-// size outside the axis exceeds the data size (error kind 3), then slices
-// the data to the minimum of the two, which stays in bounds even when the
-// error hook returns (embedders that record errors).
+// size outside the axis exceeds the data size, then slices the data to the
+// minimum of the two, which stays in bounds even when the error hook returns
+// (embedders that record errors).
 // CHECK-LABEL: func.func @elements_runtime_sizes
 // CHECK-SAME:    %[[D:[^:]*]]: tensor<?x?xf32>, %[[I:[^:]*]]: tensor<?x?xi64>
-// CHECK-DAG:     %[[KIND:.*]] = arith.constant 3 : i64
 // CHECK-DAG:     %[[DD0:.*]] = tensor.dim %[[D]], %c0
 // CHECK-DAG:     %[[ID0:.*]] = tensor.dim %[[I]], %c0
+// CHECK:         %[[FITS:.*]] = arith.cmpi ule, %[[ID0]], %[[DD0]]
 // CHECK:         %[[BAD:.*]] = arith.cmpi ugt, %[[ID0]], %[[DD0]]
 // CHECK:         scf.if %[[BAD]] {
-// CHECK:           func.call @__gather_runtime_error(%{{.*}}, %{{.*}}, %{{.*}}, %[[KIND]], 
+// CHECK:           gather.check_shape %[[FITS]], indices_larger_than_data dim = 0 sizes(%[[ID0]], %[[DD0]]) for "gather.elements"
 // CHECK:         %[[ROWS:.*]] = arith.minui %[[DD0]], %[[ID0]]
 // CHECK:         tensor.extract_slice %[[D]][0, 0] [%[[ROWS]], %{{.*}}] [1, 1]
-// CHECK-NOT:     gather.
+// CHECK-NOT:     = gather.
 func.func @elements_runtime_sizes(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %init_0: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = gather.elements %d[%i] axis = 1 into %init_0 : tensor<?x?xf32>, tensor<?x?xi64> into tensor<?x?xf32>
   return %0 : tensor<?x?xf32>

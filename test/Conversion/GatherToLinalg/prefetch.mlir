@@ -4,8 +4,8 @@
 // lines ahead: 128 iterations for 16-byte blocks, 2 for 3 KiB rows), and the
 // vector rows of an element gather along dense input rows prefetch the next
 // input row in shares, one share per vector step.
-// RUN: gather-opt %s --convert-gather-to-linalg --split-input-file | FileCheck %s
-// RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false" --split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: gather-opt %s --convert-gather-to-linalg --convert-gather-checks-to-runtime --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false" --convert-gather-checks-to-runtime --split-input-file | FileCheck %s --check-prefix=OFF
 // OFF-NOT: memref.prefetch
 
 // 16-byte blocks, copied in tiles of 16 (block-tiles.mlir): a full tile

@@ -384,3 +384,42 @@ func.func @drop_inert_last_dim(%d: tensor<5x4x1xf32>, %i: tensor<3x2x2xi64>) -> 
   %0 = gather.multiaxis %d[%i] axes = [0, 1] into %init_0 : tensor<5x4x1xf32>, tensor<3x2x2xi64> into tensor<3x2x1xf32>
   return %0 : tensor<3x2x1xf32>
 }
+
+// -----
+
+// The canonical form records the op as written, which its run-time errors
+// name: dimensions merged by the simplifications are followed (the indices
+// [2] end up in dimension 0 of the multiaxis indices [2, 1]).
+// CHECK-LABEL: func.func @origin_after_merge
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] into %{{.*}} {gather.origin = #gather.origin<"gather.block", dims = [0], indices = [2], indices_dims = [0]>} : tensor<4x3xf32>, tensor<2x1xi64> into tensor<2x3xf32>
+func.func @origin_after_merge(%d: tensor<4x3xf32>, %i: tensor<2xi64>) -> tensor<2x3xf32> {
+  %e = tensor.empty() : tensor<2x3xf32>
+  %0 = gather.block %d[%i] axis = 0 into %e : tensor<4x3xf32>, tensor<2xi64> into tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// A multiaxis gather as written gets an origin (its own name) when a unit
+// dimension is dropped, so that positions stay those of its indices.
+// CHECK-LABEL: func.func @origin_of_multiaxis_as_written
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] into %{{.*}} {gather.origin = #gather.origin<"gather.multiaxis", dims = [0], indices = [5x1x1], indices_dims = [0, 0, 1]>} : tensor<8x4xf32>, tensor<5x1xi64> into tensor<5x4xf32>
+func.func @origin_of_multiaxis_as_written(%d: tensor<8x1x4xf32>, %i: tensor<5x1x1xi64>) -> tensor<5x1x4xf32> {
+  %e = tensor.empty() : tensor<5x1x4xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0] into %e : tensor<8x1x4xf32>, tensor<5x1x1xi64> into tensor<5x1x4xf32>
+  return %0 : tensor<5x1x4xf32>
+}
+
+// -----
+
+// A shape check whose condition holds is no check; one that may fail stays.
+// CHECK-LABEL: func.func @check_shape_holds
+// CHECK-SAME:    %[[OK:[^:]*]]: i1
+// CHECK-NEXT:    gather.check_shape %[[OK]], shape_mismatch dim = 1
+// CHECK-NEXT:    return
+func.func @check_shape_holds(%ok: i1, %a: index) {
+  %true = arith.constant true
+  gather.check_shape %true, shape_mismatch dim = 0 sizes(%a, %a) for "gather.block"
+  gather.check_shape %ok, shape_mismatch dim = 1 sizes(%a, %a) for "gather.block"
+  return
+}

@@ -446,3 +446,131 @@ func.func @multiaxis_broadcast_output_larger_than_address_space(%input: tensor<1
   %0 = gather.multiaxis %input[%indices] axes = [] into %init : tensor<1x4611686018427387904xi8>, tensor<4x1xi64> into tensor<?x?xi8>
   return %0 : tensor<?x?xi8>
 }
+
+//===----------------------------------------------------------------------===//
+// gather.check_shape, gather.check_indices
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @check_shape_kind_not_a_shape_kind(%ok: i1, %a: index) {
+  // expected-error @+1 {{'gather.check_shape' op kind 1 is not a shape error kind}}
+  gather.check_shape %ok, index_out_of_bounds dim = 0 sizes(%a, %a) for "gather.block"
+  return
+}
+
+// -----
+
+func.func @check_shape_unknown_kind(%ok: i1, %a: index) {
+  // expected-error @+1 {{unknown run-time error kind 'too_large'}}
+  gather.check_shape %ok, too_large dim = 0 sizes(%a, %a) for "gather.block"
+  return
+}
+
+// -----
+
+func.func @check_shape_negative_dim(%ok: i1, %a: index) {
+  // expected-error @+1 {{'gather.check_shape' op dim -1 is negative}}
+  gather.check_shape %ok, shape_mismatch dim = -1 sizes(%a, %a) for "gather.block"
+  return
+}
+
+// -----
+
+func.func @check_indices_no_dims(%i: memref<?xi64>, %a: index) {
+  // expected-error @+1 {{'gather.check_indices' op dims must name at least one dimension}}
+  gather.check_indices %i sizes() dims = [] shape(%a) for "gather.block" : memref<?xi64>
+  return
+}
+
+// -----
+
+func.func @check_indices_sizes_differ_from_dims(%i: memref<?xi64>, %a: index) {
+  // expected-error @+1 {{'gather.check_indices' op has 1 sizes for 2 dims}}
+  gather.check_indices %i sizes(%a) dims = [0, 1] shape(%a) for "gather.nd" : memref<?xi64>
+  return
+}
+
+// -----
+
+func.func @check_indices_negative_dim(%i: memref<?xi64>, %a: index) {
+  // expected-error @+1 {{'gather.check_indices' op dim -2 is negative}}
+  gather.check_indices %i sizes(%a) dims = [-2] shape(%a) for "gather.block" : memref<?xi64>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// #gather.origin
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @origin_names_no_op(%t: tensor<4x8xf32>, %j: tensor<1x1xi64>, %init: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  // expected-error @+1 {{origin names no op}}
+  %0 = gather.multiaxis %t[%j] axes = [0] into %init {gather.origin = #gather.origin<"", dims = [0], indices = [], indices_dims = []>} : tensor<4x8xf32>, tensor<1x1xi64> into tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
+}
+
+// -----
+
+func.func @origin_indices_dims_differ_from_indices_rank(%t: tensor<4x8xf32>, %j: tensor<1x1xi64>, %init: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  // expected-error @+1 {{origin has 1 indices_dims for indices of rank 2}}
+  %0 = gather.multiaxis %t[%j] axes = [0] into %init {gather.origin = #gather.origin<"gather.block", dims = [0], indices = [1x1], indices_dims = [0]>} : tensor<4x8xf32>, tensor<1x1xi64> into tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
+}
+
+// -----
+
+func.func @origin_negative_dim(%t: tensor<4x8xf32>, %j: tensor<1x1xi64>, %init: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  // expected-error @+1 {{origin dim -1 is negative}}
+  %0 = gather.multiaxis %t[%j] axes = [0] into %init {gather.origin = #gather.origin<"gather.block", dims = [-1], indices = [], indices_dims = []>} : tensor<4x8xf32>, tensor<1x1xi64> into tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
+}
+
+// -----
+
+func.func @origin_indices_dims_entry_less_than_minus_one(%t: tensor<4x8xf32>, %j: tensor<1x1xi64>, %init: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  // expected-error @+1 {{origin indices_dims entry -2 is less than -1}}
+  %0 = gather.multiaxis %t[%j] axes = [0] into %init {gather.origin = #gather.origin<"gather.block", dims = [0], indices = [1], indices_dims = [-2]>} : tensor<4x8xf32>, tensor<1x1xi64> into tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
+}
+
+// -----
+
+func.func @origin_not_on_multiaxis(%t: tensor<4x8xf32>, %j: tensor<1xi64>, %init: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  // expected-error @+1 {{'gather.origin' is only valid on gather.multiaxis}}
+  %0 = gather.block %t[%j] axis = 0 into %init {gather.origin = #gather.origin<"gather.block", dims = [0], indices = [1], indices_dims = [0]>} : tensor<4x8xf32>, tensor<1xi64> into tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
+}
+
+// -----
+
+func.func @origin_not_an_origin(%t: tensor<4x8xf32>, %j: tensor<1x1xi64>, %init: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  // expected-error @+1 {{'gather.origin' must be #gather.origin}}
+  %0 = gather.multiaxis %t[%j] axes = [0] into %init {gather.origin = "gather.block"} : tensor<4x8xf32>, tensor<1x1xi64> into tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
+}
+
+// -----
+
+func.func @origin_dims_differ_from_axes(%t: tensor<4x8xf32>, %j: tensor<1x1xi64>, %init: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  // expected-error @+1 {{'gather.origin' has 2 dims for 1 axes}}
+  %0 = gather.multiaxis %t[%j] axes = [0] into %init {gather.origin = #gather.origin<"gather.nd", dims = [0, 1], indices = [], indices_dims = []>} : tensor<4x8xf32>, tensor<1x1xi64> into tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
+}
+
+// -----
+
+func.func @origin_indices_dims_entry_not_less_than_rank(%t: tensor<4x8xf32>, %j: tensor<1x1xi64>, %init: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  // expected-error @+1 {{'gather.origin' indices_dims entry 2 is out of range [-1, 2)}}
+  %0 = gather.multiaxis %t[%j] axes = [0] into %init {gather.origin = #gather.origin<"gather.block", dims = [0], indices = [1], indices_dims = [2]>} : tensor<4x8xf32>, tensor<1x1xi64> into tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
+}
+
+// -----
+
+func.func @unknown_gather_attribute(%t: tensor<4x8xf32>, %j: tensor<1x1xi64>, %init: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  // expected-error @+1 {{unknown gather dialect attribute gather.origins}}
+  %0 = gather.multiaxis %t[%j] axes = [0] into %init {gather.origins = 1} : tensor<4x8xf32>, tensor<1x1xi64> into tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
+}

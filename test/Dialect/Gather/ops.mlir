@@ -132,3 +132,31 @@ func.func @nd_forms(%a: tensor<2x2xi32>, %ai: tensor<2x2xi64>, %b: tensor<1x3xf3
   %2 = gather.nd %c[%ci] batch_dims = 1 into %init_2 : tensor<?x?x?xf32>, tensor<?x?x2xi64> into tensor<?x?xf32>
   return
 }
+
+// Run-time checks, as the lowerings emit them (and the origin a rewrite
+// records) round-trip.
+// CHECK-LABEL: func.func @checks
+// CHECK-SAME:    %[[OK:[^:]*]]: i1, %[[A:[^:]*]]: index, %[[B:[^:]*]]: index, %[[I:[^:]*]]: memref<?x?xi64, strided<[?, ?], offset: ?>>
+// CHECK:         gather.check_shape %[[OK]], shape_mismatch dim = 1 sizes(%[[A]], %[[B]]) for "gather.block"
+// CHECK:         gather.check_shape %[[OK]], indices_not_whole_coordinates dim = 0 sizes(%[[A]], %[[B]]) for "gather.multiaxis"
+// CHECK:         gather.check_indices %[[I]] sizes(%[[A]], %[[B]]) dims = [0, 2] shape(%[[A]]) for "gather.nd" : memref<?x?xi64, strided<[?, ?], offset: ?>>
+// CHECK:         gather.check_indices %[[I]] sizes(%[[A]]) dims = [1] shape(%[[A]], %[[B]]) negative_indices = out_of_bounds assume_invalid for "gather.multiaxis" : memref<?x?xi64, strided<[?, ?], offset: ?>>
+// GENERIC-LABEL: sym_name = "checks"
+// GENERIC:       "gather.check_shape"(%{{.*}}, %{{.*}}, %{{.*}}) <{dim = 1 : i64, kind = 2 : i64, op_name = "gather.block"}>
+// GENERIC:       "gather.check_indices"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{dims = array<i64: 0, 2>, negative_indices = #gather<negative_indices wrap>, op_name = "gather.nd", operandSegmentSizes = array<i32: 1, 2, 1>}>
+func.func @checks(%ok: i1, %a: index, %b: index, %i: memref<?x?xi64, strided<[?, ?], offset: ?>>) {
+  gather.check_shape %ok, shape_mismatch dim = 1 sizes(%a, %b) for "gather.block"
+  gather.check_shape %ok, indices_not_whole_coordinates dim = 0 sizes(%a, %b) for "gather.multiaxis"
+  gather.check_indices %i sizes(%a, %b) dims = [0, 2] shape(%a) for "gather.nd" : memref<?x?xi64, strided<[?, ?], offset: ?>>
+  gather.check_indices %i sizes(%a) dims = [1] shape(%a, %b) negative_indices = out_of_bounds assume_invalid for "gather.multiaxis" : memref<?x?xi64, strided<[?, ?], offset: ?>>
+  return
+}
+
+// CHECK-LABEL: func.func @origin
+// CHECK:         gather.multiaxis {{.*}} {gather.origin = #gather.origin<"gather.nd", dims = [0, 1], indices = [?x5x2], indices_dims = [0, 1, 1]>}
+// CHECK:         gather.multiaxis {{.*}} {gather.origin = #gather.origin<"gather.block", dims = [0], indices = [], indices_dims = []>}
+func.func @origin(%input: tensor<6x8xf32>, %indices: tensor<?x10xi64>, %init: tensor<?x5xf32>, %j: tensor<1x1xi64>, %init2: tensor<1x8xf32>, %t: tensor<4x8xf32>) -> (tensor<?x5xf32>, tensor<1x8xf32>) {
+  %0 = gather.multiaxis %input[%indices] axes = [0, 1] into %init {gather.origin = #gather.origin<"gather.nd", dims = [0, 1], indices = [?x5x2], indices_dims = [0, 1, 1]>} : tensor<6x8xf32>, tensor<?x10xi64> into tensor<?x5xf32>
+  %1 = gather.multiaxis %t[%j] axes = [0] into %init2 {gather.origin = #gather.origin<"gather.block", dims = [0], indices = [], indices_dims = []>} : tensor<4x8xf32>, tensor<1x1xi64> into tensor<1x8xf32>
+  return %0, %1 : tensor<?x5xf32>, tensor<1x8xf32>
+}

@@ -117,7 +117,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK:             arith.select
 // CHECK:             gather.multiaxis
 // CHECK:           } else {
-// CHECK:             func.call @__gather_runtime_error
+// CHECK:             gather.check_shape %{{.*}}, shape_mismatch dim = 0 sizes(%{{.*}}, %{{.*}}) for "gather.multiaxis"
 func.func @tile_dynamic_broadcast(%in: tensor<?x?xf32>, %idx: tensor<?x?xi64>, %init: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = gather.multiaxis %in[%idx] axes = [1] into %init : tensor<?x?xf32>, tensor<?x?xi64> into tensor<?x?xf32>
   return %0 : tensor<?x?xf32>

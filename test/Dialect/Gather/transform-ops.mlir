@@ -44,11 +44,13 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// The CPU lowering without vectorization: a scalar linalg.generic; the error
-// hook is declared in the module.
-// CHECK:       func.func private @__gather_runtime_error
+// The CPU lowering without vectorization: a scalar linalg.generic. The
+// patterns stay inside their payload (the function): the run-time checks
+// are ops there, nothing is declared in the module.
+// CHECK-NOT:   func.func private
 // CHECK-LABEL: func.func @lower_to_linalg
 // CHECK:         linalg.generic
+// CHECK:         gather.check_indices %{{.*}} assume_invalid for "gather.elements"
 // CHECK-NOT:     = gather.
 func.func @lower_to_linalg(%d: tensor<5x3xf32>, %i: tensor<4x3xi32>) -> tensor<4x3xf32> {
   %init = tensor.empty() : tensor<4x3xf32>

@@ -2,10 +2,11 @@
 //
 //   consumer-run FILE.mlir ID...
 //
-// Lowers the module with a pass of its own, which mixes gather's patterns
+// Lowers each function with a pass of its own, which mixes gather's patterns
 // (populateGatherToLinalgPatterns) with one of its own, finishes with
-// gather's CPU pipeline (bufferization and LLVM; no gather is left for its
-// lowering step), JIT-compiles it and runs `@main(table, ids)` on an 8x4
+// gather's CPU pipeline (the calls of the error hook from the check ops the
+// patterns left, bufferization and LLVM; no gather is left for its lowering
+// step), JIT-compiles it and runs `@main(table, ids)` on an 8x4
 // f32 table with table[i][j] = 10 * i + j and the given i64 ids. Prints
 // the result, one row a line. Out-of-range ids end in gather's run-time
 // error (status 1).
@@ -70,16 +71,14 @@ struct AddSelfToMul : OpRewritePattern<arith::AddFOp> {
   }
 };
 
-/// The consumer's pass: gather's lowering patterns next to its own.
+/// The consumer's pass, on one function: gather's lowering patterns next to
+/// its own (they create nothing outside the function).
 struct ConsumerLoweringPass
-    : PassWrapper<ConsumerLoweringPass, OperationPass<ModuleOp>> {
+    : PassWrapper<ConsumerLoweringPass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ConsumerLoweringPass)
   void runOnOperation() override {
-    SymbolTableCollection symbolTables;
-    gather::GatherToLinalgOptions options;
-    options.symbolTables = &symbolTables;
     RewritePatternSet patterns(&getContext());
-    gather::populateGatherToLinalgPatterns(patterns, options);
+    gather::populateGatherToLinalgPatterns(patterns);
     patterns.add<AddSelfToMul>(&getContext());
     if (failed(gather::applyGatherLoweringPatterns(getOperation(),
                                                    std::move(patterns))))
@@ -111,7 +110,7 @@ int main(int argc, char **argv) {
                 UnitAttr::get(&context));
 
   PassManager pm(&context);
-  pm.addPass(std::make_unique<ConsumerLoweringPass>());
+  pm.addNestedPass<func::FuncOp>(std::make_unique<ConsumerLoweringPass>());
   gather::GatherCpuPipelineOptions pipeline;
   pipeline.parallel = false;
   gather::buildGatherCpuPipeline(pm, pipeline);

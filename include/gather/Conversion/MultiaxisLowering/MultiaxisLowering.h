@@ -12,13 +12,12 @@
 #ifndef GATHER_CONVERSION_MULTIAXISLOWERING_MULTIAXISLOWERING_H
 #define GATHER_CONVERSION_MULTIAXISLOWERING_MULTIAXISLOWERING_H
 
-#include "gather/Conversion/MultiaxisLowering/RuntimeErrors.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
-#include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
+#include "gather/Dialect/Gather/Utils/RuntimeChecks.h"
+#include "gather/Dialect/Gather/Utils/Semantics.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/IR/SymbolTable.h"
 
 namespace mlir::gather {
 
@@ -96,22 +95,20 @@ struct MultiaxisLoweringStrategy {
   /// linalg.fill there becomes a parallel loop, an outlined OpenMP function
   /// per gather with dynamic sizes, for a path that is cold.
   bool serialColdPath = false;
-  /// Where given, symbol lookups (the error hook, the site strings) go
-  /// through it instead of scanning the module: lowering N gathers then
-  /// takes time linear in N.
-  SymbolTableCollection *symbolTables = nullptr;
   /// The value, position and dimension of an invalid index are found by a
-  /// scan of the indices on the host, on the failing path. Where the
-  /// indices are not in host memory, the scan reads the copy this makes.
+  /// scan of the indices on the host, on the failing path
+  /// (gather.check_indices). Where the indices are not in host memory, the
+  /// scan reads the copy this makes.
   IndicesToHostFn indicesToHost = nullptr;
 };
 
 /// Replaces `op` by its lowering. Checks that cannot be decided statically
 /// (dynamic broadcasts, the coordinate fold of a dynamic last dimension)
-/// run before the loops; when one fails the error hook is called and the
-/// output is zeros. Index bounds under `out_of_bounds = error` are checked
-/// in the loops or before them (see checkIndicesInLoops); an invalid index
-/// calls the error hook, and the output is then unspecified.
+/// run before the loops; when one fails it is reported (gather.check_shape)
+/// and the output is zeros. Index bounds under `out_of_bounds = error` are
+/// checked in the loops or before them (see checkIndicesInLoops); an invalid
+/// index is reported (gather.check_indices), and the output is then
+/// unspecified. Creates nothing outside the function.
 LogicalResult lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
                              const MultiaxisLoweringStrategy &strategy);
 
@@ -125,83 +122,16 @@ void populateMultiaxisLoweringPatterns(
     RewritePatternSet &patterns, const MultiaxisLoweringStrategy &strategy);
 
 /// Runs lowering patterns (from the populate functions of GatherToLinalg,
-/// GatherToSCF, GatherToGPU, possibly mixed with others) on `root`, a
-/// module: the patterns create the error hook and site strings at module
-/// level. Every gather op left afterwards gets an error ("could not be
-/// lowered") and the result is failure.
+/// GatherToSCF, GatherToGPU, possibly mixed with others) on `root`, any op.
+/// Every gather op left afterwards gets an error ("could not be lowered")
+/// and the result is failure.
 LogicalResult applyGatherLoweringPatterns(Operation *root,
                                           RewritePatternSet &&patterns);
 
-/// One condition on dynamic sizes that only the run time can decide.
-struct RuntimeShapeCheck {
-  /// i1 "holds".
-  Value holds;
-  RuntimeErrorKind kind;
-  /// The dimension concerned (of the output for InitSizeMismatch, of the
-  /// operands otherwise) and the two sizes compared (index values).
-  int64_t dim;
-  Value lhs, rhs;
-};
-
-/// Every run-time shape condition of a gather op (any of the four, on
-/// tensors or buffers): dynamic broadcasts that must be compatible, a
-/// dynamic last multiaxis indices dimension that must hold whole
-/// coordinates, gather.elements indices sizes that must not exceed the data
-/// sizes, and dynamic init sizes that must equal the output sizes. Empty
-/// when the static types prove them all.
-SmallVector<RuntimeShapeCheck> buildRuntimeShapeChecks(OpBuilder &b,
-                                                       Location loc,
-                                                       Operation *gatherOp);
-
-/// The conjunction of the checks (null when there are none).
-Value allShapeChecksHold(OpBuilder &b, Location loc,
-                         ArrayRef<RuntimeShapeCheck> checks);
-
-/// Calls the error hook for the first check that fails, with its kind and
-/// the details (dimension, both sizes). Only to be reached when one fails.
-void reportFailedShapeCheck(OpBuilder &b, Location loc, Operation *gatherOp,
-                            ArrayRef<RuntimeShapeCheck> checks,
-                            SymbolTableCollection *symbolTables = nullptr);
-
-/// Builds `body` where the run-time shape checks of `gatherOp` hold: as is
-/// when the static types prove them, else in an scf.if whose other branch
-/// reports the first failing check. For code without results (buffers).
-void buildUnderShapeChecks(OpBuilder &b, Location loc, Operation *gatherOp,
-                           llvm::function_ref<void(OpBuilder &, Location)> body,
-                           SymbolTableCollection *symbolTables = nullptr);
-
-/// The element of a gather op (any of the four, on tensors or buffers) at
-/// output coordinate `coords`, with the op's index policy: the scalar
-/// semantics, built once here for the buffer lowering and for tiling's
-/// scalar implementation. An invalid index is read through coordinate 0
-/// (`fill` yields zero, `error` sets `invalid`); an empty gathered dimension
-/// is not read (zero). Assumes the run-time shape checks hold.
-struct GatherElementValue {
-  Value value;
-  /// i1 "an index was invalid" under `out_of_bounds = error`, else null.
-  Value invalid;
-};
-GatherElementValue buildGatherElement(OpBuilder &b, Location loc,
-                                      Operation *gatherOp, ValueRange coords);
-
-/// Stores the element at `coords` of buffer-form `gatherOp` into its init
-/// buffer; an invalid index under `error` calls the error hook. The body of
-/// the buffer lowering's loops and of tiling's scalar implementation.
-void buildGatherElementStore(OpBuilder &b, Location loc, Operation *gatherOp,
-                             ValueRange coords,
-                             SymbolTableCollection *symbolTables = nullptr);
-
-/// The size of the source dimension of `gatherOp` (any GatherOpInterface
-/// op) that an index value at position `lastPosition` (index) of the last
-/// indices dimension addresses (buildSelectAddressed's rule).
-Value buildAddressedDimSize(OpBuilder &b, Location loc, Operation *gatherOp,
-                            Value lastPosition);
-
 /// Lowers a buffer-form gather op (after bufferization) to an scf.parallel
 /// over the output that stores element by element, after the run-time shape
-/// checks (a failure calls the error hook and writes nothing).
-LogicalResult lowerBufferGather(RewriterBase &rewriter, Operation *gatherOp,
-                                SymbolTableCollection *symbolTables = nullptr);
+/// checks (a failure is reported and writes nothing).
+LogicalResult lowerBufferGather(RewriterBase &rewriter, Operation *gatherOp);
 
 /// The scalar loop form: one linalg.generic over the output (parallel
 /// iterators) whose body computes `element(linalg.index coordinates)`.

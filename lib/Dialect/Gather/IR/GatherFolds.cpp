@@ -49,6 +49,67 @@ MultiaxisForm mlir::gather::getMultiaxisForm(Operation *op) {
 }
 
 //===----------------------------------------------------------------------===//
+// Origins
+//===----------------------------------------------------------------------===//
+
+OriginAttr mlir::gather::getGatherOrigin(Operation *gatherOp) {
+  MLIRContext *context = gatherOp->getContext();
+  if (auto origin = context->getLoadedDialect<GatherDialect>()
+                        ->getOriginAttrHelper()
+                        .getAttr(gatherOp))
+    return origin;
+  auto op = cast<GatherOpInterface>(gatherOp);
+  ArrayRef<int64_t> indicesShape = shapeOf(op.getIndices());
+  return OriginAttr::get(
+      context, gatherOp->getName().getStringRef(), op.getGatheredDims(),
+      indicesShape,
+      llvm::to_vector(llvm::seq<int64_t>(0, indicesShape.size())));
+}
+
+static void setOrigin(Operation *op, OriginAttr origin) {
+  op->getContext()
+      ->getLoadedDialect<GatherDialect>()
+      ->getOriginAttrHelper()
+      .setAttr(op, origin);
+}
+
+/// The origin of the multiaxis form of `op`: each written indices
+/// dimension goes where the form's indices reshape puts it.
+static OriginAttr originOfForm(Operation *op, const MultiaxisForm &form) {
+  OriginAttr written = getGatherOrigin(op);
+  SmallVector<int64_t> indicesDims;
+  const UnitReshape &reshape = form.indices;
+  if (reshape.expand) {
+    indicesDims.assign(reshape.positions.begin(), reshape.positions.end());
+  } else {
+    // The coordinate fold: written dimensions grouped into one.
+    indicesDims.resize(written.getIndices().size(), -1);
+    for (auto [group, dims] : llvm::enumerate(reshape.reassociation))
+      for (int64_t dim : dims)
+        indicesDims[dim] = group;
+  }
+  return OriginAttr::get(op->getContext(), written.getName(), written.getDims(),
+                         written.getIndices(), indicesDims);
+}
+
+/// The origin of `op` after its indices' dimensions were merged by
+/// `groups` (unit dimensions collapsed away).
+static OriginAttr originAfterCollapse(MultiaxisOp op,
+                                      ArrayRef<ReassociationIndices> groups) {
+  OriginAttr before = getGatherOrigin(op);
+  SmallVector<int64_t> indicesDims;
+  for (int64_t dim : before.getIndicesDims()) {
+    int64_t merged = -1;
+    for (auto [group, dims] : llvm::enumerate(groups))
+      if (dim >= 0 && llvm::is_contained(dims, dim))
+        merged = group;
+    indicesDims.push_back(merged);
+  }
+  return OriginAttr::get(op->getContext(), before.getName(), before.getDims(),
+                         before.getIndices(), indicesDims);
+}
+
+//===----------------------------------------------------------------------===//
 // Folding
 //===----------------------------------------------------------------------===//
 
@@ -274,12 +335,11 @@ static LogicalResult rewriteOpToMultiaxis(RewriterBase &rewriter, OpTy op) {
   // The destination keeps its buffer: expanded, not replaced.
   Value init = expandDestination(rewriter, loc, op.getInit(), form.output,
                                  multiaxisShape->outputShape);
+  auto multiaxis =
+      MultiaxisOp::create(rewriter, loc, input, multiIndices, form.axes,
+                          op.getNegativeIndices(), op.getOutOfBounds(), init);
   // Run-time errors name the op the user wrote, not gather.multiaxis.
-  Location multiaxisLoc =
-      NameLoc::get(rewriter.getStringAttr(op->getName().getStringRef()), loc);
-  auto multiaxis = MultiaxisOp::create(
-      rewriter, multiaxisLoc, input, multiIndices, form.axes,
-      op.getNegativeIndices(), op.getOutOfBounds(), init);
+  setOrigin(multiaxis, originOfForm(op, form));
   Value result =
       buildUnitReshape(rewriter, loc, multiaxis.getOutput(), form.output);
   Type resultType = op.getInit().getType();
@@ -340,7 +400,8 @@ template <typename OpTy> struct RefineResultType : OpRewritePattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "result type already refined");
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
-    Value init = tensor::CastOp::create(rewriter, loc, refinedType, op.getInit());
+    Value init =
+        tensor::CastOp::create(rewriter, loc, refinedType, op.getInit());
     rewriter.setInsertionPointAfter(op);
     auto cast = tensor::CastOp::create(rewriter, loc, written, op.getOutput());
     rewriter.modifyOpInPlace(op, [&] {
@@ -403,6 +464,8 @@ static Value rebuildWithFewerDims(PatternRewriter &rewriter, MultiaxisOp op,
   auto reduced = MultiaxisOp::create(rewriter, loc, input, indices, axes,
                                      op.getNegativeIndices(),
                                      op.getOutOfBounds(), collapsedInit);
+  // Errors still name the op, dimensions and positions as written.
+  setOrigin(reduced, originAfterCollapse(op, groups));
   return tensor::ExpandShapeOp::create(
       rewriter, loc, init.getType(), reduced.getOutput(), groups,
       tensor::getMixedSizes(rewriter, loc, init));
@@ -605,8 +668,8 @@ struct EmptyAxesToBroadcast : OpRewritePattern<MultiaxisOp> {
     auto broadcast = linalg::BroadcastOp::create(
         rewriter, loc, castTo(collapsed, keptSizes),
         castTo(op.getInit(), joined), broadcastDims);
-    rewriter.replaceOp(
-        op, castTo(broadcast->getResult(0), initType.getShape()));
+    rewriter.replaceOp(op,
+                       castTo(broadcast->getResult(0), initType.getShape()));
     return success();
   }
 };

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -31,6 +32,32 @@ static ParseResult parseDestinationType(OpAsmParser &parser, Type &initType,
 static void printDestinationType(OpAsmPrinter &printer, Operation *,
                                  Type initType, Type) {
   printer << initType;
+}
+
+/// A run-time error kind as its keyword (`shape_mismatch`).
+static ParseResult parseRuntimeErrorKind(OpAsmParser &parser,
+                                         IntegerAttr &kind) {
+  SMLoc at = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  for (int64_t k = static_cast<int64_t>(RuntimeErrorKind::IndexOutOfBounds);
+       const char *known = getRuntimeErrorKindKeyword(k); ++k) {
+    if (keyword == known) {
+      kind = parser.getBuilder().getI64IntegerAttr(k);
+      return success();
+    }
+  }
+  return parser.emitError(at, "unknown run-time error kind '")
+         << keyword << "'";
+}
+
+static void printRuntimeErrorKind(OpAsmPrinter &printer, Operation *,
+                                  IntegerAttr kind) {
+  if (const char *keyword = getRuntimeErrorKindKeyword(kind.getInt()))
+    printer << keyword;
+  else
+    printer << "<invalid kind " << kind.getInt() << ">";
 }
 
 #define GET_OP_CLASSES
@@ -145,8 +172,7 @@ static LogicalResult reifyGatherShape(OpTy op, OpBuilder &builder,
 /// The shape rules, with the op's own prefix, and the destination: of the
 /// operands' kind (all tensors or all buffers), the data element type, and
 /// the output shape the operands imply (a `?` on either side matches).
-template <typename OpTy>
-static LogicalResult verifyGatherShapes(OpTy op) {
+template <typename OpTy> static LogicalResult verifyGatherShapes(OpTy op) {
   StringRef dataName = isa<MultiaxisOp>(op) ? "input" : "data";
   Type dataType = op->getOperand(0).getType();
   Type indicesType = op.getIndices().getType();
@@ -176,8 +202,8 @@ static LogicalResult verifyGatherShapes(OpTy op) {
                             {"indices", indicesType},
                             {"init", initType}})
     if (exceedsAddressSpace(cast<ShapedType>(type)))
-      return op.emitOpError() << name << " type " << type
-                              << " is larger than 2^63 bytes";
+      return op.emitOpError()
+             << name << " type " << type << " is larger than 2^63 bytes";
   FailureOr<GatherShape> shape =
       op.analyzeShapes([&]() { return op.emitOpError(); });
   if (failed(shape))
@@ -267,8 +293,7 @@ static LogicalResult verifyConstantIndices(OpTy op,
     return AnalyzeExpr(shapeOf(getOperand(0)), shapeOf(getIndices()),          \
                        emitError);                                             \
   }                                                                            \
-  LogicalResult OpTy::inferReturnTypes(MLIRContext *,                          \
-                                       std::optional<Location>,                \
+  LogicalResult OpTy::inferReturnTypes(MLIRContext *, std::optional<Location>, \
                                        Adaptor adaptor,                        \
                                        SmallVectorImpl<Type> &inferred) {      \
     return inferGatherType(adaptor.getInit(), inferred);                       \
@@ -366,4 +391,50 @@ LogicalResult NdOp::verify() {
   SmallVector<int64_t> dims = llvm::to_vector(
       llvm::seq<int64_t>(batchDims, batchDims + coordinateSize));
   return verifyConstantIndices(*this, dims);
+}
+
+//===----------------------------------------------------------------------===//
+// Run-time checks
+//===----------------------------------------------------------------------===//
+
+LogicalResult CheckShapeOp::verify() {
+  // I64Attr reads back unsigned: take the signed values.
+  int64_t kind = getKindAttr().getInt(), dim = getDimAttr().getInt();
+  if (!isShapeErrorKind(kind))
+    return emitOpError("kind ") << kind << " is not a shape error kind";
+  if (dim < 0)
+    return emitOpError("dim ") << dim << " is negative";
+  return success();
+}
+
+namespace {
+/// A check of a condition that holds is no check.
+struct EraseHoldingShapeCheck : OpRewritePattern<CheckShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(CheckShapeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!matchPattern(op.getHolds(), m_One()))
+      return rewriter.notifyMatchFailure(op, "condition not known to hold");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void CheckShapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                               MLIRContext *context) {
+  results.add<EraseHoldingShapeCheck>(context);
+}
+
+LogicalResult CheckIndicesOp::verify() {
+  if (getDims().empty())
+    return emitOpError("dims must name at least one dimension");
+  if (getSizes().size() != getDims().size())
+    return emitOpError("has ")
+           << getSizes().size() << " sizes for " << getDims().size() << " dims";
+  for (int64_t dim : getDims())
+    if (dim < 0)
+      return emitOpError("dim ") << dim << " is negative";
+  return success();
 }

@@ -29,8 +29,8 @@ mlir::gather::getLogicalIndicesShape(ArrayRef<int64_t> indicesShape,
   return logical;
 }
 
-Value mlir::gather::buildDimSize(OpBuilder &builder, Location loc,
-                                 Value shaped, int64_t dim) {
+Value mlir::gather::buildDimSize(OpBuilder &builder, Location loc, Value shaped,
+                                 int64_t dim) {
   auto type = cast<ShapedType>(shaped.getType());
   if (!type.isDynamicDim(dim))
     return arith::ConstantIndexOp::create(builder, loc, type.getDimSize(dim));
@@ -49,9 +49,9 @@ Value mlir::gather::buildSelectAddressed(
       builder, loc, lastPosition,
       arith::ConstantIndexOp::create(builder, loc, numGatheredDims));
   for (int64_t c = numGatheredDims - 2; c >= 0; --c) {
-    Value isC = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq, component,
-        arith::ConstantIndexOp::create(builder, loc, c));
+    Value isC =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, component,
+                              arith::ConstantIndexOp::create(builder, loc, c));
     selected =
         arith::SelectOp::create(builder, loc, isC, perComponent(c), selected);
   }
@@ -422,6 +422,7 @@ static UnitReshape unitReshape(ArrayRef<int64_t> lowShape,
       expand ? highShape
              : SmallVector<int64_t>(lowShape.begin(), lowShape.end());
   reshape.isIdentity = static_cast<int64_t>(lowShape.size()) == highRank;
+  reshape.positions.assign(positions.begin(), positions.end());
   return reshape;
 }
 

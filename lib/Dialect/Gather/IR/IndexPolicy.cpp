@@ -4,20 +4,11 @@
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 #include <algorithm>
 
 using namespace mlir;
 using namespace mlir::gather;
-
-IndexPolicy IndexPolicy::of(Operation *gatherOp) {
-  return llvm::TypeSwitch<Operation *, IndexPolicy>(gatherOp)
-      .Case<MultiaxisOp, BlockOp, ElementsOp, NdOp>([](auto op) {
-        return IndexPolicy{op.getNegativeIndices(), op.getOutOfBounds()};
-      })
-      .Default([](Operation *) { return IndexPolicy{}; });
-}
 
 std::optional<int64_t> IndexPolicy::resolve(int64_t value, int64_t size,
                                             bool &isFill) const {

@@ -20,9 +20,10 @@
 
 #include "gather/Dialect/Gather/InterfaceImpls/InterfaceImpls.h"
 
-#include "gather/Conversion/MultiaxisLowering/MultiaxisLowering.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/Dialect/Gather/Utils/RuntimeChecks.h"
+#include "gather/Dialect/Gather/Utils/Semantics.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -60,11 +61,10 @@ DimSlice sliceFollowingOutput(OpBuilder &b, Location loc, Value operand,
                               OpFoldResult offset, OpFoldResult size,
                               int64_t outputSize, bool mayBroadcast) {
   AffineExpr d0 = b.getAffineDimExpr(0);
-  DimSlice scaled{
-      affine::makeComposedFoldedAffineApply(b, loc, d0 * valuesPerElement,
-                                            {offset}),
-      affine::makeComposedFoldedAffineApply(b, loc, d0 * valuesPerElement,
-                                            {size})};
+  DimSlice scaled{affine::makeComposedFoldedAffineApply(
+                      b, loc, d0 * valuesPerElement, {offset}),
+                  affine::makeComposedFoldedAffineApply(
+                      b, loc, d0 * valuesPerElement, {size})};
   int64_t operandSize = cast<ShapedType>(operand.getType()).getDimSize(dim);
   if (!mayBroadcast || outputSize == 1)
     return scaled;
@@ -172,8 +172,7 @@ FailureOr<TilingResult> tileGather(OpBuilder &b, Operation *gatherOp,
     if (failed(slices))
       return failure();
     Value sourceTile = extractSlice(tb, loc, op.getSource(), slices->source);
-    Value indicesTile =
-        extractSlice(tb, loc, op.getIndices(), slices->indices);
+    Value indicesTile = extractSlice(tb, loc, op.getIndices(), slices->indices);
     recordSlice(sourceTile);
     recordSlice(indicesTile);
     return mlir::clone(tb, gatherOp, {initTile.getType()},
@@ -186,9 +185,8 @@ FailureOr<TilingResult> tileGather(OpBuilder &b, Operation *gatherOp,
     FailureOr<Operation *> tiled = buildTile(b);
     if (failed(tiled))
       return failure();
-    return TilingResult{{*tiled},
-                        SmallVector<Value>((*tiled)->getResults()),
-                        generatedSlices};
+    return TilingResult{
+        {*tiled}, SmallVector<Value>((*tiled)->getResults()), generatedSlices};
   }
   Value shapesHold = allShapeChecksHold(b, loc, checks);
   Operation *tiled = nullptr;
@@ -198,19 +196,18 @@ FailureOr<TilingResult> tileGather(OpBuilder &b, Operation *gatherOp,
         FailureOr<Operation *> built = buildTile(tb);
         if (succeeded(built))
           tiled = *built;
-        scf::YieldOp::create(tb, tl,
-                             tiled ? tiled->getResult(0) : initTile);
+        scf::YieldOp::create(tb, tl, tiled ? tiled->getResult(0) : initTile);
       },
       [&](OpBuilder &eb, Location el) {
-        reportFailedShapeCheck(eb, el, gatherOp, checks);
+        buildShapeCheckReports(eb, el, gatherOp, checks);
         scf::YieldOp::create(eb, el, initTile);
       });
   if (!tiled) {
     ifOp->erase();
     return failure();
   }
-  return TilingResult{{tiled}, SmallVector<Value>(ifOp->getResults()),
-                      generatedSlices};
+  return TilingResult{
+      {tiled}, SmallVector<Value>(ifOp->getResults()), generatedSlices};
 }
 
 template <typename OpTy>
@@ -230,10 +227,9 @@ struct GatherTilingModel
     SmallVector<Range> domain;
     int64_t rank = cast<ShapedType>(init.getType()).getRank();
     for (int64_t d = 0; d < rank; ++d) {
-      OpFoldResult size =
-          isa<RankedTensorType>(init.getType())
-              ? tensor::getMixedSize(b, loc, init, d)
-              : memref::getMixedSize(b, loc, init, d);
+      OpFoldResult size = isa<RankedTensorType>(init.getType())
+                              ? tensor::getMixedSize(b, loc, init, d)
+                              : memref::getMixedSize(b, loc, init, d);
       domain.push_back({b.getIndexAttr(0), size, b.getIndexAttr(1)});
     }
     return domain;

@@ -41,7 +41,12 @@ def Gather_Dialect : Dialect {
   // `gather.rolled_loop` on an scf.for the lowerings build: LLVM should
   // not unroll it. gather-rolled-loops turns it into LLVM loop metadata;
   // a pipeline without that pass drops it and LLVM decides.
-  let discardableAttrs = (ins "::mlir::UnitAttr":$rolled_loop);
+  // `gather.origin` on a gather.multiaxis that a rewrite made from another
+  // gather (or from a multiaxis of another shape): what its run-time errors
+  // name. Dropping it only makes them name the op as it is now.
+  let discardableAttrs = (ins "::mlir::UnitAttr":$rolled_loop,
+                              "::mlir::gather::OriginAttr":$origin);
+  let hasOperationAttrVerify = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -78,6 +83,49 @@ def Gather_OutOfBoundsModeAttr : EnumAttr<Gather_Dialect,
     Gather_OutOfBoundsMode, "out_of_bounds"> {
   let summary = "out-of-bounds policy: `error`, `clamp`, `fill` (zero) or `unchecked`";
   let assemblyFormat = "$value";
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+def Gather_OriginAttr : AttrDef<Gather_Dialect, "Origin"> {
+  let mnemonic = "origin";
+  let summary = "the gather op as written, which a rewritten op's errors name";
+  let description = [{
+    Recorded by the rewrites that replace a gather by a `gather.multiaxis` of
+    other operand shapes (the rewrite of `gather.block`, `gather.elements`
+    and `gather.nd` into multiaxis form, and the canonicalizations that take
+    unit dimensions out of a multiaxis gather), as the discardable attribute
+    `gather.origin`, so that a run-time error names the op, the dimension and
+    the index position the user wrote:
+
+    - `name`: the op as written (`"gather.block"`);
+    - `dims`: per coordinate component of the op it is attached to, the data
+      dimension of the op as written that the component indexes;
+    - `indices`: the static shape of the indices as written;
+    - `indices_dims`: per dimension of the indices as written, the dimension
+      of the op's own indices that holds it (several written dimensions may
+      share one, as where GatherND's coordinates fold into the last
+      dimension), or -1 for a unit dimension that the rewrite removed.
+
+    The rewrites only insert, remove and merge dimensions, so an index value
+    has the same row-major position in both indices.
+
+    ```mlir
+    %0 = gather.multiaxis %d[%i] axes = [0] into %init
+        {gather.origin = #gather.origin<"gather.block", dims = [0],
+                                        indices = [?x3], indices_dims = [1, 2]>}
+        : tensor<100x1x1x8xf32>, tensor<1x?x3x1xi64> into tensor<1x?x3x8xf32>
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"the op as written">:$name,
+                        ArrayRefParameter<"int64_t">:$dims,
+                        ArrayRefParameter<"int64_t">:$indices,
+                        ArrayRefParameter<"int64_t">:$indices_dims);
+  // Hand-written: empty lists and `?` sizes.
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
 }
 
 #endif // GATHER_DIALECT_GATHER_IR_GATHERBASE_TD

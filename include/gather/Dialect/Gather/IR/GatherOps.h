@@ -37,8 +37,8 @@ Value createBlockInit(OpBuilder &builder, Location loc, Value data,
                       Value indices, int64_t axis);
 Value createElementsInit(OpBuilder &builder, Location loc, Value data,
                          Value indices, int64_t axis);
-Value createNdInit(OpBuilder &builder, Location loc, Value data,
-                   Value indices, int64_t batchDims);
+Value createNdInit(OpBuilder &builder, Location loc, Value data, Value indices,
+                   int64_t batchDims);
 
 /// Rewrites gather.block, gather.elements and gather.nd into
 /// gather.multiaxis with tensor reshapes around it (the Gather Multiaxis
@@ -51,6 +51,11 @@ void populateRefineResultTypePatterns(RewritePatternSet &patterns);
 /// Every canonicalization pattern of the four ops (what --canonicalize
 /// applies to them, folds aside), for a compiler's own pattern sets.
 void populateGatherCanonicalizationPatterns(RewritePatternSet &patterns);
+
+/// What the run-time errors of `gatherOp` (any of the four ops) name: its
+/// `gather.origin`, or else the op itself (its name, its gathered dimensions
+/// and its indices).
+OriginAttr getGatherOrigin(Operation *gatherOp);
 
 /// How `op` maps onto gather.multiaxis (identity for gather.multiaxis).
 MultiaxisForm getMultiaxisForm(Operation *op);

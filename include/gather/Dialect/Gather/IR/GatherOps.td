@@ -266,4 +266,98 @@ def Gather_NdOp : Gather_Op<"nd"> {
   let extraClassDeclaration = commonDeclarations;
 }
 
+//===----------------------------------------------------------------------===//
+// Run-time checks
+//===----------------------------------------------------------------------===//
+
+// What the lowerings emit where a rule of a gather can only be checked at run
+// time: an op in the function, next to the code it guards, that carries what
+// the error message needs. convert-gather-checks-to-runtime turns each into a
+// call of the run-time error hook (RuntimeErrorKind.h), the way upstream
+// lowers cf.assert late.
+class Gather_CheckOp<string mnemonic, list<Trait> traits = []>
+    : Op<Gather_Dialect, mnemonic, traits # [MemoryEffects<[MemWrite]>]> {
+  code checkDescription = [{
+
+    The error names the op as written (`op_name`) at this op's location,
+    which the lowerings give the gather's. The op has a write effect (the
+    report), so it is neither removed nor moved.
+  }];
+  let hasVerifier = 1;
+}
+
+def Gather_CheckShapeOp : Gather_CheckOp<"check_shape"> {
+  let summary = "reports a run-time shape rule of a gather that does not hold";
+  let description = [{
+    When `holds` is false, reports the run-time error `kind` of the gather
+    `op_name` with its details: the dimension `dim` and the two sizes the
+    rule compares (`lhs`, `rhs`; their meaning depends on the kind, see
+    `RuntimeErrorKind.h`). The kinds are `shape_mismatch` (dynamic sizes
+    that do not broadcast), `indices_larger_than_data` (gather.elements),
+    `init_size_mismatch` (a destination of another size) and
+    `indices_not_whole_coordinates` (multiaxis). Several checks in a row
+    report the first that fails: the error hook keeps the first error.
+    A check whose condition is the constant true is removed by
+    canonicalization.
+
+    ```mlir
+    %ok = arith.cmpi eq, %init_size, %output_size : index
+    gather.check_shape %ok, init_size_mismatch dim = 0 sizes(%init_size, %output_size)
+        for "gather.block"
+    ```
+  }] # checkDescription;
+  let arguments = (ins I1:$holds, I64Attr:$kind, I64Attr:$dim, Index:$lhs,
+                       Index:$rhs, StrAttr:$op_name);
+  let assemblyFormat = [{
+    $holds `,` custom<RuntimeErrorKind>($kind) `dim` `=` $dim
+    `sizes` `(` $lhs `,` $rhs `)` `for` $op_name attr-dict
+  }];
+  let hasCanonicalizer = 1;
+}
+
+def Gather_CheckIndicesOp : Gather_CheckOp<"check_indices",
+    [AttrSizedOperandSegments]> {
+  let summary = "reports the first index value of a gather that is out of range";
+  let description = [{
+    Scans `indices` in row-major order for the first value that is not valid
+    for the size it addresses and reports it (`index_out_of_bounds`) with
+    its value, its position, the dimension and its size. Component `c` of a
+    coordinate (the value at position `p` of the last dimension addresses
+    component `p mod len(dims)`) addresses a dimension of size `sizes[c]`,
+    named `dims[c]` in the message; `negative_indices` says whether negative
+    values wrap. The position is given in `shape`, the sizes of the indices
+    as written (same row-major order, other dimensions).
+
+    With `assume_invalid` the code before it has already found an invalid
+    value (a flag the gather's loops raised): the error is reported also
+    when the scan finds none, without its details. Without it, nothing is
+    reported when every value is valid (the check of indices that no loop
+    reads, of an empty output).
+
+    `indices` is a buffer readable on the host (the lowerings take a
+    tensor's buffer with `bufferization.to_buffer`, or a host copy of device
+    memory).
+
+    ```mlir
+    gather.check_indices %idx sizes(%n) dims = [0] shape(%q0, %q1)
+        assume_invalid for "gather.block"
+        : memref<?x?xi64, strided<[?, ?], offset: ?>>
+    ```
+  }] # checkDescription;
+  let arguments = (ins Arg<MemRefOf<[Gather_IndexElementType]>,
+                           "the indices", [MemRead]>:$indices,
+                       Variadic<Index>:$sizes, DenseI64ArrayAttr:$dims,
+                       Variadic<Index>:$shape,
+                       DefaultValuedAttr<Gather_NegativeIndexModeAttr,
+                           "::mlir::gather::NegativeIndexMode::wrap">:
+                           $negative_indices,
+                       UnitAttr:$assume_invalid, StrAttr:$op_name);
+  let assemblyFormat = [{
+    $indices `sizes` `(` $sizes `)` `dims` `=` $dims `shape` `(` $shape `)`
+    (`negative_indices` `=` `` $negative_indices^)?
+    (`assume_invalid` $assume_invalid^)? `for` $op_name attr-dict
+    `:` type($indices)
+  }];
+}
+
 #endif // GATHER_DIALECT_GATHER_IR_GATHEROPS_TD

@@ -73,8 +73,8 @@ inline int64_t getAddressedComponent(int64_t lastPosition,
 
 /// The same at run time: `perComponent(c)` of the component that position
 /// `lastPosition` (index) addresses, selected among the `numGatheredDims`.
-Value buildSelectAddressed(OpBuilder &builder, Location loc,
-                           Value lastPosition, int64_t numGatheredDims,
+Value buildSelectAddressed(OpBuilder &builder, Location loc, Value lastPosition,
+                           int64_t numGatheredDims,
                            llvm::function_ref<Value(int64_t)> perComponent);
 
 /// One element of a ranked tensor or memref: tensor.extract or memref.load.
@@ -153,6 +153,11 @@ struct UnitReshape {
   SmallVector<int64_t> resultShape;
   /// True when the reshape changes nothing.
   bool isIdentity = false;
+  /// Per dimension of the lower-rank shape, the one dimension of its group
+  /// that is not an inserted unit. Empty where a group merges dimensions
+  /// that are not units (GatherND's coordinate fold): then the group's
+  /// dimensions are row-major parts of the lower-rank dimension.
+  SmallVector<int64_t> positions;
 };
 
 /// How an ONNX-style gather becomes reshape(multiaxis(reshape(data),

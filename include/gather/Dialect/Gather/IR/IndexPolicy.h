@@ -31,9 +31,6 @@ struct IndexPolicy {
   NegativeIndexMode negative = NegativeIndexMode::wrap;
   OutOfBoundsMode outOfBounds = OutOfBoundsMode::error;
 
-  /// The policy of a gather.multiaxis, block, elements or nd op.
-  static IndexPolicy of(Operation *gatherOp);
-
   bool wrapsNegative() const { return negative == NegativeIndexMode::wrap; }
 
   /// A bad index stops the program (`error`): the op has an observable

@@ -51,6 +51,31 @@ enum class RuntimeErrorKind : int64_t {
   IndicesNotWholeCoordinates = 5,
 };
 
+/// The keyword of a kind in the IR (`gather.check_shape`), or null for a
+/// value that is no kind.
+inline const char *getRuntimeErrorKindKeyword(int64_t kind) {
+  switch (static_cast<RuntimeErrorKind>(kind)) {
+  case RuntimeErrorKind::IndexOutOfBounds:
+    return "index_out_of_bounds";
+  case RuntimeErrorKind::ShapeMismatch:
+    return "shape_mismatch";
+  case RuntimeErrorKind::IndicesLargerThanData:
+    return "indices_larger_than_data";
+  case RuntimeErrorKind::InitSizeMismatch:
+    return "init_size_mismatch";
+  case RuntimeErrorKind::IndicesNotWholeCoordinates:
+    return "indices_not_whole_coordinates";
+  }
+  return nullptr;
+}
+
+/// The kinds a shape check reports (all but IndexOutOfBounds).
+inline bool isShapeErrorKind(int64_t kind) {
+  return kind >= static_cast<int64_t>(RuntimeErrorKind::ShapeMismatch) &&
+         kind <=
+             static_cast<int64_t>(RuntimeErrorKind::IndicesNotWholeCoordinates);
+}
+
 /// The message text of a kind (without the site or details).
 inline const char *describeRuntimeErrorKind(int64_t kind) {
   switch (static_cast<RuntimeErrorKind>(kind)) {
@@ -101,8 +126,7 @@ inline std::string formatRuntimeError(int64_t kind, int64_t count,
     if (count < 3)
       break;
     return "indices dimension " + at(0) + " (size " + at(1) +
-           ") is larger than data dimension " + at(0) + " (size " + at(2) +
-           ")";
+           ") is larger than data dimension " + at(0) + " (size " + at(2) + ")";
   case RuntimeErrorKind::InitSizeMismatch:
     if (count < 3)
       break;

@@ -1,4 +1,4 @@
-// RUN: gather-opt %s --canonicalize --convert-gather-to-linalg | FileCheck %s
+// RUN: gather-opt %s --canonicalize --convert-gather-to-linalg --convert-gather-checks-to-runtime --canonicalize --cse | FileCheck %s
 
 // Under out_of_bounds = error the loops only raise a flag; the failing path
 // calls the index report: one private function per signature and policy,

@@ -1,4 +1,4 @@
-// RUN: gather-opt %s --convert-gather-to-linalg | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-linalg --convert-gather-checks-to-runtime | FileCheck %s
 
 // The site string and the index report are named by a hash of what they
 // hold (the site text; the report's signature and policy). Where a symbol

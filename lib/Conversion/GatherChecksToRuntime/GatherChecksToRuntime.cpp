@@ -1,45 +1,36 @@
-//===- RuntimeErrors.cpp - the run-time error ABI in emitted code ---------===//
+//===- GatherChecksToRuntime.cpp - check ops to error hook calls ----------===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/MultiaxisLowering/RuntimeErrors.h"
-#include "gather/Conversion/MultiaxisLowering/MultiaxisLowering.h"
+#include "gather/Conversion/GatherChecksToRuntime.h"
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
-#include "gather/Dialect/Gather/IR/GatherShapes.h"
-#include "gather/Dialect/Gather/IR/IndexPolicy.h"
+#include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
+namespace mlir::gather {
+#define GEN_PASS_DEF_CONVERTGATHERCHECKSTORUNTIME
+#include "gather/Conversion/Passes.h.inc"
+} // namespace mlir::gather
+
 using namespace mlir;
 using namespace mlir::gather;
 
-namespace {
-/// The op the user wrote and its location: the rewrite to multiaxis wraps
-/// the location in a NameLoc with the original op's name.
-struct WrittenOp {
-  StringRef name;
-  Location loc;
-};
-} // namespace
-
-static WrittenOp getWrittenOp(Operation *op) {
-  if (auto named = dyn_cast<NameLoc>(op->getLoc()))
-    if (named.getName().strref().starts_with("gather."))
-      return {named.getName().strref(), named.getChildLoc()};
-  return {op->getName().getStringRef(), op->getLoc()};
-}
-
-GatherSite mlir::gather::describeGatherSite(Operation *op) {
-  auto [opName, loc] = getWrittenOp(op);
+GatherSite mlir::gather::describeGatherSite(StringRef opName, Location loc) {
   GatherSite site;
   llvm::raw_string_ostream os(site.text);
   os << opName;
@@ -51,33 +42,54 @@ GatherSite mlir::gather::describeGatherSite(Operation *op) {
   return site;
 }
 
-static Operation *lookup(ModuleOp module, StringRef name,
-                         SymbolTableCollection *symbolTables) {
-  if (symbolTables)
-    return symbolTables->lookupSymbolIn(
-        module, StringAttr::get(module.getContext(), name));
-  return module.lookupSymbol(name);
-}
+namespace {
 
-/// Inserts `symbol` (created at the start of the module body) into the
-/// cached symbol table, so that later lookups find it.
-static void remember(ModuleOp module, Operation *symbol,
-                     SymbolTableCollection *symbolTables) {
-  if (symbolTables)
-    symbolTables->getSymbolTable(module).insert(symbol);
-}
+/// Module-level symbols of the error ABI, created on first use and found
+/// again through the symbol tables (lowering N checks takes time linear in
+/// N).
+class RuntimeSymbols {
+public:
+  explicit RuntimeSymbols(SymbolTableCollection &tables) : tables(tables) {}
+
+  func::FuncOp getOrDeclareHook(OpBuilder &b, Location loc, ModuleOp module);
+  memref::GlobalOp getOrCreateSiteString(OpBuilder &b, Location loc,
+                                         ModuleOp module,
+                                         const std::string &text);
+  func::FuncOp getOrCreateShapeReport(OpBuilder &b, Location loc,
+                                      ModuleOp module);
+  func::FuncOp getOrCreateIndexReport(OpBuilder &b, Location loc,
+                                      ModuleOp module, MemRefType indicesType,
+                                      IndexPolicy policy, int64_t components,
+                                      int64_t writtenRank, bool assumeInvalid);
+
+private:
+  Operation *lookup(ModuleOp module, StringRef name) {
+    return tables.lookupSymbolIn(module,
+                                 StringAttr::get(module.getContext(), name));
+  }
+  void remember(ModuleOp module, Operation *symbol) {
+    tables.getSymbolTable(module).insert(symbol);
+  }
+  Operation *findHashedSymbol(ModuleOp module, const std::string &base,
+                              function_ref<bool(Operation *)> isWanted,
+                              std::string &freeName);
+
+  SymbolTableCollection &tables;
+};
+
+} // namespace
 
 /// The symbol named `base`, or else `base_0`, `base_1`, ..., that `isWanted`
 /// accepts; null when there is none, with `freeName` set to the first of
 /// those names that is unused. A name taken by something else (a hash
 /// collision, a user's symbol) is skipped.
-static Operation *findHashedSymbol(ModuleOp module, const std::string &base,
-                                   function_ref<bool(Operation *)> isWanted,
-                                   SymbolTableCollection *tables,
-                                   std::string &freeName) {
+Operation *
+RuntimeSymbols::findHashedSymbol(ModuleOp module, const std::string &base,
+                                 function_ref<bool(Operation *)> isWanted,
+                                 std::string &freeName) {
   freeName = base;
   for (int suffix = 0;; ++suffix) {
-    Operation *existing = lookup(module, freeName, tables);
+    Operation *existing = lookup(module, freeName);
     if (!existing)
       return nullptr;
     if (isWanted(existing))
@@ -89,11 +101,8 @@ static Operation *findHashedSymbol(ModuleOp module, const std::string &base,
 /// The site text as a NUL-terminated constant in the module, so that any
 /// runner can print it. Its name comes from a hash of the text: one global
 /// per distinct text (op kind and file), found again with one lookup.
-static memref::GlobalOp getOrCreateSiteString(OpBuilder &b, Location loc,
-                                              Operation *op,
-                                              const std::string &text,
-                                              SymbolTableCollection *tables) {
-  auto module = op->getParentOfType<ModuleOp>();
+memref::GlobalOp RuntimeSymbols::getOrCreateSiteString(
+    OpBuilder &b, Location loc, ModuleOp module, const std::string &text) {
   SmallVector<int8_t> bytes(text.begin(), text.end());
   bytes.push_back(0);
   auto type =
@@ -109,22 +118,21 @@ static memref::GlobalOp getOrCreateSiteString(OpBuilder &b, Location loc,
             auto global = dyn_cast<memref::GlobalOp>(symbol);
             return global && global.getInitialValue() == value;
           },
-          tables, name))
+          name))
     return cast<memref::GlobalOp>(existing);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
   auto global = memref::GlobalOp::create(
       b, loc, name, b.getStringAttr("private"), type, value,
       /*constant=*/true, /*alignment=*/nullptr);
-  remember(module, global, tables);
+  remember(module, global);
   return global;
 }
 
-static func::FuncOp getOrDeclareHook(OpBuilder &b, Location loc,
-                                     ModuleOp module,
-                                     SymbolTableCollection *tables) {
-  if (auto fn = dyn_cast_if_present<func::FuncOp>(
-          lookup(module, kRuntimeErrorHook, tables)))
+func::FuncOp RuntimeSymbols::getOrDeclareHook(OpBuilder &b, Location loc,
+                                              ModuleOp module) {
+  if (auto fn =
+          dyn_cast_if_present<func::FuncOp>(lookup(module, kRuntimeErrorHook)))
     return fn;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
@@ -133,7 +141,7 @@ static func::FuncOp getOrDeclareHook(OpBuilder &b, Location loc,
       b, loc, kRuntimeErrorHook,
       b.getFunctionType({i64, i64, i64, i64, i64, i64}, {}));
   fn.setPrivate();
-  remember(module, fn, tables);
+  remember(module, fn);
   return fn;
 }
 
@@ -175,99 +183,45 @@ static void emitHookCall(OpBuilder &b, Location loc, func::FuncOp hook,
       ValueRange{site, line, column, kind, count, detailsAddress});
 }
 
-/// The address of `op`'s site string and its line and column, as i64.
-static std::array<Value, 3> siteValues(OpBuilder &b, Location loc,
-                                       Operation *op,
-                                       SymbolTableCollection *symbolTables) {
-  GatherSite where = describeGatherSite(op);
-  memref::GlobalOp global =
-      getOrCreateSiteString(b, loc, op, where.text, symbolTables);
-  Value text = memref::GetGlobalOp::create(b, loc, global.getType(),
-                                           global.getSymName());
-  Type i64 = b.getI64Type();
-  return {addressOf(b, loc, text),
-          arith::ConstantIntOp::create(b, loc, i64, where.line),
-          arith::ConstantIntOp::create(b, loc, i64, where.column)};
+/// Marks a report function: kept out of line through LLVM, whose inliner
+/// would otherwise copy it back into every caller; cold: only a failing
+/// check reaches it.
+static void markOutOfLine(OpBuilder &b, func::FuncOp fn) {
+  fn.setPrivate();
+  fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline"),
+                                             b.getStringAttr("cold")}));
 }
 
-void mlir::gather::emitRuntimeErrorCall(OpBuilder &b, Location loc,
-                                        Operation *op, Value kind,
-                                        ValueRange details,
-                                        SymbolTableCollection *symbolTables) {
-  auto module = op->getParentOfType<ModuleOp>();
-  func::FuncOp hook = getOrDeclareHook(b, loc, module, symbolTables);
-  auto [site, line, column] = siteValues(b, loc, op, symbolTables);
-  emitHookCall(b, loc, hook, site, line, column, kind, details);
-}
-
-void mlir::gather::emitRuntimeErrorCall(OpBuilder &b, Location loc,
-                                        Operation *op, RuntimeErrorKind kind,
-                                        ValueRange details,
-                                        SymbolTableCollection *symbolTables) {
-  Value kindValue = arith::ConstantIntOp::create(b, loc, b.getI64Type(),
-                                                 static_cast<int64_t>(kind));
-  emitRuntimeErrorCall(b, loc, op, kindValue, details, symbolTables);
-}
-
-/// Whether `reshape` was made by the rewrite of the op at `site` (it
-/// carries that location, or the NameLoc of the original op around it).
-static bool madeByRewrite(Operation *reshape, Location site) {
-  if (!reshape)
-    return false;
-  Location loc = reshape->getLoc();
-  if (auto named = dyn_cast<NameLoc>(loc))
-    loc = named.getChildLoc();
-  return loc == site;
-}
-
-/// Looks through the reshapes that the rewrite to multiaxis put on `value`
-/// (tensor or memref expand_shape and collapse_shape with the original op's
-/// location): the value the op as written had. `mapDim`, when given, is
-/// carried along: a dimension of `value` becomes the one of the result.
-static Value originalOperand(Value value, Location site,
-                             int64_t *mapDim = nullptr) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (!madeByRewrite(def, site))
-      break;
-    SmallVector<ReassociationIndices> groups;
-    bool expand;
-    if (auto op = dyn_cast<tensor::ExpandShapeOp>(def)) {
-      groups = op.getReassociationIndices();
-      expand = true;
-    } else if (auto op = dyn_cast<memref::ExpandShapeOp>(def)) {
-      groups = op.getReassociationIndices();
-      expand = true;
-    } else if (auto op = dyn_cast<tensor::CollapseShapeOp>(def)) {
-      groups = op.getReassociationIndices();
-      expand = false;
-    } else if (auto op = dyn_cast<memref::CollapseShapeOp>(def)) {
-      groups = op.getReassociationIndices();
-      expand = false;
-    } else {
-      break;
-    }
-    Value source = def->getOperand(0);
-    if (mapDim) {
-      if (expand) {
-        // A result dimension belongs to the group of its source dimension.
-        for (auto [g, group] : llvm::enumerate(groups))
-          if (llvm::is_contained(group, *mapDim))
-            *mapDim = g;
-      } else {
-        // A collapsed dimension stands for its group's non-unit source
-        // dimension (the rewrite only folds unit dimensions).
-        auto sourceType = cast<ShapedType>(source.getType());
-        const ReassociationIndices &group = groups[*mapDim];
-        int64_t chosen = group.back();
-        for (int64_t d : group)
-          if (sourceType.getDimSize(d) != 1)
-            chosen = d;
-        *mapDim = chosen;
-      }
-    }
-    value = source;
-  }
-  return value;
+/// `__gather_report_shape(site, line, column, kind, dim, lhs, rhs)`: the
+/// hook call of a failed shape check with its three details, one function
+/// per module that every gather.check_shape calls.
+func::FuncOp RuntimeSymbols::getOrCreateShapeReport(OpBuilder &b, Location loc,
+                                                    ModuleOp module) {
+  Type i64 = b.getI64Type(), indexType = b.getIndexType();
+  auto type = b.getFunctionType(
+      {i64, i64, i64, i64, indexType, indexType, indexType}, {});
+  std::string name;
+  if (Operation *existing = findHashedSymbol(
+          module, "__gather_report_shape",
+          [&](Operation *symbol) {
+            auto fn = dyn_cast<func::FuncOp>(symbol);
+            return fn && fn.isPrivate() && fn.getFunctionType() == type;
+          },
+          name))
+    return cast<func::FuncOp>(existing);
+  func::FuncOp hook = getOrDeclareHook(b, loc, module);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto fn = func::FuncOp::create(b, loc, name, type);
+  markOutOfLine(b, fn);
+  remember(module, fn);
+  Block *entry = fn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  ValueRange args = entry->getArguments();
+  emitHookCall(b, loc, hook, args[0], args[1], args[2], args[3],
+               args.drop_front(4));
+  func::ReturnOp::create(b, loc);
+  return fn;
 }
 
 /// The function that reports an invalid index in indices of type
@@ -277,13 +231,12 @@ static Value originalOperand(Value value, Location site,
 /// dimension it addresses and the dimension to name; the sizes of the
 /// indices as written (the position is given in those); the site address,
 /// line and column. One function per distinct signature and policy, shared
-/// by every gather that has them: the scan used to be emitted at each
+/// by every check that has them: the scan used to be emitted at each
 /// gather, half of the compile time of a function of many checked gathers.
-static func::FuncOp
-getOrCreateIndexReport(OpBuilder &b, Location loc, ModuleOp module,
-                       MemRefType indicesType, IndexPolicy policy,
-                       int64_t components, int64_t writtenRank,
-                       bool onlyIfInvalid, SymbolTableCollection *tables) {
+func::FuncOp RuntimeSymbols::getOrCreateIndexReport(
+    OpBuilder &b, Location loc, ModuleOp module, MemRefType indicesType,
+    IndexPolicy policy, int64_t components, int64_t writtenRank,
+    bool assumeInvalid) {
   Type indexType = b.getIndexType(), i64 = b.getI64Type();
   SmallVector<Type> inputs{indicesType};
   inputs.append(2 * components + writtenRank, indexType);
@@ -294,32 +247,28 @@ getOrCreateIndexReport(OpBuilder &b, Location loc, ModuleOp module,
   os << type << " components=" << components << " written=" << writtenRank
      << " negative=" << static_cast<int>(policy.negative)
      << " out_of_bounds=" << static_cast<int>(policy.outOfBounds);
-  if (onlyIfInvalid)
+  if (!assumeInvalid)
     os << " only_if_invalid";
   // The name hashes the signature, the split of its index arguments and
   // the policy: a private function of that name and type is this one.
   std::string name;
   if (Operation *existing = findHashedSymbol(
           module,
-          (onlyIfInvalid ? "__gather_index_check_" : "__gather_index_report_") +
+          (assumeInvalid ? "__gather_index_report_" : "__gather_index_check_") +
               llvm::utohexstr(llvm::xxh3_64bits(key), true),
           [&](Operation *symbol) {
             auto fn = dyn_cast<func::FuncOp>(symbol);
             return fn && fn.isPrivate() && fn.getFunctionType() == type;
           },
-          tables, name))
+          name))
     return cast<func::FuncOp>(existing);
-  func::FuncOp hook = getOrDeclareHook(b, loc, module, tables);
+  func::FuncOp hook = getOrDeclareHook(b, loc, module);
 
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
   auto fn = func::FuncOp::create(b, loc, name, type);
-  fn.setPrivate();
-  // Kept out of line through LLVM, whose inliner would otherwise copy it
-  // back into every caller; cold: only a failing call reaches it.
-  fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline"),
-                                             b.getStringAttr("cold")}));
-  remember(module, fn, tables);
+  markOutOfLine(b, fn);
+  remember(module, fn);
   Block *entry = fn.addEntryBlock();
   b.setInsertionPointToStart(entry);
   ValueRange args = entry->getArguments();
@@ -361,6 +310,8 @@ getOrCreateIndexReport(OpBuilder &b, Location loc, ModuleOp module,
   };
   auto indexAt = [&](OpBuilder &nb, Location nl, ArrayRef<Value> coords) {
     Value raw = buildElementRead(nb, nl, indices, coords);
+    if (raw.getType().isIndex())
+      return raw;
     return arith::IndexCastOp::create(nb, nl, indexType, raw).getResult();
   };
 
@@ -417,7 +368,7 @@ getOrCreateIndexReport(OpBuilder &b, Location loc, ModuleOp module,
       [&](OpBuilder &eb, Location el) {
         // The caller knew an index to be invalid (a loop raised the flag)
         // and the scan disagrees: still an error, without its details.
-        if (!onlyIfInvalid)
+        if (assumeInvalid)
           emitHookCall(eb, el, hook, site, line, column, kind, {});
         scf::YieldOp::create(eb, el);
       });
@@ -425,65 +376,121 @@ getOrCreateIndexReport(OpBuilder &b, Location loc, ModuleOp module,
   return fn;
 }
 
-void mlir::gather::emitIndexOutOfBoundsReport(
-    OpBuilder &b, Location loc, Operation *gatherOp,
-    IndicesToHostFn indicesToHost, SymbolTableCollection *symbolTables,
-    bool onlyIfInvalid) {
-  auto op = cast<GatherOpInterface>(gatherOp);
-  Value indices = op.getIndices(), source = op.getSource();
-  auto indicesType = dyn_cast<ShapedType>(indices.getType());
-  SmallVector<int64_t> dims = op.getGatheredDims();
-  if (!indicesType || dims.empty()) {
-    emitRuntimeErrorCall(b, loc, gatherOp, RuntimeErrorKind::IndexOutOfBounds,
-                         {}, symbolTables);
-    return;
+/// The address of the check's site string and its line and column, as i64.
+static std::array<Value, 3> siteValues(OpBuilder &b, Location loc,
+                                       RuntimeSymbols &symbols, ModuleOp module,
+                                       StringRef opName) {
+  GatherSite where = describeGatherSite(opName, loc);
+  memref::GlobalOp global =
+      symbols.getOrCreateSiteString(b, loc, module, where.text);
+  Value text = memref::GetGlobalOp::create(b, loc, global.getType(),
+                                           global.getSymName());
+  Type i64 = b.getI64Type();
+  return {addressOf(b, loc, text),
+          arith::ConstantIntOp::create(b, loc, i64, where.line),
+          arith::ConstantIntOp::create(b, loc, i64, where.column)};
+}
+
+namespace {
+
+struct CheckShapeToCall : OpRewritePattern<CheckShapeOp> {
+  CheckShapeToCall(MLIRContext *context, SymbolTableCollection &tables)
+      : OpRewritePattern(context), symbols(tables) {}
+
+  LogicalResult matchAndRewrite(CheckShapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto module = op->getParentOfType<ModuleOp>();
+    if (!module)
+      return rewriter.notifyMatchFailure(op, "not in a module");
+    Location loc = op.getLoc();
+    func::FuncOp report = symbols.getOrCreateShapeReport(rewriter, loc, module);
+    Value failed = arith::XOrIOp::create(
+        rewriter, loc, op.getHolds(),
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
+    scf::IfOp::create(rewriter, loc, failed, [&](OpBuilder &b, Location l) {
+      auto [site, line, column] =
+          siteValues(b, l, symbols, module, op.getOpName());
+      Value kind =
+          arith::ConstantIntOp::create(b, l, b.getI64Type(), op.getKind());
+      Value dim = arith::ConstantIndexOp::create(b, l, op.getDim());
+      func::CallOp::create(
+          b, l, report,
+          ValueRange{site, line, column, kind, dim, op.getLhs(), op.getRhs()});
+      scf::YieldOp::create(b, l);
+    });
+    rewriter.eraseOp(op);
+    return success();
   }
-  int64_t rank = indicesType.getRank();
-  // The report reads the indices through a buffer of any layout: the
-  // indices themselves, their host copy, or their tensor's buffer (which
-  // one-shot-bufferize puts in place of to_buffer).
-  Value readable = indicesToHost ? indicesToHost(b, loc, indices) : indices;
-  auto anyLayout =
-      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
-                             SmallVector<int64_t>(rank, ShapedType::kDynamic));
-  auto bufferType =
-      MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
-                      indicesType.getElementType(), anyLayout);
-  if (auto tensorType = dyn_cast<RankedTensorType>(readable.getType()))
-    readable = bufferization::ToBufferOp::create(
-        b, loc,
-        MemRefType::get(tensorType.getShape(), tensorType.getElementType(),
-                        anyLayout),
-        readable, /*readOnly=*/true);
-  if (readable.getType() != bufferType)
-    readable = memref::CastOp::create(b, loc, bufferType, readable);
 
-  // Positions and dimensions of the op as written. Canonicalizations also
-  // drop unit dimensions of a multiaxis op as written (keeping its
-  // location): any reshape at the op's own file location is the rewrite's.
-  auto [writtenName, site] = getWrittenOp(gatherOp);
-  bool rewritten = writtenName != gatherOp->getName().getStringRef() ||
-                   isa<FileLineColLoc>(site);
-  Value writtenIndices = rewritten ? originalOperand(indices, site) : indices;
-  auto reportedDim = [&](int64_t dim) -> int64_t {
-    if (rewritten)
-      originalOperand(source, site, &dim);
-    return dim;
-  };
+  mutable RuntimeSymbols symbols;
+};
 
-  SmallVector<Value> args{readable};
-  for (int64_t dim : dims)
-    args.push_back(buildDimSize(b, loc, source, dim));
-  for (int64_t dim : dims)
-    args.push_back(arith::ConstantIndexOp::create(b, loc, reportedDim(dim)));
-  int64_t writtenRank = cast<ShapedType>(writtenIndices.getType()).getRank();
-  for (int64_t d = 0; d < writtenRank; ++d)
-    args.push_back(buildDimSize(b, loc, writtenIndices, d));
-  auto [siteAddress, line, column] = siteValues(b, loc, gatherOp, symbolTables);
-  args.append({siteAddress, line, column});
-  func::FuncOp report =
-      getOrCreateIndexReport(b, loc, gatherOp->getParentOfType<ModuleOp>(),
-                             bufferType, op.getIndexPolicy(), dims.size(),
-                             writtenRank, onlyIfInvalid, symbolTables);
-  func::CallOp::create(b, loc, report, args);
+struct CheckIndicesToCall : OpRewritePattern<CheckIndicesOp> {
+  CheckIndicesToCall(MLIRContext *context, SymbolTableCollection &tables)
+      : OpRewritePattern(context), symbols(tables) {}
+
+  LogicalResult matchAndRewrite(CheckIndicesOp op,
+                                PatternRewriter &rewriter) const override {
+    auto module = op->getParentOfType<ModuleOp>();
+    if (!module)
+      return rewriter.notifyMatchFailure(op, "not in a module");
+    Location loc = op.getLoc();
+    // The policy as the scan applies it: only the validity rule matters.
+    IndexPolicy policy{op.getNegativeIndices(), OutOfBoundsMode::error};
+    func::FuncOp report = symbols.getOrCreateIndexReport(
+        rewriter, loc, module, op.getIndices().getType(), policy,
+        op.getDims().size(), op.getShape().size(), op.getAssumeInvalid());
+    SmallVector<Value> args{op.getIndices()};
+    args.append(op.getSizes().begin(), op.getSizes().end());
+    for (int64_t dim : op.getDims())
+      args.push_back(arith::ConstantIndexOp::create(rewriter, loc, dim));
+    args.append(op.getShape().begin(), op.getShape().end());
+    auto [site, line, column] =
+        siteValues(rewriter, loc, symbols, module, op.getOpName());
+    args.append({site, line, column});
+    func::CallOp::create(rewriter, loc, report, args);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  mutable RuntimeSymbols symbols;
+};
+
+struct ConvertGatherChecksToRuntimePass
+    : gather::impl::ConvertGatherChecksToRuntimeBase<
+          ConvertGatherChecksToRuntimePass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> checks;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<CheckShapeOp, CheckIndicesOp>(op))
+        checks.push_back(op);
+    });
+    if (checks.empty())
+      return;
+    SymbolTableCollection symbolTables;
+    RewritePatternSet patterns(&getContext());
+    populateGatherChecksToRuntimePatterns(patterns, symbolTables);
+    // Only the checks: the rewrites make no new ones, and the rest of the
+    // module is not this pass's to fold.
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    (void)applyOpPatternsGreedily(checks, std::move(patterns), config);
+    WalkResult left = getOperation()->walk([](Operation *op) {
+      if (!isa<CheckShapeOp, CheckIndicesOp>(op))
+        return WalkResult::advance();
+      op->emitOpError("is not in a module, could not be lowered");
+      return WalkResult::interrupt();
+    });
+    if (left.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::gather::populateGatherChecksToRuntimePatterns(
+    RewritePatternSet &patterns, SymbolTableCollection &symbolTables) {
+  patterns.add<CheckShapeToCall, CheckIndicesToCall>(patterns.getContext(),
+                                                     symbolTables);
 }

@@ -1,0 +1,52 @@
+//===- GatherChecksToRuntime.h - check ops to error hook calls --*- C++ -*-===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The late half of the run-time checks: gather.check_shape and
+// gather.check_indices, which the lowerings leave in the functions, become
+// calls of the run-time error hook (RuntimeErrorKind.h, lib/Runtime) with
+// the site strings and the shared scan functions they need, created at
+// module level. The only part of the project that writes outside the ops it
+// rewrites.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_CONVERSION_GATHERCHECKSTORUNTIME_H
+#define GATHER_CONVERSION_GATHERCHECKSTORUNTIME_H
+
+#include "mlir/Pass/Pass.h"
+
+#include <string>
+
+namespace mlir {
+class RewritePatternSet;
+class SymbolTableCollection;
+
+namespace gather {
+
+#define GEN_PASS_DECL_CONVERTGATHERCHECKSTORUNTIME
+#include "gather/Conversion/Passes.h.inc"
+
+/// Where a run-time error points: "gather.block at file.mlir" (or just the
+/// op name without a file location) and the line and column.
+struct GatherSite {
+  std::string text;
+  unsigned line = 0, column = 0;
+};
+GatherSite describeGatherSite(StringRef opName, Location loc);
+
+/// Patterns that rewrite the check ops into hook calls. They create the
+/// hook's declaration, the site strings and the shared report functions in
+/// the module around the check, looked up through `symbolTables` (which
+/// must outlive the patterns): apply them on a module.
+void populateGatherChecksToRuntimePatterns(RewritePatternSet &patterns,
+                                           SymbolTableCollection &symbolTables);
+
+} // namespace gather
+} // namespace mlir
+
+#endif // GATHER_CONVERSION_GATHERCHECKSTORUNTIME_H

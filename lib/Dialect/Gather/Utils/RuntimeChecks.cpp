@@ -1,0 +1,240 @@
+//===- RuntimeChecks.cpp - the rules only the run time decides ------------===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Dialect/Gather/Utils/RuntimeChecks.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+
+static Value constIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+SmallVector<RuntimeShapeCheck>
+mlir::gather::buildRuntimeShapeChecks(OpBuilder &b, Location loc,
+                                      Operation *gatherOp) {
+  auto op = cast<GatherOpInterface>(gatherOp);
+  SmallVector<RuntimeShapeCheck> checks;
+  FailureOr<GatherShape> shape = op.analyzeShapes(nullptr);
+  if (failed(shape))
+    return checks;
+  Value source = op.getSource(), indices = op.getIndices();
+  auto sourceType = cast<ShapedType>(source.getType());
+  auto indicesType = cast<ShapedType>(indices.getType());
+  auto add = [&](RuntimeErrorKind kind, int64_t dim, Value lhs, Value rhs,
+                 Value holds) {
+    checks.push_back({holds, kind, dim, lhs, rhs});
+  };
+  for (const OutputDimSource &src : shape->dimSources) {
+    if (!src.dataDim || !src.indicesDim)
+      continue;
+    int64_t staticIn = sourceType.getDimSize(*src.dataDim);
+    int64_t staticIdx = getLogicalIndicesSize(
+        indicesType.getDimSize(*src.indicesDim), src.indicesDivisor);
+    // Verified statically, or a static 1 that broadcasts to anything.
+    if ((!ShapedType::isDynamic(staticIn) &&
+         !ShapedType::isDynamic(staticIdx)) ||
+        staticIn == 1 || staticIdx == 1)
+      continue;
+    Value in = buildDimSize(b, loc, source, *src.dataDim);
+    Value idx = buildLogicalIndicesSize(b, loc, indices, *src.indicesDim,
+                                        src.indicesDivisor);
+    add(RuntimeErrorKind::ShapeMismatch, *src.dataDim, in, idx,
+        buildBroadcastCompatible(b, loc, in, idx));
+  }
+  if (auto multiaxis = dyn_cast<MultiaxisOp>(gatherOp)) {
+    int64_t rank = indicesType.getRank();
+    int64_t k = multiaxis.getCoordinateSize();
+    if (rank > 0 && k > 1 && indicesType.isDynamicDim(rank - 1)) {
+      Value last = buildDimSize(b, loc, indices, rank - 1);
+      Value rem = arith::RemUIOp::create(b, loc, last, constIndex(b, loc, k));
+      add(RuntimeErrorKind::IndicesNotWholeCoordinates, rank - 1, last,
+          constIndex(b, loc, k),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
+                                constIndex(b, loc, 0)));
+    }
+  }
+  if (auto elements = dyn_cast<ElementsOp>(gatherOp)) {
+    for (int64_t d : getRuntimeBoundedDims(elements)) {
+      Value dataSize = buildDimSize(b, loc, source, d);
+      Value indicesSize = buildDimSize(b, loc, indices, d);
+      add(RuntimeErrorKind::IndicesLargerThanData, d, indicesSize, dataSize,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, indicesSize,
+                                dataSize));
+    }
+  }
+  // The destination: each size that the types do not prove equal.
+  Value init = op.getInit();
+  auto initType = cast<ShapedType>(init.getType());
+  SmallVector<OpFoldResult> outputSizes =
+      reifyOutputShape(b, loc, *shape, source, indices);
+  for (auto [d, size] : llvm::enumerate(outputSizes)) {
+    if (getConstantIntValue(size) && !initType.isDynamicDim(d))
+      continue;
+    Value actual = buildDimSize(b, loc, init, d);
+    Value expected = getValueOrCreateConstantIndexOp(b, loc, size);
+    add(RuntimeErrorKind::InitSizeMismatch, d, actual, expected,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, actual,
+                              expected));
+  }
+  return checks;
+}
+
+Value mlir::gather::allShapeChecksHold(OpBuilder &b, Location loc,
+                                       ArrayRef<RuntimeShapeCheck> checks) {
+  Value all;
+  for (const RuntimeShapeCheck &check : checks)
+    all = all ? arith::AndIOp::create(b, loc, all, check.holds).getResult()
+              : check.holds;
+  return all;
+}
+
+void mlir::gather::buildShapeCheckReports(OpBuilder &b, Location loc,
+                                          Operation *gatherOp,
+                                          ArrayRef<RuntimeShapeCheck> checks) {
+  StringRef name = getGatherOrigin(gatherOp).getName();
+  for (const RuntimeShapeCheck &check : checks)
+    CheckShapeOp::create(b, loc, check.holds, static_cast<int64_t>(check.kind),
+                         check.dim, check.lhs, check.rhs, name);
+}
+
+void mlir::gather::buildUnderShapeChecks(
+    OpBuilder &b, Location loc, Operation *gatherOp,
+    function_ref<void(OpBuilder &, Location)> body) {
+  SmallVector<RuntimeShapeCheck> checks =
+      buildRuntimeShapeChecks(b, loc, gatherOp);
+  Value shapesHold = allShapeChecksHold(b, loc, checks);
+  if (!shapesHold) {
+    body(b, loc);
+    return;
+  }
+  scf::IfOp::create(
+      b, loc, shapesHold,
+      [&](OpBuilder &tb, Location tl) {
+        body(tb, tl);
+        scf::YieldOp::create(tb, tl);
+      },
+      [&](OpBuilder &eb, Location el) {
+        buildShapeCheckReports(eb, el, gatherOp, checks);
+        scf::YieldOp::create(eb, el);
+      });
+}
+
+/// The sizes of the indices as written (the origin's), from the sizes of
+/// `indices`, the op's own: a written dimension that the rewrites merged
+/// with others is the rest of its merged dimension after the static ones.
+/// Falls back to `indices`' own sizes where that leaves two unknowns.
+static SmallVector<Value> buildWrittenIndicesSizes(OpBuilder &b, Location loc,
+                                                   OriginAttr origin,
+                                                   Value indices) {
+  ArrayRef<int64_t> shape = origin.getIndices();
+  ArrayRef<int64_t> dims = origin.getIndicesDims();
+  auto ownSizes = [&] {
+    SmallVector<Value> sizes;
+    for (int64_t d = 0, e = cast<ShapedType>(indices.getType()).getRank();
+         d < e; ++d)
+      sizes.push_back(buildDimSize(b, loc, indices, d));
+    return sizes;
+  };
+  SmallVector<Value> sizes;
+  for (auto [written, size] : llvm::enumerate(shape)) {
+    if (!ShapedType::isDynamic(size)) {
+      sizes.push_back(constIndex(b, loc, size));
+      continue;
+    }
+    int64_t own = dims[written];
+    if (own < 0)
+      return ownSizes();
+    int64_t others = 1;
+    for (auto [other, otherSize] : llvm::enumerate(shape)) {
+      if (other == written || dims[other] != own)
+        continue;
+      if (ShapedType::isDynamic(otherSize))
+        return ownSizes();
+      others *= otherSize;
+    }
+    Value total = buildDimSize(b, loc, indices, own);
+    sizes.push_back(others == 1 ? total
+                                : arith::DivUIOp::create(
+                                      b, loc, total, constIndex(b, loc, others))
+                                      .getResult());
+  }
+  return sizes;
+}
+
+void mlir::gather::buildIndexCheck(OpBuilder &b, Location loc,
+                                   Operation *gatherOp, bool assumeInvalid,
+                                   IndicesToHostFn indicesToHost) {
+  auto op = cast<GatherOpInterface>(gatherOp);
+  Value indices = op.getIndices(), source = op.getSource();
+  auto indicesType = cast<ShapedType>(indices.getType());
+  SmallVector<int64_t> gathered = op.getGatheredDims();
+  if (gathered.empty())
+    return;
+  OriginAttr origin = getGatherOrigin(gatherOp);
+  int64_t rank = indicesType.getRank();
+  // The check reads the indices through a buffer of any layout: the
+  // indices themselves, their host copy, or their tensor's buffer (which
+  // one-shot-bufferize puts in place of to_buffer).
+  Value readable = indicesToHost ? indicesToHost(b, loc, indices) : indices;
+  auto anyLayout =
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
+                             SmallVector<int64_t>(rank, ShapedType::kDynamic));
+  auto bufferType =
+      MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                      indicesType.getElementType(), anyLayout);
+  if (auto tensorType = dyn_cast<RankedTensorType>(readable.getType()))
+    readable = bufferization::ToBufferOp::create(
+        b, loc,
+        MemRefType::get(tensorType.getShape(), tensorType.getElementType(),
+                        anyLayout),
+        readable, /*readOnly=*/true);
+  if (readable.getType() != bufferType)
+    readable = memref::CastOp::create(b, loc, bufferType, readable);
+
+  SmallVector<Value> sizes;
+  for (int64_t dim : gathered)
+    sizes.push_back(buildDimSize(b, loc, source, dim));
+  CheckIndicesOp::create(b, loc, readable, sizes, origin.getDims(),
+                         buildWrittenIndicesSizes(b, loc, origin, indices),
+                         op.getIndexPolicy().negative, assumeInvalid,
+                         origin.getName());
+}
+
+void mlir::gather::buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,
+                                              Operation *gatherOp) {
+  auto op = cast<GatherOpInterface>(gatherOp);
+  IndexPolicy policy = op.getIndexPolicy();
+  if (!policy.canTrap() || op.getGatheredDims().empty())
+    return;
+  auto outputType = cast<ShapedType>(op.getInit().getType());
+  if (!llvm::is_contained(outputType.getShape(), 0) &&
+      !llvm::is_contained(outputType.getShape(), ShapedType::kDynamic))
+    return;
+  Value empty;
+  for (int64_t d = 0, e = outputType.getRank(); d < e; ++d) {
+    Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         buildDimSize(b, loc, op.getInit(), d),
+                                         constIndex(b, loc, 0));
+    empty = empty ? arith::OrIOp::create(b, loc, empty, isZero).getResult()
+                  : isZero;
+  }
+  if (!empty)
+    return;
+  scf::IfOp::create(b, loc, empty, [&](OpBuilder &tb, Location tl) {
+    buildIndexCheck(tb, tl, gatherOp, /*assumeInvalid=*/false);
+    scf::YieldOp::create(tb, tl);
+  });
+}
