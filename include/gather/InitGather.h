@@ -1,7 +1,8 @@
 //===- InitGather.h - register everything of the gather project -*- C++ -*-===//
 //
-// For tools and plugins: the dialect, its passes, the conversions, the loop
-// transforms and the pipelines. Link the libraries GatherConfig.cmake
+// For tools and plugins: the dialect, its passes, the conversions, the code
+// generation steps, the entry ABI, the MLIR 22 workarounds and the
+// pipelines. Link the libraries GatherConfig.cmake
 // exports as Gather::GatherAll (or the ones used).
 //
 //===----------------------------------------------------------------------===//
@@ -9,13 +10,15 @@
 #ifndef GATHER_INITGATHER_H
 #define GATHER_INITGATHER_H
 
+#include "gather/ABI/DestinationEntries.h"
+#include "gather/CodeGen/Passes.h"
+#include "gather/Compat/Passes.h"
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
-#include "gather/Dialect/Gather/TransformOps/GatherTransformOps.h"
 #include "gather/Dialect/Gather/InterfaceImpls/InterfaceImpls.h"
+#include "gather/Dialect/Gather/TransformOps/GatherTransformOps.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 #include "gather/Pipelines/Pipelines.h"
-#include "gather/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 
@@ -24,7 +27,9 @@ namespace mlir::gather {
 inline void registerAllGatherPasses() {
   registerGatherPasses();
   registerGatherConversionPasses();
-  registerGatherPipelineTransformsPasses();
+  registerGatherCodeGenPasses();
+  registerGatherABIPasses();
+  registerGatherCompatPasses();
   registerGatherPipelines();
 }
 

@@ -2,9 +2,9 @@
 
 #include "gather-c/Gather.h"
 
+#include "gather/ABI/DestinationEntries.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Runner/Jit.h"
-#include "gather/Transforms/Passes.h"
 #include "gather/Runtime/GatherGpuRuntime.h"
 #include "gather/Runtime/GatherRuntime.h"
 
@@ -61,8 +61,7 @@ struct GatherProgram {
   /// them whose buffers' sizes come from a `__shape` entry.
   std::set<std::string> intoEntries, shapeEntries;
 
-  explicit GatherProgram(const DialectRegistry &registry)
-      : context(registry) {}
+  explicit GatherProgram(const DialectRegistry &registry) : context(registry) {}
 };
 
 namespace {
@@ -119,7 +118,8 @@ static bool describe(Type type, TensorInfo &info, std::string &why) {
   }
   info.elementSize = elementSize(ranked.getElementType());
   if (!info.elementSize || ranked.getElementType().isBF16()) {
-    why = "element type of " + text + " is not supported (f16, f32, f64, "
+    why = "element type of " + text +
+          " is not supported (f16, f32, f64, "
           "i1, i8, i16, i32, i64)";
     return false;
   }
@@ -148,9 +148,8 @@ static Signature signatureOf(func::FuncOp function) {
   for (Type type : function.getFunctionType().getResults()) {
     signature.results.emplace_back();
     if (!describe(type, signature.results.back(), why)) {
-      signature.unsupported = "result " +
-                              std::to_string(signature.results.size() - 1) +
-                              ": " + why;
+      signature.unsupported =
+          "result " + std::to_string(signature.results.size() - 1) + ": " + why;
       return signature;
     }
   }
@@ -206,8 +205,7 @@ gatherProgramCreateWithFlags(const char *mlirText, const char *entry,
          << fileLoc.getColumn() << ": ";
     else
       os << diag.getLocation() << ": ";
-    os
-       << (diag.getSeverity() == DiagnosticSeverity::Error ? "error: " : "")
+    os << (diag.getSeverity() == DiagnosticSeverity::Error ? "error: " : "")
        << diag.str();
     return success();
   });
@@ -287,9 +285,7 @@ extern "C" int gatherProgramSelect(GatherProgram *program, const char *entry,
   return 0;
 }
 
-extern "C" void gatherProgramDestroy(GatherProgram *program) {
-  delete program;
-}
+extern "C" void gatherProgramDestroy(GatherProgram *program) { delete program; }
 
 extern "C" int gatherProgramNumInputs(const GatherProgram *program) {
   return static_cast<int>(program->inputs.size());
@@ -380,9 +376,10 @@ static bool takeRuntimeError(char *error, size_t errorSize) {
 
 /// Runs the selected function on `args`; its result buffers live as long
 /// as the returned call. Null with `error` set on a failure.
-static std::unique_ptr<gather::JitCall>
-runSelected(GatherProgram *program, const CallArguments &args, char *error,
-            size_t errorSize) {
+static std::unique_ptr<gather::JitCall> runSelected(GatherProgram *program,
+                                                    const CallArguments &args,
+                                                    char *error,
+                                                    size_t errorSize) {
   std::vector<int64_t> resultRanks;
   for (const TensorInfo &info : program->results)
     resultRanks.push_back(info.shape.size());

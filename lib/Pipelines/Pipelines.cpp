@@ -1,13 +1,28 @@
 //===- Pipelines.cpp - gather ops to the LLVM dialect, CPU and GPU --------===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Both pipelines are built from phases, as upstream's GPU-to-NVVM pipeline
+// is: the gather lowering, bufferization, then each target's loops, code
+// generation and conversion to LLVM. The output depends on the input and
+// the options only (nothing is looked up on the host).
+//
+//===----------------------------------------------------------------------===//
 
 #include "gather/Pipelines/Pipelines.h"
 
+#include "gather/ABI/DestinationEntries.h"
+#include "gather/CodeGen/Passes.h"
+#include "gather/Compat/Passes.h"
 #include "gather/Conversion/GatherChecksToRuntime.h"
 #include "gather/Conversion/GatherToGPU.h"
 #include "gather/Conversion/GatherToLinalg.h"
 #include "gather/Conversion/GatherToSCF.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
-#include "gather/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -21,20 +36,41 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 
 using namespace mlir;
 using namespace mlir::gather;
 
-/// A canonicalize that leaves region simplification (block merging,
-/// unreachable blocks) out: the lowered code has none to do, and on large
-/// functions it is a good part of the time.
+/// Canonicalization of tensor code: with the expand_shape refinement that
+/// MLIR 22 needs (gather-canonicalize), and without region simplification
+/// (block merging, unreachable blocks), which the lowered code has none of
+/// and which is a good part of the time on large functions.
+static std::unique_ptr<Pass> createTensorCleanupPass() {
+  GatherCanonicalizeOptions options;
+  options.regionSimplification = false;
+  return createGatherCanonicalize(options);
+}
+
+/// The same on buffers, where no tensor.expand_shape is left.
 static std::unique_ptr<Pass> createCleanupPass() {
   GreedyRewriteConfig config;
   config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
   return createCanonicalizerPass(config);
+}
+
+//===----------------------------------------------------------------------===//
+// Phases both pipelines share
+//===----------------------------------------------------------------------===//
+
+/// Gather ops on tensors to loops on tensors: input checks, the lowering of
+/// each function with `lowering` (it writes nothing outside the function),
+/// then the calls of the error hook from the check ops it left, and bounded
+/// function sizes, which keep the rest of the pipeline linear.
+static void addGatherLowering(OpPassManager &pm,
+                              std::unique_ptr<Pass> lowering) {
+  pm.addNestedPass<func::FuncOp>(createTensorCleanupPass());
+  pm.addNestedPass<func::FuncOp>(std::move(lowering));
+  pm.addPass(createConvertGatherChecksToRuntime());
+  pm.addPass(createGatherSplitFunctions());
 }
 
 /// Both pipelines bufferize the lowered tensors the same way: whole
@@ -44,7 +80,7 @@ static std::unique_ptr<Pass> createCleanupPass() {
 /// of gathers.
 static void addBufferization(OpPassManager &pm,
                              bool destinationEntries = false) {
-  pm.addNestedPass<func::FuncOp>(createCleanupPass());
+  pm.addNestedPass<func::FuncOp>(createTensorCleanupPass());
   // The destination entries' results go into the caller's buffers only if
   // the tensor.empty they are computed into is that buffer. The pass that
   // made the entries did so for gathers; a linalg result got a new one
@@ -53,7 +89,7 @@ static void addBufferization(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(
         bufferization::createEmptyTensorEliminationPass());
   // Bufferization's own order of making the constants' globals is not
-  // deterministic.
+  // deterministic in MLIR 22.
   pm.addPass(createGatherConstantGlobals());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -71,6 +107,7 @@ static void addBufferization(OpPassManager &pm,
   dealloc.addPass(createCleanupPass());
   dealloc.addPass(memref::createExpandReallocPass({/*emitDeallocs=*/false}));
   dealloc.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
+  // The simplification needs the dealloc ops canonicalized first.
   dealloc.addPass(createCleanupPass());
   dealloc.addPass(bufferization::createBufferDeallocationSimplificationPass());
   pm.addPass(bufferization::createLowerDeallocationsPass());
@@ -78,6 +115,64 @@ static void addBufferization(OpPassManager &pm,
   cleanup.addPass(createCSEPass());
   cleanup.addPass(createCleanupPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
+}
+
+//===----------------------------------------------------------------------===//
+// CPU
+//===----------------------------------------------------------------------===//
+
+/// scf.forall (the block copies) and linalg loops to loops: with `parallel`
+/// scf.parallel, of which only outer dimensions stay parallel, and those
+/// OpenMP loops; else serial loops. Passes local to a function run nested,
+/// on the functions in parallel.
+static void addCpuLoops(OpPassManager &pm, bool parallel) {
+  OpPassManager &loops = pm.nest<func::FuncOp>();
+  if (!parallel) {
+    loops.addPass(createForallToForLoopPass());
+    loops.addPass(createConvertLinalgToLoopsPass());
+    return;
+  }
+  loops.addPass(createForallToParallelLoopPass());
+  loops.addPass(createConvertLinalgToParallelLoopsPass());
+  loops.addPass(createGatherParallelOuterLoops());
+  pm.addPass(createConvertSCFToOpenMPPass());
+}
+
+/// The loops' bodies to what convert-to-llvm takes: memcpy for row copies,
+/// vectorizable math, unit-stride vector gathers, loop metadata, then the
+/// structured ops lowered once, in the order each creates what the next
+/// lowers: expand-strided-metadata makes affine index math, vector-to-scf
+/// makes scf loops with affine index math (the masked transfers of a
+/// partial tile), and lower-affine and scf-to-cf then lower all of it.
+static void addCpuCodeGen(OpPassManager &pm, bool parallel) {
+  OpPassManager &funcs = pm.nest<func::FuncOp>();
+  // Row copies with run-time lengths (block gathers with dynamic sizes).
+  funcs.addPass(createGatherCopiesToMemcpy());
+  funcs.addPass(createGatherApproximateMath());
+  // Gathers reading tiles through dynamic-stride views: LLVM's lowering of
+  // vector.gather needs a unit innermost stride.
+  funcs.addPass(createGatherUnitStrideVectorGathers());
+  if (parallel) {
+    // scf-to-openmp wraps each parallel body in a memref.alloca_scope; the
+    // cleanup inlines those that allocate nothing, which would otherwise be
+    // invalid once inner scf loops become several blocks.
+    funcs.addPass(createGatherInlineAllocaScopes());
+    funcs.addPass(createCleanupPass());
+  }
+  funcs.addPass(createGatherRolledLoops());
+  funcs.addPass(createGatherExpandShapesToReinterpretCasts());
+  funcs.addPass(memref::createExpandStridedMetadataPass());
+  funcs.addPass(createConvertVectorToSCFPass());
+  funcs.addPass(createLowerAffinePass());
+  funcs.addPass(createSCFToControlFlowPass());
+  funcs.addPass(createConvertVectorToLLVMPass());
+}
+
+/// convert-to-llvm converts the memref ops too (through the dialect's
+/// ConvertToLLVMPatternInterface): no separate finalize-memref-to-llvm.
+static void addCpuToLLVM(OpPassManager &pm) {
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 void mlir::gather::buildGatherCpuPipeline(
@@ -89,93 +184,32 @@ void mlir::gather::buildGatherCpuPipeline(
     pm.addPass(createGatherDestinationEntries());
   if (options.fuseConsumers && !options.reference)
     pm.addNestedPass<func::FuncOp>(createGatherFuseConsumers());
-  pm.addNestedPass<func::FuncOp>(createCleanupPass());
-  // Each function on its own (the lowering writes nothing outside it), then
-  // the calls of the error hook from the check ops it left.
   if (options.reference)
-    pm.addNestedPass<func::FuncOp>(createConvertGatherToSCF());
+    addGatherLowering(pm, createConvertGatherToSCF());
   else
-    pm.addNestedPass<func::FuncOp>(createConvertGatherToLinalg());
-  pm.addPass(createConvertGatherChecksToRuntime());
-  // Bounded function sizes keep the rest of the pipeline linear.
-  pm.addPass(createGatherSplitFunctions());
+    addGatherLowering(pm, createConvertGatherToLinalg());
   addBufferization(pm, options.destinationEntries);
-  // Passes local to a function run nested, on the functions in parallel.
-  OpPassManager &loops = pm.nest<func::FuncOp>();
-  if (options.parallel) {
-    // scf.forall (the block copies) and linalg loops become scf.parallel, of
-    // which only outer dimensions stay parallel, and those OpenMP loops. The
-    // canonicalize after scf-to-openmp inlines the memref.alloca_scope it
-    // wraps around each body (nothing is allocated there), which would
-    // otherwise be invalid once inner scf loops become several blocks.
-    loops.addPass(createForallToParallelLoopPass());
-    loops.addPass(createConvertLinalgToParallelLoopsPass());
-    loops.addPass(createGatherParallelOuterLoops());
-    pm.addPass(createConvertSCFToOpenMPPass());
-  } else {
-    loops.addPass(createForallToForLoopPass());
-    loops.addPass(createConvertLinalgToLoopsPass());
-  }
-  OpPassManager &toCfg = pm.nest<func::FuncOp>();
-  // Row copies with run-time lengths (block gathers with dynamic sizes).
-  toCfg.addPass(createGatherCopiesToMemcpy());
-  toCfg.addPass(createGatherApproximateMath());
-  // Gathers reading tiles through dynamic-stride views: LLVM's lowering of
-  // vector.gather needs a unit innermost stride.
-  toCfg.addPass(createGatherUnitStrideVectorGathers());
-  if (options.parallel) {
-    toCfg.addPass(createGatherInlineAllocaScopes());
-    toCfg.addPass(createCleanupPass());
-  }
-  toCfg.addPass(createGatherRolledLoops());
-  toCfg.addPass(createLowerAffinePass());
-  toCfg.addPass(createSCFToControlFlowPass());
-  toCfg.addPass(createGatherExpandShapesToReinterpretCasts());
-  toCfg.addPass(memref::createExpandStridedMetadataPass());
-  toCfg.addPass(createLowerAffinePass());
-  toCfg.addPass(createConvertVectorToSCFPass());
-  // Masked transfers (the vector rows of a partial tile) become scf loops
-  // with affine index math here.
-  toCfg.addPass(createLowerAffinePass());
-  toCfg.addPass(createSCFToControlFlowPass());
-  toCfg.addPass(createConvertVectorToLLVMPass());
-  // convert-to-llvm converts the memref ops too (through the dialect's
-  // ConvertToLLVMPatternInterface): no separate finalize-memref-to-llvm.
-  pm.addPass(createConvertToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  addCpuLoops(pm, options.parallel);
+  addCpuCodeGen(pm, options.parallel);
+  addCpuToLLVM(pm);
 }
 
-/// ptxas from $CUDA_HOME, /usr/local/cuda or PATH.
-static bool havePtxas() {
-  SmallVector<std::string> dirs;
-  if (const char *home = std::getenv("CUDA_HOME"))
-    dirs.push_back(std::string(home) + "/bin");
-  dirs.push_back("/usr/local/cuda/bin");
-  for (const std::string &dir : dirs) {
-    SmallString<128> path(dir);
-    llvm::sys::path::append(path, "ptxas");
-    if (llvm::sys::fs::can_execute(path))
-      return true;
-  }
-  return static_cast<bool>(llvm::sys::findProgramByName("ptxas"));
-}
+//===----------------------------------------------------------------------===//
+// GPU
+//===----------------------------------------------------------------------===//
 
-void mlir::gather::buildGatherGpuPipeline(
-    OpPassManager &pm, const GatherGpuPipelineOptions &options) {
-  pm.addPass(createGatherCheckInput());
-  pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createConvertGatherToGPU());
-  pm.addPass(createConvertGatherChecksToRuntime());
-  pm.addPass(createGatherSplitFunctions());
-  addBufferization(pm);
+/// Bufferized loops to kernels: every outer scf.parallel a gpu.launch, then
+/// gpu.funcs, the host's gpu ops async on streams (the only form
+/// gpu-to-llvm lowers), with a wait before host code reads what the device
+/// wrote. Constants go back into the launch bodies before outlining, so
+/// that kernels divide by immediates instead of parameters (hence the
+/// canonicalize and cse).
+static void addGpuKernels(OpPassManager &pm,
+                          const GatherGpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   GatherMapToGPUOptions mapOptions;
   mapOptions.threadsPerBlock = options.threadsPerBlock;
   pm.addPass(createGatherMapToGPU(mapOptions));
-  // Kernels become gpu.funcs; the host's gpu ops become async on streams
-  // (the only form gpu-to-llvm lowers), with a wait before host code reads
-  // what the device wrote. Constants go back into the launch bodies before
-  // outlining, so that kernels divide by immediates instead of parameters.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
@@ -184,6 +218,13 @@ void mlir::gather::buildGatherGpuPipeline(
   pm.addPass(createGatherRolledLoops());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+}
+
+/// The kernel modules to NVVM, then to one gpu.binary of `format`. The
+/// canonicalize and cse after the NVVM conversion fold its index
+/// arithmetic in the kernels, which nothing later does.
+static void addGpuBinary(OpPassManager &pm,
+                         const GatherGpuPipelineOptions &options) {
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;
@@ -194,14 +235,20 @@ void mlir::gather::buildGatherGpuPipeline(
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
+}
+
+/// The host code to LLVM: the memref views (after the kernels, which took
+/// theirs) and the gpu runtime calls, then the binary; the canonicalize and
+/// cse after convert-to-llvm clean up the descriptor arithmetic of both.
+static void addGpuHostToLLVM(OpPassManager &pm,
+                             const GatherGpuPipelineOptions &options) {
   pm.addPass(createGatherExpandShapesToReinterpretCasts());
   pm.addPass(memref::createExpandStridedMetadataPass());
+  // expand-strided-metadata makes affine index math on the host.
   pm.addPass(createLowerAffinePass());
   pm.addPass(createGpuToLLVMConversionPass());
   GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = options.format == "auto"
-                                 ? (havePtxas() ? "bin" : "isa")
-                                 : options.format.getValue();
+  binary.compilationTarget = options.format.getValue();
   pm.addPass(createGpuModuleToBinaryPass(binary));
   // The output should not depend on how long ptxas took.
   pm.addPass(createGatherDropObjectTimes());
@@ -210,6 +257,16 @@ void mlir::gather::buildGatherGpuPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::gather::buildGatherGpuPipeline(
+    OpPassManager &pm, const GatherGpuPipelineOptions &options) {
+  pm.addPass(createGatherCheckInput());
+  addGatherLowering(pm, createConvertGatherToGPU());
+  addBufferization(pm);
+  addGpuKernels(pm, options);
+  addGpuBinary(pm, options);
+  addGpuHostToLLVM(pm, options);
 }
 
 void mlir::gather::registerGatherPipelines() {

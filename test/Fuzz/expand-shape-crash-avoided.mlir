@@ -1,13 +1,12 @@
 // The inputs on which upstream's canonicalization crashes (an expand_shape
 // of a cast with a static output_shape entry for a dynamic result
-// dimension) go through gather-opt, in both traversal orders, with the
-// gather dialect loaded (the function below): its canonicalizer refines
-// those expand_shape types before the crashing pattern sees them.
+// dimension) go through gather-canonicalize, in both traversal orders: it
+// refines those expand_shape types before the crashing pattern sees them.
 // RUN: cat %S/upstream-expand-shape-crash.mlir %S/upstream-canonicalize-crash.mlir %s \
-// RUN:   | gather-opt --pass-pipeline='builtin.module(canonicalize{top-down=false})' \
+// RUN:   | gather-opt --pass-pipeline='builtin.module(gather-canonicalize{top-down=false})' \
 // RUN:   | FileCheck %s
 // RUN: cat %S/upstream-expand-shape-crash.mlir %S/upstream-canonicalize-crash.mlir %s \
-// RUN:   | gather-opt --pass-pipeline='builtin.module(canonicalize{top-down=true})' \
+// RUN:   | gather-opt --pass-pipeline='builtin.module(gather-canonicalize{top-down=true})' \
 // RUN:   | FileCheck %s
 
 // CHECK-LABEL: func.func @expand_shape_static_entry_of_cast

@@ -1,13 +1,13 @@
 // The input on which upstream's expand-strided-metadata crashes (two
 // dynamic sizes in one group) and the reshapes of
-// canonicalize-expand-shape.mlir (two dynamic sizes; static entries that
+// Compat/gather-canonicalize.mlir (two dynamic sizes; static entries that
 // are no sizes: negative, or a group product over 2^63 - 1) go through
 // both pipelines, which lower such reshapes before that pass runs
 // (gather-expand-shapes-to-reinterpret-casts).
 // RUN: gather-opt %S/upstream-expand-strided-metadata-crash.mlir --gather-cpu-pipeline | FileCheck %s
 // RUN: gather-opt %S/upstream-expand-strided-metadata-crash.mlir --gather-gpu-pipeline=format=isa | FileCheck %s
-// RUN: gather-opt %S/../Dialect/Gather/canonicalize-expand-shape.mlir --gather-cpu-pipeline | FileCheck %s --check-prefix=RESHAPES
-// RUN: gather-opt %S/../Dialect/Gather/canonicalize-expand-shape.mlir --gather-gpu-pipeline=format=isa | FileCheck %s --check-prefix=RESHAPES
+// RUN: gather-opt %S/../Compat/gather-canonicalize.mlir --gather-cpu-pipeline | FileCheck %s --check-prefix=RESHAPES
+// RUN: gather-opt %S/../Compat/gather-canonicalize.mlir --gather-gpu-pipeline=format=isa | FileCheck %s --check-prefix=RESHAPES
 
 // CHECK-LABEL: llvm.func @two_dynamic_sizes_in_one_group
 // CHECK:         llvm.mul

@@ -1,5 +1,5 @@
 // Found by the fuzzer (scripts/fuzz.sh --seed 9191, a mutation of
-// canonicalize-expand-shape.mlir): MLIR 22's verifier reads reassociation
+// Compat/gather-canonicalize.mlir): MLIR 22's verifier reads reassociation
 // indices as unsigned 32-bit positions, so [[4294967296, 1]] passes for
 // [[0, 1]]. The gather dialect's expand_shape refinement indexed the shape
 // with 4294967296 and segfaulted --canonicalize, the tensor conversion

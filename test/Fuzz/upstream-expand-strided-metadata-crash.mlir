@@ -1,5 +1,5 @@
 // An upstream MLIR 22.1.8 crash the fuzzer found (scripts/fuzz.sh --seed
-// 7777, mutations of Dialect/Gather/canonicalize-expand-shape.mlir, whose
+// 7777, mutations of Compat/gather-canonicalize.mlir, whose
 // @nothing_to_refine alone crashes every pipeline): expand-strided-metadata
 // segfaults on a memref.expand_shape with two dynamic sizes in one
 // reassociation group (ReinterpretCastOp::build reads a stride that is

@@ -12,6 +12,10 @@
 // RUN: gather-opt %s --gather-gpu-pipeline="chip=sm_90 format=isa" -o %t.gpu.1
 // RUN: gather-opt %s --gather-gpu-pipeline="chip=sm_90 format=isa" -o %t.gpu.2
 // RUN: cmp %t.gpu.1 %t.gpu.2
+// Nothing is looked up on the host: the default output format is PTX
+// whether or not ptxas is installed (here it is put out of reach).
+// RUN: env PATH=/nonexistent CUDA_HOME=/nonexistent gather-opt %s --gather-gpu-pipeline="chip=sm_90" -o %t.gpu.default
+// RUN: cmp %t.gpu.1 %t.gpu.default
 
 // CHECK: llvm.mlir.global private constant @__constant_4xf32(dense<[0.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<4xf32>)
 // CHECK-NEXT: llvm.mlir.global private constant @__constant_4xf32_0(dense<[4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00]> : tensor<4xf32>)

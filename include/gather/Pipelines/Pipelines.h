@@ -63,9 +63,10 @@ struct GatherGpuPipelineOptions
   Option<std::string> format{
       *this, "format",
       llvm::cl::desc("gpu.binary contents: isa (PTX, JIT-compiled by the "
-                     "driver), bin (cubin, needs ptxas), fatbin, or auto "
-                     "(bin when ptxas is found, else isa)"),
-      llvm::cl::init("auto")};
+                     "driver where it runs), bin (cubin, needs ptxas at "
+                     "compile time) or fatbin; the output depends on this "
+                     "option, never on the host (gather-run picks isa)"),
+      llvm::cl::init("isa")};
   Option<int64_t> optLevel{*this, "opt-level",
                            llvm::cl::desc("NVPTX optimization level"),
                            llvm::cl::init(3)};

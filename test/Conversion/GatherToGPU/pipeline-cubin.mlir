@@ -1,8 +1,7 @@
 // REQUIRES: ptxas
 // RUN: gather-opt %s --gather-gpu-pipeline="chip=sm_90 format=bin" | FileCheck %s
-// RUN: gather-opt %s --gather-gpu-pipeline="chip=sm_90" | FileCheck %s
 
-// With ptxas the binary is a cubin (an ELF image); format=auto picks it.
+// With ptxas and format=bin the binary is a cubin (an ELF image).
 // The object has no properties: the compile times gpu-module-to-binary
 // records there are dropped (gather-drop-object-times).
 // CHECK: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, bin = "\7FELF

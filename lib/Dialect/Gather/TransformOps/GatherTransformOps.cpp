@@ -2,6 +2,7 @@
 
 #include "gather/Dialect/Gather/TransformOps/GatherTransformOps.h"
 
+#include "gather/Compat/Passes.h"
 #include "gather/Conversion/GatherToLinalg.h"
 #include "gather/Conversion/GatherToSCF.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
@@ -28,6 +29,9 @@ void transform::ApplyGatherToMultiaxisPatternsOp::populatePatterns(
 void transform::ApplyGatherCanonicalizationPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
   gather::populateGatherCanonicalizationPatterns(patterns);
+  // The rewrites make tensor.expand_shape ops that MLIR 22's own
+  // expand_shape patterns crash on once constants fold into them.
+  gather::populateRefineExpandShapePatterns(patterns);
 }
 
 void transform::ApplyGatherToLinalgPatternsOp::populatePatterns(

@@ -31,9 +31,6 @@ def Gather_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
-  // Refines tensor.expand_shape result types ahead of an upstream pattern
-  // that crashes on them (ExpandShapeRefinement.cpp).
-  let hasCanonicalizer = 1;
   // Canonicalization creates reshapes, slices, constants and broadcasts.
   let dependentDialects = ["::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect",

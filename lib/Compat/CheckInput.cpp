@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Transforms/Passes.h"
+#include "gather/Compat/Passes.h"
 #include "gather/Utils/Reassociation.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -29,7 +29,7 @@
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERCHECKINPUT
-#include "gather/Transforms/Passes.h.inc"
+#include "gather/Compat/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;

@@ -1,6 +1,9 @@
-//===- ExpandShapeRefinement.cpp - Static expand_shape result types ------===//
+//===- RefineExpandShapes.cpp - gather-canonicalize
+//------------------------===//
 //
-// Part of the gather project.
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
@@ -11,17 +14,23 @@
 // result dimension still has an output_shape operand; on such an op it
 // reads past the operand list and segfaults
 // (test/Fuzz/upstream-expand-shape-crash.mlir). The gather canonicalizations
-// and lowerings create expand_shapes of casts, so the gather dialect's
-// canonicalizer refines those result types first.
+// and lowerings create expand_shapes of casts, so the pipelines canonicalize
+// with this pattern ahead of upstream's (gather-canonicalize).
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "gather/Compat/Passes.h"
 #include "gather/Utils/Reassociation.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/MathExtras.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_GATHERCANONICALIZE
+#include "gather/Compat/Passes.h.inc"
+} // namespace mlir::gather
 
 using namespace mlir;
 using namespace mlir::gather;
@@ -92,7 +101,39 @@ struct RefineExpandShapeType : OpRewritePattern<tensor::ExpandShapeOp> {
 };
 } // namespace
 
-void GatherDialect::getCanonicalizationPatterns(
-    RewritePatternSet &results) const {
-  results.add<RefineExpandShapeType>(getContext());
+void mlir::gather::populateRefineExpandShapePatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<RefineExpandShapeType>(patterns.getContext());
 }
+
+namespace {
+/// --canonicalize with the refinement in the same driver: the canonical
+/// patterns of every loaded dialect and op, and the refinement first.
+struct GatherCanonicalizePass
+    : gather::impl::GatherCanonicalizeBase<GatherCanonicalizePass> {
+  using Base::Base;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    RewritePatternSet owning(context);
+    for (Dialect *dialect : context->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(owning);
+    for (RegisteredOperationName op : context->getRegisteredOperations())
+      op.getCanonicalizationPatterns(owning, context);
+    populateRefineExpandShapePatterns(owning);
+    patterns = std::make_shared<FrozenRewritePatternSet>(std::move(owning));
+    return success();
+  }
+
+  void runOnOperation() override {
+    GreedyRewriteConfig config;
+    config.setUseTopDownTraversal(topDown);
+    config.setRegionSimplificationLevel(
+        regionSimplification ? GreedySimplifyRegionLevel::Normal
+                             : GreedySimplifyRegionLevel::Disabled);
+    // Like --canonicalize: not converging is not an error.
+    (void)applyPatternsGreedily(getOperation(), *patterns, config);
+  }
+
+  std::shared_ptr<const FrozenRewritePatternSet> patterns;
+};
+} // namespace

@@ -1,13 +1,13 @@
 //===- DropObjectTimes.cpp - no compile times in gpu.binary objects -------===//
 
-#include "gather/Transforms/Passes.h"
+#include "gather/Compat/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERDROPOBJECTTIMES
-#include "gather/Transforms/Passes.h.inc"
+#include "gather/Compat/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Transforms/Passes.h"
+#include "gather/Compat/Passes.h"
 #include "gather/Utils/Reassociation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -19,7 +19,7 @@
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHEREXPANDSHAPESTOREINTERPRETCASTS
-#include "gather/Transforms/Passes.h.inc"
+#include "gather/Compat/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;

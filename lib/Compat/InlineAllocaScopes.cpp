@@ -1,13 +1,13 @@
 //===- InlineAllocaScopes.cpp - drop alloca scopes without allocas --------===//
 
-#include "gather/Transforms/Passes.h"
+#include "gather/Compat/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERINLINEALLOCASCOPES
-#include "gather/Transforms/Passes.h.inc"
+#include "gather/Compat/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;
@@ -30,8 +30,7 @@ static bool allocatesOnStack(memref::AllocaScopeOp scope) {
 
 namespace {
 struct GatherInlineAllocaScopesPass
-    : gather::impl::GatherInlineAllocaScopesBase<
-          GatherInlineAllocaScopesPass> {
+    : gather::impl::GatherInlineAllocaScopesBase<GatherInlineAllocaScopesPass> {
   void runOnOperation() override {
     SmallVector<memref::AllocaScopeOp> scopes;
     getOperation()->walk([&](memref::AllocaScopeOp scope) {

@@ -1,13 +1,13 @@
 //===- FoldSelfCopies.cpp - copies of a buffer region onto itself ---------===//
 
-#include "gather/Transforms/Passes.h"
+#include "gather/CodeGen/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/OperationSupport.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERFOLDSELFCOPIES
-#include "gather/Transforms/Passes.h.inc"
+#include "gather/CodeGen/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;
@@ -17,10 +17,9 @@ using namespace mlir;
 static Value stripReshapeRoundTrips(Value value) {
   while (auto expand = value.getDefiningOp<memref::ExpandShapeOp>()) {
     auto collapse = expand.getSrc().getDefiningOp<memref::CollapseShapeOp>();
-    if (!collapse || collapse.getSrcType().getShape() !=
-                         expand.getResultType().getShape() ||
-        collapse.getReassociationIndices() !=
-            expand.getReassociationIndices())
+    if (!collapse ||
+        collapse.getSrcType().getShape() != expand.getResultType().getShape() ||
+        collapse.getReassociationIndices() != expand.getReassociationIndices())
       break;
     value = collapse.getSrc();
   }
@@ -37,8 +36,7 @@ static bool isSameRegion(Value a, Value b) {
   return subA && subB &&
          OperationEquivalence::isEquivalentTo(
              subA, subB, OperationEquivalence::exactValueMatch,
-             /*markEquivalent=*/nullptr,
-             OperationEquivalence::IgnoreLocations);
+             /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
 }
 
 namespace {

@@ -8,38 +8,37 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Transforms/Passes.h"
+#include "gather/CodeGen/Passes.h"
 #include "gather/Utils/TripCount.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Interfaces/CallInterfaces.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERPARALLELOUTERLOOPS
-#include "gather/Transforms/Passes.h.inc"
+#include "gather/CodeGen/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;
 
 static std::optional<int64_t> staticTripCount(scf::ParallelOp op, unsigned d) {
   return gather::getStaticTripCount(op.getLowerBound()[d],
-                                   op.getUpperBound()[d], op.getStep()[d]);
+                                    op.getUpperBound()[d], op.getStep()[d]);
 }
 
 static int64_t saturatingMul(int64_t a, int64_t b) {
   int64_t product;
-  return llvm::MulOverflow(a, b, product)
-             ? std::numeric_limits<int64_t>::max()
-             : product;
+  return llvm::MulOverflow(a, b, product) ? std::numeric_limits<int64_t>::max()
+                                          : product;
 }
 
 /// How many leading dimensions of `op` stay parallel: until their static
@@ -95,8 +94,8 @@ static std::optional<int64_t> staticWork(scf::ParallelOp op) {
     } else if (auto store = dyn_cast<vector::StoreOp>(nested)) {
       elements = store.getVectorType().getNumElements();
     } else if (isa<vector::MaskedStoreOp, vector::ScatterOp>(nested)) {
-      elements = cast<VectorType>(nested->getOperand(nested->getNumOperands() - 1)
-                                      .getType())
+      elements = cast<VectorType>(
+                     nested->getOperand(nested->getNumOperands() - 1).getType())
                      .getNumElements();
     } else if (isa<CallOpInterface>(nested) &&
                !nested->getParentOfType<scf::IfOp>()) {

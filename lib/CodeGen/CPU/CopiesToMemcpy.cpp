@@ -1,6 +1,6 @@
 //===- CopiesToMemcpy.cpp - memref.copy of run-time contiguous views ------===//
 
-#include "gather/Transforms/Passes.h"
+#include "gather/CodeGen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -11,7 +11,7 @@
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERCOPIESTOMEMCPY
-#include "gather/Transforms/Passes.h.inc"
+#include "gather/CodeGen/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;
@@ -50,8 +50,8 @@ static bool isCandidate(memref::CopyOp copy) {
   if (!source || !target || source.getRank() == 0 ||
       source.getRank() != target.getRank() ||
       source.getElementType() != target.getElementType() ||
-      !elementBytes(source.getElementType()) ||
-      source.getMemorySpace() || target.getMemorySpace())
+      !elementBytes(source.getElementType()) || source.getMemorySpace() ||
+      target.getMemorySpace())
     return false;
   if (upstreamUsesMemcpy(source) && upstreamUsesMemcpy(target))
     return false;
@@ -140,9 +140,9 @@ static void rewriteCopy(memref::CopyOp copy) {
     Value unitTarget = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::eq, targetMeta.getStrides().back(), one);
     Value unit = arith::AndIOp::create(b, loc, unitSource, unitTarget);
-    contiguous = contiguous
-                     ? arith::AndIOp::create(b, loc, contiguous, unit).getResult()
-                     : unit;
+    contiguous =
+        contiguous ? arith::AndIOp::create(b, loc, contiguous, unit).getResult()
+                   : unit;
   }
   scf::IfOp::create(
       b, loc, contiguous,

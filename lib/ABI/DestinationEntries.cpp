@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Transforms/Passes.h"
+#include "gather/ABI/DestinationEntries.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -23,7 +23,7 @@
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERDESTINATIONENTRIES
-#include "gather/Transforms/Passes.h.inc"
+#include "gather/ABI/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;
@@ -135,8 +135,8 @@ static bool isSizeArithmetic(Operation *op) {
 
 /// `@<name>__shape`: the dynamic sizes of the results, in order, or null
 /// when they cannot be computed without running the function.
-static func::FuncOp buildShapeEntry(SymbolTable &symbols,
-                                    func::FuncOp function, StringRef name,
+static func::FuncOp buildShapeEntry(SymbolTable &symbols, func::FuncOp function,
+                                    StringRef name,
                                     const FrozenRewritePatternSet &patterns) {
   func::FuncOp shape = cloneAs(symbols, function, name);
   func::ReturnOp ret = returnOf(shape);

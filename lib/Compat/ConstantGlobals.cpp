@@ -1,6 +1,6 @@
 //===- ConstantGlobals.cpp - globals of tensor constants in IR order ------===//
 
-#include "gather/Transforms/Passes.h"
+#include "gather/Compat/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
@@ -11,7 +11,7 @@
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERCONSTANTGLOBALS
-#include "gather/Transforms/Passes.h.inc"
+#include "gather/Compat/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- ApproximateMath.cpp - math functions as vectorizable arithmetic ----===//
 
-#include "gather/Transforms/Passes.h"
+#include "gather/CodeGen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -11,7 +11,7 @@
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERAPPROXIMATEMATH
-#include "gather/Transforms/Passes.h.inc"
+#include "gather/CodeGen/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;
@@ -32,9 +32,14 @@ struct GatherApproximateMathPass
                       .wasInterrupted())
       return;
     RewritePatternSet patterns(&getContext());
-    populateMathPolynomialApproximationPatterns(patterns);
+    gather::populateApproximateMathPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };
 } // namespace
+
+void mlir::gather::populateApproximateMathPatterns(
+    RewritePatternSet &patterns) {
+  populateMathPolynomialApproximationPatterns(patterns);
+}

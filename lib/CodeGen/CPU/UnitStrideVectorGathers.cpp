@@ -1,6 +1,6 @@
 //===- UnitStrideVectorGathers.cpp - vector.gather from strided memrefs ---===//
 
-#include "gather/Transforms/Passes.h"
+#include "gather/CodeGen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -10,7 +10,7 @@
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERUNITSTRIDEVECTORGATHERS
-#include "gather/Transforms/Passes.h.inc"
+#include "gather/CodeGen/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;
@@ -32,8 +32,8 @@ struct UnitStrideGather : OpRewritePattern<vector::GatherOp> {
         cast<VectorType>(gather.getIndices().getType()).getRank() != 1)
       return rewriter.notifyMatchFailure(gather, "not a 1-D index vector");
     Location loc = gather.getLoc();
-    auto metadata = memref::ExtractStridedMetadataOp::create(
-        rewriter, loc, gather.getBase());
+    auto metadata = memref::ExtractStridedMetadataOp::create(rewriter, loc,
+                                                             gather.getBase());
     Value offset = metadata.getOffset();
     for (auto [coordinate, stride] :
          llvm::zip(gather.getOffsets(), metadata.getStrides()))
@@ -44,18 +44,16 @@ struct UnitStrideGather : OpRewritePattern<vector::GatherOp> {
     Value innermostStride = metadata.getStrides()[last];
     // The view's size is only metadata here (vector.gather reads by
     // offset): the innermost extent in elements.
-    Value extent = arith::MulIOp::create(rewriter, loc,
-                                         metadata.getSizes()[last],
-                                         innermostStride);
-    auto flatType = MemRefType::get(
-        {ShapedType::kDynamic}, type.getElementType(),
-        StridedLayoutAttr::get(rewriter.getContext(), ShapedType::kDynamic,
-                               {1}),
-        type.getMemorySpace());
+    Value extent = arith::MulIOp::create(
+        rewriter, loc, metadata.getSizes()[last], innermostStride);
+    auto flatType =
+        MemRefType::get({ShapedType::kDynamic}, type.getElementType(),
+                        StridedLayoutAttr::get(rewriter.getContext(),
+                                               ShapedType::kDynamic, {1}),
+                        type.getMemorySpace());
     Value flat = memref::ReinterpretCastOp::create(
-        rewriter, loc, flatType, metadata.getBaseBuffer(),
-        OpFoldResult(offset), {OpFoldResult(extent)},
-        {OpFoldResult(rewriter.getIndexAttr(1))});
+        rewriter, loc, flatType, metadata.getBaseBuffer(), OpFoldResult(offset),
+        {OpFoldResult(extent)}, {OpFoldResult(rewriter.getIndexAttr(1))});
     auto indexType = cast<VectorType>(gather.getIndices().getType());
     Value stride = innermostStride;
     if (!indexType.getElementType().isIndex())
@@ -91,9 +89,14 @@ struct GatherUnitStrideVectorGathersPass
     if (!anyStrided)
       return;
     RewritePatternSet patterns(&getContext());
-    patterns.add<UnitStrideGather>(&getContext());
+    gather::populateUnitStrideVectorGathersPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };
 } // namespace
+
+void mlir::gather::populateUnitStrideVectorGathersPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<UnitStrideGather>(patterns.getContext());
+}

@@ -1,7 +1,7 @@
 //===- RolledLoops.cpp - loops LLVM should not unroll ---------------------===//
 
+#include "gather/CodeGen/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
-#include "gather/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -9,7 +9,7 @@
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERROLLEDLOOPS
-#include "gather/Transforms/Passes.h.inc"
+#include "gather/CodeGen/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;

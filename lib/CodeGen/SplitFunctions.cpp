@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Transforms/Passes.h"
+#include "gather/CodeGen/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -22,7 +22,7 @@
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERSPLITFUNCTIONS
-#include "gather/Transforms/Passes.h.inc"
+#include "gather/CodeGen/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;

@@ -1,9 +1,8 @@
-// RUN: gather-opt %s --canonicalize | FileCheck %s
+// RUN: gather-opt %s --gather-canonicalize | FileCheck %s
 
-// The gather dialect's canonicalizer refines tensor.expand_shape result
-// types from static output_shape entries (ExpandShapeRefinement.cpp): an
-// upstream pattern crashes on the unrefined form. Dialect canonicalizers
-// apply only once the dialect is loaded, hence this gather.
+// gather-canonicalize refines tensor.expand_shape result types from static
+// output_shape entries (lib/Compat/RefineExpandShapes.cpp): an upstream
+// pattern crashes on the unrefined form.
 // CHECK-LABEL: func.func @loads_the_gather_dialect
 func.func @loads_the_gather_dialect(%t: tensor<4xf32>, %i: tensor<2xi64>) -> tensor<2xf32> {
   %e = tensor.empty() : tensor<2xf32>

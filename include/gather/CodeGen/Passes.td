@@ -1,0 +1,177 @@
+//===- Passes.td - code generation steps of the pipelines --*- tablegen -*-===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Steps of code generation after the gather lowerings, by target: what
+// makes the lowered code fast, or compile fast. They do not involve gather
+// ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_CODEGEN_PASSES_TD
+#define GATHER_CODEGEN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// CPU and GPU
+//===----------------------------------------------------------------------===//
+
+def GatherSplitFunctions : Pass<"gather-split-functions", "ModuleOp"> {
+  let summary = "Split long straight-line function bodies into a chain of calls";
+  let description = [{
+    Several upstream passes take time that grows faster than the size of a
+    function: one-shot bufferization's alias analysis, the buffer
+    deallocation simplification (every buffer of a block is freed by one
+    `bufferization.dealloc` at its end, compared pairwise), the block
+    splitting of `convert-scf-to-cf`, and LLVM's own optimizations. A model
+    with thousands of gathers in one function then compiles in minutes.
+
+    This pass cuts the body of every `func.func` whose single block holds
+    more than `max-ops` operations (nested ones counted) into consecutive
+    pieces of at most about `max-ops` operations. Each piece becomes a
+    private function (marked `noinline`, so that LLVM does not merge them
+    again) that takes the values it uses from earlier pieces and returns the
+    ones later pieces use; the original function calls them in order.
+    Constants are cloned into the pieces that use them. The cost at run time
+    is one call per piece.
+  }];
+  let options = [
+    Option<"maxOps", "max-ops", "int64_t", "4000",
+           "Largest number of operations a function body keeps">
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def GatherFoldSelfCopies : Pass<"gather-fold-self-copies"> {
+  let summary = "Erase memref.copy ops that copy a buffer region onto itself";
+  let description = [{
+    Bufferization writes each tile of a fused loop nest back with a
+    `memref.copy` into the destination, and relies on the copy folding away
+    when the tile was computed in place. When unit dimensions were taken
+    out of the gather in the tile and put back (`memref.collapse_shape`
+    then `memref.expand_shape`), the two sides have different layout types
+    (the stride of a unit dimension differs) and upstream's self-copy fold
+    does not see that they are the same memory: the copy then reads and
+    writes the whole tile again. This pass looks through such reshape round
+    trips and erases a copy whose source and target are the same value or
+    equal subviews of one buffer.
+  }];
+}
+
+def GatherRolledLoops : Pass<"gather-rolled-loops"> {
+  let summary = "Keep LLVM from unrolling the loops marked gather.rolled_loop";
+  let description = [{
+    The lowering marks a loop `gather.rolled_loop` where unrolling it buys
+    little at run time (0-8% on 256-byte rows) and costs much compile time:
+    the loop over the 16 blocks
+    of a tile whose blocks are 128 bytes or more (each iteration is two or
+    more vector copies). LLVM's full unrolling would copy its body 16
+    times, and once more for every iteration of a short tile loop around
+    it (64 inline block copies for a 64-row gather).
+
+    This pass replaces the mark with
+    `loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>`,
+    which `convert-scf-to-cf` carries to the loop's back edge and the
+    translation to LLVM IR emits as `llvm.loop.unroll.disable`. The scf.for
+    loops around a marked loop get the same annotation: unrolling one of
+    them copies the marked loop (the serial tile loop of a small block
+    gather, 4 tiles of a 64-row gather, became 4 copies of it). Run it
+    after bufferization and before `convert-scf-to-cf`; without it the
+    mark is dropped there and LLVM unrolls as it likes.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// CPU
+//===----------------------------------------------------------------------===//
+
+def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
+  let summary = "Keep only the outer dimensions of scf.parallel loops parallel";
+  let description = [{
+    `convert-scf-to-openmp` turns all dimensions of an `scf.parallel` into
+    one collapsed OpenMP loop that recomputes each index with a division and
+    a remainder per iteration. This pass keeps the shortest prefix of
+    dimensions whose static trip counts reach `min-iterations` parallel and
+    makes the rest nested `scf.for` loops, so that inner dimensions run as
+    plain (vectorizable) loops. A parallel loop nested in another (a gather
+    lowered inside the tiles of a fused loop) becomes serial loops entirely:
+    nested OpenMP regions would only add a fork per outer iteration. Loops
+    with reductions are left alone.
+
+    A loop whose whole work is known at compile time and small (fewer than
+    `min-parallel-work` elements stored, counting the elements of copies
+    and vector writes in its body and the trip counts of the loops around
+    them) becomes serial loops too: starting the threads of an OpenMP
+    region costs more than a small lookup (32 rows of 768 floats). A
+    dynamic trip count counts as enough work.
+  }];
+  let options = [
+    Option<"minIterations", "min-iterations", "int64_t", "16",
+           "Parallel iterations to aim for (enough to balance the threads)">,
+    Option<"minParallelWork", "min-parallel-work", "int64_t", "65536",
+           "Elements a loop must store (when known statically) to run in "
+           "parallel">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+def GatherCopiesToMemcpy : Pass<"gather-copies-to-memcpy"> {
+  let summary = "Copy views with run-time sizes or strides with memcpy";
+  let description = [{
+    Upstream lowers `memref.copy` to one `llvm.intr.memcpy` only where both
+    sides have an identity layout or a static contiguous shape; any other
+    copy becomes a call of `memrefCopy`, a library function that copies
+    element by element (a block gather with dynamic row lengths copies
+    each row that way: 18x slower than with static sizes). This pass
+    rewrites such a copy between host views with a unit innermost stride:
+    one memcpy when both views are row-major contiguous at run time, else
+    one per innermost row. Where an innermost stride is known at run time
+    only, the memcpy is taken when the views are contiguous with unit
+    innermost strides, else the copy stays. Run it on host code only (not before
+    gather-map-to-gpu, which turns copies into device copies).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def GatherUnitStrideVectorGathers : Pass<"gather-unit-stride-vector-gathers"> {
+  let summary = "Rewrite vector.gather from memrefs with a non-unit innermost "
+                "stride into gathers from the flat buffer";
+  let description = [{
+    The LLVM lowering of `vector.gather` needs a unit innermost stride, but
+    a gather reading a tile of its operands (after tiling, fusion and
+    bufferization) reads through a subview whose strides may be dynamic.
+    This pass rewrites such a gather into one from the underlying buffer
+    viewed as 1-D with unit stride: the fixed coordinates fold into the
+    view's offset and the index vector is scaled by the innermost stride.
+    Gathers with a static unit innermost stride are left alone.
+  }];
+  let dependentDialects = ["memref::MemRefDialect", "arith::ArithDialect"];
+}
+
+def GatherApproximateMath : Pass<"gather-approximate-math"> {
+  let summary = "Expand math functions into polynomial approximations";
+  let description = [{
+    Elementwise consumers fused into a gather's loops (an activation after an
+    embedding lookup) call math functions such as `math.tanh`, which
+    otherwise become scalar libm calls per element that LLVM cannot
+    vectorize. This pass applies upstream's polynomial approximations
+    (`populateMathPolynomialApproximationPatterns`: tanh, erf, exp, log,
+    and others, accurate to a few ulp), which are plain arithmetic that
+    LLVM vectorizes, as IREE's CPU backend does.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+#endif // GATHER_CODEGEN_PASSES_TD
