@@ -11,7 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringState.h"
+#include "BlockCopy.h"
+#include "LoopOrder.h"
+#include "Prefetch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -42,15 +44,6 @@ int64_t lowering::contiguousBlockStart(const LoweringState &s,
     start = d;
   }
   return start;
-}
-
-std::optional<int64_t>
-lowering::innermostLoopDimension(ArrayRef<int64_t> outputShape,
-                                 int64_t blockStart) {
-  for (int64_t d = blockStart - 1; d >= 0; --d)
-    if (outputShape[d] != 1)
-      return d;
-  return std::nullopt;
 }
 
 /// `block` (a tensor or a vector) where `valid`, else zeros (a `fill` miss):
@@ -268,6 +261,42 @@ static std::optional<int64_t> tileDimension(const LoweringState &s,
   return tileDim;
 }
 
+BlockCopyPlan lowering::planBlockCopy(const LoweringState &s,
+                                      RankedTensorType outputType,
+                                      int64_t blockStart, bool prefetch,
+                                      bool vectorRows) {
+  BlockCopyPlan plan;
+  plan.blockStart = blockStart;
+  plan.prefetch = prefetch;
+  ArrayRef<int64_t> outputShape = outputType.getShape();
+  if (std::optional<int64_t> tileDim =
+          tileDimension(s, blockStart, outputShape)) {
+    plan.copy = BlockCopyPlan::Copy::Tiles;
+    plan.tileDim = *tileDim;
+    // Every tile is full where the extent is a static multiple of the tile
+    // and the indices are no run-time broadcast along it: no partial-tile
+    // path then (half of the code of a small gather).
+    int64_t extent = outputShape[*tileDim];
+    plan.alwaysFullTiles = !ShapedType::isDynamic(extent) &&
+                           extent % kTileBlocks == 0 &&
+                           !s.indicesUnit[*tileDim];
+    // LLVM would unroll the lane loop fully, and a short tile loop around
+    // it too: 64 inline block copies for a 64-row gather. Where a block is
+    // two or more vector copies the rotation and the branch cost little
+    // (W7, 256-byte rows: 0-8%, bench/README.md; at 32 bytes the rolled
+    // loop was 1.4-1.8x slower), so only smaller blocks are left to LLVM's
+    // unrolling (gather-rolled-loops).
+    auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
+    plan.rolledLaneLoop = staticBlockBytes(inputType, blockStart).value_or(0) >=
+                          static_cast<uint64_t>(kRolledLaneLoopBytes);
+    return plan;
+  }
+  plan.copy = vectorRows && copiesRowsWithVectors(s, blockStart)
+                  ? BlockCopyPlan::Copy::VectorRows
+                  : BlockCopyPlan::Copy::Slice;
+  return plan;
+}
+
 /// The block that the loop iteration at `loopCoords` (the dimensions
 /// before the block) copies, the index policy applied: an invalid index
 /// reported under `error`, a zero block under `fill` (a select, not an
@@ -323,26 +352,200 @@ resolveTileTuples(OpBuilder &b, Location loc, const LoweringState &s,
   return {axisCoords, valid};
 }
 
-/// The block copy in tiles of kTileBlocks along the innermost loop
-/// dimension. A full tile reads its k * 16 index values with one vector
-/// read, applies the policy to 16 tuples at once and reports a bad index
-/// with one reduction; the blocks are then copied one by one in a loop
-/// over the lanes. A partial tile (the end of a row, or indices that are a
-/// run-time broadcast along the dimension) copies block by block as the
-/// untiled form does.
-static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
-                                 const LoweringState &s, Value init,
-                                 int64_t blockStart, int64_t tileDim,
-                                 ArrayRef<OpFoldResult> upperBounds,
-                                 std::optional<BlockPrefetch> plan) {
+namespace {
+/// Emits the block copy in tiles of kTileBlocks along the innermost loop
+/// dimension (BlockCopyPlan::Copy::Tiles). A full tile reads its k * 16
+/// index values with one vector read, applies the policy to 16 tuples at
+/// once and reports a bad index with one reduction; the blocks are then
+/// copied one by one in a loop over the lanes. A partial tile (the end of a
+/// row, or indices that are a run-time broadcast along the dimension)
+/// copies block by block as the untiled form does.
+class TileEmitter {
+public:
+  TileEmitter(const LoweringState &s, const BlockCopyPlan &plan,
+              ArrayRef<OpFoldResult> upperBounds,
+              const std::optional<BlockPrefetch> &prefetch)
+      : s(s), plan(plan), upperBounds(upperBounds), prefetch(prefetch),
+        rank(s.rank), tileDim(plan.tileDim), blockStart(plan.blockStart) {}
+
+  Value emit(OpBuilder &b, Location loc, Value init);
+
+private:
+  /// `block` into the tile at position `positionInTile`.
+  Value insertBlock(OpBuilder &cb, Location cl, Value block, Value into,
+                    Value positionInTile) const {
+    SmallVector<OpFoldResult> to(rank, cb.getIndexAttr(0));
+    to[tileDim] = positionInTile;
+    return tensor::InsertSliceOp::create(cb, cl, block, into, to, blockSizes,
+                                         ones);
+  }
+
+  /// The loop coordinates of block `t` of the tile.
+  SmallVector<Value> blockIvs(OpBuilder &cb, Location cl, Value t) const {
+    SmallVector<Value> at(ivs);
+    at[tileDim] = arith::AddIOp::create(cb, cl, tileStart, t);
+    return at;
+  }
+
+  /// Input coordinates of the block at `position` along the tile dimension
+  /// whose axis coordinates are `axisValues`.
+  SmallVector<Value> blockCoords(OpBuilder &cb, Location cl,
+                                 ArrayRef<Value> axisValues,
+                                 Value position) const {
+    SmallVector<Value> at(ivs);
+    at[tileDim] = position;
+    SmallVector<Value> inputCoords;
+    for (int64_t d = 0; d < rank; ++d) {
+      auto axisIt = llvm::find(s.axes, d);
+      if (axisIt != s.axes.end())
+        inputCoords.push_back(axisValues[axisIt - s.axes.begin()]);
+      else if (d < blockStart)
+        inputCoords.push_back(broadcastCoord(
+            cb, cl, at[d], s.inputUnitStatic[d], s.inputUnit[d]));
+      else
+        inputCoords.push_back(zeroIndex);
+    }
+    return inputCoords;
+  }
+
+  Value fullTile(OpBuilder &tb, Location tl) const;
+  Value partialTile(OpBuilder &eb, Location el) const;
+
+  const LoweringState &s;
+  const BlockCopyPlan &plan;
+  ArrayRef<OpFoldResult> upperBounds;
+  const std::optional<BlockPrefetch> &prefetch;
+  int64_t rank, tileDim, blockStart;
+
+  // Before the loop over the tiles.
+  Value extent, flatIndices;
+  SmallVector<Value> indicesStrides;
+  // Per tile.
+  SmallVector<Value> ivs;
+  Value tileStart, tileLength, tileOut, zeroIndex;
+  SmallVector<OpFoldResult> blockSizes, ones;
+  RankedTensorType blockType;
+};
+} // namespace
+
+Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
+  constexpr int64_t tile = kTileBlocks;
+  // The tile's tuples: k * 16 consecutive index values.
+  Value rowFirst = zeroIndex;
+  for (int64_t d = 0; d < tileDim; ++d) {
+    Value pos = broadcastCoord(tb, tl, ivs[d], s.indicesUnitStatic[d],
+                               s.indicesUnit[d]);
+    rowFirst = arith::AddIOp::create(
+        tb, tl, rowFirst,
+        arith::MulIOp::create(tb, tl, pos, indicesStrides[d]));
+  }
+  auto firstOf = [&](Value start) -> Value {
+    return arith::AddIOp::create(
+        tb, tl, rowFirst,
+        arith::MulIOp::create(tb, tl, start, indicesStrides[tileDim]));
+  };
+  Value first = firstOf(tileStart);
+  auto [axisCoords, valid] =
+      resolveTileTuples(tb, tl, s, s.policy, flatIndices, first);
+  // One check per tile: the blocks read through index 0 meanwhile.
+  Value fillValid = raiseInvalidReads(
+      tb, tl, s.policy, valid,
+      [&](OpBuilder &rb, Location rl, Value invalidLanes) {
+        reportIfAnyInvalid(
+            rb, rl, s,
+            vector::ReductionOp::create(rb, rl, vector::CombiningKind::OR,
+                                        invalidLanes));
+      });
+  // The prefetch of the tile `distance` blocks ahead (the last full tile of
+  // the row at the end), its tuples resolved as vectors and clamped into
+  // the input (an address, not the policy's answer). The prefetch plan runs
+  // ahead along the tile dimension: both are the innermost loop dimension.
+  SmallVector<Value> aheadCoords;
+  Value aheadStart;
+  if (prefetch) {
+    aheadStart = arith::MinUIOp::create(
+        tb, tl,
+        arith::AddIOp::create(tb, tl, tileStart,
+                              constIndex(tb, tl, prefetch->distance)),
+        arith::SubIOp::create(tb, tl, extent, constIndex(tb, tl, tile)));
+    IndexPolicy clamp = s.policy;
+    clamp.outOfBounds = OutOfBoundsMode::clamp;
+    aheadCoords =
+        resolveTileTuples(tb, tl, s, clamp, flatIndices, firstOf(aheadStart))
+            .first;
+  }
+  // A loop over the lanes, not 16 copies of the body: every copy grows each
+  // later pass and LLVM's work (a function of many gathers compiled 4x
+  // slower unrolled). The lane vectors are rotated by one lane per
+  // iteration and lane 0 read: a static extract and one shuffle, where a
+  // dynamic extract goes through memory (2x slower on 16-byte blocks).
+  SmallVector<Value> laneVectors(axisCoords);
+  laneVectors.append(aheadCoords.begin(), aheadCoords.end());
+  bool selectsLanes = static_cast<bool>(fillValid);
+  if (selectsLanes)
+    laneVectors.push_back(fillValid);
+  SmallVector<int64_t> rotateByOne;
+  for (int64_t t = 1; t <= tile; ++t)
+    rotateByOne.push_back(t % tile);
+  SmallVector<Value> loopInits{tileOut};
+  loopInits.append(laneVectors);
+  size_t numAxes = axisCoords.size();
+  auto lanes = scf::ForOp::create(
+      tb, tl, zeroIndex, constIndex(tb, tl, tile), constIndex(tb, tl, 1),
+      loopInits, [&](OpBuilder &lb, Location ll, Value t, ValueRange iterArgs) {
+        SmallVector<Value> lane, rotated;
+        for (Value v : iterArgs.drop_front()) {
+          lane.push_back(vector::ExtractOp::create(lb, ll, v, 0));
+          rotated.push_back(
+              vector::ShuffleOp::create(lb, ll, v, v, rotateByOne));
+        }
+        ArrayRef<Value> laneRef(lane);
+        if (prefetch)
+          emitBlockPrefetchAt(
+              lb, ll, *prefetch,
+              blockCoords(lb, ll, laneRef.slice(numAxes, numAxes),
+                          arith::AddIOp::create(lb, ll, aheadStart, t)));
+        SmallVector<OpFoldResult> from = getAsOpFoldResult(
+            blockCoords(lb, ll, laneRef.take_front(numAxes),
+                        arith::AddIOp::create(lb, ll, tileStart, t)));
+        Value block = tensor::ExtractSliceOp::create(
+            lb, ll, blockType, s.op.getInput(), from, blockSizes, ones);
+        if (selectsLanes)
+          block = selectBlockOrZeros(lb, ll, lane.back(), block);
+        SmallVector<Value> yielded{insertBlock(lb, ll, block, iterArgs[0], t)};
+        yielded.append(rotated);
+        scf::YieldOp::create(lb, ll, yielded);
+      });
+  if (plan.rolledLaneLoop)
+    tb.getContext()
+        ->getLoadedDialect<GatherDialect>()
+        ->getRolledLoopAttrHelper()
+        .setAttr(lanes, tb.getUnitAttr());
+  return lanes.getResult(0);
+}
+
+Value TileEmitter::partialTile(OpBuilder &eb, Location el) const {
+  auto loop = scf::ForOp::create(
+      eb, el, zeroIndex, tileLength, constIndex(eb, el, 1), ValueRange{tileOut},
+      [&](OpBuilder &lb, Location ll, Value t, ValueRange iterArgs) {
+        SmallVector<Value> at = blockIvs(lb, ll, t);
+        if (prefetch)
+          emitBlockPrefetch(lb, ll, s, *prefetch, at, upperBounds, blockStart);
+        Value block = policyBlock(lb, ll, s, at, blockType, blockSizes);
+        scf::YieldOp::create(lb, ll,
+                             insertBlock(lb, ll, block, iterArgs[0], t));
+      });
+  return loop.getResult(0);
+}
+
+Value TileEmitter::emit(OpBuilder &b, Location loc, Value init) {
   MultiaxisOp op = s.op;
   auto outputType = cast<RankedTensorType>(init.getType());
   auto inputType = cast<RankedTensorType>(op.getInput().getType());
   Type elementType = outputType.getElementType();
-  int64_t rank = s.rank;
   constexpr int64_t tile = kTileBlocks;
 
-  Value extent = getValueOrCreateConstantIndexOp(b, loc, upperBounds[tileDim]);
+  extent = getValueOrCreateConstantIndexOp(b, loc, upperBounds[tileDim]);
   SmallVector<OpFoldResult> tileBounds(upperBounds);
   tileBounds[tileDim] =
       arith::CeilDivUIOp::create(b, loc, extent, constIndex(b, loc, tile))
@@ -350,39 +553,32 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
 
   // The indices as one dimension, and the strides of its dimensions there
   // (the dimensions after the tile dimension are 1 but the last, k).
-  Value flatIndices = collapseToOneDimension(b, loc, op.getIndices());
+  flatIndices = collapseToOneDimension(b, loc, op.getIndices());
   SmallVector<Value> indicesSizes;
   for (int64_t d = 0; d < rank; ++d)
     indicesSizes.push_back(tensor::DimOp::create(b, loc, op.getIndices(), d));
-  SmallVector<Value> indicesStrides = rowMajorStrides(b, loc, indicesSizes);
+  indicesStrides = rowMajorStrides(b, loc, indicesSizes);
 
   auto forall =
       scf::ForallOp::create(b, loc, tileBounds, ValueRange{init}, std::nullopt);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
-  SmallVector<Value> ivs(forall.getInductionVars());
-  Value tileStart =
+  ivs = forall.getInductionVars();
+  tileStart =
       arith::MulIOp::create(b, loc, ivs[tileDim], constIndex(b, loc, tile));
-  // Every tile is full where the extent is a static multiple of the tile
-  // and the indices are no run-time broadcast along it: no partial-tile
-  // path then (half of the code of a small gather).
-  std::optional<int64_t> staticExtent =
-      getConstantIntValue(upperBounds[tileDim]);
-  bool alwaysFull =
-      staticExtent && *staticExtent % tile == 0 && !s.indicesUnit[tileDim];
-  Value tileLength = alwaysFull
-                         ? constIndex(b, loc, tile)
-                         : arith::MinUIOp::create(
-                               b, loc, constIndex(b, loc, tile),
-                               arith::SubIOp::create(b, loc, extent, tileStart))
-                               .getResult();
+  tileLength = plan.alwaysFullTiles
+                   ? constIndex(b, loc, tile)
+                   : arith::MinUIOp::create(
+                         b, loc, constIndex(b, loc, tile),
+                         arith::SubIOp::create(b, loc, extent, tileStart))
+                         .getResult();
 
   // This tile of the output: [outer coordinates, tile, block].
   SmallVector<OpFoldResult> tileOffsets(ivs.begin(), ivs.end());
   tileOffsets[tileDim] = tileStart;
   SmallVector<OpFoldResult> tileSizes(blockStart, b.getIndexAttr(1));
   tileSizes[tileDim] = tileLength;
-  SmallVector<OpFoldResult> blockSizes(blockStart, b.getIndexAttr(1));
+  blockSizes.assign(blockStart, b.getIndexAttr(1));
   SmallVector<int64_t> blockShape(blockStart, 1);
   for (int64_t d = blockStart; d < rank; ++d) {
     tileOffsets.push_back(b.getIndexAttr(0));
@@ -390,168 +586,15 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
     blockSizes.push_back(b.getIndexAttr(inputType.getDimSize(d)));
     blockShape.push_back(inputType.getDimSize(d));
   }
-  SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
+  ones.assign(rank, b.getIndexAttr(1));
   Value sharedOut = forall.getRegionIterArgs()[0];
-  Value tileOut = tensor::ExtractSliceOp::create(b, loc, sharedOut, tileOffsets,
-                                                 tileSizes, ones);
-  auto blockType = RankedTensorType::get(blockShape, elementType);
-  Value zeroIndex = constIndex(b, loc, 0);
+  tileOut = tensor::ExtractSliceOp::create(b, loc, sharedOut, tileOffsets,
+                                           tileSizes, ones);
+  blockType = RankedTensorType::get(blockShape, elementType);
+  zeroIndex = constIndex(b, loc, 0);
 
-  // `block` into the tile at position `positionInTile`.
-  auto insertBlock = [&](OpBuilder &cb, Location cl, Value block, Value into,
-                         Value positionInTile) -> Value {
-    SmallVector<OpFoldResult> to(rank, cb.getIndexAttr(0));
-    to[tileDim] = positionInTile;
-    return tensor::InsertSliceOp::create(cb, cl, block, into, to, blockSizes,
-                                         ones);
-  };
-  // The loop coordinates of block `t` of the tile.
-  auto blockIvs = [&](OpBuilder &cb, Location cl, Value t) {
-    SmallVector<Value> at(ivs);
-    at[tileDim] = arith::AddIOp::create(cb, cl, tileStart, t);
-    return at;
-  };
-
-  auto fullTile = [&](OpBuilder &tb, Location tl) -> Value {
-    // The tile's tuples: k * 16 consecutive index values.
-    Value rowFirst = zeroIndex;
-    for (int64_t d = 0; d < tileDim; ++d) {
-      Value pos = broadcastCoord(tb, tl, ivs[d], s.indicesUnitStatic[d],
-                                 s.indicesUnit[d]);
-      rowFirst = arith::AddIOp::create(
-          tb, tl, rowFirst,
-          arith::MulIOp::create(tb, tl, pos, indicesStrides[d]));
-    }
-    auto firstOf = [&](Value start) -> Value {
-      return arith::AddIOp::create(
-          tb, tl, rowFirst,
-          arith::MulIOp::create(tb, tl, start, indicesStrides[tileDim]));
-    };
-    Value first = firstOf(tileStart);
-    auto [axisCoords, valid] =
-        resolveTileTuples(tb, tl, s, s.policy, flatIndices, first);
-    // One check per tile: the blocks read through index 0 meanwhile.
-    Value fillValid = raiseInvalidReads(
-        tb, tl, s.policy, valid,
-        [&](OpBuilder &rb, Location rl, Value invalidLanes) {
-          reportIfAnyInvalid(
-              rb, rl, s,
-              vector::ReductionOp::create(rb, rl, vector::CombiningKind::OR,
-                                          invalidLanes));
-        });
-    // Input coordinates of the block at `position` along the tile
-    // dimension whose axis coordinates are `axisValues`.
-    auto blockCoords = [&](OpBuilder &cb, Location cl,
-                           ArrayRef<Value> axisValues, Value position) {
-      SmallVector<Value> at(ivs);
-      at[tileDim] = position;
-      SmallVector<Value> inputCoords;
-      for (int64_t d = 0; d < rank; ++d) {
-        auto axisIt = llvm::find(s.axes, d);
-        if (axisIt != s.axes.end())
-          inputCoords.push_back(axisValues[axisIt - s.axes.begin()]);
-        else if (d < blockStart)
-          inputCoords.push_back(broadcastCoord(
-              cb, cl, at[d], s.inputUnitStatic[d], s.inputUnit[d]));
-        else
-          inputCoords.push_back(zeroIndex);
-      }
-      return inputCoords;
-    };
-    // The prefetch of the tile `distance` blocks ahead (the last full
-    // tile of the row at the end), its tuples resolved as vectors and
-    // clamped into the input (an address, not the policy's answer).
-    // The plan runs ahead along the tile dimension: both are the
-    // innermost loop dimension.
-    SmallVector<Value> aheadCoords;
-    Value aheadStart;
-    if (plan) {
-      aheadStart = arith::MinUIOp::create(
-          tb, tl,
-          arith::AddIOp::create(tb, tl, tileStart,
-                                constIndex(tb, tl, plan->distance)),
-          arith::SubIOp::create(tb, tl, extent, constIndex(tb, tl, tile)));
-      IndexPolicy clamp = s.policy;
-      clamp.outOfBounds = OutOfBoundsMode::clamp;
-      aheadCoords =
-          resolveTileTuples(tb, tl, s, clamp, flatIndices, firstOf(aheadStart))
-              .first;
-    }
-    // A loop over the lanes, not 16 copies of the body: every copy
-    // grows each later pass and LLVM's work (a function of many
-    // gathers compiled 4x slower unrolled). The lane vectors are
-    // rotated by one lane per iteration and lane 0 read: a static
-    // extract and one shuffle, where a dynamic extract goes through
-    // memory (2x slower on 16-byte blocks).
-    SmallVector<Value> laneVectors(axisCoords);
-    laneVectors.append(aheadCoords.begin(), aheadCoords.end());
-    bool selectsLanes = static_cast<bool>(fillValid);
-    if (selectsLanes)
-      laneVectors.push_back(fillValid);
-    SmallVector<int64_t> rotateByOne;
-    for (int64_t t = 1; t <= tile; ++t)
-      rotateByOne.push_back(t % tile);
-    SmallVector<Value> loopInits{tileOut};
-    loopInits.append(laneVectors);
-    size_t numAxes = axisCoords.size();
-    auto lanes = scf::ForOp::create(
-        tb, tl, zeroIndex, constIndex(tb, tl, tile), constIndex(tb, tl, 1),
-        loopInits,
-        [&](OpBuilder &lb, Location ll, Value t, ValueRange iterArgs) {
-          SmallVector<Value> lane, rotated;
-          for (Value v : iterArgs.drop_front()) {
-            lane.push_back(vector::ExtractOp::create(lb, ll, v, 0));
-            rotated.push_back(
-                vector::ShuffleOp::create(lb, ll, v, v, rotateByOne));
-          }
-          ArrayRef<Value> laneRef(lane);
-          if (plan)
-            emitBlockPrefetchAt(
-                lb, ll, *plan,
-                blockCoords(lb, ll, laneRef.slice(numAxes, numAxes),
-                            arith::AddIOp::create(lb, ll, aheadStart, t)));
-          SmallVector<OpFoldResult> from = getAsOpFoldResult(
-              blockCoords(lb, ll, laneRef.take_front(numAxes),
-                          arith::AddIOp::create(lb, ll, tileStart, t)));
-          Value block = tensor::ExtractSliceOp::create(
-              lb, ll, blockType, op.getInput(), from, blockSizes, ones);
-          if (selectsLanes)
-            block = selectBlockOrZeros(lb, ll, lane.back(), block);
-          SmallVector<Value> yielded{
-              insertBlock(lb, ll, block, iterArgs[0], t)};
-          yielded.append(rotated);
-          scf::YieldOp::create(lb, ll, yielded);
-        });
-    // LLVM would unroll the lane loop fully, and a short tile loop around
-    // it too: 64 inline block copies for a 64-row gather. Where a block is
-    // two or more vector copies the rotation and the branch cost little
-    // (W7, 256-byte rows: 0-8%, bench/README.md; at 32 bytes the rolled
-    // loop was 1.4-1.8x slower), so only smaller blocks are left to LLVM's
-    // unrolling (gather-rolled-loops).
-    if (staticBlockBytes(inputType, blockStart).value_or(0) >=
-        kRolledLaneLoopBytes)
-      tb.getContext()
-          ->getLoadedDialect<GatherDialect>()
-          ->getRolledLoopAttrHelper()
-          .setAttr(lanes, tb.getUnitAttr());
-    return lanes.getResult(0);
-  };
-  auto partialTile = [&](OpBuilder &eb, Location el) -> Value {
-    auto loop = scf::ForOp::create(
-        eb, el, zeroIndex, tileLength, constIndex(eb, el, 1),
-        ValueRange{tileOut},
-        [&](OpBuilder &lb, Location ll, Value t, ValueRange iterArgs) {
-          SmallVector<Value> at = blockIvs(lb, ll, t);
-          if (plan)
-            emitBlockPrefetch(lb, ll, s, *plan, at, upperBounds, blockStart);
-          Value block = policyBlock(lb, ll, s, at, blockType, blockSizes);
-          scf::YieldOp::create(lb, ll,
-                               insertBlock(lb, ll, block, iterArgs[0], t));
-        });
-    return loop.getResult(0);
-  };
   Value tileResult;
-  if (alwaysFull) {
+  if (plan.alwaysFullTiles) {
     tileResult = fullTile(b, loc);
   } else {
     Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
@@ -578,31 +621,30 @@ static Value buildTiledBlockCopy(OpBuilder &b, Location loc,
 /// The structure-aware form: a parallel loop over the outer output
 /// dimensions; each iteration computes one input coordinate and copies the
 /// contiguous trailing block whole: row by row with vector loads and stores
-/// (`vectorRows`, where copiesRowsWithVectors) or with one slice (a memcpy
-/// after bufferization), never element by element.
+/// or with one slice (a memcpy after bufferization), never element by
+/// element; or, for small blocks, in tiles (TileEmitter).
 Value lowering::buildBlockCopy(OpBuilder &b, Location loc,
                                const LoweringState &s, Value init,
-                               int64_t blockStart, bool prefetch,
-                               bool vectorRows) {
+                               const BlockCopyPlan &plan) {
   auto outputType = cast<RankedTensorType>(init.getType());
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   int64_t rank = s.rank;
+  int64_t blockStart = plan.blockStart;
   SmallVector<OpFoldResult> upperBounds;
   for (int64_t d = 0; d < blockStart; ++d)
     upperBounds.push_back(tensor::getMixedSize(b, loc, init, d));
-  std::optional<BlockPrefetch> plan =
-      prefetch ? planBlockPrefetch(b, loc, s, init, blockStart) : std::nullopt;
-  if (std::optional<int64_t> tileDim =
-          tileDimension(s, blockStart, outputType.getShape()))
-    return buildTiledBlockCopy(b, loc, s, init, blockStart, *tileDim,
-                               upperBounds, plan);
+  std::optional<BlockPrefetch> prefetch =
+      plan.prefetch ? planBlockPrefetch(b, loc, s, init, blockStart)
+                    : std::nullopt;
+  if (plan.copy == BlockCopyPlan::Copy::Tiles)
+    return TileEmitter(s, plan, upperBounds, prefetch).emit(b, loc, init);
   auto forall = scf::ForallOp::create(b, loc, upperBounds, ValueRange{init},
                                       std::nullopt);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
-  if (plan)
-    emitBlockPrefetch(b, loc, s, *plan, forall.getInductionVars(), upperBounds,
-                      blockStart);
+  if (prefetch)
+    emitBlockPrefetch(b, loc, s, *prefetch, forall.getInductionVars(),
+                      upperBounds, blockStart);
   SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
   SmallVector<OpFoldResult> sizes(blockStart, b.getIndexAttr(1));
   SmallVector<int64_t> sliceShape(blockStart, 1);
@@ -615,7 +657,7 @@ Value lowering::buildBlockCopy(OpBuilder &b, Location loc,
   for (int64_t d = blockStart; d < rank; ++d)
     outputOffsets.push_back(b.getIndexAttr(0));
   Value block;
-  if (vectorRows && copiesRowsWithVectors(s, blockStart)) {
+  if (plan.copy == BlockCopyPlan::Copy::VectorRows) {
     Value target = tensor::ExtractSliceOp::create(
         b, loc, forall.getRegionIterArgs()[0], outputOffsets, sizes, ones);
     block =

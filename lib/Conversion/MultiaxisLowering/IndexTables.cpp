@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringState.h"
+#include "IndexTables.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringState.h"
+#include "LoopOrder.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/MathExtras.h"
@@ -37,9 +37,8 @@ static std::optional<int64_t> reuseFootprint(const LoweringState &s,
   if (ShapedType::isDynamic(shape[last]))
     return std::nullopt;
   int64_t bytes;
-  if (llvm::MulOverflow(shape[last],
-                        int64_t(elementType.getIntOrFloatBitWidth() / 8),
-                        bytes))
+  if (llvm::MulOverflow(
+          shape[last], int64_t(elementType.getIntOrFloatBitWidth() / 8), bytes))
     return std::nullopt;
   bytes = llvm::alignTo(bytes, kLineBytes);
   for (int64_t axis : s.axes) {
@@ -67,8 +66,8 @@ SmallVector<int64_t> lowering::outerLoopOrder(const LoweringState &s,
   for (int64_t d : order)
     (spans(d) ? spanning : other).push_back(d);
   // Only where a non-spanning loop is outside a spanning one today.
-  bool reorders = !spanning.empty() && !other.empty() &&
-                  other.front() < spanning.back();
+  bool reorders =
+      !spanning.empty() && !other.empty() && other.front() < spanning.back();
   if (!reorders || !elementType.isIntOrFloat())
     return order;
   std::optional<int64_t> footprint = reuseFootprint(s, elementType);
@@ -77,4 +76,13 @@ SmallVector<int64_t> lowering::outerLoopOrder(const LoweringState &s,
   order = spanning;
   order.append(other);
   return order;
+}
+
+std::optional<int64_t>
+lowering::innermostLoopDimension(ArrayRef<int64_t> outputShape,
+                                 int64_t blockStart) {
+  for (int64_t d = blockStart - 1; d >= 0; --d)
+    if (outputShape[d] != 1)
+      return d;
+  return std::nullopt;
 }

@@ -1,13 +1,18 @@
 //===- LowerMultiaxis.cpp - one gather.multiaxis to loops, and patterns ---===//
 //
-// Puts the pieces together for one op: the run-time checks before the
-// loops, the strategy that computes the output (block copy, vector rows,
-// index tables, or the strategy's own element loops), and what a failed
-// check does. Also the patterns that bring every gather op here.
+// Emits what the plan (LoweringPlan.h) decided for one op: the run-time
+// checks before the loops, the form that computes the output (block copy,
+// vector rows, index tables, or the strategy's own element loops), what a
+// failed check does, and the checks after the loops. Also the patterns that
+// bring every gather op here.
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringState.h"
+#include "BlockCopy.h"
+#include "IndexChecks.h"
+#include "IndexTables.h"
+#include "LoweringPlan.h"
+#include "VectorRows.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -57,6 +62,143 @@ static Value castDestination(OpBuilder &b, Location loc, Value init,
   return tensor::CastOp::create(b, loc, joinedType, init);
 }
 
+/// The zeroed flag that the loops raise for an invalid index: the
+/// strategy's (device memory), else an i8 on the stack or, per the plan, on
+/// the heap (freed by the buffer deallocation pass).
+static Value emitErrorFlag(OpBuilder &b, Location loc, const LoweringPlan &plan,
+                           const MultiaxisLoweringStrategy &strategy) {
+  if (strategy.buildErrorFlag)
+    return strategy.buildErrorFlag(b, loc, plan.flagOnHeap);
+  auto flagType = MemRefType::get({}, b.getI8Type());
+  Value flag = plan.flagOnHeap
+                   ? memref::AllocOp::create(b, loc, flagType).getResult()
+                   : memref::AllocaOp::create(b, loc, flagType).getResult();
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0);
+  memref::StoreOp::create(b, loc, zero, flag, ValueRange{});
+  return flag;
+}
+
+/// The output computed by the form the plan chose.
+static Value emitForm(OpBuilder &b, Location loc, LoweringState &s,
+                      const LoweringPlan &plan,
+                      const MultiaxisLoweringStrategy &strategy, Value init) {
+  if (plan.coordinateTable)
+    s.resolved = buildCoordinateTable(b, loc, s);
+  switch (plan.form) {
+  case LoweringPlan::Form::BlockCopy:
+    return buildBlockCopy(
+        b, loc, s, init,
+        planBlockCopy(s, cast<RankedTensorType>(init.getType()),
+                      plan.blockStart, strategy.prefetch, strategy.vectorize));
+  case LoweringPlan::Form::VectorRows:
+    return buildVectorRows(
+        b, loc, s, init,
+        planVectorRows(s, cast<RankedTensorType>(init.getType()),
+                       plan.offsetTable, strategy.prefetch));
+  case LoweringPlan::Form::ElementLoops:
+    break;
+  }
+  return strategy.buildLoops(
+      b, loc, init, [&](OpBuilder &nb, Location nl, ValueRange coords) {
+        return computeElement(nb, nl, s, coords);
+      });
+}
+
+/// The checks that failed before the loops, reported: the shapes first,
+/// since the index check means nothing without them.
+static void emitFailureReports(OpBuilder &b, Location loc, MultiaxisOp op,
+                               ArrayRef<RuntimeShapeCheck> shapeChecks,
+                               Value shapeOk, Value indexOk,
+                               const MultiaxisLoweringStrategy &strategy) {
+  if (!indexOk) {
+    buildShapeCheckReports(b, loc, op, shapeChecks);
+    return;
+  }
+  if (!shapeOk) {
+    buildIndexCheck(b, loc, op, /*assumeInvalid=*/true, strategy.indicesToHost);
+    return;
+  }
+  scf::IfOp::create(
+      b, loc, shapeOk,
+      [&](OpBuilder &ib, Location il) {
+        buildIndexCheck(ib, il, op, /*assumeInvalid=*/true,
+                        strategy.indicesToHost);
+        scf::YieldOp::create(ib, il);
+      },
+      [&](OpBuilder &ib, Location il) {
+        buildShapeCheckReports(ib, il, op, shapeChecks);
+        scf::YieldOp::create(ib, il);
+      });
+}
+
+/// The output where the loops did not run: the failure reported (if one
+/// was), zeros written (serially where the strategy asks: a linalg.fill
+/// there would become a parallel loop, an outlined OpenMP function per
+/// gather, for a cold path).
+static Value emitFailurePath(OpBuilder &b, Location loc, MultiaxisOp op,
+                             ArrayRef<RuntimeShapeCheck> shapeChecks,
+                             Value shapeOk, Value indexOk, Value errorFree,
+                             Value init,
+                             const MultiaxisLoweringStrategy &strategy) {
+  if (errorFree) {
+    Value failed = notValue(b, loc, errorFree);
+    scf::IfOp::create(b, loc, failed, [&](OpBuilder &tb, Location tl) {
+      emitFailureReports(tb, tl, op, shapeChecks, shapeOk, indexOk, strategy);
+      scf::YieldOp::create(tb, tl);
+    });
+  }
+  Type elementType = cast<RankedTensorType>(init.getType()).getElementType();
+  Value zero = arith::ConstantOp::create(b, loc, elementType,
+                                         b.getZeroAttr(elementType));
+  if (strategy.serialColdPath)
+    return buildSerialLoopNest(
+        b, loc, init, [&](OpBuilder &, Location, ValueRange) { return zero; });
+  return linalg::FillOp::create(b, loc, zero, init).getResult(0);
+}
+
+/// After loops that checked the index values they read: the indices that
+/// no loop read (an empty output or axis) checked on their own (ONNX: every
+/// index value must be valid, also one that no output element reads), then
+/// the flag read back and a raised one reported.
+static void emitChecksAfterLoops(OpBuilder &b, Location loc,
+                                 const LoweringState &s, Value init,
+                                 Value shapeOk, Value nonEmpty,
+                                 const MultiaxisLoweringStrategy &strategy) {
+  MultiaxisOp op = s.op;
+  Value skipped = buildOutputIsEmpty(b, loc, init);
+  if (nonEmpty) {
+    Value axisEmpty = notValue(b, loc, nonEmpty);
+    skipped = skipped
+                  ? arith::OrIOp::create(b, loc, skipped, axisEmpty).getResult()
+                  : axisEmpty;
+  }
+  if (skipped) {
+    // With mismatched shapes the error is reported already.
+    if (shapeOk)
+      skipped = arith::AndIOp::create(b, loc, skipped, shapeOk);
+    // Checked here, not through the flag: the host must not write a flag in
+    // device memory, and no loop raised it.
+    scf::IfOp::create(b, loc, skipped, [&](OpBuilder &tb, Location tl) {
+      buildIndexCheck(tb, tl, op, /*assumeInvalid=*/false,
+                      strategy.indicesToHost);
+      scf::YieldOp::create(tb, tl);
+    });
+  }
+  Value raised;
+  if (strategy.readErrorFlag) {
+    raised = strategy.readErrorFlag(b, loc, s.errorFlag);
+  } else {
+    Value flag = memref::LoadOp::create(b, loc, s.errorFlag);
+    raised = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, flag,
+        arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0));
+  }
+  scf::IfOp::create(b, loc, raised, [&](OpBuilder &tb, Location tl) {
+    buildIndexCheck(tb, tl, op, /*assumeInvalid=*/true, strategy.indicesToHost);
+    scf::YieldOp::create(tb, tl);
+  });
+}
+
 LogicalResult
 mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
                              const MultiaxisLoweringStrategy &strategy) {
@@ -69,170 +211,48 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
   SmallVector<OpFoldResult> outputSizes =
       reifyOutputShape(rewriter, loc, *shape, op.getInput(), op.getIndices());
   Value init = castDestination(rewriter, loc, op.getInit(), outputSizes);
-  auto inferredType = cast<RankedTensorType>(init.getType());
-  Type elementType = inferredType.getElementType();
+  LoweringPlan plan =
+      planLowering(s, cast<RankedTensorType>(init.getType()), strategy);
 
+  // The checks before the loops: the shapes, then (where the loops cannot
+  // check them) the index values, whose check reads sizes that only mean
+  // something if the shapes hold.
   SmallVector<RuntimeShapeCheck> shapeChecks =
       buildRuntimeShapeChecks(rewriter, loc, op);
   Value shapeOk = allShapeChecksHold(rewriter, loc, shapeChecks);
-  // Under `error` the index values are checked either in the loops (a flag
-  // the loops raise, decided after them) or, for strategies that cannot,
-  // before the loops; the loops of the latter need no check, like indices
-  // the verifier proved in bounds.
-  bool checkIndices = needsIndexCheck(op);
-  bool checkInLoops = checkIndices && strategy.checkIndicesInLoops;
   Value indexOk;
-  if (checkIndices && !checkInLoops)
-    // Shapes first: index checks read sizes that only make sense if they
-    // hold.
+  if (plan.indexCheck == LoweringPlan::IndexCheck::BeforeLoops)
     indexOk = buildIndicesAllValid(rewriter, loc, s, strategy.buildAllOf);
-  if (!checkInLoops && s.policy.canTrap())
+  // Loops after a check, like indices proven in bounds, need none.
+  if (plan.indexCheck != LoweringPlan::IndexCheck::InLoops &&
+      s.policy.canTrap())
     s.policy.outOfBounds = OutOfBoundsMode::unchecked;
-  // Inside a loop (a tile of a fused loop nest) the flag lives on the heap
-  // (freed by the buffer deallocation pass): a stack slot there needs an
-  // alloca scope, which cannot hold the loops once they become branches.
-  bool flagOnHeap = !isa<FunctionOpInterface>(op->getParentOp());
-  if (checkInLoops) {
-    if (strategy.buildErrorFlag) {
-      s.errorFlag = strategy.buildErrorFlag(rewriter, loc, flagOnHeap);
-    } else {
-      auto flagType = MemRefType::get({}, rewriter.getI8Type());
-      s.errorFlag =
-          flagOnHeap
-              ? memref::AllocOp::create(rewriter, loc, flagType).getResult()
-              : memref::AllocaOp::create(rewriter, loc, flagType).getResult();
-      Value zero =
-          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI8Type(), 0);
-      memref::StoreOp::create(rewriter, loc, zero, s.errorFlag, ValueRange{});
-    }
-  }
+  if (plan.indexCheck == LoweringPlan::IndexCheck::InLoops)
+    s.errorFlag = emitErrorFlag(rewriter, loc, plan, strategy);
   Value errorFree = andValues(rewriter, loc, shapeOk, indexOk);
   Value nonEmpty = buildNonEmptyAxesCheck(rewriter, loc, s);
   Value proceed = andValues(rewriter, loc, errorFree, nonEmpty);
 
-  auto element = [&](OpBuilder &b, Location l, ValueRange coords) {
-    return computeElement(b, l, s, coords);
-  };
-  int64_t blockStart = strategy.blockCopy
-                           ? contiguousBlockStart(s, inferredType.getShape())
-                           : s.rank;
-  // An output with a static size 0 has no element: the plain loop nest
-  // (slices would need offsets into empty dimensions, which
-  // tensor.extract_slice rejects).
-  bool staticallyEmpty = llvm::is_contained(inferredType.getShape(), 0);
-  // A block copy needs at least one loop dimension and one block dimension.
-  bool useBlockCopy = !staticallyEmpty && blockStart > 0 && blockStart < s.rank;
-  ArrayRef<int64_t> loopShape = inferredType.getShape();
-  if (useBlockCopy)
-    loopShape = loopShape.take_front(blockStart);
-  bool reused = shouldResolveIndices(s, loopShape);
-  // Vectorize along the innermost dimension. Where interleaved coordinates
-  // are reused across many rows (the broadcast dimensions of an NHWC lookup
-  // of (n, c) pairs), each tuple is resolved once into a linear-offset table
-  // that the rows read contiguously.
-  bool singleInnermostAxis = s.axes.size() == 1 && s.axes.front() == s.rank - 1;
-  bool vectorize = strategy.vectorize && !useBlockCopy && !staticallyEmpty &&
-                   canVectorizeInnermost(s, elementType);
-  // The vector path resolves indices in registers.
-  bool resolveFirst = strategy.vectorize && !vectorize && reused;
-  auto compute = [&](OpBuilder &b, Location l) -> Value {
-    if (resolveFirst)
-      s.resolved = buildCoordinateTable(b, l, s);
-    if (useBlockCopy)
-      return buildBlockCopy(b, l, s, init, blockStart, strategy.prefetch,
-                            strategy.vectorize);
-    if (vectorize)
-      return buildVectorRows(b, l, s, init,
-                             /*useOffsetTable=*/reused && !singleInnermostAxis,
-                             strategy.prefetch);
-    return strategy.buildLoops(b, l, init, element);
-  };
   Value result;
   if (!proceed) {
-    result = compute(rewriter, loc);
+    result = emitForm(rewriter, loc, s, plan, strategy, init);
   } else {
-    auto ifOp = scf::IfOp::create(
-        rewriter, loc, proceed,
-        [&](OpBuilder &b, Location l) {
-          scf::YieldOp::create(b, l, compute(b, l));
-        },
-        [&](OpBuilder &b, Location l) {
-          if (errorFree) {
-            Value failed = notValue(b, l, errorFree);
-            scf::IfOp::create(b, l, failed, [&](OpBuilder &tb, Location tl) {
-              if (!indexOk) {
-                buildShapeCheckReports(tb, tl, op, shapeChecks);
-              } else if (!shapeOk) {
-                buildIndexCheck(tb, tl, op, /*assumeInvalid=*/true,
-                                strategy.indicesToHost);
-              } else {
-                // Shapes first: the index check means nothing without them.
-                scf::IfOp::create(
-                    tb, tl, shapeOk,
-                    [&](OpBuilder &ib, Location il) {
-                      buildIndexCheck(ib, il, op, /*assumeInvalid=*/true,
-                                      strategy.indicesToHost);
-                      scf::YieldOp::create(ib, il);
-                    },
-                    [&](OpBuilder &ib, Location il) {
-                      buildShapeCheckReports(ib, il, op, shapeChecks);
-                      scf::YieldOp::create(ib, il);
-                    });
-              }
-              scf::YieldOp::create(tb, tl);
-            });
-          }
-          Value zero = arith::ConstantOp::create(b, l, elementType,
-                                                 b.getZeroAttr(elementType));
-          Value zeros =
-              strategy.serialColdPath
-                  ? buildSerialLoopNest(
-                        b, l, init,
-                        [&](OpBuilder &, Location, ValueRange) { return zero; })
-                  : linalg::FillOp::create(b, l, zero, init).getResult(0);
-          scf::YieldOp::create(b, l, zeros);
-        });
-    result = ifOp.getResult(0);
+    result = scf::IfOp::create(
+                 rewriter, loc, proceed,
+                 [&](OpBuilder &b, Location l) {
+                   scf::YieldOp::create(
+                       b, l, emitForm(b, l, s, plan, strategy, init));
+                 },
+                 [&](OpBuilder &b, Location l) {
+                   scf::YieldOp::create(
+                       b, l,
+                       emitFailurePath(b, l, op, shapeChecks, shapeOk, indexOk,
+                                       errorFree, init, strategy));
+                 })
+                 .getResult(0);
   }
-  if (checkInLoops) {
-    // The loops read every index value unless the output or an axis is
-    // empty; then the indices are checked on their own (ONNX: every index
-    // value must be valid, also one that no output element reads).
-    Value skipped = buildOutputIsEmpty(rewriter, loc, init);
-    if (nonEmpty) {
-      Value axisEmpty = notValue(rewriter, loc, nonEmpty);
-      skipped = skipped
-                    ? arith::OrIOp::create(rewriter, loc, skipped, axisEmpty)
-                          .getResult()
-                    : axisEmpty;
-    }
-    if (skipped) {
-      // With mismatched shapes the error is reported already.
-      if (shapeOk)
-        skipped = arith::AndIOp::create(rewriter, loc, skipped, shapeOk);
-      // Reported here, not through the flag: the host must not write a
-      // flag in device memory, and no loop raised it.
-      // The shared check function scans them: no loop nest per gather.
-      scf::IfOp::create(rewriter, loc, skipped, [&](OpBuilder &b, Location l) {
-        buildIndexCheck(b, l, op, /*assumeInvalid=*/false,
-                        strategy.indicesToHost);
-        scf::YieldOp::create(b, l);
-      });
-    }
-    Value raised;
-    if (strategy.readErrorFlag) {
-      raised = strategy.readErrorFlag(rewriter, loc, s.errorFlag);
-    } else {
-      Value flag = memref::LoadOp::create(rewriter, loc, s.errorFlag);
-      raised = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::ne, flag,
-          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI8Type(), 0));
-    }
-    scf::IfOp::create(rewriter, loc, raised, [&](OpBuilder &b, Location l) {
-      buildIndexCheck(b, l, op, /*assumeInvalid=*/true, strategy.indicesToHost);
-      scf::YieldOp::create(b, l);
-    });
-  }
+  if (plan.indexCheck == LoweringPlan::IndexCheck::InLoops)
+    emitChecksAfterLoops(rewriter, loc, s, init, shapeOk, nonEmpty, strategy);
   if (result.getType() != op.getInit().getType())
     result =
         tensor::CastOp::create(rewriter, loc, op.getInit().getType(), result);

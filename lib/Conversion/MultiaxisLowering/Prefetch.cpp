@@ -10,7 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringState.h"
+#include "Prefetch.h"
+#include "LoopOrder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -67,12 +68,12 @@ static bool worthPrefetching(const LoweringState &s, int64_t firstStaticDim) {
 static Value inputBuffer(OpBuilder &b, Location loc, const LoweringState &s) {
   auto type = cast<RankedTensorType>(s.op.getInput().getType());
   SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
-  auto layout = StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
-                                       strides);
+  auto layout =
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, strides);
   auto bufferType =
       MemRefType::get(type.getShape(), type.getElementType(), layout);
-  return bufferization::ToBufferOp::create(b, loc, bufferType,
-                                           s.op.getInput(), /*readOnly=*/true);
+  return bufferization::ToBufferOp::create(b, loc, bufferType, s.op.getInput(),
+                                           /*readOnly=*/true);
 }
 
 static void prefetch(OpBuilder &b, Location loc, Value buffer,
@@ -159,9 +160,8 @@ void lowering::emitBlockPrefetch(OpBuilder &b, Location loc,
                                  int64_t blockStart) {
   // The iteration `distance` later, clamped to the last one.
   int64_t inner = plan.loopDim;
-  Value distance = plan.dynamicDistance
-                       ? plan.dynamicDistance
-                       : constIndex(b, loc, plan.distance);
+  Value distance = plan.dynamicDistance ? plan.dynamicDistance
+                                        : constIndex(b, loc, plan.distance);
   Value ahead = arith::AddIOp::create(b, loc, ivs[inner], distance);
   Value lastIteration = arith::SubIOp::create(
       b, loc, getValueOrCreateConstantIndexOp(b, loc, upperBounds[inner]),
@@ -191,25 +191,25 @@ void lowering::emitBlockPrefetchAt(OpBuilder &b, Location loc,
   }
   if (!plan.dynamicRowLines)
     return;
-  scf::ForOp::create(
-      b, loc, constIndex(b, loc, 0), plan.dynamicRowLines,
-      constIndex(b, loc, 1), ValueRange{},
-      [&](OpBuilder &lb, Location ll, Value line, ValueRange) {
-        SmallVector<Value> at(where);
-        at.back() = arith::MulIOp::create(
-            lb, ll, line, constIndex(lb, ll, plan.lineElements));
-        prefetch(lb, ll, plan.buffer, at);
-        scf::YieldOp::create(lb, ll);
-      });
+  scf::ForOp::create(b, loc, constIndex(b, loc, 0), plan.dynamicRowLines,
+                     constIndex(b, loc, 1), ValueRange{},
+                     [&](OpBuilder &lb, Location ll, Value line, ValueRange) {
+                       SmallVector<Value> at(where);
+                       at.back() = arith::MulIOp::create(
+                           lb, ll, line, constIndex(lb, ll, plan.lineElements));
+                       prefetch(lb, ll, plan.buffer, at);
+                       scf::YieldOp::create(lb, ll);
+                     });
   // The row's last line, where the row does not end on a line boundary.
-  where.back() = arith::SubIOp::create(b, loc, plan.rowLength,
-                                       constIndex(b, loc, 1));
+  where.back() =
+      arith::SubIOp::create(b, loc, plan.rowLength, constIndex(b, loc, 1));
   prefetch(b, loc, plan.buffer, where);
 }
 
-std::optional<RowPrefetch>
-lowering::planRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
-                          Value init, int64_t lanes) {
+std::optional<RowPrefetch> lowering::planRowPrefetch(OpBuilder &b, Location loc,
+                                                     const LoweringState &s,
+                                                     Value init,
+                                                     int64_t lanes) {
   int64_t last = s.rank - 1;
   if (last < 1 || !worthPrefetching(s, s.rank))
     return std::nullopt;
@@ -241,14 +241,13 @@ lowering::planRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
         arith::MulIOp::create(b, loc, rowBytes, constIndex(b, loc, lanes));
     // This runs before the loops, also for an empty output row: divide by
     // at least 1.
-    Value divisor = arith::MaxUIOp::create(b, loc, rowLengthBytes,
-                                           constIndex(b, loc, 1));
+    Value divisor =
+        arith::MaxUIOp::create(b, loc, rowLengthBytes, constIndex(b, loc, 1));
     Value lines = arith::CeilDivUIOp::create(b, loc, stepBytes, divisor);
     Value dense = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
                                         rowLengthBytes, rowBytes);
-    Value nonEmpty =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, rowBytes,
-                              constIndex(b, loc, 0));
+    Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                           rowBytes, constIndex(b, loc, 0));
     plan.dynamicLinesPerStep = arith::SelectOp::create(
         b, loc, arith::AndIOp::create(b, loc, dense, nonEmpty), lines,
         constIndex(b, loc, 0));
@@ -326,19 +325,19 @@ void lowering::emitRowPrefetch(OpBuilder &b, Location loc,
   // simplifying the step loop and cost W3 with a dynamic table size half
   // its time (4.3 against 2.3 ms). Shares of more lines are sampled;
   // sparse rows (no line) prefetch nothing.
-  scf::IfOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
-                            plan.dynamicLinesPerStep, constIndex(b, loc, 0)),
-      [&](OpBuilder &tb, Location tl) {
-        for (int64_t m = 0; m < kUnrolledLines; ++m) {
-          Value offset = arith::MinUIOp::create(
-              tb, tl,
-              arith::MulIOp::create(tb, tl, constIndex(tb, tl, m),
-                                    plan.dynamicLineStride),
-              plan.dynamicLastLine);
-          prefetchLine(tb, tl, offset);
-        }
-        scf::YieldOp::create(tb, tl);
-      });
+  scf::IfOp::create(b, loc,
+                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                          plan.dynamicLinesPerStep,
+                                          constIndex(b, loc, 0)),
+                    [&](OpBuilder &tb, Location tl) {
+                      for (int64_t m = 0; m < kUnrolledLines; ++m) {
+                        Value offset = arith::MinUIOp::create(
+                            tb, tl,
+                            arith::MulIOp::create(tb, tl, constIndex(tb, tl, m),
+                                                  plan.dynamicLineStride),
+                            plan.dynamicLastLine);
+                        prefetchLine(tb, tl, offset);
+                      }
+                      scf::YieldOp::create(tb, tl);
+                    });
 }

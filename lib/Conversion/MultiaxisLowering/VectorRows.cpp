@@ -8,7 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringState.h"
+#include "VectorRows.h"
+#include "IndexTables.h"
+#include "LoopOrder.h"
+#include "Prefetch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -19,7 +22,9 @@
 using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::lowering;
-/// for 32-bit elements, capped at 16 lanes).
+
+/// Lanes per vector step: 512 bits of elements (16 lanes for 32-bit
+/// elements), at least 4, capped at 16 lanes.
 static int64_t lanesFor(unsigned bitWidth) {
   return std::min<int64_t>(16, std::max<int64_t>(4, 512 / bitWidth));
 }
@@ -79,8 +84,8 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
         // misses itself): read element 0, keep zero.
         Value hit;
         if (fillsInvalid(s)) {
-          hit = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sge,
-                                      offset, zero);
+          hit = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sge, offset,
+                                      zero);
           offset = arith::SelectOp::create(lb, ll, hit, offset, zero);
         }
         offset = arith::AddIOp::create(lb, ll, offset, rowBase);
@@ -108,150 +113,74 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
   return loop.getResult(0);
 }
 
-/// One output row per iteration of an scf.forall over the outer dimensions;
-/// along the row, V lanes at a time: index values are read with one masked
-/// vector.transfer_read where they are contiguous (one axis) or a
-/// vector.gather along the indices row (k interleaved coordinates), resolved
-/// with vector arithmetic, and the elements fetched with one vector.gather:
-/// along the input row when only the innermost input coordinate varies per
-/// lane, else from the input collapsed to 1-D with linear offsets.
-Value lowering::buildVectorRows(OpBuilder &b, Location loc,
-                                const LoweringState &s, Value init,
-                                bool useOffsetTable, bool prefetch) {
-  MultiaxisOp op = s.op;
-  int64_t rank = s.rank;
-  int64_t last = rank - 1;
-  int64_t k = s.coordinateSize;
-  auto outputType = cast<RankedTensorType>(init.getType());
+VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
+                                        RankedTensorType outputType,
+                                        bool offsetTable, bool prefetch) {
+  VectorRowsPlan plan;
+  int64_t last = s.rank - 1;
   Type elementType = outputType.getElementType();
-  Type indexElementType =
-      cast<RankedTensorType>(op.getIndices().getType()).getElementType();
-  int64_t lanes = lanesFor(elementType.getIntOrFloatBitWidth());
-  auto indexVecType = VectorType::get({lanes}, b.getIndexType());
-  auto rawVecType = VectorType::get({lanes}, indexElementType);
-  auto valueVecType = VectorType::get({lanes}, elementType);
-  auto maskType = VectorType::get({lanes}, b.getI1Type());
-  auto splat = [&](OpBuilder &vb, Location vl, Value scalar) -> Value {
-    return vector::BroadcastOp::create(vb, vl, indexVecType, scalar);
-  };
-
-  SmallVector<OpFoldResult> upperBounds;
-  for (int64_t d = 0; d < last; ++d)
-    upperBounds.push_back(tensor::getMixedSize(b, loc, init, d));
-  // Which coordinates vary with the lane (the innermost output coordinate).
-  bool indicesVary = s.indicesUnitStatic[last] != std::optional<bool>(true);
+  plan.lanes = lanesFor(elementType.getIntOrFloatBitWidth());
+  plan.indicesVary = s.indicesUnitStatic[last] != std::optional<bool>(true);
   bool innermostIsAxis = llvm::is_contained(s.axes, last);
-  bool onlyInnermostVaries =
-      indicesVary && s.axes.size() == 1 && innermostIsAxis;
-  // Linear offsets need the input as one dimension; collapse_shape is free
-  // on the contiguous buffers gathers read (bufferization copies otherwise).
-  Value flatInput;
-  SmallVector<Value> inputStrides(rank);
-  useOffsetTable = useOffsetTable && !onlyInnermostVaries;
-  if (!onlyInnermostVaries) {
-    flatInput = collapseToOneDimension(b, loc, op.getInput());
-    inputStrides = rowMajorStrides(b, loc, s.inputSize);
-  }
-  // Indices reused by many rows: resolve each coordinate tuple once, into
-  // its linear offset; the rows then read offsets contiguously.
-  Value offsetTable;
-  if (useOffsetTable)
-    offsetTable = buildAxisOffsetTable(b, loc, s, inputStrides);
-
-  SmallVector<int64_t> order = outerLoopOrder(s, last, elementType);
-  bool outputOrder = llvm::equal(order, llvm::seq<int64_t>(last));
+  plan.onlyInnermostVaries =
+      plan.indicesVary && s.axes.size() == 1 && innermostIsAxis;
+  // Along the input row the lanes' elements are one vector.gather from the
+  // row: no offsets, so no offset table.
+  plan.offsetTable = offsetTable && !plan.onlyInnermostVaries;
+  plan.order = outerLoopOrder(s, last, elementType);
   // Rows read along the innermost input dimension fetch the next row
   // meanwhile (the row after in the output's order).
-  std::optional<RowPrefetch> rowPrefetch;
-  if (prefetch && onlyInnermostVaries && outputOrder)
-    rowPrefetch = planRowPrefetch(b, loc, s, init, lanes);
-  SmallVector<OpFoldResult> loopBounds;
-  for (int64_t d : order)
-    loopBounds.push_back(upperBounds[d]);
-  auto forall = scf::ForallOp::create(b, loc, loopBounds, ValueRange{init},
-                                      std::nullopt);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(forall.getTerminator());
-  // Indexed by output dimension.
-  SmallVector<Value> ivs(last);
-  for (auto [loop, d] : llvm::enumerate(order))
-    ivs[d] = forall.getInductionVars()[loop];
-  Value rowLength = tensor::DimOp::create(b, loc, init, last);
-  SmallVector<OpFoldResult> rowOffsets(ivs.begin(), ivs.end());
-  rowOffsets.push_back(b.getIndexAttr(0));
-  SmallVector<OpFoldResult> rowSizes(last, b.getIndexAttr(1));
-  rowSizes.push_back(tensor::getMixedSize(b, loc, init, last));
-  SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
-  Value sharedOut = forall.getRegionIterArgs()[0];
-  Value row = tensor::ExtractSliceOp::create(b, loc, sharedOut, rowOffsets,
-                                             rowSizes, ones);
+  plan.prefetchNextRow = prefetch && plan.onlyInnermostVaries &&
+                         llvm::equal(plan.order, llvm::seq<int64_t>(last));
+  plan.reports = s.errorFlag && !fillsInvalid(s);
+  plan.masksInvalid = fillsInvalid(s) || plan.reports;
+  return plan;
+}
 
-  Value zeroIndex = constIndex(b, loc, 0);
-  SmallVector<Value> indicesPos, inputPos;
-  for (int64_t d = 0; d < last; ++d) {
-    indicesPos.push_back(broadcastCoord(b, loc, ivs[d], s.indicesUnitStatic[d],
-                                        s.indicesUnit[d]));
-    inputPos.push_back(
-        broadcastCoord(b, loc, ivs[d], s.inputUnitStatic[d], s.inputUnit[d]));
-  }
-  indicesPos.push_back(zeroIndex);
-  inputPos.push_back(zeroIndex);
-  Value zeroVec = arith::ConstantOp::create(
-      b, loc, indexVecType,
-      DenseElementsAttr::get(indexVecType, b.getIndexAttr(0)));
-  // With the offset table: the row's offset from the dimensions that are
-  // not axes and not the innermost one, once per row.
-  Value rowBase;
-  if (offsetTable) {
-    rowBase = zeroIndex;
-    for (int64_t d = 0; d < last; ++d) {
-      if (llvm::is_contained(s.axes, d))
-        continue;
-      rowBase = arith::AddIOp::create(
-          b, loc, rowBase,
-          arith::MulIOp::create(b, loc, inputPos[d], inputStrides[d]));
-    }
-    Value rowResult = buildOffsetTableRow(b, loc, s, row, rowLength,
-                                          offsetTable, flatInput, indicesPos,
-                                          rowBase, indicesVary);
-    b.setInsertionPointToStart(forall.getTerminator().getBody());
-    tensor::ParallelInsertSliceOp::create(b, loc, rowResult, sharedOut,
-                                          rowOffsets, rowSizes, ones);
-    return forall.getResult(0);
-  }
-  Value laneIds = vector::StepOp::create(b, loc, indexVecType);
-  Value passThrough = arith::ConstantOp::create(
-      b, loc, valueVecType,
-      DenseElementsAttr::get(valueVecType, b.getZeroAttr(elementType)));
-  Value rawPad = arith::ConstantOp::create(b, loc, indexElementType,
-                                           b.getZeroAttr(indexElementType));
-  auto minorMap = AffineMapAttr::get(
-      AffineMap::getMinorIdentityMap(rank, 1, b.getContext()));
-  ArrayAttr notInBounds = b.getBoolArrayAttr({false});
-  ArrayAttr inBounds = b.getBoolArrayAttr({true});
-  Value allLanes = arith::ConstantOp::create(
-      b, loc, maskType, DenseElementsAttr::get(maskType, b.getBoolAttr(true)));
+namespace {
+/// Emits the rows of one vector-rows gather: what is shared by the steps
+/// of a row, computed once per row, and the steps.
+class RowEmitter {
+public:
+  RowEmitter(const LoweringState &s, const VectorRowsPlan &plan,
+             RankedTensorType outputType, OpBuilder &b)
+      : s(s), plan(plan), rank(s.rank), last(s.rank - 1), k(s.coordinateSize),
+        elementType(outputType.getElementType()),
+        indexElementType(cast<RankedTensorType>(s.op.getIndices().getType())
+                             .getElementType()),
+        indexVecType(VectorType::get({plan.lanes}, b.getIndexType())),
+        rawVecType(VectorType::get({plan.lanes}, indexElementType)),
+        valueVecType(VectorType::get({plan.lanes}, elementType)),
+        maskType(VectorType::get({plan.lanes}, b.getI1Type())) {}
 
-  // Under a check in the loops, the lanes that read an invalid index are
-  // accumulated along the row and reported once after it.
-  bool reports = s.errorFlag && !fillsInvalid(s);
-  // Under `fill`, and under a check in the loops, lanes with an invalid
-  // index are masked off the gather: they read nothing and take the zero
-  // pass-through, so their index needs no select and one compare per
-  // coordinate serves the read and the check.
-  bool masksInvalid = fillsInvalid(s) || reports;
-  SmallVector<Value> loopInits = {row};
-  if (reports)
-    loopInits.push_back(arith::ConstantOp::create(
+  Value splat(OpBuilder &b, Location loc, Value scalar) const {
+    return vector::BroadcastOp::create(b, loc, indexVecType, scalar);
+  }
+
+  /// The constants and positions the steps of a row share.
+  void prepareSteps(OpBuilder &b, Location loc) {
+    laneIds = vector::StepOp::create(b, loc, indexVecType);
+    passThrough = arith::ConstantOp::create(
+        b, loc, valueVecType,
+        DenseElementsAttr::get(valueVecType, b.getZeroAttr(elementType)));
+    rawPad = arith::ConstantOp::create(b, loc, indexElementType,
+                                       b.getZeroAttr(indexElementType));
+    minorMap = AffineMapAttr::get(
+        AffineMap::getMinorIdentityMap(rank, 1, b.getContext()));
+    notInBounds = b.getBoolArrayAttr({false});
+    inBounds = b.getBoolArrayAttr({true});
+    allLanes = arith::ConstantOp::create(
         b, loc, maskType,
-        DenseElementsAttr::get(maskType, b.getBoolAttr(false))));
-  // A step's index values as `readSteps` reads them, where the indices
-  // row may have one tuple at run time (its size is dynamic): then
-  // `readFirst` repeats that tuple in every lane.
-  auto readOrBroadcast =
-      [&](OpBuilder &rb, Location rl,
-          function_ref<Value(OpBuilder &, Location)> readSteps,
-          function_ref<Value(OpBuilder &, Location)> readFirst) -> Value {
+        DenseElementsAttr::get(maskType, b.getBoolAttr(true)));
+  }
+
+  /// A step's index values as `readSteps` reads them, where the indices
+  /// row may have one tuple at run time (its size is dynamic): then
+  /// `readFirst` repeats that tuple in every lane.
+  Value
+  readOrBroadcast(OpBuilder &rb, Location rl,
+                  function_ref<Value(OpBuilder &, Location)> readSteps,
+                  function_ref<Value(OpBuilder &, Location)> readFirst) const {
     if (s.indicesUnitStatic[last])
       return readSteps(rb, rl);
     return scf::IfOp::create(
@@ -263,12 +192,113 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
                  scf::YieldOp::create(eb, el, readSteps(eb, el));
                })
         .getResult(0);
-  };
-  // One vector step at `j`: `full` when all its lanes are in the row (no
-  // mask, reads and writes in bounds), else masked to the row's end.
-  auto step = [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs,
-                  bool full) -> SmallVector<Value> {
-    Value badLanes = reports ? iterArgs[1] : Value();
+  }
+
+  /// Interleaved coordinates (k > 1): the step's k * lanes index values at
+  /// `j` in one contiguous read, each coordinate later taken out with a
+  /// shuffle (lane l of coordinate c is value l * k + c). A vector.gather
+  /// per coordinate read them element by element.
+  Value readInterleaved(OpBuilder &lb, Location ll, Value j, Value remaining,
+                        ArrayAttr transferBounds) const {
+    int64_t lanes = plan.lanes;
+    auto wideType = VectorType::get({lanes * k}, indexElementType);
+    auto readSteps = [&](OpBuilder &rb, Location rl) -> Value {
+      SmallVector<Value> at = indicesPos;
+      at.back() = arith::MulIOp::create(rb, rl, j, constIndex(rb, rl, k));
+      Value wideMask;
+      if (remaining)
+        wideMask = vector::CreateMaskOp::create(
+            rb, rl, VectorType::get({lanes * k}, rb.getI1Type()),
+            ValueRange{arith::MulIOp::create(rb, rl, remaining,
+                                             constIndex(rb, rl, k))});
+      return vector::TransferReadOp::create(rb, rl, wideType, s.op.getIndices(),
+                                            at, minorMap, rawPad, wideMask,
+                                            transferBounds);
+    };
+    auto readTuple = [&](OpBuilder &tb, Location tl) -> Value {
+      SmallVector<Value> at = indicesPos;
+      at.back() = constIndex(tb, tl, 0);
+      Value tuple = vector::TransferReadOp::create(
+          tb, tl, VectorType::get({k}, indexElementType), s.op.getIndices(), at,
+          minorMap, rawPad, Value(), inBounds);
+      SmallVector<int64_t> repeated;
+      for (int64_t l = 0; l < lanes * k; ++l)
+        repeated.push_back(l % k);
+      return vector::ShuffleOp::create(tb, tl, tuple, tuple, repeated);
+    };
+    return readOrBroadcast(lb, ll, readSteps, readTuple);
+  }
+
+  /// The raw index values of component `c` for the step's lanes at `j`.
+  Value readComponent(OpBuilder &lb, Location ll, int64_t c, Value j,
+                      Value mask, Value interleaved,
+                      ArrayAttr transferBounds) const {
+    if (!plan.indicesVary) {
+      // Every lane reads the same index value.
+      SmallVector<Value> at = indicesPos;
+      at.back() = constIndex(lb, ll, c);
+      Value scalar = tensor::ExtractOp::create(lb, ll, s.op.getIndices(), at);
+      return vector::BroadcastOp::create(lb, ll, rawVecType, scalar);
+    }
+    if (k == 1) {
+      // Contiguous index values.
+      auto readRow = [&](OpBuilder &rb, Location rl) -> Value {
+        SmallVector<Value> at = indicesPos;
+        at.back() = j;
+        return vector::TransferReadOp::create(rb, rl, rawVecType,
+                                              s.op.getIndices(), at, minorMap,
+                                              rawPad, mask, transferBounds);
+      };
+      auto readFirst = [&](OpBuilder &tb, Location tl) -> Value {
+        SmallVector<Value> at = indicesPos;
+        at.back() = constIndex(tb, tl, 0);
+        Value scalar = tensor::ExtractOp::create(tb, tl, s.op.getIndices(), at);
+        return vector::BroadcastOp::create(tb, tl, rawVecType, scalar);
+      };
+      return readOrBroadcast(lb, ll, readRow, readFirst);
+    }
+    SmallVector<int64_t> coordinateLanes;
+    for (int64_t l = 0; l < plan.lanes; ++l)
+      coordinateLanes.push_back(l * k + c);
+    return vector::ShuffleOp::create(lb, ll, interleaved, interleaved,
+                                     coordinateLanes);
+  }
+
+  /// The linear offset of each lane's input element in the flat input.
+  Value laneOffsets(OpBuilder &lb, Location ll, ArrayRef<Value> axisCoords,
+                    Value laneCoords) const {
+    Value offsets = zeroVec;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value coord;
+      auto axisIt = llvm::find(s.axes, d);
+      if (axisIt != s.axes.end()) {
+        coord = axisCoords[axisIt - s.axes.begin()];
+      } else if (d == last) {
+        coord =
+            s.inputUnitStatic[d] == std::optional<bool>(true) ? zeroVec
+            : s.inputUnit[d]
+                ? arith::SelectOp::create(lb, ll,
+                                          vector::BroadcastOp::create(
+                                              lb, ll, maskType, s.inputUnit[d]),
+                                          zeroVec, laneCoords)
+                      .getResult()
+                : laneCoords;
+      } else {
+        coord = splat(lb, ll, inputPos[d]);
+      }
+      Value term =
+          arith::MulIOp::create(lb, ll, coord, splat(lb, ll, inputStrides[d]));
+      offsets = arith::AddIOp::create(lb, ll, offsets, term);
+    }
+    return offsets;
+  }
+
+  /// One vector step at `j`: `full` when all its lanes are in the row (no
+  /// mask, reads and writes in bounds), else masked to the row's end.
+  /// Yields the updated row (and the bad lanes so far, under a check).
+  SmallVector<Value> step(OpBuilder &lb, Location ll, Value j,
+                          ValueRange iterArgs, bool full) const {
+    Value badLanes = plan.reports ? iterArgs[1] : Value();
     if (rowPrefetch)
       emitRowPrefetch(lb, ll, s, *rowPrefetch, inputPos, ivs[last - 1], j);
     // `mask` is null for a full step (the transfers take none);
@@ -283,166 +313,203 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
     ArrayAttr transferBounds = full ? inBounds : notInBounds;
     // Output coordinates of the lanes along the row.
     Value laneCoords = arith::AddIOp::create(lb, ll, laneIds, splat(lb, ll, j));
-    // Interleaved coordinates (k > 1): the step's k * lanes index values
-    // in one contiguous read, each coordinate taken out with a shuffle
-    // (lane l of coordinate c is value l * k + c). A vector.gather per
-    // coordinate read them element by element.
     Value interleaved;
-    if (indicesVary && k > 1) {
-      auto wideType = VectorType::get({lanes * k}, indexElementType);
-      auto readSteps = [&](OpBuilder &rb, Location rl) -> Value {
-        SmallVector<Value> at = indicesPos;
-        at.back() = arith::MulIOp::create(rb, rl, j, constIndex(rb, rl, k));
-        Value wideMask;
-        if (remaining)
-          wideMask = vector::CreateMaskOp::create(
-              rb, rl, VectorType::get({lanes * k}, rb.getI1Type()),
-              ValueRange{arith::MulIOp::create(rb, rl, remaining,
-                                               constIndex(rb, rl, k))});
-        return vector::TransferReadOp::create(rb, rl, wideType, op.getIndices(),
-                                              at, minorMap, rawPad, wideMask,
-                                              transferBounds);
-      };
-      auto readTuple = [&](OpBuilder &tb, Location tl) -> Value {
-        SmallVector<Value> at = indicesPos;
-        at.back() = constIndex(tb, tl, 0);
-        Value tuple = vector::TransferReadOp::create(
-            tb, tl, VectorType::get({k}, indexElementType), op.getIndices(),
-            at, minorMap, rawPad, Value(), inBounds);
-        SmallVector<int64_t> repeated;
-        for (int64_t l = 0; l < lanes * k; ++l)
-          repeated.push_back(l % k);
-        return vector::ShuffleOp::create(tb, tl, tuple, tuple, repeated);
-      };
-      interleaved = readOrBroadcast(lb, ll, readSteps, readTuple);
-    }
+    if (plan.indicesVary && k > 1)
+      interleaved = readInterleaved(lb, ll, j, remaining, transferBounds);
     Value gatherMask = laneMask;
-    Value values;
     SmallVector<Value> axisCoords(s.axes.size());
     for (auto [c, axis] : llvm::enumerate(s.axes)) {
-      Value raw;
-      if (!indicesVary) {
-        // Every lane reads the same index value.
-        SmallVector<Value> at = indicesPos;
-        at.back() = constIndex(lb, ll, c);
-        Value scalar =
-            tensor::ExtractOp::create(lb, ll, op.getIndices(), at);
-        raw = vector::BroadcastOp::create(lb, ll, rawVecType, scalar);
-      } else if (k == 1) {
-        // Contiguous index values.
-        auto readRow = [&](OpBuilder &rb, Location rl) -> Value {
-          SmallVector<Value> at = indicesPos;
-          at.back() = j;
-          return vector::TransferReadOp::create(
-              rb, rl, rawVecType, op.getIndices(), at, minorMap, rawPad,
-              mask, transferBounds);
-        };
-        auto readFirst = [&](OpBuilder &tb, Location tl) -> Value {
-          SmallVector<Value> at = indicesPos;
-          at.back() = constIndex(tb, tl, 0);
-          Value scalar = tensor::ExtractOp::create(tb, tl, op.getIndices(), at);
-          return vector::BroadcastOp::create(tb, tl, rawVecType, scalar);
-        };
-        raw = readOrBroadcast(lb, ll, readRow, readFirst);
-      } else {
-        SmallVector<int64_t> coordinateLanes;
-        for (int64_t l = 0; l < lanes; ++l)
-          coordinateLanes.push_back(l * k + static_cast<int64_t>(c));
-        raw = vector::ShuffleOp::create(lb, ll, interleaved, interleaved,
-                                        coordinateLanes);
-      }
-      Value index =
-          indexElementType.isIndex()
-              ? raw
-              : arith::IndexCastOp::create(lb, ll, indexVecType, raw)
-                    .getResult();
+      Value raw =
+          readComponent(lb, ll, c, j, mask, interleaved, transferBounds);
+      Value index = indexElementType.isIndex()
+                        ? raw
+                        : arith::IndexCastOp::create(lb, ll, indexVecType, raw)
+                              .getResult();
+      // Lanes with an invalid index are masked off the gather (they read
+      // nothing and take the zero pass-through), so their index needs no
+      // select and one compare per coordinate serves the read and the
+      // check.
       ResolvedIndexValue resolved = buildResolvedIndex(
           lb, ll, s.policy, index, splat(lb, ll, s.inputSize[axis]),
-          /*readIsMasked=*/masksInvalid);
-      if (resolved.valid && masksInvalid)
+          /*readIsMasked=*/plan.masksInvalid);
+      if (resolved.valid && plan.masksInvalid)
         gatherMask = arith::AndIOp::create(lb, ll, gatherMask, resolved.valid);
       axisCoords[c] = resolved.index;
     }
     // The bad lanes are the row's lanes the checks took off the gather.
-    if (reports && gatherMask != laneMask)
+    if (plan.reports && gatherMask != laneMask)
       badLanes = arith::OrIOp::create(
           lb, ll, badLanes,
           arith::XOrIOp::create(lb, ll, gatherMask, laneMask));
-    if (onlyInnermostVaries) {
-      values = vector::GatherOp::create(
-          lb, ll, valueVecType, op.getInput(), inputPos,
-          axisCoords.front(), gatherMask, passThrough, nullptr);
-    } else {
-      // Linear offset of each lane's input element.
-      Value offsets = zeroVec;
-      for (int64_t d = 0; d < rank; ++d) {
-        Value coord;
-        auto axisIt = llvm::find(s.axes, d);
-        if (axisIt != s.axes.end()) {
-          coord = axisCoords[axisIt - s.axes.begin()];
-        } else if (d == last) {
-          coord = s.inputUnitStatic[d] == std::optional<bool>(true)
-                      ? zeroVec
-                  : s.inputUnit[d]
-                      ? arith::SelectOp::create(
-                            lb, ll,
-                            vector::BroadcastOp::create(lb, ll, maskType,
-                                                        s.inputUnit[d]),
-                            zeroVec, laneCoords)
-                            .getResult()
-                      : laneCoords;
-        } else {
-          coord = splat(lb, ll, inputPos[d]);
-        }
-        Value term = arith::MulIOp::create(
-            lb, ll, coord, splat(lb, ll, inputStrides[d]));
-        offsets = arith::AddIOp::create(lb, ll, offsets, term);
-      }
-      values = vector::GatherOp::create(lb, ll, valueVecType, flatInput,
-                                        ValueRange{zeroIndex}, offsets,
+    Value values;
+    if (plan.onlyInnermostVaries) {
+      values = vector::GatherOp::create(lb, ll, valueVecType, s.op.getInput(),
+                                        inputPos, axisCoords.front(),
                                         gatherMask, passThrough, nullptr);
+    } else {
+      values = vector::GatherOp::create(
+          lb, ll, valueVecType, flatInput, ValueRange{zeroIndex},
+          laneOffsets(lb, ll, axisCoords, laneCoords), gatherMask, passThrough,
+          nullptr);
     }
     SmallVector<Value> writeAt(last, zeroIndex);
     writeAt.push_back(j);
-    Value updated = vector::TransferWriteOp::create(
-                        lb, ll, values, iterArgs[0], writeAt, minorMap,
-                        mask, transferBounds)
-                        .getResult();
+    Value updated =
+        vector::TransferWriteOp::create(lb, ll, values, iterArgs[0], writeAt,
+                                        minorMap, mask, transferBounds)
+            .getResult();
     SmallVector<Value> yields = {updated};
-    if (reports)
+    if (plan.reports)
       yields.push_back(badLanes);
     return yields;
-  };
+  }
+
+  const LoweringState &s;
+  const VectorRowsPlan &plan;
+  int64_t rank, last, k;
+  Type elementType, indexElementType;
+  VectorType indexVecType, rawVecType, valueVecType, maskType;
+
+  // Before the loops.
+  Value flatInput;
+  SmallVector<Value> inputStrides;
+  std::optional<RowPrefetch> rowPrefetch;
+  // Per row.
+  SmallVector<Value> ivs, indicesPos, inputPos;
+  Value rowLength, zeroIndex, zeroVec;
+  // Per row, shared by its steps.
+  Value laneIds, passThrough, rawPad, allLanes;
+  AffineMapAttr minorMap;
+  ArrayAttr notInBounds, inBounds;
+};
+} // namespace
+
+/// One output row per iteration of an scf.forall over the outer dimensions;
+/// along the row, V lanes at a time: index values are read with one masked
+/// vector.transfer_read where they are contiguous (one axis) or a
+/// vector.gather along the indices row (k interleaved coordinates), resolved
+/// with vector arithmetic, and the elements fetched with one vector.gather:
+/// along the input row when only the innermost input coordinate varies per
+/// lane, else from the input collapsed to 1-D with linear offsets.
+Value lowering::buildVectorRows(OpBuilder &b, Location loc,
+                                const LoweringState &s, Value init,
+                                const VectorRowsPlan &plan) {
+  MultiaxisOp op = s.op;
+  int64_t rank = s.rank;
+  int64_t last = rank - 1;
+  auto outputType = cast<RankedTensorType>(init.getType());
+  RowEmitter rows(s, plan, outputType, b);
+
+  SmallVector<OpFoldResult> upperBounds;
+  for (int64_t d = 0; d < last; ++d)
+    upperBounds.push_back(tensor::getMixedSize(b, loc, init, d));
+  // Linear offsets need the input as one dimension; collapse_shape is free
+  // on the contiguous buffers gathers read (bufferization copies otherwise).
+  rows.inputStrides.resize(rank);
+  if (!plan.onlyInnermostVaries) {
+    rows.flatInput = collapseToOneDimension(b, loc, op.getInput());
+    rows.inputStrides = rowMajorStrides(b, loc, s.inputSize);
+  }
+  // Indices reused by many rows: resolve each coordinate tuple once, into
+  // its linear offset; the rows then read offsets contiguously.
+  Value offsetTable;
+  if (plan.offsetTable)
+    offsetTable = buildAxisOffsetTable(b, loc, s, rows.inputStrides);
+  if (plan.prefetchNextRow)
+    rows.rowPrefetch = planRowPrefetch(b, loc, s, init, plan.lanes);
+  SmallVector<OpFoldResult> loopBounds;
+  for (int64_t d : plan.order)
+    loopBounds.push_back(upperBounds[d]);
+  auto forall =
+      scf::ForallOp::create(b, loc, loopBounds, ValueRange{init}, std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forall.getTerminator());
+  // Indexed by output dimension.
+  rows.ivs.resize(last);
+  for (auto [loop, d] : llvm::enumerate(plan.order))
+    rows.ivs[d] = forall.getInductionVars()[loop];
+  rows.rowLength = tensor::DimOp::create(b, loc, init, last);
+  SmallVector<OpFoldResult> rowOffsets(rows.ivs.begin(), rows.ivs.end());
+  rowOffsets.push_back(b.getIndexAttr(0));
+  SmallVector<OpFoldResult> rowSizes(last, b.getIndexAttr(1));
+  rowSizes.push_back(tensor::getMixedSize(b, loc, init, last));
+  SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
+  Value sharedOut = forall.getRegionIterArgs()[0];
+  Value row = tensor::ExtractSliceOp::create(b, loc, sharedOut, rowOffsets,
+                                             rowSizes, ones);
+
+  rows.zeroIndex = constIndex(b, loc, 0);
+  for (int64_t d = 0; d < last; ++d) {
+    rows.indicesPos.push_back(broadcastCoord(
+        b, loc, rows.ivs[d], s.indicesUnitStatic[d], s.indicesUnit[d]));
+    rows.inputPos.push_back(broadcastCoord(
+        b, loc, rows.ivs[d], s.inputUnitStatic[d], s.inputUnit[d]));
+  }
+  rows.indicesPos.push_back(rows.zeroIndex);
+  rows.inputPos.push_back(rows.zeroIndex);
+  rows.zeroVec = arith::ConstantOp::create(
+      b, loc, rows.indexVecType,
+      DenseElementsAttr::get(rows.indexVecType, b.getIndexAttr(0)));
+  if (offsetTable) {
+    // The row's offset from the dimensions that are not axes and not the
+    // innermost one, once per row.
+    Value rowBase = rows.zeroIndex;
+    for (int64_t d = 0; d < last; ++d) {
+      if (llvm::is_contained(s.axes, d))
+        continue;
+      rowBase =
+          arith::AddIOp::create(b, loc, rowBase,
+                                arith::MulIOp::create(b, loc, rows.inputPos[d],
+                                                      rows.inputStrides[d]));
+    }
+    Value rowResult = buildOffsetTableRow(
+        b, loc, s, row, rows.rowLength, offsetTable, rows.flatInput,
+        rows.indicesPos, rowBase, plan.indicesVary);
+    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(b, loc, rowResult, sharedOut,
+                                          rowOffsets, rowSizes, ones);
+    return forall.getResult(0);
+  }
+  rows.prepareSteps(b, loc);
+
+  // Under a check in the loops, the lanes that read an invalid index are
+  // accumulated along the row and reported once after it.
+  SmallVector<Value> loopInits = {row};
+  if (plan.reports)
+    loopInits.push_back(arith::ConstantOp::create(
+        b, loc, rows.maskType,
+        DenseElementsAttr::get(rows.maskType, b.getBoolAttr(false))));
   // Full steps without masks, then the row's rest as one masked step: with
   // a dynamic row length a mask in every step kept the loop from being the
   // static one (W3 with a dynamic row length: 5.5 -> 1.9 ms on 2 threads).
-  Value lanesValue = constIndex(b, loc, lanes);
+  Value lanesValue = constIndex(b, loc, plan.lanes);
   Value fullEnd = arith::SubIOp::create(
-      b, loc, rowLength, arith::RemUIOp::create(b, loc, rowLength, lanesValue));
+      b, loc, rows.rowLength,
+      arith::RemUIOp::create(b, loc, rows.rowLength, lanesValue));
   SmallVector<Value> results =
       scf::ForOp::create(
-          b, loc, zeroIndex, fullEnd, lanesValue, loopInits,
+          b, loc, rows.zeroIndex, fullEnd, lanesValue, loopInits,
           [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs) {
-            scf::YieldOp::create(lb, ll, step(lb, ll, j, iterArgs, true));
+            scf::YieldOp::create(lb, ll, rows.step(lb, ll, j, iterArgs, true));
           })
           .getResults();
   std::optional<int64_t> staticRowLength = getConstantIntValue(rowSizes.back());
-  if (!staticRowLength || *staticRowLength % lanes != 0) {
+  if (!staticRowLength || *staticRowLength % plan.lanes != 0) {
     Value hasRest = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          fullEnd, rowLength);
+                                          fullEnd, rows.rowLength);
     SmallVector<Value> fullResults = results;
     results = scf::IfOp::create(
                   b, loc, hasRest,
                   [&](OpBuilder &tb, Location tl) {
                     scf::YieldOp::create(
-                        tb, tl, step(tb, tl, fullEnd, fullResults, false));
+                        tb, tl, rows.step(tb, tl, fullEnd, fullResults, false));
                   },
                   [&](OpBuilder &eb, Location el) {
                     scf::YieldOp::create(eb, el, fullResults);
                   })
                   ->getResults();
   }
-  if (reports) {
+  if (plan.reports) {
     Value anyBad = vector::ReductionOp::create(
         b, loc, vector::CombiningKind::OR, results[1]);
     reportIfAnyInvalid(b, loc, s, anyBad);

@@ -1,0 +1,58 @@
+//===- BlockCopy.h - trailing blocks copied whole ---------------*- C++ -*-===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_LIB_CONVERSION_MULTIAXISLOWERING_BLOCKCOPY_H
+#define GATHER_LIB_CONVERSION_MULTIAXISLOWERING_BLOCKCOPY_H
+
+#include "LoweringState.h"
+
+namespace mlir::gather::lowering {
+
+/// First output dimension of the trailing block that is copied from the
+/// input whole (`rank` when there is none).
+int64_t contiguousBlockStart(const LoweringState &s,
+                             ArrayRef<int64_t> outputShape);
+
+/// How the trailing block is copied, decided before any IR is built.
+struct BlockCopyPlan {
+  enum class Copy {
+    /// One slice per block (a memcpy after bufferization).
+    Slice,
+    /// Rows of a cache line or more with vector loads and stores.
+    VectorRows,
+    /// Small blocks in tiles along the innermost loop dimension, their
+    /// index tuples read and resolved as vectors.
+    Tiles,
+  };
+  Copy copy = Copy::Slice;
+  /// The first output dimension of the block.
+  int64_t blockStart = 0;
+  /// Copy::Tiles: the loop dimension tiled; every tile full (a static
+  /// extent that is a multiple of the tile, no run-time broadcast); the
+  /// loop over a tile's blocks kept rolled (gather.rolled_loop).
+  int64_t tileDim = 0;
+  bool alwaysFullTiles = false;
+  bool rolledLaneLoop = false;
+  /// Prefetch allowed (planBlockPrefetch decides whether it pays).
+  bool prefetch = false;
+};
+
+/// The plan for the block of `s` from `blockStart` on (after the
+/// coordinate table, if any, is made): `prefetch` and `vectorRows` are what
+/// the strategy allows.
+BlockCopyPlan planBlockCopy(const LoweringState &s, RankedTensorType outputType,
+                            int64_t blockStart, bool prefetch, bool vectorRows);
+
+/// An scf.forall over the output dimensions before the block (or its tiles
+/// along one); each iteration copies one block (or tile) as `plan` says.
+Value buildBlockCopy(OpBuilder &b, Location loc, const LoweringState &s,
+                     Value init, const BlockCopyPlan &plan);
+
+} // namespace mlir::gather::lowering
+
+#endif // GATHER_LIB_CONVERSION_MULTIAXISLOWERING_BLOCKCOPY_H

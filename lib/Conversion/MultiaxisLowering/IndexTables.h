@@ -1,0 +1,33 @@
+//===- IndexTables.h - indices resolved once where many iterations reuse them
+//-*- C++ -*-===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_LIB_CONVERSION_MULTIAXISLOWERING_INDEXTABLES_H
+#define GATHER_LIB_CONVERSION_MULTIAXISLOWERING_INDEXTABLES_H
+
+#include "LoweringState.h"
+
+namespace mlir::gather::lowering {
+
+/// Resolving pays when the loop reads each index value many times
+/// (broadcast dimensions); `loopShape` is the iteration space.
+bool shouldResolveIndices(const LoweringState &s, ArrayRef<int64_t> loopShape);
+
+/// The index policy applied to every index value once: a tensor of input
+/// coordinates with the indices' shape (-1 marks a `fill` miss).
+Value buildCoordinateTable(OpBuilder &b, Location loc, const LoweringState &s);
+
+/// Every coordinate tuple resolved once and combined into the linear offset
+/// of its axis coordinates in the row-major input (`inputStrides`): a tensor
+/// with the logical indices shape (-1 marks a `fill` miss).
+Value buildAxisOffsetTable(OpBuilder &b, Location loc, const LoweringState &s,
+                           ArrayRef<Value> inputStrides);
+
+} // namespace mlir::gather::lowering
+
+#endif // GATHER_LIB_CONVERSION_MULTIAXISLOWERING_INDEXTABLES_H

@@ -1,0 +1,68 @@
+//===- LoweringPlan.cpp - how one gather.multiaxis is lowered -------------===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringPlan.h"
+#include "BlockCopy.h"
+#include "IndexChecks.h"
+#include "IndexTables.h"
+#include "VectorRows.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+using namespace mlir::gather::lowering;
+
+LoweringPlan lowering::planLowering(const LoweringState &s,
+                                    RankedTensorType outputType,
+                                    const MultiaxisLoweringStrategy &strategy) {
+  LoweringPlan plan;
+  if (needsIndexCheck(s.op))
+    plan.indexCheck = strategy.checkIndicesInLoops
+                          ? LoweringPlan::IndexCheck::InLoops
+                          : LoweringPlan::IndexCheck::BeforeLoops;
+  plan.flagOnHeap = !isa<FunctionOpInterface>(s.op->getParentOp());
+
+  ArrayRef<int64_t> outputShape = outputType.getShape();
+  int64_t blockStart =
+      strategy.blockCopy ? contiguousBlockStart(s, outputShape) : s.rank;
+  // An output with a static size 0 has no element: the plain loop nest
+  // (slices would need offsets into empty dimensions, which
+  // tensor.extract_slice rejects).
+  bool staticallyEmpty = llvm::is_contained(outputShape, 0);
+  // A block copy needs at least one loop dimension and one block dimension.
+  bool useBlockCopy = !staticallyEmpty && blockStart > 0 && blockStart < s.rank;
+  ArrayRef<int64_t> loopShape =
+      useBlockCopy ? outputShape.take_front(blockStart) : outputShape;
+  bool reused = shouldResolveIndices(s, loopShape);
+  // Indices that many iterations reuse are resolved into a table of
+  // coordinates first, where the lowering has vector forms at all (the
+  // reference and device loops resolve in place: a table would be a second
+  // loop nest of the same size); the vector rows resolve in registers.
+  plan.coordinateTable = strategy.vectorize && reused;
+  if (useBlockCopy) {
+    plan.form = LoweringPlan::Form::BlockCopy;
+    plan.blockStart = blockStart;
+    return plan;
+  }
+  if (strategy.vectorize && !staticallyEmpty &&
+      canVectorizeInnermost(s, outputType.getElementType())) {
+    // Where interleaved coordinates are reused across many rows (the
+    // broadcast dimensions of an NHWC lookup of (n, c) pairs), each tuple
+    // is resolved once into a linear-offset table that the rows read
+    // contiguously; a single innermost axis is resolved in registers.
+    bool singleInnermostAxis =
+        s.axes.size() == 1 && s.axes.front() == s.rank - 1;
+    plan.form = LoweringPlan::Form::VectorRows;
+    plan.offsetTable = reused && !singleInnermostAxis;
+    plan.coordinateTable = false;
+    return plan;
+  }
+  plan.form = LoweringPlan::Form::ElementLoops;
+  return plan;
+}

@@ -1,0 +1,90 @@
+//===- Prefetch.h - software prefetch of what later iterations read -*- C++
+//-*-===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_LIB_CONVERSION_MULTIAXISLOWERING_PREFETCH_H
+#define GATHER_LIB_CONVERSION_MULTIAXISLOWERING_PREFETCH_H
+
+#include "LoweringState.h"
+
+#include <optional>
+
+namespace mlir::gather::lowering {
+
+/// How a block copy prefetches the block of a later iteration.
+struct BlockPrefetch {
+  /// The input as a buffer (bufferization.to_buffer, read-only).
+  Value buffer;
+  /// Iterations ahead along loop dimension `loopDim` (the innermost one
+  /// with more than one iteration); computed at run time (an index value)
+  /// where the block's size is dynamic.
+  int64_t distance = 1;
+  Value dynamicDistance;
+  int64_t loopDim = 0;
+  /// Offsets along the block's innermost dimension, one per line.
+  SmallVector<int64_t> rowOffsets;
+  /// With a dynamic block size instead of rowOffsets: the number of lines
+  /// of the first row to prefetch, `lineElements` apart, then the row's
+  /// last element (`rowLength` - 1).
+  Value dynamicRowLines, rowLength;
+  int64_t lineElements = 1;
+};
+
+/// A plan where prefetching pays (an input larger than the caches keep, or
+/// of dynamic size), else nullopt. Creates the buffer (and, for a dynamic
+/// block, the sizes of the plan) at `b`'s insertion point.
+std::optional<BlockPrefetch> planBlockPrefetch(OpBuilder &b, Location loc,
+                                               const LoweringState &s,
+                                               Value init, int64_t blockStart);
+
+/// In the loop body (induction variables `ivs` over `upperBounds`): the
+/// prefetch of the block that iteration ivs + distance copies.
+void emitBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
+                       const BlockPrefetch &plan, ValueRange ivs,
+                       ArrayRef<OpFoldResult> upperBounds, int64_t blockStart);
+
+/// The prefetch of the block at input coordinates `inputCoords` (in the
+/// input; the block dimensions' coordinates are replaced).
+void emitBlockPrefetchAt(OpBuilder &b, Location loc, const BlockPrefetch &plan,
+                         ArrayRef<Value> inputCoords);
+
+/// How the vector rows of a gather along the innermost input dimension
+/// prefetch the next input row.
+struct RowPrefetch {
+  Value buffer;
+  /// Input row and output row lengths (elements, index values: constants
+  /// where static), and elements per line.
+  Value inputRow, rowLength;
+  int64_t lineElements = 1;
+  /// Lines prefetched per vector step: a constant (unrolled), or with
+  /// dynamic sizes a value computed before the loops (0 for sparse rows).
+  int64_t linesPerStep = 0;
+  Value dynamicLinesPerStep;
+  /// With dynamic sizes: the spacing of the step's prefetches and the
+  /// share's last line (elements).
+  Value dynamicLineStride, dynamicLastLine;
+};
+
+/// A plan where the rows are dense (at least one read per cache line of the
+/// input row, static row sizes) and the input is larger than the caches
+/// keep (or of dynamic size), else nullopt.
+std::optional<RowPrefetch> planRowPrefetch(OpBuilder &b, Location loc,
+                                           const LoweringState &s, Value init,
+                                           int64_t lanes);
+
+/// In the vector step at output position `step` of the row whose input
+/// position is `inputPos` (`rowIv`: its coordinate along the dimension
+/// before the innermost): the prefetch of this step's share of the next
+/// input row.
+void emitRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
+                     const RowPrefetch &plan, ArrayRef<Value> inputPos,
+                     Value rowIv, Value step);
+
+} // namespace mlir::gather::lowering
+
+#endif // GATHER_LIB_CONVERSION_MULTIAXISLOWERING_PREFETCH_H

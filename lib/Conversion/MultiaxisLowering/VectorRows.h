@@ -1,0 +1,60 @@
+//===- VectorRows.h - element gathers vectorized along the innermost dimension
+//-*- C++ -*-===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_LIB_CONVERSION_MULTIAXISLOWERING_VECTORROWS_H
+#define GATHER_LIB_CONVERSION_MULTIAXISLOWERING_VECTORROWS_H
+
+#include "LoweringState.h"
+
+namespace mlir::gather::lowering {
+
+/// Whether the element gather of `s` can be vectorized along its innermost
+/// output dimension.
+bool canVectorizeInnermost(const LoweringState &s, Type elementType);
+
+/// What the vector rows of one gather do, decided before any IR is built.
+struct VectorRowsPlan {
+  /// Elements per vector step.
+  int64_t lanes = 0;
+  /// The index values change along the row (else every lane reads one).
+  bool indicesVary = false;
+  /// Only the innermost input coordinate varies per lane: the elements are
+  /// one vector.gather from the input row, else from the flat input with
+  /// linear offsets.
+  bool onlyInnermostVaries = false;
+  /// The rows read the offsets of the tuples from a table resolved before
+  /// the loops: one scalar load per element.
+  bool offsetTable = false;
+  /// The order of the loops over the output rows (outerLoopOrder).
+  SmallVector<int64_t> order;
+  /// Each row prefetches the next input row (planRowPrefetch decides
+  /// whether it pays).
+  bool prefetchNextRow = false;
+  /// Under a check in the loops, the lanes with an invalid index are
+  /// collected along the row and raise the flag once after it.
+  bool reports = false;
+  /// Lanes with an invalid index are masked off the gather (`fill`, and a
+  /// check in the loops).
+  bool masksInvalid = false;
+};
+
+/// The plan for `s` (with its error flag, if any, already made): `offsetTable`
+/// and `prefetch` are what the caller allows.
+VectorRowsPlan planVectorRows(const LoweringState &s,
+                              RankedTensorType outputType, bool offsetTable,
+                              bool prefetch);
+
+/// One output row per scf.forall iteration (loops in plan.order), V lanes
+/// at a time; with the offset table, one scalar load per element.
+Value buildVectorRows(OpBuilder &b, Location loc, const LoweringState &s,
+                      Value init, const VectorRowsPlan &plan);
+
+} // namespace mlir::gather::lowering
+
+#endif // GATHER_LIB_CONVERSION_MULTIAXISLOWERING_VECTORROWS_H
