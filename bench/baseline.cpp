@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Hand-written gather loops for the benchmark (g++ -O3 -march=native
 // -fopenmp), what a performance engineer would write for each workload:
 // one pass, indices read in place (no copy), negative indices wrapped
@@ -254,7 +255,8 @@ struct Workloads {
   template <int M, int64_t R> bool W5(const char *name) {
     constexpr bool Checked = M == Mode::Checked;
     const int64_t N = 32, H = 56, W = 56, C = 64, P = 16;
-    static auto data = load<float>(dir + "/" + name + "_data.bin", N * H * W * C);
+    static auto data =
+        load<float>(dir + "/" + name + "_data.bin", N * H * W * C);
     static auto idx = load<int64_t>(dir + "/" + name + "_idx.bin", R * P * 2);
     bool bad = false;
     int64_t offset[R][P];
@@ -285,17 +287,16 @@ int main(int argc, char **argv) {
   int runs = std::atoi(argv[3]);
   omp_set_num_threads(std::atoi(argv[4]));
   Workloads workloads{argv[2], {}};
-  const size_t outSize = w == "W1" || w == "W1i32" || w == "W1f16"
-                             ? 8192 * 768
-                         : w == "W6" ? 32 * 768
-                         : w == "W7" ? 65536 * 64
-                         : w == "W8" ? 1024 * 1024
-                         : w == "W2" ? 64 * 500 * 256
-                         : w == "W3" ? 4096 * 1024
-                         : w == "W4" ? 16 * 65536 * 4
-                         : w == "W5" ? 8 * 56 * 56 * 16
+  const size_t outSize = w == "W1" || w == "W1i32" || w == "W1f16" ? 8192 * 768
+                         : w == "W6"                               ? 32 * 768
+                         : w == "W7"                               ? 65536 * 64
+                         : w == "W8"                               ? 1024 * 1024
+                         : w == "W2"    ? 64 * 500 * 256
+                         : w == "W3"    ? 4096 * 1024
+                         : w == "W4"    ? 16 * 65536 * 4
+                         : w == "W5"    ? 8 * 56 * 56 * 16
                          : w == "W5x64" ? 64 * 56 * 56 * 16
-                                     : 0;
+                                        : 0;
   if (!outSize) {
     std::fprintf(stderr, "unknown workload %s\n", w.c_str());
     return 2;
@@ -340,9 +341,9 @@ int main(int argc, char **argv) {
     std::string outPath = std::string(argv[2]) + "/" + w + suffix;
     FILE *f = std::fopen(outPath.c_str(), "wb");
     size_t written =
-        f ? (half ? std::fwrite(workloads.outHalf.data(), 2, outSize, f)
-                  : std::fwrite(workloads.out.data(), sizeof(float), outSize,
-                                f))
+        f ? (half
+                 ? std::fwrite(workloads.outHalf.data(), 2, outSize, f)
+                 : std::fwrite(workloads.out.data(), sizeof(float), outSize, f))
           : 0;
     if (written != outSize) {
       std::fprintf(stderr, "cannot write %s\n", outPath.c_str());

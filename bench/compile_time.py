@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Compile-time scaling: functions that chain N gathers of all four kinds
 through the CPU pipeline (gather-opt --gather-cpu-pipeline), the GPU pipeline
 (--gather-gpu-pipeline, PTX) and gather-run (JIT to machine code and one
@@ -32,13 +33,13 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
-from gather.mlir_text import gather_op_text  # noqa: E402
+from gather.mlir_text import gather_op_text, tensor_type  # noqa: E402
 POLICIES = ["", " out_of_bounds = clamp", " negative_indices = out_of_bounds out_of_bounds = fill",
             " out_of_bounds = unchecked", " negative_indices = out_of_bounds"]
 
 
 def ttype(shape, ety, dynamic):
-    return "tensor<" + "".join(("?" if dynamic else str(s)) + "x" for s in shape) + ety + ">"
+    return tensor_type([None if dynamic else s for s in shape], ety)
 
 
 def chain_module(n, dynamic, policy):

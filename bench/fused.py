@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Fused-consumer benchmark: an embedding lookup followed by a bias add and
 tanh, written as the TOSA graph tosa.gather -> tosa.add -> tosa.tanh and
 imported with --convert-tosa-gather-to-gather and upstream tosa-to-linalg.

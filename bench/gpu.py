@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """GPU benchmark: the workloads of bench/run.py through
 gather-run --device gpu --bench N on this machine's NVIDIA GPU.
 

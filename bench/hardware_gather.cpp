@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What an element gather costs on this CPU, by instruction: the W3 pattern
 // (gather.elements along axis 1 of a 4096x4096 f32 table with 4096x1024
 // i64 indices, i.e. torch.gather) as
@@ -36,7 +37,8 @@ struct Problem {
 
 Problem make(int64_t rowLength) {
   Problem p{rowLength, std::vector<float>(Rows * rowLength),
-            std::vector<int64_t>(Rows * Picks), std::vector<float>(Rows * Picks)};
+            std::vector<int64_t>(Rows * Picks),
+            std::vector<float>(Rows * Picks)};
   std::mt19937_64 rng(0);
   for (float &v : p.table)
     v = static_cast<float>(rng() % 1000003);
@@ -62,7 +64,8 @@ __attribute__((noinline)) void avx2(Problem &p) {
     const int64_t *ids = p.idx.data() + r * Picks;
     float *out = p.out.data() + r * Picks;
     for (int64_t k = 0; k < Picks; k += 4) {
-      __m256i i = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(ids + k));
+      __m256i i =
+          _mm256_loadu_si256(reinterpret_cast<const __m256i *>(ids + k));
       _mm_storeu_ps(out + k, _mm256_i64gather_ps(row, i, 4));
     }
   }
@@ -88,7 +91,8 @@ __attribute__((noinline)) void avx512x2(Problem &p) {
     for (int64_t k = 0; k < Picks; k += 16) {
       __m256 lo = _mm512_i64gather_ps(_mm512_loadu_si512(ids + k), row, 4);
       __m256 hi = _mm512_i64gather_ps(_mm512_loadu_si512(ids + k + 8), row, 4);
-      _mm512_storeu_ps(out + k, _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1));
+      _mm512_storeu_ps(out + k,
+                       _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1));
     }
   }
 }

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """gather.block from Python against np.take: both allocating their result,
 and both writing into a given array (`out=`, which np.take also takes).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The row copy of the hand-written benchmark loops (baseline.cpp,
 // row_copy_bound.cpp): 512-byte chunks through 8 AVX-512 registers, all
 // loads before the stores, the rest by memcpy; faster than a call of memcpy

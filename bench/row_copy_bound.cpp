@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // How close a gather of whole rows can come to a memcpy of its output bytes
 // on this machine, whatever code does it. For a block gather (W1: 3 KiB
 // embedding rows picked from a 50000-row table; W2: 1 KiB rows picked along
@@ -189,17 +190,19 @@ int main(int argc, char **argv) {
     };
     std::vector<Variant> variants = {
         {"memcpy", [&] { copyAll(p); }, false},
-        {"sequential", [&] {
+        {"sequential",
+         [&] {
            copyRows(p, p.sequentialTable.data() + kSourceShift, p.sequential,
                     s.picks, 0, true);
-         }, false},
-        {"random", [&] { copyRows(p, p.table.data(), p.random, s.tableRows, 0); },
-         true}};
+         },
+         false},
+        {"random",
+         [&] { copyRows(p, p.table.data(), p.random, s.tableRows, 0); }, true}};
     for (int64_t d : {int64_t(1), linesAhead128, 4 * linesAhead128})
-      variants.push_back({"prefetch " + std::to_string(d), [&, d] {
-                            copyRows(p, p.table.data(), p.random, s.tableRows, d);
-                          },
-                          true});
+      variants.push_back(
+          {"prefetch " + std::to_string(d),
+           [&, d] { copyRows(p, p.table.data(), p.random, s.tableRows, d); },
+           true});
     std::string ahead = std::to_string(linesAhead128);
     auto vector = [&] {
       copyRows(p, p.table.data(), p.random, s.tableRows, linesAhead128, true);

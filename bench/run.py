@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Gather benchmark: compiled kernels (gather-run --bench) against
 hand-written C++ loops (g++ -O3 -march=native -fopenmp; unchecked, and
 checked in the same pass as the default policy, and unchecked with the
@@ -47,7 +48,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
-from gather.mlir_text import gather_op_text  # noqa: E402
+from gather.mlir_text import gather_op_text, tensor_type as ttype  # noqa: E402
 
 
 def workloads(rng):
@@ -148,10 +149,6 @@ def torch_result(fn):
     """The peer's result in our output layout, as numpy (for the check)."""
     r = fn()
     return getattr(fn, "as_ours", lambda t: t)(r).cpu().numpy()
-
-
-def ttype(shape, ety):
-    return "tensor<" + "".join(f"{s}x" for s in shape) + ety + ">"
 
 
 def write_workload(work, name, w, want, policy=""):

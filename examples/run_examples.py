@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs every example in examples/ with gather-run on the specification's data and
 compares each result with the numpy reference (python/gather/reference.py).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Shared by scripts/run-example.sh and scripts/test.sh: installs the Debian
 # packages the build needs when they are missing, then configures and builds
 # into build/ (incrementally when it exists).

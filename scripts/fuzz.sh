@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs the structured fuzzer (utils/gather_fuzz.py) on every core for a given
 # time: random valid and invalid gather IR and mutations of the lit corpus
 # through every pass and pipeline, and random programs executed against

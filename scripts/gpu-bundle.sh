@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Packs what check-gather, the GPU suites and the benchmarks need onto a
 # machine with an NVIDIA GPU but no LLVM/MLIR packages and no network (a
 # lent machine): the build's tools, libraries and lit site config; LLVM's

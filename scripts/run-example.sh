@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds the tools and runs every example in examples/: prints each example,
 # its rewrite into gather.multiaxis, its canonical form and its CPU lowering
 # to linalg, then runs it with gather-run on the specification's data and compares the

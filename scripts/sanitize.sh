@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds gather's libraries and tools with AddressSanitizer and
 # UndefinedBehaviorSanitizer (-DGATHER_SANITIZE="address;undefined", every
 # error fatal) into build-sanitize/, and runs the lit suite there: the

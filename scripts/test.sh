@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds the project and runs every test (the check-gather lit suite).
 # Usage: scripts/test.sh [extra lit arguments, e.g. -v or --filter=infer]
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"

@@ -12,7 +12,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".py", ".test", ".c"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gather_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Consumer", "__pycache__"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Consumer", "__pycache__", "lib"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%gather_src_root", config.gather_src_root))
@@ -38,6 +38,8 @@ llvm_config.with_environment("PATH", config.gather_tools_dir, append_path=True)
 # not, count and FileCheck live in the LLVM tools directory.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PYTHONPATH", os.path.join(config.gather_src_root, "python"), append_path=True)
+# The test harnesses (gather_testing), kept out of the installed package.
+llvm_config.with_environment("PYTHONPATH", os.path.join(config.gather_src_root, "test", "lib"), append_path=True)
 # The Python tests load the C API of the build under test, not the first
 # one python/gather/jit.py would find (build/ of the checkout): a sanitized
 # build in another directory tests its own library.

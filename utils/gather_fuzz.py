@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """A structured fuzzer for the gather dialect and its lowerings.
 
 Each round makes inputs of three kinds and pushes them through every pass
@@ -28,7 +29,7 @@ A failure is
 
 Inputs run in batches: one file of `// -----` chunks per gather-opt call
 (--split-input-file), narrowed down to single inputs when a call crashes
-or hangs. Every round also executes random valid programs (gather.difftest's
+or hangs. Every round also executes random valid programs (gather_testing.difftest's
 generator: all four ops, random policies, out-of-range indices, dynamic and
 empty sizes, now and then a dimension of 16-40 for the vector forms)
 compiled through the C API (each also with out=, through the compiled
@@ -57,8 +58,9 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "test", "lib"))
 
-from gather import difftest, tiletest  # noqa: E402
+from gather_testing import difftest, tiletest  # noqa: E402
 from gather.mlir_text import output_dim_sources, tensor_type  # noqa: E402
 
 OPS = ("multiaxis", "block", "elements", "nd")

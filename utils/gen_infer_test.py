@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Regenerate with: /usr/bin/python3 utils/gen_infer_test.py (from the repo root)
 # Generates test/Dialect/Gather/infer.mlir: every shape example from the specification documents.
+import os
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
+from gather.mlir_text import tensor_type as t  # noqa: E402
 cases = []
-def t(shape, ety):
-    return "tensor<" + "".join(f"{d}x" for d in shape) + ety + ">"
 def dyn(rank, ety):
-    return "tensor<" + "?x" * rank + ety + ">"
+    return t([None] * rank, ety)
 def add(name, comment, op, attrs, data, idx, out, ety="f32", ity="i64"):
     cases.append((name, comment, op, attrs, data, idx, out, ety, ity))
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Generates test/Dialect/Gather/fold-spec-examples.mlir: every worked example
 # of the specification documents (the Gather Multiaxis proposal, the ONNX
 # Gather, GatherElements and GatherND pages) with its printed output, as
@@ -12,7 +13,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
-from gather.spec_examples import CASES as cases  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "test", "lib"))
+from gather.mlir_text import tensor_type as ttype  # noqa: E402
+from gather_testing.spec_examples import CASES as cases  # noqa: E402
 
 
 def fmt_scalar(v, ety):
@@ -37,10 +40,6 @@ def literal(arr, ety):
 def check_escape(text):
     """FileCheck reads `[[` as a variable: match brackets through regexes."""
     return text.replace("[", "{{\\[}}")
-
-
-def ttype(shape, ety):
-    return "tensor<" + "".join(f"{d}x" for d in shape) + ety + ">"
 
 
 def const_literal(arr, ety):

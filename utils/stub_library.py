@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the C source and linker version script of a stub shared library:
 every symbol named on stdin (as `nm -D --undefined-only` prints them, with
 @VERSION where the importer binds to a symbol version) becomes a function

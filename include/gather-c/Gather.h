@@ -1,5 +1,9 @@
 /*===- Gather.h - C API of the gather project ---------------------*- C -*-===*\
 |*                                                                            *|
+|* Part of the gather project, under the Apache License v2.0 with LLVM       *|
+|* Exceptions. See LICENSE for license information.                          *|
+|* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception                   *|
+|*                                                                            *|
 |* Two parts:                                                                 *|
 |*  - the dialect handle for the MLIR C API (mlirGetDialectHandle__gather__), *|
 |*    to register the gather dialect in a context created through the MLIR  *|
@@ -34,8 +38,8 @@ typedef struct GatherProgram GatherProgram;
    OMP_NUM_THREADS for the CPU's OpenMP loops. Returns NULL on failure with
    the diagnostics in `error`. */
 GatherProgram *gatherProgramCreate(const char *mlirText, const char *entry,
-                                   const char *device, int threads,
-                                   char *error, size_t errorSize);
+                                   const char *device, int threads, char *error,
+                                   size_t errorSize);
 /* The same with LLVM's optimization level `optLevel` (0 to 3;
    gatherProgramCreate uses 3): lower levels compile faster. */
 GatherProgram *gatherProgramCreateWithOptLevel(const char *mlirText,
@@ -65,8 +69,8 @@ void gatherProgramDestroy(GatherProgram *program);
    accessors below describe), without compiling again. Returns 0, or 1 with
    the message in `error` (no such function, or a signature the C API does
    not support). */
-int gatherProgramSelect(GatherProgram *program, const char *entry,
-                        char *error, size_t errorSize);
+int gatherProgramSelect(GatherProgram *program, const char *entry, char *error,
+                        size_t errorSize);
 
 /* The signature: ranked tensors only. Element types are MLIR's names
    ("f16", "f32", "f64", "i1", "i8", "i16", "i32", "i64"); a dynamic size is
@@ -76,8 +80,7 @@ int gatherProgramNumResults(const GatherProgram *program);
 const char *gatherProgramInputElementType(const GatherProgram *program, int i);
 int64_t gatherProgramInputRank(const GatherProgram *program, int i);
 int64_t gatherProgramInputDim(const GatherProgram *program, int i, int64_t d);
-const char *gatherProgramResultElementType(const GatherProgram *program,
-                                           int i);
+const char *gatherProgramResultElementType(const GatherProgram *program, int i);
 int64_t gatherProgramResultRank(const GatherProgram *program, int i);
 
 /* Runs the program on row-major contiguous host arrays: inputs[i] points to

@@ -1,5 +1,9 @@
 //===- InitGather.h - register everything of the gather project -*- C++ -*-===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // For tools and plugins: the dialect, its passes, the conversions, the code
 // generation steps, the entry ABI, the MLIR 22 workarounds and the
 // pipelines. Link the libraries GatherConfig.cmake

@@ -1,5 +1,9 @@
 //===- DestinationEntries.cpp - entries that write into caller buffers ----===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A runtime that owns its output buffers (an inference server, a framework
 // tensor passed as `out=`) wants the compiled function to write into them:
 // returning a fresh buffer costs an allocation, fresh pages and, where the

@@ -1,4 +1,10 @@
 //===- GatherCAPI.cpp - C API of the gather project -----------------------===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "gather-c/Gather.h"
 

@@ -1,5 +1,9 @@
 //===- SplitFunctions.cpp - long function bodies into a chain of calls ----===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Upstream passes that are superlinear in the size of one function (buffer
 // deallocation, scf-to-cf block splitting, bufferization analysis, LLVM)
 // make a model with thousands of gathers in one function compile for

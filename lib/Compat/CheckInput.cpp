@@ -1,5 +1,9 @@
 //===- CheckInput.cpp - input that MLIR 22 verifies but cannot handle -----===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Three kinds of IR pass MLIR 22's verifiers and then crash its passes:
 // - floordiv, ceildiv and mod by a constant below 1 in an affine map: an
 //   affine.apply of it folds to poison, and canonicalizations crash on

@@ -1,5 +1,9 @@
 //===- ExpandShapesToReinterpretCasts.cpp - reshapes MLIR 22 cannot expand ===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // MLIR 22's expand-strided-metadata derives an expand_shape's sizes from its
 // result type and crashes when a reassociation group has two dynamic sizes
 // (llvm/llvm-project#186830). The op's output_shape has every size; this

@@ -1,5 +1,9 @@
 //===- GatherPlugin.cpp - the gather dialect as an mlir-opt plugin --------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 //   mlir-opt --load-dialect-plugin=build/lib/GatherPlugin.so \
 //            --load-pass-plugin=build/lib/GatherPlugin.so FILE.mlir ...
 //

@@ -1,4 +1,10 @@
 //===- Jit.cpp - compile a gather function for the ExecutionEngine --------===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "gather/Runner/Jit.h"
 
@@ -140,10 +146,9 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     builder.crossRegisterProxies(loops, functions, cgscc, modules);
     llvm::ModulePassManager pipeline;
     pipeline.addPass(llvm::MergeFunctionsPass());
-    pipeline.addPass(
-        level == llvm::OptimizationLevel::O0
-            ? builder.buildO0DefaultPipeline(level)
-            : builder.buildPerModuleDefaultPipeline(level));
+    pipeline.addPass(level == llvm::OptimizationLevel::O0
+                         ? builder.buildO0DefaultPipeline(level)
+                         : builder.buildPerModuleDefaultPipeline(level));
     pipeline.run(*module, modules);
     return llvm::Error::success();
   };

@@ -1,5 +1,9 @@
 //===- GatherGpuRuntime.cpp - CUDA driver runtime for compiled gathers ----===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The mgpu* entry points that MLIR's gpu-to-llvm lowering calls, over the
 // CUDA driver API loaded with dlopen, so that nothing here needs CUDA at
 // build time. Only the driver calls the pipeline's output uses are bound.
@@ -49,9 +53,9 @@ struct Driver {
                                  void **);
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
   CUresult (*cuStreamCreate)(CUstream *, unsigned);
   CUresult (*cuStreamDestroy)(CUstream);
   CUresult (*cuStreamSynchronize)(CUstream);
@@ -104,43 +108,43 @@ void initialize() {
     return;
   }
   // Versioned names where the driver has several ABIs.
-  bool ok = bind(lib, driver.cuInit, "cuInit") &&
-            bind(lib, driver.cuGetErrorString, "cuGetErrorString") &&
-            bind(lib, driver.cuDeviceGetCount, "cuDeviceGetCount") &&
-            bind(lib, driver.cuDeviceGet, "cuDeviceGet") &&
-            bind(lib, driver.cuDeviceGetName, "cuDeviceGetName") &&
-            bind(lib, driver.cuDeviceGetAttribute, "cuDeviceGetAttribute") &&
-            bind(lib, driver.cuDevicePrimaryCtxRetain,
-                 "cuDevicePrimaryCtxRetain") &&
-            bind(lib, driver.cuCtxSetCurrent, "cuCtxSetCurrent") &&
-            bind(lib, driver.cuModuleLoadData, "cuModuleLoadData") &&
-            bind(lib, driver.cuModuleLoadDataEx, "cuModuleLoadDataEx") &&
-            bind(lib, driver.cuModuleUnload, "cuModuleUnload") &&
-            bind(lib, driver.cuModuleGetFunction, "cuModuleGetFunction") &&
-            bind(lib, driver.cuLaunchKernel, "cuLaunchKernel") &&
-            bind(lib, driver.cuStreamCreate, "cuStreamCreate") &&
-            bind(lib, driver.cuStreamDestroy, "cuStreamDestroy_v2") &&
-            bind(lib, driver.cuStreamSynchronize, "cuStreamSynchronize") &&
-            bind(lib, driver.cuStreamWaitEvent, "cuStreamWaitEvent") &&
-            bind(lib, driver.cuEventCreate, "cuEventCreate") &&
-            bind(lib, driver.cuEventDestroy, "cuEventDestroy_v2") &&
-            bind(lib, driver.cuEventRecord, "cuEventRecord") &&
-            bind(lib, driver.cuEventSynchronize, "cuEventSynchronize") &&
-            bind(lib, driver.cuEventElapsedTime, "cuEventElapsedTime") &&
-            bind(lib, driver.cuMemAlloc, "cuMemAlloc_v2") &&
-            bind(lib, driver.cuMemAllocManaged, "cuMemAllocManaged") &&
-            bind(lib, driver.cuMemFree, "cuMemFree_v2") &&
-            bind(lib, driver.cuMemcpy, "cuMemcpy") &&
-            bind(lib, driver.cuMemcpyAsync, "cuMemcpyAsync") &&
-            bind(lib, driver.cuMemsetD32Async, "cuMemsetD32Async") &&
-            bind(lib, driver.cuMemsetD16Async, "cuMemsetD16Async") &&
-            bind(lib, driver.cuCtxSynchronize, "cuCtxSynchronize");
+  bool ok =
+      bind(lib, driver.cuInit, "cuInit") &&
+      bind(lib, driver.cuGetErrorString, "cuGetErrorString") &&
+      bind(lib, driver.cuDeviceGetCount, "cuDeviceGetCount") &&
+      bind(lib, driver.cuDeviceGet, "cuDeviceGet") &&
+      bind(lib, driver.cuDeviceGetName, "cuDeviceGetName") &&
+      bind(lib, driver.cuDeviceGetAttribute, "cuDeviceGetAttribute") &&
+      bind(lib, driver.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain") &&
+      bind(lib, driver.cuCtxSetCurrent, "cuCtxSetCurrent") &&
+      bind(lib, driver.cuModuleLoadData, "cuModuleLoadData") &&
+      bind(lib, driver.cuModuleLoadDataEx, "cuModuleLoadDataEx") &&
+      bind(lib, driver.cuModuleUnload, "cuModuleUnload") &&
+      bind(lib, driver.cuModuleGetFunction, "cuModuleGetFunction") &&
+      bind(lib, driver.cuLaunchKernel, "cuLaunchKernel") &&
+      bind(lib, driver.cuStreamCreate, "cuStreamCreate") &&
+      bind(lib, driver.cuStreamDestroy, "cuStreamDestroy_v2") &&
+      bind(lib, driver.cuStreamSynchronize, "cuStreamSynchronize") &&
+      bind(lib, driver.cuStreamWaitEvent, "cuStreamWaitEvent") &&
+      bind(lib, driver.cuEventCreate, "cuEventCreate") &&
+      bind(lib, driver.cuEventDestroy, "cuEventDestroy_v2") &&
+      bind(lib, driver.cuEventRecord, "cuEventRecord") &&
+      bind(lib, driver.cuEventSynchronize, "cuEventSynchronize") &&
+      bind(lib, driver.cuEventElapsedTime, "cuEventElapsedTime") &&
+      bind(lib, driver.cuMemAlloc, "cuMemAlloc_v2") &&
+      bind(lib, driver.cuMemAllocManaged, "cuMemAllocManaged") &&
+      bind(lib, driver.cuMemFree, "cuMemFree_v2") &&
+      bind(lib, driver.cuMemcpy, "cuMemcpy") &&
+      bind(lib, driver.cuMemcpyAsync, "cuMemcpyAsync") &&
+      bind(lib, driver.cuMemsetD32Async, "cuMemsetD32Async") &&
+      bind(lib, driver.cuMemsetD16Async, "cuMemsetD16Async") &&
+      bind(lib, driver.cuCtxSynchronize, "cuCtxSynchronize");
   if (!ok)
     return;
   CUresult result = driver.cuInit(0);
   if (result != CUDA_SUCCESS) {
-    initError = "cuInit failed: " + errorText(result) +
-                " (no usable NVIDIA GPU?)";
+    initError =
+        "cuInit failed: " + errorText(result) + " (no usable NVIDIA GPU?)";
     return;
   }
   int count = 0;
@@ -158,12 +162,10 @@ void initialize() {
     return;
   }
   driver.cuDeviceGetName(deviceName, sizeof(deviceName), device);
-  driver.cuDeviceGetAttribute(&capabilityMajor,
-                              CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                              device);
-  driver.cuDeviceGetAttribute(&capabilityMinor,
-                              CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                              device);
+  driver.cuDeviceGetAttribute(
+      &capabilityMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+  driver.cuDeviceGetAttribute(
+      &capabilityMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
   ready = true;
 }
 
@@ -211,9 +213,10 @@ extern "C" void *mgpuModuleLoadJIT(void *data, int optLevel) {
   int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
                    CU_JIT_OPTIMIZATION_LEVEL};
   void *values[] = {log, reinterpret_cast<void *>(sizeof(log)),
-                    reinterpret_cast<void *>(static_cast<intptr_t>(
-                        std::clamp(optLevel, 0, 4)))};
-  CUresult result = driver.cuModuleLoadDataEx(&module, data, 3, options, values);
+                    reinterpret_cast<void *>(
+                        static_cast<intptr_t>(std::clamp(optLevel, 0, 4)))};
+  CUresult result =
+      driver.cuModuleLoadDataEx(&module, data, 3, options, values);
   if (result != CUDA_SUCCESS)
     die("cuModuleLoadDataEx (PTX JIT) failed: " + errorText(result) + ": " +
         log);
@@ -233,11 +236,11 @@ extern "C" void *mgpuModuleGetFunction(void *module, const char *name) {
   return function;
 }
 
-extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX,
-                                 intptr_t gridY, intptr_t gridZ,
-                                 intptr_t blockX, intptr_t blockY,
-                                 intptr_t blockZ, int32_t sharedBytes,
-                                 void *stream, void **params, void **extra,
+extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                                 intptr_t gridZ, intptr_t blockX,
+                                 intptr_t blockY, intptr_t blockZ,
+                                 int32_t sharedBytes, void *stream,
+                                 void **params, void **extra,
                                  size_t /*paramsCount*/) {
   requireReady();
   CUevent start = nullptr, stop = nullptr;
@@ -432,7 +435,9 @@ extern "C" void *gather_gpu_alloc(size_t bytes) {
   return mgpuMemAlloc(bytes, nullptr, false);
 }
 
-extern "C" void gather_gpu_free(void *pointer) { mgpuMemFree(pointer, nullptr); }
+extern "C" void gather_gpu_free(void *pointer) {
+  mgpuMemFree(pointer, nullptr);
+}
 
 extern "C" void gather_gpu_copy(void *dst, const void *src, size_t bytes) {
   requireReady();

@@ -1,4 +1,10 @@
 //===- GatherRuntime.cpp - run-time support for compiled gathers ----------===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "gather/Runtime/GatherRuntime.h"
 #include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
@@ -27,8 +33,9 @@ extern "C" void __gather_runtime_error(int64_t site, int64_t line,
   std::string message = where ? where : "gather op";
   if (line > 0)
     message += ":" + std::to_string(line) + ":" + std::to_string(column);
-  message += ": " + mlir::gather::formatRuntimeError(
-                        kind, count, reinterpret_cast<const int64_t *>(details));
+  message +=
+      ": " + mlir::gather::formatRuntimeError(
+                 kind, count, reinterpret_cast<const int64_t *>(details));
   if (!recordErrors.load()) {
     std::fprintf(stderr, "error: %s\n", message.c_str());
     std::fflush(stderr);
@@ -48,8 +55,8 @@ extern "C" void *gather_runtime_malloc(size_t size) {
     // Only whole pages inside the block.
     long pageSize = sysconf(_SC_PAGESIZE);
     uintptr_t page = pageSize > 0 ? static_cast<uintptr_t>(pageSize) : 4096;
-    uintptr_t begin = (reinterpret_cast<uintptr_t>(pointer) + page - 1) &
-                      ~(page - 1);
+    uintptr_t begin =
+        (reinterpret_cast<uintptr_t>(pointer) + page - 1) & ~(page - 1);
     uintptr_t end = (reinterpret_cast<uintptr_t>(pointer) + size) & ~(page - 1);
     if (end > begin)
       (void)madvise(reinterpret_cast<void *>(begin), end - begin,

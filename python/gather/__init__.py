@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """gather: Python side of the gather MLIR project.
 
 - `gather.block`, `gather.elements`, `gather.nd`, `gather.multiaxis`: run a

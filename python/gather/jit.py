@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Compile and run gather functions from Python, through libGatherCAPI.so
 (the C API over the JIT that gather-run uses), with ctypes and numpy only.
 
@@ -23,7 +24,7 @@ import weakref
 
 import numpy as np
 
-from gather.mlir_text import gather_op_text
+from gather.mlir_text import gather_op_text, tensor_type
 
 __all__ = ["GatherError", "Program", "compile", "block", "elements", "nd", "multiaxis"]
 
@@ -262,10 +263,6 @@ _cache = {}
 _cache_lock = threading.Lock()
 
 
-def _tensor_type(shape, element):
-    return "tensor<" + "".join(f"{s}x" for s in shape) + element + ">"
-
-
 def _policy_text(negative_indices, out_of_bounds):
     if negative_indices not in ("wrap", "out_of_bounds"):
         raise GatherError(f"negative_indices must be 'wrap' or 'out_of_bounds', got {negative_indices!r}")
@@ -302,9 +299,9 @@ def _run_op(op, attr_text, result_rank, data, indices, negative_indices, out_of_
     with _cache_lock:
         program = _cache.get(key)
         if program is None or (in_place and not program.destination_entries):
-            dt = _tensor_type(["?"] * data.ndim, element)
-            it = _tensor_type(ishape, _NUMPY_TO_MLIR[indices.dtype])
-            ot = _tensor_type(["?"] * result_rank, element)
+            dt = tensor_type(["?"] * data.ndim, element)
+            it = tensor_type(ishape, _NUMPY_TO_MLIR[indices.dtype])
+            ot = tensor_type(["?"] * result_rank, element)
             body = gather_op_text(op, "%0", "%data", "%indices", dt, it, ot,
                                   attrs=attr_text + policy, **shape_args)
             text = (f"func.func @main(%data: {dt}, %indices: {it}) -> {ot} {{\n"

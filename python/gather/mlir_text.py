@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """MLIR text for gather ops, for the tools that write modules (the JIT
 helpers, the ONNX importer, the differential tests, the benchmarks).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """ONNX importer: a model with Gather, GatherElements and GatherND nodes
 becomes a gather-dialect .mlir function.
 
@@ -15,7 +16,7 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
-from gather.mlir_text import gather_op_text
+from gather.mlir_text import gather_op_text, tensor_type
 
 # ONNX TensorProto element type -> (MLIR element type, numpy dtype).
 ELEMENT_TYPES = {
@@ -43,11 +44,6 @@ def _element_type(elem_type, what):
         name = onnx.TensorProto.DataType.Name(elem_type)
         raise ImportError_(f"{what}: element type {name} is not supported")
     return ELEMENT_TYPES[elem_type][0]
-
-
-def _tensor_type(shape, ety):
-    dims = "".join(("?" if d is None else str(d)) + "x" for d in shape)
-    return f"tensor<{dims}{ety}>"
 
 
 def _value_info_shape(vi):
@@ -83,7 +79,7 @@ def import_model(model, func_name="main"):
         ety = _element_type(vi.type.tensor_type.elem_type, f"input '{vi.name}'")
         shape = _value_info_shape(vi)
         ssa = f"%arg{len(args)}"
-        args.append(f"{ssa}: {_tensor_type(shape, ety)}")
+        args.append(f"{ssa}: {tensor_type(shape, ety)}")
         values[vi.name] = (ssa, shape, ety)
     body = []
     for i, (name, array) in enumerate(initializers.items()):
@@ -92,7 +88,7 @@ def import_model(model, func_name="main"):
             if t.name == name:
                 ety = _element_type(t.data_type, f"initializer '{name}'")
         ssa = f"%cst{i}"
-        ttype = _tensor_type(list(array.shape), ety)
+        ttype = tensor_type(list(array.shape), ety)
         body.append(f"  {ssa} = arith.constant dense<{_dense_literal(array)}> : {ttype}")
         values[name] = (ssa, list(array.shape), ety)
     for n, node in enumerate(graph.node):
@@ -126,8 +122,8 @@ def import_model(model, func_name="main"):
             op, attrs, shape_args = "nd", (f"batch_dims = {b}" if b else ""), dict(batch_dims=b)
         ssa = f"%{n}"
         loc = f'loc("{node.name or node.op_type + str(n)}")'
-        body.append(gather_op_text(op, ssa, d_ssa, i_ssa, _tensor_type(d_shape, d_ety),
-                                   _tensor_type(i_shape, i_ety), _tensor_type(out_shape, d_ety),
+        body.append(gather_op_text(op, ssa, d_ssa, i_ssa, tensor_type(d_shape, d_ety),
+                                   tensor_type(i_shape, i_ety), tensor_type(out_shape, d_ety),
                                    attrs=attrs, loc=loc, **shape_args))
         values[node.output[0]] = (ssa, out_shape, d_ety)
     results = []
@@ -135,7 +131,7 @@ def import_model(model, func_name="main"):
         if vi.name not in values:
             raise ImportError_(f"output '{vi.name}' is not produced by a supported node")
         results.append(values[vi.name])
-    ret_types = ", ".join(_tensor_type(s, e) for _, s, e in results)
+    ret_types = ", ".join(tensor_type(s, e) for _, s, e in results)
     lines = [f"func.func @{func_name}({', '.join(args)}) -> ({ret_types}) {{"]
     lines += body
     lines.append(f"  return {', '.join(s for s, _, _ in results)} : {ret_types}")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Numpy reference semantics of the gather dialect's ops.
 
 Written from the specification (the Gather Multiaxis proposal's gatherMultiaxis and the ONNX pages

@@ -31,7 +31,8 @@ static void printToFile(MlirStringRef text, void *userData) {
 int main(void) {
   MlirContext context = mlirContextCreate();
   mlirDialectHandleRegisterDialect(mlirGetDialectHandle__gather__(), context);
-  mlirContextGetOrLoadDialect(context, mlirStringRefCreateFromCString("gather"));
+  mlirContextGetOrLoadDialect(context,
+                              mlirStringRefCreateFromCString("gather"));
   /* func and tensor are needed to parse the module. */
   mlirContextSetAllowUnregisteredDialects(context, 0);
   MlirModule module =
@@ -39,8 +40,8 @@ int main(void) {
   /* func is not registered in this bare context: parsing must fail cleanly,
      and the gather dialect alone must be loaded. */
   printf("parsed without func: %s\n", mlirModuleIsNull(module) ? "no" : "yes");
-  MlirDialect dialect =
-      mlirContextGetOrLoadDialect(context, mlirStringRefCreateFromCString("gather"));
+  MlirDialect dialect = mlirContextGetOrLoadDialect(
+      context, mlirStringRefCreateFromCString("gather"));
   MlirStringRef ns = mlirDialectGetNamespace(dialect);
   printf("dialect: %.*s\n", (int)ns.length, ns.data);
   // CHECK: parsed without func: no
@@ -89,8 +90,8 @@ int main(void) {
   const int64_t *shapes[2] = {dataShape, idsShape};
   void *resultData[1];
   int64_t *resultShapes[1];
-  if (gatherProgramRun(program, inputs, shapes, resultData, resultShapes,
-                       error, sizeof(error))) {
+  if (gatherProgramRun(program, inputs, shapes, resultData, resultShapes, error,
+                       sizeof(error))) {
     printf("run failed: %s\n", error);
     return 1;
   }
@@ -107,7 +108,8 @@ int main(void) {
   int rc = gatherProgramRun(program, inputs, shapes, resultData, resultShapes,
                             error, sizeof(error));
   printf("out of bounds: rc=%d %s\n", rc, error);
-  // CHECK: out of bounds: rc=1 gather.block at <gather module>:5:8: index 4 at indices[1] is out of range [-4, 3] for dimension 0 (size 4)
+  // CHECK: out of bounds: rc=1 gather.block at <gather module>:5:8: index 4 at
+  // indices[1] is out of range [-4, 3] for dimension 0 (size 4)
   gatherProgramDestroy(program);
   printf("bad device: %s\n",
          gatherProgramCreate(kModule, NULL, "tpu", 0, error, sizeof(error))
@@ -143,7 +145,8 @@ int main(void) {
   rc = gatherProgramRunInto(program, inputs, shapes, outputs, outputShapes,
                             error, sizeof(error));
   printf("wrong size: rc=%d %s, untouched %d\n", rc, error, buffer[0] == -1.0f);
-  // CHECK: wrong size: rc=1 output 0: dimension 0 is 2 but the result's is 3, untouched 1
+  // CHECK: wrong size: rc=1 output 0: dimension 0 is 2 but the result's is 3,
+  // untouched 1
   gatherProgramDestroy(program);
   return 0;
 }

@@ -1,4 +1,4 @@
-// A block gather tiled by a transform script (python/gather/tiletest.py
+// A block gather tiled by a transform script (test/lib/gather_testing/tiletest.py
 // --op block --seed 1, case 8). The gather's unit-dim canonicalization
 // makes expand_shapes, constants fold into them, and MLIR 22's
 // ConvertToStaticExpandShape then segfaults on one of a cast

@@ -20,7 +20,7 @@ import numpy as np
 
 from gather import jit
 from gather import reference as ref
-from gather.difftest import (POLICY_PAIRS as POLICIES, FunctionCases, call_problem, expected,
+from gather_testing.difftest import (POLICY_PAIRS as POLICIES, FunctionCases, call_problem, expected,
                              policy_indices, policy_text)
 
 bin_dir = sys.argv[1]

@@ -11,7 +11,7 @@
 import numpy as np
 
 from gather import jit, reference as ref
-from gather.difftest import CallChecks, reference_or_error as expected
+from gather_testing.difftest import CallChecks, reference_or_error as expected
 
 rng = np.random.default_rng(11)
 checks = CallChecks()

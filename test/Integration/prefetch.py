@@ -15,7 +15,7 @@ import sys
 import numpy as np
 
 from gather import reference as ref
-from gather.difftest import (POLICY_PAIRS as POLICIES, FunctionCases, expected, policy_indices,
+from gather_testing.difftest import (POLICY_PAIRS as POLICIES, FunctionCases, expected, policy_indices,
                              policy_text)
 
 rng = np.random.default_rng(7)

@@ -9,7 +9,7 @@
 import numpy as np
 
 from gather import jit, reference as ref
-from gather.difftest import CallChecks, reference_or_error
+from gather_testing.difftest import CallChecks, reference_or_error
 
 rng = np.random.default_rng(3)
 checks = CallChecks()

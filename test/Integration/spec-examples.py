@@ -13,7 +13,7 @@ import tempfile
 import numpy as np
 
 from gather import jit
-from gather.spec_examples import CASES
+from gather_testing.spec_examples import CASES
 from gather.mlir_text import gather_op_text
 
 NP_TYPES = {"i32": np.int32, "i64": np.int64, "f32": np.float32}

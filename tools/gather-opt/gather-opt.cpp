@@ -1,5 +1,9 @@
 //===- gather-opt.cpp - mlir-opt with the gather dialect ------------------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Registers the gather dialect and the upstream dialects and passes that the
 // pipelines from gather ops down to LLVM and NVVM need.
 //

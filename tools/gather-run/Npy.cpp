@@ -1,4 +1,10 @@
 //===- Npy.cpp - minimal .npy reader and writer ---------------------------===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "Npy.h"
 
@@ -30,18 +36,30 @@ int64_t gather::npy::byteSize(DType dtype) {
 
 std::string gather::npy::descr(DType dtype) {
   switch (dtype) {
-  case DType::F16: return "<f2";
-  case DType::F32: return "<f4";
-  case DType::F64: return "<f8";
-  case DType::I8: return "|i1";
-  case DType::I16: return "<i2";
-  case DType::I32: return "<i4";
-  case DType::I64: return "<i8";
-  case DType::U8: return "|u1";
-  case DType::U16: return "<u2";
-  case DType::U32: return "<u4";
-  case DType::U64: return "<u8";
-  case DType::Bool: return "|b1";
+  case DType::F16:
+    return "<f2";
+  case DType::F32:
+    return "<f4";
+  case DType::F64:
+    return "<f8";
+  case DType::I8:
+    return "|i1";
+  case DType::I16:
+    return "<i2";
+  case DType::I32:
+    return "<i4";
+  case DType::I64:
+    return "<i8";
+  case DType::U8:
+    return "|u1";
+  case DType::U16:
+    return "<u2";
+  case DType::U32:
+    return "<u4";
+  case DType::U64:
+    return "<u8";
+  case DType::Bool:
+    return "|b1";
   }
   return "?";
 }
@@ -98,7 +116,8 @@ bool gather::npy::read(const std::string &path, Array &array,
       error = "'" + path + "': truncated header";
       return false;
     }
-    headerLen = len[0] | (len[1] << 8) | (len[2] << 16) | (uint32_t(len[3]) << 24);
+    headerLen =
+        len[0] | (len[1] << 8) | (len[2] << 16) | (uint32_t(len[3]) << 24);
   }
   if (headerLen > (1u << 20)) {
     error = "'" + path + "': header too large";
@@ -115,7 +134,8 @@ bool gather::npy::read(const std::string &path, Array &array,
   static const std::regex shapeRe("'shape'\\s*:\\s*\\(([^)]*)\\)");
   if (!std::regex_search(header, match, descrRe) ||
       !parseDescr(match[1].str(), array.dtype)) {
-    error = "'" + path + "': unsupported dtype (supported: f2 f4 f8 i1 i2 "
+    error = "'" + path +
+            "': unsupported dtype (supported: f2 f4 f8 i1 i2 "
             "i4 i8 u1 u2 u4 u8 b1, little-endian)";
     return false;
   }
@@ -124,7 +144,8 @@ bool gather::npy::read(const std::string &path, Array &array,
     return false;
   }
   if (match[1].str() == "True") {
-    error = "'" + path + "': Fortran-order arrays are not supported "
+    error = "'" + path +
+            "': Fortran-order arrays are not supported "
             "(save with np.ascontiguousarray)";
     return false;
   }

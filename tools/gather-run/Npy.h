@@ -1,5 +1,9 @@
 //===- Npy.h - minimal .npy reader and writer -------------------*- C++ -*-===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // numpy's .npy format, version 1-3, little-endian C-order arrays of the
 // dtypes gather-run supports. Errors are returned as text, never thrown.
 //

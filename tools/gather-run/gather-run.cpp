@@ -1,5 +1,9 @@
 //===- gather-run.cpp - compile and JIT-run gather functions on .npy ------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 //   gather-run FILE.mlir [--entry NAME] --input a.npy ... --output out.npy ...
 //              [--threads N] [--bench N] [--reference] [--no-fusion]
 //              [--device cpu|gpu]
@@ -16,13 +20,12 @@
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Runner/Jit.h"
 #include "gather/Runtime/GatherGpuRuntime.h"
 #include "gather/Runtime/GatherRuntime.h"
-#include "gather/Runner/Jit.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -33,11 +36,12 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -64,12 +68,12 @@ static llvm::cl::list<std::string>
 // already registers an option named "threads".
 static int threads = 0;
 static llvm::cl::opt<int>
-    bench("bench", llvm::cl::desc("Run N times and print the median kernel "
-                                  "time (compilation excluded)"),
+    bench("bench",
+          llvm::cl::desc("Run N times and print the median kernel "
+                         "time (compilation excluded)"),
           llvm::cl::init(0));
 static llvm::cl::opt<bool>
-    reference("reference",
-              llvm::cl::desc("Use the scf reference lowering"),
+    reference("reference", llvm::cl::desc("Use the scf reference lowering"),
               llvm::cl::init(false));
 static llvm::cl::opt<std::string>
     device("device",
@@ -88,8 +92,7 @@ static llvm::cl::opt<bool> destinationEntries(
                    "results through its __into entry"),
     llvm::cl::init(false));
 static llvm::cl::opt<bool>
-    sequential("sequential",
-               llvm::cl::desc("Do not parallelize with OpenMP"),
+    sequential("sequential", llvm::cl::desc("Do not parallelize with OpenMP"),
                llvm::cl::init(false));
 
 [[noreturn]] static void fail(const llvm::Twine &message) {
@@ -154,8 +157,8 @@ static func::FuncOp findEntry(ModuleOp module) {
   func::FuncOp entry =
       mlir::gather::findEntryFunction(module, entryName, error);
   if (!entry)
-    fail(error + (entryName.empty() ? ": use --entry NAME"
-                                    : " in " + inputFile));
+    fail(error +
+         (entryName.empty() ? ": use --entry NAME" : " in " + inputFile));
   return entry;
 }
 
@@ -199,8 +202,7 @@ int main(int argc, char **argv) {
       fail(errorMessage);
     sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   }
-  SourceMgrDiagnosticHandler fileDiagHandler(sourceMgr, &context,
-                                             llvm::errs());
+  SourceMgrDiagnosticHandler fileDiagHandler(sourceMgr, &context, llvm::errs());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     fail("could not parse " + inputFile);
@@ -230,7 +232,8 @@ int main(int argc, char **argv) {
     auto type = dyn_cast<RankedTensorType>(fnType.getInput(i));
     if (!type)
       fail("argument " + llvm::Twine(i) + " of @" + name + " has type " +
-           typeString(fnType.getInput(i)) + "; only ranked tensors are supported");
+           typeString(fnType.getInput(i)) +
+           "; only ranked tensors are supported");
     std::string error;
     if (!npy::read(path, arrays[i], error))
       fail(error);
@@ -246,9 +249,8 @@ int main(int argc, char **argv) {
     for (int64_t d = 0; d < type.getRank(); ++d)
       if (!type.isDynamicDim(d) && type.getDimSize(d) != array.shape[d])
         fail("argument " + llvm::Twine(i) + " ('" + path + "'): dimension " +
-             llvm::Twine(d) + " is " + llvm::Twine(array.shape[d]) +
-             " but " + typeString(type) + " requires " +
-             llvm::Twine(type.getDimSize(d)));
+             llvm::Twine(d) + " is " + llvm::Twine(array.shape[d]) + " but " +
+             typeString(type) + " requires " + llvm::Twine(type.getDimSize(d)));
   }
   SmallVector<RankedTensorType> resultTypes;
   for (Type type : fnType.getResults()) {
@@ -307,7 +309,8 @@ int main(int argc, char **argv) {
     auto start = std::chrono::steady_clock::now();
     call.invoke(*function);
     auto stop = std::chrono::steady_clock::now();
-    times.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+    times.push_back(
+        std::chrono::duration<double, std::milli>(stop - start).count());
     if (onGpu)
       kernelTimes.push_back(gather_gpu_take_kernel_ms());
     if (gather_runtime_take_error(errorText, sizeof(errorText)))

@@ -1,5 +1,9 @@
 //===- GatherToGPU.h - gather ops to NVIDIA GPU kernels --------*- C++ -*-===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Two steps: --convert-gather-to-gpu lowers gather ops on tensors to
 // device-ready loops (the shared semantics, one parallel linalg.generic per
 // gather, the index check as a device flag kernel), and after

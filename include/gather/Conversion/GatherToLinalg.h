@@ -1,5 +1,9 @@
 //===- GatherToLinalg.h - gather ops to linalg, scf and vector -*- C++ -*-===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The CPU lowering: gather ops on tensors to linalg.generic, scf.forall
 // block copies and vector rows on tensors, ready for one-shot-bufferize.
 //

@@ -1,5 +1,9 @@
 //===- GatherToSCF.h - gather ops to plain scf.for loops -------*- C++ -*-===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The reference lowering: the shared semantics with scf.for loops that
 // tensor.insert each output element.
 //

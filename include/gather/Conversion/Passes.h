@@ -1,5 +1,9 @@
 //===- Passes.h - all gather conversion passes ------------------*- C++ -*-===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Every conversion's header (its pass and populate function) and the
 // registration of all conversion passes.
 //

@@ -1,4 +1,10 @@
 //===- TensorToGather.h - tensor.gather to gather.multiaxis ----*- C++ -*-===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef GATHER_CONVERSION_TENSORTOGATHER_H
 #define GATHER_CONVERSION_TENSORTOGATHER_H

@@ -1,4 +1,10 @@
 //===- Pipelines.h - gather ops to the LLVM dialect, CPU and GPU -*- C++
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 //-*-===//
 //
 // --gather-cpu-pipeline and --gather-gpu-pipeline, also buildable into any

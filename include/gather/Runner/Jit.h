@@ -1,4 +1,9 @@
-//===- Jit.h - compile a gather function for the ExecutionEngine -*- C++ -*-===//
+//===- Jit.h - compile a gather function for the ExecutionEngine -*- C++
+//-*-===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The one JIT path of the project: gather-run and the C API (and through it
 // the Python package) compile with it.
@@ -14,8 +19,8 @@
 #include "mlir/IR/DialectRegistry.h"
 
 #include <memory>
-#include <vector>
 #include <string>
+#include <vector>
 
 namespace mlir::gather {
 
@@ -47,8 +52,7 @@ void registerJitDialectsAndPasses(DialectRegistry &registry);
 /// run-time hooks (__gather_runtime_error, the mgpu* GPU runtime) to the
 /// copies linked into this process. On failure returns null and sets
 /// `error` (diagnostics go to the context's handlers).
-std::unique_ptr<ExecutionEngine> compileForJit(ModuleOp module,
-                                               StringRef entry,
+std::unique_ptr<ExecutionEngine> compileForJit(ModuleOp module, StringRef entry,
                                                const JitOptions &options,
                                                std::string &error);
 

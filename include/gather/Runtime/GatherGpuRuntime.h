@@ -1,4 +1,9 @@
-/*===- GatherGpuRuntime.h - CUDA driver runtime for compiled gathers -*- C -*-===*\
+/*===- GatherGpuRuntime.h - CUDA driver runtime for compiled gathers -*- C
+-*-===*\
+|*                                                                            *|
+|* Part of the gather project, under the Apache License v2.0 with LLVM       *|
+|* Exceptions. See LICENSE for license information.                          *|
+|* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception                   *|
 |*                                                                            *|
 |* Host code from --gather-gpu-pipeline calls the mgpu* functions that        *|
 |* MLIR's gpu-to-llvm lowering emits (module load, launch, streams, device    *|
@@ -45,8 +50,7 @@ void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared);
 void mgpuMemFree(void *pointer, void *stream);
 void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
 void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream);
-void mgpuMemset16(void *dst, unsigned short value, size_t count,
-                  void *stream);
+void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream);
 void mgpuSetDefaultDevice(int32_t device);
 
 /* Loads the driver and makes device 0's primary context current. Returns 0

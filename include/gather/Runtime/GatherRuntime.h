@@ -1,5 +1,9 @@
 /*===- GatherRuntime.h - run-time support for compiled gathers ----*- C -*-===*\
 |*                                                                            *|
+|* Part of the gather project, under the Apache License v2.0 with LLVM       *|
+|* Exceptions. See LICENSE for license information.                          *|
+|* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception                   *|
+|*                                                                            *|
 |* Compiled gathers call __gather_runtime_error when a run-time check fails   *|
 |* (an index out of bounds under out_of_bounds = error, or operand shapes     *|
 |* that do not broadcast). By default it prints the message, which names the  *|

@@ -1,5 +1,9 @@
 //===- Reassociation.h - reassociations that mean what they say -*- C++ -*-===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // MLIR 22's reshape verifiers check a reassociation through affine
 // dimension expressions, which take an unsigned position: an index of 2^32
 // passes for 0. Code that indexes shapes with the indices must check them

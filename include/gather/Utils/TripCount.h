@@ -1,5 +1,9 @@
 //===- TripCount.h - static trip counts of loops --------------*- C++ -*-===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // One definition of a loop dimension's static trip count for the passes
 // that size loops (the parallel-loop pass, the GPU mapping): exact in
 // APInt arithmetic, so bounds near the ends of int64 cannot overflow.
@@ -9,9 +13,9 @@
 #ifndef GATHER_UTILS_TRIPCOUNT_H
 #define GATHER_UTILS_TRIPCOUNT_H
 
-#include "llvm/ADT/APSInt.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/APSInt.h"
 
 #include <limits>
 #include <optional>
@@ -26,11 +30,11 @@ inline std::optional<int64_t> getStaticTripCount(Value lb, Value ub,
   std::optional<int64_t> constantStep = getConstantIntValue(step);
   if (!constantStep || *constantStep <= 0)
     return std::nullopt;
-  std::optional<APInt> count = constantTripCount(
-      lb, ub, step, /*isSigned=*/true,
-      [](Value, Value, bool) -> std::optional<llvm::APSInt> {
-        return std::nullopt;
-      });
+  std::optional<APInt> count =
+      constantTripCount(lb, ub, step, /*isSigned=*/true,
+                        [](Value, Value, bool) -> std::optional<llvm::APSInt> {
+                          return std::nullopt;
+                        });
   if (!count)
     return std::nullopt;
   return static_cast<int64_t>(count->getLimitedValue(

@@ -1,5 +1,9 @@
 //===- ParallelOuterLoops.cpp - keep only outer loops parallel ------------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // convert-scf-to-openmp collapses every dimension of an scf.parallel into
 // one OpenMP loop, which then recovers each index with a division and a
 // remainder per iteration. A gather's inner dimensions are better as plain

@@ -1,4 +1,10 @@
 //===- UnitStrideVectorGathers.cpp - vector.gather from strided memrefs ---===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "gather/CodeGen/Passes.h"
 

@@ -1,5 +1,9 @@
 //===- GatherToGPU.cpp - gather ops to device loops -----------------------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The GPU lowering reuses the one implementation of gather semantics
 // (MultiaxisLowering): the element computation, the index policies and the
 // run-time checks are the CPU's. Only two things differ:

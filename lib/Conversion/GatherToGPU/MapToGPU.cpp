@@ -1,5 +1,9 @@
 //===- MapToGPU.cpp - host loops and buffers onto the device --------------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // After bufferization the gather lowering is host code: scf.parallel loops
 // over memrefs (from linalg), memref.alloc for outputs, memref.copy. This
 // pass puts all of it on the device:
@@ -59,9 +63,8 @@ public:
         return false;
       // A gpu.memcpy copies between host and device memory either way: the
       // host copy of the indices for an error report is one end of one.
-      if (isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp,
-              memref::DimOp, memref::ExtractAlignedPointerAsIndexOp,
-              gpu::MemcpyOp>(user))
+      if (isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp, memref::DimOp,
+              memref::ExtractAlignedPointerAsIndexOp, gpu::MemcpyOp>(user))
         return true;
       if (auto cast = dyn_cast<memref::CastOp>(user))
         return isHostOnly(cast.getResult());
@@ -380,9 +383,9 @@ static void wrapLoneDeviceStores(ModuleOp module) {
     Value buffer = stripCasts(store.getMemRef());
     auto alloc = buffer.getDefiningOp<memref::AllocOp>();
     auto argument = dyn_cast<BlockArgument>(buffer);
-    auto fn = argument ? dyn_cast<func::FuncOp>(
-                             argument.getOwner()->getParentOp())
-                       : func::FuncOp();
+    auto fn = argument
+                  ? dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp())
+                  : func::FuncOp();
     if ((alloc && !hostBuffers.isHostOnly(alloc.getResult())) ||
         (fn && fn.isPublic()))
       lone.push_back(store);

@@ -1,5 +1,9 @@
 //===- MapToGPU.h - scf.parallel to one gpu.launch --------------*- C++ -*-===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Private to the GatherToGPU library: shared by gather-map-to-gpu and the
 // device index check of convert-gather-to-gpu.
 //

@@ -1,4 +1,10 @@
 //===- GatherToLinalg.cpp - gather ops to linalg, scf and vector ----------===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "gather/Conversion/GatherToLinalg.h"
 #include "gather/Conversion/MultiaxisLowering/MultiaxisLowering.h"

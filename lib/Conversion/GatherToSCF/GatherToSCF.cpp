@@ -1,4 +1,10 @@
 //===- GatherToSCF.cpp - gather ops to plain loops ------------------------===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "gather/Conversion/GatherToSCF.h"
 #include "gather/Conversion/MultiaxisLowering/MultiaxisLowering.h"

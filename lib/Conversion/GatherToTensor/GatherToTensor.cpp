@@ -1,5 +1,9 @@
 //===- GatherToTensor.cpp - gather.multiaxis back to tensor.gather --------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // For pipelines that only know upstream ops. tensor.gather's result is
 // [index batch dims..., source dims with the gather dims set to 1]: it has
 // no dimension that pairs source and indices element-wise, its gather_dims
@@ -182,7 +186,8 @@ static void convertMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
             .getResult()[0];
   }
   if (result.getType() != op.getInit().getType())
-    result = tensor::CastOp::create(rewriter, loc, op.getInit().getType(), result);
+    result =
+        tensor::CastOp::create(rewriter, loc, op.getInit().getType(), result);
   rewriter.replaceOp(op, result);
 }
 

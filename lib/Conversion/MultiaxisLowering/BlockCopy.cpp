@@ -1,5 +1,9 @@
 //===- BlockCopy.cpp - trailing blocks copied whole -----------------------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A trailing block of output dimensions that is taken from the input whole
 // (an embedding row, the trailing dimensions of a block gather) is copied
 // with one slice per coordinate of the other dimensions, never element by

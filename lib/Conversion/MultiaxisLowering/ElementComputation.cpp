@@ -1,5 +1,9 @@
 //===- ElementComputation.cpp - the scalar semantics of gather.multiaxis --===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // One output element from its coordinate, by the multiaxis rule and the
 // read policy of the semantics library (Semantics.h), with what only the
 // lowering has: the table of resolved indices and the error flag. Every

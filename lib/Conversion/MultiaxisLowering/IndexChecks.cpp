@@ -1,5 +1,9 @@
 //===- RuntimeChecks.cpp - what only the run time can decide --------------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The lowering's own checks (the shape rules are Utils/RuntimeChecks.h's):
 // each returns an i1 "holds" (or null when nothing needs checking);
 // LowerMultiaxis.cpp decides what a failure does.

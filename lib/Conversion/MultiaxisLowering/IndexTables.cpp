@@ -1,5 +1,9 @@
 //===- IndexTables.cpp - indices resolved once, reused by many rows -------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Where a loop reads each index value many times (the dimensions the
 // indices broadcast along), the policy is applied to every index value, or
 // every coordinate tuple, once: into a table of input coordinates (scalar

@@ -1,5 +1,9 @@
 //===- LoopOrder.cpp - the order of the loops over output rows ------------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The output's dimension order is not always the best loop order. Where
 // the indices address a small part of the input (the axes) and the output
 // repeats that lookup along dimensions the input spans (an NHWC lookup of

@@ -1,5 +1,9 @@
 //===- LowerMultiaxis.cpp - one gather.multiaxis to loops, and patterns ---===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Emits what the plan (LoweringPlan.h) decided for one op: the run-time
 // checks before the loops, the form that computes the output (block copy,
 // vector rows, index tables, or the strategy's own element loops), what a

@@ -1,5 +1,9 @@
 //===- Prefetch.cpp - software prefetch of what later iterations read -----===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A gather reads its input at places that only the indices know, so the
 // hardware prefetchers, which follow addresses, cannot run ahead of it: each
 // miss costs a full memory latency, and a core keeps only a few in flight.

@@ -1,5 +1,9 @@
 //===- SerialLoops.cpp - scf.for loop nests over a tensor -----------------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The serial host form of a loop nest over an output: GatherToSCF's loops,
 // and the cold path of the other CPU lowerings.
 //

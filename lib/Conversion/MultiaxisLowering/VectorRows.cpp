@@ -1,5 +1,9 @@
 //===- VectorRows.cpp - element gathers vectorized along rows -------------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Genuine element gathers (no trailing block to copy) run one output row per
 // scf.forall iteration, V lanes at a time: index values read contiguously or
 // gathered along the indices row, the policy in vector arithmetic, and the

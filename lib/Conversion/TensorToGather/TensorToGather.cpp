@@ -1,5 +1,9 @@
 //===- TensorToGather.cpp - tensor.gather to gather.multiaxis -------------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // tensor.gather %source[%indices] gather_dims([g...]) with indices
 // [b_1..b_n, k] reads source at the k coordinates of each index row for the
 // dims g and copies the others whole; its result is
@@ -89,10 +93,11 @@ struct TensorGatherToMultiaxis : OpRewritePattern<tensor::GatherOp> {
       axes.push_back(batch + g);
     Value init = createMultiaxisInit(rewriter, loc, input, indices, axes);
     if (!init)
-      return rewriter.notifyMatchFailure(op, "shapes break the multiaxis rules");
-    auto multiaxis =
-        MultiaxisOp::create(rewriter, loc, input, indices, axes,
-                            NegativeIndexMode::out_of_bounds, outOfBounds, init);
+      return rewriter.notifyMatchFailure(op,
+                                         "shapes break the multiaxis rules");
+    auto multiaxis = MultiaxisOp::create(rewriter, loc, input, indices, axes,
+                                         NegativeIndexMode::out_of_bounds,
+                                         outOfBounds, init);
     // The multiaxis output is the non-rank-reduced result; a rank-reduced
     // tensor.gather drops the unit gather dimensions.
     Value result = multiaxis.getOutput();

@@ -1,5 +1,9 @@
 //===- TosaToGather.cpp - tosa.gather to gather.multiaxis -----------------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // tosa.gather: values [N, K, C], indices [N, W] -> output [N, W, C] with
 // output[n, w, c] = values[n, indices[n, w], c]. As gather.multiaxis:
 // indices expanded to [N, W, 1], axes = [1]: dimension 0 pairs values and
@@ -55,7 +59,8 @@ struct TosaGatherToMultiaxis : OpRewritePattern<tosa::GatherOp> {
     Value init =
         createMultiaxisInit(rewriter, loc, op.getValues(), indices, {1});
     if (!init)
-      return rewriter.notifyMatchFailure(op, "shapes break the multiaxis rules");
+      return rewriter.notifyMatchFailure(op,
+                                         "shapes break the multiaxis rules");
     auto multiaxis = MultiaxisOp::create(
         rewriter, loc, op.getValues(), indices, ArrayRef<int64_t>{1},
         NegativeIndexMode::out_of_bounds, OutOfBoundsMode::error, init);

@@ -1,5 +1,9 @@
 //===- consumer-run.cpp - a tool of another project that uses gather -----===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 //   consumer-run FILE.mlir ID...
 //
 // Lowers each function with a pass of its own, which mixes gather's patterns

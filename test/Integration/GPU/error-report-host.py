@@ -25,7 +25,7 @@ import numpy as np
 
 from gather import jit
 from gather import reference as ref
-from gather.difftest import (expect_error_text, function_text, make_case, output_shape)
+from gather_testing.difftest import (expect_error_text, function_text, make_case, output_shape)
 
 bin_dir = sys.argv[1]
 rng = np.random.default_rng(31)

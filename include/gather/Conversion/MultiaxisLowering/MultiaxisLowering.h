@@ -1,5 +1,9 @@
 //===- MultiaxisLowering.h - the shared lowering of gather ops --*- C++ -*-===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The one implementation of gather semantics in the compiler: coordinate
 // mapping, broadcasting, the index policy in the loops and the run-time
 // checks. The GatherToLinalg, GatherToSCF and GatherToGPU conversions only

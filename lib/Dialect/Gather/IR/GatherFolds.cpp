@@ -1,5 +1,9 @@
 //===- GatherFolds.cpp - folds and canonicalization of gather ops ---------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Canonical form: every gather is a gather.multiaxis (plus reshapes), with the
 // most static result type, no negative-index wrap when indices cannot be
 // negative, constant or trivial gathers folded away, and unit dimensions that

@@ -1,4 +1,10 @@
 //===- GatherOps.cpp - gather dialect operations --------------------------===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 

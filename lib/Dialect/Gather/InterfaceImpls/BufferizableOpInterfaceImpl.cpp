@@ -1,5 +1,9 @@
 //===- BufferizableOpInterfaceImpl.cpp - one-shot-bufferize of gathers ----===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A gather op on tensors bufferizes to the same op on buffers: it reads its
 // source and indices and writes its init buffer in place, and the result is
 // that buffer. The init's contents are never read (every output element is

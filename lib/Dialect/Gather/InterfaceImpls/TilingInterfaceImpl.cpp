@@ -1,5 +1,9 @@
 //===- TilingInterfaceImpl.cpp - tiling and fusion of gather ops ----------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The iteration domain of every gather op is its output, all loops parallel.
 // A tile of the output reads a slice of the operands: the source and index
 // dimensions that output dimensions follow are sliced with the tile (a

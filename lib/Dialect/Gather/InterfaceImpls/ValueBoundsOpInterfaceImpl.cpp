@@ -1,5 +1,9 @@
 //===- ValueBoundsOpInterfaceImpl.cpp - result sizes of gather ops --------===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A result dimension equals the init's (destination-passing style) and,
 // where the shape rules give it from one operand alone, that operand's
 // dimension: a source dimension the output follows, or an indices dimension

@@ -1,4 +1,10 @@
 //===- FuseConsumers.cpp - gathers fused into their consumers' tiles ------===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/InterfaceImpls/InterfaceImpls.h"
@@ -72,9 +78,10 @@ SmallVector<OpFoldResult> chooseTileSizes(OpBuilder &b, ShapedType type,
   }
   sizes[rank - 1] = b.getIndexAttr(0);
   int64_t row = type.getDimSize(rank - 1);
-  int64_t rows = ShapedType::isDynamic(row)
-                     ? 8
-                     : std::max<int64_t>(1, tileElements / std::max<int64_t>(row, 1));
+  int64_t rows =
+      ShapedType::isDynamic(row)
+          ? 8
+          : std::max<int64_t>(1, tileElements / std::max<int64_t>(row, 1));
   sizes[rank - 2] = b.getIndexAttr(rows);
   return sizes;
 }
@@ -92,8 +99,7 @@ void updateGatheredTileInPlace(RewriterBase &rewriter, Operation *tiledGather,
   OpOperand *dest = tiledConsumer.getDpsInitOperand(0);
   Value gathered = tiledGather->getResult(0);
   if (dest->get().getType() != gathered.getType() ||
-      tiledConsumer.payloadUsesValueFromOperand(dest) ||
-      !gathered.hasOneUse())
+      tiledConsumer.payloadUsesValueFromOperand(dest) || !gathered.hasOneUse())
     return;
   Value tile = dest->get();
   if (!dominance.properlyDominates(tile, tiledGather)) {
@@ -106,8 +112,8 @@ void updateGatheredTileInPlace(RewriterBase &rewriter, Operation *tiledGather,
       return;
     slice->moveBefore(tiledGather);
   }
-  OpOperand &init = cast<DestinationStyleOpInterface>(tiledGather)
-                        .getDpsInitsMutable()[0];
+  OpOperand &init =
+      cast<DestinationStyleOpInterface>(tiledGather).getDpsInitsMutable()[0];
   Operation *oldInit = init.get().getDefiningOp();
   rewriter.modifyOpInPlace(tiledGather, [&] { init.assign(tile); });
   if (isa_and_nonnull<tensor::ExtractSliceOp>(oldInit) && oldInit->use_empty())
@@ -196,8 +202,8 @@ struct GatherFuseConsumersPass
       // Only the gather is fused: other producers (a broadcast bias) are
       // read through slices of their results.
       options.setFusionControlFn(
-          [gather](tensor::ExtractSliceOp, OpResult producer,
-                   bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          [gather](tensor::ExtractSliceOp, OpResult producer, bool)
+              -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
             if (producer.getOwner() != gather)
               return std::nullopt;
             return scf::SCFTileAndFuseOptions::ControlFnResult{};

@@ -1,5 +1,9 @@
 //===- GatherBase.td - gather dialect, policy enums --------*- tablegen -*-===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The gather dialect: one multiaxis gather and the ONNX-style gathers that map
 // onto it.
 //

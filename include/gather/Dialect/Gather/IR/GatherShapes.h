@@ -1,5 +1,9 @@
 //===- GatherShapes.h - shape rules shared by all gather ops ----*- C++ -*-===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The one place where the rank and shape rules of the gather ops live. The
 // verifiers, type inference, shape reification and the lowerings all use it,
 // so that a rule cannot be checked one way and computed another.

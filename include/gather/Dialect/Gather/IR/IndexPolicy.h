@@ -1,5 +1,9 @@
 //===- IndexPolicy.h - out-of-range index policy of gather ops --*- C++ -*-===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The one definition of what `negative_indices` and `out_of_bounds` mean:
 // on constant index values (the verifier, the folds) and as IR on `index`
 // values or vectors of them (the CPU and GPU lowerings), and which policies

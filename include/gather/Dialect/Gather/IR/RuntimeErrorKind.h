@@ -1,5 +1,9 @@
 //===- RuntimeErrorKind.h - run-time errors of compiled gathers -*- C++ -*-===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The one definition of the run-time error kinds. The lowerings pass a kind
 // to the error hook that compiled code calls when a check fails, and
 // lib/Runtime turns it into a message. Plain C++ without MLIR, so that the

@@ -1,5 +1,9 @@
 //===- InterfaceImpls.h - upstream interfaces of the gather ops -*- C++ -*-===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // External models that let the gather ops take part in upstream
 // transformations: TilingInterface (tiling, fusion both ways, lowering to
 // loops), BufferizableOpInterface (one-shot-bufferize) and

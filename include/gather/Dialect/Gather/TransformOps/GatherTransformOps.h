@@ -1,4 +1,11 @@
-//===- GatherTransformOps.h - transform ops of the gather dialect -*- C++ -*-===//
+//===- GatherTransformOps.h - transform ops of the gather dialect -*- C++
+//-*-===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef GATHER_DIALECT_GATHER_TRANSFORMOPS_GATHERTRANSFORMOPS_H
 #define GATHER_DIALECT_GATHER_TRANSFORMOPS_GATHERTRANSFORMOPS_H

@@ -1,5 +1,9 @@
 //===- GatherTransformOps.td - transform ops of the gather dialect -*- tablegen -*-===//
 //
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Pattern descriptors for `transform.apply_patterns`: a transform script
 // applies the gather pattern sets to the payload it chooses.
 //

@@ -1,4 +1,10 @@
 //===- Passes.h - gather dialect passes -------------------------*- C++ -*-===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_H
 #define GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_H

@@ -1,4 +1,10 @@
 //===- Passes.td - gather dialect passes -------------------*- tablegen -*-===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_TD
 #define GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_TD

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Every worked example printed in the specification documents, with the output
 the specification prints: (name, comment, op, attribute text, data, indices, expected
 output, element type, index type). Shared by the constant-folding test

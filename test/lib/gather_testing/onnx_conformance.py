@@ -1,7 +1,8 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs ONNX's own backend test data (Debian's libonnx-testdata) through the
 ONNX importer and gather-run, comparing with the expected outputs exactly.
 
-    /usr/bin/python3 -m gather.onnx_conformance --bin build/bin
+    /usr/bin/python3 -m gather_testing.onnx_conformance --bin build/bin
 
 Covers every node/test_gather* directory and pytorch-converted/test_Embedding*.
 Each test data set runs as imported and after `gather-opt --canonicalize`.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Execution tests of tiling and fusion: random gathers of one op (the
 differential tests' generator: ranks, broadcasts, dynamic sizes, every
 policy, out-of-range indices) are tiled with upstream's
@@ -8,7 +9,7 @@ compiled and run in process. Each result is compared bit for bit with the
 untiled program and with the numpy reference; an out-of-range index under
 `error` must fail both.
 
-    /usr/bin/python3 -m gather.tiletest --op block --cases 20 --seed 1 \\
+    /usr/bin/python3 -m gather_testing.tiletest --op block --cases 20 --seed 1 \\
         --bin build/bin
 
 With --bufferize the gather is instead bufferized by upstream
@@ -30,7 +31,8 @@ import tempfile
 
 import numpy as np
 
-from gather import difftest, jit
+from gather import jit
+from gather_testing import difftest
 from gather import reference as ref
 
 # The consumer's payload and its numpy form, per element type.

@@ -1,8 +1,9 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Compile gather functions with --gather-gpu-pipeline and assemble every
 kernel's PTX with ptxas, for each requested chip.
 
-    python3 -m gather.ptxcheck --bin build/bin --chips sm_80,sm_90 FILE.mlir ...
-    python3 -m gather.ptxcheck --bin build/bin --random 50 --seed 1
+    python3 -m gather_testing.ptxcheck --bin build/bin --chips sm_80,sm_90 FILE.mlir ...
+    python3 -m gather_testing.ptxcheck --bin build/bin --random 50 --seed 1
 
 --random N adds N random cases per op from the differential-test generator
 (all four ops, every policy, dynamic shapes, empty dimensions). Prints one
@@ -132,7 +133,7 @@ def main(argv=None):
     work = tempfile.mkdtemp(prefix="gather-ptx-")
     files = list(args.files)
     if args.random:
-        from gather import difftest
+        from gather_testing import difftest
         rng = np.random.default_rng(args.seed)
         # One module per op with every case as its own function: one
         # pipeline run per op and chip.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Differential testing of the compiled gathers against the numpy reference.
 
 Generates random cases for one op (ranks 1-6, axes in any order, broadcast
@@ -12,7 +13,7 @@ called in this process (`--canonical-cases N`: only the batches that start
 before case N run after --canonicalize too); `--batch 0` runs every case in its own gather-run
 process (the error exit status and message of the tool included).
 
-    /usr/bin/python3 -m gather.difftest --op block --cases 300 --seed 1 \\
+    /usr/bin/python3 -m gather_testing.difftest --op block --cases 300 --seed 1 \\
         --bin build/bin
 
 Prints "N passed, M failed" and exits with 1 on any failure.
@@ -29,6 +30,7 @@ import numpy as np
 
 from gather import reference as ref
 from gather.mlir_text import gather_op_text
+from gather.mlir_text import tensor_type as mlir_tensor_type
 
 ELEMENT_TYPES = {
     "f32": np.float32, "f64": np.float64, "f16": np.float16,
@@ -39,8 +41,8 @@ POLICIES = ["error", "clamp", "fill", "unchecked"]
 
 
 def tensor_type(shape, ety, dynamic):
-    dims = "".join(("?" if dyn else str(d)) + "x" for d, dyn in zip(shape, dynamic))
-    return f"tensor<{dims}{ety}>"
+    """`shape` with the dimensions flagged in `dynamic` written `?`."""
+    return mlir_tensor_type([None if dyn else d for d, dyn in zip(shape, dynamic)], ety)
 
 
 class Case:
@@ -356,8 +358,7 @@ class FunctionCases:
         error). `dynamic`: (data dims, indices dims, output dims) made
         dynamic, the output's sizes then read from the operands as
         (operand, dim) pairs."""
-        def tensor(shape, element):
-            return "tensor<" + "".join(f"{s}x" for s in shape) + element + ">"
+        tensor = mlir_tensor_type
 
         element = self.ELEMENT[data.dtype.type]
         index_element = "i32" if indices.dtype == np.int32 else "i64"
