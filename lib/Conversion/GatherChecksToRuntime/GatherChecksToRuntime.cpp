@@ -73,6 +73,10 @@ private:
   Operation *findHashedSymbol(ModuleOp module, const std::string &base,
                               function_ref<bool(Operation *)> isWanted,
                               std::string &freeName);
+  func::FuncOp getOrCreateReport(
+      OpBuilder &b, Location loc, ModuleOp module, const std::string &base,
+      FunctionType type,
+      function_ref<void(OpBuilder &, func::FuncOp hook, ValueRange args)> body);
 
   SymbolTableCollection &tables;
 };
@@ -192,6 +196,36 @@ static void markOutOfLine(OpBuilder &b, func::FuncOp fn) {
                                              b.getStringAttr("cold")}));
 }
 
+/// The private function of type `type` named `base` (or the next free
+/// name): found again if it exists, else created out of line at the start
+/// of the module with `body` (given the hook and the arguments), which
+/// builds everything but the return.
+func::FuncOp RuntimeSymbols::getOrCreateReport(
+    OpBuilder &b, Location loc, ModuleOp module, const std::string &base,
+    FunctionType type,
+    function_ref<void(OpBuilder &, func::FuncOp hook, ValueRange args)> body) {
+  std::string name;
+  if (Operation *existing = findHashedSymbol(
+          module, base,
+          [&](Operation *symbol) {
+            auto fn = dyn_cast<func::FuncOp>(symbol);
+            return fn && fn.isPrivate() && fn.getFunctionType() == type;
+          },
+          name))
+    return cast<func::FuncOp>(existing);
+  func::FuncOp hook = getOrDeclareHook(b, loc, module);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto fn = func::FuncOp::create(b, loc, name, type);
+  markOutOfLine(b, fn);
+  remember(module, fn);
+  Block *entry = fn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  body(b, hook, entry->getArguments());
+  func::ReturnOp::create(b, loc);
+  return fn;
+}
+
 /// `__gather_report_shape(site, line, column, kind, dim, lhs, rhs)`: the
 /// hook call of a failed shape check with its three details, one function
 /// per module that every gather.check_shape calls.
@@ -200,78 +234,21 @@ func::FuncOp RuntimeSymbols::getOrCreateShapeReport(OpBuilder &b, Location loc,
   Type i64 = b.getI64Type(), indexType = b.getIndexType();
   auto type = b.getFunctionType(
       {i64, i64, i64, i64, indexType, indexType, indexType}, {});
-  std::string name;
-  if (Operation *existing = findHashedSymbol(
-          module, "__gather_report_shape",
-          [&](Operation *symbol) {
-            auto fn = dyn_cast<func::FuncOp>(symbol);
-            return fn && fn.isPrivate() && fn.getFunctionType() == type;
-          },
-          name))
-    return cast<func::FuncOp>(existing);
-  func::FuncOp hook = getOrDeclareHook(b, loc, module);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto fn = func::FuncOp::create(b, loc, name, type);
-  markOutOfLine(b, fn);
-  remember(module, fn);
-  Block *entry = fn.addEntryBlock();
-  b.setInsertionPointToStart(entry);
-  ValueRange args = entry->getArguments();
-  emitHookCall(b, loc, hook, args[0], args[1], args[2], args[3],
-               args.drop_front(4));
-  func::ReturnOp::create(b, loc);
-  return fn;
+  return getOrCreateReport(
+      b, loc, module, "__gather_report_shape", type,
+      [&](OpBuilder &fb, func::FuncOp hook, ValueRange args) {
+        emitHookCall(fb, loc, hook, args[0], args[1], args[2], args[3],
+                     args.drop_front(4));
+      });
 }
 
-/// The function that reports an invalid index in indices of type
-/// `indicesType` (any layout) under `policy`: a serial scan finds the first
-/// invalid value, and the hook gets its value, position and dimension.
-/// Arguments: the indices; per gathered component the size of the source
-/// dimension it addresses and the dimension to name; the sizes of the
-/// indices as written (the position is given in those); the site address,
-/// line and column. One function per distinct signature and policy, shared
-/// by every check that has them: the scan used to be emitted at each
-/// gather, half of the compile time of a function of many checked gathers.
-func::FuncOp RuntimeSymbols::getOrCreateIndexReport(
-    OpBuilder &b, Location loc, ModuleOp module, MemRefType indicesType,
-    IndexPolicy policy, int64_t components, int64_t writtenRank,
-    bool assumeInvalid) {
+/// The body of an index report (getOrCreateIndexReport): the scan for the
+/// first invalid value and the hook call.
+static void buildIndexScan(OpBuilder &b, Location loc, func::FuncOp hook,
+                           MemRefType indicesType, IndexPolicy policy,
+                           int64_t components, int64_t writtenRank,
+                           bool assumeInvalid, ValueRange args) {
   Type indexType = b.getIndexType(), i64 = b.getI64Type();
-  SmallVector<Type> inputs{indicesType};
-  inputs.append(2 * components + writtenRank, indexType);
-  inputs.append({i64, i64, i64});
-  auto type = b.getFunctionType(inputs, {});
-  std::string key;
-  llvm::raw_string_ostream os(key);
-  os << type << " components=" << components << " written=" << writtenRank
-     << " negative=" << static_cast<int>(policy.negative)
-     << " out_of_bounds=" << static_cast<int>(policy.outOfBounds);
-  if (!assumeInvalid)
-    os << " only_if_invalid";
-  // The name hashes the signature, the split of its index arguments and
-  // the policy: a private function of that name and type is this one.
-  std::string name;
-  if (Operation *existing = findHashedSymbol(
-          module,
-          (assumeInvalid ? "__gather_index_report_" : "__gather_index_check_") +
-              llvm::utohexstr(llvm::xxh3_64bits(key), true),
-          [&](Operation *symbol) {
-            auto fn = dyn_cast<func::FuncOp>(symbol);
-            return fn && fn.isPrivate() && fn.getFunctionType() == type;
-          },
-          name))
-    return cast<func::FuncOp>(existing);
-  func::FuncOp hook = getOrDeclareHook(b, loc, module);
-
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto fn = func::FuncOp::create(b, loc, name, type);
-  markOutOfLine(b, fn);
-  remember(module, fn);
-  Block *entry = fn.addEntryBlock();
-  b.setInsertionPointToStart(entry);
-  ValueRange args = entry->getArguments();
   Value indices = args[0];
   ValueRange addressedSizes = args.slice(1, components);
   ValueRange reportedDims = args.slice(1 + components, components);
@@ -372,8 +349,44 @@ func::FuncOp RuntimeSymbols::getOrCreateIndexReport(
           emitHookCall(eb, el, hook, site, line, column, kind, {});
         scf::YieldOp::create(eb, el);
       });
-  func::ReturnOp::create(b, loc);
-  return fn;
+}
+
+/// The function that reports an invalid index in indices of type
+/// `indicesType` (any layout) under `policy`: a serial scan finds the first
+/// invalid value, and the hook gets its value, position and dimension.
+/// Arguments: the indices; per gathered component the size of the source
+/// dimension it addresses and the dimension to name; the sizes of the
+/// indices as written (the position is given in those); the site address,
+/// line and column. One function per distinct signature and policy, shared
+/// by every check that has them: the scan used to be emitted at each
+/// gather, half of the compile time of a function of many checked gathers.
+func::FuncOp RuntimeSymbols::getOrCreateIndexReport(
+    OpBuilder &b, Location loc, ModuleOp module, MemRefType indicesType,
+    IndexPolicy policy, int64_t components, int64_t writtenRank,
+    bool assumeInvalid) {
+  Type indexType = b.getIndexType(), i64 = b.getI64Type();
+  SmallVector<Type> inputs{indicesType};
+  inputs.append(2 * components + writtenRank, indexType);
+  inputs.append({i64, i64, i64});
+  auto type = b.getFunctionType(inputs, {});
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << type << " components=" << components << " written=" << writtenRank
+     << " negative=" << static_cast<int>(policy.negative)
+     << " out_of_bounds=" << static_cast<int>(policy.outOfBounds);
+  if (!assumeInvalid)
+    os << " only_if_invalid";
+  // The name hashes the signature, the split of its index arguments and
+  // the policy: a private function of that name and type is this one.
+  std::string base =
+      (assumeInvalid ? "__gather_index_report_" : "__gather_index_check_") +
+      llvm::utohexstr(llvm::xxh3_64bits(key), true);
+  return getOrCreateReport(
+      b, loc, module, base, type,
+      [&](OpBuilder &fb, func::FuncOp hook, ValueRange args) {
+        buildIndexScan(fb, loc, hook, indicesType, policy, components,
+                       writtenRank, assumeInvalid, args);
+      });
 }
 
 /// The address of the check's site string and its line and column, as i64.
