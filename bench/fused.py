@@ -10,6 +10,10 @@ against torch (index_select, then add_ and tanh_ in place: three passes,
 the output allocated each call as the compiled function does).
 
     /usr/bin/python3 bench/fused.py [--runs 15] [--threads 2] [--rounds 3]
+        [--other-bin DIR]
+
+--other-bin times a second build's gather-run (fused and unfused) in the
+same alternating rounds, for an A/B of a change.
 
 Every compiled result is compared with numpy (within 1e-6: tanh is not
 correctly rounded).
@@ -49,6 +53,7 @@ def main():
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--bin", default=os.path.join(HERE, "..", "build", "bin"))
+    p.add_argument("--other-bin", default="", help="a second build's bin directory, timed alongside")
     args = p.parse_args()
     work = tempfile.mkdtemp(prefix="gather-fused-")
     atexit.register(shutil.rmtree, work, True)
@@ -76,8 +81,8 @@ def main():
         inputs += ["--input", path]
     out = os.path.join(work, "out.npy")
 
-    def time_gather(extra):
-        r = subprocess.run([os.path.join(args.bin, "gather-run"), src, *inputs, "--output", out,
+    def time_gather(extra, bin_dir=args.bin):
+        r = subprocess.run([os.path.join(bin_dir, "gather-run"), src, *inputs, "--output", out,
                             "--bench", str(args.runs), "--threads", str(args.threads), *extra],
                            capture_output=True, text=True, check=True)
         got = np.load(out)
@@ -86,6 +91,8 @@ def main():
         return float(re.search(r"median ([0-9.]+) ms", r.stdout).group(1))
 
     contenders = {"fused": float("inf"), "unfused": float("inf")}
+    if args.other_bin:
+        contenders.update({"other fused": float("inf"), "other unfused": float("inf")})
     torch_ms = None
     try:
         import torch
@@ -106,6 +113,11 @@ def main():
     for _ in range(args.rounds):
         contenders["fused"] = min(contenders["fused"], time_gather([]))
         contenders["unfused"] = min(contenders["unfused"], time_gather(["--no-fusion"]))
+        if args.other_bin:
+            contenders["other fused"] = min(contenders["other fused"],
+                                            time_gather([], args.other_bin))
+            contenders["other unfused"] = min(contenders["other unfused"],
+                                              time_gather(["--no-fusion"], args.other_bin))
         if torch_ms is not None:
             torch_ms = min(torch_ms, median_ms(torch_run, args.runs))
     print(f"embedding {ROWS}x{WIDTH} f32, {LOOKUPS} lookups, + bias, tanh; threads={args.threads}, "
@@ -116,6 +128,11 @@ def main():
     torch_text = f"{torch_ms:.3f}" if torch_ms is not None else "-"
     torch_ratio = f"{torch_ms / fused:.2f}" if torch_ms is not None else "-"
     print(f"| {fused:.3f} | {unfused:.3f} | {torch_text} | {unfused / fused:.2f} | {torch_ratio} |")
+    if args.other_bin:
+        of, ou = contenders["other fused"], contenders["other unfused"]
+        print("| other fused (ms) | other unfused (ms) | other fused / fused | other unfused / unfused |")
+        print("| ---: | ---: | ---: | ---: |")
+        print(f"| {of:.3f} | {ou:.3f} | {of / fused:.2f} | {ou / unfused:.2f} |")
     print("(ratios above 1: the fused pipeline is faster)")
     return 0
 
