@@ -423,3 +423,21 @@ func.func @check_shape_holds(%ok: i1, %a: index) {
   gather.check_shape %ok, shape_mismatch dim = 1 sizes(%a, %a) for "gather.block"
   return
 }
+
+// -----
+
+// A destination of dynamic size that the operands fix statically is cast to
+// that size; the cast assumes it, so the check the lowering would make of a
+// dynamic size is made here.
+// CHECK-LABEL: func.func @refine_dynamic_destination
+// CHECK-SAME:    %[[E:[^:]*]]: tensor<?x3xf32>
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[DIM:.*]] = tensor.dim %[[E]], %[[C0]]
+// CHECK:         %[[SAME:.*]] = arith.cmpi eq, %[[DIM]], %[[C2]]
+// CHECK:         gather.check_shape %[[SAME]], init_size_mismatch dim = 0 sizes(%[[DIM]], %[[C2]]) for "gather.block"
+// CHECK:         tensor.cast %[[E]] : tensor<?x3xf32> to tensor<2x3xf32>
+func.func @refine_dynamic_destination(%d: tensor<4x3xf32>, %i: tensor<2xi64>, %e: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<4x3xf32>, tensor<2xi64> into tensor<?x3xf32>
+  return %r : tensor<?x3xf32>
+}

@@ -404,6 +404,22 @@ template <typename OpTy> struct RefineResultType : OpRewritePattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "result type already refined");
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
+    // The cast assumes the sizes it makes static: the run-time check of a
+    // destination of another size, which the lowering would have made for
+    // the dynamic size, goes before it.
+    StringRef name = getGatherOrigin(op).getName();
+    for (auto [d, size] : llvm::enumerate(refined)) {
+      if (!written.isDynamicDim(d) || ShapedType::isDynamic(size))
+        continue;
+      Value actual = tensor::DimOp::create(rewriter, loc, op.getInit(), d);
+      Value expected = arith::ConstantIndexOp::create(rewriter, loc, size);
+      Value same = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, actual, expected);
+      CheckShapeOp::create(
+          rewriter, loc, same,
+          static_cast<int64_t>(RuntimeErrorKind::InitSizeMismatch), d, actual,
+          expected, name);
+    }
     Value init =
         tensor::CastOp::create(rewriter, loc, refinedType, op.getInit());
     rewriter.setInsertionPointAfter(op);
