@@ -55,3 +55,27 @@ func.func @not_fused_when_result_is_reused(%d: tensor<100x8xf32>, %i: tensor<16x
   } -> tensor<16x8xf32>
   return %g, %n : tensor<16x8xf32>, tensor<16x8xf32>
 }
+
+// -----
+
+// A consumer with an operand of static size 0 has no iteration either way:
+// it stays unfused (its tile would be an extract_slice at offset 0 of an
+// empty dimension, which MLIR 22's verifier rejects).
+// CHECK-LABEL: func.func @not_fused_with_an_empty_operand
+// CHECK-NOT:     scf.forall
+// CHECK:         gather.block
+// CHECK:         linalg.generic
+func.func @not_fused_with_an_empty_operand(%d: tensor<100x?xf32>, %i: tensor<16xi64>, %bias: tensor<0xf32>) -> tensor<16x?xf32> {
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %d, %c1 : tensor<100x?xf32>
+  %e = tensor.empty(%n) : tensor<16x?xf32>
+  %g = gather.block %d[%i] axis = 0 into %e : tensor<100x?xf32>, tensor<16xi64> into tensor<16x?xf32>
+  %e2 = tensor.empty(%n) : tensor<16x?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%g, %bias : tensor<16x?xf32>, tensor<0xf32>) outs(%e2 : tensor<16x?xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %y = arith.addf %x, %b : f32
+    linalg.yield %y : f32
+  } -> tensor<16x?xf32>
+  return %r : tensor<16x?xf32>
+}

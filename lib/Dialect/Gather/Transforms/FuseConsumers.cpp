@@ -61,6 +61,13 @@ std::optional<Candidate> findCandidate(GatherOpInterface gather) {
       !isElementwise(consumer) || !consumer.isDpsInput(&use) ||
       !consumer.getMatchingIndexingMap(&use).isIdentity())
     return std::nullopt;
+  // A consumer's operand of a static size 0 makes the loops empty too; its
+  // tile would be a tensor.extract_slice at offset 0 of that dimension,
+  // which MLIR 22's verifier rejects.
+  for (Value operand : consumer->getOperands())
+    if (auto type = dyn_cast<ShapedType>(operand.getType());
+        type && llvm::is_contained(type.getShape(), 0))
+      return std::nullopt;
   return Candidate{op, consumer};
 }
 
