@@ -17,6 +17,7 @@
 #include "gather/Conversion/GatherToLinalg.h"
 #include "gather/Conversion/GatherToSCF.h"
 #include "gather/Conversion/GatherToTensor.h"
+#include "gather/Conversion/LinalgToGather.h"
 #include "gather/Conversion/TensorToGather.h"
 #include "gather/Conversion/TosaToGather.h"
 

@@ -143,6 +143,53 @@ def GatherMapToGPU : Pass<"gather-map-to-gpu", "ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def ConvertLinalgToGather : Pass<"convert-linalg-to-gather"> {
+  let summary = "Raise gather-like linalg.generic ops into gather ops";
+  let description = [{
+    Frontends lower embedding lookups, `index_select`, `torch.gather` /
+    `take_along_axis` and StableHLO gathers to a `linalg.generic` whose body
+    reads a table with `tensor.extract` at positions computed from an index
+    operand. This pass recognizes those and rewrites each into the gather op
+    that expresses it, with the destination the generic had:
+
+    - `gather.block`: the index values come from an input whose indexing map
+      is consecutive iteration dimensions `[a, a + q)` and the table is read
+      at `linalg.index` positions around them (embedding, index_select,
+      take);
+    - `gather.elements`: an input with the identity map, every other table
+      position the same iteration dimension (torch.gather,
+      take_along_axis);
+    - `gather.nd`: the coordinates read inside the body from a trailing
+      index dimension (`tensor.extract %idx[i0, ..., c]` for constant
+      components), as StableHLO's gather lowering writes them;
+    - `gather.multiaxis`: an input whose map drops or pins iteration
+      dimensions (indices broadcast along them).
+
+    The idioms that normalize the index become the policy: integer casts of
+    any width (`arith.index_cast`, `index_castui`, `extsi`, `extui`); a
+    select that adds the dimension size to a negative value
+    (`negative_indices = wrap`); `maxsi`/`minsi` clamps to `[0, size - 1]`
+    (`out_of_bounds = clamp`); a select of zero for an invalid index
+    (`fill`). A plain read is undefined for an out-of-range index: it
+    becomes `error` (checked at run time), or `unchecked` with
+    `plain-reads=unchecked`.
+
+    A body that computes more than the gathered element (a cast, a scale, a
+    bias from another operand) becomes the gather op and an elementwise
+    `linalg.generic` of the rest, which the CPU pipeline fuses into the
+    gather's loops again. Everything else is left alone: reductions, bodies
+    with side effects, positions that no gather op expresses.
+  }];
+  let options = [
+    Option<"plainReads", "plain-reads", "std::string", "\"error\"",
+           "What a plain read of an index that may be out of range becomes: "
+           "error (checked) or unchecked">
+  ];
+  let dependentDialects = ["::mlir::gather::GatherDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ConvertTensorGatherToGather : Pass<"convert-tensor-gather-to-gather"> {
   let summary = "Convert upstream tensor.gather into gather.multiaxis";
   let description = [{

@@ -1,0 +1,402 @@
+// RUN: gather-opt %s --convert-linalg-to-gather --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-linalg-to-gather=plain-reads=unchecked --split-input-file | FileCheck %s --check-prefix=UNCHECKED
+// The plugin registers the pass in upstream's mlir-opt.
+// RUN: %mlir_opt --load-dialect-plugin=%gather_lib/GatherPlugin.so --load-pass-plugin=%gather_lib/GatherPlugin.so %s --pass-pipeline="builtin.module(func.func(convert-linalg-to-gather))" --split-input-file | FileCheck %s
+
+// The forms written after what frontends emit (torch-mlir's TorchToLinalg
+// for embedding, index_select and gather; StableHLO's gather lowering as
+// IREE's tests show it), each raised to the gather op that expresses it
+// with the destination the generic had.
+
+// Embedding (torch-mlir aten.embedding): the indices' map is the leading
+// loops, the table read at [index, linalg.index 2]. A plain read: an
+// out-of-range index is undefined there, checked here (error) unless asked.
+// CHECK-LABEL: func.func @embedding
+// CHECK-SAME:    %[[W:[^:]*]]: tensor<50000x768xf32>, %[[IDS:[^:]*]]: tensor<?x?xi64>
+// CHECK:         %[[INIT:.*]] = tensor.empty(%{{.*}}, %{{.*}}) : tensor<?x?x768xf32>
+// CHECK:         %[[R:.*]] = gather.block %[[W]][%[[IDS]]] axis = 0 negative_indices = out_of_bounds into %[[INIT]] : tensor<50000x768xf32>, tensor<?x?xi64> into tensor<?x?x768xf32>
+// CHECK:         return %[[R]]
+// CHECK-NOT:     linalg.generic
+// UNCHECKED-LABEL: func.func @embedding
+// UNCHECKED:       gather.block {{.*}} axis = 0 negative_indices = out_of_bounds out_of_bounds = unchecked into
+#map_i = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map_o = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @embedding(%weight: tensor<50000x768xf32>, %ids: tensor<?x?xi64>) -> tensor<?x?x768xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tensor.dim %ids, %c0 : tensor<?x?xi64>
+  %s = tensor.dim %ids, %c1 : tensor<?x?xi64>
+  %init = tensor.empty(%b, %s) : tensor<?x?x768xf32>
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ids : tensor<?x?xi64>) outs(%init : tensor<?x?x768xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %i = arith.index_cast %in : i64 to index
+    %j = linalg.index 2 : index
+    %v = tensor.extract %weight[%i, %j] : tensor<50000x768xf32>
+    linalg.yield %v : f32
+  } -> tensor<?x?x768xf32>
+  return %r : tensor<?x?x768xf32>
+}
+
+// -----
+
+// index_select along dimension 1 with i32 indices and the negative wrap
+// torch emits (x < 0 ? x + size : x, in i32 before the cast): a block
+// gather along axis 1 that wraps negative indices.
+// CHECK-LABEL: func.func @index_select_wrap
+// CHECK-SAME:    %[[T:[^:]*]]: tensor<8x1000x4xf32>, %[[I:[^:]*]]: tensor<500xi32>
+// CHECK:         gather.block %[[T]][%[[I]]] axis = 1 into %{{.*}} : tensor<8x1000x4xf32>, tensor<500xi32> into tensor<8x500x4xf32>
+// CHECK-NOT:     linalg.generic
+#map_i = affine_map<(d0, d1, d2) -> (d1)>
+#map_o = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @index_select_wrap(%t: tensor<8x1000x4xf32>, %idx: tensor<500xi32>) -> tensor<8x500x4xf32> {
+  %init = tensor.empty() : tensor<8x500x4xf32>
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%idx : tensor<500xi32>) outs(%init : tensor<8x500x4xf32>) {
+  ^bb0(%in: i32, %out: f32):
+    %c0_i32 = arith.constant 0 : i32
+    %size = arith.constant 1000 : i32
+    %neg = arith.cmpi slt, %in, %c0_i32 : i32
+    %plus = arith.addi %in, %size : i32
+    %w = arith.select %neg, %plus, %in : i32
+    %x = arith.index_cast %w : i32 to index
+    %i0 = linalg.index 0 : index
+    %i2 = linalg.index 2 : index
+    %v = tensor.extract %t[%i0, %x, %i2] : tensor<8x1000x4xf32>
+    linalg.yield %v : f32
+  } -> tensor<8x500x4xf32>
+  return %r : tensor<8x500x4xf32>
+}
+
+// -----
+
+// torch.gather / take_along_axis (aten.gather): the indices' map is the
+// identity, every other table position its own loop: gather.elements; the
+// data may be larger than the indices off the axis, as torch allows.
+// CHECK-LABEL: func.func @torch_gather
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<4096x4096xf32>, %[[I:[^:]*]]: tensor<4096x1024xi64>, %[[E:[^:]*]]: tensor<4096x1024xf32>
+// CHECK:         %[[R:.*]] = gather.elements %[[D]][%[[I]]] axis = 1 negative_indices = out_of_bounds into %[[E]]
+// CHECK:         return %[[R]]
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @torch_gather(%d: tensor<4096x4096xf32>, %idx: tensor<4096x1024xi64>, %e: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<4096x1024xi64>) outs(%e : tensor<4096x1024xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %i0 = linalg.index 0 : index
+    %x = arith.index_cast %in : i64 to index
+    %v = tensor.extract %d[%i0, %x] : tensor<4096x4096xf32>
+    linalg.yield %v : f32
+  } -> tensor<4096x1024xf32>
+  return %r : tensor<4096x1024xf32>
+}
+
+// -----
+
+// The same with dynamic sizes, i8 indices sign-extended before the cast
+// and a wrap on index values: elements along axis 0, wrapping.
+// CHECK-LABEL: func.func @take_along_axis_dynamic_i8
+// CHECK:         gather.elements %{{.*}}[%{{.*}}] axis = 0 into %{{.*}} : tensor<?x?xf16>, tensor<?x?xi8> into tensor<?x?xf16>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @take_along_axis_dynamic_i8(%d: tensor<?x?xf16>, %idx: tensor<?x?xi8>, %e: tensor<?x?xf16>) -> tensor<?x?xf16> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %d, %c0 : tensor<?x?xf16>
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<?x?xi8>) outs(%e : tensor<?x?xf16>) {
+  ^bb0(%in: i8, %out: f16):
+    %wide = arith.extsi %in : i8 to i64
+    %x = arith.index_cast %wide : i64 to index
+    %zero = arith.constant 0 : index
+    %neg = arith.cmpi slt, %x, %zero : index
+    %plus = arith.addi %x, %n : index
+    %w = arith.select %neg, %plus, %x : index
+    %i1 = linalg.index 1 : index
+    %v = tensor.extract %d[%w, %i1] : tensor<?x?xf16>
+    linalg.yield %v : f16
+  } -> tensor<?x?xf16>
+  return %r : tensor<?x?xf16>
+}
+
+// -----
+
+// StableHLO's gather lowering (collapsed_slice_dims = [0, 1],
+// start_index_map = [0, 1], index_vector_dim = 2, offset_dims = [2]): no
+// input, the coordinates read from the trailing index dimension in the
+// body, each clamped to [0, size - 1]: gather.nd with `clamp`.
+// CHECK-LABEL: func.func @stablehlo_gather
+// CHECK-SAME:    %[[OP:[^:]*]]: tensor<1x4x8xi32>, %[[SI:[^:]*]]: tensor<1x8x2xi32>
+// CHECK:         %[[INIT:.*]] = tensor.empty() : tensor<1x8x8xi32>
+// CHECK:         gather.nd %[[OP]][%[[SI]]] negative_indices = out_of_bounds out_of_bounds = clamp into %[[INIT]] : tensor<1x4x8xi32>, tensor<1x8x2xi32> into tensor<1x8x8xi32>
+#map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @stablehlo_gather(%operand: tensor<1x4x8xi32>, %start_indices: tensor<1x8x2xi32>) -> tensor<1x8x8xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %init = tensor.empty() : tensor<1x8x8xi32>
+  %r = linalg.generic {indexing_maps = [#map], iterator_types = ["parallel", "parallel", "parallel"]}
+      outs(%init : tensor<1x8x8xi32>) {
+  ^bb0(%out: i32):
+    %i0 = linalg.index 0 : index
+    %i1 = linalg.index 1 : index
+    %i2 = linalg.index 2 : index
+    %s0i = tensor.extract %start_indices[%i0, %i1, %c0] : tensor<1x8x2xi32>
+    %s0 = arith.index_cast %s0i : i32 to index
+    %s1i = tensor.extract %start_indices[%i0, %i1, %c1] : tensor<1x8x2xi32>
+    %s1 = arith.index_cast %s1i : i32 to index
+    %lo0 = arith.maxsi %s0, %c0 : index
+    %in0 = arith.minsi %lo0, %c0 : index
+    %lo1 = arith.maxsi %s1, %c0 : index
+    %in1 = arith.minsi %lo1, %c3 : index
+    %y = tensor.extract %operand[%in0, %in1, %i2] : tensor<1x4x8xi32>
+    linalg.yield %y : i32
+  } -> tensor<1x8x8xi32>
+  return %r : tensor<1x8x8xi32>
+}
+
+// -----
+
+// A dynamic StableHLO gather of one coordinate per row (index_vector_dim 1,
+// start_index_map [0], the rows whole): the clamp's bound is the run-time
+// size minus 1.
+// CHECK-LABEL: func.func @stablehlo_gather_dynamic
+// CHECK:         gather.nd %{{.*}}[%{{.*}}] negative_indices = out_of_bounds out_of_bounds = clamp into %{{.*}} : tensor<?x?xf32>, tensor<?x1xi64> into tensor<?x?xf32>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @stablehlo_gather_dynamic(%operand: tensor<?x?xf32>, %start_indices: tensor<?x1xi64>, %init: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = linalg.generic {indexing_maps = [#map], iterator_types = ["parallel", "parallel"]}
+      outs(%init : tensor<?x?xf32>) {
+  ^bb0(%out: f32):
+    %i0 = linalg.index 0 : index
+    %i1 = linalg.index 1 : index
+    %si = tensor.extract %start_indices[%i0, %c0] : tensor<?x1xi64>
+    %s = arith.index_cast %si : i64 to index
+    %d0 = tensor.dim %operand, %c0 : tensor<?x?xf32>
+    %last = arith.subi %d0, %c1 : index
+    %lo = arith.maxsi %s, %c0 : index
+    %in0 = arith.minsi %lo, %last : index
+    %y = tensor.extract %operand[%in0, %i1] : tensor<?x?xf32>
+    linalg.yield %y : f32
+  } -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// A select of zero for an invalid index (the safe read at 0 meanwhile):
+// `fill`; a dynamic table whose followed dimension the frontend sized from
+// the table itself needs no slice.
+// CHECK-LABEL: func.func @fill_invalid
+// CHECK-SAME:    %[[T:[^:]*]]: tensor<?x?xf32>
+// CHECK-NOT:     tensor.extract_slice
+// CHECK:         gather.block %[[T]][%{{.*}}] axis = 0 negative_indices = out_of_bounds out_of_bounds = fill into
+#map_i = affine_map<(d0, d1) -> (d0)>
+#map_o = affine_map<(d0, d1) -> (d0, d1)>
+func.func @fill_invalid(%t: tensor<?x?xf32>, %idx: tensor<?xi64>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %idx, %c0 : tensor<?xi64>
+  %rows = tensor.dim %t, %c0 : tensor<?x?xf32>
+  %width = tensor.dim %t, %c1 : tensor<?x?xf32>
+  %init = tensor.empty(%n, %width) : tensor<?x?xf32>
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<?xi64>) outs(%init : tensor<?x?xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %x = arith.index_cast %in : i64 to index
+    %ok = arith.cmpi ult, %x, %rows : index
+    %safe = arith.select %ok, %x, %c0 : index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %t[%safe, %j] : tensor<?x?xf32>
+    %zero = arith.constant 0.0 : f32
+    %y = arith.select %ok, %v, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// Indices broadcast along a loop their map leaves out: out[i, j, k] =
+// t[i, j, idx[i, k]] is gather.multiaxis with indices [i, 1, k]; the table
+// is read only up to the output's sizes off the axis (a slice).
+// CHECK-LABEL: func.func @broadcast_indices
+// CHECK-SAME:    %[[T:[^:]*]]: tensor<4x9x10xf32>, %[[I:[^:]*]]: tensor<4x5xi32>
+// CHECK:         %[[EXP:.*]] = tensor.expand_shape %[[I]] {{\[\[}}0, 1], [2]] output_shape [4, 1, 5] : tensor<4x5xi32> into tensor<4x1x5xi32>
+// CHECK:         %[[S:.*]] = tensor.extract_slice %[[T]][0, 0, 0] [4, 6, 10] [1, 1, 1]
+// CHECK:         gather.multiaxis %[[S]][%[[EXP]]] axes = [2] negative_indices = out_of_bounds into %{{.*}} : tensor<4x6x10xf32>, tensor<4x1x5xi32> into tensor<4x6x5xf32>
+#map_i = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map_o = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @broadcast_indices(%t: tensor<4x9x10xf32>, %idx: tensor<4x5xi32>) -> tensor<4x6x5xf32> {
+  %init = tensor.empty() : tensor<4x6x5xf32>
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%idx : tensor<4x5xi32>) outs(%init : tensor<4x6x5xf32>) {
+  ^bb0(%in: i32, %out: f32):
+    %x = arith.index_cast %in : i32 to index
+    %i0 = linalg.index 0 : index
+    %i1 = linalg.index 1 : index
+    %v = tensor.extract %t[%i0, %i1, %x] : tensor<4x9x10xf32>
+    linalg.yield %v : f32
+  } -> tensor<4x6x5xf32>
+  return %r : tensor<4x6x5xf32>
+}
+
+// -----
+
+// More than a gather in the body: an embedding cast to f32, scaled and
+// biased by another operand. The gather goes into a tensor of its own; the
+// rest is an elementwise generic over it and the bias into the original
+// destination (the CPU pipeline fuses them again).
+// CHECK-LABEL: func.func @gather_then_compute
+// CHECK-SAME:    %[[T:[^:]*]]: tensor<1000x64xf16>, %[[I:[^:]*]]: tensor<32xi64>, %[[BIAS:[^:]*]]: tensor<64xf32>
+// CHECK:         %[[INIT:.*]] = tensor.empty() : tensor<32x64xf32>
+// CHECK:         %[[TMP:.*]] = tensor.empty() : tensor<32x64xf16>
+// CHECK:         %[[G:.*]] = gather.block %[[T]][%[[I]]] axis = 0 negative_indices = out_of_bounds into %[[TMP]]
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%[[G]], %[[BIAS]] : tensor<32x64xf16>, tensor<64xf32>) outs(%[[INIT]] : tensor<32x64xf32>)
+// CHECK:         ^bb0(%[[V:.*]]: f16, %[[B:.*]]: f32, %{{.*}}: f32):
+// CHECK:           %[[F:.*]] = arith.extf %[[V]] : f16 to f32
+// CHECK:           %[[S:.*]] = arith.mulf %[[F]], %{{.*}} : f32
+// CHECK:           %[[Y:.*]] = arith.addf %[[S]], %[[B]] : f32
+// CHECK:           linalg.yield %[[Y]]
+// CHECK-NOT:       tensor.extract
+// CHECK:         return %[[R]]
+#map_i = affine_map<(d0, d1) -> (d0)>
+#map_b = affine_map<(d0, d1) -> (d1)>
+#map_o = affine_map<(d0, d1) -> (d0, d1)>
+func.func @gather_then_compute(%t: tensor<1000x64xf16>, %idx: tensor<32xi64>, %bias: tensor<64xf32>) -> tensor<32x64xf32> {
+  %init = tensor.empty() : tensor<32x64xf32>
+  %r = linalg.generic {indexing_maps = [#map_i, #map_b, #map_o], iterator_types = ["parallel", "parallel"]}
+      ins(%idx, %bias : tensor<32xi64>, tensor<64xf32>) outs(%init : tensor<32x64xf32>) {
+  ^bb0(%in: i64, %b: f32, %out: f32):
+    %x = arith.index_cast %in : i64 to index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %t[%x, %j] : tensor<1000x64xf16>
+    %f = arith.extf %v : f16 to f32
+    %scale = arith.constant 8.0 : f32
+    %s = arith.mulf %f, %scale : f32
+    %y = arith.addf %s, %b : f32
+    linalg.yield %y : f32
+  } -> tensor<32x64xf32>
+  return %r : tensor<32x64xf32>
+}
+
+// -----
+
+// Unsigned index values narrower than 64 bits (index_castui) are widened
+// with a zero extension first: the gather ops read signed values.
+// CHECK-LABEL: func.func @unsigned_indices
+// CHECK:         %[[WIDE:.*]] = linalg.map { arith.extui } ins(%{{.*}} : tensor<16xi32>) outs(%{{.*}} : tensor<16xi64>)
+// CHECK:         gather.block %{{.*}}[%[[WIDE]]] axis = 0 negative_indices = out_of_bounds into %{{.*}} : tensor<100x8xf32>, tensor<16xi64>
+#map_i = affine_map<(d0, d1) -> (d0)>
+#map_o = affine_map<(d0, d1) -> (d0, d1)>
+func.func @unsigned_indices(%t: tensor<100x8xf32>, %idx: tensor<16xi32>) -> tensor<16x8xf32> {
+  %init = tensor.empty() : tensor<16x8xf32>
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<16xi32>) outs(%init : tensor<16x8xf32>) {
+  ^bb0(%in: i32, %out: f32):
+    %x = arith.index_castui %in : i32 to index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %t[%x, %j] : tensor<100x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<16x8xf32>
+  return %r : tensor<16x8xf32>
+}
+
+// -----
+
+// Left alone: a reduction over the gathered values (a bag sum).
+// CHECK-LABEL: func.func @reduction_stays
+// CHECK:         linalg.generic
+// CHECK-NOT:     gather.
+#map_i = affine_map<(d0, d1) -> (d1)>
+#map_o = affine_map<(d0, d1) -> (d0)>
+func.func @reduction_stays(%t: tensor<100x8xf32>, %idx: tensor<16xi64>, %init: tensor<8xf32>) -> tensor<8xf32> {
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "reduction"]}
+      ins(%idx : tensor<16xi64>) outs(%init : tensor<8xf32>) {
+  ^bb0(%in: i64, %acc: f32):
+    %x = arith.index_cast %in : i64 to index
+    %j = linalg.index 0 : index
+    %v = tensor.extract %t[%x, %j] : tensor<100x8xf32>
+    %s = arith.addf %acc, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+// Left alone: a position that is no index value (an index plus one), two
+// tables read at data-dependent positions, a window (StableHLO with a
+// slice size of 2: the clamped start plus a loop), a truncated index.
+// CHECK-LABEL: func.func @not_gathers
+// CHECK-COUNT-4: linalg.generic
+// CHECK-NOT:     gather.
+#map_i = affine_map<(d0, d1) -> (d0)>
+#map_o = affine_map<(d0, d1) -> (d0, d1)>
+func.func @not_gathers(%t: tensor<100x8xf32>, %u: tensor<100x8xf32>, %idx: tensor<16xi64>, %init: tensor<16x8xf32>, %w: tensor<16x2xf32>) -> (tensor<16x8xf32>, tensor<16x8xf32>, tensor<16x2xf32>, tensor<16x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %r0 = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<16xi64>) outs(%init : tensor<16x8xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %x = arith.index_cast %in : i64 to index
+    %x1 = arith.addi %x, %c1 : index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %t[%x1, %j] : tensor<100x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<16x8xf32>
+  %r1 = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<16xi64>) outs(%init : tensor<16x8xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %x = arith.index_cast %in : i64 to index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %t[%x, %j] : tensor<100x8xf32>
+    %y = tensor.extract %u[%x, %j] : tensor<100x8xf32>
+    %s = arith.addf %v, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<16x8xf32>
+  %r2 = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<16xi64>) outs(%w : tensor<16x2xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %x = arith.index_cast %in : i64 to index
+    %lo = arith.maxsi %x, %c0 : index
+    %start = arith.minsi %lo, %c6 : index
+    %j = linalg.index 1 : index
+    %pos = arith.addi %start, %j : index
+    %v = tensor.extract %t[%c0, %pos] : tensor<100x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<16x2xf32>
+  %r3 = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<16xi64>) outs(%init : tensor<16x8xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %n = arith.trunci %in : i64 to i32
+    %x = arith.index_cast %n : i32 to index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %t[%x, %j] : tensor<100x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<16x8xf32>
+  return %r0, %r1, %r2, %r3 : tensor<16x8xf32>, tensor<16x8xf32>, tensor<16x2xf32>, tensor<16x8xf32>
+}
+
+// -----
+
+// Indices constant along the gathered loop: the read repeats one element
+// along the output's gathered dimension, a broadcast along the axis that
+// no gather op expresses.
+// CHECK-LABEL: func.func @index_constant_along_axis
+// CHECK:         linalg.generic
+// CHECK-NOT:     gather.
+#map_i = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map_o = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @index_constant_along_axis(%t: tensor<4x6x10xf32>, %idx: tensor<4x6xi32>) -> tensor<4x6x5xf32> {
+  %init = tensor.empty() : tensor<4x6x5xf32>
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%idx : tensor<4x6xi32>) outs(%init : tensor<4x6x5xf32>) {
+  ^bb0(%in: i32, %out: f32):
+    %x = arith.index_cast %in : i32 to index
+    %i0 = linalg.index 0 : index
+    %i1 = linalg.index 1 : index
+    %v = tensor.extract %t[%i0, %i1, %x] : tensor<4x6x10xf32>
+    linalg.yield %v : f32
+  } -> tensor<4x6x5xf32>
+  return %r : tensor<4x6x5xf32>
+}
