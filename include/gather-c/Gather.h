@@ -55,6 +55,9 @@ GatherProgram *gatherProgramCreateWithOptLevel(const char *mlirText,
    it (one compiled body); any other function keeps its own body as well,
    and takes longer to compile. */
 #define GATHER_PROGRAM_DESTINATION_ENTRIES 1u
+/* Leaves gather-like linalg.generic ops as they are, where the pipelines
+   otherwise raise them into gather ops first (convert-linalg-to-gather). */
+#define GATHER_PROGRAM_NO_RAISE 2u
 
 /* gatherProgramCreateWithOptLevel with `flags` (GATHER_PROGRAM_*). */
 GatherProgram *gatherProgramCreateWithFlags(const char *mlirText,

@@ -247,6 +247,7 @@ gatherProgramCreateWithFlags(const char *mlirText, const char *entry,
   options.optLevel = optLevel;
   options.destinationEntries =
       (flags & GATHER_PROGRAM_DESTINATION_ENTRIES) && !program->onGpu;
+  options.raiseLinalg = !(flags & GATHER_PROGRAM_NO_RAISE);
   std::string jitError;
   program->engine = gather::compileForJit(*program->module, program->entry,
                                           options, jitError);

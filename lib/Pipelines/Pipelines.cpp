@@ -22,6 +22,7 @@
 #include "gather/Conversion/GatherToGPU.h"
 #include "gather/Conversion/GatherToLinalg.h"
 #include "gather/Conversion/GatherToSCF.h"
+#include "gather/Conversion/LinalgToGather.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -175,9 +176,18 @@ static void addCpuToLLVM(OpPassManager &pm) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+/// The gathers frontends write as linalg.generic (a tensor.extract at
+/// positions read from an index operand) become gather ops, so that the
+/// lowering, the checks and the fusion below apply to them.
+static void addRaising(OpPassManager &pm, bool raise) {
+  if (raise)
+    pm.addNestedPass<func::FuncOp>(createConvertLinalgToGather());
+}
+
 void mlir::gather::buildGatherCpuPipeline(
     OpPassManager &pm, const GatherCpuPipelineOptions &options) {
   pm.addPass(createGatherCheckInput());
+  addRaising(pm, options.raiseLinalg);
   // Before canonicalization, which would put reshapes between a gather and
   // its consumer.
   if (options.destinationEntries)
@@ -262,6 +272,7 @@ static void addGpuHostToLLVM(OpPassManager &pm,
 void mlir::gather::buildGatherGpuPipeline(
     OpPassManager &pm, const GatherGpuPipelineOptions &options) {
   pm.addPass(createGatherCheckInput());
+  addRaising(pm, options.raiseLinalg);
   addGatherLowering(pm, createConvertGatherToGPU());
   addBufferization(pm);
   addGpuKernels(pm, options);

@@ -20,6 +20,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -84,13 +85,30 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     gpuOptions.chip = "sm_" + std::to_string(capability);
     gpuOptions.features = capability >= 100 ? "+ptx86" : "+ptx80";
     gpuOptions.format = "isa";
+    gpuOptions.raiseLinalg = options.raiseLinalg;
     buildGatherGpuPipeline(pm, gpuOptions);
+  } else if (options.device == "cpu" && !options.pipeline.empty()) {
+    std::string pipelineError;
+    llvm::raw_string_ostream errorStream(pipelineError);
+    FailureOr<OpPassManager> parsed =
+        parsePassPipeline(options.pipeline, errorStream);
+    if (failed(parsed)) {
+      error = "cannot parse the pipeline: " + pipelineError;
+      return nullptr;
+    }
+    if (parsed->getOpAnchorName() != ModuleOp::getOperationName()) {
+      error = "the pipeline must be anchored on builtin.module, not '" +
+              parsed->getOpAnchorName().str() + "'";
+      return nullptr;
+    }
+    static_cast<OpPassManager &>(pm) = std::move(*parsed);
   } else if (options.device == "cpu") {
     GatherCpuPipelineOptions cpuOptions;
     cpuOptions.destinationEntries = options.destinationEntries;
     cpuOptions.parallel = options.parallel;
     cpuOptions.reference = options.reference;
     cpuOptions.fuseConsumers = options.fuseConsumers;
+    cpuOptions.raiseLinalg = options.raiseLinalg;
     buildGatherCpuPipeline(pm, cpuOptions);
   } else {
     error = "unknown device '" + options.device + "' (cpu or gpu)";

@@ -104,6 +104,7 @@ def _library():
 
 
 _DESTINATION_ENTRIES = 1  # GATHER_PROGRAM_DESTINATION_ENTRIES
+_NO_RAISE = 2  # GATHER_PROGRAM_NO_RAISE
 
 
 def _shape_array(shape):
@@ -123,12 +124,14 @@ class Program:
     no copy; see `writes_in_place`); without it `out=` works too, by a copy."""
 
     def __init__(self, mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
-                 destination_entries=False):
+                 destination_entries=False, raise_linalg=True):
         lib = _library()
         error = ctypes.create_string_buffer(16384)
         handle = lib.gatherProgramCreateWithFlags(
             mlir_text.encode(), entry.encode() if entry else None, device.encode(), int(threads),
-            int(opt_level), _DESTINATION_ENTRIES if destination_entries else 0, error, len(error))
+            int(opt_level),
+            (_DESTINATION_ENTRIES if destination_entries else 0) | (0 if raise_linalg else _NO_RAISE),
+            error, len(error))
         if not handle:
             raise GatherError(error.value.decode(errors="replace"))
         self._lib, self._handle = lib, handle
@@ -250,13 +253,14 @@ class Program:
 
 
 def compile(mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
-            destination_entries=False):
+            destination_entries=False, raise_linalg=True):
     """Compiles a function of an MLIR module (gather ops on tensors) into a
     callable on numpy arrays (every public function: see Program.select).
     `opt_level` is LLVM's (0-3); `destination_entries`: calls with `out=`
-    write into the given arrays without a copy (longer compilation)."""
+    write into the given arrays without a copy (longer compilation);
+    `raise_linalg=False` leaves gather-like linalg.generic ops unraised."""
     return Program(mlir_text, entry=entry, device=device, threads=threads, opt_level=opt_level,
-                   destination_entries=destination_entries)
+                   destination_entries=destination_entries, raise_linalg=raise_linalg)
 
 
 _cache = {}

@@ -6,6 +6,7 @@
 //
 //   gather-run FILE.mlir [--entry NAME] --input a.npy ... --output out.npy ...
 //              [--threads N] [--bench N] [--reference] [--no-fusion]
+//              [--no-raise] [--pipeline TEXT]
 //              [--device cpu|gpu]
 //
 // Compiles the function with --gather-cpu-pipeline (or, with --device gpu,
@@ -85,6 +86,18 @@ static llvm::cl::opt<bool> noFusion(
     llvm::cl::desc("Do not fuse elementwise consumers into the gathers' "
                    "loops (the unfused pipeline, for comparison)"),
     llvm::cl::init(false));
+static llvm::cl::opt<bool> noRaise(
+    "no-raise",
+    llvm::cl::desc("Do not raise gather-like linalg.generic ops into gather "
+                   "ops (they then lower as upstream lowers them)"),
+    llvm::cl::init(false));
+static llvm::cl::opt<std::string> pipeline(
+    "pipeline",
+    llvm::cl::desc("A textual pass pipeline on builtin.module run instead of "
+                   "--gather-cpu-pipeline (to time another lowering, such as "
+                   "upstream MLIR's own, with the same runner); it must "
+                   "reach the LLVM dialect"),
+    llvm::cl::init(""));
 static llvm::cl::opt<bool> destinationEntries(
     "destination-entries",
     llvm::cl::desc("Compile with gather-destination-entries, as the C API's "
@@ -214,9 +227,10 @@ int main(int argc, char **argv) {
     char message[512];
     if (gather_gpu_init(message, sizeof(message)))
       fail(llvm::Twine("--device gpu: ") + message);
-    if (reference || sequential || noFusion || destinationEntries)
-      fail("--reference, --sequential, --no-fusion and "
-           "--destination-entries are CPU options");
+    if (reference || sequential || noFusion || destinationEntries ||
+        !pipeline.empty())
+      fail("--reference, --sequential, --no-fusion, --destination-entries "
+           "and --pipeline are CPU options");
   }
 
   func::FuncOp entry = findEntry(*module);
@@ -272,6 +286,8 @@ int main(int argc, char **argv) {
   jitOptions.parallel = !sequential;
   jitOptions.reference = reference;
   jitOptions.fuseConsumers = !noFusion;
+  jitOptions.raiseLinalg = !noRaise;
+  jitOptions.pipeline = pipeline;
   jitOptions.destinationEntries = destinationEntries;
   std::string jitError;
   std::unique_ptr<ExecutionEngine> engine =

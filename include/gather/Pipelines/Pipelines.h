@@ -30,6 +30,12 @@ struct GatherCpuPipelineOptions
                         llvm::cl::desc("Run the outer parallel loops on all "
                                        "cores through OpenMP"),
                         llvm::cl::init(true)};
+  Option<bool> raiseLinalg{
+      *this, "raise-linalg",
+      llvm::cl::desc("First raise gather-like linalg.generic ops (a "
+                     "tensor.extract at positions read from an index "
+                     "operand) into gather ops (convert-linalg-to-gather)"),
+      llvm::cl::init(true)};
   Option<bool> reference{
       *this, "reference",
       llvm::cl::desc("Use the scf reference lowering instead of linalg"),
@@ -48,7 +54,8 @@ struct GatherCpuPipelineOptions
 };
 
 /// From gather ops on tensors (in func.func bodies of a module) to the LLVM
-/// dialect for the host CPU: canonicalize, lower the gathers, bufferize,
+/// dialect for the host CPU: raise gather-like generics, canonicalize,
+/// lower the gathers, bufferize,
 /// loops (OpenMP-parallel outer dimensions), LLVM.
 void buildGatherCpuPipeline(OpPassManager &pm,
                             const GatherCpuPipelineOptions &options);
@@ -58,6 +65,12 @@ struct GatherGpuPipelineOptions
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("NVIDIA GPU architecture (sm_XY)"),
                            llvm::cl::init("sm_90")};
+  Option<bool> raiseLinalg{
+      *this, "raise-linalg",
+      llvm::cl::desc("First raise gather-like linalg.generic ops (a "
+                     "tensor.extract at positions read from an index "
+                     "operand) into gather ops (convert-linalg-to-gather)"),
+      llvm::cl::init(true)};
   Option<std::string> features{
       *this, "features",
       llvm::cl::desc("NVPTX features; the PTX ISA version must support the "

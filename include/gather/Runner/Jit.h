@@ -33,6 +33,13 @@ struct JitOptions {
   bool reference = false;
   /// CPU only: fuse elementwise consumers into the gathers' loops.
   bool fuseConsumers = true;
+  /// Raise gather-like linalg.generic ops into gather ops first.
+  bool raiseLinalg = true;
+  /// CPU only: a textual pass pipeline (on builtin.module) run instead of
+  /// --gather-cpu-pipeline, for comparisons with other lowerings (upstream
+  /// MLIR's own, for one); it must lower the module to the LLVM dialect with
+  /// the functions' tensors bufferized at their boundaries.
+  std::string pipeline;
   /// LLVM optimization and code generation level, 0 to 3. Lower levels
   /// compile faster (the batched differential tests use 1).
   int optLevel = 3;

@@ -121,3 +121,51 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Raising from a script: an embedding lookup whose indices the frontend
+// wrapped (negative_indices = wrap) and one that reads them as they are;
+// both read without a bound check, kept unchecked here by the option.
+// CHECK-LABEL: func.func @from_linalg
+// CHECK-SAME:    %[[T:[^:]*]]: tensor<100x8xf32>, %[[I:[^:]*]]: tensor<16xi64>
+// CHECK:         %[[W:.*]] = gather.block %[[T]][%[[I]]] axis = 0 out_of_bounds = unchecked into %{{.*}} : tensor<100x8xf32>, tensor<16xi64> into tensor<16x8xf32>
+// CHECK:         %[[P:.*]] = gather.block %[[T]][%[[I]]] axis = 0 negative_indices = out_of_bounds out_of_bounds = unchecked into %{{.*}} : tensor<100x8xf32>, tensor<16xi64> into tensor<16x8xf32>
+// CHECK:         return %[[W]], %[[P]]
+// CHECK-NOT:     linalg.generic
+#map_i = affine_map<(d0, d1) -> (d0)>
+#map_o = affine_map<(d0, d1) -> (d0, d1)>
+func.func @from_linalg(%t: tensor<100x8xf32>, %idx: tensor<16xi64>) -> (tensor<16x8xf32>, tensor<16x8xf32>) {
+  %init = tensor.empty() : tensor<16x8xf32>
+  %c0 = arith.constant 0 : index
+  %c100 = arith.constant 100 : index
+  %wrapped = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<16xi64>) outs(%init : tensor<16x8xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %x = arith.index_cast %in : i64 to index
+    %neg = arith.cmpi slt, %x, %c0 : index
+    %plus = arith.addi %x, %c100 : index
+    %w = arith.select %neg, %plus, %x : index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %t[%w, %j] : tensor<100x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<16x8xf32>
+  %plain = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<16xi64>) outs(%init : tensor<16x8xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %x = arith.index_cast %in : i64 to index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %t[%x, %j] : tensor<100x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<16x8xf32>
+  return %wrapped, %plain : tensor<16x8xf32>, tensor<16x8xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.gather.from_linalg {unchecked_plain_reads = true}
+    } : !transform.any_op
+    transform.yield
+  }
+}

@@ -11,6 +11,7 @@
 #include "gather/Compat/Passes.h"
 #include "gather/Conversion/GatherToLinalg.h"
 #include "gather/Conversion/GatherToSCF.h"
+#include "gather/Conversion/LinalgToGather.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
@@ -26,6 +27,13 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
+
+void transform::ApplyGatherFromLinalgPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  gather::LinalgToGatherOptions options;
+  options.uncheckedPlainReads = getUncheckedPlainReads();
+  gather::populateLinalgToGatherPatterns(patterns, options);
+}
 
 void transform::ApplyGatherToMultiaxisPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {

@@ -16,6 +16,28 @@ include "mlir/Dialect/Transform/IR/TransformDialect.td"
 include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.td"
 include "mlir/IR/OpBase.td"
 
+def ApplyGatherFromLinalgPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.gather.from_linalg",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "raise gather-like linalg.generic ops into gather ops";
+  let description = [{
+    `populateLinalgToGatherPatterns` (the patterns of
+    `--convert-linalg-to-gather`): a generic that reads a table with
+    `tensor.extract` at positions from an index operand becomes the gather
+    op that expresses it, its index idioms the op's policy. A plain read is
+    checked (`out_of_bounds = error`) unless `unchecked_plain_reads`.
+
+    ```mlir
+    transform.apply_patterns to %func {
+      transform.apply_patterns.gather.from_linalg
+    } : !transform.any_op
+    ```
+  }];
+  let arguments = (ins
+      DefaultValuedAttr<BoolAttr, "false">:$unchecked_plain_reads);
+  let assemblyFormat = "attr-dict";
+}
+
 def ApplyGatherToMultiaxisPatternsOp : Op<Transform_Dialect,
     "apply_patterns.gather.to_multiaxis",
     [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
