@@ -194,10 +194,13 @@ void mlir::gather::buildGatherCpuPipeline(
     pm.addPass(createGatherDestinationEntries());
   if (options.fuseConsumers && !options.reference)
     pm.addNestedPass<func::FuncOp>(createGatherFuseConsumers());
-  if (options.reference)
+  if (options.reference) {
     addGatherLowering(pm, createConvertGatherToSCF());
-  else
-    addGatherLowering(pm, createConvertGatherToLinalg());
+  } else {
+    ConvertGatherToLinalgOptions lowering;
+    lowering.vectorBits = options.vectorBits;
+    addGatherLowering(pm, createConvertGatherToLinalg(lowering));
+  }
   addBufferization(pm, options.destinationEntries);
   addCpuLoops(pm, options.parallel);
   addCpuCodeGen(pm, options.parallel);

@@ -26,6 +26,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/IPO/MergeFunctions.h"
 
 #include <cstring>
@@ -45,6 +46,15 @@ void mlir::gather::registerJitDialectsAndPasses(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
+}
+
+int64_t mlir::gather::hostVectorBits() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512f"))
+    return 512;
+  if (features.lookup("avx"))
+    return 256;
+  return 128;
 }
 
 std::unique_ptr<ExecutionEngine>
@@ -109,6 +119,8 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     cpuOptions.reference = options.reference;
     cpuOptions.fuseConsumers = options.fuseConsumers;
     cpuOptions.raiseLinalg = options.raiseLinalg;
+    cpuOptions.vectorBits =
+        options.vectorBits > 0 ? options.vectorBits : hostVectorBits();
     buildGatherCpuPipeline(pm, cpuOptions);
   } else {
     error = "unknown device '" + options.device + "' (cpu or gpu)";

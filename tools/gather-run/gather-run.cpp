@@ -6,7 +6,7 @@
 //
 //   gather-run FILE.mlir [--entry NAME] --input a.npy ... --output out.npy ...
 //              [--threads N] [--bench N] [--reference] [--no-fusion]
-//              [--no-raise] [--pipeline TEXT]
+//              [--no-raise] [--pipeline TEXT] [--vector-bits N]
 //              [--device cpu|gpu]
 //
 // Compiles the function with --gather-cpu-pipeline (or, with --device gpu,
@@ -98,6 +98,11 @@ static llvm::cl::opt<std::string> pipeline(
                    "upstream MLIR's own, with the same runner); it must "
                    "reach the LLVM dialect"),
     llvm::cl::init(""));
+static llvm::cl::opt<int64_t> vectorBits(
+    "vector-bits",
+    llvm::cl::desc("The vector register width the CPU lowering targets "
+                   "(512: AVX-512, 256: AVX2); default: the host's"),
+    llvm::cl::init(0));
 static llvm::cl::opt<bool> destinationEntries(
     "destination-entries",
     llvm::cl::desc("Compile with gather-destination-entries, as the C API's "
@@ -288,6 +293,10 @@ int main(int argc, char **argv) {
   jitOptions.fuseConsumers = !noFusion;
   jitOptions.raiseLinalg = !noRaise;
   jitOptions.pipeline = pipeline;
+  if (vectorBits != 0 && (vectorBits < 64 || vectorBits % 64 != 0))
+    fail("--vector-bits must be a positive multiple of 64, got " +
+         llvm::Twine(vectorBits));
+  jitOptions.vectorBits = vectorBits;
   jitOptions.destinationEntries = destinationEntries;
   std::string jitError;
   std::unique_ptr<ExecutionEngine> engine =

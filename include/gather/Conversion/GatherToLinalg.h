@@ -30,6 +30,9 @@ struct GatherToLinalgOptions {
   bool vectorize = true;
   /// Software prefetch of what later iterations read (large inputs).
   bool prefetch = true;
+  /// The target's vector register width in bits (512: AVX-512, 256: AVX2);
+  /// the JIT takes it from the host (hostVectorBits).
+  int64_t vectorBits = 512;
 };
 
 /// Patterns that lower gather.block, gather.elements, gather.nd and

@@ -44,7 +44,11 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
     Option<"prefetch", "prefetch", "bool", "true",
            "Software prefetch in the block copies and vector rows: the block "
            "a later iteration copies, the next input row of dense element "
-           "rows (inputs of 1 MiB or more, or of dynamic size)">
+           "rows (inputs of 1 MiB or more, or of dynamic size)">,
+    Option<"vectorBits", "vector-bits", "int64_t", "512",
+           "The target's vector register width in bits (512: AVX-512, 256: "
+           "AVX2): the block copy resolves the index tuples of small blocks "
+           "two registers of 64-bit coordinates at a time">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",

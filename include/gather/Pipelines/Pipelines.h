@@ -51,6 +51,12 @@ struct GatherCpuPipelineOptions
                      "functions (gather-destination-entries), the results "
                      "written into the caller's buffers"),
       llvm::cl::init(false)};
+  Option<int64_t> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("The target's vector register width in bits (512: "
+                     "AVX-512, 256: AVX2); gather-run and the C API take "
+                     "the host's"),
+      llvm::cl::init(512)};
 };
 
 /// From gather ops on tensors (in func.func bodies of a module) to the LLVM

@@ -35,6 +35,9 @@ struct JitOptions {
   bool fuseConsumers = true;
   /// Raise gather-like linalg.generic ops into gather ops first.
   bool raiseLinalg = true;
+  /// CPU only: the vector register width the lowering targets; 0: the
+  /// host's (hostVectorBits).
+  int64_t vectorBits = 0;
   /// CPU only: a textual pass pipeline (on builtin.module) run instead of
   /// --gather-cpu-pipeline, for comparisons with other lowerings (upstream
   /// MLIR's own, for one); it must lower the module to the LLVM dialect with
@@ -51,6 +54,10 @@ struct JitOptions {
 /// Everything a gather module may contain or be lowered through, and the
 /// translations to LLVM IR. Also registers the gather passes and pipelines.
 void registerJitDialectsAndPasses(DialectRegistry &registry);
+
+/// The widest vector registers of the host CPU in bits, as LLVM reports
+/// its features: 512 with AVX-512F, 256 with AVX, else 128.
+int64_t hostVectorBits();
 
 /// Lowers `module` in place with --gather-cpu-pipeline or (device gpu)
 /// --gather-gpu-pipeline for the current GPU, gives `entry` and every other

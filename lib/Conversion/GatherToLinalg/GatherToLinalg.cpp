@@ -64,6 +64,7 @@ void mlir::gather::populateGatherToLinalgPatterns(
   strategy.blockCopy = options.blockCopy;
   strategy.vectorize = options.vectorize;
   strategy.prefetch = options.prefetch;
+  strategy.vectorBits = options.vectorBits;
   populateMultiaxisLoweringPatterns(patterns, strategy);
 }
 
@@ -77,6 +78,13 @@ struct ConvertGatherToLinalgPass
     options.blockCopy = blockCopy;
     options.vectorize = vectorize;
     options.prefetch = prefetch;
+    if (vectorBits < 64 || vectorBits % 64 != 0) {
+      getOperation()->emitError("vector-bits must be a positive multiple of "
+                                "64, got ")
+          << static_cast<int64_t>(vectorBits);
+      return signalPassFailure();
+    }
+    options.vectorBits = vectorBits;
     RewritePatternSet patterns(&getContext());
     populateGatherToLinalgPatterns(patterns, options);
     if (failed(

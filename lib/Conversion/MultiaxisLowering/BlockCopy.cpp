@@ -10,8 +10,8 @@
 // element: rows of a line or more with vector loads and stores, other
 // blocks with a memcpy after bufferization. Small blocks (GatherND's
 // 16-byte rows) cost less to copy than to address: their index tuples are
-// read and resolved 16 at a time with vector arithmetic, and the policy's
-// check becomes one reduction per 16 blocks.
+// read and resolved a tile at a time (16 with AVX-512, 8 with AVX2) with
+// vector arithmetic, and the policy's check becomes one reduction per tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -219,9 +219,8 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
       .results.front();
 }
 
-/// Blocks per tile of the resolved form, and the largest block it takes:
-/// beyond a few lines the copy itself dominates.
-static constexpr int64_t kTileBlocks = 16;
+/// The largest block the resolved form takes: beyond a few lines the copy
+/// itself dominates.
 static constexpr int64_t kSmallBlockBytes = 256;
 /// Blocks from this size on are copied in a loop LLVM does not unroll.
 static constexpr int64_t kRolledLaneLoopBytes = 128;
@@ -237,7 +236,8 @@ static constexpr int64_t kRolledLaneLoopBytes = 128;
 /// not be without a copy).
 static std::optional<int64_t> tileDimension(const LoweringState &s,
                                             int64_t blockStart,
-                                            ArrayRef<int64_t> outputShape) {
+                                            ArrayRef<int64_t> outputShape,
+                                            int64_t tileBlocks) {
   if (blockStart < 1 || s.resolved || s.axes.empty())
     return std::nullopt;
   std::optional<int64_t> tileDim =
@@ -249,7 +249,7 @@ static std::optional<int64_t> tileDimension(const LoweringState &s,
       return std::nullopt;
   // Too few blocks for one full tile.
   if (!ShapedType::isDynamic(outputShape[*tileDim]) &&
-      outputShape[*tileDim] < kTileBlocks)
+      outputShape[*tileDim] < tileBlocks)
     return std::nullopt;
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   auto indicesType = cast<RankedTensorType>(s.op.getIndices().getType());
@@ -268,13 +268,14 @@ static std::optional<int64_t> tileDimension(const LoweringState &s,
 BlockCopyPlan lowering::planBlockCopy(const LoweringState &s,
                                       RankedTensorType outputType,
                                       int64_t blockStart, bool prefetch,
-                                      bool vectorRows) {
+                                      bool vectorRows, int64_t vectorBits) {
   BlockCopyPlan plan;
   plan.blockStart = blockStart;
   plan.prefetch = prefetch;
+  plan.tileBlocks = std::max<int64_t>(4, 2 * vectorBits / 64);
   ArrayRef<int64_t> outputShape = outputType.getShape();
   if (std::optional<int64_t> tileDim =
-          tileDimension(s, blockStart, outputShape)) {
+          tileDimension(s, blockStart, outputShape, plan.tileBlocks)) {
     plan.copy = BlockCopyPlan::Copy::Tiles;
     plan.tileDim = *tileDim;
     // Every tile is full where the extent is a static multiple of the tile
@@ -282,7 +283,7 @@ BlockCopyPlan lowering::planBlockCopy(const LoweringState &s,
     // path then (half of the code of a small gather).
     int64_t extent = outputShape[*tileDim];
     plan.alwaysFullTiles = !ShapedType::isDynamic(extent) &&
-                           extent % kTileBlocks == 0 &&
+                           extent % plan.tileBlocks == 0 &&
                            !s.indicesUnit[*tileDim];
     // LLVM would unroll the lane loop fully, and a short tile loop around
     // it too: 64 inline block copies for a 64-row gather. Where a block is
@@ -318,29 +319,30 @@ static Value policyBlock(OpBuilder &b, Location loc, const LoweringState &s,
   return block;
 }
 
-/// The index tuples of kTileBlocks consecutive blocks, read as one vector
+/// The index tuples of `tile` consecutive blocks, read as one vector
 /// at `first` of the indices collapsed to 1-D, resolved under `policy`: per
 /// axis a vector of input coordinates, and the lanes' validity (null where
 /// the policy has no check).
 static std::pair<SmallVector<Value>, Value>
 resolveTileTuples(OpBuilder &b, Location loc, const LoweringState &s,
-                  IndexPolicy policy, Value flatIndices, Value first) {
+                  IndexPolicy policy, Value flatIndices, Value first,
+                  int64_t tile) {
   int64_t k = s.coordinateSize;
   Type indexElementType =
       cast<RankedTensorType>(flatIndices.getType()).getElementType();
-  auto rawType = VectorType::get({kTileBlocks * k}, indexElementType);
+  auto rawType = VectorType::get({tile * k}, indexElementType);
   Value raw = vector::TransferReadOp::create(
       b, loc, rawType, flatIndices, ValueRange{first},
       arith::ConstantOp::create(b, loc, b.getZeroAttr(indexElementType)),
       ArrayRef<bool>{true});
-  auto indexVecType = VectorType::get({kTileBlocks}, b.getIndexType());
+  auto indexVecType = VectorType::get({tile}, b.getIndexType());
   SmallVector<Value> axisCoords(s.axes.size());
   Value valid;
   for (auto [c, axis] : llvm::enumerate(s.axes)) {
     Value component = raw;
     if (k > 1) {
       SmallVector<int64_t> lanes;
-      for (int64_t t = 0; t < kTileBlocks; ++t)
+      for (int64_t t = 0; t < tile; ++t)
         lanes.push_back(t * k + static_cast<int64_t>(c));
       component = vector::ShuffleOp::create(b, loc, raw, raw, lanes);
     }
@@ -357,9 +359,9 @@ resolveTileTuples(OpBuilder &b, Location loc, const LoweringState &s,
 }
 
 namespace {
-/// Emits the block copy in tiles of kTileBlocks along the innermost loop
-/// dimension (BlockCopyPlan::Copy::Tiles). A full tile reads its k * 16
-/// index values with one vector read, applies the policy to 16 tuples at
+/// Emits the block copy in tiles of plan.tileBlocks along the innermost loop
+/// dimension (BlockCopyPlan::Copy::Tiles). A full tile reads its k * tile
+/// index values with one vector read, applies the policy to its tuples at
 /// once and reports a bad index with one reduction; the blocks are then
 /// copied one by one in a loop over the lanes. A partial tile (the end of a
 /// row, or indices that are a run-time broadcast along the dimension)
@@ -433,8 +435,8 @@ private:
 } // namespace
 
 Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
-  constexpr int64_t tile = kTileBlocks;
-  // The tile's tuples: k * 16 consecutive index values.
+  const int64_t tile = plan.tileBlocks;
+  // The tile's tuples: k * tile consecutive index values.
   Value rowFirst = zeroIndex;
   for (int64_t d = 0; d < tileDim; ++d) {
     Value pos = broadcastCoord(tb, tl, ivs[d], s.indicesUnitStatic[d],
@@ -450,7 +452,7 @@ Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
   };
   Value first = firstOf(tileStart);
   auto [axisCoords, valid] =
-      resolveTileTuples(tb, tl, s, s.policy, flatIndices, first);
+      resolveTileTuples(tb, tl, s, s.policy, flatIndices, first, tile);
   // One check per tile: the blocks read through index 0 meanwhile.
   Value fillValid = raiseInvalidReads(
       tb, tl, s.policy, valid,
@@ -474,12 +476,12 @@ Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
         arith::SubIOp::create(tb, tl, extent, constIndex(tb, tl, tile)));
     IndexPolicy clamp = s.policy;
     clamp.outOfBounds = OutOfBoundsMode::clamp;
-    aheadCoords =
-        resolveTileTuples(tb, tl, s, clamp, flatIndices, firstOf(aheadStart))
-            .first;
+    aheadCoords = resolveTileTuples(tb, tl, s, clamp, flatIndices,
+                                    firstOf(aheadStart), tile)
+                      .first;
   }
-  // A loop over the lanes, not 16 copies of the body: every copy grows each
-  // later pass and LLVM's work (a function of many gathers compiled 4x
+  // A loop over the lanes, not a copy of the body per lane: every copy grows
+  // each later pass and LLVM's work (a function of many gathers compiled 4x
   // slower unrolled). The lane vectors are rotated by one lane per
   // iteration and lane 0 read: a static extract and one shuffle, where a
   // dynamic extract goes through memory (2x slower on 16-byte blocks).
@@ -547,7 +549,7 @@ Value TileEmitter::emit(OpBuilder &b, Location loc, Value init) {
   auto outputType = cast<RankedTensorType>(init.getType());
   auto inputType = cast<RankedTensorType>(op.getInput().getType());
   Type elementType = outputType.getElementType();
-  constexpr int64_t tile = kTileBlocks;
+  const int64_t tile = plan.tileBlocks;
 
   extent = getValueOrCreateConstantIndexOp(b, loc, upperBounds[tileDim]);
   SmallVector<OpFoldResult> tileBounds(upperBounds);

@@ -93,7 +93,8 @@ static Value emitForm(OpBuilder &b, Location loc, LoweringState &s,
     return buildBlockCopy(
         b, loc, s, init,
         planBlockCopy(s, cast<RankedTensorType>(init.getType()),
-                      plan.blockStart, strategy.prefetch, strategy.vectorize));
+                      plan.blockStart, strategy.prefetch, strategy.vectorize,
+                      strategy.vectorBits));
   case LoweringPlan::Form::VectorRows:
     return buildVectorRows(
         b, loc, s, init,

@@ -1,4 +1,9 @@
 // RUN: gather-opt %s --convert-gather-to-linalg --canonicalize --cse --split-input-file | FileCheck %s
+// With AVX2's 256-bit registers the tiles hold 8 blocks (two registers of
+// 64-bit coordinates per vector, as 16 are with AVX-512).
+// RUN: gather-opt %s --convert-gather-to-linalg=vector-bits=256 --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=AVX2
+// RUN: not gather-opt %s --convert-gather-to-linalg=vector-bits=100 --split-input-file 2>&1 | FileCheck %s --check-prefix=BITS
+// BITS: vector-bits must be a positive multiple of 64, got 100
 
 // Small blocks (at most 256 bytes) are copied in tiles of 16 along the
 // innermost loop dimension. A full tile reads its 16 (y, x) tuples as one
@@ -47,6 +52,14 @@
 // CHECK:                 memref.store
 // CHECK:               tensor.insert_slice %{{.*}}[0, %[[J]], 0, 0] [1, 1, 1, 4]
 // CHECK:         tensor.parallel_insert_slice %{{.*}}[%[[B]], %[[START]], 0, 0] [1, %[[LEN]], 1, 4]
+// AVX2-LABEL: func.func @nd_small_blocks_in_tiles
+// AVX2-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// AVX2:         scf.forall (%{{.*}}, %{{.*}}) in (2, 5)
+// AVX2:           vector.transfer_read %{{.*}}[%{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<160xi64>, vector<16xi64>
+// AVX2:           vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14]
+// AVX2:           vector.reduction <or>, %{{.*}} : vector<8xi1> into i1
+// AVX2:           scf.for %{{.*}} = %{{.*}} to %[[C8]] step
+// AVX2:             vector.shuffle %{{.*}}, %{{.*}} [1, 2, 3, 4, 5, 6, 7, 0] : vector<8xindex>, vector<8xindex>
 func.func @nd_small_blocks_in_tiles(%d: tensor<2x8x8x4xf32>, %i: tensor<2x40x2xi64>) -> tensor<2x40x4xf32> {
   %e = tensor.empty() : tensor<2x40x4xf32>
   %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<2x8x8x4xf32>, tensor<2x40x2xi64> into tensor<2x40x4xf32>

@@ -94,6 +94,9 @@ struct MultiaxisLoweringStrategy {
   /// what a later iteration reads, where the input is too large to stay in
   /// the caches.
   bool prefetch = false;
+  /// The target's vector register width in bits: the tile of the block
+  /// copy's resolved form (planBlockCopy).
+  int64_t vectorBits = 512;
   /// The output is in host memory: the path that only an empty axis or a
   /// failed shape check takes writes its zeros with buildSerialLoopNest. A
   /// linalg.fill there becomes a parallel loop, an outlined OpenMP function

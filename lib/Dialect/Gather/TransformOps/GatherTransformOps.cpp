@@ -54,6 +54,8 @@ void transform::ApplyGatherToLinalgPatternsOp::populatePatterns(
   options.vectorize = getVectorize();
   options.blockCopy = getBlockCopy();
   options.prefetch = getPrefetch();
+  // Register widths below 64 bits or not a multiple of it name no target.
+  options.vectorBits = std::max<int64_t>(64, getVectorBits() / 64 * 64);
   gather::populateGatherToLinalgPatterns(patterns, options);
 }
 

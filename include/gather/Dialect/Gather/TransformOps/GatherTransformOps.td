@@ -87,7 +87,8 @@ def ApplyGatherToLinalgPatternsOp : Op<Transform_Dialect,
   }];
   let arguments = (ins DefaultValuedAttr<BoolAttr, "true">:$vectorize,
                        DefaultValuedAttr<BoolAttr, "true">:$block_copy,
-                       DefaultValuedAttr<BoolAttr, "true">:$prefetch);
+                       DefaultValuedAttr<BoolAttr, "true">:$prefetch,
+                       DefaultValuedAttr<I64Attr, "512">:$vector_bits);
   let assemblyFormat = "attr-dict";
 }
 
