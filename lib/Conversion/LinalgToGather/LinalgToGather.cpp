@@ -447,12 +447,20 @@ Matcher::matchSource(RaisePlan &plan,
       return success();
     }
     // Embedding, index_select, take: dimensions [a, a + q) of the indices,
-    // the table around them.
+    // the table around them. A dimension of size 1 pinned to 0 where the
+    // loop has size 1 too is the same (torch-mlir's aten.index.Tensor pins
+    // every index dimension of size 1).
     int64_t q = map.getNumResults();
+    auto outputType = cast<RankedTensorType>(generic.getResult(0).getType());
+    auto indicesType = cast<RankedTensorType>(plan.indices.getType());
     bool consecutive = rank - 1 + q == loops;
     for (int64_t j = 0; j < q && consecutive; ++j)
       consecutive =
-          map.getResult(j) == getAffineDimExpr(a + j, map.getContext());
+          map.getResult(j) == getAffineDimExpr(a + j, map.getContext()) ||
+          (isa<AffineConstantExpr>(map.getResult(j)) &&
+           cast<AffineConstantExpr>(map.getResult(j)).getValue() == 0 &&
+           indicesType.getDimSize(j) == 1 &&
+           outputType.getDimSize(a + j) == 1);
     for (int64_t t = 0; t < rank && consecutive; ++t)
       if (t != a)
         consecutive = plan.follows[t] == (t < a ? t : t + q - 1);
@@ -464,7 +472,6 @@ Matcher::matchSource(RaisePlan &plan,
     if (!followsSame)
       return failure();
     int64_t previous = -1;
-    auto indicesType = cast<RankedTensorType>(plan.indices.getType());
     for (auto [j, result] : llvm::enumerate(map.getResults())) {
       if (auto dimExpr = dyn_cast<AffineDimExpr>(result)) {
         if (static_cast<int64_t>(dimExpr.getPosition()) <= previous)

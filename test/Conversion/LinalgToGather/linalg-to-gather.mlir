@@ -1,5 +1,7 @@
 // RUN: gather-opt %s --convert-linalg-to-gather --split-input-file | FileCheck %s
 // RUN: gather-opt %s --convert-linalg-to-gather=plain-reads=unchecked --split-input-file | FileCheck %s --check-prefix=UNCHECKED
+// The split of a body that gathers and computes fuses again.
+// RUN: gather-opt %s --pass-pipeline="builtin.module(func.func(convert-linalg-to-gather,gather-fuse-consumers))" --split-input-file | FileCheck %s --check-prefix=FUSED
 // The plugin registers the pass in upstream's mlir-opt.
 // RUN: %mlir_opt --load-dialect-plugin=%gather_lib/GatherPlugin.so --load-pass-plugin=%gather_lib/GatherPlugin.so %s --pass-pipeline="builtin.module(func.func(convert-linalg-to-gather))" --split-input-file | FileCheck %s
 
@@ -258,6 +260,13 @@ func.func @broadcast_indices(%t: tensor<4x9x10xf32>, %idx: tensor<4x5xi32>) -> t
 // CHECK:           linalg.yield %[[Y]]
 // CHECK-NOT:       tensor.extract
 // CHECK:         return %[[R]]
+// FUSED-LABEL: func.func @gather_then_compute
+// FUSED:         scf.forall
+// FUSED:           %[[G:.*]] = gather.block
+// FUSED:           linalg.generic {{.*}} ins(%[[G]], %{{.*}} : tensor<?x64xf16>, tensor<64xf32>)
+// FUSED:             arith.extf
+// FUSED:           tensor.parallel_insert_slice
+// FUSED:         return
 #map_i = affine_map<(d0, d1) -> (d0)>
 #map_b = affine_map<(d0, d1) -> (d1)>
 #map_o = affine_map<(d0, d1) -> (d0, d1)>
@@ -399,4 +408,59 @@ func.func @index_constant_along_axis(%t: tensor<4x6x10xf32>, %idx: tensor<4x6xi3
     linalg.yield %v : f32
   } -> tensor<4x6x5xf32>
   return %r : tensor<4x6x5xf32>
+}
+
+// -----
+
+// torch-mlir's aten.index.Tensor with one index tensor, x[:, idx]: the
+// index made positive in i64 against the dimension's size cast from
+// tensor.dim (negative_indices = wrap); an index dimension of size 1 is
+// pinned to 0 in the map.
+// CHECK-LABEL: func.func @aten_index_tensor
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<4x?x3xf32>, %[[I:[^:]*]]: tensor<1x5xi64>
+// CHECK:         gather.block %[[X]][%[[I]]] axis = 1 into %{{.*}} : tensor<4x?x3xf32>, tensor<1x5xi64> into tensor<4x1x5x3xf32>
+// CHECK-NOT:     linalg.generic
+#map_i = affine_map<(d0, d1, d2, d3) -> (0, d2)>
+#map_o = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @aten_index_tensor(%x: tensor<4x?x3xf32>, %idx: tensor<1x5xi64>) -> tensor<4x1x5x3xf32> {
+  %init = tensor.empty() : tensor<4x1x5x3xf32>
+  %c1 = arith.constant 1 : index
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%idx : tensor<1x5xi64>) outs(%init : tensor<4x1x5x3xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %i0 = linalg.index 0 : index
+    %zero = arith.constant 0 : i64
+    %neg = arith.cmpi slt, %in, %zero : i64
+    %dim = tensor.dim %x, %c1 : tensor<4x?x3xf32>
+    %size = arith.index_cast %dim : index to i64
+    %plus = arith.addi %in, %size : i64
+    %pos = arith.select %neg, %plus, %in : i64
+    %p = arith.index_cast %pos : i64 to index
+    %i3 = linalg.index 3 : index
+    %v = tensor.extract %x[%i0, %p, %i3] : tensor<4x?x3xf32>
+    linalg.yield %v : f32
+  } -> tensor<4x1x5x3xf32>
+  return %r : tensor<4x1x5x3xf32>
+}
+
+// -----
+
+// aten.index.Tensor with two index tensors, x[i, j]: each index operand one
+// coordinate. No gather op takes its coordinates from two tensors (the
+// multiaxis form would need them interleaved into one first): it stays.
+// CHECK-LABEL: func.func @two_index_operands_stay
+// CHECK:         linalg.generic
+// CHECK-NOT:     gather.
+#map_i = affine_map<(d0) -> (d0)>
+func.func @two_index_operands_stay(%x: tensor<9x7xf32>, %i: tensor<6xi64>, %j: tensor<6xi64>) -> tensor<6xf32> {
+  %init = tensor.empty() : tensor<6xf32>
+  %r = linalg.generic {indexing_maps = [#map_i, #map_i, #map_i], iterator_types = ["parallel"]}
+      ins(%i, %j : tensor<6xi64>, tensor<6xi64>) outs(%init : tensor<6xf32>) {
+  ^bb0(%a: i64, %b: i64, %out: f32):
+    %p = arith.index_cast %a : i64 to index
+    %q = arith.index_cast %b : i64 to index
+    %v = tensor.extract %x[%p, %q] : tensor<9x7xf32>
+    linalg.yield %v : f32
+  } -> tensor<6xf32>
+  return %r : tensor<6xf32>
 }
