@@ -464,3 +464,27 @@ func.func @two_index_operands_stay(%x: tensor<9x7xf32>, %i: tensor<6xi64>, %j: t
   } -> tensor<6xf32>
   return %r : tensor<6xf32>
 }
+
+// -----
+
+// A body with a side effect (a store besides the read) stays as it is.
+// CHECK-LABEL: func.func @side_effect_stays
+// CHECK:         linalg.generic
+// CHECK:           memref.store
+// CHECK-NOT:     gather.
+#map_i = affine_map<(d0, d1) -> (d0)>
+#map_o = affine_map<(d0, d1) -> (d0, d1)>
+func.func @side_effect_stays(%t: tensor<100x8xf32>, %idx: tensor<16xi64>, %log: memref<1xindex>) -> tensor<16x8xf32> {
+  %init = tensor.empty() : tensor<16x8xf32>
+  %c0 = arith.constant 0 : index
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<16xi64>) outs(%init : tensor<16x8xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %x = arith.index_cast %in : i64 to index
+    memref.store %x, %log[%c0] : memref<1xindex>
+    %j = linalg.index 1 : index
+    %v = tensor.extract %t[%x, %j] : tensor<100x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<16x8xf32>
+  return %r : tensor<16x8xf32>
+}
