@@ -5,10 +5,8 @@
 // shape: llvm/llvm-project#205073, fixed for LLVM 23 by #205338. Debian's own
 // mlir-opt crashes on it; the gpu.wait only loads the GPU dialect. Both
 // pipelines reject such dims before they canonicalize (gather-check-input,
-// negative-dim-crash-avoided.mlir). XFAIL until Debian's MLIR is fixed (an
-// XPASS here says it is).
-// XFAIL: *
-// RUN: %mlir_opt %s --canonicalize -o /dev/null
+// negative-dim-crash-avoided.mlir). Asserted as a crash (not --crash): any other failure, or none once Debian's MLIR is fixed, fails this test.
+// RUN: not --crash %mlir_opt %s --canonicalize -o /dev/null
 func.func @memref_dim_of_negative_index(%m: memref<?x4xf32>) -> index {
   %c = arith.constant -1 : index
   %d = memref.dim %m, %c : memref<?x4xf32>
