@@ -459,8 +459,7 @@ Matcher::matchSource(RaisePlan &plan,
           map.getResult(j) == getAffineDimExpr(a + j, map.getContext()) ||
           (isa<AffineConstantExpr>(map.getResult(j)) &&
            cast<AffineConstantExpr>(map.getResult(j)).getValue() == 0 &&
-           indicesType.getDimSize(j) == 1 &&
-           outputType.getDimSize(a + j) == 1);
+           indicesType.getDimSize(j) == 1 && outputType.getDimSize(a + j) == 1);
     for (int64_t t = 0; t < rank && consecutive; ++t)
       if (t != a)
         consecutive = plan.follows[t] == (t < a ? t : t + q - 1);
