@@ -57,6 +57,16 @@ if config.gather_sanitize:
     if config.gather_sanitizer_preload:
         config.environment["LD_PRELOAD"] = config.gather_sanitizer_preload
 
+# glibc's checking malloc (Debian 12's libc6 ships it): a run that corrupts
+# the heap aborts with a message at the damaged block instead of exiting
+# cleanly. A sanitized build has ASan for that (and its own LD_PRELOAD).
+malloc_debug = "/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0"
+if not config.gather_sanitize and os.path.exists(malloc_debug):
+    config.substitutions.append(
+        ("%malloc_check", f"env MALLOC_CHECK_=3 LD_PRELOAD={malloc_debug}"))
+else:
+    config.substitutions.append(("%malloc_check", "env"))
+
 # ptxas (the CUDA toolkit's PTX assembler) checks the PTX the GPU pipeline
 # emits; tests that need it say REQUIRES: ptxas and are UNSUPPORTED without.
 ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"

@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -408,6 +409,7 @@ template <typename OpTy> struct RefineResultType : OpRewritePattern<OpTy> {
     // destination of another size, which the lowering would have made for
     // the dynamic size, goes before it.
     StringRef name = getGatherOrigin(op).getName();
+    Value allSame;
     for (auto [d, size] : llvm::enumerate(refined)) {
       if (!written.isDynamicDim(d) || ShapedType::isDynamic(size))
         continue;
@@ -419,9 +421,35 @@ template <typename OpTy> struct RefineResultType : OpRewritePattern<OpTy> {
           rewriter, loc, same,
           static_cast<int64_t>(RuntimeErrorKind::InitSizeMismatch), d, actual,
           expected, name);
+      allSame =
+          allSame
+              ? arith::AndIOp::create(rewriter, loc, allSame, same).getResult()
+              : same;
     }
-    Value init =
-        tensor::CastOp::create(rewriter, loc, refinedType, op.getInit());
+    // A reported error need not stop the program (an embedder may record
+    // it and go on): a destination of another size is then not cast, which
+    // would be undefined (its buffer copied at its own size into one of the
+    // output's), but replaced by a new tensor; the gather writes all of it.
+    Value init = op.getInit();
+    auto refine = scf::IfOp::create(
+        rewriter, loc, allSame,
+        [&](OpBuilder &b, Location l) {
+          scf::YieldOp::create(
+              b, l,
+              ValueRange{tensor::CastOp::create(b, l, refinedType, init)});
+        },
+        [&](OpBuilder &b, Location l) {
+          SmallVector<Value> dynamicSizes;
+          for (int64_t d = 0; d < refinedType.getRank(); ++d)
+            if (refinedType.isDynamicDim(d))
+              dynamicSizes.push_back(tensor::DimOp::create(b, l, init, d));
+          scf::YieldOp::create(
+              b, l,
+              ValueRange{tensor::EmptyOp::create(b, l, refinedType.getShape(),
+                                                 refinedType.getElementType(),
+                                                 dynamicSizes)});
+        });
+    init = refine.getResult(0);
     rewriter.setInsertionPointAfter(op);
     auto cast = tensor::CastOp::create(rewriter, loc, written, op.getOutput());
     rewriter.modifyOpInPlace(op, [&] {
@@ -658,38 +686,31 @@ struct EmptyAxesToBroadcast : OpRewritePattern<MultiaxisOp> {
     }
     if (broadcastDims.empty())
       return rewriter.notifyMatchFailure(op, "folds to the input instead");
+    // Every size the broadcast takes must be proven by the types alike on
+    // the input and the destination: a cast of a dynamic size to a static
+    // one assumes what only a run-time check can tell (an input of size 1
+    // against a destination of 5 would be read past its end), and the
+    // lowering makes that check. RefineResultType makes the destination
+    // static first where the operands prove its sizes.
+    auto initShape = cast<RankedTensorType>(op.getInit().getType()).getShape();
+    for (auto [d, size] : llvm::enumerate(initShape)) {
+      bool kept = llvm::is_contained(keptDims, static_cast<int64_t>(d));
+      int64_t proven = kept ? inputShape[d] : shape->outputShape[d];
+      if (size != proven)
+        return rewriter.notifyMatchFailure(
+            op, "a size the types do not prove equal: the lowering checks it");
+    }
     Location loc = op.getLoc();
     // Drop the unit dimensions that get broadcast.
     SmallVector<ReassociationIndices> groups =
         unitDimGroups(keptDims, inputShape.size());
     Value collapsed =
         tensor::CollapseShapeOp::create(rewriter, loc, op.getInput(), groups);
-    // linalg.broadcast wants the kept sizes written alike on the input and
-    // the init; the op's rules make them equal at run time, so both are
-    // cast to the most static sizes known (a dynamic input size against a
-    // written init size, or the reverse).
-    auto initType = cast<RankedTensorType>(op.getInit().getType());
-    SmallVector<int64_t> joined(initType.getShape());
-    for (auto [d, size] : llvm::enumerate(joined))
-      if (ShapedType::isDynamic(size))
-        size = shape->outputShape[d];
-    SmallVector<int64_t> keptSizes;
-    for (int64_t d : keptDims) {
-      if (ShapedType::isDynamic(joined[d]))
-        joined[d] = inputShape[d];
-      keptSizes.push_back(joined[d]);
-    }
-    auto castTo = [&](Value value, ArrayRef<int64_t> sizes) -> Value {
-      auto type = cast<RankedTensorType>(value.getType());
-      if (type.getShape() == sizes)
-        return value;
-      return tensor::CastOp::create(rewriter, loc, type.clone(sizes), value);
-    };
-    auto broadcast = linalg::BroadcastOp::create(
-        rewriter, loc, castTo(collapsed, keptSizes),
-        castTo(op.getInit(), joined), broadcastDims);
-    rewriter.replaceOp(op,
-                       castTo(broadcast->getResult(0), initType.getShape()));
+    // The kept sizes are written alike on the input and the init (checked
+    // above), as linalg.broadcast wants.
+    auto broadcast = linalg::BroadcastOp::create(rewriter, loc, collapsed,
+                                                 op.getInit(), broadcastDims);
+    rewriter.replaceOp(op, broadcast->getResult(0));
     return success();
   }
 };

@@ -38,7 +38,8 @@ def Gather_Dialect : Dialect {
   // Canonicalization creates reshapes, slices, constants and broadcasts.
   let dependentDialects = ["::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::linalg::LinalgDialect"];
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect"];
   // `gather.rolled_loop` on an scf.for the lowerings build: LLVM should
   // not unroll it. gather-rolled-loops turns it into LLVM loop metadata;
   // a pipeline without that pass drops it and LLVM decides.
