@@ -63,7 +63,40 @@ static Value castDestination(OpBuilder &b, Location loc, Value init,
   auto joinedType = initType.clone(joined);
   if (joinedType == initType)
     return init;
-  return tensor::CastOp::create(b, loc, joinedType, init);
+  // The cast is only defined where the sizes agree; where they do not, the
+  // shape check reports it and the program may go on (an embedder records
+  // the error), so a new tensor takes the destination's place: a cast
+  // destination of another size would be copied at its own size into a
+  // buffer of the output's.
+  Value same;
+  for (auto [d, size] : llvm::enumerate(joined)) {
+    if (!initType.isDynamicDim(d) || ShapedType::isDynamic(size))
+      continue;
+    Value actual = tensor::DimOp::create(b, loc, init, d);
+    Value equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        actual, constIndex(b, loc, size));
+    same = andValues(b, loc, same, equal);
+  }
+  return scf::IfOp::create(
+             b, loc, same,
+             [&](OpBuilder &tb, Location tl) {
+               scf::YieldOp::create(tb, tl,
+                                    ValueRange{tensor::CastOp::create(
+                                        tb, tl, joinedType, init)});
+             },
+             [&](OpBuilder &eb, Location el) {
+               SmallVector<Value> dynamicSizes;
+               for (int64_t d = 0; d < joinedType.getRank(); ++d)
+                 if (joinedType.isDynamicDim(d))
+                   dynamicSizes.push_back(
+                       tensor::DimOp::create(eb, el, init, d));
+               scf::YieldOp::create(
+                   eb, el,
+                   ValueRange{tensor::EmptyOp::create(
+                       eb, el, joinedType.getShape(),
+                       joinedType.getElementType(), dynamicSizes)});
+             })
+      .getResult(0);
 }
 
 /// The zeroed flag that the loops raise for an invalid index: the
