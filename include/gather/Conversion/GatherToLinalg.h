@@ -33,6 +33,8 @@ struct GatherToLinalgOptions {
   /// The target's vector register width in bits (512: AVX-512, 256: AVX2);
   /// the JIT takes it from the host (hostVectorBits).
   int64_t vectorBits = 512;
+  /// A remark on each gather naming the form it is lowered to.
+  bool reportForms = false;
 };
 
 /// Patterns that lower gather.block, gather.elements, gather.nd and

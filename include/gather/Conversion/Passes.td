@@ -48,7 +48,12 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
     Option<"vectorBits", "vector-bits", "int64_t", "512",
            "The target's vector register width in bits (512: AVX-512, 256: "
            "AVX2): the block copy resolves the index tuples of small blocks "
-           "two registers of 64-bit coordinates at a time">
+           "two registers of 64-bit coordinates at a time">,
+    Option<"reportForms", "report-forms", "bool", "false",
+           "A remark on each gather naming the form it is lowered to "
+           "(element-loops, vector-rows [offset-table], block-copy "
+           "slices|vector-rows|tiles, with coordinate-table where the "
+           "indices are resolved first)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",

@@ -65,6 +65,7 @@ void mlir::gather::populateGatherToLinalgPatterns(
   strategy.vectorize = options.vectorize;
   strategy.prefetch = options.prefetch;
   strategy.vectorBits = options.vectorBits;
+  strategy.reportForms = options.reportForms;
   populateMultiaxisLoweringPatterns(patterns, strategy);
 }
 
@@ -85,6 +86,7 @@ struct ConvertGatherToLinalgPass
       return signalPassFailure();
     }
     options.vectorBits = vectorBits;
+    options.reportForms = reportForms;
     RewritePatternSet patterns(&getContext());
     populateGatherToLinalgPatterns(patterns, options);
     if (failed(

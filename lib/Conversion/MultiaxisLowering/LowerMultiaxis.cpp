@@ -115,19 +115,47 @@ static Value emitErrorFlag(OpBuilder &b, Location loc, const LoweringPlan &plan,
   return flag;
 }
 
+/// The name of a form, as reportForms says it: the form, how a block copy
+/// copies, and the tables resolved before the loops.
+static std::string describeForm(const LoweringPlan &plan,
+                                const BlockCopyPlan *blockCopy) {
+  std::string name;
+  switch (plan.form) {
+  case LoweringPlan::Form::ElementLoops:
+    name = "element-loops";
+    break;
+  case LoweringPlan::Form::VectorRows:
+    name = plan.offsetTable ? "vector-rows offset-table" : "vector-rows";
+    break;
+  case LoweringPlan::Form::BlockCopy:
+    name = blockCopy->copy == BlockCopyPlan::Copy::Tiles ? "block-copy tiles"
+           : blockCopy->copy == BlockCopyPlan::Copy::VectorRows
+               ? "block-copy vector-rows"
+               : "block-copy slices";
+    break;
+  }
+  if (plan.coordinateTable)
+    name += " coordinate-table";
+  return name;
+}
+
 /// The output computed by the form the plan chose.
 static Value emitForm(OpBuilder &b, Location loc, LoweringState &s,
                       const LoweringPlan &plan,
                       const MultiaxisLoweringStrategy &strategy, Value init) {
   if (plan.coordinateTable)
     s.resolved = buildCoordinateTable(b, loc, s);
+  std::optional<BlockCopyPlan> blockCopy;
+  if (plan.form == LoweringPlan::Form::BlockCopy)
+    blockCopy = planBlockCopy(s, cast<RankedTensorType>(init.getType()),
+                              plan.blockStart, strategy.prefetch,
+                              strategy.vectorize, strategy.vectorBits);
+  if (strategy.reportForms)
+    s.op.emitRemark("lowered as ")
+        << describeForm(plan, blockCopy ? &*blockCopy : nullptr);
   switch (plan.form) {
   case LoweringPlan::Form::BlockCopy:
-    return buildBlockCopy(
-        b, loc, s, init,
-        planBlockCopy(s, cast<RankedTensorType>(init.getType()),
-                      plan.blockStart, strategy.prefetch, strategy.vectorize,
-                      strategy.vectorBits));
+    return buildBlockCopy(b, loc, s, init, *blockCopy);
   case LoweringPlan::Form::VectorRows:
     return buildVectorRows(
         b, loc, s, init,

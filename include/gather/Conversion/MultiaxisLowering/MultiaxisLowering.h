@@ -97,6 +97,10 @@ struct MultiaxisLoweringStrategy {
   /// The target's vector register width in bits: the tile of the block
   /// copy's resolved form (planBlockCopy).
   int64_t vectorBits = 512;
+  /// Emit a remark on each gather naming the form it is lowered to
+  /// (describeLoweringForm): the tests count which fast paths random cases
+  /// take.
+  bool reportForms = false;
   /// The output is in host memory: the path that only an empty axis or a
   /// failed shape check takes writes its zeros with buildSerialLoopNest. A
   /// linalg.fill there becomes a parallel loop, an outlined OpenMP function
