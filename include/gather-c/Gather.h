@@ -67,6 +67,11 @@ GatherProgram *gatherProgramCreateWithFlags(const char *mlirText,
                                             char *error, size_t errorSize);
 void gatherProgramDestroy(GatherProgram *program);
 
+/* The vector register width in bits that CPU programs are compiled for: the
+   host's (512 with AVX-512, 256 with AVX, else 128), which the lowering's
+   tiles follow (the pass option vector-bits of convert-gather-to-linalg). */
+int gatherHostVectorBits(void);
+
 /* Every public function of the module is compiled with the program: this
    makes `entry` the one gatherProgramRun calls (and whose signature the
    accessors below describe), without compiling again. Returns 0, or 1 with

@@ -294,6 +294,10 @@ extern "C" int gatherProgramSelect(GatherProgram *program, const char *entry,
 
 extern "C" void gatherProgramDestroy(GatherProgram *program) { delete program; }
 
+extern "C" int gatherHostVectorBits(void) {
+  return static_cast<int>(mlir::gather::hostVectorBits());
+}
+
 extern "C" int gatherProgramNumInputs(const GatherProgram *program) {
   return static_cast<int>(program->inputs.size());
 }

@@ -26,7 +26,7 @@ import numpy as np
 
 from gather.mlir_text import gather_op_text, tensor_type
 
-__all__ = ["GatherError", "Program", "compile", "block", "elements", "nd", "multiaxis"]
+__all__ = ["GatherError", "Program", "compile", "host_vector_bits", "block", "elements", "nd", "multiaxis"]
 
 
 class GatherError(RuntimeError):
@@ -96,6 +96,8 @@ def _library():
                                              ctypes.POINTER(c_void_p),
                                              ctypes.POINTER(ctypes.POINTER(c_int64)), c_char_p,
                                              c_size_t]
+        lib.gatherHostVectorBits.restype = c_int
+        lib.gatherHostVectorBits.argtypes = []
         lib.gatherProgramWritesInPlace.restype = c_int
         lib.gatherProgramWritesInPlace.argtypes = [c_void_p]
         lib.gatherFree.argtypes = [c_void_p]
@@ -250,6 +252,13 @@ class Program:
         if rc != 0:
             raise GatherError(error.value.decode(errors="replace"))
         return out
+
+
+def host_vector_bits():
+    """The vector register width in bits CPU programs are compiled for (the
+    host's: 512 with AVX-512, 256 with AVX, else 128); `gather-opt
+    --convert-gather-to-linalg=vector-bits=N` with this N plans as the JIT."""
+    return _library().gatherHostVectorBits()
 
 
 def compile(mlir_text, entry=None, device="cpu", threads=0, opt_level=3,

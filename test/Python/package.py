@@ -1,6 +1,7 @@
 # The Python package (ctypes over libGatherCAPI.so) compiles and runs gathers
 # on numpy arrays: each op against the numpy reference, the per-signature
-# cache, gather.compile on a whole module, the ONNX importer end to end, and
+# cache, gather.compile on a whole module, the ONNX importer end to end, the
+# host's vector width (jit.host_vector_bits), and
 # errors as exceptions (compile diagnostics, out-of-bounds under `error`,
 # bad arguments) with the interpreter still alive afterwards.
 # RUN: env GATHER_CAPI_LIBRARY=%gather_lib/libGatherCAPI.so %python %s | FileCheck %s
@@ -8,6 +9,7 @@
 # CHECK: cache: 1 compilation for 3 shapes
 # CHECK: compile: two results ok
 # CHECK: onnx: test_gather_0 ok
+# CHECK: host vector bits: as the CPU's flags say
 # CHECK: error: gather.block at <gather module>:{{[0-9]+}}:{{[0-9]+}}: index 5 at indices[1] is out of range [-5, 4] for dimension 0 (size 5)
 # CHECK: error: the module does not parse or verify | <gather module>:1:{{[0-9]+}}: error: 'gather.block' op operand #1 must be ranked tensor or memref of signless integer
 # CHECK: error: argument 0: dtype float64 does not match element type f32
@@ -87,6 +89,14 @@ load = lambda p: numpy_helper.to_array(onnx.load_tensor(p))  # noqa: E731
 inputs = [load(p) for p in sorted(glob.glob(os.path.join(case, "test_data_set_0", "input_*.pb")))]
 expected = load(os.path.join(case, "test_data_set_0", "output_0.pb"))
 print("onnx: test_gather_0", "ok" if np.array_equal(program(*inputs), expected) else "MISMATCH")
+
+# The width the JIT plans for (the tiles of the block copies), against the
+# CPU's flags as Linux lists them.
+with open("/proc/cpuinfo") as cpuinfo:
+    flags = next((line.split(":", 1)[1].split() for line in cpuinfo if line.startswith("flags")), [])
+want_bits = 512 if "avx512f" in flags else 256 if "avx" in flags else 128
+print("host vector bits:", "as the CPU's flags say" if jit.host_vector_bits() == want_bits
+      else f"{jit.host_vector_bits()}, but the flags say {want_bits}")
 
 for attempt in (
         lambda: gather.block(d, np.array([0, 5])),
