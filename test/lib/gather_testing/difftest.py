@@ -100,6 +100,31 @@ def random_values(rng, shape, ety):
     return rng.integers(info.min, info.max, size=shape, dtype=ELEMENT_TYPES[ety], endpoint=True)
 
 
+# The `large` size class: each dimension log-uniform in 1..ROW_LIMIT, the
+# product of a case's dimensions at most SIZE_BUDGET (so every array, the
+# output included, has at most about a million elements).
+ROW_LIMIT = 1024
+SIZE_BUDGET = 1 << 20
+
+
+def large_dim_source(rng):
+    """A dim() for make_case's `large` size class: sizes log-uniform in
+    1..1024 within what is left of the case's element budget, so that rows
+    of a cache line and more, tiles of many blocks, reused index tuples and
+    outputs of up to about a million elements all come up; now and then 0."""
+    left = [SIZE_BUDGET]
+
+    def dim():
+        if rng.random() < 0.01:
+            return 0
+        high = max(1, min(ROW_LIMIT, left[0]))
+        size = int(np.exp(rng.uniform(0, np.log(high + 1))))
+        size = max(1, min(size, high))
+        left[0] //= size
+        return size
+    return dim
+
+
 def random_dim(rng, allow_empty=True, large=0.0):
     """Mostly 1-4; 0 at times; with probability `large` 16-40, long enough
     for the lowering's vector forms (block rows of a cache line, tiles of
@@ -130,7 +155,7 @@ def index_values(rng, shape, sizes, negative, oob):
     return values
 
 
-def gen_multiaxis(rng, dim):
+def gen_multiaxis(rng, dim, limit=4096):
     rank = int(rng.integers(1, 7))
     naxes = int(rng.integers(0, min(rank, 3) + 1))
     axes = [int(a) for a in rng.permutation(rank)[:naxes]]
@@ -143,14 +168,15 @@ def gen_multiaxis(rng, dim):
         else:
             size = dim()
             choice = rng.random()
-            if choice < 0.5:
+            # Larger cases broadcast the indices more often: the block copies.
+            if choice < (0.5 if limit <= 4096 else 0.3):
                 in_shape.append(size); logical.append(size)
-            elif choice < 0.75:
+            elif choice < (0.75 if limit <= 4096 else 0.8):
                 in_shape.append(size); logical.append(1)
             else:
                 in_shape.append(1); logical.append(size)
     # Keep cases small.
-    while np.prod(in_shape) > 4096 or np.prod(logical) > 4096:
+    while np.prod(in_shape) > limit or np.prod(logical) > limit:
         d = int(np.argmax(np.maximum(in_shape, logical)))
         in_shape[d] = max(1, in_shape[d] // 2); logical[d] = max(1, logical[d] // 2)
     idx_shape = list(logical)
@@ -160,22 +186,26 @@ def gen_multiaxis(rng, dim):
     return in_shape, idx_shape, {"axes": axes}, np.reshape(period, (-1,)) if idx_shape[-1] else np.zeros((0,), np.int64)
 
 
-def make_case(op, rng, large_dims=0.0):
+def make_case(op, rng, large_dims=0.0, size_class="tiny"):
     """A random valid case of `op`; `large_dims`: the probability of a
     dimension of 16-40 (random_dim), at most two per case (the arrays stay
-    under a few MB)."""
+    under a few MB). `size_class` "large": every dimension from
+    large_dim_source(), up to 1024 and about a million elements in all."""
     large_left = [2]
 
     def dim():
         size = random_dim(rng, large=large_dims if large_left[0] else 0.0)
         large_left[0] -= size >= 16
         return size
+    if size_class == "large":
+        dim = large_dim_source(rng)
     ety = str(rng.choice(list(ELEMENT_TYPES)))
     ity = str(rng.choice(list(INDEX_TYPES)))
     negative = "wrap" if rng.random() < 0.75 else "out_of_bounds"
     oob = str(rng.choice(POLICIES))
     if op == "multiaxis":
-        in_shape, idx_shape, attrs, period = gen_multiaxis(rng, dim)
+        in_shape, idx_shape, attrs, period = gen_multiaxis(
+            rng, dim, SIZE_BUDGET if size_class == "large" else 4096)
         data = random_values(rng, in_shape, ety)
         if not attrs["axes"]:
             values = rng.integers(-5, 5, size=idx_shape)
@@ -527,6 +557,30 @@ def split_functions(module_text):
     return functions
 
 
+_REMARK = re.compile(r"^<stdin>:(\d+):\d+: remark: lowered as (.*)$", re.M)
+
+
+def lowered_forms(bin_dir, module_text, vector_bits):
+    """{function name: the form its gather is lowered to} as the CPU
+    pipeline lowers `module_text` on this host: canonicalized, then
+    convert-gather-to-linalg with the host's vector width, whose
+    report-forms remarks name the form ("folded" where no gather is left
+    to lower)."""
+    r = subprocess.run([os.path.join(bin_dir, "gather-opt"), "--gather-canonicalize",
+                        f"--convert-gather-to-linalg=report-forms vector-bits={vector_bits}",
+                        "-o", os.devnull], input=module_text, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"gather-opt failed: {r.stderr.strip()}")
+    starts = [(i + 1, m.group(1)) for i, line in enumerate(module_text.splitlines())
+              for m in [re.match(r"func\.func @([\w.]+)\(", line)] if m]
+    forms = {name: "folded" for _, name in starts}
+    for m in _REMARK.finditer(r.stderr):
+        line = int(m.group(1))
+        name = [n for start, n in starts if start <= line][-1]
+        forms[name] = m.group(2)
+    return forms
+
+
 def run_into(program, case, want):
     """The case run with out= on `program` (made with destination entries):
     the array must receive the reference's result, or, where the reference
@@ -645,6 +699,14 @@ def main(argv=None):
                              "the C API (libGatherCAPI.so); 0: one gather-run process per case")
     parser.add_argument("--opt-level", type=int, default=3, choices=[0, 1, 2, 3],
                         help="LLVM optimization level of the batched compilations")
+    parser.add_argument("--sizes", choices=["tiny", "large"], default="tiny",
+                        help="tiny: dimensions of 1-4 (and 0); large: dimensions up to 1024 and "
+                             "outputs up to about a million elements, each case also run with "
+                             "out= and the form each is lowered to counted")
+    parser.add_argument("--require-forms", default="",
+                        help="comma-separated forms (report-forms names, or words of them: "
+                             "tiles, coordinate-table) that some case must be lowered to, else "
+                             "the run fails (with --sizes large)")
     parser.add_argument("--canonical-cases", type=int, default=-1,
                         help="batches that start before this case also run after "
                              "--canonicalize (default: all); the CPU pipeline canonicalizes "
@@ -655,7 +717,19 @@ def main(argv=None):
     rng = np.random.default_rng(args.seed)
     work = tempfile.mkdtemp(prefix=f"gather-diff-{args.op}-")
     passed = failed = 0
-    cases = [make_case(args.op, rng) for _ in range(args.cases)]
+    cases = [make_case(args.op, rng, size_class=args.sizes) for _ in range(args.cases)]
+    into = args.sizes == "large" and args.device == "cpu"
+    forms = {}
+    if args.sizes == "large":
+        from gather import jit
+        texts = []
+        for index, case in enumerate(cases):
+            want = reference_or_error(case.expected)
+            texts.append(function_text(case, f"c{index}", output_shape(
+                case, None if isinstance(want, Exception) else want)))
+        names = lowered_forms(args.bin, "\n".join(texts), jit.host_vector_bits())
+        for name, form in names.items():
+            forms[form] = forms.get(form, 0) + 1
 
     def report(i, problem):
         nonlocal passed, failed
@@ -670,7 +744,8 @@ def main(argv=None):
     for first in range(0, len(cases), step):
         chunk = cases[first:first + step]
         canonical = args.canonical_cases < 0 or first < args.canonical_cases
-        problems = (run_batch(chunk, first, tools, work, args.device, args.opt_level, canonical)
+        problems = (run_batch(chunk, first, tools, work, args.device, args.opt_level, canonical,
+                              into=into)
                     if args.batch > 0 else None)
         if problems is None:
             # One case at a time, each in its own gather-run process: a
@@ -683,6 +758,14 @@ def main(argv=None):
     if not args.keep and not failed:
         import shutil
         shutil.rmtree(work, ignore_errors=True)
+    if args.sizes == "large":
+        print("forms: " + ", ".join(f"{form} {count}" for form, count in sorted(forms.items())))
+        for form in filter(None, args.require_forms.split(",")):
+            # "tiles" or "coordinate-table" is any form that says it.
+            taken = re.compile(rf"(^| ){re.escape(form)}( |$)")
+            if not any(taken.search(name) for name in forms):
+                print(f"FAIL: no case was lowered as {form}")
+                failed += 1
     device = "" if args.device == "cpu" else f" ({args.device})"
     print(f"difftest {args.op}{device}: {passed} passed, {failed} failed")
     return 1 if failed else 0
