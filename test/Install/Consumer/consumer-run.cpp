@@ -19,7 +19,8 @@
 
 #include "gather/Conversion/GatherToLinalg.h"
 #include "gather/Conversion/MultiaxisLowering/MultiaxisLowering.h"
-#include "gather/InitGather.h"
+#include "gather/Pipelines/Pipelines.h"
+#include "gather/Runner/Jit.h"
 #include "gather/Runtime/GatherRuntime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,13 +33,9 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
@@ -96,13 +93,11 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: consumer-run FILE.mlir ID...\n");
     return 2;
   }
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
+  // Everything gather's pipelines and its JIT need, compiled in gather's
+  // library (mlir/InitAllDialects.h here would be most of this file's
+  // compile time), and LLVM's native target.
   DialectRegistry registry;
-  gather::registerAllGatherDialects(registry);
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
+  gather::registerJitDialectsAndPasses(registry);
   MLIRContext context(registry);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(argv[1], &context);
   if (!module)
