@@ -845,12 +845,15 @@ def make_inputs(rng, count, corpus):
     return inputs
 
 
-def execute(rng, cases, tools, work, process_cases, large_dims):
-    """Random valid programs run and compared with numpy; returns
-    (executed, failure messages)."""
+def execute(rng, cases, tools, work, process_cases, large_dims, large_cases=0.0):
+    """Random valid programs run and compared with numpy (a `large_cases`
+    share of the batch from difftest's large size class: rows up to 1024,
+    up to about a million elements); returns (executed, failure messages)."""
     problems, executed = [], 0
     op = str(rng.choice(OPS))
-    batch = [difftest.make_case(op, rng, large_dims) for _ in range(cases)]
+    batch = [difftest.make_case(op, rng, large_dims,
+                                "large" if rng.random() < large_cases else "tiny")
+             for _ in range(cases)]
     result = difftest.run_batch(batch, 0, tools, work, "cpu", 0, into=True)
     if result is None:
         result = {i: difftest.run_case(c, tools, work, i) for i, c in enumerate(batch)}
@@ -881,6 +884,9 @@ def main(argv=None):
     parser.add_argument("--large-dims", type=float, default=0.15,
                         help="probability of a dimension of 16-40 in an executed program "
                              "(the vector forms of the lowering need long rows)")
+    parser.add_argument("--large-cases", type=float, default=0.1,
+                        help="share of the executed programs from the large size class "
+                             "(difftest --sizes large: the block copies, tiles, offset tables)")
     parser.add_argument("--timeout", type=float, default=20, help="seconds per input before a hang")
     parser.add_argument("--failures", default="", help="directory for failing inputs")
     args = parser.parse_args(argv)
@@ -903,7 +909,7 @@ def main(argv=None):
         done += len(inputs)
         if args.execute:
             e, problems = execute(rng, args.execute, tools, work, args.execute_processes,
-                                  args.large_dims)
+                                  args.large_dims, args.large_cases)
             executed += e
             for p in problems:
                 print(f"FAIL {p}", flush=True)
