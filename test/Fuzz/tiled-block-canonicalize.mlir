@@ -6,7 +6,7 @@
 // (the second RUN line; when it stops, gather-canonicalize can go), while
 // gather-canonicalize refines such expand_shape types first.
 // RUN: gather-opt %s --gather-canonicalize | FileCheck %s
-// RUN: not --crash gather-opt %s --canonicalize -o /dev/null
+// RUN: %not_crash gather-opt %s --canonicalize -o /dev/null
 // CHECK-LABEL: func.func @t8
 // CHECK:         tensor.expand_shape %{{.*}} output_shape [1, 1, 4, %{{.*}}, 1] : tensor<1x4x?xi32> into tensor<1x1x4x?x1xi32>
 // CHECK:         gather.multiaxis
