@@ -12,7 +12,14 @@
 //              does (bench/README.md): the row or block a later iteration
 //              reads, 128 cache lines ahead; for W3 the next table row
 //              while the current one is gathered. W5 and W8 have none (as
-//              compiled).
+//              compiled);
+//   checked prefetch: checked, with the same prefetch (what the compiled
+//              code does under its default policy).
+//
+// Outputs and the memcpy reference's buffers are 64-byte aligned, and those
+// of 4 MiB or more are advised for transparent huge pages, as the compiled
+// code's allocator does (gather_runtime_malloc); lookups too small for
+// threads run in a plain loop with no OpenMP construct.
 //
 // Rows (W1, W1i32, W1f16, W2, W6, W7) are copied in 512-byte chunks of vector
 // loads, then stores: faster than a call of memcpy per row here
@@ -23,10 +30,10 @@
 // parallel loop (the least time any gather of that output could take).
 //
 //   baseline WORKLOAD DIR RUNS THREADS  -> prints "UNCHECKED_MS CHECKED_MS
-//   MEMCPY_MS PREFETCH_MS" (medians) and writes the checked and prefetching
-//   variants' outputs to DIR/WORKLOAD_cpp_out.bin and
-//   DIR/WORKLOAD_cpp_prefetch_out.bin. The output buffer is allocated and
-//   touched outside the timed region.
+//   MEMCPY_MS PREFETCH_MS CHECKED_PREFETCH_MS" (medians) and writes each
+//   variant's output to DIR/WORKLOAD_cpp_{unchecked,checked,prefetch,
+//   checked_prefetch}_out.bin for the harness to compare with numpy. The
+//   output buffer is allocated and touched outside the timed region.
 #include "row_copy.h"
 
 #include <algorithm>
@@ -37,6 +44,7 @@
 #include <cstring>
 #include <omp.h>
 #include <string>
+#include <sys/mman.h>
 #include <type_traits>
 #include <vector>
 
@@ -56,7 +64,50 @@ static inline int64_t wrap(int64_t v, int64_t size) {
   return v < 0 ? v + size : v;
 }
 
-enum Mode { Unchecked, Checked, Prefetch };
+enum Mode { Unchecked, Checked, Prefetch, CheckedPrefetch, NumModes };
+static constexpr bool checks(int m) {
+  return m == Mode::Checked || m == Mode::CheckedPrefetch;
+}
+static constexpr bool prefetches(int m) {
+  return m == Mode::Prefetch || m == Mode::CheckedPrefetch;
+}
+
+// A 64-byte aligned array; from 4 MiB on advised for transparent huge pages
+// (whole pages inside it), as gather_runtime_malloc does for the compiled
+// code's buffers.
+template <typename T> class AlignedBuffer {
+public:
+  AlignedBuffer() = default;
+  AlignedBuffer(const AlignedBuffer &) = delete;
+  AlignedBuffer &operator=(const AlignedBuffer &) = delete;
+  ~AlignedBuffer() { std::free(data_); }
+  void assign(size_t n, T value) {
+    std::free(data_);
+    size_t bytes = (n * sizeof(T) + 63) / 64 * 64;
+    data_ = static_cast<T *>(std::aligned_alloc(64, bytes ? bytes : 64));
+    if (!data_) {
+      std::fprintf(stderr, "out of memory\n");
+      std::exit(1);
+    }
+    if (bytes >= (size_t(4) << 20)) {
+      uintptr_t begin = (reinterpret_cast<uintptr_t>(data_) + 4095) & ~4095ul;
+      uintptr_t end = (reinterpret_cast<uintptr_t>(data_) + bytes) & ~4095ul;
+      if (end > begin)
+        (void)madvise(reinterpret_cast<void *>(begin), end - begin,
+                      MADV_HUGEPAGE);
+    }
+    size_ = n;
+    std::fill(data_, data_ + n, value);
+  }
+  T *data() { return data_; }
+  T *begin() { return data_; }
+  T *end() { return data_ + size_; }
+  T &operator[](size_t i) { return data_[i]; }
+
+private:
+  T *data_ = nullptr;
+  size_t size_ = 0;
+};
 
 // Cache lines requested ahead of the one being read (as the compiled code).
 constexpr int64_t kLinesAhead = 128;
@@ -83,32 +134,40 @@ static inline int64_t resolve(int64_t v, int64_t size, bool &bad) {
   return ok ? w : 0;
 }
 
-// Rows of D elements of type T picked by K indices of type I; serial below
-// `parallelRows` rows (thread start-up costs more than a small lookup).
+// Rows of D elements of type T picked by K indices of type I; below
+// `parallelRows` rows (thread start-up costs more than a small lookup) a
+// plain loop, with no OpenMP construct.
 template <int M, typename T, typename I>
 static bool rowGather(const std::vector<T> &data, const std::vector<I> &idx,
                       int64_t N, int64_t D, int64_t K, T *out,
                       int64_t parallelRows = 64) {
-  constexpr bool Checked = M == Mode::Checked;
+  constexpr bool Checked = checks(M);
   const int64_t rowBytes = D * sizeof(T);
   const int64_t ahead =
       std::max<int64_t>(1, kLinesAhead / ((rowBytes + 63) / 64));
-  bool bad = false;
-#pragma omp parallel for reduction(|| : bad) if (K >= parallelRows)
-  for (int64_t k = 0; k < K; ++k) {
-    if (M == Mode::Prefetch)
+  auto row = [&](int64_t k, bool &bad) {
+    if (prefetches(M))
       prefetchLines(&data[wrap(idx[std::min(k + ahead, K - 1)], N) * D],
                     rowBytes);
     int64_t r = resolve<Checked>(static_cast<int64_t>(idx[k]), N, bad);
     copyRow(&out[k * D], &data[r * D], D * sizeof(T));
+  };
+  bool bad = false;
+  if (K < parallelRows) {
+    for (int64_t k = 0; k < K; ++k)
+      row(k, bad);
+    return !bad;
   }
+#pragma omp parallel for reduction(|| : bad)
+  for (int64_t k = 0; k < K; ++k)
+    row(k, bad);
   return !bad;
 }
 
 struct Workloads {
   std::string dir;
-  std::vector<float> out;
-  std::vector<uint16_t> outHalf;
+  AlignedBuffer<float> out;
+  AlignedBuffer<uint16_t> outHalf;
 
   template <int M> bool W1() {
     const int64_t N = 50000, D = 768, K = 8192;
@@ -157,7 +216,7 @@ struct Workloads {
     const int64_t R = 1024, C = 1024, N = 1024, K = 1024;
     static auto data = load<float>(dir + "/W8_data.bin", R * C);
     static auto idx = load<int64_t>(dir + "/W8_idx.bin", N * K * 2);
-    constexpr bool Checked = M == Mode::Checked;
+    constexpr bool Checked = checks(M);
     bool bad = false;
 #pragma omp parallel for reduction(|| : bad)
     for (int64_t n = 0; n < N; ++n) {
@@ -178,13 +237,13 @@ struct Workloads {
     const int64_t A = 64, B = 1000, C = 256, K = 500;
     static auto data = load<float>(dir + "/W2_data.bin", A * B * C);
     static auto idx = load<int64_t>(dir + "/W2_idx.bin", K);
-    constexpr bool Checked = M == Mode::Checked;
+    constexpr bool Checked = checks(M);
     const int64_t ahead = kLinesAhead / (C * sizeof(float) / 64);
     bool bad = false;
 #pragma omp parallel for collapse(2) reduction(|| : bad)
     for (int64_t a = 0; a < A; ++a)
       for (int64_t k = 0; k < K; ++k) {
-        if (M == Mode::Prefetch)
+        if (prefetches(M))
           prefetchLines(
               &data[(a * B + wrap(idx[std::min(k + ahead, K - 1)], B)) * C],
               C * sizeof(float));
@@ -199,12 +258,12 @@ struct Workloads {
     const int64_t R = 4096, C = 4096, K = 1024;
     static auto data = load<float>(dir + "/W3_data.bin", R * C);
     static auto idx = load<int64_t>(dir + "/W3_idx.bin", R * K);
-    constexpr bool Checked = M == Mode::Checked;
+    constexpr bool Checked = checks(M);
     bool bad = false;
 #pragma omp parallel for reduction(|| : bad)
     for (int64_t r = 0; r < R; ++r) {
       bool rowBad = false;
-      if (M == Mode::Prefetch) {
+      if (prefetches(M)) {
         // The next row's 256 lines, 4 per 16 outputs (C / K = 4 elements of
         // the row per output).
         const float *next = &data[std::min(r + 1, R - 1) * C];
@@ -212,8 +271,10 @@ struct Workloads {
           for (int64_t l = 0; l < 4; ++l)
             __builtin_prefetch(next + k * (C / K) + l * 16);
           for (int64_t j = k; j < k + 16; ++j)
-            out[r * K + j] = data[r * C + wrap(idx[r * K + j], C)];
+            out[r * K + j] =
+                data[r * C + resolve<Checked>(idx[r * K + j], C, rowBad)];
         }
+        bad |= rowBad;
         continue;
       }
       for (int64_t k = 0; k < K; ++k)
@@ -228,13 +289,13 @@ struct Workloads {
     const int64_t B = 16, H = 512, W = 512, C = 4, K = 65536;
     static auto data = load<float>(dir + "/W4_data.bin", B * H * W * C);
     static auto idx = load<int64_t>(dir + "/W4_idx.bin", B * K * 2);
-    constexpr bool Checked = M == Mode::Checked;
+    constexpr bool Checked = checks(M);
     const int64_t ahead = kLinesAhead;
     bool bad = false;
 #pragma omp parallel for collapse(2) reduction(|| : bad)
     for (int64_t b = 0; b < B; ++b)
       for (int64_t k = 0; k < K; ++k) {
-        if (M == Mode::Prefetch) {
+        if (prefetches(M)) {
           const int64_t *q = &idx[(b * K + std::min(k + ahead, K - 1)) * 2];
           __builtin_prefetch(
               &data[((b * H + wrap(q[0], H)) * W + wrap(q[1], W)) * C]);
@@ -253,7 +314,7 @@ struct Workloads {
   // the pixels outermost, so that all index rows read a pixel's lines
   // while they are in L1 (as compiled).
   template <int M, int64_t R> bool W5(const char *name) {
-    constexpr bool Checked = M == Mode::Checked;
+    constexpr bool Checked = checks(M);
     const int64_t N = 32, H = 56, W = 56, C = 64, P = 16;
     static auto data =
         load<float>(dir + "/" + name + "_data.bin", N * H * W * C);
@@ -335,7 +396,9 @@ int main(int argc, char **argv) {
                ? dispatch(std::integral_constant<int, Mode::Unchecked>())
            : mode == Mode::Checked
                ? dispatch(std::integral_constant<int, Mode::Checked>())
-               : dispatch(std::integral_constant<int, Mode::Prefetch>());
+           : mode == Mode::Prefetch
+               ? dispatch(std::integral_constant<int, Mode::Prefetch>())
+               : dispatch(std::integral_constant<int, Mode::CheckedPrefetch>());
   };
   auto writeOutput = [&](const std::string &suffix) {
     std::string outPath = std::string(argv[2]) + "/" + w + suffix;
@@ -351,9 +414,9 @@ int main(int argc, char **argv) {
     }
     std::fclose(f);
   };
-  double medians[3];
+  double medians[NumModes];
   double memcpyMedian = 0;
-  for (int mode : {Mode::Unchecked, Mode::Checked, Mode::Prefetch}) {
+  for (int mode = 0; mode < NumModes; ++mode) {
     // Zeros first: a variant that wrote nothing cannot pass for another.
     std::fill(workloads.out.begin(), workloads.out.end(), 0.0f);
     std::fill(workloads.outHalf.begin(), workloads.outHalf.end(), 0);
@@ -372,14 +435,15 @@ int main(int argc, char **argv) {
     std::sort(times.begin(), times.end());
     medians[mode] = times[times.size() / 2];
     // For the harness to compare with numpy.
-    if (mode == Mode::Checked)
-      writeOutput("_cpp_out.bin");
-    if (mode == Mode::Prefetch)
-      writeOutput("_cpp_prefetch_out.bin");
+    static const char *const suffixes[NumModes] = {
+        "_cpp_unchecked_out.bin", "_cpp_checked_out.bin",
+        "_cpp_prefetch_out.bin", "_cpp_checked_prefetch_out.bin"};
+    writeOutput(suffixes[mode]);
   }
   {
     size_t bytes = outSize * (half ? 2 : sizeof(float));
-    std::vector<char> source(bytes, 1);
+    AlignedBuffer<char> source;
+    source.assign(bytes, 1);
     char *target = half ? reinterpret_cast<char *>(workloads.outHalf.data())
                         : reinterpret_cast<char *>(workloads.out.data());
     auto copy = [&] {
@@ -404,7 +468,8 @@ int main(int argc, char **argv) {
     std::sort(times.begin(), times.end());
     memcpyMedian = times[times.size() / 2];
   }
-  std::printf("%.4f %.4f %.4f %.4f\n", medians[Mode::Unchecked],
-              medians[Mode::Checked], memcpyMedian, medians[Mode::Prefetch]);
+  std::printf("%.4f %.4f %.4f %.4f %.4f\n", medians[Mode::Unchecked],
+              medians[Mode::Checked], memcpyMedian, medians[Mode::Prefetch],
+              medians[Mode::CheckedPrefetch]);
   return 0;
 }
