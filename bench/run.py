@@ -8,11 +8,14 @@ installed) on the same data, in one run, printing the ratios. Every result
 is compared with numpy.
 
     /usr/bin/python3 bench/run.py [--runs 15] [--threads 2] [--bin build/bin]
-        [--policy error|clamp|fill|unchecked] [--other-bin DIR]
+        [--policy error|clamp|fill|unchecked] [--other-bin DIR] [--ort DIR]
 
 --other-bin times a second build's gather-run in the same alternating
 rounds (an A/B of two builds on the same data, e.g. before and after a
-change).
+change). --ort DIR adds ONNX Runtime (onnxruntime-node installed in DIR
+with `npm install --ignore-scripts onnxruntime-node`; bench/ort_peer.js)
+for the workloads that are one ONNX op: its profiler's kernel time of the
+Gather, GatherElements or GatherND node.
 
 Workloads:
   W1 embedding lookup: block, axis 0, data 50000x768 f32, 8192 i64 indices
@@ -168,6 +171,83 @@ def write_workload(work, name, w, want, policy=""):
     return src
 
 
+# The ONNX op, attributes and index reshape of each workload that is one
+# ONNX op (W5 and W5x64 are not: their two axes are not one ONNX gather).
+ONNX_OPS = {
+    "block": lambda w: ("Gather", {"axis": int(w["attr"].split("=")[1])}, None),
+    "elements": lambda w: ("GatherElements", {"axis": int(w["attr"].split("=")[1])}, None),
+    "nd": lambda w: ("GatherND", {"batch_dims": int(w["attr"].split("=")[1])}, None),
+}
+
+
+def onnx_form(w):
+    """(op type, attributes, indices as ONNX takes them) or None."""
+    if w["op"] in ONNX_OPS:
+        op, attrs, _ = ONNX_OPS[w["op"]](w)
+        return op, attrs, np.asarray(w["idx"])
+    if w["op"] == "multiaxis" and w["data"].ndim == 2 and w["attr"] == "axes = [0, 1]":
+        # Interleaved (row, column) pairs: GatherND's last index dimension
+        # (a reshape of the same bytes).
+        idx = np.asarray(w["idx"])
+        return "GatherND", {"batch_dims": 0}, idx.reshape(idx.shape[0], -1, 2)
+    return None
+
+
+def ort_peer(ort_dir, work, name, w, want, runs, threads):
+    """The median kernel time (ms) of the workload's ONNX op in ONNX Runtime
+    (onnxruntime-node in `ort_dir`, its profiler's kernel times, the first
+    run left out), its output checked against numpy; None where the
+    workload is no single ONNX op."""
+    form = onnx_form(w)
+    if form is None:
+        return None
+    import glob
+    import json
+    import onnx
+    from onnx import TensorProto, helper
+    op, attrs, idx = form
+    data = w["data"]
+    types = {np.dtype(np.float32): (TensorProto.FLOAT, "float32"),
+             np.dtype(np.float16): (TensorProto.FLOAT16, "float16"),
+             np.dtype(np.int32): (TensorProto.INT32, "int32"),
+             np.dtype(np.int64): (TensorProto.INT64, "int64")}
+    node = helper.make_node(op, ["data", "indices"], ["out"], **attrs)
+    graph = helper.make_graph(
+        [node], name,
+        [helper.make_tensor_value_info("data", types[data.dtype][0], list(data.shape)),
+         helper.make_tensor_value_info("indices", types[idx.dtype][0], list(idx.shape))],
+        [helper.make_tensor_value_info("out", types[want.dtype][0], list(want.shape))])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    prefix = os.path.join(work, f"{name}_ort")
+    onnx.save(model, prefix + ".onnx")
+    data.tofile(prefix + "_data.bin")
+    np.ascontiguousarray(idx).tofile(prefix + "_indices.bin")
+    spec = {"model": prefix + ".onnx", "output": prefix + "_out.bin", "runs": runs,
+            "threads": threads, "profile": prefix + "_profile",
+            "inputs": [{"name": "data", "type": types[data.dtype][1], "dims": list(data.shape),
+                        "file": prefix + "_data.bin"},
+                       {"name": "indices", "type": types[idx.dtype][1], "dims": list(idx.shape),
+                        "file": prefix + "_indices.bin"}]}
+    with open(prefix + ".json", "w") as f:
+        json.dump(spec, f)
+    for old in glob.glob(prefix + "_profile*.json"):
+        os.remove(old)
+    env = dict(os.environ, NODE_PATH=os.path.join(os.path.abspath(ort_dir), "node_modules"))
+    subprocess.run(["node", os.path.join(HERE, "ort_peer.js"), prefix + ".json"],
+                   env=env, check=True)
+    got = np.fromfile(prefix + "_out.bin", want.dtype)
+    if not np.array_equal(got, want.reshape(-1)):
+        sys.exit(f"{name}: ONNX Runtime's result differs from numpy")
+    with open(glob.glob(prefix + "_profile*.json")[0]) as f:
+        events = json.load(f)
+    kernel = [e["dur"] / 1000 for e in events
+              if e.get("cat") == "Node" and e.get("name", "").endswith("_kernel_time")]
+    if len(kernel) < 2:
+        sys.exit(f"{name}: no kernel times in ONNX Runtime's profile")
+    return statistics.median(kernel[1:])
+
+
 def median_ms(fn, runs):
     times = []
     for _ in range(runs):
@@ -189,6 +269,10 @@ def main():
                    help="out_of_bounds policy of the compiled gathers")
     p.add_argument("--other-bin", default="", help="a second build's bin directory, timed alongside")
     p.add_argument("--chart", default="", help="write a bar chart of the ratios to this PNG")
+    p.add_argument("--ort", default=os.environ.get("GATHER_BENCH_ORT", ""),
+                   help="a directory where `npm install --ignore-scripts onnxruntime-node` ran: "
+                        "ONNX Runtime's CPU kernel times (its profiler) for the workloads that "
+                        "are one ONNX op")
     args = p.parse_args()
     policy = "" if args.policy == "error" else f" out_of_bounds = {args.policy}"
     work = tempfile.mkdtemp(prefix="gather-bench-")
@@ -222,7 +306,8 @@ def main():
         # machine hits all of them; each keeps its best median.
         best = {k: float("inf") for k in ("gather", "gather_unchecked", "other", "cpp",
                                           "cpp_checked", "cpp_prefetch",
-                                          "cpp_checked_prefetch", "memcpy", "numpy", "torch")}
+                                          "cpp_checked_prefetch", "memcpy", "numpy", "torch",
+                                          "ort")}
         torch_fn = torch_peer(torch, w) if torch else None
         if torch_fn and not np.array_equal(torch_result(torch_fn), want):
             sys.exit(f"{name}: torch's result differs from numpy")
@@ -262,6 +347,10 @@ def main():
             keep("numpy", median_ms(w["numpy"], args.runs))
             if torch_fn:
                 keep("torch", median_ms(torch_fn, args.runs))
+            if args.ort:
+                ort_ms = ort_peer(args.ort, work, name, w, want, args.runs, args.threads)
+                if ort_ms is not None:
+                    keep("ort", ort_ms)
         best["name"] = name
         rows.append(best)
     print(f"threads={args.threads}, runs={args.runs}, rounds={args.rounds}, policy={args.policy}, "
@@ -283,21 +372,23 @@ def main():
 
     print("| workload | gather (ms) | gather unchecked (ms) | C++ unchecked (ms) | C++ checked (ms) "
           "| C++ prefetch (ms) | C++ checked prefetch (ms) | memcpy (ms) | numpy (ms) "
-          "| torch (ms) | fastest C++ / gather | unchecked / gather | checked / gather "
-          "| prefetch / gather | checked prefetch / gather | memcpy / gather | numpy / gather "
-          "| torch / gather | gather unchecked / gather |")
-    print("| --- |" + " ---: |" * 18)
+          "| torch (ms) | ORT (ms) | fastest C++ / gather | unchecked / gather "
+          "| checked / gather | prefetch / gather | checked prefetch / gather "
+          "| memcpy / gather | numpy / gather | torch / gather | ORT / gather "
+          "| gather unchecked / gather |")
+    print("| --- |" + " ---: |" * 20)
     for row in rows:
         g = row["gather"]
         fastest = min(row[k] for k in CPP_LOOPS)
         print(f"| {row['name']} | {ms(g)} | {ms(row['gather_unchecked'])} | {ms(row['cpp'])} "
               f"| {ms(row['cpp_checked'])} | {ms(row['cpp_prefetch'])} "
               f"| {ms(row['cpp_checked_prefetch'])} | {ms(row['memcpy'])} "
-              f"| {ms(row['numpy'])} | {ms(row['torch'])} | {ratio(fastest, g)} "
+              f"| {ms(row['numpy'])} | {ms(row['torch'])} | {ms(row['ort'])} "
+              f"| {ratio(fastest, g)} "
               f"| {ratio(row['cpp'], g)} | {ratio(row['cpp_checked'], g)} "
               f"| {ratio(row['cpp_prefetch'], g)} | {ratio(row['cpp_checked_prefetch'], g)} "
               f"| {ratio(row['memcpy'], g)} | {ratio(row['numpy'], g)} | {ratio(row['torch'], g)} "
-              f"| {ratio(row['gather_unchecked'], g)} |")
+              f"| {ratio(row['ort'], g)} | {ratio(row['gather_unchecked'], g)} |")
     print("(ratios above 1: gather is faster; fastest C++ is the best of the four C++ loops; "
           "memcpy / gather is the fraction of the copy bandwidth reached; gather unchecked / "
           "gather is the cost of the policy's checks)")
