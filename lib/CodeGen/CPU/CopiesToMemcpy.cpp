@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/CodeGen/Passes.h"
+#include "gather/Utils/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -30,14 +31,12 @@ static bool upstreamUsesMemcpy(MemRefType type) {
 }
 
 /// Bytes per element in memory (i1 takes a byte), or 0 for a type this
-/// pass leaves alone.
+/// pass leaves alone (f80 and other padded widths: upstream's copy sizes
+/// them by the data layout).
 static int64_t elementBytes(Type type) {
-  if (!type.isIntOrFloat())
-    return 0;
-  unsigned bits = type.getIntOrFloatBitWidth();
-  if (bits == 1)
+  if (type.isInteger(1))
     return 1;
-  return bits % 8 == 0 ? bits / 8 : 0;
+  return gather::packedElementBytes(type);
 }
 
 /// An innermost stride of 1 or known at run time only (a view that is the

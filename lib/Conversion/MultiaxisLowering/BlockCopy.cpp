@@ -18,6 +18,7 @@
 #include "BlockCopy.h"
 #include "LoopOrder.h"
 #include "Prefetch.h"
+#include "gather/Utils/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -124,14 +125,13 @@ static constexpr int64_t kVectorCopyMaxBytes = 4096;
 /// verifier lets the other sizes be anything.
 static std::optional<uint64_t> staticBlockBytes(RankedTensorType inputType,
                                                 int64_t blockStart) {
-  Type elementType = inputType.getElementType();
-  if (!elementType.isIntOrFloat() ||
-      elementType.getIntOrFloatBitWidth() % 8 != 0)
+  int64_t elementBytes = packedElementBytes(inputType.getElementType());
+  if (!elementBytes)
     return std::nullopt;
   ArrayRef<int64_t> blockShape = inputType.getShape().drop_front(blockStart);
   if (ShapedType::isDynamicShape(blockShape))
     return std::nullopt;
-  uint64_t bytes = elementType.getIntOrFloatBitWidth() / 8;
+  uint64_t bytes = elementBytes;
   for (int64_t size : blockShape)
     bytes = llvm::SaturatingMultiply<uint64_t>(bytes, size);
   return bytes;
@@ -146,7 +146,7 @@ static bool copiesRowsWithVectors(const LoweringState &s, int64_t blockStart) {
   std::optional<uint64_t> blockBytes = staticBlockBytes(inputType, blockStart);
   if (!blockBytes || *blockBytes >= kVectorCopyMaxBytes || blockStart == s.rank)
     return false;
-  int64_t elementBytes = inputType.getElementTypeBitWidth() / 8;
+  int64_t elementBytes = packedElementBytes(inputType.getElementType());
   if (inputType.getShape().back() * elementBytes < 64)
     return false;
   return slicesAllowed(s.op.getInput(), keepsUnitStrideRows);

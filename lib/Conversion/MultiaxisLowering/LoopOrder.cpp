@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoopOrder.h"
+#include "gather/Utils/ElementBytes.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/MathExtras.h"
@@ -41,8 +42,8 @@ static std::optional<int64_t> reuseFootprint(const LoweringState &s,
   if (ShapedType::isDynamic(shape[last]))
     return std::nullopt;
   int64_t bytes;
-  if (llvm::MulOverflow(
-          shape[last], int64_t(elementType.getIntOrFloatBitWidth() / 8), bytes))
+  int64_t elementBytes = packedElementBytes(elementType);
+  if (!elementBytes || llvm::MulOverflow(shape[last], elementBytes, bytes))
     return std::nullopt;
   bytes = llvm::alignTo(bytes, kLineBytes);
   for (int64_t axis : s.axes) {

@@ -16,6 +16,7 @@
 
 #include "Prefetch.h"
 #include "LoopOrder.h"
+#include "gather/Utils/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -52,15 +53,14 @@ constexpr int64_t kMaxBlockLines = 64;
 /// prefetch of a cached line costs an instruction.
 static bool worthPrefetching(const LoweringState &s, int64_t firstStaticDim) {
   auto type = cast<RankedTensorType>(s.op.getInput().getType());
-  if (!type.getElementType().isIntOrFloat() ||
-      type.getElementTypeBitWidth() % 8)
+  if (!packedElementBytes(type.getElementType()))
     return false;
   for (int64_t d = firstStaticDim; d < type.getRank(); ++d)
     if (type.isDynamicDim(d))
       return false;
   if (!type.hasStaticShape())
     return true;
-  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  int64_t bytes = packedElementBytes(type.getElementType());
   for (int64_t size : type.getShape())
     if (llvm::MulOverflow(bytes, size, bytes))
       return false; // beyond any memory
@@ -92,7 +92,7 @@ lowering::planBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
   if (blockStart < 1 || !worthPrefetching(s, s.rank))
     return std::nullopt;
   auto type = cast<RankedTensorType>(s.op.getInput().getType());
-  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  int64_t elementBytes = packedElementBytes(type.getElementType());
   bool dynamicBlock = false;
   int64_t blockBytes = elementBytes;
   for (int64_t d = blockStart; d < s.rank; ++d) {
@@ -222,7 +222,7 @@ std::optional<RowPrefetch> lowering::planRowPrefetch(OpBuilder &b, Location loc,
   // (a dynamic size of 1 at run time prefetches the same row, clamped).
   if (s.inputUnitStatic[last - 1] == std::optional<bool>(true))
     return std::nullopt;
-  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  int64_t elementBytes = packedElementBytes(type.getElementType());
   int64_t rowLength = cast<RankedTensorType>(init.getType()).getDimSize(last);
   int64_t inputRow = type.getDimSize(last);
   if (rowLength == 0 || inputRow == 0)
