@@ -114,3 +114,24 @@ func.func @memref_dim_index_not_less_than_rank(%m: memref<?xf32>) -> index {
   %d = memref.dim %m, %c : memref<?xf32>
   return %d : index
 }
+
+// -----
+
+// tf32 verifies, but LLVM's type conversion has no type for it: each value
+// is reported where it is defined.
+// expected-error @+1 {{'func.func' op argument #0 has element type 'tf32', which has no LLVM type: the pipelines cannot lower it}}
+func.func @element_type_without_llvm_type(%x: tensor<4x3xtf32>, %i: tensor<2xi64>) -> tensor<2x3xtf32> {
+  // expected-error @+1 {{'tensor.empty' op result #0 has element type 'tf32'}}
+  %init = tensor.empty() : tensor<2x3xtf32>
+  // expected-error @+1 {{'gather.block' op result #0 has element type 'tf32'}}
+  %r = gather.block %x[%i] axis = 0 into %init : tensor<4x3xtf32>, tensor<2xi64> into tensor<2x3xtf32>
+  return %r : tensor<2x3xtf32>
+}
+
+// -----
+
+// Every other float type the gather ops accept has one.
+// CHECK-LABEL: func.func @element_types_with_llvm_types
+func.func @element_types_with_llvm_types(%a: tensor<2xbf16>, %b: tensor<2xf8E4M3FN>, %c: tensor<2xf6E2M3FN>, %d: tensor<2xf4E2M1FN>, %e: tensor<2xf80>, %f: tensor<2xf128>, %g: tensor<2xf8E8M0FNU>) {
+  return
+}

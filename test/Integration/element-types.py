@@ -14,8 +14,8 @@
 # i64 sign-extended; index as i64 (index_cast). f80 found the memcpy of
 # dynamic copies sizing an element by its width (10 bytes) instead of its
 # storage (16). Not executed: tf32, which the verifier accepts but LLVM has
-# no type for (the CPU and GPU pipelines cannot lower it; today the JIT's
-# error names the LLVM translation, not the op).
+# no type for; the pipelines reject it with an error naming each value
+# (Pipelines/unlowerable-element-type.mlir).
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK: element-types: 220 passed, 0 failed
 import sys

@@ -39,6 +39,10 @@ def GatherCheckInput : Pass<"gather-check-input"> {
       undefined behaviour at run time, and with the GPU dialect loaded the
       canonicalization of a `memref.dim` with a negative constant index
       crashes (llvm/llvm-project#205073, fixed for LLVM 23).
+    - Every operand and result must have an element type that LLVM's type
+      conversion maps. `tf32` verifies but has no LLVM type: the CPU
+      pipeline left its ops unconverted and succeeded, the GPU pipeline
+      failed on a `gpu.func` without naming the type.
 
     Upstream: llvm/llvm-project#64622 (folds that divide by zero) and
     #205073. The reassociation check has no upstream issue found;
