@@ -65,12 +65,30 @@ GatherProgram *gatherProgramCreateWithFlags(const char *mlirText,
                                             const char *device, int threads,
                                             int optLevel, unsigned flags,
                                             char *error, size_t errorSize);
+/* gatherProgramCreateWithFlags for the CPU `targetCpu` (NULL or "native":
+   the host; or an x86-64 CPU name LLVM knows, such as "x86-64-v3" for AVX2):
+   the lowering plans with its target description and LLVM generates code
+   for it. A CPU with features this host lacks is an error. */
+GatherProgram *gatherProgramCreateForTarget(const char *mlirText,
+                                            const char *entry,
+                                            const char *device, int threads,
+                                            int optLevel, unsigned flags,
+                                            const char *targetCpu, char *error,
+                                            size_t errorSize);
 void gatherProgramDestroy(GatherProgram *program);
 
 /* The vector register width in bits that CPU programs are compiled for: the
    host's (512 with AVX-512, 256 with AVX, else 128), which the lowering's
    tiles follow (the pass option vector-bits of convert-gather-to-linalg). */
 int gatherHostVectorBits(void);
+
+/* The target description CPU programs for `targetCpu` (NULL or "native":
+   the host) are planned with, as one line ("cpu=znver3 vector-bits=256
+   cache-line-bytes=64 page-bytes=4096 l1d-bytes=32768 l2-bytes=524288
+   l3-bytes=33554432 cores=2"). Returns 0, or 1 with the message in
+   `description` (an unknown CPU). */
+int gatherTargetDescription(const char *targetCpu, char *description,
+                            size_t size);
 
 /* Every public function of the module is compiled with the program: this
    makes `entry` the one gatherProgramRun calls (and whose signature the

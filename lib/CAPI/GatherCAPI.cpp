@@ -13,6 +13,7 @@
 #include "gather/Runner/Jit.h"
 #include "gather/Runtime/GatherGpuRuntime.h"
 #include "gather/Runtime/GatherRuntime.h"
+#include "gather/Target/CpuTarget.h"
 
 #include "mlir/CAPI/Registration.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -182,6 +183,16 @@ extern "C" GatherProgram *
 gatherProgramCreateWithFlags(const char *mlirText, const char *entry,
                              const char *device, int threads, int optLevel,
                              unsigned flags, char *error, size_t errorSize) {
+  return gatherProgramCreateForTarget(mlirText, entry, device, threads,
+                                      optLevel, flags, nullptr, error,
+                                      errorSize);
+}
+
+extern "C" GatherProgram *
+gatherProgramCreateForTarget(const char *mlirText, const char *entry,
+                             const char *device, int threads, int optLevel,
+                             unsigned flags, const char *targetCpu, char *error,
+                             size_t errorSize) {
   std::string deviceName = device ? device : "cpu";
   if (deviceName != "cpu" && deviceName != "gpu") {
     setError(error, errorSize,
@@ -248,6 +259,8 @@ gatherProgramCreateWithFlags(const char *mlirText, const char *entry,
   options.destinationEntries =
       (flags & GATHER_PROGRAM_DESTINATION_ENTRIES) && !program->onGpu;
   options.raiseLinalg = !(flags & GATHER_PROGRAM_NO_RAISE);
+  if (targetCpu && *targetCpu)
+    options.targetCpu = targetCpu;
   std::string jitError;
   program->engine = gather::compileForJit(*program->module, program->entry,
                                           options, jitError);
@@ -296,6 +309,19 @@ extern "C" void gatherProgramDestroy(GatherProgram *program) { delete program; }
 
 extern "C" int gatherHostVectorBits(void) {
   return static_cast<int>(mlir::gather::hostVectorBits());
+}
+
+extern "C" int gatherTargetDescription(const char *targetCpu, char *description,
+                                       size_t size) {
+  std::string error;
+  FailureOr<gather::CpuTarget> target = gather::cpuTargetForName(
+      targetCpu && *targetCpu ? targetCpu : "native", error);
+  if (failed(target)) {
+    setError(description, size, error);
+    return 1;
+  }
+  setError(description, size, target->describe());
+  return 0;
 }
 
 extern "C" int gatherProgramNumInputs(const GatherProgram *program) {

@@ -198,6 +198,7 @@ void mlir::gather::buildGatherCpuPipeline(
     addGatherLowering(pm, createConvertGatherToSCF());
   } else {
     ConvertGatherToLinalgOptions lowering;
+    lowering.targetCpu = options.targetCpu;
     lowering.vectorBits = options.vectorBits;
     addGatherLowering(pm, createConvertGatherToLinalg(lowering));
   }
@@ -205,6 +206,7 @@ void mlir::gather::buildGatherCpuPipeline(
   addCpuLoops(pm, options.parallel);
   addCpuCodeGen(pm, options.parallel);
   addCpuToLLVM(pm);
+  pm.addPass(createGatherLLVMTarget({options.targetCpu}));
 }
 
 //===----------------------------------------------------------------------===//

@@ -11,6 +11,7 @@
 #include "gather/InitGather.h"
 #include "gather/Runtime/GatherGpuRuntime.h"
 #include "gather/Runtime/GatherRuntime.h"
+#include "gather/Target/CpuTarget.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -48,14 +49,7 @@ void mlir::gather::registerJitDialectsAndPasses(DialectRegistry &registry) {
   registerAllToLLVMIRTranslations(registry);
 }
 
-int64_t mlir::gather::hostVectorBits() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  if (features.lookup("avx512f"))
-    return 512;
-  if (features.lookup("avx"))
-    return 256;
-  return 128;
-}
+int64_t mlir::gather::hostVectorBits() { return hostCpuTarget().vectorBits; }
 
 std::unique_ptr<ExecutionEngine>
 mlir::gather::compileForJit(ModuleOp module, StringRef entry,
@@ -113,14 +107,25 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     }
     static_cast<OpPassManager &>(pm) = std::move(*parsed);
   } else if (options.device == "cpu") {
+    // Code for a CPU with features the host lacks would stop at its first
+    // such instruction.
+    FailureOr<CpuTarget> target = cpuTargetForName(options.targetCpu, error);
+    if (failed(target))
+      return nullptr;
+    std::string missing = featuresMissingOnHost(*target);
+    if (!missing.empty()) {
+      error = "this host cannot run code for target CPU '" + options.targetCpu +
+              "': it lacks " + missing;
+      return nullptr;
+    }
     GatherCpuPipelineOptions cpuOptions;
     cpuOptions.destinationEntries = options.destinationEntries;
     cpuOptions.parallel = options.parallel;
     cpuOptions.reference = options.reference;
     cpuOptions.fuseConsumers = options.fuseConsumers;
     cpuOptions.raiseLinalg = options.raiseLinalg;
-    cpuOptions.vectorBits =
-        options.vectorBits > 0 ? options.vectorBits : hostVectorBits();
+    cpuOptions.targetCpu = options.targetCpu;
+    cpuOptions.vectorBits = options.vectorBits;
     buildGatherCpuPipeline(pm, cpuOptions);
   } else {
     error = "unknown device '" + options.device + "' (cpu or gpu)";

@@ -26,7 +26,7 @@ import numpy as np
 
 from gather.mlir_text import gather_op_text, tensor_type
 
-__all__ = ["GatherError", "Program", "compile", "host_vector_bits", "block", "elements", "nd", "multiaxis"]
+__all__ = ["GatherError", "Program", "compile", "host_vector_bits", "target_description", "block", "elements", "nd", "multiaxis"]
 
 
 class GatherError(RuntimeError):
@@ -98,6 +98,11 @@ def _library():
                                              c_size_t]
         lib.gatherHostVectorBits.restype = c_int
         lib.gatherHostVectorBits.argtypes = []
+        lib.gatherTargetDescription.restype = c_int
+        lib.gatherTargetDescription.argtypes = [c_char_p, c_char_p, c_size_t]
+        lib.gatherProgramCreateForTarget.restype = c_void_p
+        lib.gatherProgramCreateForTarget.argtypes = [c_char_p, c_char_p, c_char_p, c_int, c_int,
+                                                     ctypes.c_uint, c_char_p, c_char_p, c_size_t]
         lib.gatherProgramWritesInPlace.restype = c_int
         lib.gatherProgramWritesInPlace.argtypes = [c_void_p]
         lib.gatherFree.argtypes = [c_void_p]
@@ -126,14 +131,14 @@ class Program:
     no copy; see `writes_in_place`); without it `out=` works too, by a copy."""
 
     def __init__(self, mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
-                 destination_entries=False, raise_linalg=True):
+                 destination_entries=False, raise_linalg=True, target_cpu="native"):
         lib = _library()
         error = ctypes.create_string_buffer(16384)
-        handle = lib.gatherProgramCreateWithFlags(
+        handle = lib.gatherProgramCreateForTarget(
             mlir_text.encode(), entry.encode() if entry else None, device.encode(), int(threads),
             int(opt_level),
             (_DESTINATION_ENTRIES if destination_entries else 0) | (0 if raise_linalg else _NO_RAISE),
-            error, len(error))
+            target_cpu.encode(), error, len(error))
         if not handle:
             raise GatherError(error.value.decode(errors="replace"))
         self._lib, self._handle = lib, handle
@@ -261,15 +266,29 @@ def host_vector_bits():
     return _library().gatherHostVectorBits()
 
 
+def target_description(target_cpu="native"):
+    """The target description CPU programs for `target_cpu` are planned
+    with, as a dict: cpu (LLVM's name), vector-bits, cache-line-bytes,
+    page-bytes, l1d-bytes, l2-bytes, l3-bytes, cores (0: unknown)."""
+    text = ctypes.create_string_buffer(1024)
+    if _library().gatherTargetDescription(target_cpu.encode(), text, len(text)):
+        raise GatherError(text.value.decode(errors="replace"))
+    fields = dict(item.split("=", 1) for item in text.value.decode().split())
+    return {k: (v if k == "cpu" else int(v)) for k, v in fields.items()}
+
+
 def compile(mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
-            destination_entries=False, raise_linalg=True):
+            destination_entries=False, raise_linalg=True, target_cpu="native"):
     """Compiles a function of an MLIR module (gather ops on tensors) into a
     callable on numpy arrays (every public function: see Program.select).
     `opt_level` is LLVM's (0-3); `destination_entries`: calls with `out=`
     write into the given arrays without a copy (longer compilation);
-    `raise_linalg=False` leaves gather-like linalg.generic ops unraised."""
+    `raise_linalg=False` leaves gather-like linalg.generic ops unraised;
+    `target_cpu`: "native" (the host) or an x86-64 CPU name LLVM knows
+    ("x86-64-v3" for AVX2) whose features the host has."""
     return Program(mlir_text, entry=entry, device=device, threads=threads, opt_level=opt_level,
-                   destination_entries=destination_entries, raise_linalg=raise_linalg)
+                   destination_entries=destination_entries, raise_linalg=raise_linalg,
+                   target_cpu=target_cpu)
 
 
 _cache = {}

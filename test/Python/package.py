@@ -1,7 +1,9 @@
 # The Python package (ctypes over libGatherCAPI.so) compiles and runs gathers
 # on numpy arrays: each op against the numpy reference, the per-signature
 # cache, gather.compile on a whole module, the ONNX importer end to end, the
-# host's vector width (jit.host_vector_bits), and
+# host's vector width (jit.host_vector_bits) and target description
+# (jit.target_description, against /proc/cpuinfo and sysfs), programs for a
+# named CPU (target_cpu), and
 # errors as exceptions (compile diagnostics, out-of-bounds under `error`,
 # bad arguments) with the interpreter still alive afterwards.
 # RUN: env GATHER_CAPI_LIBRARY=%gather_lib/libGatherCAPI.so %python %s | FileCheck %s
@@ -10,6 +12,10 @@
 # CHECK: compile: two results ok
 # CHECK: onnx: test_gather_0 ok
 # CHECK: host vector bits: as the CPU's flags say
+# CHECK: host target: as the CPU's flags and the OS's caches say
+# CHECK: x86-64-v3: vector-bits 256, result ok
+# CHECK: target error: unknown target CPU 'pentium9'
+# CHECK: missing features: ok
 # CHECK: error: gather.block at <gather module>:{{[0-9]+}}:{{[0-9]+}}: index 5 at indices[1] is out of range [-5, 4] for dimension 0 (size 5)
 # CHECK: error: the module does not parse or verify | <gather module>:1:{{[0-9]+}}: error: 'gather.block' op operand #1 must be ranked tensor or memref of signless integer
 # CHECK: error: argument 0: dtype float64 does not match element type f32
@@ -97,6 +103,49 @@ with open("/proc/cpuinfo") as cpuinfo:
 want_bits = 512 if "avx512f" in flags else 256 if "avx" in flags else 128
 print("host vector bits:", "as the CPU's flags say" if jit.host_vector_bits() == want_bits
       else f"{jit.host_vector_bits()}, but the flags say {want_bits}")
+
+
+def sysfs_cache(level):
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    for index in sorted(os.listdir(base)) if os.path.isdir(base) else []:
+        read = lambda name: open(os.path.join(base, index, name)).read().strip()  # noqa: E731
+        if index.startswith("index") and read("type") != "Instruction" and int(read("level")) == level:
+            size = read("size")
+            return int(size[:-1]) * {"K": 1024, "M": 1 << 20}[size[-1]] if size[-1] in "KM" else int(size)
+    return None
+
+
+host = jit.target_description()
+want = {"vector-bits": want_bits, "l1d-bytes": sysfs_cache(1), "l2-bytes": sysfs_cache(2),
+        "l3-bytes": sysfs_cache(3), "cores": len(os.sched_getaffinity(0))}
+wrong = {k: (host[k], v) for k, v in want.items() if v is not None and host[k] != v}
+print("host target:", "as the CPU's flags and the OS's caches say" if not wrong else wrong)
+
+# A program for AVX2 where the host has it (every x86-64 machine CI runs on).
+if "avx2" in flags:
+    v3 = gather.compile(gather_text := "func.func @f(%d: tensor<5x3xf32>, %i: tensor<4xi64>) -> tensor<4x3xf32> {\n"
+                        "  %e = tensor.empty() : tensor<4x3xf32>\n"
+                        "  %r = gather.block %d[%i] axis = 0 into %e : tensor<5x3xf32>, tensor<4xi64> into tensor<4x3xf32>\n"
+                        "  return %r : tensor<4x3xf32>\n}", target_cpu="x86-64-v3")
+    result = v3(d, np.array([4, 0, -1, 2]))
+    ok = np.array_equal(result[0] if isinstance(result, tuple) else result, np.take(d, [4, 0, -1, 2], axis=0))
+    print(f"x86-64-v3: vector-bits {jit.target_description('x86-64-v3')['vector-bits']}, result",
+          "ok" if ok else "wrong")
+else:
+    print("x86-64-v3: vector-bits 256, result ok (skipped: no AVX2)")
+try:
+    gather.compile(gather_text, target_cpu="pentium9")
+    print("target error: none raised")
+except gather.GatherError as e:
+    print("target error:", str(e).split(" (")[0])
+# A CPU with AVX-512 on a host without it is refused, naming the feature;
+# on a host with it, the program runs.
+try:
+    gather.compile(gather_text, target_cpu="skylake-avx512")
+    print("missing features:", "ok" if "avx512f" in flags else "none reported")
+except gather.GatherError as e:
+    print("missing features:", "ok" if "avx512f" not in flags and "lacks" in str(e) and "avx512f" in str(e)
+          else str(e))
 
 for attempt in (
         lambda: gather.block(d, np.array([0, 5])),

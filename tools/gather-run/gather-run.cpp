@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Npy.h"
+#include "gather/Target/CpuTarget.h"
 
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
@@ -57,7 +58,7 @@ namespace npy = ::gather::npy;
 
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<file.mlir>"),
-                                            llvm::cl::Required);
+                                            llvm::cl::Optional);
 static llvm::cl::opt<std::string>
     entryName("entry", llvm::cl::desc("Function to run (default: the only "
                                       "public function, or 'main')"));
@@ -98,6 +99,17 @@ static llvm::cl::opt<std::string> pipeline(
                    "upstream MLIR's own, with the same runner); it must "
                    "reach the LLVM dialect"),
     llvm::cl::init(""));
+static llvm::cl::opt<std::string> targetCpu(
+    "target-cpu",
+    llvm::cl::desc("The CPU the code is planned and generated for: native "
+                   "(the host) or an x86-64 CPU name LLVM knows (x86-64-v3 "
+                   "for AVX2, ...) whose features the host has"),
+    llvm::cl::init("native"));
+static llvm::cl::opt<bool> printTarget(
+    "print-target",
+    llvm::cl::desc("Print the target description the CPU lowering plans "
+                   "with (--target-cpu, --vector-bits) and exit"),
+    llvm::cl::init(false));
 static llvm::cl::opt<int64_t> vectorBits(
     "vector-bits",
     llvm::cl::desc("The vector register width the CPU lowering targets "
@@ -206,6 +218,23 @@ int main(int argc, char **argv) {
       static_cast<int>(args.size()), args.data(),
       "gather JIT runner\n\n  --threads N  worker threads (default: "
       "OMP_NUM_THREADS, or all cores)\n");
+  if (printTarget) {
+    std::string error;
+    FailureOr<mlir::gather::CpuTarget> target =
+        mlir::gather::cpuTargetForName(targetCpu, error);
+    if (failed(target))
+      fail(error);
+    if (vectorBits != 0) {
+      if (!mlir::gather::isValidVectorBits(vectorBits))
+        fail("--vector-bits must be a positive multiple of 64, got " +
+             llvm::Twine(vectorBits));
+      target->vectorBits = vectorBits;
+    }
+    llvm::outs() << target->describe() << "\n";
+    return 0;
+  }
+  if (inputFile.empty())
+    fail("no input file (gather-run <file.mlir> ...)");
 
   DialectRegistry registry;
   mlir::gather::registerJitDialectsAndPasses(registry);
@@ -297,6 +326,7 @@ int main(int argc, char **argv) {
     fail("--vector-bits must be a positive multiple of 64, got " +
          llvm::Twine(vectorBits));
   jitOptions.vectorBits = vectorBits;
+  jitOptions.targetCpu = targetCpu;
   jitOptions.destinationEntries = destinationEntries;
   std::string jitError;
   std::unique_ptr<ExecutionEngine> engine =

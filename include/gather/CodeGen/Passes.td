@@ -174,4 +174,22 @@ def GatherApproximateMath : Pass<"gather-approximate-math"> {
   ];
 }
 
+def GatherLLVMTarget : Pass<"gather-llvm-target", "ModuleOp"> {
+  let summary = "Name the target CPU and its features on every llvm.func";
+  let description = [{
+    Sets `target_cpu` and `target_features` on each `llvm.func` with a body,
+    from the CPU named by `cpu` (`native`: the host; or an x86-64 CPU name
+    LLVM knows, such as `x86-64-v3`), so that LLVM's code generation, ahead
+    of time or in the JIT, emits the instructions the lowering planned for
+    (the same target description, `include/gather/Target/CpuTarget.h`).
+    Attributes a function already has are kept. An empty `cpu` leaves the
+    module as it is.
+  }];
+  let options = [
+    Option<"cpu", "cpu", "std::string", "\"\"",
+           "native, or an x86-64 CPU name LLVM knows">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // GATHER_CODEGEN_PASSES_TD

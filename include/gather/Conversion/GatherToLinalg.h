@@ -12,6 +12,7 @@
 #ifndef GATHER_CONVERSION_GATHERTOLINALG_H
 #define GATHER_CONVERSION_GATHERTOLINALG_H
 
+#include "gather/Target/CpuTarget.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -30,9 +31,9 @@ struct GatherToLinalgOptions {
   bool vectorize = true;
   /// Software prefetch of what later iterations read (large inputs).
   bool prefetch = true;
-  /// The target's vector register width in bits (512: AVX-512, 256: AVX2);
-  /// the JIT takes it from the host (hostVectorBits).
-  int64_t vectorBits = 512;
+  /// The machine the forms are planned for; the JIT takes the host's
+  /// (hostCpuTarget).
+  CpuTarget target;
   /// A remark on each gather naming the form it is lowered to.
   bool reportForms = false;
 };

@@ -45,10 +45,17 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
            "Software prefetch in the block copies and vector rows: the block "
            "a later iteration copies, the next input row of dense element "
            "rows (inputs of 1 MiB or more, or of dynamic size)">,
-    Option<"vectorBits", "vector-bits", "int64_t", "512",
-           "The target's vector register width in bits (512: AVX-512, 256: "
-           "AVX2): the block copy resolves the index tuples of small blocks "
-           "two registers of 64-bit coordinates at a time">,
+    Option<"targetCpu", "target-cpu", "std::string", "\"\"",
+           "The CPU the forms are planned for (docs/Lowering.md, target "
+           "description): native (the host: its vector width, cache line "
+           "and caches) or an x86-64 CPU name LLVM knows (x86-64-v3, "
+           "znver4, ...: its vector width, default caches); empty: 512-bit "
+           "vectors, 64-byte lines, 32 KiB L1d, 1 MiB L2. A "
+           "#dlti.target_system_spec entry for device \"CPU\" in scope "
+           "overrides each parameter">,
+    Option<"vectorBits", "vector-bits", "int64_t", "0",
+           "The vector register width in bits (512: AVX-512, 256: AVX2), "
+           "over the target's; 0: the target's">,
     Option<"reportForms", "report-forms", "bool", "false",
            "A remark on each gather naming the form it is lowered to "
            "(element-loops, vector-rows [offset-table], block-copy "

@@ -51,12 +51,20 @@ struct GatherCpuPipelineOptions
                      "functions (gather-destination-entries), the results "
                      "written into the caller's buffers"),
       llvm::cl::init(false)};
+  Option<std::string> targetCpu{
+      *this, "target-cpu",
+      llvm::cl::desc("The CPU to plan and generate code for: native (the "
+                     "host), or an x86-64 CPU name LLVM knows (x86-64-v3, "
+                     "znver4, ...), set on every llvm.func; empty: the "
+                     "lowering's defaults and LLVM's default CPU. gather-run "
+                     "and the C API take native"),
+      llvm::cl::init("")};
   Option<int64_t> vectorBits{
       *this, "vector-bits",
-      llvm::cl::desc("The target's vector register width in bits (512: "
-                     "AVX-512, 256: AVX2); gather-run and the C API take "
-                     "the host's"),
-      llvm::cl::init(512)};
+      llvm::cl::desc("The vector register width in bits the lowering plans "
+                     "with, over the target's (512: AVX-512, 256: AVX2); 0: "
+                     "the target's"),
+      llvm::cl::init(0)};
 };
 
 /// From gather ops on tensors (in func.func bodies of a module) to the LLVM

@@ -35,8 +35,11 @@ struct JitOptions {
   bool fuseConsumers = true;
   /// Raise gather-like linalg.generic ops into gather ops first.
   bool raiseLinalg = true;
-  /// CPU only: the vector register width the lowering targets; 0: the
-  /// host's (hostVectorBits).
+  /// CPU only: the CPU to plan and generate code for (the pipeline's
+  /// target-cpu): native, or an x86-64 CPU name LLVM knows.
+  std::string targetCpu = "native";
+  /// CPU only: the vector register width the lowering plans with; 0: the
+  /// target's.
   int64_t vectorBits = 0;
   /// CPU only: a textual pass pipeline (on builtin.module) run instead of
   /// --gather-cpu-pipeline, for comparisons with other lowerings (upstream
@@ -56,7 +59,8 @@ struct JitOptions {
 void registerJitDialectsAndPasses(DialectRegistry &registry);
 
 /// The widest vector registers of the host CPU in bits, as LLVM reports
-/// its features: 512 with AVX-512F, 256 with AVX, else 128.
+/// its features: 512 with AVX-512F, 256 with AVX, else 128
+/// (hostCpuTarget().vectorBits).
 int64_t hostVectorBits();
 
 /// Lowers `module` in place with --gather-cpu-pipeline or (device gpu)

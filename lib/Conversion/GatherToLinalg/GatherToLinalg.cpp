@@ -64,7 +64,7 @@ void mlir::gather::populateGatherToLinalgPatterns(
   strategy.blockCopy = options.blockCopy;
   strategy.vectorize = options.vectorize;
   strategy.prefetch = options.prefetch;
-  strategy.vectorBits = options.vectorBits;
+  strategy.target = options.target;
   strategy.reportForms = options.reportForms;
   populateMultiaxisLoweringPatterns(patterns, strategy);
 }
@@ -79,13 +79,11 @@ struct ConvertGatherToLinalgPass
     options.blockCopy = blockCopy;
     options.vectorize = vectorize;
     options.prefetch = prefetch;
-    if (vectorBits < 64 || vectorBits % 64 != 0) {
-      getOperation()->emitError("vector-bits must be a positive multiple of "
-                                "64, got ")
-          << static_cast<int64_t>(vectorBits);
+    FailureOr<CpuTarget> target =
+        resolveCpuTarget(getOperation(), targetCpu, vectorBits);
+    if (failed(target))
       return signalPassFailure();
-    }
-    options.vectorBits = vectorBits;
+    options.target = std::move(*target);
     options.reportForms = reportForms;
     RewritePatternSet patterns(&getContext());
     populateGatherToLinalgPatterns(patterns, options);

@@ -110,15 +110,6 @@ static Value reportOrFillValidity(OpBuilder &b, Location loc,
                            });
 }
 
-/// Bytes of a block row copied per step: all loads, then all stores, in 8
-/// AVX-512 registers (16 AVX2 ones).
-static constexpr int64_t kCopyChunkBytes = 512;
-/// Blocks of this size or more are copied by one memcpy: on the benchmark
-/// machine the call costs more than the copy of a 1-3 KiB row (W1's 3 KiB
-/// rows: 0.61 ms by memcpy, 0.56 this way), but 4 KiB and 64 KiB rows went
-/// faster by memcpy (0.33 against 0.37 ms, 0.28 against 0.31).
-static constexpr int64_t kVectorCopyMaxBytes = 4096;
-
 /// The bytes of one block (the input's dimensions from `blockStart` on),
 /// or nullopt where a block size is dynamic or the elements are not whole
 /// bytes. The product saturates: with a zero dimension elsewhere the
@@ -138,23 +129,25 @@ static std::optional<uint64_t> staticBlockBytes(RankedTensorType inputType,
 }
 
 /// Whether the block is copied row by row with vector loads and stores: a
-/// static block under kVectorCopyMaxBytes of byte-sized elements whose
-/// rows (its last dimension) hold a cache line or more, read with unit
-/// stride.
+/// static block under the target's vectorCopyMaxBytes of byte-sized
+/// elements whose rows (its last dimension) hold vectorRowMinBytes or more,
+/// read with unit stride.
 static bool copiesRowsWithVectors(const LoweringState &s, int64_t blockStart) {
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   std::optional<uint64_t> blockBytes = staticBlockBytes(inputType, blockStart);
-  if (!blockBytes || *blockBytes >= kVectorCopyMaxBytes || blockStart == s.rank)
+  if (!blockBytes ||
+      *blockBytes >= static_cast<uint64_t>(s.target.vectorCopyMaxBytes()) ||
+      blockStart == s.rank)
     return false;
   int64_t elementBytes = packedElementBytes(inputType.getElementType());
-  if (inputType.getShape().back() * elementBytes < 64)
+  if (inputType.getShape().back() * elementBytes < s.target.vectorRowMinBytes())
     return false;
   return slicesAllowed(s.op.getInput(), keepsUnitStrideRows);
 }
 
 /// The block that the loop iteration at `loopCoords` copies, written into
 /// `into` (the output's slice of the block's shape, with leading 1s) row
-/// by row with vector loads and stores of kCopyChunkBytes, the index
+/// by row with vector loads and stores of copyChunkBytes, the index
 /// policy applied as policyBlock does. Returns the updated slice.
 static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
                            ValueRange loopCoords, Value into,
@@ -166,7 +159,7 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
   Value fillValid = reportOrFillValidity(b, loc, s, at.valid);
 
   int64_t rowLength = inputType.getShape().back();
-  int64_t chunk = std::max<int64_t>(1, kCopyChunkBytes * 8 /
+  int64_t chunk = std::max<int64_t>(1, s.target.copyChunkBytes() * 8 /
                                            elementType.getIntOrFloatBitWidth());
   Value padding = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
   // One chunk of `length` elements at `offset` of the row whose block
@@ -189,8 +182,8 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
                                            ArrayRef<bool>{true})
         .getResult();
   };
-  // The row at `rowCoords`: its full chunks (at most 7 under
-  // kVectorCopyMaxBytes, unrolled), then the rest.
+  // The row at `rowCoords`: its full chunks (a few under
+  // vectorCopyMaxBytes, unrolled), then the rest.
   auto copyRow = [&](OpBuilder &rb, Location rl, ArrayRef<Value> rowCoords,
                      Value target) -> Value {
     int64_t fullChunks = rowLength / chunk;
@@ -218,12 +211,6 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
              })
       .results.front();
 }
-
-/// The largest block the resolved form takes: beyond a few lines the copy
-/// itself dominates.
-static constexpr int64_t kSmallBlockBytes = 256;
-/// Blocks from this size on are copied in a loop LLVM does not unroll.
-static constexpr int64_t kRolledLaneLoopBytes = 128;
 
 /// The loop dimension along which the blocks are copied in tiles with
 /// their index tuples resolved as vectors, or nullopt: the innermost loop
@@ -257,7 +244,9 @@ static std::optional<int64_t> tileDimension(const LoweringState &s,
       !indicesType.getElementType().isSignlessIntOrIndex())
     return std::nullopt;
   std::optional<uint64_t> blockBytes = staticBlockBytes(inputType, blockStart);
-  if (!blockBytes || *blockBytes == 0 || *blockBytes > kSmallBlockBytes)
+  // Beyond a few lines the copy itself dominates.
+  if (!blockBytes || *blockBytes == 0 ||
+      *blockBytes > static_cast<uint64_t>(s.target.smallBlockBytes()))
     return std::nullopt;
   if (!slicesAllowed(s.op.getIndices(),
                      [](tensor::ExtractSliceOp) { return false; }))
@@ -268,11 +257,11 @@ static std::optional<int64_t> tileDimension(const LoweringState &s,
 BlockCopyPlan lowering::planBlockCopy(const LoweringState &s,
                                       RankedTensorType outputType,
                                       int64_t blockStart, bool prefetch,
-                                      bool vectorRows, int64_t vectorBits) {
+                                      bool vectorRows) {
   BlockCopyPlan plan;
   plan.blockStart = blockStart;
   plan.prefetch = prefetch;
-  plan.tileBlocks = std::max<int64_t>(4, 2 * vectorBits / 64);
+  plan.tileBlocks = s.target.tileBlocks();
   ArrayRef<int64_t> outputShape = outputType.getShape();
   if (std::optional<int64_t> tileDim =
           tileDimension(s, blockStart, outputShape, plan.tileBlocks)) {
@@ -293,7 +282,7 @@ BlockCopyPlan lowering::planBlockCopy(const LoweringState &s,
     // unrolling (gather-rolled-loops).
     auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
     plan.rolledLaneLoop = staticBlockBytes(inputType, blockStart).value_or(0) >=
-                          static_cast<uint64_t>(kRolledLaneLoopBytes);
+                          static_cast<uint64_t>(s.target.rolledLaneLoopBytes());
     return plan;
   }
   plan.copy = vectorRows && copiesRowsWithVectors(s, blockStart)

@@ -38,8 +38,7 @@ struct BlockCopyPlan {
   int64_t tileDim = 0;
   bool alwaysFullTiles = false;
   bool rolledLaneLoop = false;
-  /// Copy::Tiles: blocks per tile, the lanes of two vector registers of
-  /// 64-bit coordinates (tileBlocksFor).
+  /// Copy::Tiles: blocks per tile (CpuTarget::tileBlocks).
   int64_t tileBlocks = 16;
   /// Prefetch allowed (planBlockPrefetch decides whether it pays).
   bool prefetch = false;
@@ -47,18 +46,9 @@ struct BlockCopyPlan {
 
 /// The plan for the block of `s` from `blockStart` on (after the
 /// coordinate table, if any, is made): `prefetch` and `vectorRows` are what
-/// the strategy allows.
-/// `vectorBits` is the target's vector register width.
+/// the strategy allows; the sizes come from `s.target`.
 BlockCopyPlan planBlockCopy(const LoweringState &s, RankedTensorType outputType,
-                            int64_t blockStart, bool prefetch, bool vectorRows,
-                            int64_t vectorBits);
-
-/// Blocks per tile of the resolved form for vector registers of
-/// `vectorBits`: each iteration of the lane loop rotates the tile's
-/// coordinate vectors by one lane, which stays two registers per vector:
-/// 16 with AVX-512, 8 with AVX2 (there 16 lanes are four registers each,
-/// and W4 of bench/run.py ran 1.4-1.6x faster with 8 on a Zen 3,
-/// bench/README.md), never fewer than 4.
+                            int64_t blockStart, bool prefetch, bool vectorRows);
 
 /// An scf.forall over the output dimensions before the block (or its tiles
 /// along one); each iteration copies one block (or tile) as `plan` says.

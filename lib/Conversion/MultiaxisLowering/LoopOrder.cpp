@@ -24,12 +24,6 @@ using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::lowering;
 
-/// Bytes that one position of the dimensions the input spans may read and
-/// that the loops inside it should find in the L1 cache (a common L1d is
-/// 32 KiB; half of it leaves room for the output rows and the indices).
-static constexpr int64_t kReuseFootprintBytes = 16 * 1024;
-static constexpr int64_t kLineBytes = 64;
-
 /// Bytes of input that the loops over all non-spanning dimensions read for
 /// one position of the spanning ones, at most: the axes' extent, the
 /// innermost dimension in whole cache lines. nullopt when a size is dynamic
@@ -45,7 +39,7 @@ static std::optional<int64_t> reuseFootprint(const LoweringState &s,
   int64_t elementBytes = packedElementBytes(elementType);
   if (!elementBytes || llvm::MulOverflow(shape[last], elementBytes, bytes))
     return std::nullopt;
-  bytes = llvm::alignTo(bytes, kLineBytes);
+  bytes = llvm::alignTo(bytes, s.target.cacheLineBytes);
   for (int64_t axis : s.axes) {
     if (axis == last)
       continue;
@@ -76,7 +70,10 @@ SmallVector<int64_t> lowering::outerLoopOrder(const LoweringState &s,
   if (!reorders || !elementType.isIntOrFloat())
     return order;
   std::optional<int64_t> footprint = reuseFootprint(s, elementType);
-  if (!footprint || *footprint > kReuseFootprintBytes)
+  // The loops inside one position of the spanning dimensions should find
+  // what it reads in the L1 cache, with room for the output rows and the
+  // indices (CpuTarget::reuseFootprintBytes).
+  if (!footprint || *footprint > s.target.reuseFootprintBytes())
     return order;
   order = spanning;
   order.append(other);

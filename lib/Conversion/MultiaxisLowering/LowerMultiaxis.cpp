@@ -147,9 +147,9 @@ static Value emitForm(OpBuilder &b, Location loc, LoweringState &s,
     s.resolved = buildCoordinateTable(b, loc, s);
   std::optional<BlockCopyPlan> blockCopy;
   if (plan.form == LoweringPlan::Form::BlockCopy)
-    blockCopy = planBlockCopy(s, cast<RankedTensorType>(init.getType()),
-                              plan.blockStart, strategy.prefetch,
-                              strategy.vectorize, strategy.vectorBits);
+    blockCopy =
+        planBlockCopy(s, cast<RankedTensorType>(init.getType()),
+                      plan.blockStart, strategy.prefetch, strategy.vectorize);
   if (strategy.reportForms)
     s.op.emitRemark("lowered as ")
         << describeForm(plan, blockCopy ? &*blockCopy : nullptr);
@@ -274,6 +274,7 @@ mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   LoweringState s = prepareLowering(rewriter, loc, op);
+  s.target = strategy.target;
   SmallVector<OpFoldResult> outputSizes =
       reifyOutputShape(rewriter, loc, *shape, op.getInput(), op.getIndices());
   Value init = castDestination(rewriter, loc, op.getInit(), outputSizes);

@@ -37,6 +37,8 @@ struct LoweringState : MultiaxisIndexing {
   /// When set: the indices already resolved by the policy (tensor of index,
   /// the indices' shape; -1 marks an out-of-bounds value under `fill`).
   Value resolved;
+  /// The machine the forms are planned for (the strategy's).
+  CpuTarget target;
 };
 
 //===----------------------------------------------------------------------===//

@@ -31,19 +31,9 @@ using namespace mlir::gather;
 using namespace mlir::gather::lowering;
 
 namespace {
-/// Bytes per cache line of the CPUs this targets (x86-64, AArch64).
-constexpr int64_t kLineBytes = 64;
-/// Prefetches per vector step of a dynamic row plan.
+/// Prefetches per vector step of a dynamic row plan (a code shape, not a
+/// machine's size: the lines each step covers are spread over them).
 constexpr int64_t kUnrolledLines = 4;
-/// Cache lines requested ahead of the line being read: enough misses in
-/// flight to cover the memory latency (measured on an AMD EPYC: 32 lines
-/// ahead gave a third of the time of none, 128 lines a fifth).
-constexpr int64_t kLinesAhead = 128;
-/// Inputs smaller than this stay in the caches between calls: prefetching
-/// them only costs instructions.
-constexpr int64_t kMinInputBytes = 1 << 20;
-/// Lines prefetched per block at most; the hardware follows a longer one.
-constexpr int64_t kMaxBlockLines = 64;
 } // namespace
 
 /// Whether prefetching the input can pay: its element type has a byte
@@ -64,7 +54,7 @@ static bool worthPrefetching(const LoweringState &s, int64_t firstStaticDim) {
   for (int64_t size : type.getShape())
     if (llvm::MulOverflow(bytes, size, bytes))
       return false; // beyond any memory
-  return bytes >= kMinInputBytes;
+  return bytes >= s.target.prefetchMinInputBytes();
 }
 
 /// The input as a read-only buffer of any layout, for memref.prefetch
@@ -112,7 +102,8 @@ lowering::planBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
     return std::nullopt;
   plan.loopDim = *loopDim;
   plan.buffer = inputBuffer(b, loc, s);
-  plan.lineElements = std::max<int64_t>(1, kLineBytes / elementBytes);
+  plan.lineElements =
+      std::max<int64_t>(1, s.target.cacheLineBytes / elementBytes);
   if (dynamicBlock) {
     // The static plan's numbers at run time (a block gather with dynamic
     // sizes: W1's rows went without prefetch and took 1.4x as long).
@@ -126,33 +117,37 @@ lowering::planBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
     Value lines = arith::MaxUIOp::create(
         b, loc,
         arith::CeilDivUIOp::create(b, loc, bytes,
-                                   constIndex(b, loc, kLineBytes)),
+                                   constIndex(b, loc, s.target.cacheLineBytes)),
         one);
     plan.dynamicDistance = arith::MaxUIOp::create(
         b, loc,
-        arith::DivUIOp::create(b, loc, constIndex(b, loc, kLinesAhead), lines),
+        arith::DivUIOp::create(
+            b, loc, constIndex(b, loc, s.target.prefetchLinesAhead()), lines),
         one);
     plan.rowLength = s.inputSize[s.rank - 1];
     plan.dynamicRowLines = arith::MinUIOp::create(
         b, loc,
         arith::CeilDivUIOp::create(b, loc, plan.rowLength,
                                    constIndex(b, loc, plan.lineElements)),
-        constIndex(b, loc, kMaxBlockLines));
+        constIndex(b, loc, s.target.prefetchMaxBlockLines()));
     return plan;
   }
-  int64_t lines = (blockBytes + kLineBytes - 1) / kLineBytes;
-  plan.distance = std::max<int64_t>(1, kLinesAhead / lines);
+  int64_t lines =
+      (blockBytes + s.target.cacheLineBytes - 1) / s.target.cacheLineBytes;
+  plan.distance = std::max<int64_t>(1, s.target.prefetchLinesAhead() / lines);
   // Lines along the innermost block dimension; a block with several rows
   // gets its first row's (the hardware follows the others).
   int64_t rowElements = type.getDimSize(s.rank - 1);
-  int64_t lineElements = std::max<int64_t>(1, kLineBytes / elementBytes);
-  int64_t rowLines = std::min<int64_t>(
-      kMaxBlockLines, (rowElements + lineElements - 1) / lineElements);
+  int64_t lineElements =
+      std::max<int64_t>(1, s.target.cacheLineBytes / elementBytes);
+  int64_t rowLines =
+      std::min<int64_t>(s.target.prefetchMaxBlockLines(),
+                        (rowElements + lineElements - 1) / lineElements);
   for (int64_t m = 0; m < rowLines; ++m)
     plan.rowOffsets.push_back(m * lineElements);
   // The row's last element: its line, where a row of several lines does not
   // start on a line boundary.
-  if (rowLines > 1 && rowLines < kMaxBlockLines)
+  if (rowLines > 1 && rowLines < s.target.prefetchMaxBlockLines())
     plan.rowOffsets.push_back(rowElements - 1);
   return plan;
 }
@@ -236,11 +231,12 @@ std::optional<RowPrefetch> lowering::planRowPrefetch(OpBuilder &b, Location loc,
     plan.buffer = inputBuffer(b, loc, s);
     plan.inputRow = s.inputSize[last];
     plan.rowLength = tensor::DimOp::create(b, loc, init, last);
-    plan.lineElements = std::max<int64_t>(1, kLineBytes / elementBytes);
+    plan.lineElements =
+        std::max<int64_t>(1, s.target.cacheLineBytes / elementBytes);
     Value rowBytes = arith::MulIOp::create(b, loc, plan.inputRow,
                                            constIndex(b, loc, elementBytes));
     Value rowLengthBytes = arith::MulIOp::create(
-        b, loc, plan.rowLength, constIndex(b, loc, kLineBytes));
+        b, loc, plan.rowLength, constIndex(b, loc, s.target.cacheLineBytes));
     Value stepBytes =
         arith::MulIOp::create(b, loc, rowBytes, constIndex(b, loc, lanes));
     // This runs before the loops, also for an empty output row: divide by
@@ -279,7 +275,7 @@ std::optional<RowPrefetch> lowering::planRowPrefetch(OpBuilder &b, Location loc,
   // whole row is worth fetching. (Sizes whose products below overflow are
   // far beyond any memory: no prefetch.)
   int64_t rowLengthBytes, stepBytes, scaledStep;
-  if (llvm::MulOverflow(rowLength, kLineBytes, rowLengthBytes) ||
+  if (llvm::MulOverflow(rowLength, s.target.cacheLineBytes, rowLengthBytes) ||
       llvm::MulOverflow(lanes, rowBytes, stepBytes) ||
       llvm::MulOverflow(rowLength, inputRow, scaledStep) ||
       rowLengthBytes < rowBytes)
@@ -287,11 +283,13 @@ std::optional<RowPrefetch> lowering::planRowPrefetch(OpBuilder &b, Location loc,
   RowPrefetch plan;
   plan.buffer = inputBuffer(b, loc, s);
   plan.inputRow = constIndex(b, loc, inputRow);
-  plan.lineElements = std::max<int64_t>(1, kLineBytes / elementBytes);
+  plan.lineElements =
+      std::max<int64_t>(1, s.target.cacheLineBytes / elementBytes);
   plan.rowLength = constIndex(b, loc, rowLength);
   // Each step of `lanes` outputs covers its share of the next row's lines.
   int64_t bytesPerStep = stepBytes / rowLength + (stepBytes % rowLength != 0);
-  plan.linesPerStep = (bytesPerStep + kLineBytes - 1) / kLineBytes;
+  plan.linesPerStep =
+      (bytesPerStep + s.target.cacheLineBytes - 1) / s.target.cacheLineBytes;
   return plan;
 }
 

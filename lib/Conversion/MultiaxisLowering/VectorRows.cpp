@@ -27,12 +27,6 @@ using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::lowering;
 
-/// Lanes per vector step: 512 bits of elements (16 lanes for 32-bit
-/// elements), at least 4, capped at 16 lanes.
-static int64_t lanesFor(unsigned bitWidth) {
-  return std::min<int64_t>(16, std::max<int64_t>(4, 512 / bitWidth));
-}
-
 /// Element gathers whose innermost output dimension is not a copied block
 /// are vectorized along that dimension. i1 has no byte-addressed vector
 /// form; other integers and floats do.
@@ -123,7 +117,7 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
   VectorRowsPlan plan;
   int64_t last = s.rank - 1;
   Type elementType = outputType.getElementType();
-  plan.lanes = lanesFor(elementType.getIntOrFloatBitWidth());
+  plan.lanes = s.target.vectorRowLanes(elementType.getIntOrFloatBitWidth());
   plan.indicesVary = s.indicesUnitStatic[last] != std::optional<bool>(true);
   bool innermostIsAxis = llvm::is_contained(s.axes, last);
   plan.onlyInnermostVaries =

@@ -560,14 +560,14 @@ def split_functions(module_text):
 _REMARK = re.compile(r"^<stdin>:(\d+):\d+: remark: lowered as (.*)$", re.M)
 
 
-def lowered_forms(bin_dir, module_text, vector_bits):
+def lowered_forms(bin_dir, module_text):
     """{function name: the form its gather is lowered to} as the CPU
     pipeline lowers `module_text` on this host: canonicalized, then
-    convert-gather-to-linalg with the host's vector width, whose
-    report-forms remarks name the form ("folded" where no gather is left
-    to lower)."""
+    convert-gather-to-linalg for the host (target-cpu=native, the target
+    description the JIT plans with), whose report-forms remarks name the
+    form ("folded" where no gather is left to lower)."""
     r = subprocess.run([os.path.join(bin_dir, "gather-opt"), "--gather-canonicalize",
-                        f"--convert-gather-to-linalg=report-forms vector-bits={vector_bits}",
+                        "--convert-gather-to-linalg=report-forms target-cpu=native",
                         "-o", os.devnull], input=module_text, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"gather-opt failed: {r.stderr.strip()}")
@@ -727,7 +727,7 @@ def main(argv=None):
             want = reference_or_error(case.expected)
             texts.append(function_text(case, f"c{index}", output_shape(
                 case, None if isinstance(want, Exception) else want)))
-        names = lowered_forms(args.bin, "\n".join(texts), jit.host_vector_bits())
+        names = lowered_forms(args.bin, "\n".join(texts))
         for name, form in names.items():
             forms[form] = forms.get(form, 0) + 1
 

@@ -19,6 +19,7 @@
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/Utils/RuntimeChecks.h"
 #include "gather/Dialect/Gather/Utils/Semantics.h"
+#include "gather/Target/CpuTarget.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
@@ -94,9 +95,10 @@ struct MultiaxisLoweringStrategy {
   /// what a later iteration reads, where the input is too large to stay in
   /// the caches.
   bool prefetch = false;
-  /// The target's vector register width in bits: the tile of the block
-  /// copy's resolved form (planBlockCopy).
-  int64_t vectorBits = 512;
+  /// The machine the CPU forms are planned for: vector width, cache line,
+  /// caches (the tiles, chunks, prefetch distances and size thresholds are
+  /// its functions).
+  CpuTarget target;
   /// Emit a remark on each gather naming the form it is lowered to
   /// (describeLoweringForm): the tests count which fast paths random cases
   /// take.

@@ -55,7 +55,7 @@ void transform::ApplyGatherToLinalgPatternsOp::populatePatterns(
   options.blockCopy = getBlockCopy();
   options.prefetch = getPrefetch();
   // Register widths below 64 bits or not a multiple of it name no target.
-  options.vectorBits = std::max<int64_t>(64, getVectorBits() / 64 * 64);
+  options.target.vectorBits = std::max<int64_t>(64, getVectorBits() / 64 * 64);
   gather::populateGatherToLinalgPatterns(patterns, options);
 }
 

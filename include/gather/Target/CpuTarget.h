@@ -1,0 +1,129 @@
+//===- CpuTarget.h - the machine the CPU lowering plans for -----*- C++ -*-===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Every machine parameter the CPU lowering decides with, in one place, and
+// every threshold it uses as a function of them (docs/Lowering.md, "Target
+// description", gives the measurement behind each). The JIT fills it from
+// the host; ahead of time it comes from a CPU name, from the module's
+// #dlti.target_system_spec (device "CPU") and from pass options, in that
+// order, each overriding the one before.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_TARGET_CPUTARGET_H
+#define GATHER_TARGET_CPUTARGET_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::gather {
+
+struct CpuTarget {
+  /// LLVM's name of the CPU ("znver3", "x86-64-v3"); empty: none named (the
+  /// code generator's default).
+  std::string cpu;
+  /// LLVM's feature string ("+avx2,+fma,..."); empty with an empty cpu.
+  std::string features;
+  /// The widest vector registers in bits: 512 with AVX-512F, 256 with AVX,
+  /// 128 otherwise.
+  int64_t vectorBits = 512;
+  int64_t cacheLineBytes = 64;
+  /// The virtual memory page: hardware prefetchers stop at its end.
+  int64_t pageBytes = 4096;
+  /// Data caches: L1 and L2 per core, L3 per package.
+  int64_t l1dBytes = 32 * 1024;
+  int64_t l2Bytes = 1024 * 1024;
+  int64_t l3Bytes = 32 * 1024 * 1024;
+  /// Cores the parallel loops may use; 0: unknown.
+  int64_t cores = 0;
+
+  // The thresholds, each a function of the parameters above.
+
+  /// The prefetch runs this many cache lines ahead: a quarter of the L1 data
+  /// cache in flight, so that prefetched lines are not evicted by the time
+  /// they are read.
+  int64_t prefetchLinesAhead() const;
+  /// Inputs from this size on are prefetched: below it they stay in the L2
+  /// cache of a core once read.
+  int64_t prefetchMinInputBytes() const;
+  /// Loop orders that keep a block of the input in cache pay while the
+  /// block takes half of the L1 data cache.
+  int64_t reuseFootprintBytes() const;
+  /// A block row is copied in steps of this many bytes, all loads before
+  /// all stores: eight vector registers.
+  int64_t copyChunkBytes() const;
+  /// Blocks from this size on are copied by one memcpy call instead of
+  /// inline vector copies: a page.
+  int64_t vectorCopyMaxBytes() const;
+  /// Lines of one block prefetched at most: a page's, beyond which the
+  /// hardware prefetcher follows the block's own reads.
+  int64_t prefetchMaxBlockLines() const;
+  /// Rows of at least this many bytes are copied with vector loads and
+  /// stores: one cache line.
+  int64_t vectorRowMinBytes() const;
+  /// The largest block the tiled form (index tuples resolved a tile at a
+  /// time) takes: four cache lines.
+  int64_t smallBlockBytes() const;
+  /// Tiled blocks from this size on are copied in a loop LLVM does not
+  /// unroll: two cache lines.
+  int64_t rolledLaneLoopBytes() const;
+  /// Blocks per tile of the tiled form: each iteration of its lane loop
+  /// rotates the tile's coordinate vectors by one lane, which stays two
+  /// registers per vector: 16 with AVX-512, 8 with AVX2 (there 16 lanes are
+  /// four registers each, and W4 of bench/run.py ran 1.4-1.6x faster with 8
+  /// on a Zen 3), never fewer than 4.
+  int64_t tileBlocks() const;
+  /// Lanes of a vector row of `bitWidth`-bit elements: one vector register,
+  /// 4 to 16 lanes.
+  int64_t vectorRowLanes(unsigned bitWidth) const;
+
+  /// "cpu=znver3 vector-bits=256 cache-line-bytes=64 page-bytes=4096
+  /// l1d-bytes=32768 l2-bytes=524288 l3-bytes=33554432 cores=2": what the
+  /// lowering planned with.
+  std::string describe() const;
+};
+
+/// The host: LLVM's host CPU name and features, the caches the OS reports
+/// (Linux sysfs; the defaults where it reports none) and the cores the
+/// process may run on.
+const CpuTarget &hostCpuTarget();
+
+/// The target of an LLVM CPU name: "native" is the host (hostCpuTarget);
+/// an x86 name (x86-64-v3, skylake-avx512, znver4, ...) gives the features
+/// and vector width, with the default caches. Fails with a message for an
+/// unknown name.
+FailureOr<CpuTarget> cpuTargetForName(StringRef name, std::string &error);
+
+/// `target` with the entries of the #dlti.target_system_spec in scope at
+/// `op` for device "CPU" applied: "max_vector_op_width" (bits, upstream's
+/// key), "cache_line_size_in_bytes", "page_size_in_bytes",
+/// "L1_cache_size_in_bytes" (upstream's key), "L2_cache_size_in_bytes",
+/// "L3_cache_size_in_bytes" and "cores",
+/// each an integer. An entry that is not a positive integer is an error on
+/// `op`.
+FailureOr<CpuTarget> applyDltiCpuSpec(Operation *op, CpuTarget target);
+
+/// The target a pass plans for at `op`: the CPU named by `cpu` (empty: the
+/// defaults), then the #dlti.target_system_spec in scope, then
+/// `vectorBits` where nonzero. Errors (an unknown CPU, a bad entry, a
+/// vector width that is not a positive multiple of 64) are emitted on
+/// `op`.
+FailureOr<CpuTarget> resolveCpuTarget(Operation *op, StringRef cpu,
+                                      int64_t vectorBits);
+
+/// The features `target` enables that the host lacks, comma-separated
+/// (empty: the host runs its code).
+std::string featuresMissingOnHost(const CpuTarget &target);
+
+/// Whether `bits` can be a vector width: a positive multiple of 64.
+bool isValidVectorBits(int64_t bits);
+
+} // namespace mlir::gather
+
+#endif // GATHER_TARGET_CPUTARGET_H

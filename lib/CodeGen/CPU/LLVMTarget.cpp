@@ -1,0 +1,49 @@
+//===- LLVMTarget.cpp - the target CPU on the LLVM functions --------------===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/CodeGen/Passes.h"
+#include "gather/Target/CpuTarget.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_GATHERLLVMTARGET
+#include "gather/CodeGen/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+
+namespace {
+struct GatherLLVMTargetPass
+    : gather::impl::GatherLLVMTargetBase<GatherLLVMTargetPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (cpu.empty())
+      return;
+    std::string error;
+    FailureOr<gather::CpuTarget> target =
+        gather::cpuTargetForName(cpu, error);
+    if (failed(target)) {
+      getOperation()->emitError(error);
+      return signalPassFailure();
+    }
+    MLIRContext *context = &getContext();
+    auto cpuName = StringAttr::get(context, target->cpu);
+    auto features = LLVM::TargetFeaturesAttr::get(context, target->features);
+    getOperation()->walk([&](LLVM::LLVMFuncOp function) {
+      if (function.isExternal())
+        return;
+      if (!function.getTargetCpuAttr())
+        function.setTargetCpuAttr(cpuName);
+      if (!function.getTargetFeaturesAttr())
+        function.setTargetFeaturesAttr(features);
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,235 @@
+//===- CpuTarget.cpp - the machine the CPU lowering plans for -------------===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Target/CpuTarget.h"
+
+#include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/X86TargetParser.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::gather;
+
+int64_t CpuTarget::prefetchLinesAhead() const {
+  return std::max<int64_t>(1, l1dBytes / (4 * cacheLineBytes));
+}
+int64_t CpuTarget::prefetchMinInputBytes() const { return l2Bytes; }
+int64_t CpuTarget::reuseFootprintBytes() const { return l1dBytes / 2; }
+int64_t CpuTarget::copyChunkBytes() const { return 8 * (vectorBits / 8); }
+int64_t CpuTarget::vectorCopyMaxBytes() const { return pageBytes; }
+int64_t CpuTarget::prefetchMaxBlockLines() const {
+  return std::max<int64_t>(1, pageBytes / cacheLineBytes);
+}
+int64_t CpuTarget::vectorRowMinBytes() const { return cacheLineBytes; }
+int64_t CpuTarget::smallBlockBytes() const { return 4 * cacheLineBytes; }
+int64_t CpuTarget::rolledLaneLoopBytes() const { return 2 * cacheLineBytes; }
+int64_t CpuTarget::tileBlocks() const {
+  return std::max<int64_t>(4, 2 * vectorBits / 64);
+}
+int64_t CpuTarget::vectorRowLanes(unsigned bitWidth) const {
+  return std::min<int64_t>(
+      16, std::max<int64_t>(4, vectorBits / std::max(1u, bitWidth)));
+}
+
+std::string CpuTarget::describe() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "cpu=" << (cpu.empty() ? "generic" : cpu)
+     << " vector-bits=" << vectorBits << " cache-line-bytes=" << cacheLineBytes
+     << " page-bytes=" << pageBytes << " l1d-bytes=" << l1dBytes << " l2-bytes=" << l2Bytes
+     << " l3-bytes=" << l3Bytes << " cores=" << cores;
+  return text;
+}
+
+bool mlir::gather::isValidVectorBits(int64_t bits) {
+  return bits >= 64 && bits % 64 == 0;
+}
+
+static int64_t vectorBitsOf(const llvm::StringMap<bool> &features) {
+  if (features.lookup("avx512f"))
+    return 512;
+  if (features.lookup("avx"))
+    return 256;
+  return 128;
+}
+
+static std::string featureString(const llvm::StringMap<bool> &features) {
+  SmallVector<std::string> names;
+  for (const auto &feature : features)
+    names.push_back((feature.second ? "+" : "-") + feature.first().str());
+  llvm::sort(names);
+  return llvm::join(names, ",");
+}
+
+/// A sysfs cache size ("48K", "1024K", "32M") in bytes, or 0.
+static int64_t parseCacheSize(StringRef text) {
+  text = text.trim();
+  int64_t scale = 1;
+  if (text.consume_back("K"))
+    scale = 1024;
+  else if (text.consume_back("M"))
+    scale = 1024 * 1024;
+  int64_t value = 0;
+  if (text.getAsInteger(10, value) || value <= 0)
+    return 0;
+  return value * scale;
+}
+
+static std::string readSysfs(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFileAsStream(path);
+  return buffer ? (*buffer)->getBuffer().trim().str() : std::string();
+}
+
+/// The data caches of CPU 0 from Linux's sysfs, where present.
+static void readHostCaches(CpuTarget &target) {
+  for (int index = 0; index < 8; ++index) {
+    std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    std::string type = readSysfs(dir + "/type");
+    if (type.empty())
+      break;
+    if (type == "Instruction")
+      continue;
+    int64_t level = 0;
+    if (StringRef(readSysfs(dir + "/level")).getAsInteger(10, level))
+      continue;
+    int64_t size = parseCacheSize(readSysfs(dir + "/size"));
+    if (size > 0 && level == 1)
+      target.l1dBytes = size;
+    else if (size > 0 && level == 2)
+      target.l2Bytes = size;
+    else if (size > 0 && level == 3)
+      target.l3Bytes = size;
+    int64_t line = 0;
+    if (!StringRef(readSysfs(dir + "/coherency_line_size"))
+             .getAsInteger(10, line) &&
+        line > 0)
+      target.cacheLineBytes = line;
+  }
+}
+
+const CpuTarget &mlir::gather::hostCpuTarget() {
+  static const CpuTarget host = [] {
+    CpuTarget target;
+    target.cpu = llvm::sys::getHostCPUName().str();
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    target.features = featureString(features);
+    target.vectorBits = vectorBitsOf(features);
+    readHostCaches(target);
+    if (unsigned page = llvm::sys::Process::getPageSizeEstimate())
+      target.pageBytes = page;
+    target.cores = llvm::hardware_concurrency().compute_thread_count();
+    return target;
+  }();
+  return host;
+}
+
+FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
+                                                    std::string &error) {
+  if (name == "native")
+    return hostCpuTarget();
+  if (llvm::X86::parseArchX86(name, /*Only64Bit=*/true) == llvm::X86::CK_None) {
+    error = ("unknown target CPU '" + name +
+             "' (native, or an x86-64 CPU name LLVM knows: x86-64-v3, "
+             "znver4, skylake-avx512, ...)")
+                .str();
+    return failure();
+  }
+  SmallVector<StringRef> enabled;
+  llvm::X86::getFeaturesForCPU(name, enabled);
+  llvm::StringMap<bool> features;
+  // The CPU's list names some features only through others (avx2 implies
+  // avx).
+  for (StringRef feature : enabled) {
+    features[feature] = true;
+    llvm::X86::updateImpliedFeatures(feature, true, features);
+  }
+  CpuTarget target;
+  target.cpu = name.str();
+  target.features = featureString(features);
+  target.vectorBits = vectorBitsOf(features);
+  return target;
+}
+
+std::string mlir::gather::featuresMissingOnHost(const CpuTarget &target) {
+  llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+  SmallVector<StringRef> features, missing;
+  StringRef(target.features).split(features, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef feature : features)
+    // Features the host's list does not name (x87) cannot be judged.
+    if (feature.consume_front("+") && host.count(feature) &&
+        !host.lookup(feature))
+      missing.push_back(feature);
+  return llvm::join(missing, ", ");
+}
+
+FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
+                                                    CpuTarget target) {
+  struct Entry {
+    StringRef key;
+    int64_t *field;
+  };
+  Entry entries[] = {{"max_vector_op_width", &target.vectorBits},
+                     {"cache_line_size_in_bytes", &target.cacheLineBytes},
+                     {"page_size_in_bytes", &target.pageBytes},
+                     {"L1_cache_size_in_bytes", &target.l1dBytes},
+                     {"L2_cache_size_in_bytes", &target.l2Bytes},
+                     {"L3_cache_size_in_bytes", &target.l3Bytes},
+                     {"cores", &target.cores}};
+  for (Entry entry : entries) {
+    FailureOr<Attribute> value = dlti::query(op, {"CPU", entry.key});
+    if (failed(value))
+      continue;
+    auto integer = dyn_cast<IntegerAttr>(*value);
+    int64_t number = integer && integer.getType().isIntOrIndex()
+                         ? integer.getValue().getSExtValue()
+                         : 0;
+    if (number <= 0 || (entry.field == &target.vectorBits &&
+                        !isValidVectorBits(number))) {
+      return op->emitError("the target description's CPU entry \"")
+             << entry.key << "\" must be a positive integer"
+             << (entry.field == &target.vectorBits ? " multiple of 64" : "")
+             << ", got " << *value;
+    }
+    *entry.field = number;
+  }
+  return target;
+}
+
+FailureOr<CpuTarget> mlir::gather::resolveCpuTarget(Operation *op,
+                                                    StringRef cpu,
+                                                    int64_t vectorBits) {
+  CpuTarget target;
+  if (!cpu.empty()) {
+    std::string error;
+    FailureOr<CpuTarget> named = cpuTargetForName(cpu, error);
+    if (failed(named))
+      return op->emitError(error);
+    target = std::move(*named);
+  }
+  FailureOr<CpuTarget> described = applyDltiCpuSpec(op, std::move(target));
+  if (failed(described))
+    return failure();
+  if (vectorBits != 0) {
+    if (!isValidVectorBits(vectorBits))
+      return op->emitError("vector-bits must be a positive multiple of 64, "
+                           "got ")
+             << vectorBits;
+    described->vectorBits = vectorBits;
+  }
+  return described;
+}

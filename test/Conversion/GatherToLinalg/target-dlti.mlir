@@ -1,0 +1,85 @@
+// A #dlti.target_system_spec on the module describes the CPU (device "CPU"):
+// each entry overrides the target-cpu option's value, and the vector-bits
+// option overrides the description's width.
+// RUN: gather-opt %s --convert-gather-to-linalg=report-forms --split-input-file -verify-diagnostics | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-linalg="report-forms target-cpu=x86-64-v4" --split-input-file -verify-diagnostics | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-linalg="vector-bits=512" --split-input-file | FileCheck %s --check-prefix=OPTION
+
+// CHECK-LABEL:  func.func @width_from_the_description
+// CHECK:          vector.gather {{.*}} into vector<8xf32>
+// OPTION-LABEL: func.func @width_from_the_description
+// OPTION:         vector.gather {{.*}} into vector<16xf32>
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"max_vector_op_width" = 256 : i64>>} {
+  func.func @width_from_the_description(%d: tensor<8x100xf32>, %i: tensor<8x32xi32>) -> tensor<8x32xf32> {
+    %e = tensor.empty() : tensor<8x32xf32>
+    // expected-remark @+1 {{lowered as vector-rows}}
+    %r = gather.elements %d[%i] axis = 1 into %e : tensor<8x100xf32>, tensor<8x32xi32> into tensor<8x32xf32>
+    return %r : tensor<8x32xf32>
+  }
+}
+
+// -----
+
+// A 64 KiB table is prefetched where the L2 cache is smaller than it.
+// CHECK-LABEL: func.func @small_l2
+// CHECK:         memref.prefetch
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 32768 : i64>>} {
+  func.func @small_l2(%d: tensor<64x256xf32>, %i: tensor<8192xi64>) -> tensor<8192x256xf32> {
+    %e = tensor.empty() : tensor<8192x256xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<64x256xf32>, tensor<8192xi64> into tensor<8192x256xf32>
+    return %r : tensor<8192x256xf32>
+  }
+}
+
+// -----
+
+// A 64 KiB L1d (256 lines ahead, a quarter of it): five 3 KiB rows ahead
+// instead of two.
+// CHECK-LABEL: func.func @large_l1
+// CHECK-DAG:     %[[C5:.*]] = arith.constant 5 : index
+// CHECK:         scf.forall (%[[K:.*]]) in (8192)
+// CHECK:           arith.addi %[[K]], %[[C5]] : index
+// CHECK-COUNT-48:  memref.prefetch
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 65536 : ui32>>} {
+  func.func @large_l1(%d: tensor<50000x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
+    %e = tensor.empty() : tensor<8192x768xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<50000x768xf32>, tensor<8192xi64> into tensor<8192x768xf32>
+    return %r : tensor<8192x768xf32>
+  }
+}
+
+// -----
+
+// 128-byte lines: 24 lines per 3 KiB row (32 elements apart), then the
+// line of its last element.
+// CHECK-LABEL: func.func @long_lines
+// CHECK-DAG:       %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:       %[[C767:.*]] = arith.constant 767 : index
+// CHECK:           memref.prefetch %{{.*}}[%{{.*}}, %c0]
+// CHECK-NEXT:      memref.prefetch %{{.*}}[%{{.*}}, %[[C32]]]
+// CHECK-COUNT-22:  memref.prefetch
+// CHECK-NEXT:      memref.prefetch %{{.*}}[%{{.*}}, %[[C767]]]
+// CHECK-NOT:       memref.prefetch
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"cache_line_size_in_bytes" = 128 : i64>>} {
+  func.func @long_lines(%d: tensor<50000x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
+    %e = tensor.empty() : tensor<8192x768xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<50000x768xf32>, tensor<8192xi64> into tensor<8192x768xf32>
+    return %r : tensor<8192x768xf32>
+  }
+}
+
+// -----
+
+// With 2 KiB pages a 3 KiB row is copied by memcpy (a slice), not inline.
+// CHECK-LABEL: func.func @small_pages
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"page_size_in_bytes" = 2048 : i64>>} {
+  func.func @small_pages(%d: tensor<100x768xf32>, %i: tensor<4xi32>) -> tensor<4x768xf32> {
+    %e = tensor.empty() : tensor<4x768xf32>
+    // expected-remark @+1 {{lowered as block-copy slices}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<100x768xf32>, tensor<4xi32> into tensor<4x768xf32>
+    return %r : tensor<4x768xf32>
+  }
+}

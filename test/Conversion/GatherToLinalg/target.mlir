@@ -1,0 +1,36 @@
+// The lowering plans with a target description (include/gather/Target/
+// CpuTarget.h): the defaults (512-bit vectors, 64-byte lines, 32 KiB L1d,
+// 1 MiB L2, 4 KiB pages), an x86-64 CPU name, or the vector width alone.
+// RUN: gather-opt %s --convert-gather-to-linalg --split-input-file | FileCheck %s --check-prefix=DEFAULT
+// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=x86-64-v3 --split-input-file | FileCheck %s --check-prefix=AVX2
+// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=x86-64-v4 --split-input-file | FileCheck %s --check-prefix=DEFAULT
+// The option vector-bits overrides the CPU's width.
+// RUN: gather-opt %s --convert-gather-to-linalg="target-cpu=x86-64-v3 vector-bits=512" --split-input-file | FileCheck %s --check-prefix=DEFAULT
+// RUN: gather-opt %s --convert-gather-to-linalg=vector-bits=256 --split-input-file | FileCheck %s --check-prefix=AVX2
+
+// Element rows: one vector register of lanes per step.
+// DEFAULT-LABEL: func.func @element_rows
+// DEFAULT:         vector.gather {{.*}} into vector<16xf32>
+// AVX2-LABEL:    func.func @element_rows
+// AVX2:            vector.gather {{.*}} into vector<8xf32>
+func.func @element_rows(%d: tensor<8x100xf32>, %i: tensor<8x32xi32>) -> tensor<8x32xf32> {
+  %e = tensor.empty() : tensor<8x32xf32>
+  %r = gather.elements %d[%i] axis = 1 into %e : tensor<8x100xf32>, tensor<8x32xi32> into tensor<8x32xf32>
+  return %r : tensor<8x32xf32>
+}
+
+// -----
+
+// Block rows under a page: copied in chunks of eight vector registers
+// (512 bytes with AVX-512, 256 with AVX2), then the rest.
+// DEFAULT-LABEL: func.func @block_rows
+// DEFAULT-COUNT-7: vector.transfer_read {{.*}} vector<128xf32>
+// DEFAULT:         vector.transfer_read {{.*}} vector<104xf32>
+// AVX2-LABEL:    func.func @block_rows
+// AVX2-COUNT-15:   vector.transfer_read {{.*}} vector<64xf32>
+// AVX2:            vector.transfer_read {{.*}} vector<40xf32>
+func.func @block_rows(%d: tensor<100x1000xf32>, %i: tensor<4xi32>) -> tensor<4x1000xf32> {
+  %e = tensor.empty() : tensor<4x1000xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<100x1000xf32>, tensor<4xi32> into tensor<4x1000xf32>
+  return %r : tensor<4x1000xf32>
+}
