@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Gather benchmark: compiled kernels (gather-run --bench) against
-hand-written C++ loops (g++ -O3 -march=native -fopenmp; unchecked, and
+hand-written C++ loops (g++ -O3 -march=TARGET -fopenmp; unchecked, and
 checked in the same pass as the default policy, and unchecked with the
 software prefetch the compiled CPU code does), numpy and torch (where
 installed) on the same data, in one run, printing the ratios. Every result
@@ -9,6 +9,12 @@ is compared with numpy.
 
     /usr/bin/python3 bench/run.py [--runs 15] [--threads 2] [--bin build/bin]
         [--policy error|clamp|fill|unchecked] [--other-bin DIR] [--ort DIR]
+        [--target native|x86-64-v3|x86-64-v4|CPU]
+
+--target compiles both the gathers (gather-run --target-cpu) and the C++
+peers (g++ -march) for one CPU: native (the host, the default) or a CPU
+name both know, such as x86-64-v3 (AVX2) on an AVX-512 machine. The first
+line printed is the target description the gathers are planned with.
 
 --other-bin times a second build's gather-run in the same alternating
 rounds (an A/B of two builds on the same data, e.g. before and after a
@@ -273,12 +279,19 @@ def main():
                    help="a directory where `npm install --ignore-scripts onnxruntime-node` ran: "
                         "ONNX Runtime's CPU kernel times (its profiler) for the workloads that "
                         "are one ONNX op")
+    p.add_argument("--target", default="native",
+                   help="the CPU the gathers and the C++ peers are compiled for (native, "
+                        "x86-64-v3, x86-64-v4, or another name both LLVM and g++ know)")
     args = p.parse_args()
+    target_flags = [] if args.target == "native" else ["--target-cpu", args.target]
+    described = subprocess.run([os.path.join(args.bin, "gather-run"), "--print-target"] + target_flags,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    print(f"target: {described}")
     policy = "" if args.policy == "error" else f" out_of_bounds = {args.policy}"
     work = tempfile.mkdtemp(prefix="gather-bench-")
     atexit.register(shutil.rmtree, work, True)  # the inputs take gigabytes
     baseline = os.path.join(work, "baseline")
-    subprocess.run(["g++", "-O3", "-march=native", "-fopenmp", "-std=c++17",
+    subprocess.run(["g++", "-O3", f"-march={args.target}", "-fopenmp", "-std=c++17",
                     os.path.join(HERE, "baseline.cpp"), "-o", baseline], check=True)
     try:
         import torch
@@ -317,7 +330,8 @@ def main():
                                 "--input", os.path.join(work, f"{name}_d.npy"),
                                 "--input", os.path.join(work, f"{name}_i.npy"),
                                 "--output", out, "--bench", str(args.runs),
-                                "--threads", str(args.threads)],
+                                "--threads", str(args.threads)]
+                               + (target_flags if bin_dir == args.bin else []),
                                capture_output=True, text=True, check=True)
             if not np.array_equal(np.load(out), want):
                 sys.exit(f"{name}: compiled result of {source} ({bin_dir}) differs from numpy")
