@@ -3,7 +3,8 @@
 # Packs what check-gather, the GPU suites and the benchmarks need onto a
 # machine with an NVIDIA GPU but no LLVM/MLIR packages and no network (a
 # lent machine): the build's tools, libraries and lit site config; LLVM's
-# libLLVM, libMLIR, libomp, runner utilities, mlir-opt, mlir-runner, lit,
+# libLLVM, libMLIR, libomp, runner utilities, mlir-opt, mlir-runner,
+# mlir-translate, lit,
 # FileCheck, not and count at their Debian paths (the tools' RUNPATHs and the
 # site config name them); the ONNX test data the suites read; and the other
 # shared libraries they link (not libc or libstdc++), installed there only
@@ -27,10 +28,10 @@ if [ "${1:-}" = --build-only ] && [ -f .gpu/llvm.tar.xz ]; then
   archive_build && du -sh .gpu/* && exit 0
 fi
 rm -rf .gpu && mkdir -p .gpu/sys
-elves=("$build"/bin/* "$build"/lib/*.so $llvm/bin/mlir-opt $llvm/bin/mlir-runner
+elves=("$build"/bin/* "$build"/lib/*.so $llvm/bin/mlir-opt $llvm/bin/mlir-runner $llvm/bin/mlir-translate
        $llvm/bin/FileCheck $llvm/bin/not $llvm/bin/count
        $llvm/lib/libomp.so $llvm/lib/libmlir_c_runner_utils.so $llvm/lib/libmlir_runner_utils.so)
-tree=(${llvm#/}/bin/mlir-opt ${llvm#/}/bin/mlir-runner ${llvm#/}/bin/FileCheck ${llvm#/}/bin/not
+tree=(${llvm#/}/bin/mlir-opt ${llvm#/}/bin/mlir-runner ${llvm#/}/bin/mlir-translate ${llvm#/}/bin/FileCheck ${llvm#/}/bin/not
       ${llvm#/}/bin/count ${llvm#/}/bin/lit ${llvm#/}/utils/lit ${llvm#/}/lib/libomp.so
       ${llvm#/}/lib/libmlir_c_runner_utils.so ${llvm#/}/lib/libmlir_runner_utils.so
       $(cd / && ls -d usr/share/libonnx-testdata/data/{node/test_gather,pytorch-converted/test_Embedding}*))

@@ -560,14 +560,15 @@ def split_functions(module_text):
 _REMARK = re.compile(r"^<stdin>:(\d+):\d+: remark: lowered as (.*)$", re.M)
 
 
-def lowered_forms(bin_dir, module_text):
+def lowered_forms(bin_dir, module_text, target="native"):
     """{function name: the form its gather is lowered to} as the CPU
-    pipeline lowers `module_text` on this host: canonicalized, then
-    convert-gather-to-linalg for the host (target-cpu=native, the target
-    description the JIT plans with), whose report-forms remarks name the
-    form ("folded" where no gather is left to lower)."""
+    pipeline lowers `module_text` for `target` (native: this host, as the
+    JIT does; or an x86-64 CPU name): canonicalized, then
+    convert-gather-to-linalg with that target description, whose
+    report-forms remarks name the form ("folded" where no gather is left
+    to lower)."""
     r = subprocess.run([os.path.join(bin_dir, "gather-opt"), "--gather-canonicalize",
-                        "--convert-gather-to-linalg=report-forms target-cpu=native",
+                        f"--convert-gather-to-linalg=report-forms target-cpu={target}",
                         "-o", os.devnull], input=module_text, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"gather-opt failed: {r.stderr.strip()}")
@@ -707,6 +708,13 @@ def main(argv=None):
                         help="comma-separated forms (report-forms names, or words of them: "
                              "tiles, coordinate-table) that some case must be lowered to, else "
                              "the run fails (with --sizes large)")
+    parser.add_argument("--forms-target", default="native",
+                        help="the CPU whose lowering the forms are counted for (native: this "
+                             "host's, the one the cases run with; x86-64-v3, x86-64-v4: AVX2 and "
+                             "AVX-512 on any host)")
+    parser.add_argument("--forms-only", action="store_true",
+                        help="count the forms (--sizes large) without running the cases: the "
+                             "coverage of another target's forms on any host")
     parser.add_argument("--canonical-cases", type=int, default=-1,
                         help="batches that start before this case also run after "
                              "--canonicalize (default: all); the CPU pipeline canonicalizes "
@@ -727,7 +735,7 @@ def main(argv=None):
             want = reference_or_error(case.expected)
             texts.append(function_text(case, f"c{index}", output_shape(
                 case, None if isinstance(want, Exception) else want)))
-        names = lowered_forms(args.bin, "\n".join(texts))
+        names = lowered_forms(args.bin, "\n".join(texts), args.forms_target)
         for name, form in names.items():
             forms[form] = forms.get(form, 0) + 1
 
@@ -741,7 +749,7 @@ def main(argv=None):
             passed += 1
 
     step = args.batch if args.batch > 0 else 1
-    for first in range(0, len(cases), step):
+    for first in range(0, 0 if args.forms_only else len(cases), step):
         chunk = cases[first:first + step]
         canonical = args.canonical_cases < 0 or first < args.canonical_cases
         problems = (run_batch(chunk, first, tools, work, args.device, args.opt_level, canonical,
