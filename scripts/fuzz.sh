@@ -4,20 +4,24 @@
 # time: random valid and invalid gather IR and mutations of the lit corpus
 # through every pass and pipeline, and random programs executed against
 # numpy. Failing inputs are saved under $BUILD/fuzz-failures/.
-# Usage: scripts/fuzz.sh [--minutes N] [--seed S] [--jobs J]
+# Usage: scripts/fuzz.sh [--minutes N | --inputs N] [--seed S] [--jobs J]
+# --inputs N runs N inputs in all (split over the jobs) however long that
+# takes, instead of as many as fit in the minutes.
 # A sanitized build: GATHER_BUILD_DIR=build-sanitize scripts/fuzz.sh (made by
 # scripts/sanitize.sh).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 minutes=10
+inputs=0
 seed=$RANDOM
 jobs=$(nproc)
 while [ $# -gt 0 ]; do
   case "$1" in
     --minutes) minutes="$2"; shift 2 ;;
+    --inputs) inputs="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
-    *) echo "usage: $0 [--minutes N] [--seed S] [--jobs J]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--minutes N | --inputs N] [--seed S] [--jobs J]" >&2; exit 2 ;;
   esac
 done
 
@@ -36,13 +40,23 @@ if [ -n "$preload" ]; then
   sanitizer_env=(LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0:halt_on_error=1
                  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
 fi
-echo "== fuzzing for $minutes minutes with $jobs jobs, seed $seed"
+if [ "$inputs" -gt 0 ]; then
+  echo "== fuzzing $inputs inputs with $jobs jobs, seed $seed"
+else
+  echo "== fuzzing for $minutes minutes with $jobs jobs, seed $seed"
+fi
 pids=()
 for ((j = 0; j < jobs; j++)); do
+  if [ "$inputs" -gt 0 ]; then
+    # Job j takes its share, the first jobs one more where it does not divide.
+    amount=(--inputs $((inputs / jobs + (j < inputs % jobs ? 1 : 0))))
+  else
+    amount=(--minutes "$minutes")
+  fi
   # The C API of the build being fuzzed (not the checkout's build/).
   env "${sanitizer_env[@]}" GATHER_CAPI_LIBRARY="$BUILD/lib/libGatherCAPI.so" \
     PYTHONPATH="$ROOT/python" /usr/bin/python3 "$ROOT/utils/gather_fuzz.py" \
-    --bin "$BUILD/bin" --minutes "$minutes" --seed $((seed * 1000 + j)) \
+    --bin "$BUILD/bin" "${amount[@]}" --seed $((seed * 1000 + j)) \
     --failures "$failures_dir/job$j" > "$failures_dir/job$j.log" 2>&1 &
   pids+=($!)
 done

@@ -50,8 +50,9 @@ std::string CpuTarget::describe() const {
   llvm::raw_string_ostream os(text);
   os << "cpu=" << (cpu.empty() ? "generic" : cpu)
      << " vector-bits=" << vectorBits << " cache-line-bytes=" << cacheLineBytes
-     << " page-bytes=" << pageBytes << " l1d-bytes=" << l1dBytes << " l2-bytes=" << l2Bytes
-     << " l3-bytes=" << l3Bytes << " cores=" << cores;
+     << " page-bytes=" << pageBytes << " l1d-bytes=" << l1dBytes
+     << " l2-bytes=" << l2Bytes << " l3-bytes=" << l3Bytes
+     << " cores=" << cores;
   return text;
 }
 
@@ -198,8 +199,8 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
     int64_t number = integer && integer.getType().isIntOrIndex()
                          ? integer.getValue().getSExtValue()
                          : 0;
-    if (number <= 0 || (entry.field == &target.vectorBits &&
-                        !isValidVectorBits(number))) {
+    if (number <= 0 ||
+        (entry.field == &target.vectorBits && !isValidVectorBits(number))) {
       return op->emitError("the target description's CPU entry \"")
              << entry.key << "\" must be a positive integer"
              << (entry.field == &target.vectorBits ? " multiple of 64" : "")
