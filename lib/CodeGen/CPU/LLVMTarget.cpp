@@ -27,8 +27,7 @@ struct GatherLLVMTargetPass
     if (cpu.empty())
       return;
     std::string error;
-    FailureOr<gather::CpuTarget> target =
-        gather::cpuTargetForName(cpu, error);
+    FailureOr<gather::CpuTarget> target = gather::cpuTargetForName(cpu, error);
     if (failed(target)) {
       getOperation()->emitError(error);
       return signalPassFailure();
