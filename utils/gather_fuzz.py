@@ -100,6 +100,10 @@ PIPELINES = [
     ("refine-result-types", ["--gather-refine-result-types"], True),
     ("to-linalg", ["--convert-gather-to-linalg"], True),
     ("to-linalg-scalar", ["--convert-gather-to-linalg=vectorize=false"], True),
+    # Other targets' plans: AVX2 (8-lane rows, 8-block tiles) and the
+    # x86-64 baseline's 128-bit vectors (4 lanes, 4-block tiles).
+    ("to-linalg-avx2", ["--convert-gather-to-linalg=target-cpu=x86-64-v3"], True),
+    ("cpu-pipeline-sse2", ["--gather-cpu-pipeline=target-cpu=x86-64"], True),
     ("to-scf", ["--convert-gather-to-scf"], True),
     ("to-tensor", ["--convert-gather-to-tensor"], False),
     ("to-gpu", ["--convert-gather-to-gpu"], "tensors"),
