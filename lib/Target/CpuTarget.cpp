@@ -57,7 +57,7 @@ std::string CpuTarget::describe() const {
 }
 
 bool mlir::gather::isValidVectorBits(int64_t bits) {
-  return bits >= 64 && bits % 64 == 0;
+  return bits >= 64 && bits <= 4096 && bits % 64 == 0;
 }
 
 static int64_t vectorBitsOf(const llvm::StringMap<bool> &features) {
@@ -180,33 +180,45 @@ std::string mlir::gather::featuresMissingOnHost(const CpuTarget &target) {
 
 FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
                                                     CpuTarget target) {
+  // The bounds keep every threshold's arithmetic far from overflow (a
+  // cache line of 2^63 bytes made the prefetch plan divide by zero).
   struct Entry {
     StringRef key;
     int64_t *field;
+    int64_t min, max;
+    bool powerOfTwo;
   };
-  Entry entries[] = {{"max_vector_op_width", &target.vectorBits},
-                     {"cache_line_size_in_bytes", &target.cacheLineBytes},
-                     {"page_size_in_bytes", &target.pageBytes},
-                     {"L1_cache_size_in_bytes", &target.l1dBytes},
-                     {"L2_cache_size_in_bytes", &target.l2Bytes},
-                     {"L3_cache_size_in_bytes", &target.l3Bytes},
-                     {"cores", &target.cores}};
+  constexpr int64_t kMaxCacheBytes = int64_t(1) << 40;
+  Entry entries[] = {
+      {"max_vector_op_width", &target.vectorBits, 64, 4096, false},
+      {"cache_line_size_in_bytes", &target.cacheLineBytes, 8, 4096, true},
+      {"page_size_in_bytes", &target.pageBytes, 256, int64_t(1) << 30, true},
+      {"L1_cache_size_in_bytes", &target.l1dBytes, 1024, kMaxCacheBytes, false},
+      {"L2_cache_size_in_bytes", &target.l2Bytes, 1024, kMaxCacheBytes, false},
+      {"L3_cache_size_in_bytes", &target.l3Bytes, 1024, kMaxCacheBytes, false},
+      {"cores", &target.cores, 1, 1 << 20, false}};
   for (Entry entry : entries) {
     FailureOr<Attribute> value = dlti::query(op, {"CPU", entry.key});
     if (failed(value))
       continue;
     auto integer = dyn_cast<IntegerAttr>(*value);
-    int64_t number = integer && integer.getType().isIntOrIndex()
-                         ? integer.getValue().getSExtValue()
-                         : 0;
-    if (number <= 0 ||
-        (entry.field == &target.vectorBits && !isValidVectorBits(number))) {
+    bool isVectorBits = entry.field == &target.vectorBits;
+    std::optional<int64_t> number;
+    if (integer && integer.getType().isIntOrIndex() &&
+        integer.getValue().getSignificantBits() <= 64)
+      number = integer.getValue().getSExtValue();
+    if (!number || *number < entry.min || *number > entry.max ||
+        (entry.powerOfTwo && !llvm::isPowerOf2_64(*number)) ||
+        (isVectorBits && !isValidVectorBits(*number))) {
       return op->emitError("the target description's CPU entry \"")
-             << entry.key << "\" must be a positive integer"
-             << (entry.field == &target.vectorBits ? " multiple of 64" : "")
-             << ", got " << *value;
+             << entry.key << "\" must be "
+             << (entry.powerOfTwo ? "a power of two"
+                 : isVectorBits   ? "a multiple of 64"
+                                  : "an integer")
+             << " in [" << entry.min << ", " << entry.max << "], got "
+             << *value;
     }
-    *entry.field = number;
+    *entry.field = *number;
   }
   return target;
 }
@@ -227,8 +239,8 @@ FailureOr<CpuTarget> mlir::gather::resolveCpuTarget(Operation *op,
     return failure();
   if (vectorBits != 0) {
     if (!isValidVectorBits(vectorBits))
-      return op->emitError("vector-bits must be a positive multiple of 64, "
-                           "got ")
+      return op->emitError("vector-bits must be a positive multiple of 64 "
+                           "up to 4096, got ")
              << vectorBits;
     described->vectorBits = vectorBits;
   }

@@ -226,8 +226,9 @@ int main(int argc, char **argv) {
       fail(error);
     if (vectorBits != 0) {
       if (!mlir::gather::isValidVectorBits(vectorBits))
-        fail("--vector-bits must be a positive multiple of 64, got " +
-             llvm::Twine(vectorBits));
+        fail(
+            "--vector-bits must be a positive multiple of 64 up to 4096, got " +
+            llvm::Twine(vectorBits));
       target->vectorBits = vectorBits;
     }
     llvm::outs() << target->describe() << "\n";
@@ -323,7 +324,7 @@ int main(int argc, char **argv) {
   jitOptions.raiseLinalg = !noRaise;
   jitOptions.pipeline = pipeline;
   if (vectorBits != 0 && (vectorBits < 64 || vectorBits % 64 != 0))
-    fail("--vector-bits must be a positive multiple of 64, got " +
+    fail("--vector-bits must be a positive multiple of 64 up to 4096, got " +
          llvm::Twine(vectorBits));
   jitOptions.vectorBits = vectorBits;
   jitOptions.targetCpu = targetCpu;

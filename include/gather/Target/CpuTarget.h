@@ -105,7 +105,8 @@ FailureOr<CpuTarget> cpuTargetForName(StringRef name, std::string &error);
 /// key), "cache_line_size_in_bytes", "page_size_in_bytes",
 /// "L1_cache_size_in_bytes" (upstream's key), "L2_cache_size_in_bytes",
 /// "L3_cache_size_in_bytes" and "cores",
-/// each an integer. An entry that is not a positive integer is an error on
+/// each an integer in a range that keeps the thresholds' arithmetic exact
+/// (a line and a page powers of two). An entry outside it is an error on
 /// `op`.
 FailureOr<CpuTarget> applyDltiCpuSpec(Operation *op, CpuTarget target);
 
@@ -121,7 +122,8 @@ FailureOr<CpuTarget> resolveCpuTarget(Operation *op, StringRef cpu,
 /// (empty: the host runs its code).
 std::string featuresMissingOnHost(const CpuTarget &target);
 
-/// Whether `bits` can be a vector width: a positive multiple of 64.
+/// Whether `bits` can be a vector width: a positive multiple of 64, at most
+/// 4096.
 bool isValidVectorBits(int64_t bits);
 
 } // namespace mlir::gather

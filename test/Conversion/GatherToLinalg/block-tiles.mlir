@@ -3,7 +3,7 @@
 // 64-bit coordinates per vector, as 16 are with AVX-512).
 // RUN: gather-opt %s --convert-gather-to-linalg=vector-bits=256 --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=AVX2
 // RUN: not gather-opt %s --convert-gather-to-linalg=vector-bits=100 --split-input-file 2>&1 | FileCheck %s --check-prefix=BITS
-// BITS: vector-bits must be a positive multiple of 64, got 100
+// BITS: vector-bits must be a positive multiple of 64 up to 4096, got 100
 
 // Small blocks (at most 256 bytes) are copied in tiles of 16 along the
 // innermost loop dimension. A full tile reads its 16 (y, x) tuples as one

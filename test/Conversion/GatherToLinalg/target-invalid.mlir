@@ -1,19 +1,40 @@
 // RUN: gather-opt %s --convert-gather-to-linalg --split-input-file -verify-diagnostics
 // RUN: not gather-opt %s --convert-gather-to-linalg=target-cpu=pentium9 --split-input-file 2>&1 | FileCheck %s --check-prefix=CPU
 // CPU: error: unknown target CPU 'pentium9' (native, or an x86-64 CPU name LLVM knows: x86-64-v3, znver4, skylake-avx512, ...)
+// RUN: not gather-opt %S/block-tiles.mlir --convert-gather-to-linalg=vector-bits=8192 --split-input-file 2>&1 | FileCheck %s --check-prefix=BITS
+// BITS: error: vector-bits must be a positive multiple of 64 up to 4096, got 8192
 
-// expected-error @+1 {{the target description's CPU entry "L2_cache_size_in_bytes" must be a positive integer, got 0 : i64}}
+// expected-error @+1 {{the target description's CPU entry "L2_cache_size_in_bytes" must be an integer in [1024, 1099511627776], got 0 : i64}}
 module @l2_cache_not_positive attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 0 : i64>>} {
 }
 
 // -----
 
-// expected-error @+1 {{the target description's CPU entry "max_vector_op_width" must be a positive integer multiple of 64, got 100 : i64}}
+// expected-error @+1 {{the target description's CPU entry "max_vector_op_width" must be a multiple of 64 in [64, 4096], got 100 : i64}}
 module @vector_width_not_multiple_of_64 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"max_vector_op_width" = 100 : i64>>} {
 }
 
 // -----
 
-// expected-error @+1 {{the target description's CPU entry "cores" must be a positive integer, got "two"}}
+// expected-error @+1 {{the target description's CPU entry "cores" must be an integer in [1, 1048576], got "two"}}
 module @cores_not_an_integer attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"cores" = "two">>} {
+}
+
+// -----
+
+// Found by the fuzzer: a line of 2^63 - 1 bytes made the prefetch plan
+// divide by zero.
+// expected-error @+1 {{the target description's CPU entry "cache_line_size_in_bytes" must be a power of two in [8, 4096], got 9223372036854775807 : i64}}
+module @cache_line_too_long attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"cache_line_size_in_bytes" = 9223372036854775807 : i64>>} {
+  func.func @f(%d: tensor<50000x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
+    %e = tensor.empty() : tensor<8192x768xf32>
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<50000x768xf32>, tensor<8192xi64> into tensor<8192x768xf32>
+    return %r : tensor<8192x768xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{the target description's CPU entry "page_size_in_bytes" must be a power of two in [256, 1073741824], got 3000 : i64}}
+module @page_not_a_power_of_two attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"page_size_in_bytes" = 3000 : i64>>} {
 }
