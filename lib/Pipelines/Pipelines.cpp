@@ -174,6 +174,8 @@ static void addCpuCodeGen(OpPassManager &pm, bool parallel) {
 static void addCpuToLLVM(OpPassManager &pm) {
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // f16 and bf16 values that x86 would move through f32 (quieting NaNs).
+  pm.addPass(createGatherHalfFloatMoves());
 }
 
 /// The gathers frontends write as linalg.generic (a tensor.extract at

@@ -174,6 +174,27 @@ def GatherApproximateMath : Pass<"gather-approximate-math"> {
   ];
 }
 
+def GatherHalfFloatMoves : Pass<"gather-half-float-moves", "ModuleOp"> {
+  let summary = "Move 16-bit floats through memory and vectors as integers";
+  let description = [{
+    LLVM's x86 backend has no registers for `f16` and `bf16` without
+    AVX512-FP16 and AVX512-BF16: it keeps them in `f32` and converts back
+    on the way out, also where a value is only moved (a select, an element
+    taken out of a vector at -O0, a vector that crosses a branch). The
+    conversion back turns every NaN into the one quiet NaN, and a gather
+    must move the bits it reads unchanged: NaN payloads of an f16 or bf16
+    table came out canonical (`Integration/element-types.py`).
+
+    This pass rewrites the LLVM dialect's moves of such values (`load`,
+    `store`, the masked loads, stores, gathers and scatters,
+    `extractelement`, `insertelement`, `shufflevector` and `select`) into
+    the same operations on `i16`, with `llvm.bitcast` where a value meets
+    arithmetic, and folds the bitcast pairs this leaves between two moves:
+    a gather's value goes from its load to its store as integers. Arithmetic
+    on the values (fused consumers) is left as it is.
+  }];
+}
+
 def GatherLLVMTarget : Pass<"gather-llvm-target", "ModuleOp"> {
   let summary = "Name the target CPU and its features on every llvm.func";
   let description = [{
