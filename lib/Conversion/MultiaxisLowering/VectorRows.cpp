@@ -339,17 +339,32 @@ public:
       badLanes = arith::OrIOp::create(
           lb, ll, badLanes,
           arith::XOrIOp::create(lb, ll, gatherMask, laneMask));
-    Value values;
-    if (plan.onlyInnermostVaries) {
-      values = vector::GatherOp::create(lb, ll, valueVecType, s.op.getInput(),
-                                        inputPos, axisCoords.front(),
-                                        gatherMask, passThrough, nullptr);
-    } else {
-      values = vector::GatherOp::create(
-          lb, ll, valueVecType, flatInput, ValueRange{zeroIndex},
-          laneOffsets(lb, ll, axisCoords, laneCoords), gatherMask, passThrough,
-          nullptr);
-    }
+    // Lanes off the mask (past the row's end, or with an invalid index)
+    // read offset 0 of the row or the input instead, so that the gather
+    // itself takes no mask: LLVM turns a masked gather into a test and a
+    // branch per lane wherever the target has no gather instruction it
+    // deems fast (AVX2 on AMD, SSE). Lanes with an invalid index then take
+    // the pass-through by a select; those past the row's end are not
+    // written.
+    bool maskedLanes = gatherMask != allLanes;
+    bool selectsInvalid = gatherMask != laneMask;
+    Value base = plan.onlyInnermostVaries ? s.op.getInput() : flatInput;
+    SmallVector<Value> basePos = plan.onlyInnermostVaries
+                                     ? SmallVector<Value>(inputPos)
+                                     : SmallVector<Value>{zeroIndex};
+    Value gatherAt = plan.onlyInnermostVaries
+                         ? axisCoords.front()
+                         : laneOffsets(lb, ll, axisCoords, laneCoords);
+    if (maskedLanes)
+      gatherAt = arith::SelectOp::create(lb, ll, gatherMask, gatherAt, zeroVec);
+    // Offset 0 exists: the loops run only where no axis is empty
+    // (buildNonEmptyAxesCheck), or under `unchecked`, where an empty axis
+    // makes the row's own lanes read out of bounds already.
+    Value values =
+        vector::GatherOp::create(lb, ll, valueVecType, base, basePos, gatherAt,
+                                 allLanes, passThrough, nullptr);
+    if (selectsInvalid)
+      values = arith::SelectOp::create(lb, ll, gatherMask, values, passThrough);
     SmallVector<Value> writeAt(last, zeroIndex);
     writeAt.push_back(j);
     Value updated =

@@ -70,18 +70,22 @@ func.func @unchecked(%d: tensor<4x3xi1>, %i: tensor<2x3xi64>) -> tensor<2x3xi1> 
 // A genuine element gather along the innermost dimension (GatherElements on
 // the last axis) is vectorized: per output row, 16 indices at a time are
 // read contiguously (masked transfer_read), wrapped and checked with vector
-// arithmetic, and the elements fetched with one vector.gather whose mask
-// also drops the fill lanes.
+// arithmetic, and the elements fetched with one unmasked vector.gather:
+// the lanes past the row's end and the fill lanes read offset 0, and the
+// fill lanes then take the zeros by a select.
 // CHECK-LABEL: func.func @elements_last_axis
 // CHECK-SAME:    %[[D:[^:]*]]: tensor<4x5xf32>, %[[I:[^:]*]]: tensor<4x3xi64>
 // CHECK-DAG:     %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK-DAG:     %[[ALL:.*]] = arith.constant dense<true> : vector<16xi1>
 // CHECK:         scf.forall (%[[ROW:.*]]) in (4)
 // CHECK:           %[[MASK:.*]] = vector.constant_mask [3] : vector<16xi1>
 // CHECK:           %[[RAW:.*]] = vector.transfer_read %[[I]][%[[ROW]], %{{.*}}], %{{.*}}, %[[MASK]] : tensor<4x3xi64>, vector<16xi64>
 // CHECK:           %[[IDX:.*]] = arith.index_cast %[[RAW]] : vector<16xi64> to vector<16xindex>
 // CHECK:           %[[OK:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<16xindex>
 // CHECK:           %[[GMASK:.*]] = arith.andi %[[MASK]], %[[OK]] : vector<16xi1>
-// CHECK:           %[[V:.*]] = vector.gather %[[D]][%[[ROW]], %{{.*}}] [%{{.*}}], %[[GMASK]], %[[ZEROS]] : tensor<4x5xf32>, vector<16xindex>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK:           %[[SAFE:.*]] = arith.select %[[GMASK]], %{{.*}}, %{{.*}} : vector<16xi1>, vector<16xindex>
+// CHECK:           %[[G:.*]] = vector.gather %[[D]][%[[ROW]], %{{.*}}] [%[[SAFE]]], %[[ALL]], %[[ZEROS]] : tensor<4x5xf32>, vector<16xindex>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK:           %[[V:.*]] = arith.select %[[GMASK]], %[[G]], %[[ZEROS]] : vector<16xi1>, vector<16xf32>
 // CHECK:           vector.transfer_write %[[V]], %{{.*}}[%{{.*}}, %{{.*}}], %[[MASK]] : vector<16xf32>, tensor<1x3xf32>
 // CHECK-NOT:     linalg.generic {{.*}}outs(%{{.*}} : tensor<4x3xf32>)
 func.func @elements_last_axis(%d: tensor<4x5xf32>, %i: tensor<4x3xi64>) -> tensor<4x3xf32> {

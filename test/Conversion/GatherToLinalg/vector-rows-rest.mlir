@@ -3,8 +3,10 @@
 // The vector rows run their full steps of 16 lanes without masks (reads and
 // writes in bounds), then the rest of the row as one masked step: with a
 // dynamic row length a mask in every step made W3 2.5x slower than with
-// static sizes. Under `error` the lanes with an invalid index are masked
-// off the gather, and the same mask gives the bad lanes.
+// static sizes. Under `error` the lanes with an invalid index read offset 0
+// instead (the gather takes no mask, which LLVM would turn into a branch per
+// lane where the target has no fast gather), the pass-through is selected
+// for them, and the same mask gives the bad lanes.
 // CHECK-LABEL: func.func @dynamic_row_full_steps_then_rest
 // CHECK-SAME:    %[[D:[^:]*]]: tensor<4096x4096xf32>, %[[I:[^:]*]]: tensor<4096x?xi64>
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
@@ -18,8 +20,10 @@
 // CHECK:             %[[VALID:.*]] = arith.cmpi ult, %[[INDEX:.*]], %{{.*}} : vector<16xindex>
 // CHECK:             %[[BAD:.*]] = arith.xori %[[VALID]], %[[ALL]] : vector<16xi1>
 // CHECK:             arith.ori %{{.*}}, %[[BAD]] : vector<16xi1>
-// CHECK:             vector.gather %[[D]][%[[ROW]], %{{.*}}] [%[[INDEX]]], %[[VALID]]
-// CHECK:             vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[J]]] {in_bounds = [true]} : vector<16xf32>, tensor<1x?xf32>
+// CHECK:             %[[SAFE:.*]] = arith.select %[[VALID]], %[[INDEX]], %[[ZERO:.*]] : vector<16xi1>, vector<16xindex>
+// CHECK:             %[[G:.*]] = vector.gather %[[D]][%[[ROW]], %{{.*}}] [%[[SAFE]]], %[[ALL]]
+// CHECK:             %[[V:.*]] = arith.select %[[VALID]], %[[G]], %{{.*}} : vector<16xi1>, vector<16xf32>
+// CHECK:             vector.transfer_write %[[V]], %{{.*}}[%{{.*}}, %[[J]]] {in_bounds = [true]} : vector<16xf32>, tensor<1x?xf32>
 // CHECK:           %[[HAS_REST:.*]] = arith.cmpi ult, %[[END]], %[[LEN]] : index
 // CHECK:           %[[DONE:.*]]:2 = scf.if %[[HAS_REST]]
 // CHECK:             %[[LEFT:.*]] = arith.subi %[[LEN]], %[[END]] : index
@@ -28,7 +32,8 @@
 // CHECK:             %[[REST_VALID:.*]] = arith.cmpi ult, %[[REST_INDEX:.*]], %{{.*}} : vector<16xindex>
 // CHECK:             %[[READ:.*]] = arith.andi %[[MASK]], %[[REST_VALID]] : vector<16xi1>
 // CHECK:             arith.xori %[[READ]], %[[MASK]] : vector<16xi1>
-// CHECK:             vector.gather %[[D]][%[[ROW]], %{{.*}}] [%[[REST_INDEX]]], %[[READ]]
+// CHECK:             %[[REST_SAFE:.*]] = arith.select %[[READ]], %[[REST_INDEX]], %[[ZERO]]
+// CHECK:             vector.gather %[[D]][%[[ROW]], %{{.*}}] [%[[REST_SAFE]]], %[[ALL]]
 // CHECK:             vector.transfer_write %{{.*}}, %[[FULL]]#0[%{{.*}}, %[[END]]], %[[MASK]] : vector<16xf32>, tensor<1x?xf32>
 // CHECK:           } else {
 // CHECK:             scf.yield %[[FULL]]#0, %[[FULL]]#1
