@@ -191,7 +191,9 @@ def GatherHalfFloatMoves : Pass<"gather-half-float-moves", "ModuleOp"> {
     the same operations on `i16`, with `llvm.bitcast` where a value meets
     arithmetic, and folds the bitcast pairs this leaves between two moves:
     a gather's value goes from its load to its store as integers. Arithmetic
-    on the values (fused consumers) is left as it is.
+    on the values (fused consumers) is left as it is, and so are block
+    arguments: a value carried across blocks (which no lowering of gathers
+    makes) is still promoted.
   }];
 }
 

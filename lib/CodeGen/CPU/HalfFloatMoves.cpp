@@ -56,8 +56,8 @@ Value castTo(OpBuilder &b, Location loc, Value value, Type type) {
 }
 
 /// Replaces `op`'s operands `positions` by their bits and, where
-/// `resultToo`, its one result: the op is cloned with the new types and the
-/// old result's users get it back through a bitcast.
+/// `resultToo`, retypes its one result to bits in place, its users getting
+/// the old type back through a bitcast.
 void moveAsBits(Operation *op, ArrayRef<unsigned> positions, bool resultToo) {
   OpBuilder b(op);
   Location loc = op->getLoc();
