@@ -38,6 +38,13 @@ static int64_t countOps(Operation *op) {
   return count;
 }
 
+/// Tensor results of `op`: each becomes a buffer, and a function's buffers
+/// are compared pairwise by the deallocation.
+static int64_t countTensorResults(Operation *op) {
+  return llvm::count_if(op->getResultTypes(),
+                        [](Type type) { return isa<TensorType>(type); });
+}
+
 /// A constant without regions: cloned into each piece that uses it rather
 /// than passed in.
 static bool isCloneableConstant(Operation *op) {
@@ -183,10 +190,11 @@ struct GatherSplitFunctionsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (maxOps < 1) {
-      module.emitError("gather-split-functions: max-ops must be positive, "
-                       "got ")
-          << static_cast<int64_t>(maxOps);
+    if (maxOps < 1 || maxTensors < 1) {
+      module.emitError("gather-split-functions: max-ops and max-tensors "
+                       "must be positive, got ")
+          << static_cast<int64_t>(maxOps) << " and "
+          << static_cast<int64_t>(maxTensors);
       return signalPassFailure();
     }
     SymbolTable symbolTable(module);
@@ -203,16 +211,21 @@ struct GatherSplitFunctionsPass
       // Pieces of consecutive top-level ops; constants stay in place.
       SmallVector<Piece> pieces(1);
       int64_t size = 0, total = 0, openUntil = -1;
+      int64_t tensors = 0, totalTensors = 0;
       for (Operation &op : body.without_terminator()) {
         if (isCloneableConstant(&op))
           continue;
         int64_t count = countOps(&op);
+        int64_t made = countTensorResults(&op);
         total += count;
+        totalTensors += made;
         int64_t here = position[&op];
-        if (!pieces.back().ops.empty() && size + count > maxOps &&
+        if (!pieces.back().ops.empty() &&
+            (size + count > maxOps || tensors + made > maxTensors) &&
             here > openUntil) {
           pieces.emplace_back();
           size = 0;
+          tensors = 0;
         }
         if (allocatesOnStack(&op))
           for (Operation *user : op.getUsers())
@@ -222,8 +235,9 @@ struct GatherSplitFunctionsPass
         pieces.back().ops.push_back(&op);
         pieces.back().members.insert(&op);
         size += count;
+        tensors += made;
       }
-      if (total <= maxOps || pieces.size() < 2)
+      if ((total <= maxOps && totalTensors <= maxTensors) || pieces.size() < 2)
         continue;
       Operation *last = func;
       for (auto [index, piece] : llvm::enumerate(pieces))

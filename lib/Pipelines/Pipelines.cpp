@@ -97,15 +97,20 @@ static void addBufferization(OpPassManager &pm,
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  pm.addNestedPass<func::FuncOp>(createGatherFoldSelfCopies());
-  // Upstream's buffer-deallocation-pipeline without its first canonicalize,
-  // which only serves memref.realloc (the lowerings create none).
-  OpPassManager &dealloc = pm.nest<func::FuncOp>();
+  OpPassManager &forward = pm.nest<func::FuncOp>();
+  forward.addPass(createGatherFoldSelfCopies());
   // Where a run-time check guards the loops, both branches of its scf.if
   // yield the output buffer allocated before it; the canonicalizer forwards
   // that buffer, which the deallocation pass otherwise cannot prove owned and
   // clones (a copy of the whole output on every call with dynamic sizes).
-  dealloc.addPass(createCleanupPass());
+  forward.addPass(createCleanupPass());
+  // Then a function that returns its destination argument (an outlined
+  // gather) returns nothing: the deallocation would otherwise check at run
+  // time whether each call's result is the caller's buffer.
+  pm.addPass(createGatherDropArgumentResults());
+  // Upstream's buffer-deallocation-pipeline without its first canonicalize,
+  // which only serves memref.realloc (the lowerings create none).
+  OpPassManager &dealloc = pm.nest<func::FuncOp>();
   dealloc.addPass(memref::createExpandReallocPass({/*emitDeallocs=*/false}));
   dealloc.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
   // The simplification needs the dealloc ops canonicalized first.
@@ -196,6 +201,9 @@ void mlir::gather::buildGatherCpuPipeline(
     pm.addPass(createGatherDestinationEntries());
   if (options.fuseConsumers && !options.reference)
     pm.addNestedPass<func::FuncOp>(createGatherFuseConsumers());
+  // After fusion: a gather fused into its consumer's tiles stays there.
+  if (options.outlineDuplicates && !options.reference)
+    pm.addPass(createGatherOutlineDuplicates());
   if (options.reference) {
     addGatherLowering(pm, createConvertGatherToSCF());
   } else {

@@ -1,6 +1,8 @@
 // RUN: gather-opt %s --gather-split-functions=max-ops=4 --split-input-file | FileCheck %s
 // RUN: gather-opt %s --gather-split-functions --split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: not gather-opt %s --gather-split-functions=max-ops=0 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not gather-opt %s --gather-split-functions=max-tensors=0 2>&1 | FileCheck %s --check-prefix=BAD-TENSORS
+// RUN: gather-opt %s --gather-split-functions=max-tensors=2 --split-input-file | FileCheck %s --check-prefix=TENSORS
 
 // A chain of six operations in pieces of at most four: the original
 // function calls the pieces in order; each piece takes the values it reads
@@ -25,7 +27,8 @@
 // CHECK:         return %[[S5]]
 // SMALL-LABEL: func.func @chain
 // SMALL-NOT:     call
-// BAD: error: gather-split-functions: max-ops must be positive, got 0
+// BAD: error: gather-split-functions: max-ops and max-tensors must be positive, got 0 and 64
+// BAD-TENSORS: error: gather-split-functions: max-ops and max-tensors must be positive, got 4000 and 0
 func.func @chain(%a: f32, %b: f32) -> f32 {
   %c2 = arith.constant 2.0 : f32
   %0 = arith.addf %a, %b : f32
@@ -64,4 +67,30 @@ func.func @stack_memory(%a: i8, %b: i8) -> i8 {
   %6 = arith.addi %5, %4 : i8
   %7 = arith.muli %6, %5 : i8
   return %7 : i8
+}
+
+// -----
+
+// Few operations but many tensors (each a buffer later, which the
+// deallocation compares pairwise): with max-tensors=2, pieces of two tensor
+// results each; the default max-ops alone would keep the body whole.
+// TENSORS-LABEL: func.func @many_tensors
+// TENSORS:         %[[T0:.*]]:2 = call @many_tensors_part0()
+// TENSORS:         %[[T1:.*]] = call @many_tensors_part1(%[[T0]]#0, %[[T0]]#1)
+// TENSORS:         return %[[T1]]
+// TENSORS:       func.func private @many_tensors_part0() -> (tensor<2xf32>, tensor<2xf32>)
+// TENSORS-COUNT-2: tensor.empty() : tensor<2xf32>
+// TENSORS-NEXT:    return
+// TENSORS:       func.func private @many_tensors_part1(%{{.*}}: tensor<2xf32>, %{{.*}}: tensor<2xf32>) -> tensor<4xf32>
+// TENSORS-NEXT:    tensor.empty() : tensor<4xf32>
+// TENSORS-NEXT:    tensor.concat
+// TENSORS-NEXT:    return
+// SMALL-LABEL: func.func @many_tensors
+// SMALL-NOT:     call
+func.func @many_tensors() -> tensor<4xf32> {
+  %0 = tensor.empty() : tensor<2xf32>
+  %1 = tensor.empty() : tensor<2xf32>
+  %2 = tensor.empty() : tensor<4xf32>
+  %3 = tensor.concat dim(0) %0, %1 : (tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>
+  return %3 : tensor<4xf32>
 }

@@ -1,17 +1,22 @@
-# A function chaining 240 gathers of all four kinds and mixed policies, large
-# enough for the pipelines to split it into pieces (gather-split-functions)
-# and for the JIT to merge the identical loop bodies: run with gather-run and
-# compared with the numpy reference, gather by gather.
+# A function chaining 240 gathers of all four kinds and mixed policies: the
+# pipelines lower each distinct gather once (gather-outline-duplicates), or,
+# with that off, split the function into pieces (gather-split-functions)
+# and the JIT merges the identical loop bodies. Each form is run with
+# gather-run and compared with the numpy reference, gather by gather.
 #
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: %python %s %gather_bin %t | FileCheck %s
-# CHECK: pipeline split @main into {{[0-9]+}} pieces
+# CHECK: pipeline outlined 20 functions for 240 gathers, split @main into {{[0-9]+}} pieces
+# CHECK: without outlining: split @main into {{[1-9][0-9]*}} pieces
 # CHECK: gpu pipeline: {{[0-9]+}} kernels in {{[1-9][0-9]*}} pieces
 # CHECK: long chain of 240 gathers: equal to the reference
-# CHECK: with destination entries: split @main__into into {{[1-9][0-9]*}} pieces, @main split 0 times
+# CHECK: without outlining: equal to the reference
+# CHECK: with destination entries, without outlining: split @main__into into {{[1-9][0-9]*}} pieces, @main split 0 times
 # CHECK: through __into: equal to the reference
+# CHECK: dynamic chain of 40 gathers: 4 outlined functions, equal to the reference
 
 import os
+import re
 import subprocess
 import sys
 
@@ -68,9 +73,15 @@ src_path = os.path.join(work, "chain.mlir")
 with open(src_path, "w") as f:
     f.write("\n".join(lines) + "\n")
 
+OUTLINED = r"llvm\.func @__gather_(?:block|elements|nd|multiaxis)(?:_\d+)?\("
 lowered = subprocess.run([os.path.join(bin_dir, "gather-opt"), src_path, "--gather-cpu-pipeline"],
                          check=True, capture_output=True, text=True).stdout
-print(f"pipeline split @main into {lowered.count('llvm.func @main_part')} pieces")
+print(f"pipeline outlined {len(re.findall(OUTLINED, lowered))} functions for {N} gathers, "
+      f"split @main into {lowered.count('llvm.func @main_part')} pieces")
+lowered = subprocess.run([os.path.join(bin_dir, "gather-opt"), src_path,
+                          "--gather-cpu-pipeline=outline-duplicates=false"],
+                         check=True, capture_output=True, text=True).stdout
+print(f"without outlining: split @main into {lowered.count('llvm.func @main_part')} pieces")
 
 # The GPU pipeline splits the chain too: the buffers the host keeps for the
 # deallocation of the pieces' results stay on the host.
@@ -97,13 +108,22 @@ got = np.load(out)
 if not np.array_equal(got, want):
     sys.exit(f"mismatch at {np.argwhere(got != want)[:5].tolist()}")
 print(f"long chain of {N} gathers: equal to the reference")
+run = subprocess.run([os.path.join(bin_dir, "gather-run"), src_path,
+                      "--pipeline=builtin.module(gather-cpu-pipeline{outline-duplicates=false target-cpu=native})",
+                      *sum([["--input", p] for p in paths], []), "--output", out], capture_output=True, text=True)
+if run.returncode != 0:
+    sys.exit(f"gather-run without outlining failed: {run.stderr}")
+got = np.load(out)
+if not np.array_equal(got, want):
+    sys.exit(f"mismatch without outlining at {np.argwhere(got != want)[:5].tolist()}")
+print("without outlining: equal to the reference")
 
 # With the destination entries @main allocates its result and calls
 # @main__into, whose body the pipeline splits instead.
 lowered = subprocess.run([os.path.join(bin_dir, "gather-opt"), src_path,
-                          "--gather-cpu-pipeline=destination-entries=true"],
+                          "--gather-cpu-pipeline=destination-entries=true outline-duplicates=false"],
                          check=True, capture_output=True, text=True).stdout
-print(f"with destination entries: split @main__into into "
+print(f"with destination entries, without outlining: split @main__into into "
       f"{lowered.count('llvm.func @main__into_part')} pieces, "
       f"@main split {lowered.count('llvm.func @main_part')} times")
 run = subprocess.run([os.path.join(bin_dir, "gather-run"), src_path, "--destination-entries",
@@ -115,3 +135,45 @@ got = np.load(out)
 if not np.array_equal(got, want):
     sys.exit(f"mismatch through __into at {np.argwhere(got != want)[:5].tolist()}")
 print(f"through __into: equal to the reference")
+
+# The same kinds with every size dynamic and the default policy: the
+# outlined functions take dynamic shapes, and the sizes of each call's
+# destination come from its own operands.
+D = 40
+dyn = {"x": "tensor<?x?xf32>", "b": "tensor<?xi64>", "e": "tensor<?x?xi64>", "n": "tensor<?x1xi64>",
+       "m": "tensor<?x?xi64>"}
+lines = [f"func.func @main(%x0: {dyn['x']}, " + ", ".join(f"%{k}: {dyn[k]}" for k in "benm") + f") -> {dyn['x']} {{"]
+want = x0
+for i in range(D):
+    kind = "benm"[i % 4]
+    src, dst = f"%x{i}", f"%x{i + 1}"
+    if kind == "b":
+        lines.append(gather_op_text("block", dst, src, "%b", dyn["x"], dyn["b"], dyn["x"], attrs="axis = 0", axis=0))
+        want = ref.block(want, nonneg["b"], 0)
+    elif kind == "e":
+        lines.append(gather_op_text("elements", dst, src, "%e", dyn["x"], dyn["e"], dyn["x"], attrs="axis = 1", axis=1))
+        want = ref.elements(want, good["e"], 1)
+    elif kind == "n":
+        lines.append(gather_op_text("nd", dst, src, "%n", dyn["x"], dyn["n"], dyn["x"]))
+        want = ref.nd(want, good["n"], 0)
+    else:
+        lines.append(gather_op_text("multiaxis", dst, src, "%m", dyn["x"], dyn["m"], dyn["x"], attrs="axes = [0, 1]",
+                                    axes=[0, 1]))
+        want = ref.multiaxis(want, good["m"], [0, 1])
+lines += [f"  return %x{D} : {dyn['x']}", "}"]
+dyn_path = os.path.join(work, "dynamic.mlir")
+with open(dyn_path, "w") as f:
+    f.write("\n".join(lines) + "\n")
+lowered = subprocess.run([os.path.join(bin_dir, "gather-opt"), dyn_path, "--gather-cpu-pipeline"],
+                         check=True, capture_output=True, text=True).stdout
+dyn_inputs = [paths[0]] + [os.path.join(work, f"dyn_{k}.npy") for k in "benm"]
+for k, p in zip("benm", dyn_inputs[1:]):
+    np.save(p, (nonneg if k == "b" else good)[k].astype(np.int64))
+run = subprocess.run([os.path.join(bin_dir, "gather-run"), dyn_path, *sum([["--input", p] for p in dyn_inputs], []),
+                      "--output", out], capture_output=True, text=True)
+if run.returncode != 0:
+    sys.exit(f"gather-run on the dynamic chain failed: {run.stderr}")
+got = np.load(out)
+if not np.array_equal(got, want):
+    sys.exit(f"mismatch in the dynamic chain at {np.argwhere(got != want)[:5].tolist()}")
+print(f"dynamic chain of {D} gathers: {len(re.findall(OUTLINED, lowered))} outlined functions, equal to the reference")

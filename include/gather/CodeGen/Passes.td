@@ -32,8 +32,10 @@ def GatherSplitFunctions : Pass<"gather-split-functions", "ModuleOp"> {
     with thousands of gathers in one function then compiles in minutes.
 
     This pass cuts the body of every `func.func` whose single block holds
-    more than `max-ops` operations (nested ones counted) into consecutive
-    pieces of at most about `max-ops` operations. Each piece becomes a
+    more than `max-ops` operations (nested ones counted), or more than
+    `max-tensors` tensor results of top-level operations (each a buffer
+    later: calls of outlined gathers are few operations but many buffers),
+    into consecutive pieces within both limits. Each piece becomes a
     private function (marked `noinline`, so that LLVM does not merge them
     again) that takes the values it uses from earlier pieces and returns the
     ones later pieces use; the original function calls them in order.
@@ -42,9 +44,27 @@ def GatherSplitFunctions : Pass<"gather-split-functions", "ModuleOp"> {
   }];
   let options = [
     Option<"maxOps", "max-ops", "int64_t", "4000",
-           "Largest number of operations a function body keeps">
+           "Largest number of operations a function body keeps">,
+    Option<"maxTensors", "max-tensors", "int64_t", "64",
+           "Largest number of tensor results a function body keeps">
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def GatherDropArgumentResults : Pass<"gather-drop-argument-results",
+                                     "::mlir::ModuleOp"> {
+  let summary = "Drop the results of private functions that return a buffer argument";
+  let description = [{
+    After bufferization, a function that computes into a buffer argument
+    returns that argument (the functions gather-outline-duplicates makes).
+    The callers cannot see that the result is their own buffer, and the
+    buffer deallocation then decides at run time which buffers alias. This
+    pass drops such results (through `memref.cast`) from private functions
+    whose every use is a `func.call` in the module, and gives each call's
+    users the operand it passed. Public functions keep their signatures
+    (upstream's drop-equivalent-buffer-results changes them too).
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def GatherFoldSelfCopies : Pass<"gather-fold-self-copies"> {

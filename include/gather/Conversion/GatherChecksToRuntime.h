@@ -31,14 +31,6 @@ namespace gather {
 #define GEN_PASS_DECL_CONVERTGATHERCHECKSTORUNTIME
 #include "gather/Conversion/Passes.h.inc"
 
-/// Where a run-time error points: "gather.block at file.mlir" (or just the
-/// op name without a file location) and the line and column.
-struct GatherSite {
-  std::string text;
-  unsigned line = 0, column = 0;
-};
-GatherSite describeGatherSite(StringRef opName, Location loc);
-
 /// Patterns that rewrite the check ops into hook calls. They create the
 /// hook's declaration, the site strings and the shared report functions in
 /// the module around the check, looked up through `symbolTables` (which

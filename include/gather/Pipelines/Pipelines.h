@@ -45,6 +45,12 @@ struct GatherCpuPipelineOptions
       llvm::cl::desc("Fuse elementwise consumers of gathers into tiled "
                      "loops (gather-fuse-consumers)"),
       llvm::cl::init(true)};
+  Option<bool> outlineDuplicates{
+      *this, "outline-duplicates",
+      llvm::cl::desc("Lower each gather written more than once (same kind, "
+                     "attributes and types) once, as a function called "
+                     "where it is written (gather-outline-duplicates)"),
+      llvm::cl::init(true)};
   Option<bool> destinationEntries{
       *this, "destination-entries",
       llvm::cl::desc("Also compile <f>__into and <f>__shape for the public "

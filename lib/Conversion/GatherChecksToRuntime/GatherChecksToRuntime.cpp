@@ -9,6 +9,7 @@
 #include "gather/Conversion/GatherChecksToRuntime.h"
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/Dialect/Gather/IR/GatherSite.h"
 #include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -29,18 +30,6 @@ namespace mlir::gather {
 
 using namespace mlir;
 using namespace mlir::gather;
-
-GatherSite mlir::gather::describeGatherSite(StringRef opName, Location loc) {
-  GatherSite site;
-  llvm::raw_string_ostream os(site.text);
-  os << opName;
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc)) {
-    os << " at " << fileLoc.getFilename().strref();
-    site.line = fileLoc.getLine();
-    site.column = fileLoc.getColumn();
-  }
-  return site;
-}
 
 namespace {
 
@@ -389,15 +378,18 @@ func::FuncOp RuntimeSymbols::getOrCreateIndexReport(
       });
 }
 
-/// The address of the check's site string and its line and column, as i64.
+/// The address of the check's site string and its line and column, as i64:
+/// the function's arguments where it takes them, else constants.
 static std::array<Value, 3> siteValues(OpBuilder &b, Location loc,
                                        RuntimeSymbols &symbols, ModuleOp module,
-                                       StringRef opName) {
+                                       Operation *check, StringRef opName) {
   GatherSite where = describeGatherSite(opName, loc);
   memref::GlobalOp global =
       symbols.getOrCreateSiteString(b, loc, module, where.text);
   Value text = memref::GetGlobalOp::create(b, loc, global.getType(),
                                            global.getSymName());
+  if (auto arguments = getSiteArguments(check))
+    return {addressOf(b, loc, text), arguments->first, arguments->second};
   Type i64 = b.getI64Type();
   return {addressOf(b, loc, text),
           arith::ConstantIntOp::create(b, loc, i64, where.line),
@@ -422,7 +414,7 @@ struct CheckShapeToCall : OpRewritePattern<CheckShapeOp> {
         arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
     scf::IfOp::create(rewriter, loc, failed, [&](OpBuilder &b, Location l) {
       auto [site, line, column] =
-          siteValues(b, l, symbols, module, op.getOpName());
+          siteValues(b, l, symbols, module, op, op.getOpName());
       Value kind =
           arith::ConstantIntOp::create(b, l, b.getI64Type(), op.getKind());
       Value dim = arith::ConstantIndexOp::create(b, l, op.getDim());
@@ -459,7 +451,7 @@ struct CheckIndicesToCall : OpRewritePattern<CheckIndicesOp> {
       args.push_back(arith::ConstantIndexOp::create(rewriter, loc, dim));
     args.append(op.getShape().begin(), op.getShape().end());
     auto [site, line, column] =
-        siteValues(rewriter, loc, symbols, module, op.getOpName());
+        siteValues(rewriter, loc, symbols, module, op, op.getOpName());
     args.append({site, line, column});
     func::CallOp::create(rewriter, loc, report, args);
     rewriter.eraseOp(op);

@@ -73,3 +73,25 @@ func.func @unknown_location(%ok: i1, %a: index) {
   gather.check_shape %ok, shape_mismatch dim = 1 sizes(%a, %a) for "gather.block" loc(unknown)
   return
 }
+
+// -----
+
+// In a function that takes its gathers' sites as arguments (an outlined
+// gather, gather.site_arguments), the calls pass the line and column
+// arguments instead of the check's own: every caller's gather is named.
+// The text (kind and file) is still the check's.
+// CHECK-LABEL: func.func private @site_from_arguments
+// CHECK-SAME:    %[[OK:[^:]*]]: i1, %[[A:[^:]*]]: index, %[[LINE:[^:]*]]: i64, %[[COL:[^:]*]]: i64
+// CHECK-SAME:    attributes {gather.site_arguments}
+// CHECK:         scf.if
+// CHECK:           %[[TEXT:.*]] = memref.get_global @__gather_site_
+// CHECK:           call @__gather_report_shape(%{{.*}}, %[[LINE]], %[[COL]],
+// CHECK:         call @__gather_index_check_{{[0-9a-f]+}}(%{{.*}}, %[[LINE]], %[[COL]])
+func.func private @site_from_arguments(%ok: i1, %a: index, %line: i64, %column: i64) attributes {gather.site_arguments} {
+  gather.check_shape %ok, shape_mismatch dim = 1 sizes(%a, %a) for "gather.block" loc("m.mlir":7:9)
+  %i = memref.alloc(%a) : memref<?xi32>
+  %s = memref.cast %i : memref<?xi32> to memref<?xi32, strided<[?], offset: ?>>
+  gather.check_indices %s sizes(%a) dims = [0] shape(%a) for "gather.block"
+      : memref<?xi32, strided<[?], offset: ?>> loc("m.mlir":8:9)
+  return
+}

@@ -574,3 +574,29 @@ func.func @unknown_gather_attribute(%t: tensor<4x8xf32>, %j: tensor<1x1xi64>, %i
   %0 = gather.multiaxis %t[%j] axes = [0] into %init {gather.origins = 1} : tensor<4x8xf32>, tensor<1x1xi64> into tensor<1x8xf32>
   return %0 : tensor<1x8xf32>
 }
+
+//===----------------------------------------------------------------------===//
+// gather.site_arguments
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @site_arguments_not_on_function(%t: tensor<4x8xf32>, %j: tensor<1xi64>, %init: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  // expected-error @+1 {{'gather.site_arguments' is only valid on a function}}
+  %0 = gather.block %t[%j] axis = 0 into %init {gather.site_arguments} : tensor<4x8xf32>, tensor<1xi64> into tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'gather.site_arguments' needs the last two arguments (line, column) to be i64}}
+func.func private @site_arguments_without_two_arguments(%line: i64) attributes {gather.site_arguments} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'gather.site_arguments' needs the last two arguments (line, column) to be i64}}
+func.func private @site_arguments_not_i64(%line: i64, %column: i32) attributes {gather.site_arguments} {
+  return
+}

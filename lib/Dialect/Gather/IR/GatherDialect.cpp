@@ -8,6 +8,7 @@
 
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/Dialect/Gather/IR/GatherSite.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -15,6 +16,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -114,6 +116,20 @@ LogicalResult GatherDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   if (attr.getName() == getRolledLoopAttrHelper().getName())
     return success();
+  if (attr.getName() == getSiteArgumentsAttrHelper().getName()) {
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    if (!function)
+      return op->emitError("'")
+             << attr.getName().getValue() << "' is only valid on a function";
+    ArrayRef<Type> inputs = function.getArgumentTypes();
+    auto isI64 = [](Type type) { return type.isSignlessInteger(64); };
+    if (inputs.size() < 2 || !isI64(inputs[inputs.size() - 2]) ||
+        !isI64(inputs.back()))
+      return op->emitError("'")
+             << attr.getName().getValue()
+             << "' needs the last two arguments (line, column) to be i64";
+    return success();
+  }
   if (attr.getName() != getOriginAttrHelper().getName())
     return op->emitError("unknown gather dialect attribute ")
            << attr.getName().getValue();
@@ -137,6 +153,41 @@ LogicalResult GatherDialect::verifyOperationAttribute(Operation *op,
              << attr.getName().getValue() << "' indices_dims entry " << dim
              << " is out of range [-1, " << rank << ")";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Run-time error sites
+//===----------------------------------------------------------------------===//
+
+GatherSite mlir::gather::describeGatherSite(StringRef opName, Location loc) {
+  GatherSite site;
+  llvm::raw_string_ostream os(site.text);
+  os << opName;
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc)) {
+    os << " at " << fileLoc.getFilename().strref();
+    site.line = fileLoc.getLine();
+    site.column = fileLoc.getColumn();
+  }
+  return site;
+}
+
+std::optional<std::pair<Value, Value>>
+mlir::gather::getSiteArguments(Operation *op) {
+  auto *dialect = op->getContext()->getLoadedDialect<GatherDialect>();
+  auto function = op->getParentOfType<FunctionOpInterface>();
+  if (!dialect || !function || function.isExternal() ||
+      !dialect->getSiteArgumentsAttrHelper().isAttrPresent(function))
+    return std::nullopt;
+  // The attribute's verifier requires them; a pass that ran without
+  // verification gets constants instead.
+  Block &entry = function.getFunctionBody().front();
+  unsigned count = entry.getNumArguments();
+  if (count < 2 ||
+      !entry.getArgument(count - 2).getType().isSignlessInteger(64) ||
+      !entry.getArgument(count - 1).getType().isSignlessInteger(64))
+    return std::nullopt;
+  return std::make_pair(Value(entry.getArgument(count - 2)),
+                        Value(entry.getArgument(count - 1)));
 }
 
 Operation *GatherDialect::materializeConstant(OpBuilder &builder,

@@ -46,8 +46,13 @@ def Gather_Dialect : Dialect {
   // `gather.origin` on a gather.multiaxis that a rewrite made from another
   // gather (or from a multiaxis of another shape): what its run-time errors
   // name. Dropping it only makes them name the op as it is now.
+  // `gather.site_arguments` on a function: its last two arguments (i64) are
+  // the line and column that the run-time errors of its gathers name (the
+  // function gather-outline-duplicates makes of gathers written at several
+  // places). GatherSite.h reads it.
   let discardableAttrs = (ins "::mlir::UnitAttr":$rolled_loop,
-                              "::mlir::gather::OriginAttr":$origin);
+                              "::mlir::gather::OriginAttr":$origin,
+                              "::mlir::UnitAttr":$site_arguments);
   let hasOperationAttrVerify = 1;
 }
 

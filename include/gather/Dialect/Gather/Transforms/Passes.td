@@ -79,4 +79,38 @@ def GatherFuseConsumers : Pass<"gather-fuse-consumers", "::mlir::func::FuncOp"> 
   ];
 }
 
+def GatherOutlineDuplicates : Pass<"gather-outline-duplicates",
+                                   "::mlir::ModuleOp"> {
+  let summary = "Outline gather ops written more than once into one function each";
+  let description = [{
+    A model that repeats a layer writes the same gather many times. Lowered
+    where they are written, the copies are compiled again by every later
+    pass and by LLVM. This pass moves each group of two or more identical
+    gathers on tensors (same kind, attributes, operand and result types,
+    and the same file in their locations) into one private function,
+    `@__gather_<kind>`, and calls it where each was written.
+
+    The function's last two arguments (i64) are the line and column of the
+    call's gather, marked by `gather.site_arguments`: run-time errors still
+    name the gather as written.
+
+    Gathers stay where they are if an operand is a constant (its indices
+    are checked at compile time), if an operand is not a whole tensor (a
+    slice, or a result computed into one: the pipelines bufferize function
+    boundaries with identity layouts, which would copy it), or if the
+    result is inserted into a larger tensor or a destination, where it is
+    computed in place.
+
+    ```mlir
+    %1 = gather.block %x[%i] axis = 0 into %e0 : ...
+    %2 = gather.block %1[%i] axis = 0 into %e1 : ...
+    // becomes
+    %1 = call @__gather_block(%x, %i, %e0, %c1, %c5) : ...
+    %2 = call @__gather_block(%1, %i, %e1, %c2, %c5) : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_TD
