@@ -8,7 +8,7 @@ run), printing the seconds and the growth exponent between sizes
 
     /usr/bin/python3 bench/compile_time.py [--sizes 100,1000,10000]
         [--variants static-error,dynamic-error,static-mixed] [--bin build/bin]
-        [--run-sizes 100,1000] [--gpu-sizes 100,1000,10000]
+        [--run-sizes 100,1000] [--gpu-sizes 100,1000,10000] [--repeat 3]
 
 Each function takes x: 64x64 f32 and four index tensors and applies, in turn,
 gather.block (axis 0, 64 indices), gather.elements (axis 1, 64x64),
@@ -16,7 +16,10 @@ gather.nd (64x1 coordinates) and gather.multiaxis (axes [0, 1], 64x128), each
 keeping the 64x64 shape, so gather i reads the result of gather i - 1.
 Variants: `static` or `dynamic` shapes (every size `?`), and the policy
 `error` (the default), `unchecked`, or `mixed` (the four out_of_bounds
-policies and both negative_indices policies in turn).
+policies and both negative_indices policies in turn). The chain repeats 4
+gathers (20 with `mixed`), which the CPU pipeline lowers once each
+(gather-outline-duplicates); a third part `inline` (`static-error-inline`)
+turns that off, which is what a chain of N distinct gathers costs.
 """
 
 import argparse
@@ -113,6 +116,8 @@ def main():
     p.add_argument("--gpu-sizes", default="100,1000,10000", help="sizes also put through the GPU pipeline")
     p.add_argument("--variants", default="static-error,dynamic-error,static-mixed,dynamic-unchecked")
     p.add_argument("--timeout", type=float, default=600)
+    p.add_argument("--repeat", type=int, default=1,
+                   help="run each command this many times and print the fastest (this VM's noise is 10-30%%)")
     args = p.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     run_sizes = {int(s) for s in args.run_sizes.split(",") if s}
@@ -126,17 +131,23 @@ def main():
           + "   growth exponents")
     failed = False
     for variant in args.variants.split(","):
-        shapes, policy = variant.split("-")
+        shapes, policy, *rest = variant.split("-")
+        inline = rest == ["inline"]
+        cpu = "--gather-cpu-pipeline=outline-duplicates=false" if inline else "--gather-cpu-pipeline"
+        # gather-run's own pipeline (gather-run.cpp's defaults) with the
+        # outlining off.
+        run_pipeline = (["--pipeline=builtin.module(gather-cpu-pipeline{target-cpu=native "
+                         "outline-duplicates=false})"] if inline else [])
         files = {}
         for n in sizes:
             path = os.path.join(work, f"{variant}_{n}.mlir")
             with open(path, "w") as f:
                 f.write(chain_module(n, shapes == "dynamic", policy))
             files[n] = path
-        rows = [("cpu pipeline", lambda n: [opt, files[n], "--gather-cpu-pipeline", "-o", os.devnull], sizes),
+        rows = [("cpu pipeline", lambda n: [opt, files[n], cpu, "-o", os.devnull], sizes),
                 ("gpu pipeline", lambda n: [opt, files[n], "--gather-gpu-pipeline=format=isa", "-o", os.devnull],
                  [n for n in sizes if n in gpu_sizes]),
-                ("gather-run", lambda n: [run, files[n], *sum([["--input", i] for i in inputs], []),
+                ("gather-run", lambda n: [run, files[n], *run_pipeline, *sum([["--input", i] for i in inputs], []),
                                           "--output", os.path.join(work, "out.npy")],
                  [n for n in sizes if n in run_sizes])]
         for what, cmd, ns in rows:
@@ -147,7 +158,9 @@ def main():
                 if n not in ns:
                     times.append(None)
                     continue
-                t, err = timed(cmd(n), args.timeout)
+                runs = [timed(cmd(n), args.timeout) for _ in range(max(args.repeat, 1))]
+                err = next((e for _, e in runs if e), None)
+                t = None if err else min(t for t, _ in runs)
                 times.append(t)
                 if err:
                     notes.append(f"N={n}: {err}")

@@ -22,6 +22,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERDROPARGUMENTRESULTS
@@ -30,26 +31,36 @@ namespace mlir::gather {
 
 using namespace mlir;
 
-/// The calls of `function` in `module`, or nothing if it has another use.
-static std::optional<SmallVector<func::CallOp>>
-getOnlyCalls(func::FuncOp function, ModuleOp module) {
-  std::optional<SymbolTable::UseRange> uses =
-      SymbolTable::getSymbolUses(function, module);
-  if (!uses)
-    return std::nullopt;
-  SmallVector<func::CallOp> calls;
-  for (const SymbolTable::SymbolUse &use : *uses) {
-    auto call = dyn_cast<func::CallOp>(use.getUser());
-    if (!call || call.getCallee() != function.getSymName())
-      return std::nullopt;
-    calls.push_back(call);
+namespace {
+/// The calls of each function of a module, and the functions whose symbol
+/// has another use: one walk of the module for all functions.
+struct CallSites {
+  llvm::DenseMap<StringAttr, SmallVector<func::CallOp>> calls;
+  llvm::DenseSet<StringAttr> otherUses;
+  /// False where an operation of unknown semantics may hold symbols.
+  bool known = false;
+
+  explicit CallSites(ModuleOp module) {
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(&module.getBodyRegion());
+    if (!uses)
+      return;
+    known = true;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      StringAttr root = use.getSymbolRef().getRootReference();
+      auto call = dyn_cast<func::CallOp>(use.getUser());
+      if (call && call.getCalleeAttr() == use.getSymbolRef())
+        calls[root].push_back(call);
+      else
+        otherUses.insert(root);
+    }
   }
-  return calls;
-}
+};
+} // namespace
 
 /// Drops the results of `function` that return one of its memref arguments
 /// (possibly through a memref.cast), and gives the callers their operand.
-static void dropArgumentResults(func::FuncOp function, ModuleOp module) {
+static void dropArgumentResults(func::FuncOp function, CallSites &sites) {
   if (function.isPublic() || function.isExternal() ||
       !function.getBody().hasOneBlock())
     return;
@@ -70,10 +81,9 @@ static void dropArgumentResults(func::FuncOp function, ModuleOp module) {
   }
   if (argumentOf.empty())
     return;
-  std::optional<SmallVector<func::CallOp>> calls =
-      getOnlyCalls(function, module);
-  if (!calls)
+  if (!sites.known || sites.otherUses.contains(function.getSymNameAttr()))
     return;
+  SmallVector<func::CallOp> &calls = sites.calls[function.getSymNameAttr()];
 
   llvm::BitVector erased(function.getNumResults());
   SmallVector<Value> kept;
@@ -87,7 +97,7 @@ static void dropArgumentResults(func::FuncOp function, ModuleOp module) {
     return;
   ret.getOperandsMutable().assign(kept);
 
-  for (func::CallOp call : *calls) {
+  for (func::CallOp &call : calls) {
     OpBuilder b(call);
     auto replacement =
         func::CallOp::create(b, call.getLoc(), function, call.getOperands());
@@ -102,6 +112,7 @@ static void dropArgumentResults(func::FuncOp function, ModuleOp module) {
       result.replaceAllUsesWith(value);
     }
     call->erase();
+    call = replacement;
   }
 }
 
@@ -111,9 +122,9 @@ struct GatherDropArgumentResultsPass
           GatherDropArgumentResultsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    for (auto function :
-         llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-      dropArgumentResults(function, module);
+    CallSites sites(module);
+    for (auto function : module.getOps<func::FuncOp>())
+      dropArgumentResults(function, sites);
   }
 };
 } // namespace
