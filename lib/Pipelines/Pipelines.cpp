@@ -201,9 +201,12 @@ void mlir::gather::buildGatherCpuPipeline(
     pm.addPass(createGatherDestinationEntries());
   if (options.fuseConsumers && !options.reference)
     pm.addNestedPass<func::FuncOp>(createGatherFuseConsumers());
-  // After fusion: a gather fused into its consumer's tiles stays there.
-  if (options.outlineDuplicates && !options.reference)
+  // After fusion (a gather fused into its consumer's tiles stays there)
+  // and the folds, which see the operands' producers only before.
+  if (options.outlineDuplicates && !options.reference) {
+    pm.addNestedPass<func::FuncOp>(createTensorCleanupPass());
     pm.addPass(createGatherOutlineDuplicates());
+  }
   if (options.reference) {
     addGatherLowering(pm, createConvertGatherToSCF());
   } else {

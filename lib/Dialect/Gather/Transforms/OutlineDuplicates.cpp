@@ -131,8 +131,16 @@ struct GatherOutlineDuplicatesPass
     SmallVector<Type> inputs(first->getOperandTypes());
     inputs.append({i64, i64});
     auto type = b.getFunctionType(inputs, first->getResultTypes());
+    // Named after the op as written (the folds made a multiaxis of it).
+    StringRef kind = first->getName().getStringRef();
+    if (OriginAttr origin = dialect->getOriginAttrHelper().getAttr(first))
+      kind = origin.getName();
     auto function = func::FuncOp::create(
-        loc, ("__gather_" + first->getName().stripDialect()).str(), type);
+        loc,
+        ("__gather_" +
+         kind.drop_until([](char c) { return c == '.'; }).drop_front())
+            .str(),
+        type);
     function.setPrivate();
     dialect->getSiteArgumentsAttrHelper().setAttr(function, b.getUnitAttr());
     // LLVM's inliner would otherwise copy a small gather back into every
