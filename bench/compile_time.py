@@ -134,10 +134,7 @@ def main():
         shapes, policy, *rest = variant.split("-")
         inline = rest == ["inline"]
         cpu = "--gather-cpu-pipeline=outline-duplicates=false" if inline else "--gather-cpu-pipeline"
-        # gather-run's own pipeline (gather-run.cpp's defaults) with the
-        # outlining off.
-        run_pipeline = (["--pipeline=builtin.module(gather-cpu-pipeline{target-cpu=native "
-                         "outline-duplicates=false})"] if inline else [])
+        run_pipeline = ["--no-outline"] if inline else []
         files = {}
         for n in sizes:
             path = os.path.join(work, f"{variant}_{n}.mlir")

@@ -123,6 +123,7 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     cpuOptions.parallel = options.parallel;
     cpuOptions.reference = options.reference;
     cpuOptions.fuseConsumers = options.fuseConsumers;
+    cpuOptions.outlineDuplicates = options.outlineDuplicates;
     cpuOptions.raiseLinalg = options.raiseLinalg;
     cpuOptions.targetCpu = options.targetCpu;
     cpuOptions.vectorBits = options.vectorBits;

@@ -108,8 +108,7 @@ got = np.load(out)
 if not np.array_equal(got, want):
     sys.exit(f"mismatch at {np.argwhere(got != want)[:5].tolist()}")
 print(f"long chain of {N} gathers: equal to the reference")
-run = subprocess.run([os.path.join(bin_dir, "gather-run"), src_path,
-                      "--pipeline=builtin.module(gather-cpu-pipeline{outline-duplicates=false target-cpu=native})",
+run = subprocess.run([os.path.join(bin_dir, "gather-run"), src_path, "--no-outline",
                       *sum([["--input", p] for p in paths], []), "--output", out], capture_output=True, text=True)
 if run.returncode != 0:
     sys.exit(f"gather-run without outlining failed: {run.stderr}")

@@ -87,6 +87,12 @@ static llvm::cl::opt<bool> noFusion(
     llvm::cl::desc("Do not fuse elementwise consumers into the gathers' "
                    "loops (the unfused pipeline, for comparison)"),
     llvm::cl::init(false));
+static llvm::cl::opt<bool> noOutline(
+    "no-outline",
+    llvm::cl::desc("Lower every gather where it is written, also those "
+                   "written more than once (gather-outline-duplicates "
+                   "off: the compile time of that many distinct gathers)"),
+    llvm::cl::init(false));
 static llvm::cl::opt<bool> noRaise(
     "no-raise",
     llvm::cl::desc("Do not raise gather-like linalg.generic ops into gather "
@@ -262,10 +268,10 @@ int main(int argc, char **argv) {
     char message[512];
     if (gather_gpu_init(message, sizeof(message)))
       fail(llvm::Twine("--device gpu: ") + message);
-    if (reference || sequential || noFusion || destinationEntries ||
-        !pipeline.empty())
-      fail("--reference, --sequential, --no-fusion, --destination-entries "
-           "and --pipeline are CPU options");
+    if (reference || sequential || noFusion || noOutline ||
+        destinationEntries || !pipeline.empty())
+      fail("--reference, --sequential, --no-fusion, --no-outline, "
+           "--destination-entries and --pipeline are CPU options");
   }
 
   func::FuncOp entry = findEntry(*module);
@@ -321,6 +327,7 @@ int main(int argc, char **argv) {
   jitOptions.parallel = !sequential;
   jitOptions.reference = reference;
   jitOptions.fuseConsumers = !noFusion;
+  jitOptions.outlineDuplicates = !noOutline;
   jitOptions.raiseLinalg = !noRaise;
   jitOptions.pipeline = pipeline;
   if (vectorBits != 0 && (vectorBits < 64 || vectorBits % 64 != 0))

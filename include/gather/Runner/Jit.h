@@ -33,6 +33,9 @@ struct JitOptions {
   bool reference = false;
   /// CPU only: fuse elementwise consumers into the gathers' loops.
   bool fuseConsumers = true;
+  /// CPU only: lower each gather written more than once only once, as a
+  /// function (gather-outline-duplicates).
+  bool outlineDuplicates = true;
   /// Raise gather-like linalg.generic ops into gather ops first.
   bool raiseLinalg = true;
   /// CPU only: the CPU to plan and generate code for (the pipeline's
