@@ -199,54 +199,67 @@ struct GatherSplitFunctionsPass
     }
     SymbolTable symbolTable(module);
     SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
-    for (func::FuncOp func : funcs) {
-      if (func.isExternal() || !func.getBody().hasOneBlock())
-        continue;
-      Block &body = func.getBody().front();
-      // Where each top-level op's stack allocations are last used: no cut
-      // may fall before that.
-      llvm::DenseMap<Operation *, int64_t> position;
-      for (auto [index, op] : llvm::enumerate(body.without_terminator()))
-        position[&op] = index;
-      // Pieces of consecutive top-level ops; constants stay in place.
-      SmallVector<Piece> pieces(1);
-      int64_t size = 0, total = 0, openUntil = -1;
-      int64_t tensors = 0, totalTensors = 0;
-      for (Operation &op : body.without_terminator()) {
-        if (isCloneableConstant(&op))
-          continue;
-        int64_t count = countOps(&op);
-        int64_t made = countTensorResults(&op);
-        total += count;
-        totalTensors += made;
-        int64_t here = position[&op];
-        if (!pieces.back().ops.empty() &&
-            (size + count > maxOps || tensors + made > maxTensors) &&
-            here > openUntil) {
-          pieces.emplace_back();
-          size = 0;
-          tensors = 0;
-        }
-        if (allocatesOnStack(&op))
-          for (Operation *user : op.getUsers())
-            if (Operation *top = topLevelAncestor(body, user))
-              if (top != body.getTerminator())
-                openUntil = std::max(openUntil, position[top]);
-        pieces.back().ops.push_back(&op);
-        pieces.back().members.insert(&op);
-        size += count;
-        tensors += made;
+    // A body cut into many pieces is a long list of calls whose results
+    // are tensors too: cut it again until it is within the bounds.
+    for (func::FuncOp func : funcs)
+      while (splitOnce(func, symbolTable)) {
       }
-      if ((total <= maxOps && totalTensors <= maxTensors) || pieces.size() < 2)
+  }
+
+  /// Cuts the body of `func` into pieces within the bounds, if it is not
+  /// within them and a piece holds two ops or more. Returns whether it did.
+  bool splitOnce(func::FuncOp func, SymbolTable &symbolTable) {
+    if (func.isExternal() || !func.getBody().hasOneBlock())
+      return false;
+    Block &body = func.getBody().front();
+    // Where each top-level op's stack allocations are last used: no cut
+    // may fall before that.
+    llvm::DenseMap<Operation *, int64_t> position;
+    for (auto [index, op] : llvm::enumerate(body.without_terminator()))
+      position[&op] = index;
+    // Pieces of consecutive top-level ops; constants stay in place.
+    SmallVector<Piece> pieces(1);
+    int64_t size = 0, total = 0, openUntil = -1;
+    int64_t tensors = 0, totalTensors = 0, members = 0;
+    for (Operation &op : body.without_terminator()) {
+      if (isCloneableConstant(&op))
         continue;
-      Operation *last = func;
-      for (auto [index, piece] : llvm::enumerate(pieces))
-        last = outlinePiece(func, piece, index, last, symbolTable);
-      // Constants every piece cloned.
-      for (Operation &op : llvm::make_early_inc_range(body))
-        if (isCloneableConstant(&op) && op.use_empty())
-          op.erase();
+      int64_t count = countOps(&op);
+      int64_t made = countTensorResults(&op);
+      total += count;
+      totalTensors += made;
+      int64_t here = position[&op];
+      if (!pieces.back().ops.empty() &&
+          (size + count > maxOps || tensors + made > maxTensors) &&
+          here > openUntil) {
+        pieces.emplace_back();
+        size = 0;
+        tensors = 0;
+      }
+      if (allocatesOnStack(&op))
+        for (Operation *user : op.getUsers())
+          if (Operation *top = topLevelAncestor(body, user))
+            if (top != body.getTerminator())
+              openUntil = std::max(openUntil, position[top]);
+      pieces.back().ops.push_back(&op);
+      pieces.back().members.insert(&op);
+      size += count;
+      tensors += made;
+      ++members;
     }
+    // Pieces of one op each would only wrap every op in a call, again and
+    // again.
+    if ((total <= maxOps && totalTensors <= maxTensors) || pieces.size() < 2 ||
+        static_cast<int64_t>(pieces.size()) == members)
+      return false;
+    Operation *last = func;
+    for (auto [index, piece] : llvm::enumerate(pieces))
+      last = outlinePiece(func, piece, index, last, symbolTable);
+    // Constants every piece cloned.
+    for (Operation &op : llvm::make_early_inc_range(body))
+      if (isCloneableConstant(&op) && op.use_empty())
+        op.erase();
+    return true;
   }
 };
 } // namespace

@@ -94,3 +94,36 @@ func.func @many_tensors() -> tensor<4xf32> {
   %3 = tensor.concat dim(0) %0, %1 : (tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>
   return %3 : tensor<4xf32>
 }
+
+// -----
+
+// A chain of tensor results cut into pieces leaves a chain of calls that is
+// itself over the bound: it is cut again, until the function is within it.
+// TENSORS-LABEL: func.func @nested
+// TENSORS:         %[[A:.*]] = call @nested_part0_0(
+// TENSORS-NEXT:    %[[B:.*]] = call @nested_part1_1(%{{.*}}, %[[A]])
+// TENSORS-NEXT:    return %[[B]]
+// TENSORS:       func.func private @nested_part0_0(
+// TENSORS-NEXT:    call @nested_part0(
+// TENSORS-NEXT:    call @nested_part1(
+// TENSORS:       func.func private @nested_part1_1(
+// TENSORS-NEXT:    call @nested_part2(
+// TENSORS-NEXT:    call @nested_part3(
+// TENSORS:       func.func private @nested_part0(
+// TENSORS:         tensor.insert
+// TENSORS-NEXT:    tensor.insert
+// TENSORS-NEXT:    return
+// SMALL-LABEL: func.func @nested
+// SMALL-NOT:     call
+func.func @nested(%t: tensor<4xf32>, %f: f32) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %0 = tensor.insert %f into %t[%c0] : tensor<4xf32>
+  %1 = tensor.insert %f into %0[%c0] : tensor<4xf32>
+  %2 = tensor.insert %f into %1[%c0] : tensor<4xf32>
+  %3 = tensor.insert %f into %2[%c0] : tensor<4xf32>
+  %4 = tensor.insert %f into %3[%c0] : tensor<4xf32>
+  %5 = tensor.insert %f into %4[%c0] : tensor<4xf32>
+  %6 = tensor.insert %f into %5[%c0] : tensor<4xf32>
+  %7 = tensor.insert %f into %6[%c0] : tensor<4xf32>
+  return %7 : tensor<4xf32>
+}

@@ -35,7 +35,8 @@ def GatherSplitFunctions : Pass<"gather-split-functions", "ModuleOp"> {
     more than `max-ops` operations (nested ones counted), or more than
     `max-tensors` tensor results of top-level operations (each a buffer
     later: calls of outlined gathers are few operations but many buffers),
-    into consecutive pieces within both limits. Each piece becomes a
+    into consecutive pieces within both limits (and the calls of the
+    pieces again, while they exceed the limits). Each piece becomes a
     private function (marked `noinline`, so that LLVM does not merge them
     again) that takes the values it uses from earlier pieces and returns the
     ones later pieces use; the original function calls them in order.
