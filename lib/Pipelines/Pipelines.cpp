@@ -62,13 +62,18 @@ static std::unique_ptr<Pass> createCleanupPass() {
 // Phases both pipelines share
 //===----------------------------------------------------------------------===//
 
-/// Gather ops on tensors to loops on tensors: input checks, the lowering of
-/// each function with `lowering` (it writes nothing outside the function),
-/// then the calls of the error hook from the check ops it left, and bounded
-/// function sizes, which keep the rest of the pipeline linear.
-static void addGatherLowering(OpPassManager &pm,
-                              std::unique_ptr<Pass> lowering) {
+/// Gather ops on tensors to loops on tensors: the folds, with
+/// `outlineDuplicates` each gather written more than once moved into a
+/// function (after the folds, which see the operands' producers only in
+/// place), the lowering of each function with `lowering` (it writes
+/// nothing outside the function), then the calls of the error hook from
+/// the check ops it left, and bounded function sizes, which keep the rest
+/// of the pipeline linear.
+static void addGatherLowering(OpPassManager &pm, std::unique_ptr<Pass> lowering,
+                              bool outlineDuplicates = false) {
   pm.addNestedPass<func::FuncOp>(createTensorCleanupPass());
+  if (outlineDuplicates)
+    pm.addPass(createGatherOutlineDuplicates());
   pm.addNestedPass<func::FuncOp>(std::move(lowering));
   pm.addPass(createConvertGatherChecksToRuntime());
   pm.addPass(createGatherSplitFunctions());
@@ -201,19 +206,15 @@ void mlir::gather::buildGatherCpuPipeline(
     pm.addPass(createGatherDestinationEntries());
   if (options.fuseConsumers && !options.reference)
     pm.addNestedPass<func::FuncOp>(createGatherFuseConsumers());
-  // After fusion (a gather fused into its consumer's tiles stays there)
-  // and the folds, which see the operands' producers only before.
-  if (options.outlineDuplicates && !options.reference) {
-    pm.addNestedPass<func::FuncOp>(createTensorCleanupPass());
-    pm.addPass(createGatherOutlineDuplicates());
-  }
   if (options.reference) {
     addGatherLowering(pm, createConvertGatherToSCF());
   } else {
     ConvertGatherToLinalgOptions lowering;
     lowering.targetCpu = options.targetCpu;
     lowering.vectorBits = options.vectorBits;
-    addGatherLowering(pm, createConvertGatherToLinalg(lowering));
+    // After fusion: a gather fused into its consumer's tiles stays there.
+    addGatherLowering(pm, createConvertGatherToLinalg(lowering),
+                      options.outlineDuplicates);
   }
   addBufferization(pm, options.destinationEntries);
   addCpuLoops(pm, options.parallel);

@@ -136,11 +136,7 @@ struct GatherOutlineDuplicatesPass
     if (OriginAttr origin = dialect->getOriginAttrHelper().getAttr(first))
       kind = origin.getName();
     auto function = func::FuncOp::create(
-        loc,
-        ("__gather_" +
-         kind.drop_until([](char c) { return c == '.'; }).drop_front())
-            .str(),
-        type);
+        loc, ("__gather_" + kind.split('.').second).str(), type);
     function.setPrivate();
     dialect->getSiteArgumentsAttrHelper().setAttr(function, b.getUnitAttr());
     // LLVM's inliner would otherwise copy a small gather back into every
