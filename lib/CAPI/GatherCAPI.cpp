@@ -56,7 +56,7 @@ struct Signature {
 struct GatherProgram {
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
-  std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<gather::JitProgram> engine;
   std::string entry;
   bool onGpu = false;
   std::vector<TensorInfo> inputs, results;

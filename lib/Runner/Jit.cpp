@@ -1,4 +1,4 @@
-//===- Jit.cpp - compile a gather function for the ExecutionEngine --------===//
+//===- Jit.cpp - JIT-compile a gather module ------------------------------===//
 //
 // Part of the gather project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -16,24 +16,152 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/IPO/MergeFunctions.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
 
+#include <chrono>
 #include <cstring>
 #include <mutex>
 
 using namespace mlir;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// A module with fewer LLVM instructions is compiled whole: splitting it
+/// (a bitcode round trip of each partition, a thread pool) would save less
+/// than it costs. 20000 instructions are about 250 small gathers.
+constexpr unsigned kSplitInstructions = 20000;
+/// Partitions per compile thread: partitions differ in size, and more of
+/// them even out the threads' work.
+constexpr unsigned kPartitionsPerThread = 4;
+
+/// Runs `passes` (built with a PassBuilder for `machine`) on `module`.
+template <typename BuildPasses>
+void runModulePasses(llvm::Module &module, llvm::TargetMachine *machine,
+                     BuildPasses buildPasses) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(machine);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  llvm::ModulePassManager passes = buildPasses(builder);
+  passes.run(module, modules);
+}
+
+/// LLVM's default pipeline at `level`.
+void optimize(llvm::Module &module, llvm::TargetMachine *machine,
+              llvm::OptimizationLevel level) {
+  runModulePasses(module, machine, [&](llvm::PassBuilder &builder) {
+    return level == llvm::OptimizationLevel::O0
+               ? builder.buildO0DefaultPipeline(level)
+               : builder.buildPerModuleDefaultPipeline(level);
+  });
+}
+
+/// For each C interface `_mlir_ciface_<f>` defines `_mlir__mlir_ciface_<f>`
+/// taking one pointer to an array of pointers to the arguments (and, last,
+/// to the result slot): the packed form JitProgram::lookupPacked finds, as
+/// MLIR's ExecutionEngine defines it.
+void addPackedInterfaces(llvm::Module &module) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::IRBuilder<> builder(context);
+  SmallVector<llvm::Function *> interfaces;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() &&
+        function.getName().starts_with("_mlir_ciface_"))
+      interfaces.push_back(&function);
+  for (llvm::Function *function : interfaces) {
+    auto *type =
+        llvm::FunctionType::get(builder.getVoidTy(), builder.getPtrTy(), false);
+    auto *packed =
+        llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                               "_mlir_" + function->getName(), module);
+    builder.SetInsertPoint(llvm::BasicBlock::Create(context, "", packed));
+    llvm::Value *slots = packed->getArg(0);
+    SmallVector<llvm::Value *> args;
+    for (llvm::Argument &arg : function->args()) {
+      llvm::Value *slot =
+          builder.CreateConstGEP1_64(builder.getPtrTy(), slots, arg.getArgNo());
+      llvm::Value *pointer = builder.CreateLoad(builder.getPtrTy(), slot);
+      args.push_back(builder.CreateLoad(arg.getType(), pointer));
+    }
+    llvm::Value *result = builder.CreateCall(function, args);
+    if (!result->getType()->isVoidTy()) {
+      llvm::Value *slot = builder.CreateConstGEP1_64(builder.getPtrTy(), slots,
+                                                     function->arg_size());
+      builder.CreateStore(result, builder.CreateLoad(builder.getPtrTy(), slot));
+    }
+    builder.CreateRetVoid();
+  }
+}
+
+/// `module` split for `threads` compile threads, each partition in a
+/// context of its own (a bitcode round trip), or whole when it is small or
+/// has constructors (the GPU module loads, which LLJIT's IR platform finds
+/// in one module).
+std::vector<llvm::orc::ThreadSafeModule>
+partitionModule(std::unique_ptr<llvm::Module> module,
+                std::unique_ptr<llvm::LLVMContext> context, unsigned threads) {
+  std::vector<llvm::orc::ThreadSafeModule> parts;
+  unsigned functions = 0;
+  for (llvm::Function &function : *module)
+    functions += !function.isDeclaration();
+  bool structors = module->getNamedGlobal("llvm.global_ctors") ||
+                   module->getNamedGlobal("llvm.global_dtors");
+  if (threads < 2 || functions < 2 || structors ||
+      module->getInstructionCount() < kSplitInstructions) {
+    parts.emplace_back(std::move(module), std::move(context));
+    return parts;
+  }
+  unsigned count = std::min(threads * kPartitionsPerThread, functions);
+  llvm::SplitModule(
+      *module, count,
+      [&](std::unique_ptr<llvm::Module> part) {
+        SmallVector<char, 0> bitcode;
+        llvm::raw_svector_ostream os(bitcode);
+        llvm::WriteBitcodeToFile(*part, os);
+        auto partContext = std::make_unique<llvm::LLVMContext>();
+        std::unique_ptr<llvm::Module> parsed =
+            llvm::cantFail(llvm::parseBitcodeFile(
+                llvm::MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()),
+                                      part->getModuleIdentifier()),
+                *partContext));
+        parts.emplace_back(std::move(parsed), std::move(partContext));
+      },
+      /*PreserveLocals=*/false, /*RoundRobin=*/true);
+  return parts;
+}
+} // namespace
 
 void mlir::gather::registerJitDialectsAndPasses(DialectRegistry &registry) {
   static std::once_flag once;
@@ -51,7 +179,7 @@ void mlir::gather::registerJitDialectsAndPasses(DialectRegistry &registry) {
 
 int64_t mlir::gather::hostVectorBits() { return hostCpuTarget().vectorBits; }
 
-std::unique_ptr<ExecutionEngine>
+std::unique_ptr<mlir::gather::JitProgram>
 mlir::gather::compileForJit(ModuleOp module, StringRef entry,
                             const JitOptions &options, std::string &error) {
   MLIRContext *context = module.getContext();
@@ -132,20 +260,30 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     error = "unknown device '" + options.device + "' (cpu or gpu)";
     return nullptr;
   }
+  Clock::time_point start = Clock::now();
   if (failed(pm.run(module))) {
     error = "compilation failed";
     return nullptr;
   }
 
-  ExecutionEngineOptions engineOptions;
+  double pipelineSeconds = secondsSince(start);
+
+  // LLVM IR in a context of its own: each partition below gets one, so that
+  // threads can optimize and compile them at the same time.
+  start = Clock::now();
+  auto llvmContext = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, *llvmContext);
+  if (!llvmModule) {
+    error = "could not translate the module to LLVM IR";
+    return nullptr;
+  }
   auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!tmBuilder) {
     llvm::consumeError(tmBuilder.takeError());
     error = "cannot detect the host target";
     return nullptr;
   }
-  // The engine compiles with this target machine as it is (its
-  // jitCodeGenOptLevel only reaches a machine the engine makes itself).
   llvm::CodeGenOptLevel codeGenLevel =
       options.optLevel <= 0   ? llvm::CodeGenOptLevel::None
       : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
@@ -158,83 +296,168 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     error = "cannot create a target machine for the host";
     return nullptr;
   }
-  // LLVM's O3 pipeline, after merging identical functions: gathers of the
-  // same kind, shape and policy lower to identical OpenMP loop bodies, and
-  // merging them first takes most of the LLVM time of a large model away.
-  // The options hold a function_ref: the transformer must outlive create().
-  llvm::TargetMachine *machine = targetMachine->get();
+  llvmModule->setDataLayout((*targetMachine)->createDataLayout());
+  llvmModule->setTargetTriple((*targetMachine)->getTargetTriple());
+  addPackedInterfaces(*llvmModule);
+  // Gathers of the same kind, shape and policy lower to identical OpenMP
+  // loop bodies: merging them before anything else takes most of the LLVM
+  // time of a large model away.
+  runModulePasses(*llvmModule, targetMachine->get(), [](llvm::PassBuilder &) {
+    llvm::ModulePassManager passes;
+    passes.addPass(llvm::MergeFunctionsPass());
+    return passes;
+  });
+  unsigned threads = options.compileThreads
+                         ? options.compileThreads
+                         : llvm::hardware_concurrency().compute_thread_count();
+  std::vector<llvm::orc::ThreadSafeModule> parts =
+      partitionModule(std::move(llvmModule), std::move(llvmContext), threads);
+  double translationSeconds = secondsSince(start);
+
+  // LLVM's optimization pipeline runs on each partition on its compile
+  // thread, then the partition's code generation.
+  start = Clock::now();
+  llvm::orc::LLJITBuilder jitBuilder;
+  jitBuilder.setJITTargetMachineBuilder(*tmBuilder);
+  if (parts.size() > 1)
+    jitBuilder.setNumCompileThreads(
+        std::min<unsigned>(threads, static_cast<unsigned>(parts.size())));
+  auto jit = jitBuilder.create();
+  if (!jit) {
+    llvm::raw_string_ostream os(error);
+    os << "cannot create the JIT: " << jit.takeError();
+    return nullptr;
+  }
   llvm::OptimizationLevel level =
       options.optLevel <= 0   ? llvm::OptimizationLevel::O0
       : options.optLevel == 1 ? llvm::OptimizationLevel::O1
       : options.optLevel == 2 ? llvm::OptimizationLevel::O2
                               : llvm::OptimizationLevel::O3;
-  std::function<llvm::Error(llvm::Module *)> transformer =
-      [machine, level](llvm::Module *module) -> llvm::Error {
-    llvm::LoopAnalysisManager loops;
-    llvm::FunctionAnalysisManager functions;
-    llvm::CGSCCAnalysisManager cgscc;
-    llvm::ModuleAnalysisManager modules;
-    llvm::PassBuilder builder(machine);
-    builder.registerModuleAnalyses(modules);
-    builder.registerCGSCCAnalyses(cgscc);
-    builder.registerFunctionAnalyses(functions);
-    builder.registerLoopAnalyses(loops);
-    builder.crossRegisterProxies(loops, functions, cgscc, modules);
-    llvm::ModulePassManager pipeline;
-    pipeline.addPass(llvm::MergeFunctionsPass());
-    pipeline.addPass(level == llvm::OptimizationLevel::O0
-                         ? builder.buildO0DefaultPipeline(level)
-                         : builder.buildPerModuleDefaultPipeline(level));
-    pipeline.run(*module, modules);
-    return llvm::Error::success();
+  (*jit)->getIRTransformLayer().setTransform(
+      [machineBuilder = *tmBuilder,
+       level](llvm::orc::ThreadSafeModule part,
+              const llvm::orc::MaterializationResponsibility &)
+          -> llvm::Expected<llvm::orc::ThreadSafeModule> {
+        // A builder of its own: compile threads run this at the same time.
+        llvm::orc::JITTargetMachineBuilder own = machineBuilder;
+        auto machine = own.createTargetMachine();
+        if (!machine)
+          return machine.takeError();
+        part.withModuleDo(
+            [&](llvm::Module &m) { optimize(m, machine->get(), level); });
+        return std::move(part);
+      });
+  llvm::orc::JITDylib &mainLibrary = (*jit)->getMainJITDylib();
+  llvm::orc::MangleAndInterner interner((*jit)->getExecutionSession(),
+                                        (*jit)->getDataLayout());
+  llvm::orc::SymbolMap hooks;
+  auto add = [&](const char *name, auto *function) {
+    hooks[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                             llvm::JITSymbolFlags::Exported};
   };
-  engineOptions.transformer = transformer;
-  // memref.copy of strided buffers calls memrefCopy from the C runner utils;
-  // the OpenMP loops call libomp.
-  std::string ompPath = GATHER_LIBOMP_PATH;
-  std::string runnerUtilsPath = GATHER_C_RUNNER_UTILS_PATH;
-  SmallVector<StringRef> libs = {runnerUtilsPath};
-  if (options.parallel && !onGpu)
-    libs.push_back(ompPath);
-  engineOptions.sharedLibPaths = libs;
-  auto engine =
-      ExecutionEngine::create(module, engineOptions, std::move(*targetMachine));
-  if (!engine) {
+  add("__gather_runtime_error", &__gather_runtime_error);
+  add("malloc", &gather_runtime_malloc);
+  // The GPU pipeline's host code calls these (lib/Runtime).
+  add("mgpuModuleLoad", &mgpuModuleLoad);
+  add("mgpuModuleLoadJIT", &mgpuModuleLoadJIT);
+  add("mgpuModuleUnload", &mgpuModuleUnload);
+  add("mgpuModuleGetFunction", &mgpuModuleGetFunction);
+  add("mgpuLaunchKernel", &mgpuLaunchKernel);
+  add("mgpuStreamCreate", &mgpuStreamCreate);
+  add("mgpuStreamDestroy", &mgpuStreamDestroy);
+  add("mgpuStreamSynchronize", &mgpuStreamSynchronize);
+  add("mgpuStreamWaitEvent", &mgpuStreamWaitEvent);
+  add("mgpuEventCreate", &mgpuEventCreate);
+  add("mgpuEventDestroy", &mgpuEventDestroy);
+  add("mgpuEventSynchronize", &mgpuEventSynchronize);
+  add("mgpuEventRecord", &mgpuEventRecord);
+  add("mgpuMemAlloc", &mgpuMemAlloc);
+  add("mgpuMemFree", &mgpuMemFree);
+  add("mgpuMemcpy", &mgpuMemcpy);
+  add("mgpuMemset32", &mgpuMemset32);
+  add("mgpuMemset16", &mgpuMemset16);
+  add("mgpuSetDefaultDevice", &mgpuSetDefaultDevice);
+  if (llvm::Error err =
+          mainLibrary.define(llvm::orc::absoluteSymbols(std::move(hooks)))) {
     llvm::raw_string_ostream os(error);
-    os << "JIT compilation failed: " << engine.takeError();
+    os << "cannot define the run-time hooks: " << std::move(err);
     return nullptr;
   }
-  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    auto add = [&](const char *name, auto *function) {
-      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
-                                 llvm::JITSymbolFlags::Exported};
-    };
-    add("__gather_runtime_error", &__gather_runtime_error);
-    add("malloc", &gather_runtime_malloc);
-    // The GPU pipeline's host code calls these (lib/Runtime).
-    add("mgpuModuleLoad", &mgpuModuleLoad);
-    add("mgpuModuleLoadJIT", &mgpuModuleLoadJIT);
-    add("mgpuModuleUnload", &mgpuModuleUnload);
-    add("mgpuModuleGetFunction", &mgpuModuleGetFunction);
-    add("mgpuLaunchKernel", &mgpuLaunchKernel);
-    add("mgpuStreamCreate", &mgpuStreamCreate);
-    add("mgpuStreamDestroy", &mgpuStreamDestroy);
-    add("mgpuStreamSynchronize", &mgpuStreamSynchronize);
-    add("mgpuStreamWaitEvent", &mgpuStreamWaitEvent);
-    add("mgpuEventCreate", &mgpuEventCreate);
-    add("mgpuEventDestroy", &mgpuEventDestroy);
-    add("mgpuEventSynchronize", &mgpuEventSynchronize);
-    add("mgpuEventRecord", &mgpuEventRecord);
-    add("mgpuMemAlloc", &mgpuMemAlloc);
-    add("mgpuMemFree", &mgpuMemFree);
-    add("mgpuMemcpy", &mgpuMemcpy);
-    add("mgpuMemset32", &mgpuMemset32);
-    add("mgpuMemset16", &mgpuMemset16);
-    add("mgpuSetDefaultDevice", &mgpuSetDefaultDevice);
-    return symbols;
-  });
-  return std::move(*engine);
+  // memref.copy of strided buffers calls memrefCopy from the C runner utils;
+  // the OpenMP loops call libomp; the rest comes from this process.
+  SmallVector<std::string> libraries = {GATHER_C_RUNNER_UTILS_PATH};
+  if (options.parallel && !onGpu)
+    libraries.push_back(GATHER_LIBOMP_PATH);
+  char prefix = (*jit)->getDataLayout().getGlobalPrefix();
+  for (const std::string &path : libraries) {
+    auto generator =
+        llvm::orc::DynamicLibrarySearchGenerator::Load(path.c_str(), prefix);
+    if (!generator) {
+      llvm::raw_string_ostream os(error);
+      os << "cannot load " << path << ": " << generator.takeError();
+      return nullptr;
+    }
+    mainLibrary.addGenerator(std::move(*generator));
+  }
+  mainLibrary.addGenerator(llvm::cantFail(
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix)));
+
+  // Every partition's definitions in one lookup: ORC materializes the
+  // partitions at once on its compile threads instead of one after another
+  // as their callers' relocations ask for them.
+  llvm::orc::SymbolLookupSet definitions;
+  for (llvm::orc::ThreadSafeModule &part : parts) {
+    part.withModuleDo([&](llvm::Module &m) {
+      for (llvm::Function &function : m)
+        if (!function.isDeclaration() && !function.hasLocalLinkage())
+          definitions.add(interner(function.getName()));
+    });
+    if (llvm::Error err = (*jit)->addIRModule(std::move(part))) {
+      llvm::raw_string_ostream os(error);
+      os << "JIT compilation failed: " << std::move(err);
+      return nullptr;
+    }
+  }
+  auto compiled = (*jit)->getExecutionSession().lookup(
+      llvm::orc::makeJITDylibSearchOrder(
+          &mainLibrary, llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
+      std::move(definitions));
+  if (!compiled) {
+    llvm::raw_string_ostream os(error);
+    os << "JIT compilation failed: " << compiled.takeError();
+    return nullptr;
+  }
+  auto program = std::make_unique<JitProgram>(std::move(*jit));
+  program->times.pipeline = pipelineSeconds;
+  program->times.translation = translationSeconds;
+  program->times.machineCode = secondsSince(start);
+  program->times.partitions = static_cast<unsigned>(parts.size());
+  return program;
+}
+
+mlir::gather::JitProgram::JitProgram(std::unique_ptr<llvm::orc::LLJIT> jit)
+    : jit(std::move(jit)) {}
+
+mlir::gather::JitProgram::~JitProgram() {
+  // The module's destructors (the GPU module unloads), as ExecutionEngine
+  // ran them.
+  if (initialized)
+    llvm::consumeError(jit->deinitialize(jit->getMainJITDylib()));
+}
+
+llvm::Expected<mlir::gather::PackedEntry>
+mlir::gather::JitProgram::lookupPacked(StringRef name) {
+  auto address = jit->lookup(("_mlir_" + name).str());
+  if (!address)
+    return address.takeError();
+  return address->toPtr<PackedEntry>();
+}
+
+llvm::Error mlir::gather::JitProgram::initialize() {
+  if (initialized)
+    return llvm::Error::success();
+  initialized = true;
+  return jit->initialize(jit->getMainJITDylib());
 }
 
 std::vector<int64_t>
@@ -356,9 +579,10 @@ mlir::gather::JitCall::~JitCall() {
 }
 
 llvm::Expected<mlir::gather::PackedEntry>
-mlir::gather::lookupEntry(ExecutionEngine &engine, StringRef entry) {
-  engine.initialize();
-  return engine.lookupPacked(("_mlir_ciface_" + entry).str());
+mlir::gather::lookupEntry(JitProgram &program, StringRef entry) {
+  if (llvm::Error err = program.initialize())
+    return std::move(err);
+  return program.lookupPacked(("_mlir_ciface_" + entry).str());
 }
 
 void mlir::gather::JitCall::invoke(PackedEntry function) {

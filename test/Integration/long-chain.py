@@ -1,16 +1,19 @@
 # A function chaining 240 gathers of all four kinds and mixed policies: the
 # pipelines lower each distinct gather once (gather-outline-duplicates), or,
 # with that off, split the function into pieces (gather-split-functions)
-# and the JIT merges the identical loop bodies. Each form is run with
+# and the JIT merges the identical loop bodies, then compiles the LLVM module
+# in partitions on several threads (or whole, on one). Each form is run with
 # gather-run and compared with the numpy reference, gather by gather.
 #
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: %python %s %gather_bin %t | FileCheck %s
 # CHECK: pipeline outlined 20 functions for 240 gathers, split @main into {{[0-9]+}} pieces
 # CHECK: without outlining: split @main into {{[1-9][0-9]*}} pieces
-# CHECK: gpu pipeline: {{[0-9]+}} kernels in {{[1-9][0-9]*}} pieces
+# CHECK: gpu pipeline: 240 kernels in {{[1-9][0-9]*}} pieces
 # CHECK: long chain of 240 gathers: equal to the reference
-# CHECK: without outlining: equal to the reference
+# CHECK: without outlining, 2 compile threads: 8 LLVM modules, equal to the reference
+# CHECK: without outlining, 1 compile thread: 1 LLVM module, equal to the reference
+# CHECK: small split bounds: {{[1-9][0-9]*}} pieces of pieces, equal to the reference
 # CHECK: with destination entries, without outlining: split @main__into into {{[1-9][0-9]*}} pieces, @main split 0 times
 # CHECK: through __into: equal to the reference
 # CHECK: dynamic chain of 40 gathers: 4 outlined functions, equal to the reference
@@ -89,7 +92,7 @@ gpu = subprocess.run([os.path.join(bin_dir, "gather-opt"), src_path, "--gather-g
                      capture_output=True, text=True)
 if gpu.returncode != 0:
     sys.exit(f"gpu pipeline failed: {gpu.stderr[:2000]}")
-print(f"gpu pipeline: {gpu.stdout.count('llvm.call @mgpuLaunchKernel')} kernels in "
+print(f"gpu pipeline: {gpu.stdout.count('gpu.launch_func')} kernels in "
       f"{gpu.stdout.count('llvm.func @main_part')} pieces")
 
 inputs = [x0]
@@ -108,14 +111,43 @@ got = np.load(out)
 if not np.array_equal(got, want):
     sys.exit(f"mismatch at {np.argwhere(got != want)[:5].tolist()}")
 print(f"long chain of {N} gathers: equal to the reference")
-run = subprocess.run([os.path.join(bin_dir, "gather-run"), src_path, "--no-outline",
+# 240 distinct gathers are enough LLVM IR for the JIT to split the module:
+# 4 partitions per compile thread (lib/Runner/Jit.cpp).
+for threads in (2, 1):
+    run = subprocess.run([os.path.join(bin_dir, "gather-run"), src_path, "--no-outline", "--compile-times",
+                          f"--compile-threads={threads}", *sum([["--input", p] for p in paths], []),
+                          "--output", out], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"gather-run without outlining failed: {run.stderr}")
+    modules = re.search(r"\((\d+) LLVM modules?\)", run.stderr)
+    got = np.load(out)
+    if not np.array_equal(got, want):
+        sys.exit(f"mismatch without outlining, {threads} compile threads, at "
+                 f"{np.argwhere(got != want)[:5].tolist()}")
+    print(f"without outlining, {threads} compile thread{'s' if threads > 1 else ''}: "
+          f"{modules.group(1) if modules else '?'} LLVM module{'s' if threads > 1 else ''}, "
+          "equal to the reference")
+
+# The CPU pipeline as text with small split bounds: @main's list of piece
+# calls exceeds them and is cut again (pieces calling pieces).
+dumped = subprocess.run([os.path.join(bin_dir, "gather-opt"), src_path, "--dump-pass-pipeline",
+                         "--gather-cpu-pipeline=outline-duplicates=false", "-o", os.devnull],
+                        check=True, capture_output=True, text=True).stderr
+text = re.search(r"builtin\.module\(.*\)", dumped.replace("\n", " ")).group(0)
+text, count = re.subn(r"gather-split-functions\{[^}]*\}", "gather-split-functions{max-ops=2000 max-tensors=3}", text)
+if count != 1:
+    sys.exit(f"no gather-split-functions in the dumped pipeline: {dumped[:2000]}")
+lowered = subprocess.run([os.path.join(bin_dir, "gather-opt"), src_path, f"--pass-pipeline={text}"],
+                         check=True, capture_output=True, text=True).stdout
+nested = len(re.findall(r"llvm\.func (?:private )?@main_part\d+_\d+\(", lowered))
+run = subprocess.run([os.path.join(bin_dir, "gather-run"), src_path, f"--pipeline={text}",
                       *sum([["--input", p] for p in paths], []), "--output", out], capture_output=True, text=True)
 if run.returncode != 0:
-    sys.exit(f"gather-run without outlining failed: {run.stderr}")
+    sys.exit(f"gather-run with small split bounds failed: {run.stderr}")
 got = np.load(out)
 if not np.array_equal(got, want):
-    sys.exit(f"mismatch without outlining at {np.argwhere(got != want)[:5].tolist()}")
-print("without outlining: equal to the reference")
+    sys.exit(f"mismatch with small split bounds at {np.argwhere(got != want)[:5].tolist()}")
+print(f"small split bounds: {nested} pieces of pieces, equal to the reference")
 
 # With the destination entries @main allocates its result and calls
 # @main__into, whose body the pipeline splits instead.

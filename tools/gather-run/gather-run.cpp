@@ -7,11 +7,12 @@
 //   gather-run FILE.mlir [--entry NAME] --input a.npy ... --output out.npy ...
 //              [--threads N] [--bench N] [--reference] [--no-fusion]
 //              [--no-raise] [--pipeline TEXT] [--vector-bits N]
-//              [--device cpu|gpu]
+//              [--device cpu|gpu] [--compile-threads N] [--compile-times]
 //
 // Compiles the function with --gather-cpu-pipeline (or, with --device gpu,
-// --gather-gpu-pipeline for the GPU found at run time), runs it with the
-// MLIR ExecutionEngine on numpy arrays and writes the results as .npy. Any
+// --gather-gpu-pipeline for the GPU found at run time), JIT-compiles it
+// (lib/Runner/Jit.cpp: ORC's LLJIT, large modules on several threads), runs
+// it on numpy arrays and writes the results as .npy. Any
 // bad input gets a one-line error and exit status 1.
 //
 //===----------------------------------------------------------------------===//
@@ -28,8 +29,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -126,6 +125,18 @@ static llvm::cl::opt<bool> destinationEntries(
     llvm::cl::desc("Compile with gather-destination-entries, as the C API's "
                    "programs for out= are: the function then computes its "
                    "results through its __into entry"),
+    llvm::cl::init(false));
+static llvm::cl::opt<unsigned> compileThreads(
+    "compile-threads",
+    llvm::cl::desc("Threads that run LLVM's optimization and code generation "
+                   "on the partitions of a large module (default 0: one per "
+                   "core; 1: the whole module on one thread)"),
+    llvm::cl::init(0));
+static llvm::cl::opt<bool> compileTimes(
+    "compile-times",
+    llvm::cl::desc("Print the seconds of each compilation phase (MLIR "
+                   "pipeline, translation to LLVM IR, machine code) on "
+                   "stderr"),
     llvm::cl::init(false));
 static llvm::cl::opt<bool>
     sequential("sequential", llvm::cl::desc("Do not parallelize with OpenMP"),
@@ -336,13 +347,22 @@ int main(int argc, char **argv) {
   jitOptions.vectorBits = vectorBits;
   jitOptions.targetCpu = targetCpu;
   jitOptions.destinationEntries = destinationEntries;
+  jitOptions.compileThreads = compileThreads;
   std::string jitError;
-  std::unique_ptr<ExecutionEngine> engine =
+  std::unique_ptr<mlir::gather::JitProgram> program =
       mlir::gather::compileForJit(*module, name, jitOptions, jitError);
-  if (!engine)
+  if (!program)
     fail(jitError == "compilation failed"
              ? "compilation of " + inputFile + " failed"
              : llvm::Twine(jitError));
+  if (compileTimes) {
+    const mlir::gather::JitProgram::Times &times = program->times;
+    llvm::errs() << llvm::format(
+        "compile: pipeline %.3f s, translation %.3f s, machine code %.3f s "
+        "(%u LLVM module%s)\n",
+        times.pipeline, times.translation, times.machineCode, times.partitions,
+        times.partitions == 1 ? "" : "s");
+  }
   gather_runtime_set_record_errors(1);
 
   std::vector<void *> argData;
@@ -360,7 +380,7 @@ int main(int argc, char **argv) {
 
   // Looked up once: the timed runs are the calls alone.
   llvm::Expected<mlir::gather::PackedEntry> function =
-      mlir::gather::lookupEntry(*engine, name);
+      mlir::gather::lookupEntry(*program, name);
   if (!function)
     fail("cannot run @" + name + ": " + llvm::toString(function.takeError()));
   int runs = std::max(1, static_cast<int>(bench));

@@ -1,5 +1,4 @@
-//===- Jit.h - compile a gather function for the ExecutionEngine -*- C++
-//-*-===//
+//===- Jit.h - JIT-compile a gather module ---------------------*- C++ -*-===//
 //
 // Part of the gather project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -14,13 +13,17 @@
 #define GATHER_RUNNER_JIT_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "llvm/Support/Error.h"
 
 #include <memory>
 #include <string>
 #include <vector>
+
+namespace llvm::orc {
+class LLJIT;
+} // namespace llvm::orc
 
 namespace mlir::gather {
 
@@ -55,6 +58,42 @@ struct JitOptions {
   /// CPU only: also compile `<name>__into` and `<name>__shape` for the
   /// public functions (--gather-destination-entries).
   bool destinationEntries = false;
+  /// Threads that optimize and generate machine code; 0: one per core. A
+  /// large module is split into partitions compiled concurrently.
+  unsigned compileThreads = 0;
+};
+
+/// The packed C interface of a compiled function (`_mlir_ciface_<entry>`
+/// taking a pointer to each argument slot).
+using PackedEntry = void (*)(void **);
+
+/// A JIT-compiled module: ORC's LLJIT holding its machine code, which stays
+/// valid while this lives.
+class JitProgram {
+public:
+  /// Seconds each compilation phase took, and into how many modules LLVM's
+  /// part was split.
+  struct Times {
+    double pipeline = 0, translation = 0, machineCode = 0;
+    unsigned partitions = 1;
+  };
+
+  explicit JitProgram(std::unique_ptr<llvm::orc::LLJIT> jit);
+  ~JitProgram();
+  JitProgram(const JitProgram &) = delete;
+  JitProgram &operator=(const JitProgram &) = delete;
+
+  /// The packed interface `_mlir_<name>` the compilation added for each C
+  /// interface `<name>` = `_mlir_ciface_<function>`.
+  llvm::Expected<PackedEntry> lookupPacked(StringRef name);
+  /// Runs the module's constructors (the GPU module loads) once.
+  llvm::Error initialize();
+
+  Times times;
+
+private:
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  bool initialized = false;
 };
 
 /// Everything a gather module may contain or be lowered through, and the
@@ -69,13 +108,13 @@ int64_t hostVectorBits();
 /// Lowers `module` in place with --gather-cpu-pipeline or (device gpu)
 /// --gather-gpu-pipeline for the current GPU, gives `entry` and every other
 /// public function a C interface (_mlir_ciface_<name>) and JIT-compiles
-/// the module. The engine resolves the
-/// run-time hooks (__gather_runtime_error, the mgpu* GPU runtime) to the
+/// the module to machine code (all of it, before returning). The run-time
+/// hooks (__gather_runtime_error, the mgpu* GPU runtime) resolve to the
 /// copies linked into this process. On failure returns null and sets
 /// `error` (diagnostics go to the context's handlers).
-std::unique_ptr<ExecutionEngine> compileForJit(ModuleOp module, StringRef entry,
-                                               const JitOptions &options,
-                                               std::string &error);
+std::unique_ptr<JitProgram> compileForJit(ModuleOp module, StringRef entry,
+                                          const JitOptions &options,
+                                          std::string &error);
 
 /// The function a runner calls: `name` when given (a defined function),
 /// else a public "main", else the only public function. Null with `error`
@@ -83,15 +122,10 @@ std::unique_ptr<ExecutionEngine> compileForJit(ModuleOp module, StringRef entry,
 func::FuncOp findEntryFunction(ModuleOp module, StringRef name,
                                std::string &error);
 
-/// The packed C interface of a compiled function (`_mlir_ciface_<entry>`
-/// taking a pointer to each argument slot).
-using PackedEntry = void (*)(void **);
-
 /// Looks `entry`'s packed C interface up once (an ORC lookup takes locks and
 /// hash lookups: microseconds, as much as a small gather) and runs the
 /// module's initializers if that has not happened yet.
-llvm::Expected<PackedEntry> lookupEntry(ExecutionEngine &engine,
-                                        StringRef entry);
+llvm::Expected<PackedEntry> lookupEntry(JitProgram &program, StringRef entry);
 
 /// One call of `_mlir_ciface_<entry>` on row-major host arrays: builds the
 /// argument descriptors (on `device` "gpu" the arguments are first copied
