@@ -52,10 +52,12 @@ double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-/// A module with fewer LLVM instructions is compiled whole: splitting it
-/// (a bitcode round trip of each partition, a thread pool) would save less
-/// than it costs. 20000 instructions are about 250 small gathers.
-constexpr unsigned kSplitInstructions = 20000;
+/// A module with fewer LLVM instructions is compiled whole. Splitting costs
+/// a bitcode round trip of each partition and a thread pool, but on two
+/// cores 8 distinct gathers (1185 instructions) already compiled no slower
+/// split, and 60 (6694) in half the time (docs/Library.md); one gather
+/// stays whole.
+constexpr unsigned kSplitInstructions = 2000;
 /// Partitions per compile thread: partitions differ in size, and more of
 /// them even out the threads' work.
 constexpr unsigned kPartitionsPerThread = 4;
@@ -307,6 +309,7 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     passes.addPass(llvm::MergeFunctionsPass());
     return passes;
   });
+  unsigned instructions = llvmModule->getInstructionCount();
   unsigned threads = options.compileThreads
                          ? options.compileThreads
                          : llvm::hardware_concurrency().compute_thread_count();
@@ -431,6 +434,7 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
   program->times.pipeline = pipelineSeconds;
   program->times.translation = translationSeconds;
   program->times.machineCode = secondsSince(start);
+  program->times.instructions = instructions;
   program->times.partitions = static_cast<unsigned>(parts.size());
   return program;
 }

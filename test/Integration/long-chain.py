@@ -119,7 +119,7 @@ for threads in (2, 1):
                           "--output", out], capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"gather-run without outlining failed: {run.stderr}")
-    modules = re.search(r"\((\d+) LLVM modules?\)", run.stderr)
+    modules = re.search(r"LLVM instructions in (\d+) modules?\)", run.stderr)
     got = np.load(out)
     if not np.array_equal(got, want):
         sys.exit(f"mismatch without outlining, {threads} compile threads, at "

@@ -359,8 +359,9 @@ int main(int argc, char **argv) {
     const mlir::gather::JitProgram::Times &times = program->times;
     llvm::errs() << llvm::format(
         "compile: pipeline %.3f s, translation %.3f s, machine code %.3f s "
-        "(%u LLVM module%s)\n",
-        times.pipeline, times.translation, times.machineCode, times.partitions,
+        "(%u LLVM instructions in %u module%s)\n",
+        times.pipeline, times.translation, times.machineCode,
+        times.instructions, times.partitions,
         times.partitions == 1 ? "" : "s");
   }
   gather_runtime_set_record_errors(1);

@@ -71,11 +71,12 @@ using PackedEntry = void (*)(void **);
 /// valid while this lives.
 class JitProgram {
 public:
-  /// Seconds each compilation phase took, and into how many modules LLVM's
-  /// part was split.
+  /// Seconds each compilation phase took, the LLVM instructions it
+  /// compiled (after MergeFunctions) and into how many modules they were
+  /// split.
   struct Times {
     double pipeline = 0, translation = 0, machineCode = 0;
-    unsigned partitions = 1;
+    unsigned instructions = 0, partitions = 1;
   };
 
   explicit JitProgram(std::unique_ptr<llvm::orc::LLJIT> jit);
