@@ -361,8 +361,7 @@ int main(int argc, char **argv) {
         "compile: pipeline %.3f s, translation %.3f s, machine code %.3f s "
         "(%u LLVM instructions in %u module%s)\n",
         times.pipeline, times.translation, times.machineCode,
-        times.instructions, times.partitions,
-        times.partitions == 1 ? "" : "s");
+        times.instructions, times.partitions, times.partitions == 1 ? "" : "s");
   }
   gather_runtime_set_record_errors(1);
 
