@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/CodeGen/Passes.h"
+#include "gather/Utils/OutOfLine.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -137,8 +138,7 @@ static func::FuncOp outlinePiece(func::FuncOp func, const Piece &piece,
                            builder.getFunctionType(inputTypes, outputTypes));
   callee.setPrivate();
   // Kept separate through LLVM, whose optimizations are superlinear too.
-  callee->setAttr("passthrough",
-                  builder.getArrayAttr({builder.getStringAttr("noinline")}));
+  gather::keepOutOfLine(callee);
   symbolTable.insert(callee);
   Block *entry = callee.addEntryBlock();
 

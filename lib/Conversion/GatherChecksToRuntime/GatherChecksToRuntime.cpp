@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Conversion/GatherChecksToRuntime.h"
+#include "gather/Utils/OutOfLine.h"
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/IR/GatherSite.h"
@@ -181,8 +182,7 @@ static void emitHookCall(OpBuilder &b, Location loc, func::FuncOp hook,
 /// check reaches it.
 static void markOutOfLine(OpBuilder &b, func::FuncOp fn) {
   fn.setPrivate();
-  fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline"),
-                                             b.getStringAttr("cold")}));
+  keepOutOfLine(fn, /*cold=*/true);
 }
 
 /// The private function of type `type` named `base` (or the next free

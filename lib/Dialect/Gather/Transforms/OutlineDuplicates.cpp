@@ -16,6 +16,7 @@
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/IR/GatherSite.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Utils/OutOfLine.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -139,10 +140,7 @@ struct GatherOutlineDuplicatesPass
         loc, ("__gather_" + kind.split('.').second).str(), type);
     function.setPrivate();
     dialect->getSiteArgumentsAttrHelper().setAttr(function, b.getUnitAttr());
-    // LLVM's inliner would otherwise copy a small gather back into every
-    // caller, and compile it once per call again.
-    function->setAttr("passthrough",
-                      b.getArrayAttr({b.getStringAttr("noinline")}));
+    keepOutOfLine(function);
     // At the end of the module, in the order of the groups; the symbol
     // table makes the name unique.
     symbols.insert(function);
