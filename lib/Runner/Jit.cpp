@@ -32,6 +32,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Target/TargetMachine.h"
@@ -387,23 +388,26 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     return nullptr;
   }
   // memref.copy of strided buffers calls memrefCopy from the C runner utils;
-  // the OpenMP loops call libomp; the rest comes from this process.
+  // the OpenMP loops call libomp. Both are loaded into the process's global
+  // scope, and every symbol resolves there, as a symbol of the process does:
+  // searching a library's own dependencies first would bind `free` to libc's
+  // while `malloc` is the runtime's, which goes through a sanitizer's or a
+  // preloaded allocator's.
   SmallVector<std::string> libraries = {GATHER_C_RUNNER_UTILS_PATH};
   if (options.parallel && !onGpu)
     libraries.push_back(GATHER_LIBOMP_PATH);
-  char prefix = (*jit)->getDataLayout().getGlobalPrefix();
   for (const std::string &path : libraries) {
-    auto generator =
-        llvm::orc::DynamicLibrarySearchGenerator::Load(path.c_str(), prefix);
-    if (!generator) {
-      llvm::raw_string_ostream os(error);
-      os << "cannot load " << path << ": " << generator.takeError();
+    std::string loadError;
+    if (!llvm::sys::DynamicLibrary::getPermanentLibrary(path.c_str(),
+                                                        &loadError)
+             .isValid()) {
+      error = "cannot load " + path + ": " + loadError;
       return nullptr;
     }
-    mainLibrary.addGenerator(std::move(*generator));
   }
   mainLibrary.addGenerator(llvm::cantFail(
-      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix)));
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+          (*jit)->getDataLayout().getGlobalPrefix())));
 
   // Every partition's definitions in one lookup: ORC materializes the
   // partitions at once on its compile threads instead of one after another
