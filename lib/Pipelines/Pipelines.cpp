@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
@@ -185,7 +186,7 @@ static void addCpuToLLVM(OpPassManager &pm) {
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   // f16 and bf16 values that x86 would move through f32 (quieting NaNs).
-  pm.addPass(createGatherHalfFloatMoves());
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createGatherHalfFloatMoves());
 }
 
 /// The gathers frontends write as linalg.generic (a tensor.extract at

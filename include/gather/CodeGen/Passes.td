@@ -195,7 +195,7 @@ def GatherApproximateMath : Pass<"gather-approximate-math"> {
   ];
 }
 
-def GatherHalfFloatMoves : Pass<"gather-half-float-moves", "ModuleOp"> {
+def GatherHalfFloatMoves : Pass<"gather-half-float-moves"> {
   let summary = "Move 16-bit floats through memory and vectors as integers";
   let description = [{
     LLVM's x86 backend has no registers for `f16` and `bf16` without
@@ -214,7 +214,8 @@ def GatherHalfFloatMoves : Pass<"gather-half-float-moves", "ModuleOp"> {
     a gather's value goes from its load to its store as integers. Arithmetic
     on the values (fused consumers) is left as it is, and so are block
     arguments: a value carried across blocks (which no lowering of gathers
-    makes) is still promoted.
+    makes) is still promoted. Everything it changes is local to a function:
+    the CPU pipeline runs it on each `llvm.func`, in parallel.
   }];
 }
 

@@ -35,13 +35,15 @@ struct GatherLLVMTargetPass
     MLIRContext *context = &getContext();
     auto cpuName = StringAttr::get(context, target->cpu);
     auto features = LLVM::TargetFeaturesAttr::get(context, target->features);
-    getOperation()->walk([&](LLVM::LLVMFuncOp function) {
-      if (function.isExternal())
-        return;
-      if (!function.getTargetCpuAttr())
-        function.setTargetCpuAttr(cpuName);
-      if (!function.getTargetFeaturesAttr())
-        function.setTargetFeaturesAttr(features);
+    // Functions do not nest: their bodies are skipped, not walked.
+    getOperation()->walk<WalkOrder::PreOrder>([&](LLVM::LLVMFuncOp function) {
+      if (!function.isExternal()) {
+        if (!function.getTargetCpuAttr())
+          function.setTargetCpuAttr(cpuName);
+        if (!function.getTargetFeaturesAttr())
+          function.setTargetFeaturesAttr(features);
+      }
+      return WalkResult::skip();
     });
   }
 };
