@@ -9,6 +9,7 @@ run), printing the seconds and the growth exponent between sizes
     /usr/bin/python3 bench/compile_time.py [--sizes 100,1000,10000]
         [--variants static-error,dynamic-error,static-mixed] [--bin build/bin]
         [--run-sizes 100,1000] [--gpu-sizes 100,1000,10000] [--repeat 3]
+        [--compile-threads N] [--phases]
 
 Each function takes x: 64x64 f32 and four index tensors and applies, in turn,
 gather.block (axis 0, 64 indices), gather.elements (axis 1, 64x64),
@@ -87,15 +88,16 @@ def write_inputs(work):
 
 
 def timed(cmd, timeout):
+    """(seconds, error, stderr) of one run of `cmd`."""
     t0 = time.perf_counter()
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return None, f"timed out after {timeout} s"
+        return None, f"timed out after {timeout} s", ""
     elapsed = time.perf_counter() - t0
     if r.returncode != 0:
-        return None, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}"
-    return elapsed, None
+        return None, (r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}"), r.stderr
+    return elapsed, None, r.stderr
 
 
 def exponent(sizes, times):
@@ -118,6 +120,10 @@ def main():
     p.add_argument("--timeout", type=float, default=600)
     p.add_argument("--repeat", type=int, default=1,
                    help="run each command this many times and print the fastest (this VM's noise is 10-30%%)")
+    p.add_argument("--compile-threads", type=int, default=0,
+                   help="gather-run's --compile-threads (0: one per core)")
+    p.add_argument("--phases", action="store_true",
+                   help="under each gather-run row, the phases of its fastest run (gather-run --compile-times)")
     args = p.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     run_sizes = {int(s) for s in args.run_sizes.split(",") if s}
@@ -144,29 +150,35 @@ def main():
         rows = [("cpu pipeline", lambda n: [opt, files[n], cpu, "-o", os.devnull], sizes),
                 ("gpu pipeline", lambda n: [opt, files[n], "--gather-gpu-pipeline=format=isa", "-o", os.devnull],
                  [n for n in sizes if n in gpu_sizes]),
-                ("gather-run", lambda n: [run, files[n], *run_pipeline, *sum([["--input", i] for i in inputs], []),
+                ("gather-run", lambda n: [run, files[n], *run_pipeline, "--compile-times",
+                                          f"--compile-threads={args.compile_threads}",
+                                          *sum([["--input", i] for i in inputs], []),
                                           "--output", os.path.join(work, "out.npy")],
                  [n for n in sizes if n in run_sizes])]
         for what, cmd, ns in rows:
             if not ns:
                 continue
-            times, notes = [], []
+            times, notes, phases = [], [], []
             for n in sizes:
                 if n not in ns:
                     times.append(None)
                     continue
                 runs = [timed(cmd(n), args.timeout) for _ in range(max(args.repeat, 1))]
-                err = next((e for _, e in runs if e), None)
-                t = None if err else min(t for t, _ in runs)
+                err = next((e for _, e, _ in runs if e), None)
+                t = None if err else min(t for t, _, _ in runs)
                 times.append(t)
                 if err:
                     notes.append(f"N={n}: {err}")
                     failed = True
+                elif args.phases and what == "gather-run":
+                    fastest = min(runs, key=lambda r: r[0])[2]
+                    line = next((l for l in fastest.splitlines() if l.startswith("compile: ")), "")
+                    phases.append(f"N={n}: {line[len('compile: '):]}")
             cells = " ".join(f"{t:>9.2f}s" if t is not None else f"{'-':>10}" for t in times)
             present = [(n, t) for n, t in zip(sizes, times) if t is not None]
             exps = exponent([n for n, _ in present], [t for _, t in present])
             print(f"{variant:<20} {what:<14} {cells}   {' '.join(exps)}", flush=True)
-            for note in notes:
+            for note in notes + phases:
                 print(f"    {note}", flush=True)
     return 1 if failed else 0
 
