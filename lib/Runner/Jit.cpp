@@ -63,6 +63,27 @@ constexpr unsigned kSplitInstructions = 2000;
 /// them even out the threads' work.
 constexpr unsigned kPartitionsPerThread = 4;
 
+/// The errors ORC's session reports while it compiles and links on its
+/// threads, joined by "; ".
+class SessionErrors {
+public:
+  void add(llvm::Error err) {
+    std::string text = llvm::toString(std::move(err));
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!joined.empty())
+      joined += "; ";
+    joined += text;
+  }
+  std::string take() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return std::move(joined);
+  }
+
+private:
+  std::mutex mutex;
+  std::string joined;
+};
+
 /// Runs `passes` (built with a PassBuilder for `machine`) on `module`.
 template <typename BuildPasses>
 void runModulePasses(llvm::Module &module, llvm::TargetMachine *machine,
@@ -332,6 +353,12 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     os << "cannot create the JIT: " << jit.takeError();
     return nullptr;
   }
+  // ORC reports why a materialization failed (a symbol no library defines)
+  // to the session, on stderr by default, and returns only "failed to
+  // materialize": the reason goes into `error` instead.
+  auto sessionErrors = std::make_shared<SessionErrors>();
+  (*jit)->getExecutionSession().setErrorReporter(
+      [sessionErrors](llvm::Error err) { sessionErrors->add(std::move(err)); });
   llvm::OptimizationLevel level =
       options.optLevel <= 0   ? llvm::OptimizationLevel::O0
       : options.optLevel == 1 ? llvm::OptimizationLevel::O1
@@ -430,8 +457,15 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
           &mainLibrary, llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
       std::move(definitions));
   if (!compiled) {
+    std::string reasons = sessionErrors->take();
     llvm::raw_string_ostream os(error);
-    os << "JIT compilation failed: " << compiled.takeError();
+    os << "JIT compilation failed: ";
+    if (reasons.empty())
+      os << compiled.takeError();
+    else {
+      llvm::consumeError(compiled.takeError());
+      os << reasons;
+    }
     return nullptr;
   }
   auto program = std::make_unique<JitProgram>(std::move(*jit));
