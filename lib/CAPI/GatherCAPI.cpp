@@ -9,6 +9,7 @@
 #include "gather-c/Gather.h"
 
 #include "gather/ABI/DestinationEntries.h"
+#include "gather/Compat/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Runner/Jit.h"
 #include "gather/Runtime/GatherGpuRuntime.h"
@@ -233,9 +234,12 @@ gatherProgramCreateForTarget(const char *mlirText, const char *entry,
     setError(error, errorSize, text);
     return nullptr;
   };
+  // Verified after a check for what crashes MLIR 22's verifiers.
   program->module = parseSourceString<ModuleOp>(
-      mlirText ? mlirText : "", &context, /*sourceName=*/"<gather module>");
-  if (!program->module)
+      mlirText ? mlirText : "",
+      ParserConfig(&context, /*verifyAfterParse=*/false),
+      /*sourceName=*/"<gather module>");
+  if (!program->module || failed(gather::verifyParsedInput(*program->module)))
     return fail("the module does not parse or verify");
   std::string entryError;
   func::FuncOp function = gather::findEntryFunction(

@@ -35,6 +35,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/ShapedOpInterfaces.h"
 
 namespace mlir::gather {
@@ -167,3 +168,17 @@ struct GatherCheckInputPass
   }
 };
 } // namespace
+
+LogicalResult mlir::gather::verifyParsedInput(Operation *op) {
+  bool crashes = false;
+  op->walk([&](tensor::ConcatOp concat) {
+    int64_t dim = concat.getDimAttr().getInt();
+    if (dim >= 0)
+      return;
+    concat.emitOpError("concatenation dim ") << dim << " is negative";
+    crashes = true;
+  });
+  if (crashes)
+    return failure();
+  return verify(op);
+}

@@ -3,9 +3,12 @@
 // split-functions.mlir into `dim(-2)`). tensor.concat's verifier rejects a
 // dim past the rank but indexes the shape with a negative one: Debian's own
 // mlir-opt segfaults while it verifies the parsed module, before any pass,
-// so neither gather-opt nor gather-run can reject it first. No gather
-// lowering makes a concat. The fuzzer skips mutations that write one
-// (known_upstream_crash in utils/gather_fuzz.py). Asserted as a crash (not
+// so gather-opt (MlirOptMain) cannot reject it first. gather-run and the C
+// API parse without verifying and reject it before they verify
+// (verifyParsedInput, include/gather/Compat/Passes.h;
+// gather-run-errors.test, Python/package.py). No gather lowering makes a
+// concat. The fuzzer, which runs gather-opt, skips mutations that write
+// one (known_upstream_crash in utils/gather_fuzz.py). Asserted as a crash (not
 // --crash): any other failure, or none once Debian's MLIR is fixed, fails
 // this test.
 // RUN: %not_crash %mlir_opt %s -o /dev/null

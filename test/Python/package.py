@@ -4,8 +4,9 @@
 # host's vector width (jit.host_vector_bits) and target description
 # (jit.target_description, against /proc/cpuinfo and sysfs), programs for a
 # named CPU (target_cpu), and
-# errors as exceptions (compile diagnostics, out-of-bounds under `error`,
-# bad arguments) with the interpreter still alive afterwards.
+# errors as exceptions (compile diagnostics, a module MLIR 22's verifier
+# would crash on, out-of-bounds under `error`, bad arguments) with the
+# interpreter still alive afterwards.
 # RUN: env GATHER_CAPI_LIBRARY=%gather_lib/libGatherCAPI.so %python %s | FileCheck %s
 # CHECK: ops: 40 passed
 # CHECK: cache: 1 compilation for 3 shapes
@@ -18,6 +19,7 @@
 # CHECK: missing features: ok
 # CHECK: error: gather.block at <gather module>:{{[0-9]+}}:{{[0-9]+}}: index 5 at indices[1] is out of range [-5, 4] for dimension 0 (size 5)
 # CHECK: error: the module does not parse or verify | <gather module>:1:{{[0-9]+}}: error: 'gather.block' op operand #1 must be ranked tensor or memref of signless integer
+# CHECK: error: the module does not parse or verify | <gather module>:1:{{[0-9]+}}: error: 'tensor.concat' op concatenation dim -1 is negative
 # CHECK: error: argument 0: dtype float64 does not match element type f32
 # CHECK: error: out_of_bounds must be 'error', 'clamp', 'fill' or 'unchecked', got 'wrap'
 # CHECK: still alive
@@ -151,6 +153,9 @@ for attempt in (
         lambda: gather.block(d, np.array([0, 5])),
         lambda: gather.compile("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> { %0 = gather.block %a[%a] axis = 0 into %a : "
                                "tensor<2xf32>, tensor<2xf32> into tensor<2xf32>\n return %0 : tensor<2xf32> }"),
+        # MLIR 22's own verifier would crash on this (a negative concat dim).
+        lambda: gather.compile("func.func @f(%a: tensor<2xf32>) -> tensor<4xf32> { %0 = tensor.concat dim(-1) %a, %a : "
+                               "(tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>\n return %0 : tensor<4xf32> }"),
         lambda: f(d.astype(np.float64), np.array([0])),
         lambda: gather.block(d, np.array([0]), out_of_bounds="wrap")):
     try:

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Npy.h"
+#include "gather/Compat/Passes.h"
 #include "gather/Target/CpuTarget.h"
 
 #include "gather/Conversion/Passes.h"
@@ -268,8 +269,10 @@ int main(int argc, char **argv) {
     sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   }
   SourceMgrDiagnosticHandler fileDiagHandler(sourceMgr, &context, llvm::errs());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
+  // Verified after a check for what crashes MLIR 22's verifiers.
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
+      sourceMgr, ParserConfig(&context, /*verifyAfterParse=*/false));
+  if (!module || failed(mlir::gather::verifyParsedInput(*module)))
     fail("could not parse " + inputFile);
 
   if (device != "cpu" && device != "gpu")

@@ -29,6 +29,13 @@ namespace mlir::gather {
 #define GEN_PASS_REGISTRATION
 #include "gather/Compat/Passes.h.inc"
 
+/// Verifies `op` as the parser does after parsing, having first rejected
+/// what MLIR 22's verifiers themselves crash on: tensor.concat with a
+/// negative dim, which its verifier uses as an index into the shape. Tools
+/// that parse input (gather-run, the C API) parse with verifyAfterParse
+/// off and call this instead.
+LogicalResult verifyParsedInput(Operation *op);
+
 /// The pattern of gather-expand-shapes-to-reinterpret-casts, for pipelines
 /// that run MLIR 22's expand-strided-metadata on reshapes with several
 /// dynamic sizes in one group.
