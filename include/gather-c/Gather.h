@@ -75,6 +75,40 @@ GatherProgram *gatherProgramCreateForTarget(const char *mlirText,
                                             int optLevel, unsigned flags,
                                             const char *targetCpu, char *error,
                                             size_t errorSize);
+
+/* Every setting of a compilation, for gatherProgramCreateWithOptions. Fill
+   it with gatherProgramOptionsInit, then change fields: a later version
+   adds fields at the end, and `structSize` tells it which ones the caller
+   knows. */
+typedef struct GatherProgramOptions {
+  /* sizeof(GatherProgramOptions) of the caller's header. */
+  size_t structSize;
+  /* "cpu" (default) or "gpu". */
+  const char *device;
+  /* > 0: OMP_NUM_THREADS for the CPU's OpenMP loops; 0 (default): as set. */
+  int threads;
+  /* LLVM's optimization level, 0 to 3 (default 3); another is an error. */
+  int optLevel;
+  /* GATHER_PROGRAM_* (default 0). */
+  unsigned flags;
+  /* NULL (default) or "native": the host; else a CPU name as for
+     gatherProgramCreateForTarget. */
+  const char *targetCpu;
+  /* Threads LLVM optimizes and generates machine code on (a large module is
+     split into partitions compiled concurrently); 0 (default): one per
+     core; negative: an error. */
+  int compileThreads;
+} GatherProgramOptions;
+
+/* The defaults above, with structSize set. */
+void gatherProgramOptionsInit(GatherProgramOptions *options);
+
+/* Compiles function `entry` (as gatherProgramCreate) with `options` (NULL:
+   the defaults). The other gatherProgramCreate* functions call this. */
+GatherProgram *
+gatherProgramCreateWithOptions(const char *mlirText, const char *entry,
+                               const GatherProgramOptions *options, char *error,
+                               size_t errorSize);
 void gatherProgramDestroy(GatherProgram *program);
 
 /* The vector register width in bits that CPU programs are compiled for: the

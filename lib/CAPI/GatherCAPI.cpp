@@ -21,13 +21,15 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -194,6 +196,66 @@ gatherProgramCreateForTarget(const char *mlirText, const char *entry,
                              const char *device, int threads, int optLevel,
                              unsigned flags, const char *targetCpu, char *error,
                              size_t errorSize) {
+  GatherProgramOptions options;
+  gatherProgramOptionsInit(&options);
+  options.device = device;
+  options.threads = threads;
+  options.optLevel = optLevel;
+  options.flags = flags;
+  options.targetCpu = targetCpu;
+  return gatherProgramCreateWithOptions(mlirText, entry, &options, error,
+                                        errorSize);
+}
+
+extern "C" void gatherProgramOptionsInit(GatherProgramOptions *options) {
+  *options = GatherProgramOptions{};
+  options->structSize = sizeof(GatherProgramOptions);
+  options->device = "cpu";
+  options->optLevel = 3;
+}
+
+/// The caller's options, the fields past its `structSize` (from an older
+/// header) at their defaults; nullopt with `why` for a size this library
+/// cannot read.
+static std::optional<GatherProgramOptions>
+readOptions(const GatherProgramOptions *given, std::string &why) {
+  GatherProgramOptions options;
+  gatherProgramOptionsInit(&options);
+  if (!given)
+    return options;
+  if (given->structSize < sizeof(size_t) ||
+      given->structSize > sizeof(GatherProgramOptions)) {
+    why = "options: structSize " + std::to_string(given->structSize) +
+          " is out of range [" + std::to_string(sizeof(size_t)) + ", " +
+          std::to_string(sizeof(GatherProgramOptions)) +
+          "]: fill the options with gatherProgramOptionsInit";
+    return std::nullopt;
+  }
+  std::memcpy(&options, given, given->structSize);
+  options.structSize = sizeof(GatherProgramOptions);
+  if (options.compileThreads < 0) {
+    why = "options: compileThreads " + std::to_string(options.compileThreads) +
+          " is negative";
+    return std::nullopt;
+  }
+  return options;
+}
+
+extern "C" GatherProgram *
+gatherProgramCreateWithOptions(const char *mlirText, const char *entry,
+                               const GatherProgramOptions *givenOptions,
+                               char *error, size_t errorSize) {
+  std::string optionsError;
+  std::optional<GatherProgramOptions> read =
+      readOptions(givenOptions, optionsError);
+  if (!read) {
+    setError(error, errorSize, optionsError);
+    return nullptr;
+  }
+  const char *device = read->device;
+  const int threads = read->threads;
+  const unsigned flags = read->flags;
+  const char *targetCpu = read->targetCpu;
   std::string deviceName = device ? device : "cpu";
   if (deviceName != "cpu" && deviceName != "gpu") {
     setError(error, errorSize,
@@ -234,12 +296,12 @@ gatherProgramCreateForTarget(const char *mlirText, const char *entry,
     setError(error, errorSize, text);
     return nullptr;
   };
-  // Verified after a check for what crashes MLIR 22's verifiers.
-  program->module = parseSourceString<ModuleOp>(
-      mlirText ? mlirText : "",
-      ParserConfig(&context, /*verifyAfterParse=*/false),
-      /*sourceName=*/"<gather module>");
-  if (!program->module || failed(gather::verifyParsedInput(*program->module)))
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(
+                                   mlirText ? mlirText : "", "<gather module>"),
+                               llvm::SMLoc());
+  program->module = gather::parseInputModule(sourceMgr, &context);
+  if (!program->module)
     return fail("the module does not parse or verify");
   std::string entryError;
   func::FuncOp function = gather::findEntryFunction(
@@ -259,7 +321,8 @@ gatherProgramCreateForTarget(const char *mlirText, const char *entry,
     setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
   gather::JitOptions options;
   options.device = deviceName;
-  options.optLevel = optLevel;
+  options.optLevel = read->optLevel;
+  options.compileThreads = static_cast<unsigned>(read->compileThreads);
   options.destinationEntries =
       (flags & GATHER_PROGRAM_DESTINATION_ENTRIES) && !program->onGpu;
   options.raiseLinalg = !(flags & GATHER_PROGRAM_NO_RAISE);

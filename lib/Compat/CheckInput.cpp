@@ -37,6 +37,8 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/ShapedOpInterfaces.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/SourceMgr.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERCHECKINPUT
@@ -181,4 +183,13 @@ LogicalResult mlir::gather::verifyParsedInput(Operation *op) {
   if (crashes)
     return failure();
   return verify(op);
+}
+
+OwningOpRef<ModuleOp> mlir::gather::parseInputModule(llvm::SourceMgr &sourceMgr,
+                                                     MLIRContext *context) {
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
+      sourceMgr, ParserConfig(context, /*verifyAfterParse=*/false));
+  if (!module || failed(verifyParsedInput(*module)))
+    return nullptr;
+  return module;
 }

@@ -32,6 +32,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CodeGen.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/Threading.h"
@@ -40,6 +41,7 @@
 #include "llvm/Transforms/IPO/MergeFunctions.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
 
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -207,6 +209,19 @@ std::unique_ptr<mlir::gather::JitProgram>
 mlir::gather::compileForJit(ModuleOp module, StringRef entry,
                             const JitOptions &options, std::string &error) {
   MLIRContext *context = module.getContext();
+  // One level for both LLVM's optimization pipeline and its code
+  // generation, as clang's -O flags.
+  std::optional<llvm::CodeGenOptLevel> codeGenLevel =
+      llvm::CodeGenOpt::getLevel(options.optLevel);
+  if (!codeGenLevel) {
+    error = "optimization level " + std::to_string(options.optLevel) +
+            " is out of range [0, 3]";
+    return nullptr;
+  }
+  const llvm::OptimizationLevel level =
+      std::array{llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
+                 llvm::OptimizationLevel::O2,
+                 llvm::OptimizationLevel::O3}[options.optLevel];
   auto function = module.lookupSymbol<func::FuncOp>(entry);
   if (!function) {
     error = ("no function '" + entry + "'").str();
@@ -308,12 +323,7 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     error = "cannot detect the host target";
     return nullptr;
   }
-  llvm::CodeGenOptLevel codeGenLevel =
-      options.optLevel <= 0   ? llvm::CodeGenOptLevel::None
-      : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
-      : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
-                              : llvm::CodeGenOptLevel::Aggressive;
-  tmBuilder->setCodeGenOptLevel(codeGenLevel);
+  tmBuilder->setCodeGenOptLevel(*codeGenLevel);
   auto targetMachine = tmBuilder->createTargetMachine();
   if (!targetMachine) {
     llvm::consumeError(targetMachine.takeError());
@@ -359,11 +369,6 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
   auto sessionErrors = std::make_shared<SessionErrors>();
   (*jit)->getExecutionSession().setErrorReporter(
       [sessionErrors](llvm::Error err) { sessionErrors->add(std::move(err)); });
-  llvm::OptimizationLevel level =
-      options.optLevel <= 0   ? llvm::OptimizationLevel::O0
-      : options.optLevel == 1 ? llvm::OptimizationLevel::O1
-      : options.optLevel == 2 ? llvm::OptimizationLevel::O2
-                              : llvm::OptimizationLevel::O3;
   (*jit)->getIRTransformLayer().setTransform(
       [machineBuilder = *tmBuilder,
        level](llvm::orc::ThreadSafeModule part,

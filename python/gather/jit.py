@@ -63,14 +63,6 @@ def _library():
         lib = ctypes.CDLL(os.path.abspath(path))
         c_char_p, c_int, c_int64, c_size_t, c_void_p = (ctypes.c_char_p, ctypes.c_int, ctypes.c_int64,
                                                         ctypes.c_size_t, ctypes.c_void_p)
-        lib.gatherProgramCreate.restype = c_void_p
-        lib.gatherProgramCreate.argtypes = [c_char_p, c_char_p, c_char_p, c_int, c_char_p, c_size_t]
-        lib.gatherProgramCreateWithOptLevel.restype = c_void_p
-        lib.gatherProgramCreateWithOptLevel.argtypes = [c_char_p, c_char_p, c_char_p, c_int, c_int,
-                                                        c_char_p, c_size_t]
-        lib.gatherProgramCreateWithFlags.restype = c_void_p
-        lib.gatherProgramCreateWithFlags.argtypes = [c_char_p, c_char_p, c_char_p, c_int, c_int,
-                                                     ctypes.c_uint, c_char_p, c_size_t]
         lib.gatherProgramDestroy.argtypes = [c_void_p]
         lib.gatherProgramSelect.restype = c_int
         lib.gatherProgramSelect.argtypes = [c_void_p, c_char_p, c_char_p, c_size_t]
@@ -100,14 +92,23 @@ def _library():
         lib.gatherHostVectorBits.argtypes = []
         lib.gatherTargetDescription.restype = c_int
         lib.gatherTargetDescription.argtypes = [c_char_p, c_char_p, c_size_t]
-        lib.gatherProgramCreateForTarget.restype = c_void_p
-        lib.gatherProgramCreateForTarget.argtypes = [c_char_p, c_char_p, c_char_p, c_int, c_int,
-                                                     ctypes.c_uint, c_char_p, c_char_p, c_size_t]
+        lib.gatherProgramOptionsInit.restype = None
+        lib.gatherProgramOptionsInit.argtypes = [ctypes.POINTER(_Options)]
+        lib.gatherProgramCreateWithOptions.restype = c_void_p
+        lib.gatherProgramCreateWithOptions.argtypes = [c_char_p, c_char_p, ctypes.POINTER(_Options),
+                                                       c_char_p, c_size_t]
         lib.gatherProgramWritesInPlace.restype = c_int
         lib.gatherProgramWritesInPlace.argtypes = [c_void_p]
         lib.gatherFree.argtypes = [c_void_p]
         _lib = lib
         return lib
+
+
+class _Options(ctypes.Structure):
+    """GatherProgramOptions of include/gather-c/Gather.h."""
+    _fields_ = [("structSize", ctypes.c_size_t), ("device", ctypes.c_char_p),
+                ("threads", ctypes.c_int), ("optLevel", ctypes.c_int), ("flags", ctypes.c_uint),
+                ("targetCpu", ctypes.c_char_p), ("compileThreads", ctypes.c_int)]
 
 
 _DESTINATION_ENTRIES = 1  # GATHER_PROGRAM_DESTINATION_ENTRIES
@@ -131,14 +132,20 @@ class Program:
     no copy; see `writes_in_place`); without it `out=` works too, by a copy."""
 
     def __init__(self, mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
-                 destination_entries=False, raise_linalg=True, target_cpu="native"):
+                 destination_entries=False, raise_linalg=True, target_cpu="native",
+                 compile_threads=0):
         lib = _library()
         error = ctypes.create_string_buffer(16384)
-        handle = lib.gatherProgramCreateForTarget(
-            mlir_text.encode(), entry.encode() if entry else None, device.encode(), int(threads),
-            int(opt_level),
-            (_DESTINATION_ENTRIES if destination_entries else 0) | (0 if raise_linalg else _NO_RAISE),
-            target_cpu.encode(), error, len(error))
+        options = _Options()
+        lib.gatherProgramOptionsInit(ctypes.byref(options))
+        device_text, target_text = device.encode(), target_cpu.encode()
+        options.device, options.threads, options.optLevel = device_text, int(threads), int(opt_level)
+        options.flags = ((_DESTINATION_ENTRIES if destination_entries else 0)
+                         | (0 if raise_linalg else _NO_RAISE))
+        options.targetCpu, options.compileThreads = target_text, int(compile_threads)
+        handle = lib.gatherProgramCreateWithOptions(
+            mlir_text.encode(), entry.encode() if entry else None, ctypes.byref(options), error,
+            len(error))
         if not handle:
             raise GatherError(error.value.decode(errors="replace"))
         self._lib, self._handle = lib, handle
@@ -278,17 +285,19 @@ def target_description(target_cpu="native"):
 
 
 def compile(mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
-            destination_entries=False, raise_linalg=True, target_cpu="native"):
+            destination_entries=False, raise_linalg=True, target_cpu="native",
+            compile_threads=0):
     """Compiles a function of an MLIR module (gather ops on tensors) into a
     callable on numpy arrays (every public function: see Program.select).
     `opt_level` is LLVM's (0-3); `destination_entries`: calls with `out=`
     write into the given arrays without a copy (longer compilation);
     `raise_linalg=False` leaves gather-like linalg.generic ops unraised;
     `target_cpu`: "native" (the host) or an x86-64 CPU name LLVM knows
-    ("x86-64-v3" for AVX2) whose features the host has."""
+    ("x86-64-v3" for AVX2) whose features the host has; `compile_threads`:
+    the threads LLVM compiles on (0: one per core)."""
     return Program(mlir_text, entry=entry, device=device, threads=threads, opt_level=opt_level,
                    destination_entries=destination_entries, raise_linalg=raise_linalg,
-                   target_cpu=target_cpu)
+                   target_cpu=target_cpu, compile_threads=compile_threads)
 
 
 _cache = {}

@@ -3,7 +3,8 @@
    and run a gather with the compile-and-run entry points and check the
    numbers, and an out-of-bounds index comes back as an error; then run it
    into a buffer of the caller's (gatherProgramRunInto), and a buffer of the
-   wrong size is an error that leaves it untouched. */
+   wrong size is an error that leaves it untouched; then the options struct
+   (gatherProgramCreateWithOptions) and its rejected settings. */
 // RUN: gather-capi-test 2>&1 | FileCheck %s
 
 #include "gather-c/Gather.h"
@@ -148,5 +149,55 @@ int main(void) {
   // CHECK: wrong size: rc=1 output 0: dimension 0 is 2 but the result's is 3,
   // untouched 1
   gatherProgramDestroy(program);
+
+  /* Every setting in one struct: LLVM on one compile thread at -O1. */
+  GatherProgramOptions options;
+  gatherProgramOptionsInit(&options);
+  printf("defaults: device %s, opt level %d, compile threads %d\n",
+         options.device, options.optLevel, options.compileThreads);
+  // CHECK: defaults: device cpu, opt level 3, compile threads 0
+  options.threads = 1;
+  options.optLevel = 1;
+  options.compileThreads = 1;
+  program = gatherProgramCreateWithOptions(kModule, NULL, &options, error,
+                                           sizeof(error));
+  if (!program) {
+    printf("compile failed: %s\n", error);
+    return 1;
+  }
+  rc = gatherProgramRun(program, inputs, shapes, resultData, resultShapes,
+                        error, sizeof(error));
+  out = (float *)resultData[0];
+  printf("options: rc=%d:", rc);
+  for (int k = 0; rc == 0 && k < 9; ++k)
+    printf(" %g", out[k]);
+  printf("\n");
+  // CHECK: options: rc=0: 9 10 11 0 1 2 3 4 5
+  gatherFree(resultData[0]);
+  gatherFree(resultShapes[0]);
+  gatherProgramDestroy(program);
+  options.compileThreads = -1;
+  printf("negative compile threads: %s\n",
+         gatherProgramCreateWithOptions(kModule, NULL, &options, error,
+                                        sizeof(error))
+             ? "accepted"
+             : error);
+  // CHECK: negative compile threads: options: compileThreads -1 is negative
+  options.compileThreads = 0;
+  options.optLevel = 4;
+  printf("opt level 4: %s\n", gatherProgramCreateWithOptions(
+                                  kModule, NULL, &options, error, sizeof(error))
+                                  ? "accepted"
+                                  : error);
+  // CHECK: opt level 4: optimization level 4 is out of range [0, 3]
+  options.optLevel = 3;
+  options.structSize = 0;
+  printf("no struct size: %s\n",
+         gatherProgramCreateWithOptions(kModule, NULL, &options, error,
+                                        sizeof(error))
+             ? "accepted"
+             : error);
+  // CHECK: no struct size: options: structSize 0 is out of range [8,
+  // CHECK-SAME: fill the options with gatherProgramOptionsInit
   return 0;
 }

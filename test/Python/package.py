@@ -3,7 +3,7 @@
 # cache, gather.compile on a whole module, the ONNX importer end to end, the
 # host's vector width (jit.host_vector_bits) and target description
 # (jit.target_description, against /proc/cpuinfo and sysfs), programs for a
-# named CPU (target_cpu), and
+# named CPU (target_cpu), the compile threads and optimization level, and
 # errors as exceptions (compile diagnostics, a module MLIR 22's verifier
 # would crash on, out-of-bounds under `error`, bad arguments) with the
 # interpreter still alive afterwards.
@@ -17,11 +17,14 @@
 # CHECK: x86-64-v3: vector-bits 256, result ok
 # CHECK: target error: unknown target CPU 'pentium9'
 # CHECK: missing features: ok
+# CHECK: one compile thread at -O1: result ok
 # CHECK: error: gather.block at <gather module>:{{[0-9]+}}:{{[0-9]+}}: index 5 at indices[1] is out of range [-5, 4] for dimension 0 (size 5)
 # CHECK: error: the module does not parse or verify | <gather module>:1:{{[0-9]+}}: error: 'gather.block' op operand #1 must be ranked tensor or memref of signless integer
 # CHECK: error: the module does not parse or verify | <gather module>:1:{{[0-9]+}}: error: 'tensor.concat' op concatenation dim -1 is negative
 # CHECK: error: argument 0: dtype float64 does not match element type f32
 # CHECK: error: out_of_bounds must be 'error', 'clamp', 'fill' or 'unchecked', got 'wrap'
+# CHECK: error: options: compileThreads -1 is negative
+# CHECK: error: optimization level 7 is out of range [0, 3]
 # CHECK: still alive
 import glob
 import os
@@ -124,11 +127,12 @@ wrong = {k: (host[k], v) for k, v in want.items() if v is not None and host[k] !
 print("host target:", "as the CPU's flags and the OS's caches say" if not wrong else wrong)
 
 # A program for AVX2 where the host has it (every x86-64 machine CI runs on).
+gather_text = ("func.func @f(%d: tensor<5x3xf32>, %i: tensor<4xi64>) -> tensor<4x3xf32> {\n"
+               "  %e = tensor.empty() : tensor<4x3xf32>\n"
+               "  %r = gather.block %d[%i] axis = 0 into %e : tensor<5x3xf32>, tensor<4xi64> into tensor<4x3xf32>\n"
+               "  return %r : tensor<4x3xf32>\n}")
 if "avx2" in flags:
-    v3 = gather.compile(gather_text := "func.func @f(%d: tensor<5x3xf32>, %i: tensor<4xi64>) -> tensor<4x3xf32> {\n"
-                        "  %e = tensor.empty() : tensor<4x3xf32>\n"
-                        "  %r = gather.block %d[%i] axis = 0 into %e : tensor<5x3xf32>, tensor<4xi64> into tensor<4x3xf32>\n"
-                        "  return %r : tensor<4x3xf32>\n}", target_cpu="x86-64-v3")
+    v3 = gather.compile(gather_text, target_cpu="x86-64-v3")
     result = v3(d, np.array([4, 0, -1, 2]))
     ok = np.array_equal(result[0] if isinstance(result, tuple) else result, np.take(d, [4, 0, -1, 2], axis=0))
     print(f"x86-64-v3: vector-bits {jit.target_description('x86-64-v3')['vector-bits']}, result",
@@ -149,6 +153,10 @@ except gather.GatherError as e:
     print("missing features:", "ok" if "avx512f" not in flags and "lacks" in str(e) and "avx512f" in str(e)
           else str(e))
 
+one = gather.compile(gather_text, compile_threads=1, opt_level=1)(d, np.array([3, -5, 0, 4]))
+one = one[0] if isinstance(one, tuple) else one
+print("one compile thread at -O1: result", "ok" if np.array_equal(one, np.take(d, [3, -5, 0, 4], axis=0)) else "wrong")
+
 for attempt in (
         lambda: gather.block(d, np.array([0, 5])),
         lambda: gather.compile("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> { %0 = gather.block %a[%a] axis = 0 into %a : "
@@ -157,7 +165,9 @@ for attempt in (
         lambda: gather.compile("func.func @f(%a: tensor<2xf32>) -> tensor<4xf32> { %0 = tensor.concat dim(-1) %a, %a : "
                                "(tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>\n return %0 : tensor<4xf32> }"),
         lambda: f(d.astype(np.float64), np.array([0])),
-        lambda: gather.block(d, np.array([0]), out_of_bounds="wrap")):
+        lambda: gather.block(d, np.array([0]), out_of_bounds="wrap"),
+        lambda: gather.compile(gather_text, compile_threads=-1),
+        lambda: gather.compile(gather_text, opt_level=7)):
     try:
         attempt()
         print("error: none raised")

@@ -36,7 +36,6 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
@@ -268,10 +267,9 @@ int main(int argc, char **argv) {
     sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   }
   SourceMgrDiagnosticHandler fileDiagHandler(sourceMgr, &context, llvm::errs());
-  // Verified after a check for what crashes MLIR 22's verifiers.
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
-      sourceMgr, ParserConfig(&context, /*verifyAfterParse=*/false));
-  if (!module || failed(mlir::gather::verifyParsedInput(*module)))
+  OwningOpRef<ModuleOp> module =
+      mlir::gather::parseInputModule(sourceMgr, &context);
+  if (!module)
     fail("could not parse " + inputFile);
 
   if (device != "cpu" && device != "gpu")

@@ -15,7 +15,13 @@
 #ifndef GATHER_COMPAT_PASSES_H
 #define GATHER_COMPAT_PASSES_H
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/Pass.h"
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
 
 namespace mlir {
 class RewritePatternSet;
@@ -35,6 +41,12 @@ namespace mlir::gather {
 /// that parse input (gather-run, the C API) parse with verifyAfterParse
 /// off and call this instead.
 LogicalResult verifyParsedInput(Operation *op);
+
+/// Parses the module in `sourceMgr`'s main buffer and verifies it with
+/// verifyParsedInput; null (with the diagnostics emitted) on failure. What
+/// gather-run and the C API read goes through this.
+OwningOpRef<ModuleOp> parseInputModule(llvm::SourceMgr &sourceMgr,
+                                       MLIRContext *context);
 
 /// The pattern of gather-expand-shapes-to-reinterpret-casts, for pipelines
 /// that run MLIR 22's expand-strided-metadata on reshapes with several

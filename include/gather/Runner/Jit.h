@@ -52,8 +52,9 @@ struct JitOptions {
   /// MLIR's own, for one); it must lower the module to the LLVM dialect with
   /// the functions' tensors bufferized at their boundaries.
   std::string pipeline;
-  /// LLVM optimization and code generation level, 0 to 3. Lower levels
-  /// compile faster (the batched differential tests use 1).
+  /// LLVM optimization and code generation level, 0 to 3 (another is an
+  /// error). Lower levels compile faster (the batched differential tests
+  /// use 1).
   int optLevel = 3;
   /// CPU only: also compile `<name>__into` and `<name>__shape` for the
   /// public functions (--gather-destination-entries).
