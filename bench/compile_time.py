@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Compile-time scaling: functions that chain N gathers of all four kinds
-through the CPU pipeline (gather-opt --gather-cpu-pipeline), the GPU pipeline
+through the CPU pipeline (gather-opt --gather-cpu-pipeline, which verifies
+the IR after every pass; `cpu, no verify` is the same with
+--verify-each=false, as the JIT runs it), the GPU pipeline
 (--gather-gpu-pipeline, PTX) and gather-run (JIT to machine code and one
 run), printing the seconds and the growth exponent between sizes
 (log(t2 / t1) / log(n2 / n1): 1.0 is linear).
@@ -147,7 +149,11 @@ def main():
             with open(path, "w") as f:
                 f.write(chain_module(n, shapes == "dynamic", policy))
             files[n] = path
+        # gather-opt verifies after every pass; the JIT (gather-run, the C
+        # API) verifies the pipeline's input and output only.
         rows = [("cpu pipeline", lambda n: [opt, files[n], cpu, "-o", os.devnull], sizes),
+                ("cpu, no verify", lambda n: [opt, files[n], cpu, "--verify-each=false", "-o",
+                                              os.devnull], sizes),
                 ("gpu pipeline", lambda n: [opt, files[n], "--gather-gpu-pipeline=format=isa", "-o", os.devnull],
                  [n for n in sizes if n in gpu_sizes]),
                 ("gather-run", lambda n: [run, files[n], *run_pipeline, "--compile-times",

@@ -861,14 +861,17 @@ def execute(rng, cases, tools, work, process_cases, large_dims, large_cases=0.0)
     batch = [difftest.make_case(op, rng, large_dims,
                                 "large" if rng.random() < large_cases else "tiny")
              for _ in range(cases)]
-    result = difftest.run_batch(batch, 0, tools, work, "cpu", 0, into=True)
+    # Every pass's output verified: a pass that breaks the IR is a finding
+    # even where the code it ends in runs right.
+    result = difftest.run_batch(batch, 0, tools, work, "cpu", 0, into=True, verify_each=True)
     if result is None:
-        result = {i: difftest.run_case(c, tools, work, i) for i, c in enumerate(batch)}
+        result = {i: difftest.run_case(c, tools, work, i, verify_each=True)
+                  for i, c in enumerate(batch)}
     executed += len(batch)
     problems += [f"execute {op} case: {batch[i].describe()}: {p}" for i, p in result.items() if p]
     for i in range(process_cases):
         case = difftest.make_case(op, rng, large_dims)
-        p = difftest.run_case(case, tools, work, 10**6 + i)
+        p = difftest.run_case(case, tools, work, 10**6 + i, verify_each=True)
         executed += 1
         if p:
             problems.append(f"execute {op} process case: {case.describe()}: {p}")

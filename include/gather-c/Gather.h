@@ -98,6 +98,10 @@ typedef struct GatherProgramOptions {
      split into partitions compiled concurrently); 0 (default): one per
      core; negative: an error. */
   int compileThreads;
+  /* Nonzero: verify the module after every pass of the pipeline, which
+     names a pass that breaks the IR; 0 (default): its input and output
+     only, which compiles large modules faster. */
+  int verifyEach;
 } GatherProgramOptions;
 
 /* The defaults above, with structSize set. */

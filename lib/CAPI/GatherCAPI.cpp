@@ -323,6 +323,7 @@ gatherProgramCreateWithOptions(const char *mlirText, const char *entry,
   options.device = deviceName;
   options.optLevel = read->optLevel;
   options.compileThreads = static_cast<unsigned>(read->compileThreads);
+  options.verifyEach = read->verifyEach != 0;
   options.destinationEntries =
       (flags & GATHER_PROGRAM_DESTINATION_ENTRIES) && !program->onGpu;
   options.raiseLinalg = !(flags & GATHER_PROGRAM_NO_RAISE);

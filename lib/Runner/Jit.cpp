@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
@@ -299,9 +300,20 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     error = "unknown device '" + options.device + "' (cpu or gpu)";
     return nullptr;
   }
+  // Verifying the whole module after every pass took a third of the
+  // pipeline's time for large modules (docs/Library.md, compile time). The
+  // input was verified when it was parsed; the output is verified once
+  // here, as LLVM's opt and llc do by default. gather-opt, the tests'
+  // differential runs and the fuzzer verify after every pass.
+  pm.enableVerifier(options.verifyEach);
   Clock::time_point start = Clock::now();
   if (failed(pm.run(module))) {
     error = "compilation failed";
+    return nullptr;
+  }
+  if (!options.verifyEach && failed(verify(module))) {
+    error = "the lowered module does not verify (--verify-each names the "
+            "pass that broke it)";
     return nullptr;
   }
 

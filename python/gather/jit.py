@@ -108,7 +108,8 @@ class _Options(ctypes.Structure):
     """GatherProgramOptions of include/gather-c/Gather.h."""
     _fields_ = [("structSize", ctypes.c_size_t), ("device", ctypes.c_char_p),
                 ("threads", ctypes.c_int), ("optLevel", ctypes.c_int), ("flags", ctypes.c_uint),
-                ("targetCpu", ctypes.c_char_p), ("compileThreads", ctypes.c_int)]
+                ("targetCpu", ctypes.c_char_p), ("compileThreads", ctypes.c_int),
+                ("verifyEach", ctypes.c_int)]
 
 
 _DESTINATION_ENTRIES = 1  # GATHER_PROGRAM_DESTINATION_ENTRIES
@@ -133,7 +134,7 @@ class Program:
 
     def __init__(self, mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
                  destination_entries=False, raise_linalg=True, target_cpu="native",
-                 compile_threads=0):
+                 compile_threads=0, verify_each=False):
         lib = _library()
         error = ctypes.create_string_buffer(16384)
         options = _Options()
@@ -143,6 +144,7 @@ class Program:
         options.flags = ((_DESTINATION_ENTRIES if destination_entries else 0)
                          | (0 if raise_linalg else _NO_RAISE))
         options.targetCpu, options.compileThreads = target_text, int(compile_threads)
+        options.verifyEach = int(bool(verify_each))
         handle = lib.gatherProgramCreateWithOptions(
             mlir_text.encode(), entry.encode() if entry else None, ctypes.byref(options), error,
             len(error))
@@ -286,7 +288,7 @@ def target_description(target_cpu="native"):
 
 def compile(mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
             destination_entries=False, raise_linalg=True, target_cpu="native",
-            compile_threads=0):
+            compile_threads=0, verify_each=False):
     """Compiles a function of an MLIR module (gather ops on tensors) into a
     callable on numpy arrays (every public function: see Program.select).
     `opt_level` is LLVM's (0-3); `destination_entries`: calls with `out=`
@@ -294,10 +296,12 @@ def compile(mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
     `raise_linalg=False` leaves gather-like linalg.generic ops unraised;
     `target_cpu`: "native" (the host) or an x86-64 CPU name LLVM knows
     ("x86-64-v3" for AVX2) whose features the host has; `compile_threads`:
-    the threads LLVM compiles on (0: one per core)."""
+    the threads LLVM compiles on (0: one per core); `verify_each`: verify
+    the IR after every pass, not only the pipeline's input and output."""
     return Program(mlir_text, entry=entry, device=device, threads=threads, opt_level=opt_level,
                    destination_entries=destination_entries, raise_linalg=raise_linalg,
-                   target_cpu=target_cpu, compile_threads=compile_threads)
+                   target_cpu=target_cpu, compile_threads=compile_threads,
+                   verify_each=verify_each)
 
 
 _cache = {}

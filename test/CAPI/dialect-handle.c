@@ -150,15 +150,19 @@ int main(void) {
   // untouched 1
   gatherProgramDestroy(program);
 
-  /* Every setting in one struct: LLVM on one compile thread at -O1. */
+  /* Every setting in one struct: LLVM on one compile thread at -O1, the IR
+     verified after every pass. */
   GatherProgramOptions options;
   gatherProgramOptionsInit(&options);
-  printf("defaults: device %s, opt level %d, compile threads %d\n",
-         options.device, options.optLevel, options.compileThreads);
-  // CHECK: defaults: device cpu, opt level 3, compile threads 0
+  printf("defaults: device %s, opt level %d, compile threads %d, verify each "
+         "%d\n",
+         options.device, options.optLevel, options.compileThreads,
+         options.verifyEach);
+  // CHECK: defaults: device cpu, opt level 3, compile threads 0, verify each 0
   options.threads = 1;
   options.optLevel = 1;
   options.compileThreads = 1;
+  options.verifyEach = 1;
   program = gatherProgramCreateWithOptions(kModule, NULL, &options, error,
                                            sizeof(error));
   if (!program) {

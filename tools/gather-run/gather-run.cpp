@@ -8,6 +8,7 @@
 //              [--threads N] [--bench N] [--reference] [--no-fusion]
 //              [--no-raise] [--pipeline TEXT] [--vector-bits N]
 //              [--device cpu|gpu] [--compile-threads N] [--compile-times]
+//              [--verify-each]
 //
 // Compiles the function with --gather-cpu-pipeline (or, with --device gpu,
 // --gather-gpu-pipeline for the GPU found at run time), JIT-compiles it
@@ -131,6 +132,12 @@ static llvm::cl::opt<unsigned> compileThreads(
                    "on the partitions of a large module (default 0: one per "
                    "core; 1: the whole module on one thread)"),
     llvm::cl::init(0));
+static llvm::cl::opt<bool> verifyEach(
+    "verify-each",
+    llvm::cl::desc("Verify the module after every pass of the pipeline (as "
+                   "gather-opt does), not only its input and output, so "
+                   "that a pass that breaks the IR is named"),
+    llvm::cl::init(false));
 static llvm::cl::opt<bool> compileTimes(
     "compile-times",
     llvm::cl::desc("Print the seconds of each compilation phase (MLIR "
@@ -348,6 +355,7 @@ int main(int argc, char **argv) {
   jitOptions.targetCpu = targetCpu;
   jitOptions.destinationEntries = destinationEntries;
   jitOptions.compileThreads = compileThreads;
+  jitOptions.verifyEach = verifyEach;
   std::string jitError;
   std::unique_ptr<mlir::gather::JitProgram> program =
       mlir::gather::compileForJit(*module, name, jitOptions, jitError);

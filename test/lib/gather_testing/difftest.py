@@ -464,7 +464,7 @@ def output_shape(case, want):
                    "elements": case.data.ndim}[case.op]
 
 
-def run_case(case, tools, work, index, device="cpu"):
+def run_case(case, tools, work, index, device="cpu", verify_each=False):
     try:
         want = case.expected()
         want_error = None
@@ -488,7 +488,8 @@ def run_case(case, tools, work, index, device="cpu"):
     for label, path in (("direct", src), ("canonical", canon)):
         out = os.path.join(work, f"c{index}_{label}.npy")
         r = subprocess.run([tools["gather-run"], path, "--device", device, "--input", data_path,
-                            "--input", idx_path, "--output", out],
+                            "--input", idx_path, "--output", out]
+                           + (["--verify-each"] if verify_each else []),
                            capture_output=True, text=True)
         if want_error is not None:
             # Both runs name the op as written (canonicalization records it
@@ -612,13 +613,15 @@ def run_into(program, case, want):
     return None
 
 
-def run_batch(cases, first, tools, work, device, opt_level, canonical=True, into=False):
+def run_batch(cases, first, tools, work, device, opt_level, canonical=True, into=False,
+              verify_each=False):
     """Runs cases[i] as function @c<first+i> of one module, compiled once as
     written and (with `canonical`) once after --canonicalize, in this
     process through the C API. With `into` (CPU), the form as written is
     compiled with destination entries and every case also runs with out=
     (the compiled code writing into an array filled with garbage first).
-    Returns {case number: problem} for the failures."""
+    `verify_each` verifies the IR after every pass of the pipeline (the
+    fuzzer's setting). Returns {case number: problem} for the failures."""
     from gather import jit
     problems, wants, names, written = {}, {}, [], {}
     parts = []
@@ -654,7 +657,7 @@ def run_batch(cases, first, tools, work, device, opt_level, canonical=True, into
         try:
             in_place = into and label == "direct" and device == "cpu"
             program = jit.compile(text, entry=f"c{names[0]}", device=device, opt_level=opt_level,
-                                  destination_entries=in_place)
+                                  destination_entries=in_place, verify_each=verify_each)
         except jit.GatherError:
             return None
         for index in names:
