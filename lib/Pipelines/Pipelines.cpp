@@ -244,6 +244,7 @@ static void addGpuKernels(OpPassManager &pm,
   pm.addPass(createCSEPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createGatherDedupGpuKernels());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   pm.addPass(createGatherRolledLoops());
   pm.addPass(createLowerAffinePass());

@@ -9,7 +9,7 @@
 # RUN: %python %s %gather_bin %t | FileCheck %s
 # CHECK: pipeline outlined 20 functions for 240 gathers, split @main into {{[0-9]+}} pieces
 # CHECK: without outlining: split @main into {{[1-9][0-9]*}} pieces
-# CHECK: gpu pipeline: 240 kernels in {{[1-9][0-9]*}} pieces
+# CHECK: gpu pipeline: 240 kernels in {{[1-9][0-9]*}} pieces, 15 distinct
 # CHECK: long chain of 240 gathers: equal to the reference
 # CHECK: without outlining, 2 compile threads: 8 LLVM modules, equal to the reference
 # CHECK: without outlining, 1 compile thread: 1 LLVM module, equal to the reference
@@ -87,13 +87,15 @@ lowered = subprocess.run([os.path.join(bin_dir, "gather-opt"), src_path,
 print(f"without outlining: split @main into {lowered.count('llvm.func @main_part')} pieces")
 
 # The GPU pipeline splits the chain too: the buffers the host keeps for the
-# deallocation of the pieces' results stay on the host.
+# deallocation of the pieces' results stay on the host. Identical kernels
+# are compiled once (gather-dedup-gpu-kernels): one per distinct gather.
 gpu = subprocess.run([os.path.join(bin_dir, "gather-opt"), src_path, "--gather-gpu-pipeline=format=isa"],
                      capture_output=True, text=True)
 if gpu.returncode != 0:
     sys.exit(f"gpu pipeline failed: {gpu.stderr[:2000]}")
 print(f"gpu pipeline: {gpu.stdout.count('gpu.launch_func')} kernels in "
-      f"{gpu.stdout.count('llvm.func @main_part')} pieces")
+      f"{gpu.stdout.count('llvm.func @main_part')} pieces, "
+      f"{gpu.stdout.count('gpu.binary @')} distinct")
 
 inputs = [x0]
 for source in (good, bad, nonneg):

@@ -7,7 +7,9 @@
 // Two steps: --convert-gather-to-gpu lowers gather ops on tensors to
 // device-ready loops (the shared semantics, one parallel linalg.generic per
 // gather, the index check as a device flag kernel), and after
-// bufferization --gather-map-to-gpu puts loops and buffers on the device.
+// bufferization --gather-map-to-gpu puts loops and buffers on the device;
+// after kernel outlining --gather-dedup-gpu-kernels keeps one of each set of
+// identical kernel modules.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +25,7 @@ namespace gather {
 
 #define GEN_PASS_DECL_CONVERTGATHERTOGPU
 #define GEN_PASS_DECL_GATHERMAPTOGPU
+#define GEN_PASS_DECL_GATHERDEDUPGPUKERNELS
 #include "gather/Conversion/Passes.h.inc"
 
 /// Patterns that lower every gather op to device-ready loops on tensors

@@ -159,6 +159,21 @@ def GatherMapToGPU : Pass<"gather-map-to-gpu", "ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def GatherDedupGpuKernels : Pass<"gather-dedup-gpu-kernels", "ModuleOp"> {
+  let summary = "Keep one kernel module of each set of identical ones";
+  let description = [{
+    `gpu-kernel-outlining` gives every `gpu.launch` a `gpu.module` of its
+    own, so a function that gathers the same way many times (a layer
+    repeated in a model) has as many identical kernel modules, each
+    converted to NVVM, compiled by LLVM and ptxas, and loaded at run time.
+    This pass compares the kernel modules by their contents (everything but
+    the module's name), keeps the first of each set of identical ones and
+    points the other modules' uses (`gpu.launch_func`) at it. Runs after
+    `gpu-kernel-outlining`.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def ConvertLinalgToGather : Pass<"convert-linalg-to-gather"> {
   let summary = "Raise gather-like linalg.generic ops into gather ops";
   let description = [{
