@@ -240,8 +240,11 @@ static void addGpuKernels(OpPassManager &pm,
   GatherMapToGPUOptions mapOptions;
   mapOptions.threadsPerBlock = options.threadsPerBlock;
   pm.addPass(createGatherMapToGPU(mapOptions));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  // The launch bodies are in the functions: each is cleaned up on its own,
+  // the functions in parallel.
+  OpPassManager &funcs = pm.nest<func::FuncOp>();
+  funcs.addPass(createCanonicalizerPass());
+  funcs.addPass(createCSEPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createGatherDedupGpuKernels());
@@ -285,8 +288,9 @@ static void addGpuHostToLLVM(OpPassManager &pm,
   pm.addPass(createGatherDropObjectTimes());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertToLLVMPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  OpPassManager &hostFuncs = pm.nest<LLVM::LLVMFuncOp>();
+  hostFuncs.addPass(createCanonicalizerPass());
+  hostFuncs.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
