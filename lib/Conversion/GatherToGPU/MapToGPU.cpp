@@ -30,6 +30,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace mlir::gather {
@@ -348,7 +349,7 @@ static Value stripCasts(Value memref) {
 /// Stack slots, buffers kept on the host (and casts of them), and the
 /// arguments of private host helpers that every caller passes such a buffer.
 static bool isHostMemory(Value memref, const llvm::DenseSet<Value> &keptOnHost,
-                         ModuleOp module) {
+                         SymbolUserMap &callers) {
   memref = stripCasts(memref);
   if (memref.getDefiningOp<memref::AllocaOp>() || keptOnHost.contains(memref))
     return true;
@@ -358,13 +359,10 @@ static bool isHostMemory(Value memref, const llvm::DenseSet<Value> &keptOnHost,
   auto fn = dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp());
   if (!fn || !fn.isPrivate() || !HostBuffers::isHostFunction(fn))
     return false;
-  std::optional<SymbolTable::UseRange> uses = fn.getSymbolUses(module);
-  if (!uses)
-    return false;
-  return llvm::all_of(*uses, [&](const SymbolTable::SymbolUse &use) {
-    auto call = dyn_cast<func::CallOp>(use.getUser());
+  return llvm::all_of(callers.getUsers(fn), [&](Operation *user) {
+    auto call = dyn_cast<func::CallOp>(user);
     return call && isHostMemory(call.getOperand(argument.getArgNumber()),
-                                keptOnHost, module);
+                                keptOnHost, callers);
   });
 }
 
@@ -504,6 +502,10 @@ struct GatherMapToGPUPass
 
     // Anything that still reads or writes memory on the host would touch
     // device buffers from the CPU: reject it instead of crashing at run time.
+    // The callers of every function are collected once: a walk of the
+    // module per host load took most of the pass for large modules.
+    SymbolTableCollection symbolTables;
+    SymbolUserMap callers(symbolTables, module);
     WalkResult result = module.walk([&](Operation *op) {
       if (isInsideLaunch(op) || op->getParentOfType<gpu::GPUModuleOp>())
         return WalkResult::advance();
@@ -512,7 +514,7 @@ struct GatherMapToGPUPass
         memref = load.getMemRef();
       else if (auto store = dyn_cast<memref::StoreOp>(op))
         memref = store.getMemRef();
-      if (memref && !isHostMemory(memref, keptOnHost, module)) {
+      if (memref && !isHostMemory(memref, keptOnHost, callers)) {
         op->emitOpError("on the host would access device memory; "
                         "gather-map-to-gpu cannot place it on the GPU");
         return WalkResult::interrupt();
