@@ -276,10 +276,13 @@ static void addGpuBinary(OpPassManager &pm,
 /// cse after convert-to-llvm clean up the descriptor arithmetic of both.
 static void addGpuHostToLLVM(OpPassManager &pm,
                              const GatherGpuPipelineOptions &options) {
-  pm.addPass(createGatherExpandShapesToReinterpretCasts());
-  pm.addPass(memref::createExpandStridedMetadataPass());
+  // The kernels are NVVM already: only the host functions have views left,
+  // each lowered on its own.
+  OpPassManager &hostViews = pm.nest<func::FuncOp>();
+  hostViews.addPass(createGatherExpandShapesToReinterpretCasts());
+  hostViews.addPass(memref::createExpandStridedMetadataPass());
   // expand-strided-metadata makes affine index math on the host.
-  pm.addPass(createLowerAffinePass());
+  hostViews.addPass(createLowerAffinePass());
   pm.addPass(createGpuToLLVMConversionPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format.getValue();
