@@ -167,9 +167,19 @@ def GatherDedupGpuKernels : Pass<"gather-dedup-gpu-kernels", "ModuleOp"> {
     repeated in a model) has as many identical kernel modules, each
     converted to NVVM, compiled by LLVM and ptxas, and loaded at run time.
     This pass compares the kernel modules by their contents (everything but
-    the module's name), keeps the first of each set of identical ones and
-    points the other modules' uses (`gpu.launch_func`) at it. Runs after
+    the names of the module and of its kernels, which outlining takes from
+    the host function), keeps the first of each set of identical ones and
+    points the uses of the others' kernels (`gpu.launch_func`) at the
+    kernel in the same position of the kept module. Runs after
     `gpu-kernel-outlining`.
+
+    ```mlir
+    gpu.launch_func @f_kernel::@f_kernel ...
+    gpu.launch_func @g_kernel::@g_kernel ...  // the same body as @f_kernel
+    // becomes
+    gpu.launch_func @f_kernel::@f_kernel ...
+    gpu.launch_func @f_kernel::@f_kernel ...  // and @g_kernel is erased
+    ```
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
