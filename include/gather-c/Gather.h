@@ -104,7 +104,7 @@ typedef struct GatherProgramOptions {
   int verifyEach;
 } GatherProgramOptions;
 
-/* The defaults above, with structSize set. */
+/* The defaults above, with structSize set (NULL: does nothing). */
 void gatherProgramOptionsInit(GatherProgramOptions *options);
 
 /* Compiles function `entry` (as gatherProgramCreate) with `options` (NULL:

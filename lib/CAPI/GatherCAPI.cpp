@@ -208,6 +208,8 @@ gatherProgramCreateForTarget(const char *mlirText, const char *entry,
 }
 
 extern "C" void gatherProgramOptionsInit(GatherProgramOptions *options) {
+  if (!options)
+    return;
   *options = GatherProgramOptions{};
   options->structSize = sizeof(GatherProgramOptions);
   options->device = "cpu";

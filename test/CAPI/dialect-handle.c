@@ -153,6 +153,7 @@ int main(void) {
   /* Every setting in one struct: LLVM on one compile thread at -O1, the IR
      verified after every pass. */
   GatherProgramOptions options;
+  gatherProgramOptionsInit(NULL);
   gatherProgramOptionsInit(&options);
   printf("defaults: device %s, opt level %d, compile threads %d, verify each "
          "%d\n",
