@@ -152,6 +152,37 @@ void addPackedInterfaces(llvm::Module &module) {
   }
 }
 
+/// The first pass that failed, or (with the verifier on) after which the
+/// IR did not verify; nested pipelines run on several threads.
+class FailedPass {
+public:
+  void record(StringRef argument) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (first.empty())
+      first = argument.str();
+  }
+  std::string name() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return first;
+  }
+
+private:
+  std::mutex mutex;
+  std::string first;
+};
+
+struct FailedPassRecorder : PassInstrumentation {
+  explicit FailedPassRecorder(std::shared_ptr<FailedPass> failed)
+      : failed(std::move(failed)) {}
+  void runAfterPassFailed(Pass *pass, Operation *) override {
+    // The adaptors that run nested pipelines (no argument of their own)
+    // fail after the pass they ran.
+    if (!pass->getArgument().empty())
+      failed->record(pass->getArgument());
+  }
+  std::shared_ptr<FailedPass> failed;
+};
+
 /// `module` split for `threads` compile threads, each partition in a
 /// context of its own (a bitcode round trip), or whole when it is small or
 /// has constructors (the GPU module loads, which LLJIT's IR platform finds
@@ -306,9 +337,14 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
   // here, as LLVM's opt and llc do by default. gather-opt, the tests'
   // differential runs and the fuzzer verify after every pass.
   pm.enableVerifier(options.verifyEach);
+  auto failedPass = std::make_shared<FailedPass>();
+  pm.addInstrumentation(std::make_unique<FailedPassRecorder>(failedPass));
   Clock::time_point start = Clock::now();
   if (failed(pm.run(module))) {
     error = "compilation failed";
+    std::string name = failedPass->name();
+    if (!name.empty())
+      error += " in pass '" + name + "'";
     return nullptr;
   }
   if (!options.verifyEach && failed(verify(module))) {

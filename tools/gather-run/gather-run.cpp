@@ -215,8 +215,14 @@ static func::FuncOp findEntry(ModuleOp module) {
   return entry;
 }
 
+namespace mlir::gather::test {
+void registerTestBreakIRPass();
+} // namespace mlir::gather::test
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // For the tests of --pipeline whose output does not verify.
+  mlir::gather::test::registerTestBreakIRPass();
   std::vector<char *> args;
   for (int i = 0; i < argc; ++i) {
     std::string arg = argv[i];
@@ -360,8 +366,9 @@ int main(int argc, char **argv) {
   std::unique_ptr<mlir::gather::JitProgram> program =
       mlir::gather::compileForJit(*module, name, jitOptions, jitError);
   if (!program)
-    fail(jitError == "compilation failed"
-             ? "compilation of " + inputFile + " failed"
+    fail(llvm::StringRef(jitError).starts_with("compilation failed")
+             ? "compilation of " + inputFile + " failed" +
+                   llvm::StringRef(jitError).drop_front(18)
              : llvm::Twine(jitError));
   if (compileTimes) {
     const mlir::gather::JitProgram::Times &times = program->times;
