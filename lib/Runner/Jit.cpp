@@ -24,6 +24,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -46,6 +47,7 @@
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 using namespace mlir;
 
@@ -66,25 +68,28 @@ constexpr unsigned kSplitInstructions = 2000;
 /// them even out the threads' work.
 constexpr unsigned kPartitionsPerThread = 4;
 
-/// The errors ORC's session reports while it compiles and links on its
-/// threads, joined by "; ".
-class SessionErrors {
+/// Messages that threads report while the JIT compiles (ORC's session
+/// errors, the passes that fail in nested pipelines).
+class Messages {
 public:
-  void add(llvm::Error err) {
-    std::string text = llvm::toString(std::move(err));
+  void add(std::string text) {
     std::lock_guard<std::mutex> lock(mutex);
-    if (!joined.empty())
-      joined += "; ";
-    joined += text;
+    texts.push_back(std::move(text));
   }
-  std::string take() {
+  /// All of them, joined by "; ".
+  std::string joined() {
     std::lock_guard<std::mutex> lock(mutex);
-    return std::move(joined);
+    return llvm::join(texts, "; ");
+  }
+  /// The first, or "".
+  std::string first() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return texts.empty() ? std::string() : texts.front();
   }
 
 private:
   std::mutex mutex;
-  std::string joined;
+  std::vector<std::string> texts;
 };
 
 /// Runs `passes` (built with a PassBuilder for `machine`) on `module`.
@@ -152,35 +157,16 @@ void addPackedInterfaces(llvm::Module &module) {
   }
 }
 
-/// The first pass that failed, or (with the verifier on) after which the
-/// IR did not verify; nested pipelines run on several threads.
-class FailedPass {
-public:
-  void record(StringRef argument) {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (first.empty())
-      first = argument.str();
-  }
-  std::string name() {
-    std::lock_guard<std::mutex> lock(mutex);
-    return first;
-  }
-
-private:
-  std::mutex mutex;
-  std::string first;
-};
-
+/// Records the passes that failed or (with the verifier on) after which
+/// the IR did not verify, in the order they did.
 struct FailedPassRecorder : PassInstrumentation {
-  explicit FailedPassRecorder(std::shared_ptr<FailedPass> failed)
-      : failed(std::move(failed)) {}
   void runAfterPassFailed(Pass *pass, Operation *) override {
     // The adaptors that run nested pipelines (no argument of their own)
     // fail after the pass they ran.
     if (!pass->getArgument().empty())
-      failed->record(pass->getArgument());
+      failed.add(pass->getArgument().str());
   }
-  std::shared_ptr<FailedPass> failed;
+  Messages failed;
 };
 
 /// `module` split for `threads` compile threads, each partition in a
@@ -337,12 +323,13 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
   // here, as LLVM's opt and llc do by default. gather-opt, the tests'
   // differential runs and the fuzzer verify after every pass.
   pm.enableVerifier(options.verifyEach);
-  auto failedPass = std::make_shared<FailedPass>();
-  pm.addInstrumentation(std::make_unique<FailedPassRecorder>(failedPass));
+  auto recorder = std::make_unique<FailedPassRecorder>();
+  Messages &failedPasses = recorder->failed;
+  pm.addInstrumentation(std::move(recorder));
   Clock::time_point start = Clock::now();
   if (failed(pm.run(module))) {
     error = "compilation failed";
-    std::string name = failedPass->name();
+    std::string name = failedPasses.first();
     if (!name.empty())
       error += " in pass '" + name + "'";
     return nullptr;
@@ -414,9 +401,11 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
   // ORC reports why a materialization failed (a symbol no library defines)
   // to the session, on stderr by default, and returns only "failed to
   // materialize": the reason goes into `error` instead.
-  auto sessionErrors = std::make_shared<SessionErrors>();
+  auto sessionErrors = std::make_shared<Messages>();
   (*jit)->getExecutionSession().setErrorReporter(
-      [sessionErrors](llvm::Error err) { sessionErrors->add(std::move(err)); });
+      [sessionErrors](llvm::Error err) {
+        sessionErrors->add(llvm::toString(std::move(err)));
+      });
   (*jit)->getIRTransformLayer().setTransform(
       [machineBuilder = *tmBuilder,
        level](llvm::orc::ThreadSafeModule part,
@@ -510,7 +499,7 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
           &mainLibrary, llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
       std::move(definitions));
   if (!compiled) {
-    std::string reasons = sessionErrors->take();
+    std::string reasons = sessionErrors->joined();
     llvm::raw_string_ostream os(error);
     os << "JIT compilation failed: ";
     if (reasons.empty())

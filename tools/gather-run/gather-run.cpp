@@ -365,11 +365,13 @@ int main(int argc, char **argv) {
   std::string jitError;
   std::unique_ptr<mlir::gather::JitProgram> program =
       mlir::gather::compileForJit(*module, name, jitOptions, jitError);
-  if (!program)
-    fail(llvm::StringRef(jitError).starts_with("compilation failed")
-             ? "compilation of " + inputFile + " failed" +
-                   llvm::StringRef(jitError).drop_front(18)
-             : llvm::Twine(jitError));
+  if (!program) {
+    // A failed pipeline is reported with the file it compiled.
+    llvm::StringRef detail = jitError;
+    if (detail.consume_front("compilation failed"))
+      fail("compilation of " + inputFile + " failed" + detail);
+    fail(jitError);
+  }
   if (compileTimes) {
     const mlir::gather::JitProgram::Times &times = program->times;
     llvm::errs() << llvm::format(
