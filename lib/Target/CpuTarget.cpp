@@ -49,10 +49,11 @@ std::string CpuTarget::describe() const {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "cpu=" << (cpu.empty() ? "generic" : cpu)
-     << " vector-bits=" << vectorBits << " cache-line-bytes=" << cacheLineBytes
-     << " page-bytes=" << pageBytes << " l1d-bytes=" << l1dBytes
-     << " l2-bytes=" << l2Bytes << " l3-bytes=" << l3Bytes
-     << " cores=" << cores;
+     << " vector-bits=" << vectorBits
+     << " mask-registers=" << (maskRegisters ? 1 : 0)
+     << " cache-line-bytes=" << cacheLineBytes << " page-bytes=" << pageBytes
+     << " l1d-bytes=" << l1dBytes << " l2-bytes=" << l2Bytes
+     << " l3-bytes=" << l3Bytes << " cores=" << cores;
   return text;
 }
 
@@ -130,6 +131,7 @@ const CpuTarget &mlir::gather::hostCpuTarget() {
     llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
     target.features = featureString(features);
     target.vectorBits = vectorBitsOf(features);
+    target.maskRegisters = features.lookup("avx512f");
     readHostCaches(target);
     if (unsigned page = llvm::sys::Process::getPageSizeEstimate())
       target.pageBytes = page;
@@ -163,6 +165,7 @@ FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
   target.cpu = name.str();
   target.features = featureString(features);
   target.vectorBits = vectorBitsOf(features);
+  target.maskRegisters = features.lookup("avx512f");
   return target;
 }
 

@@ -121,7 +121,7 @@ def sysfs_cache(level):
 
 
 host = jit.target_description()
-want = {"vector-bits": want_bits, "l1d-bytes": sysfs_cache(1), "l2-bytes": sysfs_cache(2),
+want = {"vector-bits": want_bits, "mask-registers": int("avx512f" in flags), "l1d-bytes": sysfs_cache(1), "l2-bytes": sysfs_cache(2),
         "l3-bytes": sysfs_cache(3), "cores": len(os.sched_getaffinity(0))}
 wrong = {k: (host[k], v) for k, v in want.items() if v is not None and host[k] != v}
 print("host target:", "as the CPU's flags and the OS's caches say" if not wrong else wrong)

@@ -33,6 +33,12 @@ struct CpuTarget {
   /// The widest vector registers in bits: 512 with AVX-512F, 256 with AVX,
   /// 128 otherwise.
   int64_t vectorBits = 512;
+  /// Predicate registers for lane masks (AVX-512's k registers): a mask
+  /// carried through a loop stays in one. Without them a mask is a vector
+  /// of the compare's lanes, and a vector of i1 carried through a loop is
+  /// packed in every step. Set from the features with the CPU; the
+  /// defaults describe an AVX-512 machine.
+  bool maskRegisters = true;
   int64_t cacheLineBytes = 64;
   /// The virtual memory page: hardware prefetchers stop at its end.
   int64_t pageBytes = 4096;
@@ -83,9 +89,9 @@ struct CpuTarget {
   /// 4 to 16 lanes.
   int64_t vectorRowLanes(unsigned bitWidth) const;
 
-  /// "cpu=znver3 vector-bits=256 cache-line-bytes=64 page-bytes=4096
-  /// l1d-bytes=32768 l2-bytes=524288 l3-bytes=33554432 cores=2": what the
-  /// lowering planned with.
+  /// "cpu=znver3 vector-bits=256 mask-registers=0 cache-line-bytes=64
+  /// page-bytes=4096 l1d-bytes=32768 l2-bytes=524288 l3-bytes=33554432
+  /// cores=2": what the lowering planned with.
   std::string describe() const;
 };
 

@@ -149,7 +149,10 @@ public:
         indexVecType(VectorType::get({plan.lanes}, b.getIndexType())),
         rawVecType(VectorType::get({plan.lanes}, indexElementType)),
         valueVecType(VectorType::get({plan.lanes}, elementType)),
-        maskType(VectorType::get({plan.lanes}, b.getI1Type())) {}
+        maskType(VectorType::get({plan.lanes}, b.getI1Type())),
+        badLanesType(s.target.maskRegisters
+                         ? maskType
+                         : VectorType::get({plan.lanes}, b.getI64Type())) {}
 
   Value splat(OpBuilder &b, Location loc, Value scalar) const {
     return vector::BroadcastOp::create(b, loc, indexVecType, scalar);
@@ -324,9 +327,9 @@ public:
                         : arith::IndexCastOp::create(lb, ll, indexVecType, raw)
                               .getResult();
       // Lanes with an invalid index are masked off the gather (they read
-      // nothing and take the zero pass-through), so their index needs no
-      // select and one compare per coordinate serves the read and the
-      // check.
+      // offset 0, and take the zero pass-through under `fill`), so their
+      // index needs no select and one compare per coordinate serves the
+      // read and the check.
       ResolvedIndexValue resolved = buildResolvedIndex(
           lb, ll, s.policy, index, splat(lb, ll, s.inputSize[axis]),
           /*readIsMasked=*/plan.masksInvalid);
@@ -335,19 +338,23 @@ public:
       axisCoords[c] = resolved.index;
     }
     // The bad lanes are the row's lanes the checks took off the gather.
-    if (plan.reports && gatherMask != laneMask)
-      badLanes = arith::OrIOp::create(
-          lb, ll, badLanes,
-          arith::XOrIOp::create(lb, ll, gatherMask, laneMask));
+    if (plan.reports && gatherMask != laneMask) {
+      Value bad = arith::XOrIOp::create(lb, ll, gatherMask, laneMask);
+      if (badLanesType != maskType)
+        bad = arith::ExtSIOp::create(lb, ll, badLanesType, bad);
+      badLanes = arith::OrIOp::create(lb, ll, badLanes, bad);
+    }
     // Lanes off the mask (past the row's end, or with an invalid index)
     // read offset 0 of the row or the input instead, so that the gather
     // itself takes no mask: LLVM turns a masked gather into a test and a
     // branch per lane wherever the target has no gather instruction it
     // deems fast (AVX2 on AMD, SSE). Lanes with an invalid index then take
     // the pass-through by a select; those past the row's end are not
-    // written.
+    // written. Under `error` no select: a bad lane keeps what offset 0
+    // holds, since no output is returned after an error, and the select
+    // made W8 of bench/run.py 15% slower than `unchecked` on a Zen 3.
     bool maskedLanes = gatherMask != allLanes;
-    bool selectsInvalid = gatherMask != laneMask;
+    bool selectsInvalid = gatherMask != laneMask && !plan.reports;
     Value base = plan.onlyInnermostVaries ? s.op.getInput() : flatInput;
     SmallVector<Value> basePos = plan.onlyInnermostVaries
                                      ? SmallVector<Value>(inputPos)
@@ -382,6 +389,12 @@ public:
   int64_t rank, last, k;
   Type elementType, indexElementType;
   VectorType indexVecType, rawVecType, valueVecType, maskType;
+  /// The bad lanes carried along a row: the mask itself in mask registers,
+  /// else the lanes of the index compares (64-bit), so that accumulating
+  /// them is one OR per register, where an i1 vector was packed in every
+  /// step (4 instructions of 8 lanes' 64 with AVX2; W8 of bench/run.py:
+  /// the check cost 7-12% of the `unchecked` time, then 1-7%).
+  VectorType badLanesType;
 
   // Before the loops.
   Value flatInput;
@@ -490,8 +503,10 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   SmallVector<Value> loopInits = {row};
   if (plan.reports)
     loopInits.push_back(arith::ConstantOp::create(
-        b, loc, rows.maskType,
-        DenseElementsAttr::get(rows.maskType, b.getBoolAttr(false))));
+        b, loc, rows.badLanesType,
+        DenseElementsAttr::get(
+            rows.badLanesType,
+            b.getZeroAttr(rows.badLanesType.getElementType()))));
   // Full steps without masks, then the row's rest as one masked step: with
   // a dynamic row length a mask in every step kept the loop from being the
   // static one (W3 with a dynamic row length: 5.5 -> 1.9 ms on 2 threads).
@@ -525,6 +540,10 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   if (plan.reports) {
     Value anyBad = vector::ReductionOp::create(
         b, loc, vector::CombiningKind::OR, results[1]);
+    if (rows.badLanesType != rows.maskType)
+      anyBad = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne, anyBad,
+          arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0)));
     reportIfAnyInvalid(b, loc, s, anyBad);
   }
   b.setInsertionPointToStart(forall.getTerminator().getBody());

@@ -1,12 +1,14 @@
 // RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false" --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false target-cpu=x86-64-v3" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=AVX2
 
 // The vector rows run their full steps of 16 lanes without masks (reads and
 // writes in bounds), then the rest of the row as one masked step: with a
 // dynamic row length a mask in every step made W3 2.5x slower than with
 // static sizes. Under `error` the lanes with an invalid index read offset 0
 // instead (the gather takes no mask, which LLVM would turn into a branch per
-// lane where the target has no fast gather), the pass-through is selected
-// for them, and the same mask gives the bad lanes.
+// lane where the target has no fast gather) and keep what offset 0 holds
+// (no output is returned after an error: no select), and the same mask gives
+// the bad lanes.
 // CHECK-LABEL: func.func @dynamic_row_full_steps_then_rest
 // CHECK-SAME:    %[[D:[^:]*]]: tensor<4096x4096xf32>, %[[I:[^:]*]]: tensor<4096x?xi64>
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
@@ -22,8 +24,8 @@
 // CHECK:             arith.ori %{{.*}}, %[[BAD]] : vector<16xi1>
 // CHECK:             %[[SAFE:.*]] = arith.select %[[VALID]], %[[INDEX]], %[[ZERO:.*]] : vector<16xi1>, vector<16xindex>
 // CHECK:             %[[G:.*]] = vector.gather %[[D]][%[[ROW]], %{{.*}}] [%[[SAFE]]], %[[ALL]]
-// CHECK:             %[[V:.*]] = arith.select %[[VALID]], %[[G]], %{{.*}} : vector<16xi1>, vector<16xf32>
-// CHECK:             vector.transfer_write %[[V]], %{{.*}}[%{{.*}}, %[[J]]] {in_bounds = [true]} : vector<16xf32>, tensor<1x?xf32>
+// CHECK-NOT:         arith.select
+// CHECK:             vector.transfer_write %[[G]], %{{.*}}[%{{.*}}, %[[J]]] {in_bounds = [true]} : vector<16xf32>, tensor<1x?xf32>
 // CHECK:           %[[HAS_REST:.*]] = arith.cmpi ult, %[[END]], %[[LEN]] : index
 // CHECK:           %[[DONE:.*]]:2 = scf.if %[[HAS_REST]]
 // CHECK:             %[[LEFT:.*]] = arith.subi %[[LEN]], %[[END]] : index
@@ -38,6 +40,18 @@
 // CHECK:           } else {
 // CHECK:             scf.yield %[[FULL]]#0, %[[FULL]]#1
 // CHECK:           vector.reduction <or>, %[[DONE]]#1
+// Without mask registers (AVX2) the bad lanes are carried as the compares'
+// 64-bit lanes: an i1 vector carried through the loop was packed in every
+// step.
+// AVX2-LABEL: func.func @dynamic_row_full_steps_then_rest
+// AVX2:         %[[ZEROS:.*]] = arith.constant dense<0> : vector<8xi64>
+// AVX2:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %[[ZEROS]])
+// AVX2:           %[[VALID:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<8xindex>
+// AVX2:           %[[BAD:.*]] = arith.xori %[[VALID]], %{{.*}} : vector<8xi1>
+// AVX2:           %[[WIDE:.*]] = arith.extsi %[[BAD]] : vector<8xi1> to vector<8xi64>
+// AVX2:           arith.ori %[[ACC]], %[[WIDE]] : vector<8xi64>
+// AVX2:         %[[ANY:.*]] = vector.reduction <or>, %{{.*}} : vector<8xi64> into i64
+// AVX2:         arith.cmpi ne, %[[ANY]], %{{.*}} : i64
 func.func @dynamic_row_full_steps_then_rest(%d: tensor<4096x4096xf32>, %i: tensor<4096x?xi64>) -> tensor<4096x?xf32> {
   %c1 = arith.constant 1 : index
   %n = tensor.dim %i, %c1 : tensor<4096x?xi64>
