@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""What the default policy's index checks cost: each workload of
+bench/run.py compiled twice in one process (jit.compile, results written in
+place), under `out_of_bounds = error` and `unchecked`, and the two called
+alternately, call by call. Each pair of calls runs within milliseconds, so
+a slow spell of a shared machine hits both; the printed ratio is the median
+over the pairs of unchecked time / error time (below 1: what the checks
+cost; issue 36's goal: at least 1/1.05), with its quartiles. Both results
+are compared with numpy.
+
+    /usr/bin/python3 bench/check_cost.py [--calls 150] [--threads 2]
+        [--only W3,W8] [--target native|x86-64-v3|CPU]
+
+Separate processes (bench/run.py's rounds) time the two seconds apart; on
+the 2-core VM of 2026-11-26 the same kernel's medians moved 20-40% between
+such runs, which hides a cost of a few percent.
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+sys.path.insert(0, HERE)
+from gather import jit  # noqa: E402
+from gather.mlir_text import gather_op_text, tensor_type as ttype  # noqa: E402
+import run  # noqa: E402
+
+
+def program(w, want, policy, threads, target):
+    data, idx = w["data"], w["idx"]
+    ety, ity = w.get("ety", "f32"), w.get("ity", "i64")
+    dt, it, ot = ttype(data.shape, ety), ttype(idx.shape, ity), ttype(want.shape, ety)
+    body = gather_op_text(w["op"], "%0", "%d", "%i", dt, it, ot, attrs=w["attr"] + policy)
+    text = f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n{body}\n  return %0 : {ot}\n}}\n"
+    return jit.compile(text, threads=threads, destination_entries=True, target_cpu=target)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--calls", type=int, default=150)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--only", default="", help="comma-separated workload names")
+    p.add_argument("--target", default="native")
+    args = p.parse_args()
+    print(f"target: {' '.join(f'{k}={v}' for k, v in jit.target_description(args.target).items())}")
+    print(f"threads={args.threads}, calls={args.calls} of each, alternated")
+    print("| workload | error (ms, median) | unchecked (ms, median) "
+          "| unchecked / error, paired median | quartiles |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name, w in run.workloads(np.random.default_rng(0)).items():
+        if args.only and name not in args.only.split(","):
+            continue
+        want = w["numpy"]()
+        progs = [program(w, want, policy, args.threads, args.target)
+                 for policy in ("", " out_of_bounds = unchecked")]
+        outs = [np.empty(want.shape, want.dtype) for _ in progs]
+        for prog, out in zip(progs, outs):
+            prog(w["data"], w["idx"], out=out)
+            if not np.array_equal(out, want):
+                sys.exit(f"{name}: compiled result differs from numpy")
+        times = ([], [])
+        for call in range(args.calls):
+            # Each pair starts with the other program in turn.
+            for k in ((0, 1) if call % 2 else (1, 0)):
+                t0 = time.perf_counter()
+                progs[k](w["data"], w["idx"], out=outs[k])
+                times[k].append((time.perf_counter() - t0) * 1e3)
+        for out in outs:
+            if not np.array_equal(out, want):
+                sys.exit(f"{name}: compiled result differs from numpy")
+        ratios = sorted(u / e for e, u in zip(*times))
+        q = len(ratios) // 4
+        print(f"| {name} | {statistics.median(times[0]):.3f} | {statistics.median(times[1]):.3f} "
+              f"| {statistics.median(ratios):.3f} | {ratios[q]:.3f}-{ratios[-1 - q]:.3f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
