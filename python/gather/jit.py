@@ -193,24 +193,8 @@ class Program:
         """Runs the function. `out`: an array (a tuple of arrays for several
         results; the call then returns `out`), C-contiguous and writeable, of each result's dtype and
         shape, which receives the result and is returned."""
-        if len(arrays) != len(self.inputs):
-            raise GatherError(f"the function takes {len(self.inputs)} arguments, got {len(arrays)}")
-        keep = []
-        for i, (array, (element, shape)) in enumerate(zip(arrays, self.inputs)):
-            # (np.ascontiguousarray would make a 0-d array 1-d.)
-            array = np.require(np.asarray(array), requirements="C")
-            if _NUMPY_TO_MLIR.get(array.dtype) != element:
-                raise GatherError(f"argument {i}: dtype {array.dtype} does not match element type {element}")
-            if array.ndim != len(shape):
-                raise GatherError(f"argument {i}: rank {array.ndim} does not match rank {len(shape)}")
-            for d, (got, want) in enumerate(zip(array.shape, shape)):
-                if want >= 0 and got != want:
-                    raise GatherError(f"argument {i}: dimension {d} is {got} but the function requires {want}")
-            keep.append(array)
-        n_in, n_out = len(keep), len(self.results)
-        data = (ctypes.c_void_p * max(n_in, 1))(*[a.ctypes.data for a in keep])
-        shapes = [_shape_array(a.shape) for a in keep]
-        shape_ptrs = _pointer_array(shapes)
+        keep, data, shape_ptrs = self._inputs(arrays)
+        n_out = len(self.results)
         if out is not None:
             return self._run_into(data, shape_ptrs, result_dtypes, out)
         out_data = (ctypes.c_void_p * max(n_out, 1))()
@@ -239,7 +223,53 @@ class Program:
         return results[0] if len(results) == 1 else tuple(results)
 
 
-    def _run_into(self, data, shape_ptrs, result_dtypes, out):
+    def _inputs(self, arrays):
+        """The arguments checked against the signature: the arrays (kept
+        alive by the caller), their addresses and their shapes."""
+        if len(arrays) != len(self.inputs):
+            raise GatherError(f"the function takes {len(self.inputs)} arguments, got {len(arrays)}")
+        keep = []
+        for i, (array, (element, shape)) in enumerate(zip(arrays, self.inputs)):
+            # (np.ascontiguousarray would make a 0-d array 1-d.)
+            array = np.require(np.asarray(array), requirements="C")
+            if _NUMPY_TO_MLIR.get(array.dtype) != element:
+                raise GatherError(f"argument {i}: dtype {array.dtype} does not match element type {element}")
+            if array.ndim != len(shape):
+                raise GatherError(f"argument {i}: rank {array.ndim} does not match rank {len(shape)}")
+            for d, (got, want) in enumerate(zip(array.shape, shape)):
+                if want >= 0 and got != want:
+                    raise GatherError(f"argument {i}: dimension {d} is {got} but the function requires {want}")
+            keep.append(array)
+        data = (ctypes.c_void_p * max(len(keep), 1))(*[a.ctypes.data for a in keep])
+        shapes = [_shape_array(a.shape) for a in keep]
+        return keep + shapes, data, _pointer_array(shapes)
+
+    def bind(self, *arrays, out):
+        """`self(*arrays, out=out)` with its arguments checked and converted
+        once: makes the call, then returns a function of no arguments that
+        makes it again (raising GatherError on a run-time error) at the cost
+        of the C call alone, for loops that call one function on the same
+        arrays many times, such as benchmarks (bench/paired.py). The arrays
+        must keep their memory while the function is in use."""
+        keep, data, shape_ptrs = self._inputs(arrays)
+        keep_out, out_data, out_shape_ptrs = self._outputs(None, out)
+        error = ctypes.create_string_buffer(4096)
+        program = self  # the function keeps the program (its handle) alive
+
+        def call():
+            with program._lock:
+                rc = program._lib.gatherProgramRunInto(program._handle, data, shape_ptrs, out_data,
+                                                       out_shape_ptrs, error, len(error))
+            if rc != 0:
+                raise GatherError(error.value.decode(errors="replace"))
+            return keep, keep_out  # (keeps them alive with the function)
+
+        call()
+        return call
+
+    def _outputs(self, result_dtypes, out):
+        """`out` checked against the results: the arrays and shapes to keep
+        alive, their addresses and their shapes."""
         outs = out if isinstance(out, tuple) else (out,)
         if len(outs) != len(self.results):
             raise GatherError(f"out: the function has {len(self.results)} results, got "
@@ -259,10 +289,14 @@ class Program:
                 raise GatherError(f"out {r}: the array must be C-contiguous and writeable")
         out_data = (ctypes.c_void_p * max(len(outs), 1))(*[a.ctypes.data for a in outs])
         out_shapes = [_shape_array(a.shape) for a in outs]
+        return list(outs) + out_shapes, out_data, _pointer_array(out_shapes)
+
+    def _run_into(self, data, shape_ptrs, result_dtypes, out):
+        keep_out, out_data, out_shape_ptrs = self._outputs(result_dtypes, out)
         error = ctypes.create_string_buffer(4096)
         with self._lock:
             rc = self._lib.gatherProgramRunInto(self._handle, data, shape_ptrs, out_data,
-                                                _pointer_array(out_shapes), error, len(error))
+                                                out_shape_ptrs, error, len(error))
         if rc != 0:
             raise GatherError(error.value.decode(errors="replace"))
         return out

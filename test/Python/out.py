@@ -14,6 +14,8 @@
 # CHECK: out= after a plain call: equal True, programs 1, in place True
 # CHECK: static program: equal True, in place True, returns out True
 # CHECK: without destination entries: equal True, in place False
+# CHECK: bind: equal True, after new indices equal True
+# CHECK: bind: error: gather.block at <gather module>:3:8: index 9 at indices[1] is out of range [-4, 3] for dimension 0 (size 4)
 # CHECK: two results: equal True True
 # CHECK: fused consumer: equal True, in place True
 # CHECK: data-dependent size: in place False, equal True
@@ -32,6 +34,8 @@
 # CHECK: error: out 0: a numpy array is needed, got list
 # CHECK: error: gather.block at <gather module>:{{[0-9]+}}:{{[0-9]+}}: index 9 at indices[1] is out of range [-4, 3] for dimension 0 (size 4)
 # CHECK-NOT: False
+import gc
+
 import numpy as np
 
 import gather
@@ -141,6 +145,26 @@ plain = Program(STATIC)
 out = garbage((3, 5), np.float32)
 plain(table, ids, out=out)
 print(f"without destination entries: equal {np.array_equal(out, want)}, in place {plain.writes_in_place}")
+
+# bind: the call checked once, then repeated on the same arrays, which it
+# reads and writes where they are (new index values in place are seen; an
+# invalid one is reported).
+bound_ids = ids.copy()
+out = garbage((3, 5), np.float32)
+# (of a program no one else holds: the function keeps it)
+call = Program(STATIC, destination_entries=True).bind(table, bound_ids, out=out)
+gc.collect()
+first = np.array_equal(out, want)
+bound_ids[:] = [0, 1, 2]
+out[:] = np.nan
+call()
+print(f"bind: equal {first}, after new indices equal {np.array_equal(out, table[:3])}")
+bound_ids[1] = 9
+try:
+    call()
+    print("bind: no error")
+except gather.GatherError as e:
+    print(f"bind: error: {e}")
 
 TWO = """func.func @f(%d: tensor<?x5xf32>, %i: tensor<?xi64>) -> (tensor<?x5xf32>, tensor<?x5xf32>) {
   %c0 = arith.constant 0 : index
