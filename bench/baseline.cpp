@@ -339,36 +339,24 @@ struct Workloads {
   }
 };
 
-int main(int argc, char **argv) {
-  if (argc != 5) {
-    std::fprintf(stderr, "usage: baseline WORKLOAD DIR RUNS THREADS\n");
-    return 2;
-  }
-  std::string w = argv[1];
-  int runs = std::atoi(argv[3]);
-  omp_set_num_threads(std::atoi(argv[4]));
-  Workloads workloads{argv[2], {}};
-  const size_t outSize = w == "W1" || w == "W1i32" || w == "W1f16" ? 8192 * 768
-                         : w == "W6"                               ? 32 * 768
-                         : w == "W7"                               ? 65536 * 64
-                         : w == "W8"                               ? 1024 * 1024
-                         : w == "W2"    ? 64 * 500 * 256
-                         : w == "W3"    ? 4096 * 1024
-                         : w == "W4"    ? 16 * 65536 * 4
-                         : w == "W5"    ? 8 * 56 * 56 * 16
-                         : w == "W5x64" ? 64 * 56 * 56 * 16
-                                        : 0;
-  if (!outSize) {
-    std::fprintf(stderr, "unknown workload %s\n", w.c_str());
-    return 2;
-  }
-  bool half = w == "W1f16";
-  if (half)
-    workloads.outHalf.assign(outSize, 0);
-  else
-    workloads.out.assign(outSize, 0);
-  auto dispatch = [&](auto mode) {
-    constexpr int M = decltype(mode)::value;
+// The output's element count of workload `w` (0: unknown).
+static size_t outputSize(const std::string &w) {
+  return w == "W1" || w == "W1i32" || w == "W1f16" ? 8192 * 768
+         : w == "W6"                               ? 32 * 768
+         : w == "W7"                               ? 65536 * 64
+         : w == "W8"                               ? 1024 * 1024
+         : w == "W2"                               ? 64 * 500 * 256
+         : w == "W3"                               ? 4096 * 1024
+         : w == "W4"                               ? 16 * 65536 * 4
+         : w == "W5"                               ? 8 * 56 * 56 * 16
+         : w == "W5x64"                            ? 64 * 56 * 56 * 16
+                                                   : 0;
+}
+
+// One call of workload `w`'s loop in `mode`; false: a bad index (checked).
+static bool runWorkload(Workloads &workloads, const std::string &w, int mode) {
+  auto dispatch = [&](auto modeConstant) {
+    constexpr int M = decltype(modeConstant)::value;
     if (w == "W1")
       return workloads.W1<M>();
     if (w == "W1i32")
@@ -391,15 +379,97 @@ int main(int argc, char **argv) {
       return workloads.W5<M, 64>("W5x64");
     return workloads.W5<M, 8>("W5");
   };
-  auto call = [&](int mode) {
-    return mode == Mode::Unchecked
-               ? dispatch(std::integral_constant<int, Mode::Unchecked>())
-           : mode == Mode::Checked
-               ? dispatch(std::integral_constant<int, Mode::Checked>())
-           : mode == Mode::Prefetch
-               ? dispatch(std::integral_constant<int, Mode::Prefetch>())
-               : dispatch(std::integral_constant<int, Mode::CheckedPrefetch>());
-  };
+  return mode == Mode::Unchecked
+             ? dispatch(std::integral_constant<int, Mode::Unchecked>())
+         : mode == Mode::Checked
+             ? dispatch(std::integral_constant<int, Mode::Checked>())
+         : mode == Mode::Prefetch
+             ? dispatch(std::integral_constant<int, Mode::Prefetch>())
+             : dispatch(std::integral_constant<int, Mode::CheckedPrefetch>());
+}
+
+// The bandwidth reference: `bytes` copied from `source` to `target`, split
+// over the threads in one parallel loop.
+static void parallelCopy(char *target, const char *source, size_t bytes) {
+  int threads = omp_get_max_threads();
+  size_t chunk = (bytes + threads - 1) / threads;
+#pragma omp parallel for if (bytes >= (1 << 20))
+  for (int t = 0; t < threads; ++t) {
+    size_t begin = std::min(bytes, t * chunk);
+    size_t end = std::min(bytes, begin + chunk);
+    std::memcpy(target + begin, source + begin, end - begin);
+  }
+}
+
+#ifdef BASELINE_LIBRARY
+// The loops as a shared library, for a harness that calls them and the
+// compiled gathers alternately in one process (bench/paired.py): linked
+// against LLVM's libomp (which implements libgomp's entry points), the
+// runtime of the compiled code, so that one OpenMP thread pool serves both.
+static Workloads *library;
+static std::string libraryWorkload;
+static AlignedBuffer<char> librarySource;
+
+extern "C" {
+// Loads workload `w` from `dir` (its NAME_data.bin and NAME_idx.bin) with
+// `threads` threads: 0 on success.
+int baseline_open(const char *w, const char *dir, int threads) {
+  size_t size = outputSize(w);
+  if (!size)
+    return 1;
+  omp_set_num_threads(threads);
+  delete library;
+  library = new Workloads{dir, {}, {}};
+  libraryWorkload = w;
+  bool half = libraryWorkload == "W1f16";
+  if (half)
+    library->outHalf.assign(size, 0);
+  else
+    library->out.assign(size, 0);
+  librarySource.assign(size * (half ? 2 : sizeof(float)), 1);
+  return 0;
+}
+// One call: mode 0-3 the loops (unchecked, checked, prefetch, checked
+// prefetch), 4 the memcpy reference into the output. 1: done, 0: a bad index.
+int baseline_call(int mode) {
+  bool half = libraryWorkload == "W1f16";
+  char *target = half ? reinterpret_cast<char *>(library->outHalf.data())
+                      : reinterpret_cast<char *>(library->out.data());
+  if (mode == NumModes) {
+    size_t bytes = outputSize(libraryWorkload) * (half ? 2 : sizeof(float));
+    parallelCopy(target, librarySource.data(), bytes);
+    return 1;
+  }
+  return runWorkload(*library, libraryWorkload, mode);
+}
+// The output of the last call.
+const void *baseline_output() {
+  return libraryWorkload == "W1f16"
+             ? static_cast<const void *>(library->outHalf.data())
+             : static_cast<const void *>(library->out.data());
+}
+}
+#else
+int main(int argc, char **argv) {
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: baseline WORKLOAD DIR RUNS THREADS\n");
+    return 2;
+  }
+  std::string w = argv[1];
+  int runs = std::atoi(argv[3]);
+  omp_set_num_threads(std::atoi(argv[4]));
+  Workloads workloads{argv[2], {}, {}};
+  const size_t outSize = outputSize(w);
+  if (!outSize) {
+    std::fprintf(stderr, "unknown workload %s\n", w.c_str());
+    return 2;
+  }
+  bool half = w == "W1f16";
+  if (half)
+    workloads.outHalf.assign(outSize, 0);
+  else
+    workloads.out.assign(outSize, 0);
+  auto call = [&](int mode) { return runWorkload(workloads, w, mode); };
   auto writeOutput = [&](const std::string &suffix) {
     std::string outPath = std::string(argv[2]) + "/" + w + suffix;
     FILE *f = std::fopen(outPath.c_str(), "wb");
@@ -446,16 +516,7 @@ int main(int argc, char **argv) {
     source.assign(bytes, 1);
     char *target = half ? reinterpret_cast<char *>(workloads.outHalf.data())
                         : reinterpret_cast<char *>(workloads.out.data());
-    auto copy = [&] {
-      int threads = omp_get_max_threads();
-      size_t chunk = (bytes + threads - 1) / threads;
-#pragma omp parallel for if (bytes >= (1 << 20))
-      for (int t = 0; t < threads; ++t) {
-        size_t begin = std::min(bytes, t * chunk);
-        size_t end = std::min(bytes, begin + chunk);
-        std::memcpy(target + begin, source.data() + begin, end - begin);
-      }
-    };
+    auto copy = [&] { parallelCopy(target, source.data(), bytes); };
     copy();
     std::vector<double> times;
     for (int run = 0; run < runs; ++run) {
@@ -473,3 +534,4 @@ int main(int argc, char **argv) {
               medians[Mode::CheckedPrefetch]);
   return 0;
 }
+#endif

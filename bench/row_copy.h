@@ -3,7 +3,9 @@
 // row_copy_bound.cpp): 512-byte chunks through 8 AVX-512 registers, all
 // loads before the stores, the rest by memcpy; faster than a call of memcpy
 // per row of a gather on the benchmark machine, and what the compiled block
-// copy does for blocks under 4 KiB.
+// copy does for blocks under 4 KiB. Without AVX-512 the whole row goes by
+// memcpy (glibc's AVX2 copy; 256-byte chunks of AVX2 registers were neither
+// faster nor slower on the Zen 3 within that VM's spread).
 #ifndef GATHER_BENCH_ROW_COPY_H
 #define GATHER_BENCH_ROW_COPY_H
 

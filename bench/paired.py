@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""The compiled gathers against the hand-written C++ loops, call by call in
+one process: each workload of bench/run.py compiled with the JIT (default
+policy, results written in place) and baseline.cpp built as a shared library
+(g++ -O3 -march=TARGET -fopenmp, linked against LLVM's libomp, the compiled
+code's OpenMP runtime, so that one thread pool serves both), then the gather,
+the four C++ loops (unchecked, checked, each with the compiled code's
+prefetch) and the memcpy of the output's bytes called in turn, `--calls`
+times, the order rotating. The contenders of one turn run within a few
+milliseconds of each other, so a slow spell of a shared machine hits them
+all; each ratio is the median over the turns of peer time / gather time
+(above 1: the gather is faster), with its quartiles. "fastest C++" is
+the loop of the lowest median time. Every output is compared with
+numpy before the timed turns and after them. Each timed call follows
+`--warm` untimed calls of the same contender (default 1), so that its data
+is in the caches as in bench/run.py's repeated runs: without them each
+contender starts from the caches the one before left, and the workloads
+whose data fits the L3 cache (W3, W8: 24-80 MB of it in a 32 MiB L3) ran
+2-3x slower on both sides.
+
+    /usr/bin/python3 bench/paired.py [--calls 60] [--threads 2] [--warm 1]
+        [--only W1,W3] [--target native|x86-64-v3|CPU]
+        [--libomp /usr/lib/llvm-22/lib/libomp.so.5]
+
+bench/run.py times each contender in a process of its own (gather-run, the
+baseline program, torch), seconds apart: on the 2-core VM of 2026-11-26 the
+same kernel's medians moved 20-40% between such runs. W6 (a 2-microsecond
+lookup) is left to run.py: here the ctypes calls around it would weigh on it.
+"""
+import argparse
+import ctypes
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+sys.path.insert(0, HERE)
+from gather import jit  # noqa: E402
+from gather.mlir_text import gather_op_text, tensor_type as ttype  # noqa: E402
+import run  # noqa: E402
+
+# baseline_call's modes, in its order, then the memcpy reference.
+CPP = ("C++ unchecked", "C++ checked", "C++ prefetch", "C++ checked prefetch")
+MEMCPY = len(CPP)
+
+
+def build_library(work, target, libomp):
+    obj, lib = os.path.join(work, "baseline.o"), os.path.join(work, "libbaseline.so")
+    subprocess.run(["g++", "-O3", f"-march={target}", "-fopenmp", "-fPIC", "-std=c++17",
+                    "-DBASELINE_LIBRARY", "-c", os.path.join(HERE, "baseline.cpp"), "-o", obj],
+                   check=True)
+    subprocess.run(["g++", "-shared", obj, "-o", lib, libomp], check=True)
+    return lib
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+MADV_HUGEPAGE = 14
+
+
+def aligned_empty(shape, dtype):
+    """An uninitialized array at a 64-byte aligned address, its whole pages
+    advised for transparent huge pages from 4 MiB on: what the compiled
+    code's allocator gives its results and baseline.cpp its outputs (numpy
+    returned addresses 16 mod 64, and W5's 64-byte output rows then spanned
+    two cache lines each)."""
+    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    raw = np.empty(nbytes + 64, np.uint8)
+    start = (-raw.ctypes.data) % 64
+    array = raw[start:start + nbytes].view(dtype).reshape(shape)
+    if nbytes >= 4 << 20:
+        begin = (array.ctypes.data + 4095) & ~4095
+        end = (array.ctypes.data + nbytes) & ~4095
+        if end > begin:
+            _libc.madvise(ctypes.c_void_p(begin), ctypes.c_size_t(end - begin), MADV_HUGEPAGE)
+    return array
+
+
+def quartiles(values):
+    values = sorted(values)
+    q = len(values) // 4
+    return statistics.median(values), values[q], values[-1 - q]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--calls", type=int, default=60)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--warm", type=int, default=1,
+                   help="untimed calls of each contender right before its timed one: its data "
+                        "back in the caches, as in repeated runs (0: each timed call finds the "
+                        "caches holding the previous contender's data)")
+    p.add_argument("--only", default="", help="comma-separated workload names")
+    p.add_argument("--target", default="native")
+    p.add_argument("--libomp", default="/usr/lib/llvm-22/lib/libomp.so.5")
+    args = p.parse_args()
+    print(f"target: {' '.join(f'{k}={v}' for k, v in jit.target_description(args.target).items())}")
+    print(f"threads={args.threads}, {args.calls} turns, policy=error; "
+          "peer time / gather time, median over the turns [quartiles]")
+    with tempfile.TemporaryDirectory(prefix="gather-paired-") as work:
+        lib = ctypes.CDLL(build_library(work, args.target, args.libomp))
+        lib.baseline_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int]
+        lib.baseline_call.argtypes = [ctypes.c_int]
+        lib.baseline_output.restype = ctypes.c_void_p
+        print("| workload | gather (ms) | fastest C++ / gather | "
+              + " | ".join(f"{c} / gather" for c in CPP) + " | memcpy / gather |")
+        print("| --- | ---: | ---: |" + " ---: |" * (len(CPP) + 1))
+        for name, w in run.workloads(np.random.default_rng(0)).items():
+            if name == "W6" or (args.only and name not in args.only.split(",")):
+                continue
+            data, idx = w["data"], w["idx"]
+            want = w["numpy"]()
+            ety, ity = w.get("ety", "f32"), w.get("ity", "i64")
+            dt, it, ot = ttype(data.shape, ety), ttype(idx.shape, ity), ttype(want.shape, ety)
+            body = gather_op_text(w["op"], "%0", "%d", "%i", dt, it, ot, attrs=w["attr"])
+            gather = jit.compile(
+                f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n{body}\n  return %0 : {ot}\n}}\n",
+                threads=args.threads, destination_entries=True, target_cpu=args.target)
+            out = aligned_empty(want.shape, want.dtype)
+            data.tofile(os.path.join(work, f"{name}_data.bin"))
+            idx.tofile(os.path.join(work, f"{name}_idx.bin"))
+            if lib.baseline_open(name.encode(), work.encode(), args.threads):
+                sys.exit(f"{name}: the C++ library does not know this workload")
+            cpp_out = np.ctypeslib.as_array(
+                ctypes.cast(lib.baseline_output(), ctypes.POINTER(ctypes.c_uint8)),
+                shape=(want.nbytes,))
+
+            def check(label):
+                if not np.array_equal(out, want):
+                    sys.exit(f"{name}: compiled result differs from numpy ({label})")
+
+            def check_cpp(mode, label):
+                got = cpp_out.view(want.dtype).reshape(want.shape)
+                if not np.array_equal(got, want):
+                    sys.exit(f"{name}: {CPP[mode]} differs from numpy ({label})")
+
+            gather(data, idx, out=out)
+            check("first call")
+            for mode in range(len(CPP)):
+                lib.baseline_call(mode)  # loads the data outside the timed turns
+                check_cpp(mode, "first call")
+
+            calls = [gather.bind(data, idx, out=out)]  # the C call alone in the timed region
+            calls += [lambda m=m: lib.baseline_call(m) for m in range(len(CPP) + 1)]
+            times = [[] for _ in calls]
+            for turn in range(args.calls):
+                for k in range(len(calls)):
+                    c = (k + turn) % len(calls)
+                    for _ in range(args.warm):
+                        calls[c]()
+                    t0 = time.perf_counter()
+                    calls[c]()
+                    times[c].append(time.perf_counter() - t0)
+            check("after the turns")
+            for mode in range(len(CPP)):
+                lib.baseline_call(mode)
+                check_cpp(mode, "after the turns")
+            g = times[0]
+            cells = [quartiles([times[1 + m][t] / g[t] for t in range(len(g))])
+                     for m in range(len(CPP) + 1)]
+            # The fastest loop is the one of the lowest median time (the
+            # fastest of each turn would favour the C++ side: where the
+            # loops are the same code, W5's and W8's prefetch variants, it
+            # takes the least of several draws of the same time).
+            fastest = min(range(len(CPP)), key=lambda m: statistics.median(times[1 + m]))
+            print(f"| {name} | {statistics.median(g) * 1e3:.3f} | "
+                  + " | ".join(f"{m:.2f} [{lo:.2f}, {hi:.2f}]"
+                               for m, lo, hi in [cells[fastest]] + cells) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
