@@ -28,18 +28,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 sys.path.insert(0, HERE)
 from gather import jit  # noqa: E402
-from gather.mlir_text import gather_op_text, tensor_type as ttype  # noqa: E402
 import paired  # noqa: E402
 import run  # noqa: E402
 
 
 def program(w, want, policy, threads, target):
-    data, idx = w["data"], w["idx"]
-    ety, ity = w.get("ety", "f32"), w.get("ity", "i64")
-    dt, it, ot = ttype(data.shape, ety), ttype(idx.shape, ity), ttype(want.shape, ety)
-    body = gather_op_text(w["op"], "%0", "%d", "%i", dt, it, ot, attrs=w["attr"] + policy)
-    text = f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n{body}\n  return %0 : {ot}\n}}\n"
-    return jit.compile(text, threads=threads, destination_entries=True, target_cpu=target)
+    return jit.compile(run.workload_text(w, want, policy), threads=threads,
+                       destination_entries=True, target_cpu=target)
 
 
 def main():

@@ -43,7 +43,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 sys.path.insert(0, HERE)
 from gather import jit  # noqa: E402
-from gather.mlir_text import gather_op_text, tensor_type as ttype  # noqa: E402
 import run  # noqa: E402
 
 # baseline_call's modes, in its order, then the memcpy reference.
@@ -116,12 +115,8 @@ def main():
                 continue
             data, idx = w["data"], w["idx"]
             want = w["numpy"]()
-            ety, ity = w.get("ety", "f32"), w.get("ity", "i64")
-            dt, it, ot = ttype(data.shape, ety), ttype(idx.shape, ity), ttype(want.shape, ety)
-            body = gather_op_text(w["op"], "%0", "%d", "%i", dt, it, ot, attrs=w["attr"])
-            gather = jit.compile(
-                f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n{body}\n  return %0 : {ot}\n}}\n",
-                threads=args.threads, destination_entries=True, target_cpu=args.target)
+            gather = jit.compile(run.workload_text(w, want), threads=args.threads,
+                                 destination_entries=True, target_cpu=args.target)
             out = aligned_empty(want.shape, want.dtype)
             data.tofile(os.path.join(work, f"{name}_data.bin"))
             idx.tofile(os.path.join(work, f"{name}_idx.bin"))

@@ -160,20 +160,24 @@ def torch_result(fn):
     return getattr(fn, "as_ours", lambda t: t)(r).cpu().numpy()
 
 
+def workload_text(w, want, policy=""):
+    """The workload's gather as a one-op function @main(data, indices);
+    `policy` is attribute text such as " out_of_bounds = unchecked"."""
+    ety, ity = w.get("ety", "f32"), w.get("ity", "i64")
+    dt, it = ttype(w["data"].shape, ety), ttype(w["idx"].shape, ity)
+    ot = ttype(want.shape, ety)
+    body = gather_op_text(w["op"], "%0", "%d", "%i", dt, it, ot, attrs=w["attr"] + policy)
+    return f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n{body}\n  return %0 : {ot}\n}}\n"
+
+
 def write_workload(work, name, w, want, policy=""):
     """The workload's inputs as NAME_d.npy / NAME_i.npy and its gather as a
-    one-op function in NAME.mlir (returned); `policy` is attribute text such
-    as " out_of_bounds = unchecked"."""
-    data, idx = w["data"], w["idx"]
-    np.save(os.path.join(work, f"{name}_d.npy"), data)
-    np.save(os.path.join(work, f"{name}_i.npy"), idx)
-    ety, ity = w.get("ety", "f32"), w.get("ity", "i64")
-    dt, it, ot = ttype(data.shape, ety), ttype(idx.shape, ity), ttype(want.shape, ety)
+    one-op function in NAME.mlir (returned)."""
+    np.save(os.path.join(work, f"{name}_d.npy"), w["data"])
+    np.save(os.path.join(work, f"{name}_i.npy"), w["idx"])
     src = os.path.join(work, f"{name}.mlir")
     with open(src, "w") as f:
-        body = gather_op_text(w["op"], "%0", "%d", "%i", dt, it, ot, attrs=w["attr"] + policy)
-        f.write(f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n{body}\n"
-                f"  return %0 : {ot}\n}}\n")
+        f.write(workload_text(w, want, policy))
     return src
 
 
