@@ -351,8 +351,8 @@ public:
     // deems fast (AVX2 on AMD, SSE). Lanes with an invalid index then take
     // the pass-through by a select; those past the row's end are not
     // written. Under `error` no select: a bad lane keeps what offset 0
-    // holds, since no output is returned after an error, and the select
-    // made W8 of bench/run.py 15% slower than `unchecked` on a Zen 3.
+    // holds, since no output is returned after an error (one blend fewer
+    // per step, with the accumulation below what made W8's checks cheap).
     bool maskedLanes = gatherMask != allLanes;
     bool selectsInvalid = gatherMask != laneMask && !plan.reports;
     Value base = plan.onlyInnermostVaries ? s.op.getInput() : flatInput;
