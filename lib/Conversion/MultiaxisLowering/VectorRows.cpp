@@ -392,8 +392,9 @@ public:
   /// The bad lanes carried along a row: the mask itself in mask registers,
   /// else the lanes of the index compares (64-bit), so that accumulating
   /// them is one OR per register, where an i1 vector was packed in every
-  /// step (4 instructions of 8 lanes' 64 with AVX2; W8 of bench/run.py:
-  /// the check cost 7-12% of the `unchecked` time, then 1-7%).
+  /// step (W8 of bench/run.py with AVX2: 71 instructions a step of 8 lanes,
+  /// then 66, 56 unchecked; the check cost 7-12% of the `unchecked` time,
+  /// then 1-7%).
   VectorType badLanesType;
 
   // Before the loops.
