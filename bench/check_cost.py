@@ -20,7 +20,6 @@ import argparse
 import os
 import statistics
 import sys
-import time
 
 import numpy as np
 
@@ -61,20 +60,15 @@ def main():
         for out in outs:
             if not np.array_equal(out, want):
                 sys.exit(f"{name}: compiled result differs from numpy")
-        times = ([], [])
-        for call in range(args.calls):
-            # Each pair starts with the other program in turn.
-            for k in ((0, 1) if call % 2 else (1, 0)):
-                t0 = time.perf_counter()
-                calls[k]()
-                times[k].append((time.perf_counter() - t0) * 1e3)
+        # Each pair starts with the other program in turn.
+        times = paired.time_in_turns(calls, args.calls)
         for out in outs:
             if not np.array_equal(out, want):
                 sys.exit(f"{name}: compiled result differs from numpy")
-        ratios = sorted(u / e for e, u in zip(*times))
-        q = len(ratios) // 4
-        print(f"| {name} | {statistics.median(times[0]):.3f} | {statistics.median(times[1]):.3f} "
-              f"| {statistics.median(ratios):.3f} | {ratios[q]:.3f}-{ratios[-1 - q]:.3f} |")
+        median, low, high = paired.quartiles([u / e for e, u in zip(*times)])
+        print(f"| {name} | {statistics.median(times[0]) * 1e3:.3f} "
+              f"| {statistics.median(times[1]) * 1e3:.3f} "
+              f"| {median:.3f} | {low:.3f}-{high:.3f} |")
     return 0
 
 

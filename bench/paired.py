@@ -81,6 +81,22 @@ def aligned_empty(shape, dtype):
     return array
 
 
+def time_in_turns(calls, turns, warm=0):
+    """Each of `calls` timed once a turn, in an order that rotates from turn
+    to turn, each timed call after `warm` untimed ones of the same
+    function: per call, its times in seconds."""
+    times = [[] for _ in calls]
+    for turn in range(turns):
+        for k in range(len(calls)):
+            c = (k + turn) % len(calls)
+            for _ in range(warm):
+                calls[c]()
+            t0 = time.perf_counter()
+            calls[c]()
+            times[c].append(time.perf_counter() - t0)
+    return times
+
+
 def quartiles(values):
     values = sorted(values)
     q = len(values) // 4
@@ -143,15 +159,7 @@ def main():
 
             calls = [gather.bind(data, idx, out=out)]  # the C call alone in the timed region
             calls += [lambda m=m: lib.baseline_call(m) for m in range(len(CPP) + 1)]
-            times = [[] for _ in calls]
-            for turn in range(args.calls):
-                for k in range(len(calls)):
-                    c = (k + turn) % len(calls)
-                    for _ in range(args.warm):
-                        calls[c]()
-                    t0 = time.perf_counter()
-                    calls[c]()
-                    times[c].append(time.perf_counter() - t0)
+            times = time_in_turns(calls, args.calls, args.warm)
             check("after the turns")
             for mode in range(len(CPP)):
                 lib.baseline_call(mode)

@@ -77,6 +77,15 @@ static std::string featureString(const llvm::StringMap<bool> &features) {
   return llvm::join(names, ",");
 }
 
+/// What a CPU's feature set decides: the feature string, the vector width
+/// and the mask registers.
+static void setFeatures(CpuTarget &target,
+                        const llvm::StringMap<bool> &features) {
+  target.features = featureString(features);
+  target.vectorBits = vectorBitsOf(features);
+  target.maskRegisters = features.lookup("avx512f");
+}
+
 /// A sysfs cache size ("48K", "1024K", "32M") in bytes, or 0.
 static int64_t parseCacheSize(StringRef text) {
   text = text.trim();
@@ -129,9 +138,7 @@ const CpuTarget &mlir::gather::hostCpuTarget() {
     CpuTarget target;
     target.cpu = llvm::sys::getHostCPUName().str();
     llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-    target.features = featureString(features);
-    target.vectorBits = vectorBitsOf(features);
-    target.maskRegisters = features.lookup("avx512f");
+    setFeatures(target, features);
     readHostCaches(target);
     if (unsigned page = llvm::sys::Process::getPageSizeEstimate())
       target.pageBytes = page;
@@ -163,9 +170,7 @@ FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
   }
   CpuTarget target;
   target.cpu = name.str();
-  target.features = featureString(features);
-  target.vectorBits = vectorBitsOf(features);
-  target.maskRegisters = features.lookup("avx512f");
+  setFeatures(target, features);
   return target;
 }
 

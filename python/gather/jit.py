@@ -253,15 +253,10 @@ class Program:
         must keep their memory while the function is in use."""
         keep, data, shape_ptrs = self._inputs(arrays)
         keep_out, out_data, out_shape_ptrs = self._outputs(None, out)
-        error = ctypes.create_string_buffer(4096)
         program = self  # the function keeps the program (its handle) alive
 
         def call():
-            with program._lock:
-                rc = program._lib.gatherProgramRunInto(program._handle, data, shape_ptrs, out_data,
-                                                       out_shape_ptrs, error, len(error))
-            if rc != 0:
-                raise GatherError(error.value.decode(errors="replace"))
+            program._call_into(data, shape_ptrs, out_data, out_shape_ptrs)
             return keep, keep_out  # (keeps them alive with the function)
 
         call()
@@ -293,13 +288,18 @@ class Program:
 
     def _run_into(self, data, shape_ptrs, result_dtypes, out):
         keep_out, out_data, out_shape_ptrs = self._outputs(result_dtypes, out)
+        self._call_into(data, shape_ptrs, out_data, out_shape_ptrs)
+        return out
+
+    def _call_into(self, data, shape_ptrs, out_data, out_shape_ptrs):
+        """gatherProgramRunInto on converted arguments; GatherError on a
+        run-time error."""
         error = ctypes.create_string_buffer(4096)
         with self._lock:
             rc = self._lib.gatherProgramRunInto(self._handle, data, shape_ptrs, out_data,
                                                 out_shape_ptrs, error, len(error))
         if rc != 0:
             raise GatherError(error.value.decode(errors="replace"))
-        return out
 
 
 def host_vector_bits():
