@@ -12,8 +12,9 @@ status=0
 passed=$(grep -oP '^\s*Passed\s*:\s*\K[0-9]+' "$log" || echo 0)
 failed=$(grep -oP '^\s*Failed\s*:\s*\K[0-9]+' "$log" || echo 0)
 unsupported=$(grep -oP '^\s*Unsupported\s*:\s*\K[0-9]+' "$log" || echo 0)
+timed_out=$(grep -oP '^\s*Timed Out\s*:\s*\K[0-9]+' "$log" || echo 0)
 rm -f "$log"
-echo "check-gather: ${passed} passed, ${failed} failed, ${unsupported} skipped"
+echo "check-gather: ${passed} passed, ${failed} failed, ${timed_out} timed out, ${unsupported} skipped"
 if [ "$passed" -eq 0 ]; then
   echo "error: no test passed" >&2
   exit 1

@@ -107,3 +107,16 @@ if shutil.which("cmake") and shutil.which("ninja"):
 # Execution on an NVIDIA GPU (gather-run --device gpu): REQUIRES: gpu.
 if cuda_gpu_present():
     config.available_features.add("gpu")
+
+# A hung test fails alone instead of holding CI to its 90-minute limit. lit
+# kills a test's process tree through psutil (Debian: python3-psutil, which
+# scripts/common.sh installs); without psutil lit cannot time tests out, so
+# the limit is left off. GATHER_LIT_TIMEOUT (seconds, 0 for none) overrides
+# the default, which is several times the slowest test on the 2-core CI
+# machine (the fuzz and sanitized runs are slower still).
+try:
+    import psutil  # noqa: F401
+
+    lit_config.maxIndividualTestTime = int(os.environ.get("GATHER_LIT_TIMEOUT", "900"))
+except ImportError:
+    lit_config.note("python3-psutil is missing: no per-test time limit")
