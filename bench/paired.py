@@ -21,7 +21,19 @@ whose data fits the L3 cache (W3, W8: 24-80 MB of it in a 32 MiB L3) ran
 
     /usr/bin/python3 bench/paired.py [--calls 60] [--threads 2] [--warm 1]
         [--only W1,W3] [--target native|x86-64-v3|CPU]
-        [--libomp /usr/lib/llvm-22/lib/libomp.so.5]
+        [--libomp /usr/lib/llvm-22/lib/libomp.so.5] [--torch]
+
+--torch adds torch, in the same turns. Its strongest form: where torch
+writes into a given tensor (index_select and gather with out=: W1, W2,
+W1i32, W1f16, W7, W3), that call against the gather written in place as above;
+elsewhere (advanced indexing, which allocates its result: W4, W5, W5x64,
+W8) run.py's peer against the gather called as Python users call it, which
+also returns a new array from the compiled code's allocation. Torch's
+OpenMP calls go to LLVM's libomp too (preloaded: libomp implements
+libgomp's entry points, as Intel's runtime, which PyTorch's tuning guides
+preload, does), so that one thread pool serves every contender: two
+runtimes' threads would spin against each other on a 2-core machine. The
+script re-executes itself with LD_PRELOAD set for that.
 
 bench/run.py times each contender in a process of its own (gather-run, the
 baseline program, torch), seconds apart: on the 2-core VM of 2026-11-26 the
@@ -81,6 +93,22 @@ def aligned_empty(shape, dtype):
     return array
 
 
+def torch_into(torch, w, out):
+    """Torch's call that writes the workload's result into `out` (a numpy
+    array, shared), or None where torch has no such call."""
+    d, i = torch.from_numpy(w["data"]), torch.from_numpy(np.asarray(w["idx"]))
+    o = torch.from_numpy(out)
+    if w["op"] == "block":  # (index_select takes int32 indices too: W1i32)
+        # index_select takes no negative indices: W1's are wrapped here,
+        # outside the timed calls (the gather wraps them in its own).
+        axis = int(w["attr"].split("=")[1])
+        i = torch.remainder(i, d.shape[axis])
+        return lambda: torch.index_select(d, axis, i, out=o)
+    if w["op"] == "elements" and i.dtype == torch.int64:
+        return lambda: torch.gather(d, 1, i, out=o)
+    return None
+
+
 def time_in_turns(calls, turns, warm=0):
     """Each of `calls` timed once a turn, in an order that rotates from turn
     to turn, each timed call after `warm` untimed ones of the same
@@ -114,18 +142,31 @@ def main():
     p.add_argument("--only", default="", help="comma-separated workload names")
     p.add_argument("--target", default="native")
     p.add_argument("--libomp", default="/usr/lib/llvm-22/lib/libomp.so.5")
+    p.add_argument("--torch", action="store_true",
+                   help="time torch too (its OpenMP calls on the preloaded libomp)")
     args = p.parse_args()
+    torch = None
+    if args.torch:
+        if args.libomp not in os.environ.get("LD_PRELOAD", ""):
+            os.environ["LD_PRELOAD"] = " ".join(
+                filter(None, [args.libomp, os.environ.get("LD_PRELOAD")]))
+            os.execv(sys.executable, [sys.executable] + sys.argv)
+        import torch
+        torch.set_num_threads(args.threads)
     print(f"target: {' '.join(f'{k}={v}' for k, v in jit.target_description(args.target).items())}")
     print(f"threads={args.threads}, {args.calls} turns, policy=error; "
-          "peer time / gather time, median over the turns [quartiles]")
+          "peer time / gather time, median over the turns [quartiles]"
+          + ("; torch on libomp (preloaded)" if torch else ""))
     with tempfile.TemporaryDirectory(prefix="gather-paired-") as work:
         lib = ctypes.CDLL(build_library(work, args.target, args.libomp))
         lib.baseline_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int]
         lib.baseline_call.argtypes = [ctypes.c_int]
         lib.baseline_output.restype = ctypes.c_void_p
+        torch_columns = " torch form | torch / gather |" if torch else ""
         print("| workload | gather (ms) | fastest C++ / gather | "
-              + " | ".join(f"{c} / gather" for c in CPP) + " | memcpy / gather |")
-        print("| --- | ---: | ---: |" + " ---: |" * (len(CPP) + 1))
+              + " | ".join(f"{c} / gather" for c in CPP) + " | memcpy / gather |"
+              + torch_columns)
+        print("| --- | ---: | ---: |" + " ---: |" * (len(CPP) + 1 + (2 if torch else 0)))
         for name, w in run.workloads(np.random.default_rng(0)).items():
             if name == "W6" or (args.only and name not in args.only.split(",")):
                 continue
@@ -159,7 +200,28 @@ def main():
 
             calls = [gather.bind(data, idx, out=out)]  # the C call alone in the timed region
             calls += [lambda m=m: lib.baseline_call(m) for m in range(len(CPP) + 1)]
+            torch_fn, torch_form = None, None
+            if torch:
+                torch_out = aligned_empty(want.shape, want.dtype)
+                torch_fn = torch_into(torch, w, torch_out)
+                if torch_fn:
+                    torch_fn()
+                    if not np.array_equal(torch_out, want):
+                        sys.exit(f"{name}: torch's result (out=) differs from numpy")
+                    torch_form = "out="
+                    calls += [torch_fn]
+                else:
+                    torch_fn = run.torch_peer(torch, w)
+                if torch_fn and not torch_form:
+                    if not np.array_equal(run.torch_result(torch_fn), want):
+                        sys.exit(f"{name}: torch's result differs from numpy")
+                    if not np.array_equal(gather(data, idx), want):
+                        sys.exit(f"{name}: compiled result differs from numpy (allocating call)")
+                    torch_form = "alloc"
+                    calls += [lambda: gather(data, idx), torch_fn]
             times = time_in_turns(calls, args.calls, args.warm)
+            if torch_form == "out=" and not np.array_equal(torch_out, want):
+                sys.exit(f"{name}: torch's result (out=) differs from numpy after the turns")
             check("after the turns")
             for mode in range(len(CPP)):
                 lib.baseline_call(mode)
@@ -172,9 +234,18 @@ def main():
             # loops are the same code, W5's and W8's prefetch variants, it
             # takes the least of several draws of the same time).
             fastest = min(range(len(CPP)), key=lambda m: statistics.median(times[1 + m]))
+            extra = ""
+            if torch:
+                extra = " - | - |"
+                if torch_form:
+                    # Against the bound call (out=) or the allocating one.
+                    a = g if torch_form == "out=" else times[len(CPP) + 2]
+                    t = times[-1]
+                    m, lo, hi = quartiles([t[k] / a[k] for k in range(len(a))])
+                    extra = f" {torch_form} | {m:.2f} [{lo:.2f}, {hi:.2f}] |"
             print(f"| {name} | {statistics.median(g) * 1e3:.3f} | "
                   + " | ".join(f"{m:.2f} [{lo:.2f}, {hi:.2f}]"
-                               for m, lo, hi in [cells[fastest]] + cells) + " |")
+                               for m, lo, hi in [cells[fastest]] + cells) + " |" + extra)
     return 0
 
 
