@@ -11,8 +11,8 @@
 //   prefetch:  unchecked, with the software prefetch the compiled CPU code
 //              does (bench/README.md): the row or block a later iteration
 //              reads, 128 cache lines ahead; for W3 the next table row
-//              while the current one is gathered. W5 and W8 have none (as
-//              compiled);
+//              while the current one is gathered; for W5 each read's
+//              offset in the next pixel. W8 has none (as compiled);
 //   checked prefetch: checked, with the same prefetch (what the compiled
 //              code does under its default policy).
 //
@@ -331,9 +331,15 @@ struct Workloads {
     for (int64_t h = 0; h < H; ++h)
       for (int64_t x = 0; x < W; ++x) {
         const float *pixel = &data[(h * W + x) * C];
+        // The prefetch variants: each read also prefetches its offset in
+        // the next pixel (the last pixel's at the end), as compiled.
+        const float *ahead = &data[std::min(h * W + x + 1, H * W - 1) * C];
         for (int64_t r = 0; r < R; ++r)
-          for (int64_t p = 0; p < P; ++p)
+          for (int64_t p = 0; p < P; ++p) {
+            if (prefetches(M))
+              __builtin_prefetch(ahead + offset[r][p]);
             out[((r * H + h) * W + x) * P + p] = pixel[offset[r][p]];
+          }
       }
     return !bad;
   }

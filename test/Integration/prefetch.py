@@ -2,14 +2,15 @@
 # sizes), executed through the C API at -O3 and compared with the numpy
 # reference: block copies that prefetch a later iteration's block (embedding
 # rows, gather.nd blocks, a loop shorter than the prefetch distance) and
-# element rows that prefetch the next input row, under every out_of_bounds
+# element rows that prefetch the next input row, offset-table rows that
+# prefetch each read's offset in a later pixel, under every out_of_bounds
 # policy with negative and out-of-range indices, f32, f16 and i8, static
 # and dynamic sizes. The
 # module is also lowered with gather-opt to make sure that every function
 # here does take the prefetching path.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: prefetch: 33 passed, 0 failed
+# CHECK: prefetch: 41 passed, 0 failed
 import sys
 
 import numpy as np
@@ -123,6 +124,30 @@ for name, cols in (("dense", rng.integers(-1024, 1024, (512, 300))),
                    ("empty_rows", np.zeros((512, 0), np.int64))):
     add(f"elements_all_dynamic_{name}", "elements", "axis = 1 out_of_bounds = clamp", rows, cols,
         cols.shape, expected(ref.elements, rows, cols, 1, "wrap", "clamp"), dynamic=all_dyn)
+
+# Offset-table rows (multiaxis over axes [0, 3] of an NHWC 8x32x32x64 f32
+# image, 2 MiB, as W5 of bench/run.py): each read prefetches its offset in
+# the next pixel, the last pixel's clamped to itself.
+image = rng.standard_normal((8, 32, 32, 64)).astype(np.float32)
+for oob, negative in POLICIES:
+    pairs = np.stack([policy_indices(rng, (3, 16), 8, oob, every=5),
+                      policy_indices(rng, (3, 16), 64, oob, every=5)], axis=-1)
+    pairs = pairs.reshape(3, 1, 1, 32)
+    want = expected(ref.multiaxis, image, pairs, [0, 3], negative, oob)
+    add(f"multiaxis_table_{oob}_{negative}", "multiaxis", "axes = [0, 3]" + policy_text(oob, negative),
+        image, pairs, (3, 32, 32, 16), want)
+pairs = rng.integers(0, 8, (3, 1, 1, 32))
+pairs[2, 0, 0, 31] = 64
+add("multiaxis_table_error_invalid", "multiaxis", "axes = [0, 3]", image, pairs, (3, 32, 32, 16),
+    expected(ref.multiaxis, image, pairs, [0, 3]))
+# Offset-table rows along a non-axis innermost dimension (axis 0 of
+# 16x64x512 f32, 2 MiB; indices 4x1x512 reused by the 64 rows): each read
+# adds its own column, ahead and now.
+cube16 = rng.standard_normal((16, 64, 512)).astype(np.float32)
+for oob in ("error", "fill"):
+    ids = policy_indices(rng, (4, 1, 512), 16, oob, every=9)
+    add(f"multiaxis_table_own_column_{oob}", "multiaxis", "axes = [0]" + policy_text(oob, "wrap"),
+        cube16, ids, (4, 64, 512), expected(ref.multiaxis, cube16, ids, [0], "wrap", oob))
 
 # Every function takes the prefetching path.
 suite.report("prefetch", sys.argv[1], r"memref\.prefetch", "not lowered with a prefetch")

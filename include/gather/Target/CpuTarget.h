@@ -53,7 +53,8 @@ struct CpuTarget {
 
   /// The prefetch runs this many cache lines ahead: a quarter of the L1 data
   /// cache in flight, so that prefetched lines are not evicted by the time
-  /// they are read.
+  /// they are read. (Rows of scattered reads, the offset-table rows, count
+  /// each read as a line.)
   int64_t prefetchLinesAhead() const;
   /// Inputs from this size on are prefetched: below it they stay in the L2
   /// cache of a core once read.

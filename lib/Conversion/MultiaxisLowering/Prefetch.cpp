@@ -57,17 +57,22 @@ static bool worthPrefetching(const LoweringState &s, int64_t firstStaticDim) {
   return bytes >= s.target.prefetchMinInputBytes();
 }
 
-/// The input as a read-only buffer of any layout, for memref.prefetch
-/// (one-shot-bufferize replaces it with the input's buffer).
-static Value inputBuffer(OpBuilder &b, Location loc, const LoweringState &s) {
-  auto type = cast<RankedTensorType>(s.op.getInput().getType());
+/// `tensor` (the input, or a view of it) as a read-only buffer of any
+/// layout, for memref.prefetch (one-shot-bufferize replaces it with the
+/// input's buffer).
+static Value readOnlyBuffer(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
   SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
   auto layout =
       StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, strides);
   auto bufferType =
       MemRefType::get(type.getShape(), type.getElementType(), layout);
-  return bufferization::ToBufferOp::create(b, loc, bufferType, s.op.getInput(),
+  return bufferization::ToBufferOp::create(b, loc, bufferType, tensor,
                                            /*readOnly=*/true);
+}
+
+static Value inputBuffer(OpBuilder &b, Location loc, const LoweringState &s) {
+  return readOnlyBuffer(b, loc, s.op.getInput());
 }
 
 static void prefetch(OpBuilder &b, Location loc, Value buffer,
@@ -342,4 +347,68 @@ void lowering::emitRowPrefetch(OpBuilder &b, Location loc,
                       }
                       scf::YieldOp::create(tb, tl);
                     });
+}
+
+std::optional<TablePrefetch>
+lowering::planTablePrefetch(OpBuilder &b, Location loc, const LoweringState &s,
+                            Value flatInput, ArrayRef<int64_t> order,
+                            RankedTensorType outputType) {
+  auto type = cast<RankedTensorType>(s.op.getInput().getType());
+  int64_t last = s.rank - 1;
+  if (last < 1 || !worthPrefetching(s, 0) || !outputType.hasStaticShape())
+    return std::nullopt;
+  // Row-major strides of the static input, and the largest row base: the
+  // non-axis dimensions before the innermost at their last position.
+  SmallVector<int64_t> strides(s.rank, 1);
+  for (int64_t d = last - 1; d >= 0; --d)
+    if (llvm::MulOverflow(strides[d + 1], type.getDimSize(d + 1), strides[d]))
+      return std::nullopt;
+  TablePrefetch plan;
+  for (int64_t d = 0; d < last; ++d)
+    if (!llvm::is_contained(s.axes, d))
+      plan.maxRowBase += (type.getDimSize(d) - 1) * strides[d];
+  // The innermost loop that moves along the input: a non-axis dimension the
+  // input does not broadcast, with more than one iteration. The loops
+  // inside it (and the row) read the same input position: they make one
+  // iteration's reads.
+  int64_t reads = outputType.getDimSize(last);
+  std::optional<int64_t> loopDim;
+  for (int64_t d : llvm::reverse(order)) {
+    if (!llvm::is_contained(s.axes, d) && type.getDimSize(d) > 1 &&
+        outputType.getDimSize(d) > 1) {
+      loopDim = d;
+      break;
+    }
+    if (llvm::MulOverflow(reads, outputType.getDimSize(d), reads))
+      return std::nullopt;
+  }
+  if (!loopDim || reads == 0)
+    return std::nullopt;
+  plan.loopDim = *loopDim;
+  // As many iterations ahead as keep prefetchLinesAhead lines in flight,
+  // counting each read as a line of its own (the offsets of a table rarely
+  // share lines), at least one.
+  int64_t distance =
+      std::max<int64_t>(1, s.target.prefetchLinesAhead() / reads);
+  if (llvm::MulOverflow(distance, strides[plan.loopDim], plan.aheadElements))
+    return std::nullopt;
+  plan.buffer = readOnlyBuffer(b, loc, flatInput);
+  return plan;
+}
+
+Value lowering::emitTablePrefetchBase(OpBuilder &b, Location loc,
+                                      const TablePrefetch &plan,
+                                      Value rowBase) {
+  // Past the end of its dimension the row base runs into the next row of
+  // the dimension outside, which the loops read next where it is the next
+  // loop out; clamped, it never leaves the input.
+  Value ahead = arith::AddIOp::create(b, loc, rowBase,
+                                      constIndex(b, loc, plan.aheadElements));
+  return arith::MinUIOp::create(b, loc, ahead,
+                                constIndex(b, loc, plan.maxRowBase));
+}
+
+void lowering::emitTablePrefetch(OpBuilder &b, Location loc,
+                                 const TablePrefetch &plan, Value offset) {
+  prefetch(b, loc, plan.buffer, offset);
 }

@@ -85,6 +85,40 @@ void emitRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
                      const RowPrefetch &plan, ArrayRef<Value> inputPos,
                      Value rowIv, Value step);
 
+/// How the rows that take their elements' offsets from an offset table
+/// prefetch what a later iteration reads: the same offsets from the input
+/// position `distance` iterations ahead along output dimension `loopDim`
+/// (the innermost loop of more than one iteration that moves along the
+/// input; the loops inside it reuse its input position).
+struct TablePrefetch {
+  /// The input collapsed to one dimension, as a read-only buffer.
+  Value buffer;
+  int64_t loopDim = 0;
+  /// The row base's step `distance` iterations ahead (elements).
+  int64_t aheadElements = 0;
+  /// The largest row base: with any row base up to it, a valid element's
+  /// offset stays in the input.
+  int64_t maxRowBase = 0;
+};
+
+/// A plan where prefetching pays (a static input larger than the caches
+/// keep, an input dimension the loops in `order` move along), else
+/// nullopt. `flatInput`: the input collapsed to one dimension.
+std::optional<TablePrefetch> planTablePrefetch(OpBuilder &b, Location loc,
+                                               const LoweringState &s,
+                                               Value flatInput,
+                                               ArrayRef<int64_t> order,
+                                               RankedTensorType outputType);
+
+/// Once per row: the row base the prefetches read at, `rowBase` ahead,
+/// clamped to the largest one.
+Value emitTablePrefetchBase(OpBuilder &b, Location loc,
+                            const TablePrefetch &plan, Value rowBase);
+
+/// The prefetch of the flat input's element at `offset`.
+void emitTablePrefetch(OpBuilder &b, Location loc, const TablePrefetch &plan,
+                       Value offset);
+
 } // namespace mlir::gather::lowering
 
 #endif // GATHER_LIB_CONVERSION_MULTIAXISLOWERING_PREFETCH_H

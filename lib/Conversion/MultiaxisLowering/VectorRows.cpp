@@ -61,9 +61,16 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
                                  const LoweringState &s, Value row,
                                  Value rowLength, Value offsetTable,
                                  Value flatInput, ArrayRef<Value> indicesPos,
-                                 Value rowBase, bool indicesVary) {
+                                 Value rowBase, bool indicesVary,
+                                 const std::optional<TablePrefetch> &prefetch) {
   int64_t last = s.rank - 1;
   Value zero = constIndex(b, loc, 0);
+  // Each element also prefetches the one at its offset a few iterations
+  // ahead: a row's reads are scattered over the input, out of the hardware
+  // prefetchers' sight (W5 of bench/run.py: bench/README.md).
+  Value aheadBase;
+  if (prefetch)
+    aheadBase = emitTablePrefetchBase(b, loc, *prefetch, rowBase);
   // Every element of the row at the same offset (the indices broadcast).
   Value sharedOffset;
   if (!indicesVary)
@@ -86,15 +93,23 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
                                       zero);
           offset = arith::SelectOp::create(lb, ll, hit, offset, zero);
         }
-        offset = arith::AddIOp::create(lb, ll, offset, rowBase);
+        Value tableOffset = offset;
+        offset = arith::AddIOp::create(lb, ll, tableOffset, rowBase);
         // The innermost dimension as a non-axis: the element's own
         // coordinate, unless the input broadcasts it.
+        Value own;
         if (!llvm::is_contained(s.axes, last) &&
             s.inputUnitStatic[last] != std::optional<bool>(true)) {
-          Value own = j;
+          own = j;
           if (s.inputUnit[last])
             own = arith::SelectOp::create(lb, ll, s.inputUnit[last], zero, j);
           offset = arith::AddIOp::create(lb, ll, offset, own);
+        }
+        if (prefetch) {
+          Value ahead = arith::AddIOp::create(lb, ll, tableOffset, aheadBase);
+          if (own)
+            ahead = arith::AddIOp::create(lb, ll, ahead, own);
+          emitTablePrefetch(lb, ll, *prefetch, ahead);
         }
         Value element = tensor::ExtractOp::create(lb, ll, flatInput, offset);
         if (hit)
@@ -130,6 +145,7 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
   // meanwhile (the row after in the output's order).
   plan.prefetchNextRow = prefetch && plan.onlyInnermostVaries &&
                          llvm::equal(plan.order, llvm::seq<int64_t>(last));
+  plan.prefetchTable = prefetch && plan.offsetTable;
   plan.reports = s.errorFlag && !fillsInvalid(s);
   plan.masksInvalid = fillsInvalid(s) || plan.reports;
   return plan;
@@ -444,6 +460,10 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
     offsetTable = buildAxisOffsetTable(b, loc, s, rows.inputStrides);
   if (plan.prefetchNextRow)
     rows.rowPrefetch = planRowPrefetch(b, loc, s, init, plan.lanes);
+  std::optional<TablePrefetch> tablePrefetch;
+  if (plan.prefetchTable)
+    tablePrefetch =
+        planTablePrefetch(b, loc, s, rows.flatInput, plan.order, outputType);
   SmallVector<OpFoldResult> loopBounds;
   for (int64_t d : plan.order)
     loopBounds.push_back(upperBounds[d]);
@@ -491,7 +511,7 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
     }
     Value rowResult = buildOffsetTableRow(
         b, loc, s, row, rows.rowLength, offsetTable, rows.flatInput,
-        rows.indicesPos, rowBase, plan.indicesVary);
+        rows.indicesPos, rowBase, plan.indicesVary, tablePrefetch);
     b.setInsertionPointToStart(forall.getTerminator().getBody());
     tensor::ParallelInsertSliceOp::create(b, loc, rowResult, sharedOut,
                                           rowOffsets, rowSizes, ones);

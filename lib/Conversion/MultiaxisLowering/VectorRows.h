@@ -36,6 +36,9 @@ struct VectorRowsPlan {
   /// Each row prefetches the next input row (planRowPrefetch decides
   /// whether it pays).
   bool prefetchNextRow = false;
+  /// With the offset table: each element prefetches the one at its offset
+  /// some iterations ahead (planTablePrefetch decides whether it pays).
+  bool prefetchTable = false;
   /// Under a check in the loops, the lanes with an invalid index are
   /// collected along the row and raise the flag once after it.
   bool reports = false;

@@ -215,7 +215,7 @@ func.func @dynamic_rows_prefetch_next_row(%d: tensor<?x4096xf32>, %i: tensor<?x1
 // CHECK:         %[[STRIDE:.*]] = arith.muli %[[SPACING]], %[[C16]] : index
 // CHECK:         %[[LASTLINE:.*]] = arith.muli %{{.*}}, %[[C16]] : index
 // CHECK:         scf.forall
-// CHECK:           scf.for %[[J:.*]] =
+// CHECK:           scf.for %[[J:[^ ]*]] =
 // CHECK-NOT:         scf.for
 // CHECK:             %[[ANY:.*]] = arith.cmpi ugt, %[[COUNT]], %[[C0]] : index
 // CHECK:             scf.if %[[ANY]] {
@@ -235,4 +235,87 @@ func.func @dynamic_rows_prefetch_next_row(%d: tensor<?x4096xf32>, %i: tensor<?x1
 func.func @all_dynamic_rows_prefetch(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %e: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %r = gather.elements %d[%i] axis = 1 into %e : tensor<?x?xf32>, tensor<?x?xi64> into tensor<?x?xf32>
   return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// Offset-table rows (W5 of bench/run.py: the (n, c) pairs of 8 index rows
+// reused by every pixel of an NHWC image): each read also prefetches its
+// offset in the pixel the loop over the image's columns reaches `distance`
+// iterations later. Each iteration (a pixel) reads 8 x 16 elements, counted
+// as 128 lines: 1 pixel ahead (64 elements), the row base clamped to the
+// last pixel's (55 * 3584 + 55 * 64).
+// CHECK-LABEL: func.func @offset_table_rows_prefetch_next_pixel
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[MAXBASE:.*]] = arith.constant 200640 : index
+// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape
+// CHECK:         %[[TABLE:.*]] = linalg.generic
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %[[FLAT]] read_only : tensor<6422528xf32> to memref<6422528xf32, strided<[?], offset: ?>>
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %[[R:.*]]) in (56, 56, 8)
+// CHECK:           %[[BASE:.*]] = arith.addi
+// CHECK:           %[[AHEAD:.*]] = arith.addi %[[BASE]], %[[C64]] : index
+// CHECK:           %[[PBASE:.*]] = arith.minui %[[AHEAD]], %[[MAXBASE]] : index
+// CHECK:           scf.for %[[J:[^ ]*]] =
+// CHECK:             %[[ENTRY:.*]] = tensor.extract %[[TABLE]][%[[R]], %{{.*}}, %{{.*}}, %[[J]]]
+// CHECK:             %[[AT:.*]] = arith.addi %[[ENTRY]], %[[BASE]] : index
+// CHECK:             %[[PAT:.*]] = arith.addi %[[ENTRY]], %[[PBASE]] : index
+// CHECK:             memref.prefetch %[[BUF]][%[[PAT]]], read, locality<3>, data
+// CHECK:             tensor.extract %[[FLAT]][%[[AT]]]
+func.func @offset_table_rows_prefetch_next_pixel(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
+  %e = tensor.empty() : tensor<8x56x56x16xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x56x16xf32>
+  return %r : tensor<8x56x56x16xf32>
+}
+
+// -----
+
+// One (n, c) pair per pixel and two per row: 2 reads an iteration, so the
+// prefetch runs 128 / 2 = 64 pixels ahead (64 x 64 elements).
+// CHECK-LABEL: func.func @offset_table_few_reads_prefetch_further
+// CHECK-DAG:     %[[C4096:.*]] = arith.constant 4096 : index
+// CHECK:         scf.forall
+// CHECK:           %[[AHEAD:.*]] = arith.addi %{{.*}}, %[[C4096]] : index
+// CHECK:           arith.minui %[[AHEAD]], %{{.*}} : index
+// CHECK:           scf.for
+// CHECK:             memref.prefetch
+func.func @offset_table_few_reads_prefetch_further(%d: tensor<32x56x56x64xf32>, %i: tensor<1x1x1x4xi64>) -> tensor<1x56x56x2xf32> {
+  %e = tensor.empty() : tensor<1x56x56x2xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<1x1x1x4xi64> into tensor<1x56x56x2xf32>
+  return %r : tensor<1x56x56x2xf32>
+}
+
+// -----
+
+// A non-axis innermost dimension: the prefetch adds the element's own
+// column as the read does; the next row of 512 (63 * 512 the last).
+// CHECK-LABEL: func.func @offset_table_own_column_prefetched
+// CHECK-DAG:     %[[C512:.*]] = arith.constant 512 : index
+// CHECK-DAG:     %[[MAXBASE:.*]] = arith.constant 32256 : index
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<524288xf32>
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (4, 64)
+// CHECK:           %[[AHEAD:.*]] = arith.addi %[[BASE:.*]], %[[C512]] : index
+// CHECK:           %[[PBASE:.*]] = arith.minui %[[AHEAD]], %[[MAXBASE]] : index
+// CHECK:           scf.for %[[J:[^ ]*]] =
+// CHECK:             %[[ENTRY:.*]] = tensor.extract
+// CHECK:             %[[PAT:.*]] = arith.addi %[[ENTRY]], %[[PBASE]] : index
+// CHECK:             %[[PCOL:.*]] = arith.addi %[[PAT]], %[[J]] : index
+// CHECK:             memref.prefetch %[[BUF]][%[[PCOL]]]
+func.func @offset_table_own_column_prefetched(%d: tensor<16x64x512xf32>, %i: tensor<4x1x512xi64>) -> tensor<4x64x512xf32> {
+  %e = tensor.empty() : tensor<4x64x512xf32>
+  %r = gather.multiaxis %d[%i] axes = [0] into %e : tensor<16x64x512xf32>, tensor<4x1x512xi64> into tensor<4x64x512xf32>
+  return %r : tensor<4x64x512xf32>
+}
+
+// -----
+
+// A 32 KiB image stays in the caches: offset-table rows without prefetch.
+// CHECK-LABEL: func.func @offset_table_small_image_not_prefetched
+// CHECK:         linalg.generic
+// CHECK:         scf.forall
+// CHECK-NOT:     memref.prefetch
+// CHECK:         return
+func.func @offset_table_small_image_not_prefetched(%d: tensor<2x8x8x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x8x8x16xf32> {
+  %e = tensor.empty() : tensor<8x8x8x16xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<2x8x8x64xf32>, tensor<8x1x1x32xi64> into tensor<8x8x8x16xf32>
+  return %r : tensor<8x8x8x16xf32>
 }
