@@ -18,6 +18,7 @@ else in the build tree of the sources this package is in
 """
 
 import ctypes
+import math
 import os
 import threading
 import weakref
@@ -121,8 +122,8 @@ def _shape_array(shape):
 
 
 def _pointer_array(arrays):
-    return (ctypes.POINTER(ctypes.c_int64) * max(len(arrays), 1))(
-        *[ctypes.cast(a, ctypes.POINTER(ctypes.c_int64)) for a in arrays])
+    # (ctypes converts each int64 array to a pointer to its first element.)
+    return (ctypes.POINTER(ctypes.c_int64) * max(len(arrays), 1))(*arrays)
 
 
 class Program:
@@ -154,6 +155,9 @@ class Program:
         self.destination_entries = bool(destination_entries)
         self._read_signature()
         self._lock = threading.Lock()
+        # A run's error message, written under the lock (one buffer per
+        # program instead of one per call).
+        self._error = ctypes.create_string_buffer(4096)
 
     def _read_signature(self):
         lib, handle = self._lib, self._handle
@@ -199,18 +203,19 @@ class Program:
             return self._run_into(data, shape_ptrs, result_dtypes, out)
         out_data = (ctypes.c_void_p * max(n_out, 1))()
         out_shapes = (ctypes.POINTER(ctypes.c_int64) * max(n_out, 1))()
-        error = ctypes.create_string_buffer(4096)
+        error = self._error
         with self._lock:
             rc = self._lib.gatherProgramRun(self._handle, data, shape_ptrs, out_data, out_shapes,
                                             error, len(error))
+            message = error.value if rc != 0 else b""
         if rc != 0:
-            raise GatherError(error.value.decode(errors="replace"))
+            raise GatherError(message.decode(errors="replace"))
         results = []
         for r, (element, rank) in enumerate(self.results):
-            shape = tuple(out_shapes[r][d] for d in range(rank))
-            self._lib.gatherFree(ctypes.cast(out_shapes[r], ctypes.c_void_p))
+            shape = tuple(out_shapes[r][:rank])
+            self._lib.gatherFree(out_shapes[r])
             dtype = np.dtype(result_dtypes[r] if result_dtypes else _MLIR_TO_NUMPY[element])
-            count = int(np.prod(shape)) if shape else 1
+            count = math.prod(shape)
             if count == 0:
                 self._lib.gatherFree(out_data[r])
                 results.append(np.empty(shape, dtype))
@@ -231,7 +236,8 @@ class Program:
         keep = []
         for i, (array, (element, shape)) in enumerate(zip(arrays, self.inputs)):
             # (np.ascontiguousarray would make a 0-d array 1-d.)
-            array = np.require(np.asarray(array), requirements="C")
+            if not (type(array) is np.ndarray and array.flags.c_contiguous):
+                array = np.require(np.asarray(array), requirements="C")
             if _NUMPY_TO_MLIR.get(array.dtype) != element:
                 raise GatherError(f"argument {i}: dtype {array.dtype} does not match element type {element}")
             if array.ndim != len(shape):
@@ -294,12 +300,13 @@ class Program:
     def _call_into(self, data, shape_ptrs, out_data, out_shape_ptrs):
         """gatherProgramRunInto on converted arguments; GatherError on a
         run-time error."""
-        error = ctypes.create_string_buffer(4096)
+        error = self._error
         with self._lock:
             rc = self._lib.gatherProgramRunInto(self._handle, data, shape_ptrs, out_data,
                                                 out_shape_ptrs, error, len(error))
+            message = error.value if rc != 0 else b""
         if rc != 0:
-            raise GatherError(error.value.decode(errors="replace"))
+            raise GatherError(message.decode(errors="replace"))
 
 
 def host_vector_bits():
