@@ -42,35 +42,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <omp.h>
 #include <string>
 #include <sys/mman.h>
 #include <type_traits>
 #include <vector>
-
-template <typename T>
-static std::vector<T> load(const std::string &path, size_t count) {
-  std::vector<T> v(count);
-  FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f || std::fread(v.data(), sizeof(T), count, f) != count) {
-    std::fprintf(stderr, "cannot read %s\n", path.c_str());
-    std::exit(1);
-  }
-  std::fclose(f);
-  return v;
-}
-
-static inline int64_t wrap(int64_t v, int64_t size) {
-  return v < 0 ? v + size : v;
-}
-
-enum Mode { Unchecked, Checked, Prefetch, CheckedPrefetch, NumModes };
-static constexpr bool checks(int m) {
-  return m == Mode::Checked || m == Mode::CheckedPrefetch;
-}
-static constexpr bool prefetches(int m) {
-  return m == Mode::Prefetch || m == Mode::CheckedPrefetch;
-}
 
 // A 64-byte aligned array; from 4 MiB on advised for transparent huge pages
 // (whole pages inside it), as gather_runtime_malloc does for the compiled
@@ -109,6 +86,53 @@ private:
   size_t size_ = 0;
 };
 
+// The workload's operands given by the caller (bench/paired.py: the arrays
+// the compiled gather and torch read, so that every contender reads the
+// same memory), else read from DIR once into buffers placed as the
+// compiled code's inputs are (gather-run's and numpy's arrays of 4 MiB or
+// more are advised for huge pages). A std::vector put W1's 153 MB table on
+// 4 KiB pages, where the random rows' memcpy loop took 2.95-3.06 ms against
+// 2.58-2.60 on huge pages (2 threads, Zen 3, the same process).
+static const void *givenData, *givenIndices;
+
+template <typename T>
+static const T *load(const std::string &path, size_t count, const void *given) {
+  if (given)
+    return static_cast<const T *>(given);
+  static std::map<std::string, AlignedBuffer<T>> loaded;
+  auto [it, inserted] = loaded.try_emplace(path);
+  if (inserted) {
+    it->second.assign(count, T());
+    FILE *f = std::fopen(path.c_str(), "rb");
+    if (!f || std::fread(it->second.data(), sizeof(T), count, f) != count) {
+      std::fprintf(stderr, "cannot read %s\n", path.c_str());
+      std::exit(1);
+    }
+    std::fclose(f);
+  }
+  return it->second.data();
+}
+template <typename T>
+static const T *loadData(const std::string &path, size_t count) {
+  return load<T>(path, count, givenData);
+}
+template <typename T>
+static const T *loadIndices(const std::string &path, size_t count) {
+  return load<T>(path, count, givenIndices);
+}
+
+static inline int64_t wrap(int64_t v, int64_t size) {
+  return v < 0 ? v + size : v;
+}
+
+enum Mode { Unchecked, Checked, Prefetch, CheckedPrefetch, NumModes };
+static constexpr bool checks(int m) {
+  return m == Mode::Checked || m == Mode::CheckedPrefetch;
+}
+static constexpr bool prefetches(int m) {
+  return m == Mode::Prefetch || m == Mode::CheckedPrefetch;
+}
+
 // Cache lines requested ahead of the one being read (as the compiled code).
 constexpr int64_t kLinesAhead = 128;
 
@@ -138,9 +162,8 @@ static inline int64_t resolve(int64_t v, int64_t size, bool &bad) {
 // `parallelRows` rows (thread start-up costs more than a small lookup) a
 // plain loop, with no OpenMP construct.
 template <int M, typename T, typename I>
-static bool rowGather(const std::vector<T> &data, const std::vector<I> &idx,
-                      int64_t N, int64_t D, int64_t K, T *out,
-                      int64_t parallelRows = 64) {
+static bool rowGather(const T *data, const I *idx, int64_t N, int64_t D,
+                      int64_t K, T *out, int64_t parallelRows = 64) {
   constexpr bool Checked = checks(M);
   const int64_t rowBytes = D * sizeof(T);
   const int64_t ahead =
@@ -171,40 +194,40 @@ struct Workloads {
 
   template <int M> bool W1() {
     const int64_t N = 50000, D = 768, K = 8192;
-    static auto data = load<float>(dir + "/W1_data.bin", N * D);
-    static auto idx = load<int64_t>(dir + "/W1_idx.bin", K);
+    const float *data = loadData<float>(dir + "/W1_data.bin", N * D);
+    const int64_t *idx = loadIndices<int64_t>(dir + "/W1_idx.bin", K);
     return rowGather<M>(data, idx, N, D, K, out.data());
   }
 
   // W1 with int32 indices.
   template <int M> bool W1i32() {
     const int64_t N = 50000, D = 768, K = 8192;
-    static auto data = load<float>(dir + "/W1i32_data.bin", N * D);
-    static auto idx = load<int32_t>(dir + "/W1i32_idx.bin", K);
+    const float *data = loadData<float>(dir + "/W1i32_data.bin", N * D);
+    const int32_t *idx = loadIndices<int32_t>(dir + "/W1i32_idx.bin", K);
     return rowGather<M>(data, idx, N, D, K, out.data());
   }
 
   // W1 with a half-precision table (rows copied as 16-bit elements).
   template <int M> bool W1f16() {
     const int64_t N = 50000, D = 768, K = 8192;
-    static auto data = load<uint16_t>(dir + "/W1f16_data.bin", N * D);
-    static auto idx = load<int64_t>(dir + "/W1f16_idx.bin", K);
+    const uint16_t *data = loadData<uint16_t>(dir + "/W1f16_data.bin", N * D);
+    const int64_t *idx = loadIndices<int64_t>(dir + "/W1f16_idx.bin", K);
     return rowGather<M>(data, idx, N, D, K, outHalf.data());
   }
 
   // Short rows: 256-byte rows (64 f32) of a 100000x64 table, 65536 of them.
   template <int M> bool W7() {
     const int64_t N = 100000, D = 64, K = 65536;
-    static auto data = load<float>(dir + "/W7_data.bin", N * D);
-    static auto idx = load<int64_t>(dir + "/W7_idx.bin", K);
+    const float *data = loadData<float>(dir + "/W7_data.bin", N * D);
+    const int64_t *idx = loadIndices<int64_t>(dir + "/W7_idx.bin", K);
     return rowGather<M>(data, idx, N, D, K, out.data());
   }
 
   // An inference-sized lookup: 32 rows of a 30000x768 table.
   template <int M> bool W6() {
     const int64_t N = 30000, D = 768, K = 32;
-    static auto data = load<float>(dir + "/W6_data.bin", N * D);
-    static auto idx = load<int64_t>(dir + "/W6_idx.bin", K);
+    const float *data = loadData<float>(dir + "/W6_data.bin", N * D);
+    const int64_t *idx = loadIndices<int64_t>(dir + "/W6_idx.bin", K);
     return rowGather<M>(data, idx, N, D, K, out.data());
   }
 
@@ -214,8 +237,8 @@ struct Workloads {
   // unchecked loop.
   template <int M> bool W8() {
     const int64_t R = 1024, C = 1024, N = 1024, K = 1024;
-    static auto data = load<float>(dir + "/W8_data.bin", R * C);
-    static auto idx = load<int64_t>(dir + "/W8_idx.bin", N * K * 2);
+    const float *data = loadData<float>(dir + "/W8_data.bin", R * C);
+    const int64_t *idx = loadIndices<int64_t>(dir + "/W8_idx.bin", N * K * 2);
     constexpr bool Checked = checks(M);
     bool bad = false;
 #pragma omp parallel for reduction(|| : bad)
@@ -235,8 +258,8 @@ struct Workloads {
 
   template <int M> bool W2() {
     const int64_t A = 64, B = 1000, C = 256, K = 500;
-    static auto data = load<float>(dir + "/W2_data.bin", A * B * C);
-    static auto idx = load<int64_t>(dir + "/W2_idx.bin", K);
+    const float *data = loadData<float>(dir + "/W2_data.bin", A * B * C);
+    const int64_t *idx = loadIndices<int64_t>(dir + "/W2_idx.bin", K);
     constexpr bool Checked = checks(M);
     const int64_t ahead = kLinesAhead / (C * sizeof(float) / 64);
     bool bad = false;
@@ -256,8 +279,8 @@ struct Workloads {
 
   template <int M> bool W3() {
     const int64_t R = 4096, C = 4096, K = 1024;
-    static auto data = load<float>(dir + "/W3_data.bin", R * C);
-    static auto idx = load<int64_t>(dir + "/W3_idx.bin", R * K);
+    const float *data = loadData<float>(dir + "/W3_data.bin", R * C);
+    const int64_t *idx = loadIndices<int64_t>(dir + "/W3_idx.bin", R * K);
     constexpr bool Checked = checks(M);
     bool bad = false;
 #pragma omp parallel for reduction(|| : bad)
@@ -287,8 +310,8 @@ struct Workloads {
 
   template <int M> bool W4() {
     const int64_t B = 16, H = 512, W = 512, C = 4, K = 65536;
-    static auto data = load<float>(dir + "/W4_data.bin", B * H * W * C);
-    static auto idx = load<int64_t>(dir + "/W4_idx.bin", B * K * 2);
+    const float *data = loadData<float>(dir + "/W4_data.bin", B * H * W * C);
+    const int64_t *idx = loadIndices<int64_t>(dir + "/W4_idx.bin", B * K * 2);
     constexpr bool Checked = checks(M);
     const int64_t ahead = kLinesAhead;
     bool bad = false;
@@ -316,9 +339,10 @@ struct Workloads {
   template <int M, int64_t R> bool W5(const char *name) {
     constexpr bool Checked = checks(M);
     const int64_t N = 32, H = 56, W = 56, C = 64, P = 16;
-    static auto data =
-        load<float>(dir + "/" + name + "_data.bin", N * H * W * C);
-    static auto idx = load<int64_t>(dir + "/" + name + "_idx.bin", R * P * 2);
+    const float *data =
+        loadData<float>(dir + "/" + name + "_data.bin", N * H * W * C);
+    const int64_t *idx =
+        loadIndices<int64_t>(dir + "/" + name + "_idx.bin", R * P * 2);
     bool bad = false;
     int64_t offset[R][P];
     for (int64_t r = 0; r < R; ++r)
@@ -417,9 +441,13 @@ static std::string libraryWorkload;
 static AlignedBuffer<char> librarySource;
 
 extern "C" {
-// Loads workload `w` from `dir` (its NAME_data.bin and NAME_idx.bin) with
-// `threads` threads: 0 on success.
-int baseline_open(const char *w, const char *dir, int threads) {
+// Workload `w` with `threads` threads, its operands `data` and `indices`
+// (C order, the types of its NAME_data.bin and NAME_idx.bin), or where they
+// are null read from those files in `dir`: 0 on success.
+int baseline_open(const char *w, const char *dir, int threads, const void *data,
+                  const void *indices) {
+  givenData = data;
+  givenIndices = indices;
   size_t size = outputSize(w);
   if (!size)
     return 1;

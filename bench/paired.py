@@ -12,7 +12,8 @@ milliseconds of each other, so a slow spell of a shared machine hits them
 all; each ratio is the median over the turns of peer time / gather time
 (above 1: the gather is faster), with its quartiles. "fastest C++" is
 the loop of the lowest median time. Every output is compared with
-numpy before the timed turns and after them. Each timed call follows
+numpy before the timed turns and after them. Every contender reads the
+same input arrays. Each timed call follows
 `--warm` untimed calls of the same contender (default 1), so that its data
 is in the caches as in bench/run.py's repeated runs: without them each
 contender starts from the caches the one before left, and the workloads
@@ -159,14 +160,15 @@ def main():
           + ("; torch on libomp (preloaded)" if torch else ""))
     with tempfile.TemporaryDirectory(prefix="gather-paired-") as work:
         lib = ctypes.CDLL(build_library(work, args.target, args.libomp))
-        lib.baseline_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int]
+        lib.baseline_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int,
+                                      ctypes.c_void_p, ctypes.c_void_p]
         lib.baseline_call.argtypes = [ctypes.c_int]
         lib.baseline_output.restype = ctypes.c_void_p
-        torch_columns = " torch form | torch / gather |" if torch else ""
+        torch_columns = " torch form | torch (ms) | torch / gather |" if torch else ""
         print("| workload | gather (ms) | fastest C++ / gather | "
               + " | ".join(f"{c} / gather" for c in CPP) + " | memcpy / gather |"
               + torch_columns)
-        print("| --- | ---: | ---: |" + " ---: |" * (len(CPP) + 1 + (2 if torch else 0)))
+        print("| --- | ---: | ---: |" + " ---: |" * (len(CPP) + 1 + (3 if torch else 0)))
         for name, w in run.workloads(np.random.default_rng(0)).items():
             if name == "W6" or (args.only and name not in args.only.split(",")):
                 continue
@@ -175,9 +177,14 @@ def main():
             gather = jit.compile(run.workload_text(w, want), threads=args.threads,
                                  destination_entries=True, target_cpu=args.target)
             out = aligned_empty(want.shape, want.dtype)
-            data.tofile(os.path.join(work, f"{name}_data.bin"))
-            idx.tofile(os.path.join(work, f"{name}_idx.bin"))
-            if lib.baseline_open(name.encode(), work.encode(), args.threads):
+            # The C++ loops read these very arrays (a copy of their own
+            # would sit elsewhere in the caches: the four C++ loops then
+            # shared one copy and the gather another, which for the
+            # workloads whose data fits the L3 cache favoured whichever
+            # side ran more contenders).
+            data, idx = np.ascontiguousarray(data), np.ascontiguousarray(idx)
+            if lib.baseline_open(name.encode(), work.encode(), args.threads,
+                                 data.ctypes.data, idx.ctypes.data):
                 sys.exit(f"{name}: the C++ library does not know this workload")
             cpp_out = np.ctypeslib.as_array(
                 ctypes.cast(lib.baseline_output(), ctypes.POINTER(ctypes.c_uint8)),
@@ -236,13 +243,16 @@ def main():
             fastest = min(range(len(CPP)), key=lambda m: statistics.median(times[1 + m]))
             extra = ""
             if torch:
-                extra = " - | - |"
+                extra = " - | - | - |"
                 if torch_form:
                     # Against the bound call (out=) or the allocating one.
                     a = g if torch_form == "out=" else times[len(CPP) + 2]
                     t = times[-1]
                     m, lo, hi = quartiles([t[k] / a[k] for k in range(len(a))])
-                    extra = f" {torch_form} | {m:.2f} [{lo:.2f}, {hi:.2f}] |"
+                    form = torch_form if torch_form == "out=" else (
+                        f"alloc (gather {statistics.median(a) * 1e3:.3f} ms)")
+                    extra = (f" {form} | {statistics.median(t) * 1e3:.3f} "
+                             f"| {m:.2f} [{lo:.2f}, {hi:.2f}] |")
             print(f"| {name} | {statistics.median(g) * 1e3:.3f} | "
                   + " | ".join(f"{m:.2f} [{lo:.2f}, {hi:.2f}]"
                                for m, lo, hi in [cells[fastest]] + cells) + " |" + extra)
