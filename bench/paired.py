@@ -13,7 +13,7 @@ all; each ratio is the median over the turns of peer time / gather time
 (above 1: the gather is faster), with its quartiles. "fastest C++" is
 the loop of the lowest median time. Every output is compared with
 numpy before the timed turns and after them. Every contender reads the
-same input arrays. Each timed call follows
+same input arrays and writes the same output array. Each timed call follows
 `--warm` untimed calls of the same contender (default 1), so that its data
 is in the caches as in bench/run.py's repeated runs: without them each
 contender starts from the caches the one before left, and the workloads
@@ -176,7 +176,6 @@ def main():
             want = w["numpy"]()
             gather = jit.compile(run.workload_text(w, want), threads=args.threads,
                                  destination_entries=True, target_cpu=args.target)
-            out = aligned_empty(want.shape, want.dtype)
             # The C++ loops read these very arrays (a copy of their own
             # would sit elsewhere in the caches: the four C++ loops then
             # shared one copy and the gather another, which for the
@@ -186,36 +185,31 @@ def main():
             if lib.baseline_open(name.encode(), work.encode(), args.threads,
                                  data.ctypes.data, idx.ctypes.data):
                 sys.exit(f"{name}: the C++ library does not know this workload")
-            cpp_out = np.ctypeslib.as_array(
+            # Every contender writes the C++ library's output array (64-byte
+            # aligned, advised for huge pages): with an array of its own the
+            # gather found its output lines colder than the C++ loops, which
+            # follow one another on theirs (W1 and W5 at one thread: fastest
+            # C++ / gather 0.88-0.89 with two arrays, 0.94-0.99 with one).
+            out = np.ctypeslib.as_array(
                 ctypes.cast(lib.baseline_output(), ctypes.POINTER(ctypes.c_uint8)),
-                shape=(want.nbytes,))
+                shape=(want.nbytes,)).view(want.dtype).reshape(want.shape)
 
-            def check(label):
+            def run_and_check(call, who, label):
+                out.view(np.uint8)[...] = 0xA5  # what is compared is this call's
+                call()
                 if not np.array_equal(out, want):
-                    sys.exit(f"{name}: compiled result differs from numpy ({label})")
+                    sys.exit(f"{name}: {who} differs from numpy ({label})")
 
-            def check_cpp(mode, label):
-                got = cpp_out.view(want.dtype).reshape(want.shape)
-                if not np.array_equal(got, want):
-                    sys.exit(f"{name}: {CPP[mode]} differs from numpy ({label})")
-
-            gather(data, idx, out=out)
-            check("first call")
-            for mode in range(len(CPP)):
-                lib.baseline_call(mode)  # loads the data outside the timed turns
-                check_cpp(mode, "first call")
-
-            calls = [gather.bind(data, idx, out=out)]  # the C call alone in the timed region
-            calls += [lambda m=m: lib.baseline_call(m) for m in range(len(CPP) + 1)]
+            bound = gather.bind(data, idx, out=out)  # the C call alone in the timed region
+            checked = [(bound, "the compiled result")]
+            checked += [(lambda m=m: lib.baseline_call(m), CPP[m]) for m in range(len(CPP))]
+            calls = [bound] + [lambda m=m: lib.baseline_call(m) for m in range(len(CPP) + 1)]
             torch_fn, torch_form = None, None
             if torch:
-                torch_out = aligned_empty(want.shape, want.dtype)
-                torch_fn = torch_into(torch, w, torch_out)
+                torch_fn = torch_into(torch, w, out)
                 if torch_fn:
-                    torch_fn()
-                    if not np.array_equal(torch_out, want):
-                        sys.exit(f"{name}: torch's result (out=) differs from numpy")
                     torch_form = "out="
+                    checked.append((torch_fn, "torch (out=)"))
                     calls += [torch_fn]
                 else:
                     torch_fn = run.torch_peer(torch, w)
@@ -226,13 +220,11 @@ def main():
                         sys.exit(f"{name}: compiled result differs from numpy (allocating call)")
                     torch_form = "alloc"
                     calls += [lambda: gather(data, idx), torch_fn]
+            for call, who in checked:  # (the C++ loops' first call reads the data)
+                run_and_check(call, who, "before the turns")
             times = time_in_turns(calls, args.calls, args.warm)
-            if torch_form == "out=" and not np.array_equal(torch_out, want):
-                sys.exit(f"{name}: torch's result (out=) differs from numpy after the turns")
-            check("after the turns")
-            for mode in range(len(CPP)):
-                lib.baseline_call(mode)
-                check_cpp(mode, "after the turns")
+            for call, who in checked:
+                run_and_check(call, who, "after the turns")
             g = times[0]
             cells = [quartiles([times[1 + m][t] / g[t] for t in range(len(g))])
                      for m in range(len(CPP) + 1)]
