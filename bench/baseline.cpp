@@ -12,7 +12,8 @@
 //              does (bench/README.md): the row or block a later iteration
 //              reads, 128 cache lines ahead; for W3 the next table row
 //              while the current one is gathered; for W5 each read's
-//              offset in the next pixel. W8 has none (as compiled);
+//              offset in the next pixel, and its pixels in tiles of 8.
+//              W8 has none (as compiled);
 //   checked prefetch: checked, with the same prefetch (what the compiled
 //              code does under its default policy).
 //
@@ -351,20 +352,25 @@ struct Workloads {
         int64_t c = resolve<Checked>(idx[(r * P + p) * 2 + 1], C, bad);
         offset[r][p] = n * H * W * C + c;
       }
+    // The prefetch variants do what the compiled code does: each read also
+    // prefetches its offset in the next pixel (the last pixel's at the
+    // end), and W5's pixels go in tiles of 8, each index row walking the
+    // tile (W5x64's 1024 reads a pixel: one pixel at a time); the other
+    // variants one pixel at a time.
+    constexpr int64_t T = prefetches(M) && R * P <= 128 ? 8 : 1;
 #pragma omp parallel for
     for (int64_t h = 0; h < H; ++h)
-      for (int64_t x = 0; x < W; ++x) {
-        const float *pixel = &data[(h * W + x) * C];
-        // The prefetch variants: each read also prefetches its offset in
-        // the next pixel (the last pixel's at the end), as compiled.
-        const float *ahead = &data[std::min(h * W + x + 1, H * W - 1) * C];
+      for (int64_t x0 = 0; x0 < W; x0 += T)
         for (int64_t r = 0; r < R; ++r)
-          for (int64_t p = 0; p < P; ++p) {
-            if (prefetches(M))
-              __builtin_prefetch(ahead + offset[r][p]);
-            out[((r * H + h) * W + x) * P + p] = pixel[offset[r][p]];
+          for (int64_t x = x0; x < x0 + T; ++x) {
+            const float *pixel = &data[(h * W + x) * C];
+            const float *ahead = &data[std::min(h * W + x + 1, H * W - 1) * C];
+            for (int64_t p = 0; p < P; ++p) {
+              if (prefetches(M))
+                __builtin_prefetch(ahead + offset[r][p]);
+              out[((r * H + h) * W + x) * P + p] = pixel[offset[r][p]];
+            }
           }
-      }
     return !bad;
   }
 };

@@ -39,6 +39,11 @@ struct VectorRowsPlan {
   /// With the offset table: each element prefetches the one at its offset
   /// some iterations ahead (planTablePrefetch decides whether it pays).
   bool prefetchTable = false;
+  /// With the offset table: the loop over output dimension `tileDim` runs
+  /// in tiles of `tileRows` iterations, the loops inside it (the index
+  /// rows) each walking the whole tile; tileRows 0: no tiles.
+  int64_t tileDim = 0;
+  int64_t tileRows = 0;
   /// Under a check in the loops, the lanes with an invalid index are
   /// collected along the row and raise the flag once after it.
   bool reports = false;

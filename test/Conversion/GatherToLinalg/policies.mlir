@@ -231,9 +231,10 @@ func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %init_0: 
 // (401408 elements) reuses each of the 128 coordinate pairs 3136 times, so
 // the policy is applied once per pair into a table of linear offsets
 // (n * 56*56*64 + c). The pixels (h, w) are the outer loops and the index
-// rows the inner one: all 8 rows read one pixel's 32 x 256 bytes while they
-// are in L1. Each output row then reads its 16 offsets, adds the pixel's
-// offset and loads one element each.
+// rows the inner one, the columns in tiles of 8 (offset-table-tiles.mlir):
+// all 8 rows read a tile's pixels while they are in cache. Each output row
+// then reads its 16 offsets, adds its pixel's offset and loads one element
+// each.
 // CHECK-LABEL: func.func @two_axes
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C31:.*]] = arith.constant 31 : index
@@ -242,6 +243,8 @@ func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %init_0: 
 // CHECK-DAG:     %[[HSTRIDE:.*]] = arith.constant 3584 : index
 // CHECK-DAG:     %[[WSTRIDE:.*]] = arith.constant 64 : index
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[TSTRIDE:.*]] = arith.constant 512 : index
 // CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] : tensor<32x56x56x64xf32> into tensor<6422528xf32>
 // CHECK:         %[[TABLE:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<8x1x1x16xindex>)
 // CHECK:           %[[P:.*]] = linalg.index 3 : index
@@ -254,17 +257,21 @@ func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %init_0: 
 // CHECK:           %[[C:.*]] = arith.maxsi
 // CHECK:           %[[OFF:.*]] = arith.addi %[[NOFF]], %[[C]] : index
 // CHECK:           linalg.yield %[[OFF]] : index
-// CHECK:         scf.forall (%[[H:.*]], %[[W:.*]], %[[I:.*]]) in (56, 56, 8)
-// CHECK:           tensor.extract_slice %{{.*}}[%[[I]], %[[H]], %[[W]], 0] [1, 1, 1, 16]
+// CHECK:         scf.forall (%[[H:[^ ]*]], %[[T:[^ ]*]], %[[I:[^ ]*]]) in (56, 7, 8)
+// CHECK:           %[[W:.*]] = arith.muli %[[T]], %[[C8]] : index
+// CHECK:           tensor.extract_slice %{{.*}}[%[[I]], %[[H]], %[[W]], 0] [1, 1, 8, 16]
 // CHECK:           %[[HOFF:.*]] = arith.muli %[[H]], %[[HSTRIDE]] : index
-// CHECK:           %[[WOFF:.*]] = arith.muli %[[W]], %[[WSTRIDE]] : index
-// CHECK:           %[[ROW:.*]] = arith.addi %[[HOFF]], %[[WOFF]] : index
-// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %[[C16]] step
-// CHECK:             %[[PAIR:.*]] = tensor.extract %[[TABLE]][%[[I]], %{{.*}}, %{{.*}}, %[[J]]] : tensor<8x1x1x16xindex>
-// CHECK:             %[[ADDR:.*]] = arith.addi %[[PAIR]], %[[ROW]] : index
-// CHECK:             %[[VALUE:.*]] = tensor.extract %[[FLAT]][%[[ADDR]]] : tensor<6422528xf32>
-// CHECK-NOT:         arith.minsi
-// CHECK:             tensor.insert %[[VALUE]] into %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[J]]]
+// CHECK:           %[[TOFF:.*]] = arith.muli %[[T]], %[[TSTRIDE]] : index
+// CHECK:           %[[TILE:.*]] = arith.addi %[[HOFF]], %[[TOFF]] : index
+// CHECK:           scf.for %[[X:[^ ]*]] = %{{.*}} to %[[C8]] step
+// CHECK:             %[[XOFF:.*]] = arith.muli %[[X]], %[[WSTRIDE]] : index
+// CHECK:             %[[ROW:.*]] = arith.addi %[[TILE]], %[[XOFF]] : index
+// CHECK:             scf.for %[[J:[^ ]*]] = %{{.*}} to %[[C16]] step
+// CHECK:               %[[PAIR:.*]] = tensor.extract %[[TABLE]][%[[I]], %{{.*}}, %{{.*}}, %[[J]]] : tensor<8x1x1x16xindex>
+// CHECK:               %[[ADDR:.*]] = arith.addi %[[PAIR]], %[[ROW]] : index
+// CHECK:               %[[VALUE:.*]] = tensor.extract %[[FLAT]][%[[ADDR]]] : tensor<6422528xf32>
+// CHECK-NOT:           arith.minsi
+// CHECK:               tensor.insert %[[VALUE]] into %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[J]]]
 func.func @two_axes(%input: tensor<32x56x56x64xf32>, %indices: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
   %init_0 = tensor.empty() : tensor<8x56x56x16xf32>
   %0 = gather.multiaxis %input[%indices] axes = [0, 3] out_of_bounds = clamp into %init_0 : tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x56x16xf32>

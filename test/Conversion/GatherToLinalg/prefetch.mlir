@@ -244,23 +244,27 @@ func.func @all_dynamic_rows_prefetch(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %
 // offset in the pixel the loop over the image's columns reaches `distance`
 // iterations later. Each iteration (a pixel) reads 8 x 16 elements, counted
 // as 128 lines: 1 pixel ahead (64 elements), the row base clamped to the
-// last pixel's (55 * 3584 + 55 * 64).
+// last pixel's (55 * 3584 + 55 * 64). The pixels go in tiles of 8
+// (offset-table-tiles.mlir), each pixel of a tile at its own row base.
 // CHECK-LABEL: func.func @offset_table_rows_prefetch_next_pixel
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // CHECK-DAG:     %[[MAXBASE:.*]] = arith.constant 200640 : index
 // CHECK:         %[[FLAT:.*]] = tensor.collapse_shape
 // CHECK:         %[[TABLE:.*]] = linalg.generic
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %[[FLAT]] read_only : tensor<6422528xf32> to memref<6422528xf32, strided<[?], offset: ?>>
-// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %[[R:.*]]) in (56, 56, 8)
-// CHECK:           %[[BASE:.*]] = arith.addi
-// CHECK:           %[[AHEAD:.*]] = arith.addi %[[BASE]], %[[C64]] : index
-// CHECK:           %[[PBASE:.*]] = arith.minui %[[AHEAD]], %[[MAXBASE]] : index
-// CHECK:           scf.for %[[J:[^ ]*]] =
-// CHECK:             %[[ENTRY:.*]] = tensor.extract %[[TABLE]][%[[R]], %{{.*}}, %{{.*}}, %[[J]]]
-// CHECK:             %[[AT:.*]] = arith.addi %[[ENTRY]], %[[BASE]] : index
-// CHECK:             %[[PAT:.*]] = arith.addi %[[ENTRY]], %[[PBASE]] : index
-// CHECK:             memref.prefetch %[[BUF]][%[[PAT]]], read, locality<3>, data
-// CHECK:             tensor.extract %[[FLAT]][%[[AT]]]
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %[[R:[^ ]*]]) in (56, 7, 8)
+// CHECK:           %[[TILEBASE:.*]] = arith.addi
+// CHECK:           scf.for %[[X:[^ ]*]] =
+// CHECK:             %[[XOFF:.*]] = arith.muli %[[X]], %[[C64]] : index
+// CHECK:             %[[BASE:.*]] = arith.addi %[[TILEBASE]], %[[XOFF]] : index
+// CHECK:             %[[AHEAD:.*]] = arith.addi %[[BASE]], %[[C64]] : index
+// CHECK:             %[[PBASE:.*]] = arith.minui %[[AHEAD]], %[[MAXBASE]] : index
+// CHECK:             scf.for %[[J:[^ ]*]] =
+// CHECK:               %[[ENTRY:.*]] = tensor.extract %[[TABLE]][%[[R]], %{{.*}}, %{{.*}}, %[[J]]]
+// CHECK:               %[[AT:.*]] = arith.addi %[[ENTRY]], %[[BASE]] : index
+// CHECK:               %[[PAT:.*]] = arith.addi %[[ENTRY]], %[[PBASE]] : index
+// CHECK:               memref.prefetch %[[BUF]][%[[PAT]]], read, locality<3>, data
+// CHECK:               tensor.extract %[[FLAT]][%[[AT]]]
 func.func @offset_table_rows_prefetch_next_pixel(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
   %e = tensor.empty() : tensor<8x56x56x16xf32>
   %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x56x16xf32>

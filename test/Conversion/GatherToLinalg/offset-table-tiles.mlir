@@ -1,0 +1,94 @@
+// Offset-table rows in tiles: where the indices broadcast along the
+// innermost loop that moves along the input (an NHWC image's columns) and
+// index rows loop inside it, that loop runs in tiles of pixels, each index
+// row walking the whole tile: it writes a run of the tile's output rows,
+// and the tile's pixels stay in cache for the next index row. A tile holds
+// as many pixels as keep its reads, counted a cache line each, within
+// twice the L1 data cache (32 KiB by default), a power of two that divides
+// the dimension, at least 2.
+// RUN: gather-opt %s --convert-gather-to-linalg --split-input-file | FileCheck %s
+
+// W5 of bench/run.py: 8 x 16 reads a pixel (8 KiB counted), tiles of 8
+// pixels: 7 tiles of the 56 columns.
+// CHECK-LABEL: func.func @pixels_in_tiles
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK:         %[[OUT:.*]] = scf.forall (%[[H:[^ ]*]], %[[T:[^ ]*]], %[[R:[^ ]*]]) in (56, 7, 8) shared_outs(%[[SHARED:[^ ]*]] =
+// CHECK:           %[[START:.*]] = arith.muli %[[T]], %[[C8]] : index
+// CHECK:           %[[TILE:.*]] = tensor.extract_slice %[[SHARED]][%[[R]], %[[H]], %[[START]], 0] [1, 1, 8, 16] [1, 1, 1, 1] : tensor<8x56x56x16xf32> to tensor<1x1x8x16xf32>
+// CHECK:           %[[ROWS:.*]] = scf.for %[[X:[^ ]*]] = %{{.*}} to %[[C8]] step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[TILE]])
+// CHECK:             %[[ROW:.*]] = tensor.extract_slice %[[ACC]][0, 0, %[[X]], 0] [1, 1, 1, 16]
+// CHECK:             scf.for
+// CHECK:             tensor.insert_slice %{{.*}} into %[[ACC]][0, 0, %[[X]], 0] [1, 1, 1, 16]
+// CHECK:           tensor.parallel_insert_slice %[[ROWS]] into %[[SHARED]][%[[R]], %[[H]], %[[START]], 0] [1, 1, 8, 16]
+func.func @pixels_in_tiles(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
+  %e = tensor.empty() : tensor<8x56x56x16xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x56x16xf32>
+  return %r : tensor<8x56x56x16xf32>
+}
+
+// -----
+
+// A 16 KiB L1 data cache (DLTI): tiles of 4 pixels.
+// CHECK-LABEL: func.func @smaller_cache_smaller_tiles
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 14, 8)
+// CHECK:           tensor.extract_slice {{.*}} [1, 1, 4, 16]
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 16384 : i64>>} {
+func.func @smaller_cache_smaller_tiles(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
+  %e = tensor.empty() : tensor<8x56x56x16xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x56x16xf32>
+  return %r : tensor<8x56x56x16xf32>
+}
+}
+
+// -----
+
+// W5x64: 64 x 16 reads a pixel (64 KiB counted), no room for 2: one pixel
+// at a time.
+// CHECK-LABEL: func.func @reads_fill_the_cache_no_tiles
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 56, 64)
+// CHECK-NOT:     tensor.insert_slice
+// CHECK:         return
+func.func @reads_fill_the_cache_no_tiles(%d: tensor<32x56x56x64xf32>, %i: tensor<64x1x1x32xi64>) -> tensor<64x56x56x16xf32> {
+  %e = tensor.empty() : tensor<64x56x56x16xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<64x1x1x32xi64> into tensor<64x56x56x16xf32>
+  return %r : tensor<64x56x56x16xf32>
+}
+
+// -----
+
+// Indices that change along the columns: a table row per pixel, no tiles.
+// CHECK-LABEL: func.func @indices_vary_along_pixels_no_tiles
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 56, 8)
+// CHECK-NOT:     tensor.insert_slice
+// CHECK:         return
+func.func @indices_vary_along_pixels_no_tiles(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x56x32xi64>) -> tensor<8x56x56x16xf32> {
+  %e = tensor.empty() : tensor<8x56x56x16xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<8x1x56x32xi64> into tensor<8x56x56x16xf32>
+  return %r : tensor<8x56x56x16xf32>
+}
+
+// -----
+
+// One index row: nothing loops inside the pixels, no tiles.
+// CHECK-LABEL: func.func @one_index_row_no_tiles
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 56, 1)
+// CHECK-NOT:     tensor.insert_slice
+// CHECK:         return
+func.func @one_index_row_no_tiles(%d: tensor<32x56x56x64xf32>, %i: tensor<1x1x1x32xi64>) -> tensor<1x56x56x16xf32> {
+  %e = tensor.empty() : tensor<1x56x56x16xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<1x1x1x32xi64> into tensor<1x56x56x16xf32>
+  return %r : tensor<1x56x56x16xf32>
+}
+
+// -----
+
+// 7 columns: no power of two from 2 divides them, no tiles.
+// CHECK-LABEL: func.func @odd_columns_no_tiles
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 8)
+// CHECK-NOT:     tensor.insert_slice
+// CHECK:         return
+func.func @odd_columns_no_tiles(%d: tensor<32x56x7x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x7x16xf32> {
+  %e = tensor.empty() : tensor<8x56x7x16xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x7x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x7x16xf32>
+  return %r : tensor<8x56x7x16xf32>
+}

@@ -1,0 +1,88 @@
+# Offset-table rows in tiles of pixels (offset-table-tiles.mlir), executed
+# through the JIT at -O3 and compared with the numpy reference: an NHWC
+# lookup of (n, c) pairs with the L1 size set by DLTI so that the tiles hold
+# 2, 4, 8 and 16 pixels of 16 columns, and none (too many reads a pixel),
+# under every policy with negative and out-of-range indices, an invalid
+# index under `error`, f16 elements, and a tile that spans the whole row.
+# Each module is also lowered with gather-opt to check that it takes the
+# tile it was meant to.
+# RUN: %python %s %gather_bin | FileCheck %s
+# CHECK-NOT: FAIL
+# CHECK: offset-table-tiles: 12 passed, 0 failed
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+from gather import jit
+from gather import reference as ref
+from gather.mlir_text import gather_op_text, tensor_type
+from gather_testing.difftest import POLICY_PAIRS as POLICIES, policy_indices, policy_text
+
+gather_opt = f"{sys.argv[1]}/gather-opt"
+rng = np.random.default_rng(11)
+passed = failed = 0
+
+
+def module(l1, data, idx, want_shape, ety, attrs):
+    dt, it = tensor_type(data.shape, ety), tensor_type(idx.shape, "i64")
+    ot = tensor_type(want_shape, ety)
+    body = gather_op_text("multiaxis", "%0", "%d", "%i", dt, it, ot, attrs=attrs)
+    return ('module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = '
+            f'#dlti.target_device_spec<"L1_cache_size_in_bytes" = {l1} : i64>>}} {{\n'
+            f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n{body}\n  return %0 : {ot}\n}}\n}}\n")
+
+
+def case(name, l1, tile, data, pairs, ety="f32", oob="error", negative="wrap"):
+    global passed, failed
+    rows = pairs.shape[0]
+    out_shape = (rows, data.shape[1], data.shape[2], pairs.shape[-1] // 2)
+    attrs = "axes = [0, 3]" + policy_text(oob, negative)
+    text = module(l1, data, pairs, out_shape, ety, attrs)
+    lowered = subprocess.run([gather_opt, "--convert-gather-to-linalg", "-"], input=text,
+                             capture_output=True, text=True, check=True).stdout
+    got_tile = re.search(r"tensor\.extract_slice %arg\d+\[[^]]*\] \[1, 1, (\d+), \d+\]", lowered)
+    got = int(got_tile.group(1)) if got_tile else 0
+    if (got if got > 1 else 0) != tile:
+        print(f"FAIL {name}: expected tiles of {tile}, lowered {got_tile and got_tile.group(0)}")
+        failed += 1
+        return
+    try:
+        want = ref.multiaxis(data, pairs, [0, 3], negative, oob)
+    except ref.GatherIndexError:
+        want = None
+    program = jit.compile(text, threads=2)
+    try:
+        got = program(data, pairs)
+    except jit.GatherError as e:
+        ok = want is None and "is out of range" in str(e)
+    else:
+        ok = want is not None and np.array_equal(got, want)
+    if ok:
+        passed += 1
+    else:
+        print(f"FAIL {name}")
+        failed += 1
+
+
+def pairs_for(rows, oob="error"):
+    n = policy_indices(rng, (rows, 16), 16, oob, every=5)
+    c = policy_indices(rng, (rows, 16), 64, oob, every=5)
+    return np.stack([n, c], axis=-1).reshape(rows, 1, 1, 32)
+
+
+# 16 x 16 pixels of 16 images with 64 channels (1 MiB). The loops take the
+# pixels outermost from 8 KiB of L1 on (a pixel's 64 lines within half of
+# it); a tile holds 2 * L1 / (reads a pixel * 64 bytes) pixels.
+image = rng.standard_normal((16, 16, 16, 64)).astype(np.float32)
+for l1, rows, tile in ((8192, 16, 0), (8192, 8, 2), (8192, 4, 4), (16384, 4, 8),
+                       (32768, 4, 16)):
+    case(f"tiles_of_{tile}_{rows}_rows", l1, tile, image, pairs_for(rows))
+for oob, negative in POLICIES:
+    case(f"tiles_{oob}_{negative}", 8192, 4, image, pairs_for(4, oob), oob=oob, negative=negative)
+bad = pairs_for(4)
+bad[3, 0, 0, 31] = 64
+case("tiles_error_invalid", 8192, 4, image, bad)
+case("tiles_f16", 8192, 4, image.astype(np.float16), pairs_for(4), ety="f16")
+print(f"offset-table-tiles: {passed} passed, {failed} failed")
