@@ -130,8 +130,8 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
 /// moves along the input, where the indices broadcast along it and index
 /// rows loop inside it (an NHWC lookup of (n, c) pairs: pixels, then index
 /// rows): each index row then writes a run of the tile's output rows
-/// instead of one row per pixel, while the tile's pixels stay in L1 for
-/// the next index row. W5 of bench/run.py (Zen 3, 2 threads, compiled
+/// instead of one row per pixel, while the tile's pixels stay in cache
+/// for the next index row. W5 of bench/run.py (Zen 3, 2 threads, compiled
 /// alternately with DLTI L1 sizes that give each tile): tiles of 8 pixels
 /// 1.07-1.19x faster than one pixel at a time, tiles of 4 0.80-0.93x.
 /// Tiles divide the dimension (static sizes); none below 2.
@@ -151,12 +151,13 @@ static void planOffsetTableTile(const LoweringState &s,
       if (!innerLoops || s.indicesUnitStatic[d] != std::optional<bool>(true) ||
           reads == 0)
         return;
-      int64_t lineBytes = s.target.cacheLineBytes;
-      int64_t rows = 1;
       // Each read counted as a line of its own.
-      while (2 * rows * reads * lineBytes <=
-                 s.target.offsetTileFootprintBytes() &&
-             size % (2 * rows) == 0)
+      int64_t pixelBytes;
+      if (llvm::MulOverflow(reads, s.target.cacheLineBytes, pixelBytes))
+        return;
+      int64_t pixels = s.target.offsetTileFootprintBytes() / pixelBytes;
+      int64_t rows = 1;
+      while (2 * rows <= pixels && size % (2 * rows) == 0)
         rows *= 2;
       if (rows < 2)
         return;
