@@ -26,7 +26,8 @@ whose data fits the L3 cache (W3, W8: 24-80 MB of it in a 32 MiB L3) ran
 
 --torch adds torch, in the same turns. Its strongest form: where torch
 writes into a given tensor (index_select and gather with out=: W1, W2,
-W1i32, W1f16, W7, W3), that call against the gather written in place as above;
+W1i32, W1f16, W7, W3; W1's negative indices wrapped before the turns, since
+index_select takes none), that call against the gather written in place;
 elsewhere (advanced indexing, which allocates its result: W4, W5, W5x64,
 W8) run.py's peer against the gather called as Python users call it, which
 also returns a new array from the compiled code's allocation. Torch's
