@@ -88,3 +88,28 @@ lowering::innermostLoopDimension(ArrayRef<int64_t> outputShape,
       return d;
   return std::nullopt;
 }
+
+std::optional<InputLoop>
+lowering::innermostInputLoop(const LoweringState &s, ArrayRef<int64_t> order,
+                             RankedTensorType outputType) {
+  auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
+  if (s.rank < 2 || !outputType.hasStaticShape() || !inputType.hasStaticShape())
+    return std::nullopt;
+  InputLoop loop;
+  loop.reads = outputType.getDimSize(s.rank - 1);
+  for (int64_t d : llvm::reverse(order)) {
+    int64_t size = outputType.getDimSize(d);
+    if (!llvm::is_contained(s.axes, d) && inputType.getDimSize(d) > 1 &&
+        size > 1) {
+      if (loop.reads == 0)
+        return std::nullopt;
+      loop.dim = d;
+      return loop;
+    }
+    if (size > 1)
+      loop.innerLoops = true;
+    if (llvm::MulOverflow(loop.reads, size, loop.reads))
+      return std::nullopt;
+  }
+  return std::nullopt;
+}

@@ -29,6 +29,21 @@ SmallVector<int64_t> outerLoopOrder(const LoweringState &s, int64_t numLoops,
 std::optional<int64_t> innermostLoopDimension(ArrayRef<int64_t> outputShape,
                                               int64_t blockStart);
 
+/// The innermost loop of `order` that moves along the input (a non-axis
+/// dimension the input does not broadcast, with more than one iteration),
+/// the reads one of its iterations makes (the output row's length times
+/// the loops inside it) and whether a loop of more than one iteration is
+/// inside it. Needs static output and input sizes; nullopt where there is
+/// no such loop, an iteration reads nothing, or the product overflows.
+struct InputLoop {
+  int64_t dim = 0;
+  int64_t reads = 0;
+  bool innerLoops = false;
+};
+std::optional<InputLoop> innermostInputLoop(const LoweringState &s,
+                                            ArrayRef<int64_t> order,
+                                            RankedTensorType outputType);
+
 } // namespace mlir::gather::lowering
 
 #endif // GATHER_LIB_CONVERSION_MULTIAXISLOWERING_LOOPORDER_H

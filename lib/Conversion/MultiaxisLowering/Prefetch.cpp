@@ -355,7 +355,8 @@ lowering::planTablePrefetch(OpBuilder &b, Location loc, const LoweringState &s,
                             RankedTensorType outputType) {
   auto type = cast<RankedTensorType>(s.op.getInput().getType());
   int64_t last = s.rank - 1;
-  if (last < 1 || !worthPrefetching(s, 0) || !outputType.hasStaticShape())
+  // (innermostInputLoop below needs the static output and rank of 2 too.)
+  if (last < 1 || !worthPrefetching(s, 0))
     return std::nullopt;
   // Row-major strides of the static input, and the largest row base: the
   // non-axis dimensions before the innermost at their last position.
@@ -367,29 +368,17 @@ lowering::planTablePrefetch(OpBuilder &b, Location loc, const LoweringState &s,
   for (int64_t d = 0; d < last; ++d)
     if (!llvm::is_contained(s.axes, d))
       plan.maxRowBase += (type.getDimSize(d) - 1) * strides[d];
-  // The innermost loop that moves along the input: a non-axis dimension the
-  // input does not broadcast, with more than one iteration. The loops
-  // inside it (and the row) read the same input position: they make one
-  // iteration's reads.
-  int64_t reads = outputType.getDimSize(last);
-  std::optional<int64_t> loopDim;
-  for (int64_t d : llvm::reverse(order)) {
-    if (!llvm::is_contained(s.axes, d) && type.getDimSize(d) > 1 &&
-        outputType.getDimSize(d) > 1) {
-      loopDim = d;
-      break;
-    }
-    if (llvm::MulOverflow(reads, outputType.getDimSize(d), reads))
-      return std::nullopt;
-  }
-  if (!loopDim || reads == 0)
+  // The loops inside the innermost one that moves along the input (and
+  // the row) read the same input position: they make one iteration's reads.
+  std::optional<InputLoop> loop = innermostInputLoop(s, order, outputType);
+  if (!loop)
     return std::nullopt;
-  plan.loopDim = *loopDim;
+  plan.loopDim = loop->dim;
   // As many iterations ahead as keep prefetchLinesAhead lines in flight,
   // counting each read as a line of its own (the offsets of a table rarely
   // share lines), at least one.
   int64_t distance =
-      std::max<int64_t>(1, s.target.prefetchLinesAhead() / reads);
+      std::max<int64_t>(1, s.target.prefetchLinesAhead() / loop->reads);
   if (llvm::MulOverflow(distance, strides[plan.loopDim], plan.aheadElements))
     return std::nullopt;
   plan.buffer = readOnlyBuffer(b, loc, flatInput);

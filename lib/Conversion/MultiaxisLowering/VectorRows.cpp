@@ -138,38 +138,23 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
 static void planOffsetTableTile(const LoweringState &s,
                                 RankedTensorType outputType,
                                 VectorRowsPlan &plan) {
-  int64_t last = s.rank - 1;
-  auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
-  if (!outputType.hasStaticShape() || !inputType.hasStaticShape())
+  std::optional<InputLoop> loop = innermostInputLoop(s, plan.order, outputType);
+  if (!loop || !loop->innerLoops ||
+      s.indicesUnitStatic[loop->dim] != std::optional<bool>(true))
     return;
-  int64_t reads = outputType.getDimSize(last);
-  bool innerLoops = false;
-  for (int64_t d : llvm::reverse(plan.order)) {
-    int64_t size = outputType.getDimSize(d);
-    if (!llvm::is_contained(s.axes, d) && inputType.getDimSize(d) > 1 &&
-        size > 1) {
-      if (!innerLoops || s.indicesUnitStatic[d] != std::optional<bool>(true) ||
-          reads == 0)
-        return;
-      // Each read counted as a line of its own.
-      int64_t pixelBytes;
-      if (llvm::MulOverflow(reads, s.target.cacheLineBytes, pixelBytes))
-        return;
-      int64_t pixels = s.target.offsetTileFootprintBytes() / pixelBytes;
-      int64_t rows = 1;
-      while (2 * rows <= pixels && size % (2 * rows) == 0)
-        rows *= 2;
-      if (rows < 2)
-        return;
-      plan.tileDim = d;
-      plan.tileRows = rows;
-      return;
-    }
-    if (size > 1)
-      innerLoops = true;
-    if (llvm::MulOverflow(reads, size, reads))
-      return;
-  }
+  // Each read counted as a line of its own.
+  int64_t pixelBytes;
+  if (llvm::MulOverflow(loop->reads, s.target.cacheLineBytes, pixelBytes))
+    return;
+  int64_t pixels = s.target.offsetTileFootprintBytes() / pixelBytes;
+  int64_t size = outputType.getDimSize(loop->dim);
+  int64_t rows = 1;
+  while (2 * rows <= pixels && size % (2 * rows) == 0)
+    rows *= 2;
+  if (rows < 2)
+    return;
+  plan.tileDim = loop->dim;
+  plan.tileRows = rows;
 }
 
 VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
