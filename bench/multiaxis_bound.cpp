@@ -11,8 +11,9 @@
 //   loop:           bench/baseline.cpp's unchecked W5 loop (offset table,
 //                   pixels outermost);
 //   loop prefetch:  the same, each read also prefetching its offset in the
-//                   next pixel (the compiled code's loop, and baseline.cpp's
-//                   prefetch variant);
+//                   next pixel (the compiled code's loop before it took
+//                   tiles of pixels, which it and baseline.cpp's prefetch
+//                   variants now do);
 //   lines:          one load of each needed line of every pixel, summed, no
 //                   stores: the least memory work of a call;
 //   lines prefetch: the same with the next pixel's lines prefetched;

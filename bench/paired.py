@@ -59,9 +59,8 @@ sys.path.insert(0, HERE)
 from gather import jit  # noqa: E402
 import run  # noqa: E402
 
-# baseline_call's modes, in its order, then the memcpy reference.
+# baseline_call's modes, in its order; mode len(CPP) is the memcpy reference.
 CPP = ("C++ unchecked", "C++ checked", "C++ prefetch", "C++ checked prefetch")
-MEMCPY = len(CPP)
 
 
 def build_library(work, target, libomp):
