@@ -22,9 +22,9 @@
 // code's allocator does (gather_runtime_malloc); lookups too small for
 // threads run in a plain loop with no OpenMP construct.
 //
-// Rows (W1, W1i32, W1f16, W2, W6, W7) are copied in 512-byte chunks of vector
-// loads, then stores: faster than a call of memcpy per row here
-// (bench/row_copy_bound.cpp), and what the compiled block copy does.
+// Rows (W1, W1i32, W1f16, W2, W6, W7) are copied in chunks of 8 vector
+// registers, loads then stores (row_copy.h): faster than a call of memcpy
+// per row (bench/row_copy_bound.cpp), and what the compiled block copy does.
 //
 // A third figure is the bandwidth reference: a memcpy of the output's bytes
 // from a contiguous buffer of the same size, split over the threads in one

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The row copy of the hand-written benchmark loops (baseline.cpp,
-// row_copy_bound.cpp): 512-byte chunks through 8 AVX-512 registers, all
-// loads before the stores, the rest by memcpy; faster than a call of memcpy
-// per row of a gather on the benchmark machine, and what the compiled block
-// copy does for blocks under 4 KiB. Without AVX-512 the whole row goes by
-// memcpy (glibc's AVX2 copy; 256-byte chunks of AVX2 registers were neither
-// faster nor slower on the Zen 3 within that VM's spread).
+// row_copy_bound.cpp): chunks of 8 vector registers (512 bytes with
+// AVX-512, 256 with AVX2), all loads before the stores, the rest by
+// memcpy; what the compiled block copy does for blocks under 4 KiB. With
+// AVX2 the chunks took 0.84-0.99 of the time of a call of glibc's memcpy
+// per row on a Zen 1 (W1's random rows, 2 threads, six runs) and were
+// neither faster nor slower on a Zen 3 within that VM's spread.
 #ifndef GATHER_BENCH_ROW_COPY_H
 #define GATHER_BENCH_ROW_COPY_H
 
@@ -26,6 +26,15 @@ static inline void copyRow(void *to, const void *from, int64_t bytes) {
       r[u] = _mm512_loadu_ps(f + done + 64 * u);
     for (int u = 0; u < 8; ++u)
       _mm512_storeu_ps(t + done + 64 * u, r[u]);
+  }
+#elif defined(__AVX2__)
+  for (; done + 256 <= bytes; done += 256) {
+    __m256 r[8];
+    for (int u = 0; u < 8; ++u)
+      r[u] =
+          _mm256_loadu_ps(reinterpret_cast<const float *>(f + done + 32 * u));
+    for (int u = 0; u < 8; ++u)
+      _mm256_storeu_ps(reinterpret_cast<float *>(t + done + 32 * u), r[u]);
   }
 #endif
   std::memcpy(t + done, f + done, bytes - done);

@@ -14,9 +14,10 @@
 //   prefetch D:  random, with every cache line of the row D copies ahead
 //                prefetched (the compiled block copy prefetches 128 lines
 //                ahead: 2 rows of W1, 8 of W2);
-//   vector D:    prefetch D with each row copied by AVX-512 loads and stores
-//                in chunks of 512 bytes (8 loads, then 8 stores) instead of
-//                a call of memcpy, as the compiled block copy does;
+//   vector D:    prefetch D with each row copied by vector loads and stores
+//                in chunks of 8 registers (8 loads, then 8 stores: 512
+//                bytes with AVX-512, 256 with AVX2) instead of a call of
+//                memcpy, as the compiled block copy does;
 //   streaming D: vector D with non-temporal stores (copyRowStreaming);
 //   memcpy streaming: memcpy's copy with non-temporal stores;
 //   vector D + read, streaming D + read: the gather, then a consumer that

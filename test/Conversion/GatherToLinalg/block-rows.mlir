@@ -2,23 +2,44 @@
 // RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false vectorize=false" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=SLICE
 
 // Blocks under 4 KiB whose rows hold a cache line or more are copied with
-// vector loads and stores of 512 bytes (all loads before the stores), not
-// with a memcpy per row: an embedding row of 768 f32 is six vector<128xf32> reads and writes
-// into the output's slice, unrolled. With vectorize=false the row is one
-// slice (a memcpy after bufferization).
+// vector loads and stores in chunks of 8 registers (512 bytes with
+// AVX-512), not with a memcpy per row. Each chunk is read a register at a
+// time, then written, both in address order (one vector of the chunk left
+// the order of its stores to LLVM, which wrote lines out of order: slower
+// on a Zen 1). An embedding row of 768 f32 is six chunks of eight
+// vector<16xf32> reads and writes into the output's slice, unrolled. With
+// vectorize=false the row is one slice (a memcpy after bufferization).
 // CHECK-LABEL: func.func @embedding_rows_in_chunks
 // CHECK-SAME:    %[[TABLE:[^:]*]]: tensor<50000x768xf32>
-// CHECK-DAG:     %[[C640:.*]] = arith.constant 640 : index
+// CHECK-DAG:     %[[C752:.*]] = arith.constant 752 : index
+// CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
+// CHECK-DAG:     %[[C112:.*]] = arith.constant 112 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         scf.forall (%[[ROW:.*]]) in (64) shared_outs(%[[OUT:.*]] = %{{.*}})
 // CHECK:           %[[TARGET:.*]] = tensor.extract_slice %[[OUT]][%[[ROW]], 0] [1, 768] [1, 1]
 // CHECK:           %[[OK:.*]] = arith.cmpi ult
 // CHECK:           %[[SAFE:.*]] = arith.select %[[OK]]
-// CHECK:           %[[V0:.*]] = vector.transfer_read %[[TABLE]][%[[SAFE]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<50000x768xf32>, vector<128xf32>
-// CHECK:           %[[W0:.*]] = vector.transfer_write %[[V0]], %[[TARGET]][%{{.*}}, %{{.*}}] {in_bounds = [true]} : vector<128xf32>, tensor<1x768xf32>
-// CHECK-COUNT-4:   vector.transfer_write
-// CHECK:           %[[V5:.*]] = vector.transfer_read %[[TABLE]][%[[SAFE]], %[[C640]]]
-// CHECK:           %[[W5:.*]] = vector.transfer_write %[[V5]], %{{.*}}[%{{.*}}, %[[C640]]]
-// CHECK:           tensor.parallel_insert_slice %[[W5]] into %[[OUT]][%[[ROW]], 0] [1, 768] [1, 1]
+// CHECK:           %[[V0:.*]] = vector.transfer_read %[[TABLE]][%[[SAFE]], %[[C0]]], %{{.*}} {in_bounds = [true]} : tensor<50000x768xf32>, vector<16xf32>
+// CHECK-NEXT:      %[[V1:.*]] = vector.transfer_read %[[TABLE]][%[[SAFE]], %[[C16]]]
+// CHECK-NEXT:      vector.transfer_read %[[TABLE]][%[[SAFE]], %{{.*}}]
+// CHECK-NEXT:      vector.transfer_read %[[TABLE]][%[[SAFE]], %{{.*}}]
+// CHECK-NEXT:      vector.transfer_read %[[TABLE]][%[[SAFE]], %{{.*}}]
+// CHECK-NEXT:      vector.transfer_read %[[TABLE]][%[[SAFE]], %{{.*}}]
+// CHECK-NEXT:      vector.transfer_read %[[TABLE]][%[[SAFE]], %{{.*}}]
+// CHECK-NEXT:      %[[V7:.*]] = vector.transfer_read %[[TABLE]][%[[SAFE]], %[[C112]]]
+// CHECK-NEXT:      %[[W0:.*]] = vector.transfer_write %[[V0]], %[[TARGET]][%[[C0]], %[[C0]]] {in_bounds = [true]} : vector<16xf32>, tensor<1x768xf32>
+// CHECK-NEXT:      %[[W1:.*]] = vector.transfer_write %[[V1]], %[[W0]][%[[C0]], %[[C16]]]
+// CHECK-NEXT:      vector.transfer_write
+// CHECK-NEXT:      vector.transfer_write
+// CHECK-NEXT:      vector.transfer_write
+// CHECK-NEXT:      vector.transfer_write
+// CHECK-NEXT:      vector.transfer_write
+// CHECK-NEXT:      vector.transfer_write %[[V7]], %{{.*}}[%[[C0]], %[[C112]]]
+// CHECK-NEXT:      vector.transfer_read %[[TABLE]][%[[SAFE]], %[[C128]]]
+// CHECK-COUNT-39:  vector.transfer_write
+// CHECK:           %[[WLAST:.*]] = vector.transfer_write %{{.*}}, %{{.*}}[%[[C0]], %[[C752]]]
+// CHECK:           tensor.parallel_insert_slice %[[WLAST]] into %[[OUT]][%[[ROW]], 0] [1, 768] [1, 1]
 // CHECK-NOT:     vector.transfer_write
 // SLICE-LABEL: func.func @embedding_rows_in_chunks
 // SLICE:         scf.forall
@@ -34,14 +55,16 @@ func.func @embedding_rows_in_chunks(%table: tensor<50000x768xf32>, %ids: tensor<
 // -----
 
 // The longest row copied with vectors, 4000 bytes: 7 chunks of 128 f32,
-// then the rest (1000 = 7 x 128 + 104) as one shorter vector. A block of
-// 4 KiB or more is one slice (a memcpy, faster here for such blocks).
+// then the rest (1000 = 7 x 128 + 104) in registers, the last one shorter
+// (104 = 6 x 16 + 8). A block of 4 KiB or more is one slice (a memcpy,
+// faster here for such blocks).
 // CHECK-LABEL: func.func @longest_row_chunks_and_rest
-// CHECK-DAG:     %[[C896:.*]] = arith.constant 896 : index
+// CHECK-DAG:     %[[C992:.*]] = arith.constant 992 : index
 // CHECK:         scf.forall
-// CHECK-COUNT-7:   vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<128xf32>, tensor<1x1000xf32>
-// CHECK:           %[[REST:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[C896]]], %{{.*}} {in_bounds = [true]} : tensor<100x1000xf32>, vector<104xf32>
-// CHECK:           vector.transfer_write %[[REST]], %{{.*}}[%{{.*}}, %[[C896]]] {in_bounds = [true]} : vector<104xf32>, tensor<1x1000xf32>
+// CHECK-COUNT-56:  vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<1x1000xf32>
+// CHECK:           %[[REST:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[C992]]], %{{.*}} {in_bounds = [true]} : tensor<100x1000xf32>, vector<8xf32>
+// CHECK-COUNT-6:   vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<1x1000xf32>
+// CHECK-NEXT:      vector.transfer_write %[[REST]], %{{.*}}[%{{.*}}, %[[C992]]] {in_bounds = [true]} : vector<8xf32>, tensor<1x1000xf32>
 // CHECK-NOT:     scf.for %
 func.func @longest_row_chunks_and_rest(%table: tensor<100x1000xf32>, %ids: tensor<4xi32>) -> tensor<4x1000xf32> {
   %init = tensor.empty() : tensor<4x1000xf32>
@@ -70,13 +93,16 @@ func.func @two_dimensional_block_of_8_kib_slice(%d: tensor<2x9x4x512xf32>, %i: t
 // -----
 
 // A block of two dimensions: a loop over its rows, each row copied in
-// chunks (f16: 256 elements per 512 bytes, 64 per row here).
+// chunks (f16: 256 elements per 512 bytes, 32 per register; 64 per row
+// here, two registers).
 // CHECK-LABEL: func.func @two_dimensional_block
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (2, 5)
 // CHECK:           %[[TARGET:.*]] = tensor.extract_slice %{{.*}} [1, 1, 3, 64] [1, 1, 1, 1] : tensor<2x5x3x64xf16> to tensor<1x1x3x64xf16>
 // CHECK:           scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[TARGET]])
-// CHECK:             %[[V:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %{{.*}}, %[[R]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x9x3x64xf16>, vector<64xf16>
-// CHECK:             vector.transfer_write %[[V]], %[[ACC]][%{{.*}}, %{{.*}}, %[[R]], %{{.*}}] {in_bounds = [true]} : vector<64xf16>, tensor<1x1x3x64xf16>
+// CHECK:             %[[V0:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %{{.*}}, %[[R]], %[[C0:.*]]], %{{.*}} {in_bounds = [true]} : tensor<2x9x3x64xf16>, vector<32xf16>
+// CHECK-NEXT:        %[[V1:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %{{.*}}, %[[R]], %[[C32:.*]]], %{{.*}} {in_bounds = [true]} : tensor<2x9x3x64xf16>, vector<32xf16>
+// CHECK-NEXT:        %[[W0:.*]] = vector.transfer_write %[[V0]], %[[ACC]][%{{.*}}, %{{.*}}, %[[R]], %[[C0]]] {in_bounds = [true]} : vector<32xf16>, tensor<1x1x3x64xf16>
+// CHECK-NEXT:        vector.transfer_write %[[V1]], %[[W0]][%{{.*}}, %{{.*}}, %[[R]], %[[C32]]] {in_bounds = [true]} : vector<32xf16>, tensor<1x1x3x64xf16>
 func.func @two_dimensional_block(%d: tensor<2x9x3x64xf16>, %i: tensor<5xi64>) -> tensor<2x5x3x64xf16> {
   %init = tensor.empty() : tensor<2x5x3x64xf16>
   %0 = gather.block %d[%i] axis = 1 into %init : tensor<2x9x3x64xf16>, tensor<5xi64> into tensor<2x5x3x64xf16>
