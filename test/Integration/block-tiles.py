@@ -2,7 +2,9 @@
 # along the innermost loop dimension, their index tuples read and resolved
 # as vectors (BlockCopy.cpp). Executed through the C API at -O3 against the
 # numpy reference: gather.nd blocks (k = 2 and 3), block gathers of short
-# rows (k = 1, f32, f16, i8, i32 indices), every out_of_bounds policy with
+# rows (k = 1, f32, f16, i8, i32 indices; rows of a cache line or more,
+# which are copied a vector register at a time, in blocks of one and two
+# rows and with a shorter last register), every out_of_bounds policy with
 # negative and out-of-range indices, rows whose length is not a multiple of
 # 16 (a partial tile) and static multiples of 16 (full tiles only), an
 # invalid index in a full and in a partial tile,
@@ -11,7 +13,7 @@
 # gather-opt to make sure that every function takes the tiled path.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: block-tiles: 31 passed, 0 failed
+# CHECK: block-tiles: 39 passed, 0 failed
 import sys
 
 import numpy as np
@@ -89,6 +91,27 @@ add("block_rows4_full_tiles_error_invalid", "block", "axis = 0", rows4, ids, (48
 ids = rng.integers(-200, 200, 64)
 add("block_rows64_full_tiles", "block", "axis = 0", rows64, ids, (64, 64),
     expected(ref.block, rows64, ids, 0))
+# Rows of a cache line or more are copied a vector register at a time:
+# blocks of two 64-byte rows under every policy, rows that are not a whole
+# number of registers (24 f32, 40 f16: a shorter last register) under
+# clamp and fill, and i8 rows of 96 bytes.
+pairs = rng.standard_normal((300, 2, 16)).astype(np.float32)
+for oob, negative in POLICIES:
+    ids = policy_indices(rng, 45, 300, oob, every=6)
+    add(f"block_two_rows_{oob}_{negative}", "block", "axis = 0" + policy_text(oob, negative),
+        pairs, ids, (45, 2, 16), expected(ref.block, pairs, ids, 0, negative, oob))
+rows24 = rng.standard_normal((100, 24)).astype(np.float32)
+ids = rng.integers(-110, 110, 50)
+add("block_rows24_clamp", "block", "axis = 0 out_of_bounds = clamp", rows24, ids, (50, 24),
+    expected(ref.block, rows24, ids, 0, "wrap", "clamp"))
+half40 = rng.standard_normal((100, 40)).astype(np.float16)
+ids = rng.integers(-110, 110, 50)
+add("block_rows40_f16_fill", "block", "axis = 0 out_of_bounds = fill", half40, ids, (50, 40),
+    expected(ref.block, half40, ids, 0, "wrap", "fill"))
+bytes96 = rng.integers(-128, 127, (70, 96)).astype(np.int8)
+ids = rng.integers(-70, 70, 33)
+add("block_rows96_i8", "block", "axis = 0", bytes96, ids, (33, 96),
+    expected(ref.block, bytes96, ids, 0))
 # A block gather on a middle axis with short rows: tiles along the indices.
 mid = rng.standard_normal((3, 50, 2)).astype(np.float32)
 ids = rng.integers(-50, 50, (19,))

@@ -128,6 +128,19 @@ static std::optional<uint64_t> staticBlockBytes(RankedTensorType inputType,
   return bytes;
 }
 
+/// Whether the rows of a block (its last dimension) may be copied with
+/// vector registers: static rows of byte-sized elements that hold
+/// vectorRowMinBytes or more, read with unit stride.
+static bool rowsInRegisters(const LoweringState &s) {
+  auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
+  int64_t elementBytes = packedElementBytes(inputType.getElementType());
+  int64_t rowLength = inputType.getShape().back();
+  if (!elementBytes || ShapedType::isDynamic(rowLength) ||
+      rowLength * elementBytes < s.target.vectorRowMinBytes())
+    return false;
+  return slicesAllowed(s.op.getInput(), keepsUnitStrideRows);
+}
+
 /// Whether the block is copied row by row with vector loads and stores: a
 /// static block under the target's vectorCopyMaxBytes of byte-sized
 /// elements whose rows (its last dimension) hold vectorRowMinBytes or more,
@@ -139,10 +152,69 @@ static bool copiesRowsWithVectors(const LoweringState &s, int64_t blockStart) {
       *blockBytes >= static_cast<uint64_t>(s.target.vectorCopyMaxBytes()) ||
       blockStart == s.rank)
     return false;
-  int64_t elementBytes = packedElementBytes(inputType.getElementType());
-  if (inputType.getShape().back() * elementBytes < s.target.vectorRowMinBytes())
-    return false;
-  return slicesAllowed(s.op.getInput(), keepsUnitStrideRows);
+  return rowsInRegisters(s);
+}
+
+/// `index` + `k`, folded where `index` is a constant.
+static Value plusConstant(OpBuilder &b, Location loc, Value index, int64_t k) {
+  if (k == 0)
+    return index;
+  if (std::optional<int64_t> c = getConstantIntValue(index))
+    return constIndex(b, loc, *c + k);
+  return arith::AddIOp::create(b, loc, index, constIndex(b, loc, k));
+}
+
+/// The elements per vector register of the target.
+static int64_t registerLanes(const LoweringState &s, Type elementType) {
+  return std::max<int64_t>(1, s.target.vectorBits /
+                                  elementType.getIntOrFloatBitWidth());
+}
+
+/// Copies the static box `shape` (the last shape.size() dimensions) of
+/// `input` at `from` into `target` at `to`, a vector register at a time:
+/// all reads, then all writes, each in address order. One vector of several
+/// registers left the order to LLVM's scheduler, which wrote the lines out
+/// of order: W1 13-20% slower on a Zen 1 (docs/Lowering.md, block copy).
+/// Under `fill`, `fillValid` selects the values or zeros.
+static Value copyInRegisters(OpBuilder &b, Location loc, const LoweringState &s,
+                             Value input, SmallVector<Value> from, Value target,
+                             SmallVector<Value> to, ArrayRef<int64_t> shape,
+                             Value fillValid) {
+  Type elementType = cast<ShapedType>(input.getType()).getElementType();
+  int64_t lanesPerRegister = registerLanes(s, elementType);
+  int64_t first = from.size() - shape.size();
+  SmallVector<Value> fromStart(from), toStart(to);
+  SmallVector<std::pair<Value, SmallVector<Value>>> pieces; // values, `to`
+  int64_t rows = 1;
+  for (int64_t size : shape.drop_back())
+    rows *= size;
+  Value padding = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
+  for (int64_t row = 0; row < rows; ++row) {
+    // The row's coordinates in the box, last dimension first.
+    int64_t rest = row;
+    for (int64_t d = shape.size() - 2; d >= 0; --d) {
+      from[first + d] =
+          plusConstant(b, loc, fromStart[first + d], rest % shape[d]);
+      to[first + d] = plusConstant(b, loc, toStart[first + d], rest % shape[d]);
+      rest /= shape[d];
+    }
+    for (int64_t start = 0; start < shape.back(); start += lanesPerRegister) {
+      int64_t lanes = std::min(lanesPerRegister, shape.back() - start);
+      from.back() = plusConstant(b, loc, fromStart.back(), start);
+      to.back() = plusConstant(b, loc, toStart.back(), start);
+      Value values = vector::TransferReadOp::create(
+          b, loc, VectorType::get({lanes}, elementType), input, from, padding,
+          ArrayRef<bool>{true});
+      if (fillValid)
+        values = selectBlockOrZeros(b, loc, fillValid, values);
+      pieces.push_back({values, to});
+    }
+  }
+  for (auto &[values, at] : pieces)
+    target = vector::TransferWriteOp::create(b, loc, values, target, at,
+                                             ArrayRef<bool>{true})
+                 .getResult();
+  return target;
 }
 
 /// The block that the loop iteration at `loopCoords` copies, written into
@@ -161,13 +233,6 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
   int64_t rowLength = inputType.getShape().back();
   int64_t chunk = std::max<int64_t>(1, s.target.copyChunkBytes() * 8 /
                                            elementType.getIntOrFloatBitWidth());
-  Value padding = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
-  // A chunk is read and written a register at a time, all reads before the
-  // writes and each in address order. One vector of the whole chunk left
-  // the order to LLVM's scheduler, which wrote the chunk's lines out of
-  // order: W1 13-20% slower on a Zen 1 (docs/Lowering.md, block copy).
-  int64_t registerLanes = std::max<int64_t>(
-      1, s.target.vectorBits / elementType.getIntOrFloatBitWidth());
   // One chunk of `length` elements at `offset` of the row whose block
   // coordinates (before the last) are `rowCoords`.
   auto copyChunk = [&](OpBuilder &cb, Location cl, ArrayRef<Value> rowCoords,
@@ -176,27 +241,10 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
     SmallVector<Value> to(blockStart, constIndex(cb, cl, 0));
     from.append(rowCoords.begin(), rowCoords.end());
     to.append(rowCoords.begin(), rowCoords.end());
-    from.push_back(Value());
-    to.push_back(Value());
-    SmallVector<std::pair<Value, Value>> pieces; // (values, offset)
-    for (int64_t start = 0; start < length; start += registerLanes) {
-      int64_t lanes = std::min(registerLanes, length - start);
-      Value pieceOffset = constIndex(cb, cl, offset + start);
-      from.back() = pieceOffset;
-      Value values = vector::TransferReadOp::create(
-          cb, cl, VectorType::get({lanes}, elementType), s.op.getInput(), from,
-          padding, ArrayRef<bool>{true});
-      if (fillValid)
-        values = selectBlockOrZeros(cb, cl, fillValid, values);
-      pieces.push_back({values, pieceOffset});
-    }
-    for (auto [values, pieceOffset] : pieces) {
-      to.back() = pieceOffset;
-      target = vector::TransferWriteOp::create(cb, cl, values, target, to,
-                                               ArrayRef<bool>{true})
-                   .getResult();
-    }
-    return target;
+    from.push_back(constIndex(cb, cl, offset));
+    to.push_back(from.back());
+    return copyInRegisters(cb, cl, s, s.op.getInput(), from, target, to,
+                           {length}, fillValid);
   };
   // The row at `rowCoords`: its full chunks (a few under
   // vectorCopyMaxBytes, unrolled), then the rest.
@@ -297,6 +345,10 @@ BlockCopyPlan lowering::planBlockCopy(const LoweringState &s,
     auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
     plan.rolledLaneLoop = staticBlockBytes(inputType, blockStart).value_or(0) >=
                           static_cast<uint64_t>(s.target.rolledLaneLoopBytes());
+    // Rows of a cache line or more in registers, in address order: as a
+    // slice, LLVM's inline memcpy stored W7's 256-byte blocks from the
+    // last line back (W7 1.11-1.13x faster in order on a Zen 1).
+    plan.tileRowsInRegisters = vectorRows && rowsInRegisters(s);
     return plan;
   }
   plan.copy = vectorRows && copiesRowsWithVectors(s, blockStart)
@@ -514,14 +566,26 @@ Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
               lb, ll, *prefetch,
               blockCoords(lb, ll, laneRef.slice(numAxes, numAxes),
                           arith::AddIOp::create(lb, ll, aheadStart, t)));
-        SmallVector<OpFoldResult> from = getAsOpFoldResult(
+        SmallVector<Value> from =
             blockCoords(lb, ll, laneRef.take_front(numAxes),
-                        arith::AddIOp::create(lb, ll, tileStart, t)));
-        Value block = tensor::ExtractSliceOp::create(
-            lb, ll, blockType, s.op.getInput(), from, blockSizes, ones);
-        if (selectsLanes)
-          block = selectBlockOrZeros(lb, ll, lane.back(), block);
-        SmallVector<Value> yielded{insertBlock(lb, ll, block, iterArgs[0], t)};
+                        arith::AddIOp::create(lb, ll, tileStart, t));
+        Value laneValid = selectsLanes ? lane.back() : Value();
+        Value copied;
+        if (plan.tileRowsInRegisters) {
+          SmallVector<Value> to(rank, zeroIndex);
+          to[tileDim] = t;
+          copied = copyInRegisters(
+              lb, ll, s, s.op.getInput(), from, iterArgs[0], to,
+              blockType.getShape().drop_front(blockStart), laneValid);
+        } else {
+          Value block = tensor::ExtractSliceOp::create(
+              lb, ll, blockType, s.op.getInput(), getAsOpFoldResult(from),
+              blockSizes, ones);
+          if (laneValid)
+            block = selectBlockOrZeros(lb, ll, laneValid, block);
+          copied = insertBlock(lb, ll, block, iterArgs[0], t);
+        }
+        SmallVector<Value> yielded{copied};
         yielded.append(rotated);
         scf::YieldOp::create(lb, ll, yielded);
       });

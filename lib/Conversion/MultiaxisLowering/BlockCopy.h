@@ -38,6 +38,9 @@ struct BlockCopyPlan {
   int64_t tileDim = 0;
   bool alwaysFullTiles = false;
   bool rolledLaneLoop = false;
+  /// Copy::Tiles: a full tile's blocks copied a vector register at a time
+  /// (rows of a cache line or more), not as slices.
+  bool tileRowsInRegisters = false;
   /// Copy::Tiles: blocks per tile (CpuTarget::tileBlocks).
   int64_t tileBlocks = 16;
   /// Prefetch allowed (planBlockPrefetch decides whether it pays).

@@ -142,7 +142,7 @@ func.func @static_full_tiles_only(%d: tensor<1000x4xf32>, %i: tensor<64xi64>) ->
 // CHECK-LABEL: func.func @lane_loop_rolled_from_128_bytes
 // CHECK:         scf.forall
 // CHECK:           scf.for {{.*}} -> (tensor<16x32xf32>, vector<16xindex>)
-// CHECK:             tensor.insert_slice %{{.*}} [1, 32]
+// CHECK:             vector.transfer_write %{{.*}} : vector<16xf32>, tensor<16x32xf32>
 // CHECK:           } {gather.rolled_loop}
 // CHECK-LABEL: func.func @lane_loop_unrolled_under_128_bytes
 // CHECK:         scf.for {{.*}} -> (tensor<16x31xf32>, vector<16xindex>)
@@ -157,6 +157,46 @@ func.func @lane_loop_unrolled_under_128_bytes(%d: tensor<1000x31xf32>, %i: tenso
   %e = tensor.empty() : tensor<64x31xf32>
   %r = gather.block %d[%i] axis = 0 into %e : tensor<1000x31xf32>, tensor<64xi64> into tensor<64x31xf32>
   return %r : tensor<64x31xf32>
+}
+
+// -----
+
+// Blocks whose rows hold a cache line or more are copied a vector register
+// at a time (16 f32 by default), all reads before the writes, in address
+// order: here blocks of two 64-byte rows. As slices, LLVM's inline memcpy
+// stored a block's lines from the last one back. Under fill each register
+// is selected against zeros with its block's lane of the validity mask.
+// CHECK-LABEL: func.func @tile_rows_in_registers
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<1000x2x16xf32>
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         scf.for %[[T:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %[[ROWS:[^ ]*]] = %{{.*}}) -> (tensor<16x2x16xf32>, vector<16xindex>)
+// CHECK:           %[[R:.*]] = vector.extract %[[ROWS]][0]
+// CHECK:           %[[V0:.*]] = vector.transfer_read %[[D]][%[[R]], %[[C0]], %[[C0]]], %{{.*}} {in_bounds = [true]} : tensor<1000x2x16xf32>, vector<16xf32>
+// CHECK-NEXT:      %[[V1:.*]] = vector.transfer_read %[[D]][%[[R]], %[[C1]], %[[C0]]], %{{.*}} {in_bounds = [true]} : tensor<1000x2x16xf32>, vector<16xf32>
+// CHECK-NEXT:      %[[W0:.*]] = vector.transfer_write %[[V0]], %[[ACC]][%[[T]], %[[C0]], %[[C0]]] {in_bounds = [true]} : vector<16xf32>, tensor<16x2x16xf32>
+// CHECK-NEXT:      vector.transfer_write %[[V1]], %[[W0]][%[[T]], %[[C1]], %[[C0]]] {in_bounds = [true]} : vector<16xf32>, tensor<16x2x16xf32>
+// CHECK-NOT:       tensor.insert_slice
+// CHECK:         } {gather.rolled_loop}
+// CHECK-LABEL: func.func @tile_rows_in_registers_fill
+// CHECK-DAG:     %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK:         scf.for {{.*}} -> (tensor<16x2x16xf32>, vector<16xindex>, vector<16xi1>)
+// CHECK:           %[[OK:.*]] = vector.extract %{{.*}}[0] : i1 from vector<16xi1>
+// CHECK:           %[[V0:.*]] = vector.transfer_read
+// CHECK-NEXT:      %[[S0:.*]] = arith.select %[[OK]], %[[V0]], %[[ZEROS]] : vector<16xf32>
+// CHECK-NEXT:      %[[V1:.*]] = vector.transfer_read
+// CHECK-NEXT:      %[[S1:.*]] = arith.select %[[OK]], %[[V1]], %[[ZEROS]] : vector<16xf32>
+// CHECK-NEXT:      %[[W0:.*]] = vector.transfer_write %[[S0]]
+// CHECK-NEXT:      vector.transfer_write %[[S1]], %[[W0]]
+func.func @tile_rows_in_registers(%d: tensor<1000x2x16xf32>, %i: tensor<64xi64>) -> tensor<64x2x16xf32> {
+  %e = tensor.empty() : tensor<64x2x16xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<1000x2x16xf32>, tensor<64xi64> into tensor<64x2x16xf32>
+  return %r : tensor<64x2x16xf32>
+}
+func.func @tile_rows_in_registers_fill(%d: tensor<1000x2x16xf32>, %i: tensor<64xi64>) -> tensor<64x2x16xf32> {
+  %e = tensor.empty() : tensor<64x2x16xf32>
+  %r = gather.block %d[%i] axis = 0 out_of_bounds = fill into %e : tensor<1000x2x16xf32>, tensor<64xi64> into tensor<64x2x16xf32>
+  return %r : tensor<64x2x16xf32>
 }
 
 // -----
