@@ -42,9 +42,9 @@ static inline void copyRow(void *to, const void *from, int64_t bytes) {
 
 /// copyRow with non-temporal (streaming) stores: the target's lines are
 /// written without being read first and bypass the caches. The bytes up
-/// to the target's first 64-byte boundary, and the rest after the last
-/// chunk, go by memcpy (a streaming store of a vector needs an aligned
-/// address). The caller fences (_mm_sfence) before the data is read.
+/// to the target's first vector-aligned address, and the rest after the
+/// last chunk, go by memcpy (a streaming store of a vector needs an
+/// aligned address). The caller fences (_mm_sfence) before the data is read.
 static inline void copyRowStreaming(void *to, const void *from, int64_t bytes) {
   char *t = static_cast<char *>(to);
   const char *f = static_cast<const char *>(from);
@@ -59,6 +59,18 @@ static inline void copyRowStreaming(void *to, const void *from, int64_t bytes) {
       r[u] = _mm512_loadu_ps(f + done + 64 * u);
     for (int u = 0; u < 8; ++u)
       _mm512_stream_ps(reinterpret_cast<float *>(t + done + 64 * u), r[u]);
+  }
+#elif defined(__AVX2__)
+  done = std::min<int64_t>(bytes,
+                           (32 - (reinterpret_cast<uintptr_t>(t) & 31)) & 31);
+  std::memcpy(t, f, done);
+  for (; done + 256 <= bytes; done += 256) {
+    __m256 r[8];
+    for (int u = 0; u < 8; ++u)
+      r[u] =
+          _mm256_loadu_ps(reinterpret_cast<const float *>(f + done + 32 * u));
+    for (int u = 0; u < 8; ++u)
+      _mm256_stream_ps(reinterpret_cast<float *>(t + done + 32 * u), r[u]);
   }
 #endif
   std::memcpy(t + done, f + done, bytes - done);
