@@ -46,6 +46,10 @@ int64_t CpuTarget::vectorRowLanes(unsigned bitWidth) const {
       16, std::max<int64_t>(4, vectorBits / std::max(1u, bitWidth)));
 }
 
+int64_t CpuTarget::registerLanes(unsigned bitWidth) const {
+  return std::max<int64_t>(1, vectorBits / std::max(1u, bitWidth));
+}
+
 std::string CpuTarget::describe() const {
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -93,6 +93,10 @@ struct CpuTarget {
   /// Lanes of a vector row of `bitWidth`-bit elements: one vector register,
   /// 4 to 16 lanes.
   int64_t vectorRowLanes(unsigned bitWidth) const;
+  /// Elements of `bitWidth` bits in one vector register (at least 1): the
+  /// step of block copies, which read and write a register at a time in
+  /// address order.
+  int64_t registerLanes(unsigned bitWidth) const;
 
   /// "cpu=znver3 vector-bits=256 mask-registers=0 cache-line-bytes=64
   /// page-bytes=4096 l1d-bytes=32768 l2-bytes=524288 l3-bytes=33554432

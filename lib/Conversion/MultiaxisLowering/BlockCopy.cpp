@@ -164,12 +164,6 @@ static Value plusConstant(OpBuilder &b, Location loc, Value index, int64_t k) {
   return arith::AddIOp::create(b, loc, index, constIndex(b, loc, k));
 }
 
-/// The elements per vector register of the target.
-static int64_t registerLanes(const LoweringState &s, Type elementType) {
-  return std::max<int64_t>(1, s.target.vectorBits /
-                                  elementType.getIntOrFloatBitWidth());
-}
-
 /// Copies the static box `shape` (the last shape.size() dimensions) of
 /// `input` at `from` into `target` at `to`, a vector register at a time:
 /// all reads, then all writes, each in address order. One vector of several
@@ -186,7 +180,8 @@ static Value copyInRegisters(OpBuilder &b, Location loc, const LoweringState &s,
                              SmallVector<Value> to, ArrayRef<int64_t> shape,
                              Value fillValid, bool rolled = false) {
   Type elementType = cast<ShapedType>(input.getType()).getElementType();
-  int64_t lanesPerRegister = registerLanes(s, elementType);
+  int64_t lanesPerRegister =
+      s.target.registerLanes(elementType.getIntOrFloatBitWidth());
   int64_t first = from.size() - shape.size();
   SmallVector<Value> fromStart(from), toStart(to);
   SmallVector<std::pair<Value, SmallVector<Value>>> pieces; // values, `to`
@@ -389,7 +384,7 @@ BlockCopyPlan lowering::planBlockCopy(const LoweringState &s,
                           static_cast<uint64_t>(s.target.rolledLaneLoopBytes());
     // Rows of a cache line or more in registers, in address order: as a
     // slice, LLVM's inline memcpy stored W7's 256-byte blocks from the
-    // last line back (W7 1.11-1.13x faster in order on a Zen 1).
+    // last line back (W7 1.05-1.27x faster in order on a Zen 1).
     plan.tileRowsInRegisters = vectorRows && rowsInRegisters(s);
     return plan;
   }
