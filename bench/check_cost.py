@@ -18,7 +18,6 @@ such runs, which hides a cost of a few percent.
 """
 import argparse
 import os
-import statistics
 import sys
 
 import numpy as np
@@ -53,21 +52,10 @@ def main():
             continue
         want = w["numpy"]()
         progs = [program(w, want, policy, args.threads, args.target)
-                 for policy in ("", " out_of_bounds = unchecked")]
-        outs = [paired.aligned_empty(want.shape, want.dtype) for _ in progs]
-        # The C call alone in the timed region.
-        calls = [prog.bind(w["data"], w["idx"], out=out) for prog, out in zip(progs, outs)]
-        for out in outs:
-            if not np.array_equal(out, want):
-                sys.exit(f"{name}: compiled result differs from numpy")
-        # Each pair starts with the other program in turn.
-        times = paired.time_in_turns(calls, args.calls)
-        for out in outs:
-            if not np.array_equal(out, want):
-                sys.exit(f"{name}: compiled result differs from numpy")
-        median, low, high = paired.quartiles([u / e for e, u in zip(*times)])
-        print(f"| {name} | {statistics.median(times[0]) * 1e3:.3f} "
-              f"| {statistics.median(times[1]) * 1e3:.3f} "
+                 for policy in (" out_of_bounds = unchecked", "")]
+        (unchecked, error), (median, low, high) = paired.compare_programs(
+            name, w, want, progs, args.calls)
+        print(f"| {name} | {error * 1e3:.3f} | {unchecked * 1e3:.3f} "
               f"| {median:.3f} | {low:.3f}-{high:.3f} |")
     return 0
 

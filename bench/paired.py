@@ -132,6 +132,26 @@ def quartiles(values):
     return statistics.median(values), values[q], values[-1 - q]
 
 
+def compare_programs(name, w, want, progs, turns):
+    """Two programs of workload `w` written in place, both results compared
+    with numpy before and after, called alternately `turns` times: each
+    one's median time in seconds and the median [quartiles] over the pairs
+    of the first's time / the second's."""
+    outs = [aligned_empty(want.shape, want.dtype) for _ in progs]
+    # The C call alone in the timed region.
+    calls = [prog.bind(w["data"], w["idx"], out=out) for prog, out in zip(progs, outs)]
+    for out in outs:
+        if not np.array_equal(out, want):
+            sys.exit(f"{name}: compiled result differs from numpy")
+    # Each pair starts with the other program in turn.
+    times = time_in_turns(calls, turns)
+    for out in outs:
+        if not np.array_equal(out, want):
+            sys.exit(f"{name}: compiled result differs from numpy")
+    medians = [statistics.median(t) for t in times]
+    return medians, quartiles([a / b for a, b in zip(*times)])
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--calls", type=int, default=60)

@@ -15,7 +15,6 @@ faster), with its quartiles. Both results are compared with numpy.
 """
 import argparse
 import os
-import statistics
 import sys
 
 import numpy as np
@@ -53,18 +52,9 @@ def main():
         text = run.workload_text(w, want)
         progs = [jit.compile(t, threads=args.threads, destination_entries=True)
                  for t in (text, with_width(text, args.bits))]
-        outs = [paired.aligned_empty(want.shape, want.dtype) for _ in progs]
-        calls = [prog.bind(w["data"], w["idx"], out=out) for prog, out in zip(progs, outs)]
-        for out in outs:
-            if not np.array_equal(out, want):
-                sys.exit(f"{name}: compiled result differs from numpy")
-        times = paired.time_in_turns(calls, args.calls)
-        for out in outs:
-            if not np.array_equal(out, want):
-                sys.exit(f"{name}: compiled result differs from numpy")
-        median, low, high = paired.quartiles([h / n for h, n in zip(*times)])
-        print(f"| {name} | {statistics.median(times[0]) * 1e3:.3f} "
-              f"| {statistics.median(times[1]) * 1e3:.3f} "
+        (host, narrow), (median, low, high) = paired.compare_programs(
+            name, w, want, progs, args.calls)
+        print(f"| {name} | {host * 1e3:.3f} | {narrow * 1e3:.3f} "
               f"| {median:.3f} | {low:.3f}-{high:.3f} |")
     return 0
 
