@@ -139,6 +139,9 @@ static void addBufferization(OpPassManager &pm,
 /// on the functions in parallel.
 static void addCpuLoops(OpPassManager &pm, bool parallel) {
   OpPassManager &loops = pm.nest<func::FuncOp>();
+  // On the scf.forall loops still: versions the block row copies marked
+  // for non-temporal stores.
+  loops.addPass(createGatherStreamingStores());
   if (!parallel) {
     loops.addPass(createForallToForLoopPass());
     loops.addPass(createConvertLinalgToLoopsPass());

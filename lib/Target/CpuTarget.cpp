@@ -50,6 +50,8 @@ int64_t CpuTarget::registerLanes(unsigned bitWidth) const {
   return std::max<int64_t>(1, vectorBits / std::max(1u, bitWidth));
 }
 
+int64_t CpuTarget::streamingStoreMinBytes() const { return l3Bytes / 2; }
+
 std::string CpuTarget::describe() const {
   std::string text;
   llvm::raw_string_ostream os(text);

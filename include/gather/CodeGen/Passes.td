@@ -142,6 +142,43 @@ def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def GatherStreamingStores : Pass<"gather-streaming-stores"> {
+  let summary = "Write the block rows of large outputs with non-temporal "
+                "stores (x86)";
+  let description = [{
+    The CPU lowering marks the `scf.forall` of a block row copy
+    `gather.streaming_stores = N` where its output may hold N bytes or more
+    (half of the target's L3, `CpuTarget::streamingStoreMinBytes`): a store
+    through the caches first reads the line from memory, and a line of an
+    output larger than the cache is evicted before anything reads it.
+    Non-temporal stores write whole lines without reading them (1.3-1.9x
+    faster block gathers on a Zen 1, docs/Lowering.md).
+
+    After bufferization this pass versions each marked loop on a run-time
+    condition: the output buffer (the memref that the loop's
+    `vector.transfer_write`s write through `memref.subview`s) holds N bytes
+    or more, its first element is aligned to the widest vector written and
+    its strides other than the innermost (which must be 1) are multiples
+    of it. Where it holds, a copy of the loop writes with
+    `vector.store {nontemporal = true, alignment = ...}` (`vmovntps` needs
+    the alignment; unaligned, x86 would split the store into scalar
+    non-temporal stores) and ends with `sfence`; else the loop runs as it
+    was. Only unmasked, in-bounds 1-D writes of a minor identity map whose
+    innermost offsets are multiples of the vector's lanes by their
+    definition (constants, sums, products with one: a rolled loop's
+    `start + r * lanes`) are made non-temporal; other writes in the loop
+    (a partial tile's copies) stay as they are. The other
+    threads of a parallel loop drain their stores at the barrier that ends
+    it (a locked instruction). Run it after bufferization, before the loops
+    become OpenMP or LLVM; the mark is dropped in any case.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def GatherCopiesToMemcpy : Pass<"gather-copies-to-memcpy"> {
   let summary = "Copy views with run-time sizes or strides with memcpy";
   let description = [{

@@ -97,6 +97,12 @@ struct CpuTarget {
   /// step of block copies, which read and write a register at a time in
   /// address order.
   int64_t registerLanes(unsigned bitWidth) const;
+  /// Block rows are written with non-temporal stores into outputs from this
+  /// size on: half of the L3. Below it the output (and the rows read for it)
+  /// can stay in the L3 for the next reader; above it a line written
+  /// through the caches was first read from memory only to be evicted
+  /// unread.
+  int64_t streamingStoreMinBytes() const;
 
   /// "cpu=znver3 vector-bits=256 mask-registers=0 cache-line-bytes=64
   /// page-bytes=4096 l1d-bytes=32768 l2-bytes=524288 l3-bytes=33554432

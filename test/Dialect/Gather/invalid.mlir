@@ -600,3 +600,40 @@ func.func private @site_arguments_without_two_arguments(%line: i64) attributes {
 func.func private @site_arguments_not_i64(%line: i64, %column: i32) attributes {gather.site_arguments} {
   return
 }
+
+//===----------------------------------------------------------------------===//
+// gather.streaming_stores
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @streaming_stores_not_on_forall(%m: memref<64xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  // expected-error @+1 {{'gather.streaming_stores' is only valid on an scf.forall}}
+  scf.for %i = %c0 to %c64 step %c1 {
+    memref.store %v, %m[%i] : memref<64xf32>
+  } {gather.streaming_stores = 4096 : i64}
+  return
+}
+
+// -----
+
+func.func @streaming_stores_not_positive(%m: memref<64xf32>, %v: f32) {
+  // expected-error @+1 {{'gather.streaming_stores' must be a positive i64 (the output's minimum bytes)}}
+  scf.forall (%i) in (64) {
+    memref.store %v, %m[%i] : memref<64xf32>
+  } {gather.streaming_stores = 0 : i64}
+  return
+}
+
+// -----
+
+func.func @streaming_stores_not_i64(%m: memref<64xf32>, %v: f32) {
+  // expected-error @+1 {{'gather.streaming_stores' must be a positive i64 (the output's minimum bytes)}}
+  scf.forall (%i) in (64) {
+    memref.store %v, %m[%i] : memref<64xf32>
+  } {gather.streaming_stores}
+  return
+}

@@ -116,6 +116,17 @@ LogicalResult GatherDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   if (attr.getName() == getRolledLoopAttrHelper().getName())
     return success();
+  if (attr.getName() == getStreamingStoresAttrHelper().getName()) {
+    if (!isa<scf::ForallOp>(op))
+      return op->emitError("'")
+             << attr.getName().getValue() << "' is only valid on an scf.forall";
+    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!bytes || !bytes.getType().isInteger(64) || bytes.getInt() < 1)
+      return op->emitError("'")
+             << attr.getName().getValue()
+             << "' must be a positive i64 (the output's minimum bytes)";
+    return success();
+  }
   if (attr.getName() == getSiteArgumentsAttrHelper().getName()) {
     auto function = dyn_cast<FunctionOpInterface>(op);
     if (!function)

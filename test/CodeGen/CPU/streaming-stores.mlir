@@ -1,0 +1,134 @@
+// RUN: gather-opt %s --pass-pipeline='builtin.module(func.func(gather-streaming-stores))' | FileCheck %s
+
+// A marked block row copy is versioned: where the output holds the marked
+// bytes, starts aligned to the widest vector written and has aligned outer
+// strides and a unit innermost stride, a copy of the loop stores
+// non-temporally and fences; else the loop runs as it was. The mark is
+// dropped.
+// CHECK-LABEL: func.func @row_copy
+// CHECK-SAME:    (%[[OUT:.*]]: memref<64x64xf32>,
+// CHECK-DAG:     %[[C31:.*]] = arith.constant 31 : index
+// CHECK:         %{{.*}}, %[[OFFSET:.*]], %[[SIZES:.*]]:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[OUT]]
+// CHECK:         %[[POINTER:.*]] = memref.extract_aligned_pointer_as_index %[[OUT]]
+// CHECK:         %[[FIRST:.*]] = arith.addi %[[POINTER]], %{{.*}} : index
+// CHECK:         arith.andi %[[FIRST]], %[[C31]] : index
+// CHECK:         %[[BYTES:.*]] = arith.muli %{{.*}}, %[[SIZES]]#1 : index
+// CHECK:         arith.cmpi eq, %[[STRIDES]]#1, %{{.*}} : index
+// CHECK:         %[[MIN:.*]] = arith.constant 16384 : index
+// CHECK:         %[[LARGE:.*]] = arith.cmpi uge, %[[BYTES]], %[[MIN]] : index
+// CHECK:         %[[COND:.*]] = arith.andi %{{.*}}, %[[LARGE]] : i1
+// CHECK:         scf.if %[[COND]] {
+// CHECK:           scf.forall
+// CHECK:             %[[VIEW:.*]] = memref.subview %[[OUT]]
+// CHECK:             vector.store %{{.*}}, %[[VIEW]][%{{.*}}, %{{.*}}] {alignment = 32 : i64, nontemporal = true} : memref<1x64xf32, strided<[64, 1], offset: ?>>, vector<8xf32>
+// CHECK:             vector.store %{{.*}}, %[[VIEW]][%{{.*}}, %{{.*}}] {alignment = 32 : i64, nontemporal = true}
+// CHECK-NOT:         vector.transfer_write
+// CHECK:           }
+// CHECK-NEXT:      llvm.call_intrinsic "llvm.x86.sse.sfence"()
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.forall
+// CHECK:             vector.transfer_write
+// CHECK:             vector.transfer_write
+// CHECK-NOT:         vector.store
+// CHECK-NOT:     gather.streaming_stores
+// CHECK:         return
+func.func @row_copy(%out: memref<64x64xf32>, %v: vector<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  scf.forall (%i) in (64) {
+    %row = memref.subview %out[%i, 0] [1, 64] [1, 1] : memref<64x64xf32> to memref<1x64xf32, strided<[64, 1], offset: ?>>
+    vector.transfer_write %v, %row[%c0, %c0] {in_bounds = [true]} : vector<8xf32>, memref<1x64xf32, strided<[64, 1], offset: ?>>
+    vector.transfer_write %v, %row[%c0, %c8] {in_bounds = [true]} : vector<8xf32>, memref<1x64xf32, strided<[64, 1], offset: ?>>
+  } {gather.streaming_stores = 16384 : i64}
+  return
+}
+
+// The offsets of a rolled row loop (start + r * lanes) are multiples of
+// the vector; a write at an offset that is not known to be one, a masked
+// write and one that may be out of bounds stay as they are, in the
+// streaming copy too. The widest vector written sets the alignment.
+// CHECK-LABEL: func.func @rolled_and_unknown_offsets
+// CHECK-DAG:     %[[C63:.*]] = arith.constant 63 : index
+// CHECK:         arith.andi %{{.*}}, %[[C63]] : index
+// CHECK:         scf.if
+// CHECK:           scf.for
+// CHECK:             vector.store %{{.*}} {alignment = 64 : i64, nontemporal = true} : memref<1x256xf32, strided<[256, 1], offset: ?>>, vector<16xf32>
+// CHECK:           vector.transfer_write %{{.*}}[%{{.*}}, %{{.*}}] {in_bounds = [true]}
+// CHECK:           vector.transfer_write %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]}
+// CHECK:           vector.transfer_write %{{.*}}[%{{.*}}, %{{.*}}] : vector<8xf32>
+// CHECK:           vector.store %{{.*}} {alignment = 64 : i64, nontemporal = true} : memref<1x256xf32, strided<[256, 1], offset: ?>>, vector<8xf32>
+// CHECK:           llvm.call_intrinsic "llvm.x86.sse.sfence"()
+// CHECK:         } else {
+func.func @rolled_and_unknown_offsets(%out: memref<128x256xf32>, %v: vector<16xf32>, %h: vector<8xf32>, %j: index, %mask: vector<8xi1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c12 = arith.constant 12 : index
+  %c16 = arith.constant 16 : index
+  %c248 = arith.constant 248 : index
+  scf.forall (%i) in (128) {
+    %row = memref.subview %out[%i, 0] [1, 256] [1, 1] : memref<128x256xf32> to memref<1x256xf32, strided<[256, 1], offset: ?>>
+    scf.for %r = %c0 to %c12 step %c1 {
+      %offset = arith.muli %r, %c16 : index
+      vector.transfer_write %v, %row[%c0, %offset] {in_bounds = [true]} : vector<16xf32>, memref<1x256xf32, strided<[256, 1], offset: ?>>
+    }
+    vector.transfer_write %h, %row[%c0, %j] {in_bounds = [true]} : vector<8xf32>, memref<1x256xf32, strided<[256, 1], offset: ?>>
+    vector.transfer_write %h, %row[%c0, %c248], %mask {in_bounds = [true]} : vector<8xf32>, memref<1x256xf32, strided<[256, 1], offset: ?>>
+    vector.transfer_write %h, %row[%c0, %c248] {in_bounds = [false]} : vector<8xf32>, memref<1x256xf32, strided<[256, 1], offset: ?>>
+    vector.transfer_write %h, %row[%c0, %c248] {in_bounds = [true]} : vector<8xf32>, memref<1x256xf32, strided<[256, 1], offset: ?>>
+  } {gather.streaming_stores = 65536 : i64}
+  return
+}
+
+// An output of a run-time size: the size is compared at run time.
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK-SAME:    (%[[OUT:.*]]: memref<?x64xf32>,
+// CHECK:         %{{.*}}, %{{.*}}, %[[SIZES:.*]]:2, %{{.*}}:2 = memref.extract_strided_metadata %[[OUT]]
+// CHECK:         arith.muli %{{.*}}, %[[SIZES]]#0 : index
+// CHECK:         arith.cmpi uge
+// CHECK:         scf.if
+// CHECK:           vector.store {{.*}}nontemporal = true
+// CHECK:         } else {
+func.func @dynamic_rows(%out: memref<?x64xf32>, %v: vector<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %out, %c0 : memref<?x64xf32>
+  scf.forall (%i) in (%n) {
+    %row = memref.subview %out[%i, 0] [1, 64] [1, 1] : memref<?x64xf32> to memref<1x64xf32, strided<[64, 1], offset: ?>>
+    vector.transfer_write %v, %row[%c0, %c0] {in_bounds = [true]} : vector<8xf32>, memref<1x64xf32, strided<[64, 1], offset: ?>>
+  } {gather.streaming_stores = 4096 : i64}
+  return
+}
+
+// Not versioned, the mark dropped: a loop that writes two buffers, a loop
+// with no write that could stream (a subview at an unknown innermost
+// offset), a loop on tensors (before bufferization); an unmarked loop is
+// left alone.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT:     scf.if
+// CHECK-NOT:     vector.store
+// CHECK-NOT:     gather.streaming_stores
+// CHECK:         return
+func.func @left_alone(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %v: vector<8xf32>, %j: index, %t: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : index
+  scf.forall (%i) in (64) {
+    %ra = memref.subview %a[%i, 0] [1, 64] [1, 1] : memref<64x64xf32> to memref<1x64xf32, strided<[64, 1], offset: ?>>
+    %rb = memref.subview %b[%i, 0] [1, 64] [1, 1] : memref<64x64xf32> to memref<1x64xf32, strided<[64, 1], offset: ?>>
+    vector.transfer_write %v, %ra[%c0, %c0] {in_bounds = [true]} : vector<8xf32>, memref<1x64xf32, strided<[64, 1], offset: ?>>
+    vector.transfer_write %v, %rb[%c0, %c0] {in_bounds = [true]} : vector<8xf32>, memref<1x64xf32, strided<[64, 1], offset: ?>>
+  } {gather.streaming_stores = 16384 : i64}
+  scf.forall (%i) in (64) {
+    %ra = memref.subview %a[%i, %j] [1, 8] [1, 1] : memref<64x64xf32> to memref<1x8xf32, strided<[64, 1], offset: ?>>
+    vector.transfer_write %v, %ra[%c0, %c0] {in_bounds = [true]} : vector<8xf32>, memref<1x8xf32, strided<[64, 1], offset: ?>>
+  } {gather.streaming_stores = 16384 : i64}
+  %r = scf.forall (%i) in (64) shared_outs(%o = %t) -> tensor<64x64xf32> {
+    %s = tensor.extract_slice %o[%i, 0] [1, 64] [1, 1] : tensor<64x64xf32> to tensor<1x64xf32>
+    %w = vector.transfer_write %v, %s[%c0, %c0] {in_bounds = [true]} : vector<8xf32>, tensor<1x64xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %w into %o[%i, 0] [1, 64] [1, 1] : tensor<1x64xf32> into tensor<64x64xf32>
+    }
+  } {gather.streaming_stores = 16384 : i64}
+  scf.forall (%i) in (64) {
+    %ra = memref.subview %a[%i, 0] [1, 64] [1, 1] : memref<64x64xf32> to memref<1x64xf32, strided<[64, 1], offset: ?>>
+    vector.transfer_write %v, %ra[%c0, %c0] {in_bounds = [true]} : vector<8xf32>, memref<1x64xf32, strided<[64, 1], offset: ?>>
+  }
+  return %r : tensor<64x64xf32>
+}

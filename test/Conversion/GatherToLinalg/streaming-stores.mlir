@@ -1,0 +1,98 @@
+// Block copies whose rows are whole cache lines copied with vector
+// registers are marked for non-temporal stores (gather.streaming_stores,
+// carried out by gather-streaming-stores) where the output may reach half
+// of the L3: here the description's 64 KiB L3, so 32 KiB. A dynamic size
+// is marked and compared at run time.
+// RUN: gather-opt %s --convert-gather-to-linalg=report-forms --split-input-file -verify-diagnostics | FileCheck %s
+
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L3_cache_size_in_bytes" = 65536 : i64>>} {
+  // 40 rows of 3 KiB: 120 KiB.
+  // CHECK-LABEL: func.func @rows_over_half_the_l3
+  // CHECK:         scf.forall
+  // CHECK:           vector.transfer_write
+  // CHECK:         } {gather.streaming_stores = 32768 : i64}
+  func.func @rows_over_half_the_l3(%d: tensor<300x768xf32>, %i: tensor<40xi64>) -> tensor<40x768xf32> {
+    %e = tensor.empty() : tensor<40x768xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<300x768xf32>, tensor<40xi64> into tensor<40x768xf32>
+    return %r : tensor<40x768xf32>
+  }
+
+  // 10 rows of 3 KiB: 30 KiB, under half the L3.
+  // CHECK-LABEL: func.func @rows_under_half_the_l3
+  // CHECK-NOT:     gather.streaming_stores
+  // CHECK:         return
+  func.func @rows_under_half_the_l3(%d: tensor<300x768xf32>, %i: tensor<10xi64>) -> tensor<10x768xf32> {
+    %e = tensor.empty() : tensor<10x768xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<300x768xf32>, tensor<10xi64> into tensor<10x768xf32>
+    return %r : tensor<10x768xf32>
+  }
+
+  // A run-time number of rows.
+  // CHECK-LABEL: func.func @rows_dynamic_count
+  // CHECK:         } {gather.streaming_stores = 32768 : i64}
+  func.func @rows_dynamic_count(%d: tensor<300x768xf32>, %i: tensor<?xi64>) -> tensor<?x768xf32> {
+    %c0 = arith.constant 0 : index
+    %n = tensor.dim %i, %c0 : tensor<?xi64>
+    %e = tensor.empty(%n) : tensor<?x768xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<300x768xf32>, tensor<?xi64> into tensor<?x768xf32>
+    return %r : tensor<?x768xf32>
+  }
+
+  // Rows of 400 bytes: a line shared by two rows would be written partly
+  // past the caches and partly through them.
+  // CHECK-LABEL: func.func @rows_not_whole_lines
+  // CHECK-NOT:     gather.streaming_stores
+  // CHECK:         return
+  func.func @rows_not_whole_lines(%d: tensor<300x100xf32>, %i: tensor<400xi64>) -> tensor<400x100xf32> {
+    %e = tensor.empty() : tensor<400x100xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<300x100xf32>, tensor<400xi64> into tensor<400x100xf32>
+    return %r : tensor<400x100xf32>
+  }
+
+  // Tiled blocks of 256-byte rows copied in registers (W7's form): 256 KiB.
+  // CHECK-LABEL: func.func @tiles_in_registers
+  // CHECK:         } {gather.streaming_stores = 32768 : i64}
+  func.func @tiles_in_registers(%d: tensor<300x64xf32>, %i: tensor<1024xi64>) -> tensor<1024x64xf32> {
+    %e = tensor.empty() : tensor<1024x64xf32>
+    // expected-remark @+1 {{lowered as block-copy tiles}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<300x64xf32>, tensor<1024xi64> into tensor<1024x64xf32>
+    return %r : tensor<1024x64xf32>
+  }
+
+  // Tiled blocks of 32-byte rows (not in registers) and blocks of 8 KiB
+  // (one memcpy each): not marked.
+  // CHECK-LABEL: func.func @short_rows_and_memcpy_blocks
+  // CHECK-NOT:     gather.streaming_stores
+  // CHECK:         return
+  func.func @short_rows_and_memcpy_blocks(%d: tensor<300x8xf32>, %i: tensor<8192xi64>, %w: tensor<30x2048xf32>, %j: tensor<64xi64>) -> (tensor<8192x8xf32>, tensor<64x2048xf32>) {
+    %e = tensor.empty() : tensor<8192x8xf32>
+    // expected-remark @+1 {{lowered as block-copy tiles}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<300x8xf32>, tensor<8192xi64> into tensor<8192x8xf32>
+    %f = tensor.empty() : tensor<64x2048xf32>
+    // expected-remark @+1 {{lowered as block-copy}}
+    %s = gather.block %w[%j] axis = 0 into %f : tensor<30x2048xf32>, tensor<64xi64> into tensor<64x2048xf32>
+    return %r, %s : tensor<8192x8xf32>, tensor<64x2048xf32>
+  }
+}
+
+// -----
+
+// Without a description the L3 is 32 MiB (the default): outputs of 16 MiB
+// or more are marked.
+// CHECK-LABEL: func.func @default_l3
+// CHECK:         } {gather.streaming_stores = 16777216 : i64}
+// CHECK-NOT:     gather.streaming_stores
+// CHECK:         return
+func.func @default_l3(%d: tensor<3000x768xf32>, %i: tensor<8192xi64>, %j: tensor<2048xi64>) -> (tensor<8192x768xf32>, tensor<2048x768xf32>) {
+  %e = tensor.empty() : tensor<8192x768xf32>
+  // expected-remark @+1 {{lowered as block-copy vector-rows}}
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<3000x768xf32>, tensor<8192xi64> into tensor<8192x768xf32>
+  %f = tensor.empty() : tensor<2048x768xf32>
+  // expected-remark @+1 {{lowered as block-copy vector-rows}}
+  %s = gather.block %d[%j] axis = 0 into %f : tensor<3000x768xf32>, tensor<2048xi64> into tensor<2048x768xf32>
+  return %r, %s : tensor<8192x768xf32>, tensor<2048x768xf32>
+}

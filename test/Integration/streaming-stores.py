@@ -1,0 +1,139 @@
+# Block rows written with non-temporal stores (gather-streaming-stores):
+# the module's target description says the L3 holds 64 KiB, so outputs of
+# 32 KiB or more whose rows are whole cache lines take the streaming copy
+# where the output is aligned, and the plain copy where it is not or is
+# smaller (a size known at run time only). Executed through the C API at
+# -O3 against the numpy reference, into fresh results and into caller
+# buffers (`out=`) at aligned and misaligned addresses: embedding rows
+# under every out_of_bounds policy, f16 and i8 rows, a middle axis, a
+# dynamic number of indices on both sides of the threshold, an invalid
+# index under error. The lowered module must store non-temporally with a
+# fence in every function.
+# RUN: %python %s %gather_bin | FileCheck %s
+# CHECK-NOT: FAIL
+# CHECK: streaming-stores: 39 passed, 0 failed
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+from gather import jit
+from gather import reference as ref
+from gather_testing.difftest import (POLICY_PAIRS as POLICIES, CallChecks, expected,
+                                     policy_indices, policy_text, same_bits)
+from gather.mlir_text import tensor_type as mlir_tensor_type
+
+SPEC = ('module attributes {dlti.target_system_spec = #dlti.target_system_spec<'
+        '"CPU" = #dlti.target_device_spec<"L3_cache_size_in_bytes" = 65536 : i64>>} {\n')
+ELEMENT = {np.float32: "f32", np.float16: "f16", np.int8: "i8"}
+
+rng = np.random.default_rng(21)
+functions, cases = [], []
+
+
+def add(name, attrs, data, indices, out_shape, want, dynamic=False):
+    """@name: gather.block with `attrs`; `dynamic`: the number of indices
+    (and the output's first dimension) known at run time only."""
+    ety = ELEMENT[data.dtype.type]
+    dt = mlir_tensor_type(data.shape, ety)
+    ishape = ["?"] if dynamic else list(indices.shape)
+    it = mlir_tensor_type(ishape, "i64")
+    oshape = list(out_shape)
+    axis = int(attrs.split("=")[1].split()[0])
+    if dynamic:
+        oshape[axis] = "?"
+    ot = mlir_tensor_type(oshape, ety)
+    size = (f"  %c0 = arith.constant 0 : index\n  %n = tensor.dim %i, %c0 : {it}\n"
+            if dynamic else "")
+    functions.append(f"""
+func.func @{name}(%d: {dt}, %i: {it}) -> {ot} {{
+{size}  %e = tensor.empty({"%n" if dynamic else ""}) : {ot}
+  %r = gather.block %d[%i] {attrs} into %e : {dt}, {it} into {ot}
+  return %r : {ot}
+}}""")
+    cases.append((name, data, indices, want))
+
+
+# 3 KiB rows, 100 of them: 307 KB, enough work for the threads.
+table = rng.standard_normal((300, 768)).astype(np.float32)
+for oob, negative in POLICIES:
+    ids = policy_indices(rng, 100, 300, oob)
+    add(f"rows768_{oob}_{negative}", "axis = 0" + policy_text(oob, negative), table, ids,
+        (100, 768), expected(ref.block, table, ids, 0, negative, oob))
+ids = rng.integers(0, 300, 40)
+ids[33] = -301
+add("rows768_error_invalid", "axis = 0", table, ids, (40, 768),
+    expected(ref.block, table, ids, 0))
+# f16 rows of 64 (one line, two AVX2 registers) and i8 rows of 128.
+halves = rng.standard_normal((500, 64)).astype(np.float16)
+ids = rng.integers(-500, 500, 600)
+add("rows_f16", "axis = 0", halves, ids, (600, 64), expected(ref.block, halves, ids, 0))
+bytes_ = rng.integers(-128, 127, (90, 128)).astype(np.int8)
+ids = rng.integers(-90, 90, 700)
+add("rows_i8", "axis = 0", bytes_, ids, (700, 128), expected(ref.block, bytes_, ids, 0))
+# A middle axis (W2's form): 1 KiB rows.
+mid = rng.standard_normal((4, 30, 256)).astype(np.float32)
+ids = rng.integers(-30, 30, 11)
+add("middle_axis", "axis = 1", mid, ids, (4, 11, 256), expected(ref.block, mid, ids, 1))
+# Dynamic: the threshold compared at run time (called below with 40 and 5
+# indices: 123 KB and 15 KB).
+add("rows768_dynamic", "axis = 0", table, None, (0, 768), None, dynamic=True)
+
+module = SPEC + "\n".join(functions) + "\n}\n"
+checks = CallChecks()
+
+# The lowered module: every function versioned for non-temporal stores.
+lowered = subprocess.run([os.path.join(sys.argv[1], "gather-opt"),
+                          "--gather-cpu-pipeline=destination-entries"],
+                         input=module, capture_output=True, text=True, check=True).stdout
+for name, *_ in cases:
+    body = re.search(rf"llvm\.func @{name}__into\(.*?\n  }}\n", lowered, re.S)
+    if not body or "nontemporal" not in body.group(0) or "llvm.x86.sse.sfence" not in body.group(0):
+        print(f"FAIL {name}: no non-temporal stores with a fence")
+
+program = jit.compile(module, entry=cases[0][0], destination_entries=True)
+
+
+def misaligned(shape, dtype, shift):
+    """An array `shift` bytes past a 64-byte boundary."""
+    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    raw = np.zeros(nbytes + 128, np.uint8)
+    start = (-raw.ctypes.data) % 64 + shift
+    return raw[start:start + nbytes].view(dtype).reshape(shape)
+
+
+def check_into(name, args, want, shift):
+    out = misaligned(want.shape, want.dtype, shift)
+    program.select(name)
+    program(*args, out=out)
+    if not program.writes_in_place:
+        print(f"FAIL {name}: the call did not write in place")
+        checks.failed += 1
+    elif not same_bits(out, want):
+        print(f"FAIL {name} into +{shift}: result differs from numpy")
+        checks.failed += 1
+    else:
+        checks.passed += 1
+
+
+for name, data, indices, want in cases:
+    if want is None:
+        continue
+    checks.check(name, program, name, (data, indices), want)
+    if isinstance(want, Exception):
+        continue
+    # Aligned (streamed), 32 bytes past a line (streamed with AVX2's
+    # 32-byte stores, not with AVX-512's), and at an element's alignment
+    # only (the plain copy).
+    for shift in (0, 32, want.dtype.itemsize):
+        check_into(name, (data, indices), want, shift)
+for count in (40, 5):
+    ids = rng.integers(-300, 300, count)
+    want = ref.block(table, ids, 0)
+    checks.check(f"rows768_dynamic_{count}", program, "rows768_dynamic", (table, ids), want)
+    for shift in (0, 4):
+        check_into("rows768_dynamic", (table, ids), want, shift)
+
+print(checks.summary("streaming-stores"))

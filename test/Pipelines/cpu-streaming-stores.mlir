@@ -1,0 +1,21 @@
+// Rows of an output over half the L3 (here the description's 64 KiB) reach
+// LLVM IR as two copies of the loop: one of aligned non-temporal stores
+// (vmovntps), ended by sfence, taken where the output is aligned at run
+// time, and the plain one. (40 rows are too few for threads: both loops
+// are serial.)
+// RUN: gather-opt %s --gather-cpu-pipeline="target-cpu=x86-64-v3 parallel" | mlir-translate --mlir-to-llvmir | FileCheck %s
+
+// CHECK-LABEL: define {{.*}} @rows
+// CHECK-COUNT-96: store <8 x float> %{{.*}}, ptr %{{.*}}, align 32, !nontemporal
+// CHECK-NOT:     store <8 x float> %{{.*}}, ptr %{{.*}}, align 32, !nontemporal
+// CHECK:         call void @llvm.x86.sse.sfence()
+// CHECK-COUNT-96: store <8 x float> %{{.*}}, ptr %{{.*}}, align 4{{$}}
+// CHECK-NOT:     store <8 x float>
+// CHECK:         ret
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L3_cache_size_in_bytes" = 65536 : i64>>} {
+  func.func @rows(%d: tensor<300x768xf32>, %i: tensor<40xi64>) -> tensor<40x768xf32> {
+    %e = tensor.empty() : tensor<40x768xf32>
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<300x768xf32>, tensor<40xi64> into tensor<40x768xf32>
+    return %r : tensor<40x768xf32>
+  }
+}
