@@ -16,6 +16,10 @@
 //              W8 has none (as compiled);
 //   checked prefetch: checked, with the same prefetch (what the compiled
 //              code does under its default policy).
+// Both prefetch variants write rows with non-temporal stores where the
+// compiled code does (rows of whole cache lines into an output of half the
+// L3 or more: docs/Lowering.md, "Streaming stores"), and so does the memcpy
+// reference below.
 //
 // Outputs and the memcpy reference's buffers are 64-byte aligned, and those
 // of 4 MiB or more are advised for transparent huge pages, as the compiled
@@ -137,6 +141,31 @@ static constexpr bool prefetches(int m) {
 // Cache lines requested ahead of the one being read (as the compiled code).
 constexpr int64_t kLinesAhead = 128;
 
+// The L3 as Linux's sysfs reports it (what the compiled code plans with:
+// gather-run --print-target), else 32 MiB (the lowering's default).
+static int64_t l3Bytes() {
+  static const int64_t bytes = [] {
+    int64_t kib = 0;
+    char unit = 0;
+    if (FILE *f = std::fopen("/sys/devices/system/cpu/cpu0/cache/index3/size",
+                             "r")) {
+      bool read = std::fscanf(f, "%ld%c", &kib, &unit) == 2 && unit == 'K';
+      std::fclose(f);
+      if (read && kib > 0)
+        return kib * 1024;
+    }
+    return int64_t(32) << 20;
+  }();
+  return bytes;
+}
+
+// Whether rows of `rowBytes` into an output of `outputBytes` are written
+// with non-temporal stores: the compiled code's rule
+// (CpuTarget::streamingStoreMinBytes).
+static bool streamsRows(int64_t outputBytes, int64_t rowBytes) {
+  return outputBytes >= l3Bytes() / 2 && rowBytes % 64 == 0;
+}
+
 // Prefetches the lines of `bytes` bytes from `p` (at most 64 lines).
 static inline void prefetchLines(const void *p, int64_t bytes) {
   const char *c = static_cast<const char *>(p);
@@ -169,22 +198,33 @@ static bool rowGather(const T *data, const I *idx, int64_t N, int64_t D,
   const int64_t rowBytes = D * sizeof(T);
   const int64_t ahead =
       std::max<int64_t>(1, kLinesAhead / ((rowBytes + 63) / 64));
+  const bool streaming = prefetches(M) && streamsRows(K * rowBytes, rowBytes);
   auto row = [&](int64_t k, bool &bad) {
     if (prefetches(M))
       prefetchLines(&data[wrap(idx[std::min(k + ahead, K - 1)], N) * D],
                     rowBytes);
     int64_t r = resolve<Checked>(static_cast<int64_t>(idx[k]), N, bad);
-    copyRow(&out[k * D], &data[r * D], D * sizeof(T));
+    if (streaming)
+      copyRowStreaming(&out[k * D], &data[r * D], rowBytes);
+    else
+      copyRow(&out[k * D], &data[r * D], rowBytes);
   };
   bool bad = false;
   if (K < parallelRows) {
     for (int64_t k = 0; k < K; ++k)
       row(k, bad);
+    if (streaming)
+      _mm_sfence();
     return !bad;
   }
-#pragma omp parallel for reduction(|| : bad)
-  for (int64_t k = 0; k < K; ++k)
-    row(k, bad);
+#pragma omp parallel reduction(|| : bad)
+  {
+#pragma omp for
+    for (int64_t k = 0; k < K; ++k)
+      row(k, bad);
+    if (streaming)
+      _mm_sfence();
+  }
   return !bad;
 }
 
@@ -262,19 +302,30 @@ struct Workloads {
     const float *data = loadData<float>(dir + "/W2_data.bin", A * B * C);
     const int64_t *idx = loadIndices<int64_t>(dir + "/W2_idx.bin", K);
     constexpr bool Checked = checks(M);
-    const int64_t ahead = kLinesAhead / (C * sizeof(float) / 64);
+    const int64_t rowBytes = C * sizeof(float);
+    const int64_t ahead = kLinesAhead / (rowBytes / 64);
+    const bool streaming =
+        prefetches(M) && streamsRows(A * K * rowBytes, rowBytes);
     bool bad = false;
-#pragma omp parallel for collapse(2) reduction(|| : bad)
-    for (int64_t a = 0; a < A; ++a)
-      for (int64_t k = 0; k < K; ++k) {
-        if (prefetches(M))
-          prefetchLines(
-              &data[(a * B + wrap(idx[std::min(k + ahead, K - 1)], B)) * C],
-              C * sizeof(float));
-        int64_t b = resolve<Checked>(idx[k], B, bad);
-        copyRow(&out[(a * K + k) * C], &data[(a * B + b) * C],
-                C * sizeof(float));
-      }
+#pragma omp parallel reduction(|| : bad)
+    {
+#pragma omp for collapse(2)
+      for (int64_t a = 0; a < A; ++a)
+        for (int64_t k = 0; k < K; ++k) {
+          if (prefetches(M))
+            prefetchLines(
+                &data[(a * B + wrap(idx[std::min(k + ahead, K - 1)], B)) * C],
+                rowBytes);
+          int64_t b = resolve<Checked>(idx[k], B, bad);
+          if (streaming)
+            copyRowStreaming(&out[(a * K + k) * C], &data[(a * B + b) * C],
+                             rowBytes);
+          else
+            copyRow(&out[(a * K + k) * C], &data[(a * B + b) * C], rowBytes);
+        }
+      if (streaming)
+        _mm_sfence();
+    }
     return !bad;
   }
 
@@ -425,15 +476,24 @@ static bool runWorkload(Workloads &workloads, const std::string &w, int mode) {
 }
 
 // The bandwidth reference: `bytes` copied from `source` to `target`, split
-// over the threads in one parallel loop.
+// over the threads in one parallel loop; from half the L3 on with
+// non-temporal stores, as the gathers' row copies (glibc's memcpy decides
+// by a cache size of its own: on the Zen 1 VM whose sysfs reports an 8 MiB
+// L3, CPUID reports 64 MiB).
 static void parallelCopy(char *target, const char *source, size_t bytes) {
   int threads = omp_get_max_threads();
   size_t chunk = (bytes + threads - 1) / threads;
+  const bool streaming = streamsRows(bytes, 64);
 #pragma omp parallel for if (bytes >= (1 << 20))
   for (int t = 0; t < threads; ++t) {
     size_t begin = std::min(bytes, t * chunk);
     size_t end = std::min(bytes, begin + chunk);
-    std::memcpy(target + begin, source + begin, end - begin);
+    if (streaming) {
+      copyRowStreaming(target + begin, source + begin, end - begin);
+      _mm_sfence();
+    } else {
+      std::memcpy(target + begin, source + begin, end - begin);
+    }
   }
 }
 

@@ -59,9 +59,28 @@ struct Shape {
 // from mmap), W2's 1 KiB rows copied by memcpy ran at half speed here.
 constexpr int64_t kSourceShift = 64;
 
+// 64-byte aligned storage, as the compiled code's buffers and
+// baseline.cpp's: with glibc's addresses (16 mod 64) every streaming copy
+// began and ended a row with a part of a line written through the caches,
+// and W2's 1 KiB rows streamed ran 1.8x slower (bench/README.md).
+template <typename T> struct LineAligned {
+  using value_type = T;
+  LineAligned() = default;
+  template <typename U> LineAligned(const LineAligned<U> &) {}
+  T *allocate(size_t n) {
+    size_t bytes = (n * sizeof(T) + 63) / 64 * 64;
+    return static_cast<T *>(std::aligned_alloc(64, bytes ? bytes : 64));
+  }
+  void deallocate(T *p, size_t) { std::free(p); }
+  template <typename U> bool operator==(const LineAligned<U> &) const {
+    return true;
+  }
+};
+using Floats = std::vector<float, LineAligned<float>>;
+
 struct Problem {
   Shape shape;
-  std::vector<float> table, sequentialTable, copySource, out, want;
+  Floats table, sequentialTable, copySource, out, want;
   std::vector<int64_t> random, sequential;
 };
 
