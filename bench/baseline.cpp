@@ -147,8 +147,8 @@ static int64_t l3Bytes() {
   static const int64_t bytes = [] {
     int64_t kib = 0;
     char unit = 0;
-    if (FILE *f = std::fopen("/sys/devices/system/cpu/cpu0/cache/index3/size",
-                             "r")) {
+    if (FILE *f =
+            std::fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r")) {
       bool read = std::fscanf(f, "%ld%c", &kib, &unit) == 2 && unit == 'K';
       std::fclose(f);
       if (read && kib > 0)
@@ -334,28 +334,43 @@ struct Workloads {
     const float *data = loadData<float>(dir + "/W3_data.bin", R * C);
     const int64_t *idx = loadIndices<int64_t>(dir + "/W3_idx.bin", R * K);
     constexpr bool Checked = checks(M);
+    const bool streaming =
+        prefetches(M) && streamsRows(R * K * sizeof(float), K * sizeof(float));
     bool bad = false;
-#pragma omp parallel for reduction(|| : bad)
-    for (int64_t r = 0; r < R; ++r) {
-      bool rowBad = false;
-      if (prefetches(M)) {
-        // The next row's 256 lines, 4 per 16 outputs (C / K = 4 elements of
-        // the row per output).
-        const float *next = &data[std::min(r + 1, R - 1) * C];
-        for (int64_t k = 0; k < K; k += 16) {
-          for (int64_t l = 0; l < 4; ++l)
-            __builtin_prefetch(next + k * (C / K) + l * 16);
-          for (int64_t j = k; j < k + 16; ++j)
-            out[r * K + j] =
-                data[r * C + resolve<Checked>(idx[r * K + j], C, rowBad)];
+#pragma omp parallel reduction(|| : bad)
+    {
+#pragma omp for
+      for (int64_t r = 0; r < R; ++r) {
+        bool rowBad = false;
+        if (prefetches(M)) {
+          // The next row's 256 lines, 4 per 16 outputs (C / K = 4 elements
+          // of the row per output); with streaming stores the 16 outputs (a
+          // line) gathered in registers, then written past the caches.
+          const float *next = &data[std::min(r + 1, R - 1) * C];
+          for (int64_t k = 0; k < K; k += 16) {
+            for (int64_t l = 0; l < 4; ++l)
+              __builtin_prefetch(next + k * (C / K) + l * 16);
+            alignas(64) float line[16];
+            float *to = streaming ? line : &out[r * K + k];
+            for (int64_t j = 0; j < 16; ++j)
+              to[j] =
+                  data[r * C + resolve<Checked>(idx[r * K + k + j], C, rowBad)];
+            if (streaming)
+              for (int64_t b = 0; b < 64; b += kRegisterBytes)
+                streamRegister(
+                    reinterpret_cast<char *>(&out[r * K + k]) + b,
+                    loadRegister(reinterpret_cast<char *>(line) + b));
+          }
+          bad |= rowBad;
+          continue;
         }
+        for (int64_t k = 0; k < K; ++k)
+          out[r * K + k] =
+              data[r * C + resolve<Checked>(idx[r * K + k], C, rowBad)];
         bad |= rowBad;
-        continue;
       }
-      for (int64_t k = 0; k < K; ++k)
-        out[r * K + k] =
-            data[r * C + resolve<Checked>(idx[r * K + k], C, rowBad)];
-      bad |= rowBad;
+      if (streaming)
+        _mm_sfence();
     }
     return !bad;
   }

@@ -64,8 +64,8 @@ double bestMedianMs(const std::function<void()> &f) {
 /// whose sysfs says 8 MiB, where the sweep's own times put the edge near
 /// 8 MiB), else 32 MiB.
 long l3Bytes() {
-  if (FILE *f = std::fopen("/sys/devices/system/cpu/cpu0/cache/index3/size",
-                           "r")) {
+  if (FILE *f =
+          std::fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r")) {
     long kib = 0;
     char unit = 0;
     int read = std::fscanf(f, "%ld%c", &kib, &unit);

@@ -1,17 +1,17 @@
-# Block rows written with non-temporal stores (gather-streaming-stores):
-# the module's target description says the L3 holds 64 KiB, so outputs of
-# 32 KiB or more whose rows are whole cache lines take the streaming copy
+# Rows written with non-temporal stores (gather-streaming-stores): the
+# module's target description says the L3 holds 64 KiB, so outputs of 32
+# KiB or more whose rows are whole cache lines take the streaming copy
 # where the output is aligned, and the plain copy where it is not or is
 # smaller (a size known at run time only). Executed through the C API at
 # -O3 against the numpy reference, into fresh results and into caller
 # buffers (`out=`) at aligned and misaligned addresses: embedding rows
-# under every out_of_bounds policy, f16 and i8 rows, a middle axis, a
-# dynamic number of indices on both sides of the threshold, an invalid
-# index under error. The lowered module must store non-temporally with a
-# fence in every function.
+# under every out_of_bounds policy, f16 and i8 rows (tiled), a middle axis,
+# an element gather's vector rows, a dynamic number of indices on both
+# sides of the threshold, an invalid index under error. The lowered module
+# must store non-temporally with a fence in every function.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: streaming-stores: 39 passed, 0 failed
+# CHECK: streaming-stores: 43 passed, 0 failed
 import os
 import re
 import subprocess
@@ -33,8 +33,8 @@ rng = np.random.default_rng(21)
 functions, cases = [], []
 
 
-def add(name, attrs, data, indices, out_shape, want, dynamic=False):
-    """@name: gather.block with `attrs`; `dynamic`: the number of indices
+def add(name, attrs, data, indices, out_shape, want, dynamic=False, op="block"):
+    """@name: gather.`op` with `attrs`; `dynamic`: the number of indices
     (and the output's first dimension) known at run time only."""
     ety = ELEMENT[data.dtype.type]
     dt = mlir_tensor_type(data.shape, ety)
@@ -50,7 +50,7 @@ def add(name, attrs, data, indices, out_shape, want, dynamic=False):
     functions.append(f"""
 func.func @{name}(%d: {dt}, %i: {it}) -> {ot} {{
 {size}  %e = tensor.empty({"%n" if dynamic else ""}) : {ot}
-  %r = gather.block %d[%i] {attrs} into %e : {dt}, {it} into {ot}
+  %r = gather.{op} %d[%i] {attrs} into %e : {dt}, {it} into {ot}
   return %r : {ot}
 }}""")
     cases.append((name, data, indices, want))
@@ -77,6 +77,11 @@ add("rows_i8", "axis = 0", bytes_, ids, (700, 128), expected(ref.block, bytes_, 
 mid = rng.standard_normal((4, 30, 256)).astype(np.float32)
 ids = rng.integers(-30, 30, 11)
 add("middle_axis", "axis = 1", mid, ids, (4, 11, 256), expected(ref.block, mid, ids, 1))
+# Vector rows (W3's form): 64 rows of 256 gathered f32, 64 KiB.
+rows = rng.standard_normal((64, 512)).astype(np.float32)
+ids = rng.integers(-512, 512, (64, 256))
+add("vector_rows_elements", "axis = 1", rows, ids, (64, 256),
+    expected(ref.elements, rows, ids, 1), op="elements")
 # Dynamic: the threshold compared at run time (called below with 40 and 5
 # indices: 123 KB and 15 KB).
 add("rows768_dynamic", "axis = 0", table, None, (0, 768), None, dynamic=True)

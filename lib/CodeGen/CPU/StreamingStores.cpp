@@ -51,6 +51,10 @@ static bool isKnownMultiple(OpFoldResult value, int64_t multiple) {
   if (auto mul = v.getDefiningOp<arith::MulIOp>())
     return isKnownMultiple(mul.getLhs(), multiple) ||
            isKnownMultiple(mul.getRhs(), multiple);
+  // The induction variable of a loop from a multiple in steps of one.
+  if (auto loop = scf::getForInductionVarOwner(v))
+    return isKnownMultiple(loop.getLowerBound(), multiple) &&
+           isKnownMultiple(loop.getStep(), multiple);
   return false;
 }
 

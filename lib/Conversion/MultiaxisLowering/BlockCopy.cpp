@@ -17,6 +17,7 @@
 
 #include "BlockCopy.h"
 #include "LoopOrder.h"
+#include "LoweringPlan.h"
 #include "Prefetch.h"
 #include "gather/Utils/ElementBytes.h"
 
@@ -153,44 +154,6 @@ static bool copiesRowsWithVectors(const LoweringState &s, int64_t blockStart) {
       blockStart == s.rank)
     return false;
   return rowsInRegisters(s);
-}
-
-/// The output size from which rows copied with vector registers are
-/// written with non-temporal stores, or 0 where they never are: rows of
-/// whole cache lines (a line partly written past the caches and partly
-/// through them is written twice) and an output that may reach the
-/// target's streamingStoreMinBytes (a dynamic size is compared at run
-/// time). With aligned outputs of 4 MB or more, random rows of 256 B to
-/// 8 KiB were written 1.3-1.9x faster so on a Zen 1 with an 8 MiB L3, a
-/// consumer reading the whole output afterwards included; at 2 MB
-/// 0.4-1.0x (docs/Lowering.md, streaming stores).
-static int64_t streamingStoreMinBytes(const LoweringState &s,
-                                      RankedTensorType outputType) {
-  int64_t elementBytes = packedElementBytes(outputType.getElementType());
-  int64_t rowBytes = outputType.getShape().back() * elementBytes;
-  int64_t line = s.target.cacheLineBytes;
-  int64_t minBytes = s.target.streamingStoreMinBytes();
-  if (!elementBytes || rowBytes % line != 0 || minBytes < 1)
-    return 0;
-  uint64_t bytes = elementBytes;
-  for (int64_t size : outputType.getShape()) {
-    if (ShapedType::isDynamic(size))
-      return minBytes;
-    bytes = llvm::SaturatingMultiply<uint64_t>(bytes, size);
-  }
-  return bytes >= static_cast<uint64_t>(minBytes) ? minBytes : 0;
-}
-
-/// Marks the loop of a block copy whose plan streams its stores
-/// (gather.streaming_stores, for gather-streaming-stores).
-static void markStreamingStores(scf::ForallOp loop, const BlockCopyPlan &plan) {
-  if (plan.streamingStoreMinBytes < 1)
-    return;
-  MLIRContext *context = loop.getContext();
-  context->getLoadedDialect<GatherDialect>()
-      ->getStreamingStoresAttrHelper()
-      .setAttr(loop, IntegerAttr::get(IntegerType::get(context, 64),
-                                      plan.streamingStoreMinBytes));
 }
 
 /// `index` + `k`, folded where `index` is a constant.
@@ -714,7 +677,7 @@ Value TileEmitter::emit(OpBuilder &b, Location loc, Value init) {
 
   auto forall =
       scf::ForallOp::create(b, loc, tileBounds, ValueRange{init}, std::nullopt);
-  markStreamingStores(forall, plan);
+  markStreamingStores(forall, plan.streamingStoreMinBytes);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
   ivs = forall.getInductionVars();
@@ -794,7 +757,7 @@ Value lowering::buildBlockCopy(OpBuilder &b, Location loc,
     return TileEmitter(s, plan, upperBounds, prefetch).emit(b, loc, init);
   auto forall = scf::ForallOp::create(b, loc, upperBounds, ValueRange{init},
                                       std::nullopt);
-  markStreamingStores(forall, plan);
+  markStreamingStores(forall, plan.streamingStoreMinBytes);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
   if (prefetch)

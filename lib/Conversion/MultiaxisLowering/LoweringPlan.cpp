@@ -12,11 +12,41 @@
 #include "IndexTables.h"
 #include "VectorRows.h"
 
+#include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "gather/Utils/ElementBytes.h"
+
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::lowering;
+
+int64_t lowering::streamingStoreMinBytes(const LoweringState &s,
+                                         RankedTensorType outputType) {
+  int64_t elementBytes = packedElementBytes(outputType.getElementType());
+  int64_t rowLength = outputType.getShape().back();
+  int64_t minBytes = s.target.streamingStoreMinBytes();
+  if (!elementBytes || ShapedType::isDynamic(rowLength) || minBytes < 1 ||
+      rowLength * elementBytes % s.target.cacheLineBytes != 0)
+    return 0;
+  uint64_t bytes = elementBytes;
+  for (int64_t size : outputType.getShape()) {
+    if (ShapedType::isDynamic(size))
+      return minBytes;
+    bytes = llvm::SaturatingMultiply<uint64_t>(bytes, size);
+  }
+  return bytes >= static_cast<uint64_t>(minBytes) ? minBytes : 0;
+}
+
+void lowering::markStreamingStores(scf::ForallOp loop, int64_t minBytes) {
+  if (minBytes < 1)
+    return;
+  MLIRContext *context = loop.getContext();
+  context->getLoadedDialect<GatherDialect>()
+      ->getStreamingStoresAttrHelper()
+      .setAttr(loop, IntegerAttr::get(IntegerType::get(context, 64), minBytes));
+}
 
 LoweringPlan lowering::planLowering(const LoweringState &s,
                                     RankedTensorType outputType,

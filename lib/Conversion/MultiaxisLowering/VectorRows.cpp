@@ -15,6 +15,7 @@
 #include "VectorRows.h"
 #include "IndexTables.h"
 #include "LoopOrder.h"
+#include "LoweringPlan.h"
 #include "Prefetch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -181,6 +182,7 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
     planOffsetTableTile(s, outputType, plan);
   plan.reports = s.errorFlag && !fillsInvalid(s);
   plan.masksInvalid = fillsInvalid(s) || plan.reports;
+  plan.streamingStoreMinBytes = streamingStoreMinBytes(s, outputType);
   return plan;
 }
 
@@ -506,6 +508,7 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
             : upperBounds[d]);
   auto forall =
       scf::ForallOp::create(b, loc, loopBounds, ValueRange{init}, std::nullopt);
+  markStreamingStores(forall, plan.streamingStoreMinBytes);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
   // Indexed by output dimension (a tile's first position along tileDim).

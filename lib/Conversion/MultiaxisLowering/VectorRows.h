@@ -50,6 +50,9 @@ struct VectorRowsPlan {
   /// Lanes with an invalid index are masked off the gather (`fill`, and a
   /// check in the loops).
   bool masksInvalid = false;
+  /// The output size from which the rows are written with non-temporal
+  /// stores (streamingStoreMinBytes); 0: never.
+  int64_t streamingStoreMinBytes = 0;
 };
 
 /// The plan for `s` (with its error flag, if any, already made): `offsetTable`

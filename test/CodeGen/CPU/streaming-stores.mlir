@@ -79,6 +79,34 @@ func.func @rolled_and_unknown_offsets(%out: memref<128x256xf32>, %v: vector<16xf
   return
 }
 
+// The induction variable of a loop from a multiple of the lanes in steps
+// of one (the vector rows' loop along a row) is a multiple; in steps of
+// fewer lanes it is not.
+// CHECK-LABEL: func.func @row_loop_offsets
+// CHECK:         scf.if
+// CHECK:           scf.for
+// CHECK:             vector.store {{.*}}nontemporal = true
+// CHECK:           scf.for
+// CHECK:             vector.transfer_write
+// CHECK:         } else {
+func.func @row_loop_offsets(%out: memref<64x256xf32>, %v: vector<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c248 = arith.constant 248 : index
+  %c256 = arith.constant 256 : index
+  scf.forall (%i) in (64) {
+    %row = memref.subview %out[%i, 0] [1, 256] [1, 1] : memref<64x256xf32> to memref<1x256xf32, strided<[256, 1], offset: ?>>
+    scf.for %k = %c0 to %c256 step %c8 {
+      vector.transfer_write %v, %row[%c0, %k] {in_bounds = [true]} : vector<8xf32>, memref<1x256xf32, strided<[256, 1], offset: ?>>
+    }
+    scf.for %k = %c0 to %c248 step %c4 {
+      vector.transfer_write %v, %row[%c0, %k] {in_bounds = [true]} : vector<8xf32>, memref<1x256xf32, strided<[256, 1], offset: ?>>
+    }
+  } {gather.streaming_stores = 16384 : i64}
+  return
+}
+
 // An output of a run-time size: the size is compared at run time.
 // CHECK-LABEL: func.func @dynamic_rows
 // CHECK-SAME:    (%[[OUT:.*]]: memref<?x64xf32>,

@@ -1,8 +1,8 @@
 // Block copies whose rows are whole cache lines copied with vector
-// registers are marked for non-temporal stores (gather.streaming_stores,
-// carried out by gather-streaming-stores) where the output may reach half
-// of the L3: here the description's 64 KiB L3, so 32 KiB. A dynamic size
-// is marked and compared at run time.
+// registers, and vector rows of whole lines, are marked for non-temporal
+// stores (gather.streaming_stores, carried out by gather-streaming-stores)
+// where the output may reach half of the L3: here the description's 64 KiB
+// L3, so 32 KiB. A dynamic size is marked and compared at run time.
 // RUN: gather-opt %s --convert-gather-to-linalg=report-forms --split-input-file -verify-diagnostics | FileCheck %s
 
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L3_cache_size_in_bytes" = 65536 : i64>>} {
@@ -61,6 +61,25 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
     // expected-remark @+1 {{lowered as block-copy tiles}}
     %r = gather.block %d[%i] axis = 0 into %e : tensor<300x64xf32>, tensor<1024xi64> into tensor<1024x64xf32>
     return %r : tensor<1024x64xf32>
+  }
+
+  // Element gathers whose output rows are written a vector at a time (W3's
+  // form): 64 rows of 1 KiB. Rows of a run-time length: not marked.
+  // CHECK-LABEL: func.func @vector_rows
+  // CHECK:         vector.gather
+  // CHECK:         } {gather.streaming_stores = 32768 : i64}
+  // CHECK-NOT:     gather.streaming_stores
+  // CHECK:         return
+  func.func @vector_rows(%d: tensor<64x512xf32>, %i: tensor<64x256xi64>, %dd: tensor<64x?xf32>, %di: tensor<64x?xi64>) -> (tensor<64x256xf32>, tensor<64x?xf32>) {
+    %e = tensor.empty() : tensor<64x256xf32>
+    // expected-remark @+1 {{lowered as vector-rows}}
+    %r = gather.elements %d[%i] axis = 1 into %e : tensor<64x512xf32>, tensor<64x256xi64> into tensor<64x256xf32>
+    %c1 = arith.constant 1 : index
+    %n = tensor.dim %di, %c1 : tensor<64x?xi64>
+    %f = tensor.empty(%n) : tensor<64x?xf32>
+    // expected-remark @+1 {{lowered as vector-rows}}
+    %s = gather.elements %dd[%di] axis = 1 into %f : tensor<64x?xf32>, tensor<64x?xi64> into tensor<64x?xf32>
+    return %r, %s : tensor<64x256xf32>, tensor<64x?xf32>
   }
 
   // Tiled blocks of 32-byte rows (not in registers) and blocks of 8 KiB
