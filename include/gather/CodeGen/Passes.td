@@ -143,10 +143,11 @@ def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
 }
 
 def GatherStreamingStores : Pass<"gather-streaming-stores"> {
-  let summary = "Write the block rows of large outputs with non-temporal "
-                "stores (x86)";
+  let summary = "Write the rows of large outputs with non-temporal stores "
+                "(x86)";
   let description = [{
-    The CPU lowering marks the `scf.forall` of a block row copy
+    The CPU lowering marks the `scf.forall` of a loop that writes rows a
+    vector register at a time (block copies, vector rows)
     `gather.streaming_stores = N` where its output may hold N bytes or more
     (half of the target's L3, `CpuTarget::streamingStoreMinBytes`): a store
     through the caches first reads the line from memory, and a line of an

@@ -1,4 +1,4 @@
-//===- StreamingStores.cpp - non-temporal block row stores ----------------===//
+//===- StreamingStores.cpp - non-temporal row stores ----------------------===//
 //
 // Part of the gather project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.

@@ -50,7 +50,7 @@ def Gather_Dialect : Dialect {
   // the line and column that the run-time errors of its gathers name (the
   // function gather-outline-duplicates makes of gathers written at several
   // places). GatherSite.h reads it.
-  // `gather.streaming_stores` on an scf.forall of block row copies: its
+  // `gather.streaming_stores` on an scf.forall that writes rows: its
   // stores into the output may bypass the caches (non-temporal) where the
   // output holds at least this many bytes. gather-streaming-stores does it
   // after bufferization; a pipeline without that pass drops it.
