@@ -171,9 +171,12 @@ static void version(scf::ForallOp loop, int64_t minBytes) {
   for (const Candidate &c : candidates) {
     auto write = cast<vector::TransferWriteOp>(mapping.lookup(c.write));
     OpBuilder wb(write);
+    // Each store's own vector size: the buffer's alignment to the widest
+    // makes every store aligned to its own.
     vector::StoreOp::create(wb, write.getLoc(), write.getVector(),
                             write.getBase(), write.getIndices(),
-                            /*nontemporal=*/true, llvm::MaybeAlign(alignment));
+                            /*nontemporal=*/true,
+                            llvm::MaybeAlign(c.alignment));
     write.erase();
   }
   // Non-temporal stores are weakly ordered: fenced before the caller reads.

@@ -46,7 +46,8 @@ func.func @row_copy(%out: memref<64x64xf32>, %v: vector<8xf32>) {
 // The offsets of a rolled row loop (start + r * lanes) are multiples of
 // the vector; a write at an offset that is not known to be one, a masked
 // write and one that may be out of bounds stay as they are, in the
-// streaming copy too. The widest vector written sets the alignment.
+// streaming copy too. The widest vector written sets the alignment the
+// buffer must have; each store is marked with its own.
 // CHECK-LABEL: func.func @rolled_and_unknown_offsets
 // CHECK-DAG:     %[[C63:.*]] = arith.constant 63 : index
 // CHECK:         arith.andi %{{.*}}, %[[C63]] : index
@@ -56,7 +57,7 @@ func.func @row_copy(%out: memref<64x64xf32>, %v: vector<8xf32>) {
 // CHECK:           vector.transfer_write %{{.*}}[%{{.*}}, %{{.*}}] {in_bounds = [true]}
 // CHECK:           vector.transfer_write %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]}
 // CHECK:           vector.transfer_write %{{.*}}[%{{.*}}, %{{.*}}] : vector<8xf32>
-// CHECK:           vector.store %{{.*}} {alignment = 64 : i64, nontemporal = true} : memref<1x256xf32, strided<[256, 1], offset: ?>>, vector<8xf32>
+// CHECK:           vector.store %{{.*}} {alignment = 32 : i64, nontemporal = true} : memref<1x256xf32, strided<[256, 1], offset: ?>>, vector<8xf32>
 // CHECK:           llvm.call_intrinsic "llvm.x86.sse.sfence"()
 // CHECK:         } else {
 func.func @rolled_and_unknown_offsets(%out: memref<128x256xf32>, %v: vector<16xf32>, %h: vector<8xf32>, %j: index, %mask: vector<8xi1>) {
