@@ -39,6 +39,7 @@
 //   variant's output to DIR/WORKLOAD_cpp_{unchecked,checked,prefetch,
 //   checked_prefetch}_out.bin for the harness to compare with numpy. The
 //   output buffer is allocated and touched outside the timed region.
+#include "host.h"
 #include "row_copy.h"
 
 #include <algorithm>
@@ -141,29 +142,11 @@ static constexpr bool prefetches(int m) {
 // Cache lines requested ahead of the one being read (as the compiled code).
 constexpr int64_t kLinesAhead = 128;
 
-// The L3 as Linux's sysfs reports it (what the compiled code plans with:
-// gather-run --print-target), else 32 MiB (the lowering's default).
-static int64_t l3Bytes() {
-  static const int64_t bytes = [] {
-    int64_t kib = 0;
-    char unit = 0;
-    if (FILE *f =
-            std::fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r")) {
-      bool read = std::fscanf(f, "%ld%c", &kib, &unit) == 2 && unit == 'K';
-      std::fclose(f);
-      if (read && kib > 0)
-        return kib * 1024;
-    }
-    return int64_t(32) << 20;
-  }();
-  return bytes;
-}
-
 // Whether rows of `rowBytes` into an output of `outputBytes` are written
 // with non-temporal stores: the compiled code's rule
 // (CpuTarget::streamingStoreMinBytes).
 static bool streamsRows(int64_t outputBytes, int64_t rowBytes) {
-  return outputBytes >= l3Bytes() / 2 && rowBytes % 64 == 0;
+  return outputBytes >= hostL3Bytes() / 2 && rowBytes % 64 == 0;
 }
 
 // Prefetches the lines of `bytes` bytes from `p` (at most 64 lines).

@@ -30,6 +30,7 @@
 //
 //   g++ -O3 -march=native -fopenmp bench/row_copy_bound.cpp -o /tmp/rowbound
 //   OMP_NUM_THREADS=2 /tmp/rowbound [RUNS] [ROUNDS]
+#include "host.h"
 #include "row_copy.h"
 
 #include <immintrin.h>
@@ -175,19 +176,6 @@ void readAll(const Problem &p) {
   readSink = total;
 }
 
-double medianMs(const std::function<void()> &f, int runs) {
-  std::vector<double> times;
-  f(); // touches every page outside the timed runs
-  for (int r = 0; r < runs; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    f();
-    times.push_back(std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - t0)
-                        .count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
 } // namespace
 
 int main(int argc, char **argv) {

@@ -15,12 +15,12 @@
 //
 //   g++ -O3 -march=native -fopenmp bench/streaming_sweep.cpp -o /tmp/sweep
 //   OMP_NUM_THREADS=2 /tmp/sweep
+#include "host.h"
 #include "row_copy.h"
 
 #include <immintrin.h>
 #include <omp.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -44,42 +44,10 @@ float *allocate(size_t bytes) {
 }
 
 volatile float sink;
-
-double bestMedianMs(const std::function<void()> &f) {
-  std::vector<double> times;
-  f();
-  for (int r = 0; r < 15; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    f();
-    times.push_back(std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - t0)
-                        .count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
-
-/// The L3 as Linux's sysfs reports it (what `gather-run --print-target`
-/// plans with), else glibc's sysconf (from CPUID: 64 MiB on the Zen 1 VM
-/// whose sysfs says 8 MiB, where the sweep's own times put the edge near
-/// 8 MiB), else 32 MiB.
-long l3Bytes() {
-  if (FILE *f =
-          std::fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r")) {
-    long kib = 0;
-    char unit = 0;
-    int read = std::fscanf(f, "%ld%c", &kib, &unit);
-    std::fclose(f);
-    if (read == 2 && unit == 'K' && kib > 0)
-      return kib * 1024;
-  }
-  long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-  return l3 > 0 ? l3 : 32l << 20;
-}
 } // namespace
 
 int main() {
-  long l3 = l3Bytes();
+  long l3 = hostL3Bytes();
   const size_t tableBytes = 160u << 20;
   float *table = allocate(tableBytes);
   std::mt19937_64 rng(0);
@@ -133,16 +101,20 @@ int main() {
       };
       double best[4] = {1e30, 1e30, 1e30, 1e30};
       for (int round = 0; round < 3; ++round) {
-        best[0] = std::min(best[0], bestMedianMs([&] { gather(false); }));
-        best[1] = std::min(best[1], bestMedianMs([&] { gather(true); }));
-        best[2] = std::min(best[2], bestMedianMs([&] {
-                             gather(false);
-                             readAll();
-                           }));
-        best[3] = std::min(best[3], bestMedianMs([&] {
-                             gather(true);
-                             readAll();
-                           }));
+        best[0] = std::min(best[0], medianMs([&] { gather(false); }, 15));
+        best[1] = std::min(best[1], medianMs([&] { gather(true); }, 15));
+        best[2] = std::min(best[2], medianMs(
+                                        [&] {
+                                          gather(false);
+                                          readAll();
+                                        },
+                                        15));
+        best[3] = std::min(best[3], medianMs(
+                                        [&] {
+                                          gather(true);
+                                          readAll();
+                                        },
+                                        15));
       }
       for (long c = 0; c < copies; ++c)
         if (std::memcmp(out + c * rowFloats, table + picks[c] * rowFloats,

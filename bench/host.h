@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// What the hand-written benchmark programs (baseline.cpp, row_copy_bound.cpp,
+// streaming_sweep.cpp) share besides the row copy: the host's L3 as the
+// compiled code plans with it, and the median of timed calls.
+#ifndef GATHER_BENCH_HOST_H
+#define GATHER_BENCH_HOST_H
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+/// The L3 as Linux's sysfs reports it (what `gather-run --print-target`
+/// plans with), else 32 MiB (the lowering's default). Not glibc's sysconf:
+/// it reads CPUID, which on the Zen 1 VM whose sysfs says 8 MiB reported 64
+/// MiB (the sweep's own times put the edge near 8 MiB).
+static inline int64_t hostL3Bytes() {
+  static const int64_t bytes = [] {
+    long kib = 0;
+    char unit = 0;
+    if (FILE *f =
+            std::fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r")) {
+      bool read = std::fscanf(f, "%ld%c", &kib, &unit) == 2 && unit == 'K';
+      std::fclose(f);
+      if (read && kib > 0)
+        return static_cast<int64_t>(kib) * 1024;
+    }
+    return int64_t(32) << 20;
+  }();
+  return bytes;
+}
+
+/// The median time in ms of `runs` calls of `f`, after one untimed call
+/// (which touches every page outside the timed runs).
+static inline double medianMs(const std::function<void()> &f, int runs) {
+  std::vector<double> times;
+  f();
+  for (int r = 0; r < runs; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    f();
+    times.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - t0)
+                        .count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+#endif // GATHER_BENCH_HOST_H
