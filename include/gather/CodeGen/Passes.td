@@ -152,8 +152,8 @@ def GatherStreamingStores : Pass<"gather-streaming-stores"> {
     (half of the target's L3, `CpuTarget::streamingStoreMinBytes`): a store
     through the caches first reads the line from memory, and a line of an
     output larger than the cache is evicted before anything reads it.
-    Non-temporal stores write whole lines without reading them (1.3-1.9x
-    faster block gathers on a Zen 1, docs/Lowering.md).
+    Non-temporal stores write whole lines without reading them (W1, W2,
+    W7 1.2-1.4x and W3 1.13x faster on a Zen 1, docs/Lowering.md).
 
     After bufferization this pass versions each marked loop on a run-time
     condition: the output buffer (the memref that the loop's

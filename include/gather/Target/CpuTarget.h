@@ -97,8 +97,9 @@ struct CpuTarget {
   /// step of block copies, which read and write a register at a time in
   /// address order.
   int64_t registerLanes(unsigned bitWidth) const;
-  /// Block rows are written with non-temporal stores into outputs from this
-  /// size on: half of the L3. Below it the output (and the rows read for it)
+  /// Rows written a vector register at a time (block copies, vector rows)
+  /// go with non-temporal stores into outputs from this size on: half of
+  /// the L3. Below it the output (and the rows read for it)
   /// can stay in the L3 for the next reader; above it a line written
   /// through the caches was first read from memory only to be evicted
   /// unread.

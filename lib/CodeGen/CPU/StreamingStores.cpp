@@ -147,14 +147,9 @@ static void version(scf::ForallOp loop, int64_t minBytes) {
       candidates.push_back(*c);
   });
   // One buffer: the output. A loop writing several is left alone.
-  if (candidates.empty() ||
-      llvm::any_of(candidates,
-                   [&](const Candidate &c) {
-                     return c.buffer != candidates.front().buffer;
-                   }) ||
-      !gather::packedElementBytes(
-          cast<MemRefType>(candidates.front().buffer.getType())
-              .getElementType()))
+  if (candidates.empty() || llvm::any_of(candidates, [&](const Candidate &c) {
+        return c.buffer != candidates.front().buffer;
+      }))
     return;
   int64_t alignment = 0;
   for (const Candidate &c : candidates)

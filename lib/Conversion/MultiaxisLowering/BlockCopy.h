@@ -46,10 +46,9 @@ struct BlockCopyPlan {
   /// Prefetch allowed (planBlockPrefetch decides whether it pays).
   bool prefetch = false;
   /// Copy::VectorRows, or Copy::Tiles with tileRowsInRegisters: the output
-  /// size from which the rows are written
-  /// with non-temporal stores (the loop marked gather.streaming_stores,
-  /// decided at run time where the size or the alignment is not static);
-  /// 0: never.
+  /// size from which the rows are written with non-temporal stores (the
+  /// loop marked gather.streaming_stores, decided at run time where the
+  /// size or the alignment is not static); 0: never.
   int64_t streamingStoreMinBytes = 0;
 };
 
