@@ -167,6 +167,8 @@ static void addCpuCodeGen(OpPassManager &pm, bool parallel) {
   // Gathers reading tiles through dynamic-stride views: LLVM's lowering of
   // vector.gather needs a unit innermost stride.
   funcs.addPass(createGatherUnitStrideVectorGathers());
+  // Scratch buffers out of the loops over rows: one per thread.
+  funcs.addPass(createGatherHoistStaticAllocas());
   if (parallel) {
     // scf-to-openmp wraps each parallel body in a memref.alloca_scope; the
     // cleanup inlines those that allocate nothing, which would otherwise be

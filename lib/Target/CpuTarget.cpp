@@ -51,6 +51,8 @@ int64_t CpuTarget::registerLanes(unsigned bitWidth) const {
 }
 
 int64_t CpuTarget::streamingStoreMinBytes() const { return l3Bytes / 2; }
+int64_t CpuTarget::offsetChunkMinReadBytes() const { return l2Bytes; }
+int64_t CpuTarget::offsetChunkBytes() const { return l1dBytes / 8; }
 
 std::string CpuTarget::describe() const {
   std::string text;

@@ -108,6 +108,27 @@ def GatherRolledLoops : Pass<"gather-rolled-loops"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def GatherHoistStaticAllocas : Pass<"gather-hoist-static-allocas"> {
+  let summary = "Move stack buffers of static size out of loops, to the "
+                "start of their thread's or function's frame";
+  let description = [{
+    The lowering allocates scratch buffers (a vector row's chunk of
+    offsets) with `memref.alloca` inside the loop over rows. In a loop an
+    alloca grows the stack every iteration unless an alloca scope frees it;
+    `convert-scf-to-openmp` puts the parallel body in one, which is then
+    invalid once the loops inside become several blocks. This pass moves
+    every `memref.alloca` of static shape to the start of the entry block of
+    the nearest enclosing allocation scope that is neither a
+    `memref.alloca_scope` nor a loop: an `omp.parallel` (one buffer per
+    thread) or the function. (`scf.for` is an allocation scope, but
+    `convert-scf-to-cf` frees nothing at the end of an iteration: an alloca
+    in its body grew the stack of an OpenMP worker over its limit.) An alloca's contents are undefined when it is made, and the
+    buffer is not used past the scope it left, so one buffer serves every
+    iteration. Run it before `gather-inline-alloca-scopes` and
+    `convert-scf-to-cf`.
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // CPU
 //===----------------------------------------------------------------------===//

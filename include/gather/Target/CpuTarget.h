@@ -97,6 +97,14 @@ struct CpuTarget {
   /// step of block copies, which read and write a register at a time in
   /// address order.
   int64_t registerLanes(unsigned bitWidth) const;
+  /// Vector rows whose reads range over this many bytes or more (the
+  /// input, or its row where only the innermost coordinate varies) compute
+  /// a chunk of offsets first, then load the chunk's elements in a loop of
+  /// loads alone: the L2 of a core. Above it each read misses the L2, and
+  /// a loop that also resolves the indices holds fewer reads in flight.
+  int64_t offsetChunkMinReadBytes() const;
+  /// Bytes of one such chunk of offsets: an eighth of the L1 data cache.
+  int64_t offsetChunkBytes() const;
   /// Rows written a vector register at a time (block copies, vector rows)
   /// go with non-temporal stores into outputs from this size on: half of
   /// the L3. Below it the output (and the rows read for it)

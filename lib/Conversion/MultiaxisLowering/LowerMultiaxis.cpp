@@ -118,7 +118,8 @@ static Value emitErrorFlag(OpBuilder &b, Location loc, const LoweringPlan &plan,
 /// The name of a form, as reportForms says it: the form, how a block copy
 /// copies, and the tables resolved before the loops.
 static std::string describeForm(const LoweringPlan &plan,
-                                const BlockCopyPlan *blockCopy) {
+                                const BlockCopyPlan *blockCopy,
+                                const VectorRowsPlan *vectorRows) {
   std::string name;
   switch (plan.form) {
   case LoweringPlan::Form::ElementLoops:
@@ -126,6 +127,8 @@ static std::string describeForm(const LoweringPlan &plan,
     break;
   case LoweringPlan::Form::VectorRows:
     name = plan.offsetTable ? "vector-rows offset-table" : "vector-rows";
+    if (vectorRows->offsetChunk)
+      name += " offset-chunks";
     break;
   case LoweringPlan::Form::BlockCopy:
     name = blockCopy->copy == BlockCopyPlan::Copy::Tiles ? "block-copy tiles"
@@ -150,17 +153,19 @@ static Value emitForm(OpBuilder &b, Location loc, LoweringState &s,
     blockCopy =
         planBlockCopy(s, cast<RankedTensorType>(init.getType()),
                       plan.blockStart, strategy.prefetch, strategy.vectorize);
+  std::optional<VectorRowsPlan> vectorRows;
+  if (plan.form == LoweringPlan::Form::VectorRows)
+    vectorRows = planVectorRows(s, cast<RankedTensorType>(init.getType()),
+                                plan.offsetTable, strategy.prefetch);
   if (strategy.reportForms)
     s.op.emitRemark("lowered as ")
-        << describeForm(plan, blockCopy ? &*blockCopy : nullptr);
+        << describeForm(plan, blockCopy ? &*blockCopy : nullptr,
+                        vectorRows ? &*vectorRows : nullptr);
   switch (plan.form) {
   case LoweringPlan::Form::BlockCopy:
     return buildBlockCopy(b, loc, s, init, *blockCopy);
   case LoweringPlan::Form::VectorRows:
-    return buildVectorRows(
-        b, loc, s, init,
-        planVectorRows(s, cast<RankedTensorType>(init.getType()),
-                       plan.offsetTable, strategy.prefetch));
+    return buildVectorRows(b, loc, s, init, *vectorRows);
   case LoweringPlan::Form::ElementLoops:
     break;
   }

@@ -19,6 +19,7 @@
 #include "Prefetch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -158,6 +159,45 @@ static void planOffsetTableTile(const LoweringState &s,
   plan.tileRows = rows;
 }
 
+/// Elements per chunk of offsets resolved before its reads, or 0: where
+/// the rows' reads range over more than the L2 (offsetChunkMinReadBytes;
+/// a dynamic input counts as more, a dynamic input row, where only the
+/// innermost coordinate varies, as less), each read misses it, and in steps
+/// that also read, resolve and check the indices the reorder window holds few
+/// reads at a time. W8 of bench/run.py in C on a Zen 1 (2 threads): a row's
+/// offsets first, then its loads, 1.3-1.4x faster from a 1 MiB table up,
+/// 0.85-0.9x below 256 KiB (bench/README.md). Not under `fill`, whose
+/// lanes also need their verdict in the loads' loop.
+static int64_t planOffsetChunk(const LoweringState &s, Type elementType,
+                               const VectorRowsPlan &plan, bool prefetch) {
+  if (!prefetch || plan.offsetTable || !plan.indicesVary || fillsInvalid(s))
+    return 0;
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(s.op.getInput().getType()).getShape();
+  int64_t bytes = elementType.getIntOrFloatBitWidth() / 8;
+  bool large = false;
+  if (plan.onlyInnermostVaries) {
+    // Along input rows the reads stay in one row, which a dynamic size is
+    // taken to keep in the L2 (torch.gather's rows: W3's are 16 KiB).
+    int64_t row = shape.back();
+    if (ShapedType::isDynamic(row))
+      return 0;
+    large = llvm::MulOverflow(bytes, row, bytes);
+  } else {
+    for (int64_t size : shape)
+      if (ShapedType::isDynamic(size) ||
+          llvm::MulOverflow(bytes, size, bytes)) {
+        large = true;
+        break;
+      }
+  }
+  if (!large && bytes < s.target.offsetChunkMinReadBytes())
+    return 0;
+  // Offsets are 64-bit: whole vector steps of them.
+  int64_t steps = s.target.offsetChunkBytes() / (8 * plan.lanes);
+  return std::max<int64_t>(1, steps) * plan.lanes;
+}
+
 VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
                                         RankedTensorType outputType,
                                         bool offsetTable, bool prefetch) {
@@ -183,6 +223,7 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
   plan.reports = s.errorFlag && !fillsInvalid(s);
   plan.masksInvalid = fillsInvalid(s) || plan.reports;
   plan.streamingStoreMinBytes = streamingStoreMinBytes(s, outputType);
+  plan.offsetChunk = planOffsetChunk(s, elementType, plan, prefetch);
   return plan;
 }
 
@@ -345,12 +386,24 @@ public:
     return offsets;
   }
 
-  /// One vector step at `j`: `full` when all its lanes are in the row (no
-  /// mask, reads and writes in bounds), else masked to the row's end.
-  /// Yields the updated row (and the bad lanes so far, under a check).
-  SmallVector<Value> step(OpBuilder &lb, Location ll, Value j,
-                          ValueRange iterArgs, bool full) const {
-    Value badLanes = plan.reports ? iterArgs[1] : Value();
+  /// What a step reads: where its lanes' elements are, and what the gather
+  /// and the write of them take.
+  struct StepOffsets {
+    Value gatherAt, gatherMask, mask;
+    ArrayAttr transferBounds;
+    bool selectsInvalid = false;
+    /// The bad (or valid) lanes so far, under a check.
+    Value badLanes;
+  };
+
+  /// The first half of a step at `j`: the lanes' index values read,
+  /// resolved, checked (into `badLanes`) and turned into the offsets the
+  /// gather reads. `full` when all the lanes are in the row (no mask, reads
+  /// and writes in bounds), else masked to the row's end.
+  /// `loadsGuarded`: under a check, the loads of these offsets run only if
+  /// every lane so far is valid, so an invalid lane's offset stays as it is.
+  StepOffsets resolveStep(OpBuilder &lb, Location ll, Value j, Value badLanes,
+                          bool full, bool loadsGuarded = false) const {
     if (rowPrefetch)
       emitRowPrefetch(lb, ll, s, *rowPrefetch, inputPos, ivs[last - 1], j);
     // `mask` is null for a full step (the transfers take none);
@@ -369,6 +422,9 @@ public:
     if (plan.indicesVary && k > 1)
       interleaved = readInterleaved(lb, ll, j, remaining, transferBounds);
     Value gatherMask = laneMask;
+    // The step's valid lanes as 64-bit lanes (checks without mask
+    // registers).
+    Value validLanes;
     SmallVector<Value> axisCoords(s.axes.size());
     for (auto [c, axis] : llvm::enumerate(s.axes)) {
       Value raw =
@@ -386,13 +442,27 @@ public:
           /*readIsMasked=*/plan.masksInvalid);
       if (resolved.valid && plan.masksInvalid)
         gatherMask = arith::AndIOp::create(lb, ll, gatherMask, resolved.valid);
+      // Without mask registers the compares' 64-bit lanes are ANDed into
+      // the step's valid lanes: one AND per register and coordinate, where
+      // the i1 vectors ANDed, inverted and widened were packed to 16-bit
+      // lanes and back in every step.
+      if (plan.reports && resolved.valid && badLanesType != maskType) {
+        Value valid = resolved.valid;
+        if (mask)
+          valid = arith::OrIOp::create(
+              lb, ll, valid, arith::XOrIOp::create(lb, ll, mask, allLanes));
+        Value wide = arith::ExtSIOp::create(lb, ll, badLanesType, valid);
+        validLanes =
+            validLanes ? arith::AndIOp::create(lb, ll, validLanes, wide) : wide;
+      }
       axisCoords[c] = resolved.index;
     }
-    // The bad lanes are the row's lanes the checks took off the gather.
-    if (plan.reports && gatherMask != laneMask) {
+    if (validLanes)
+      badLanes = arith::AndIOp::create(lb, ll, badLanes, validLanes);
+    // In mask registers the bad lanes are the row's lanes the checks took
+    // off the gather.
+    if (plan.reports && badLanesType == maskType && gatherMask != laneMask) {
       Value bad = arith::XOrIOp::create(lb, ll, gatherMask, laneMask);
-      if (badLanesType != maskType)
-        bad = arith::ExtSIOp::create(lb, ll, badLanesType, bad);
       badLanes = arith::OrIOp::create(lb, ll, badLanes, bad);
     }
     // Lanes off the mask (past the row's end, or with an invalid index)
@@ -406,33 +476,187 @@ public:
     // per step, with the accumulation below what made W8's checks cheap).
     bool maskedLanes = gatherMask != allLanes;
     bool selectsInvalid = gatherMask != laneMask && !plan.reports;
+    Value gatherAt = plan.onlyInnermostVaries
+                         ? axisCoords.front()
+                         : laneOffsets(lb, ll, axisCoords, laneCoords);
+    // A full step's invalid lanes read offset 0 by an AND with the valid
+    // lanes already made for the check: the select of the i1 mask made
+    // LLVM compare them once more (W8: 6 instructions a step). Guarded
+    // loads need neither.
+    bool guarded = full && loadsGuarded && plan.reports;
+    if (maskedLanes && !guarded) {
+      if (full && validLanes)
+        gatherAt = arith::AndIOp::create(
+            lb, ll, gatherAt,
+            arith::IndexCastOp::create(lb, ll, indexVecType, validLanes));
+      else
+        gatherAt =
+            arith::SelectOp::create(lb, ll, gatherMask, gatherAt, zeroVec);
+    }
+    return {gatherAt,       gatherMask,     mask,
+            transferBounds, selectsInvalid, badLanes};
+  }
+
+  /// The second half of a step at `j`: the elements at `o.gatherAt`
+  /// gathered and written into `row`.
+  Value gatherAndWrite(OpBuilder &lb, Location ll, Value j, Value row,
+                       const StepOffsets &o) const {
     Value base = plan.onlyInnermostVaries ? s.op.getInput() : flatInput;
     SmallVector<Value> basePos = plan.onlyInnermostVaries
                                      ? SmallVector<Value>(inputPos)
                                      : SmallVector<Value>{zeroIndex};
-    Value gatherAt = plan.onlyInnermostVaries
-                         ? axisCoords.front()
-                         : laneOffsets(lb, ll, axisCoords, laneCoords);
-    if (maskedLanes)
-      gatherAt = arith::SelectOp::create(lb, ll, gatherMask, gatherAt, zeroVec);
     // Offset 0 exists: the loops run only where no axis is empty
     // (buildNonEmptyAxesCheck), or under `unchecked`, where an empty axis
     // makes the row's own lanes read out of bounds already.
     Value values =
-        vector::GatherOp::create(lb, ll, valueVecType, base, basePos, gatherAt,
-                                 allLanes, passThrough, nullptr);
-    if (selectsInvalid)
-      values = arith::SelectOp::create(lb, ll, gatherMask, values, passThrough);
+        vector::GatherOp::create(lb, ll, valueVecType, base, basePos,
+                                 o.gatherAt, allLanes, passThrough, nullptr);
+    if (o.selectsInvalid)
+      values =
+          arith::SelectOp::create(lb, ll, o.gatherMask, values, passThrough);
     SmallVector<Value> writeAt(last, zeroIndex);
     writeAt.push_back(j);
-    Value updated =
-        vector::TransferWriteOp::create(lb, ll, values, iterArgs[0], writeAt,
-                                        minorMap, mask, transferBounds)
-            .getResult();
-    SmallVector<Value> yields = {updated};
+    return vector::TransferWriteOp::create(lb, ll, values, row, writeAt,
+                                           minorMap, o.mask, o.transferBounds)
+        .getResult();
+  }
+
+  /// One vector step at `j`, both halves. Yields the updated row (and the
+  /// bad lanes so far, under a check).
+  SmallVector<Value> step(OpBuilder &lb, Location ll, Value j,
+                          ValueRange iterArgs, bool full) const {
+    StepOffsets o =
+        resolveStep(lb, ll, j, plan.reports ? iterArgs[1] : Value(), full);
+    SmallVector<Value> yields = {gatherAndWrite(lb, ll, j, iterArgs[0], o)};
     if (plan.reports)
-      yields.push_back(badLanes);
+      yields.push_back(o.badLanes);
     return yields;
+  }
+
+  /// The full steps in [0, `fullEnd`) a chunk of plan.offsetChunk elements
+  /// at a time: the chunk's offsets resolved into `chunkOffsets` first,
+  /// then its elements gathered in a loop that does nothing else, so that
+  /// more of its reads are in flight at once (each misses the L2 there).
+  SmallVector<Value> chunkedSteps(OpBuilder &b, Location loc, Value fullEnd,
+                                  ValueRange inits, Value chunkOffsets) const {
+    Value lanesValue = constIndex(b, loc, plan.lanes);
+    Value chunk = constIndex(b, loc, plan.offsetChunk);
+    return scf::ForOp::create(
+               b, loc, zeroIndex, fullEnd, chunk, inits,
+               [&](OpBuilder &cb, Location cl, Value c0, ValueRange chunkArgs) {
+                 Value cEnd = arith::MinUIOp::create(
+                     cb, cl, arith::AddIOp::create(cb, cl, c0, chunk), fullEnd);
+                 Value badLanes;
+                 if (plan.reports)
+                   badLanes = scf::ForOp::create(
+                                  cb, cl, c0, cEnd, lanesValue,
+                                  ValueRange{chunkArgs[1]},
+                                  [&](OpBuilder &lb, Location ll, Value j,
+                                      ValueRange iterArgs) {
+                                    StepOffsets o = resolveStep(
+                                        lb, ll, j, iterArgs[0], true,
+                                        /*loadsGuarded=*/true);
+                                    storeOffsets(lb, ll, o.gatherAt,
+                                                 chunkOffsets, j, c0);
+                                    scf::YieldOp::create(lb, ll, o.badLanes);
+                                  })
+                                  .getResult(0);
+                 else
+                   scf::ForOp::create(
+                       cb, cl, c0, cEnd, lanesValue, ValueRange{},
+                       [&](OpBuilder &lb, Location ll, Value j, ValueRange) {
+                         StepOffsets o = resolveStep(lb, ll, j, Value(), true);
+                         storeOffsets(lb, ll, o.gatherAt, chunkOffsets, j, c0);
+                         scf::YieldOp::create(lb, ll);
+                       });
+                 auto loads = [&](OpBuilder &lb, Location ll) {
+                   return scf::ForOp::create(lb, ll, c0, cEnd, lanesValue,
+                                             ValueRange{chunkArgs[0]},
+                                             [&](OpBuilder &sb, Location sl,
+                                                 Value j, ValueRange iterArgs) {
+                                               scf::YieldOp::create(
+                                                   sb, sl,
+                                                   loadChunkStep(sb, sl, j, c0,
+                                                                 iterArgs[0],
+                                                                 chunkOffsets));
+                                             })
+                       .getResult(0);
+                 };
+                 // Under a check the chunk's loads run only while every
+                 // lane is valid (no output is returned after an error):
+                 // one test a chunk instead of an AND of each step's
+                 // offsets with its valid lanes.
+                 Value updated;
+                 if (plan.reports)
+                   updated = scf::IfOp::create(
+                                 cb, cl,
+                                 arith::XOrIOp::create(
+                                     cb, cl, anyBad(cb, cl, badLanes),
+                                     arith::ConstantOp::create(
+                                         cb, cl, cb.getBoolAttr(true))),
+                                 [&](OpBuilder &tb, Location tl) {
+                                   scf::YieldOp::create(tb, tl, loads(tb, tl));
+                                 },
+                                 [&](OpBuilder &eb, Location el) {
+                                   scf::YieldOp::create(eb, el, chunkArgs[0]);
+                                 })
+                                 .getResult(0);
+                 else
+                   updated = loads(cb, cl);
+                 SmallVector<Value> yields = {updated};
+                 if (plan.reports)
+                   yields.push_back(badLanes);
+                 scf::YieldOp::create(cb, cl, yields);
+               })
+        .getResults();
+  }
+
+  /// Whether the checked lanes carried along a row hold an invalid one.
+  Value anyBad(OpBuilder &b, Location loc, Value badLanes) const {
+    bool carriesValid = badLanesType != maskType;
+    Value reduced = vector::ReductionOp::create(
+        b, loc,
+        carriesValid ? vector::CombiningKind::AND : vector::CombiningKind::OR,
+        badLanes);
+    if (!carriesValid)
+      return reduced;
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, reduced,
+        arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(-1)));
+  }
+
+  /// A step of a chunk's loads: each lane's offset loaded and its element
+  /// with it, scalars. A vector of offsets would be loaded, then each lane
+  /// taken out of it for its address (two more instructions a lane).
+  Value loadChunkStep(OpBuilder &lb, Location ll, Value j, Value c0, Value row,
+                      Value chunkOffsets) const {
+    Value first = arith::SubIOp::create(lb, ll, j, c0);
+    Value base = plan.onlyInnermostVaries ? s.op.getInput() : flatInput;
+    SmallVector<Value> at = plan.onlyInnermostVaries
+                                ? SmallVector<Value>(inputPos)
+                                : SmallVector<Value>{zeroIndex};
+    SmallVector<Value> elements;
+    for (int64_t l = 0; l < plan.lanes; ++l) {
+      Value slot =
+          l == 0 ? first
+                 : arith::AddIOp::create(lb, ll, first, constIndex(lb, ll, l))
+                       .getResult();
+      at.back() = memref::LoadOp::create(lb, ll, chunkOffsets, slot);
+      elements.push_back(tensor::ExtractOp::create(lb, ll, base, at));
+    }
+    Value values =
+        vector::FromElementsOp::create(lb, ll, valueVecType, elements);
+    SmallVector<Value> writeAt(last, zeroIndex);
+    writeAt.push_back(j);
+    return vector::TransferWriteOp::create(lb, ll, values, row, writeAt,
+                                           minorMap, Value(), inBounds)
+        .getResult();
+  }
+
+  void storeOffsets(OpBuilder &lb, Location ll, Value offsets,
+                    Value chunkOffsets, Value j, Value c0) const {
+    vector::StoreOp::create(lb, ll, offsets, chunkOffsets,
+                            ValueRange{arith::SubIOp::create(lb, ll, j, c0)});
   }
 
   const LoweringState &s;
@@ -440,12 +664,12 @@ public:
   int64_t rank, last, k;
   Type elementType, indexElementType;
   VectorType indexVecType, rawVecType, valueVecType, maskType;
-  /// The bad lanes carried along a row: the mask itself in mask registers,
-  /// else the lanes of the index compares (64-bit), so that accumulating
-  /// them is one OR per register, where an i1 vector was packed in every
-  /// step (W8 of bench/run.py with AVX2: 71 instructions a step of 8 lanes,
-  /// then 66, 56 unchecked; the check cost 7-12% of the `unchecked` time,
-  /// then 1-7%).
+  /// What is carried along a row under a check: in mask registers the bad
+  /// lanes (i1, OR-accumulated); else the valid lanes as the index
+  /// compares' 64-bit lanes (all ones: valid so far), AND-accumulated so
+  /// that no step packs, inverts or widens a mask (W8 of bench/run.py with
+  /// AVX2: 71 instructions a step of 8 lanes, then 66 with 64-bit bad
+  /// lanes; 56 unchecked).
   VectorType badLanesType;
 
   // Before the loops.
@@ -598,12 +822,15 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   // Under a check in the loops, the lanes that read an invalid index are
   // accumulated along the row and reported once after it.
   SmallVector<Value> loopInits = {row};
+  bool carriesValid = rows.badLanesType != rows.maskType;
   if (plan.reports)
     loopInits.push_back(arith::ConstantOp::create(
         b, loc, rows.badLanesType,
         DenseElementsAttr::get(
             rows.badLanesType,
-            b.getZeroAttr(rows.badLanesType.getElementType()))));
+            carriesValid
+                ? b.getIntegerAttr(rows.badLanesType.getElementType(), -1)
+                : b.getZeroAttr(rows.badLanesType.getElementType()))));
   // Full steps without masks, then the row's rest as one masked step: with
   // a dynamic row length a mask in every step kept the loop from being the
   // static one (W3 with a dynamic row length: 5.5 -> 1.9 ms on 2 threads).
@@ -611,13 +838,23 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   Value fullEnd = arith::SubIOp::create(
       b, loc, rows.rowLength,
       arith::RemUIOp::create(b, loc, rows.rowLength, lanesValue));
-  SmallVector<Value> results =
-      scf::ForOp::create(
-          b, loc, rows.zeroIndex, fullEnd, lanesValue, loopInits,
-          [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs) {
-            scf::YieldOp::create(lb, ll, rows.step(lb, ll, j, iterArgs, true));
-          })
-          .getResults();
+  SmallVector<Value> results;
+  if (plan.offsetChunk) {
+    // One buffer per row for the chunks' offsets, on the stack (the
+    // parallel loop's body is an alloca scope).
+    Value chunkOffsets = memref::AllocaOp::create(
+        b, loc, MemRefType::get({plan.offsetChunk}, b.getIndexType()));
+    results = rows.chunkedSteps(b, loc, fullEnd, loopInits, chunkOffsets);
+  } else {
+    results =
+        scf::ForOp::create(
+            b, loc, rows.zeroIndex, fullEnd, lanesValue, loopInits,
+            [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs) {
+              scf::YieldOp::create(lb, ll,
+                                   rows.step(lb, ll, j, iterArgs, true));
+            })
+            .getResults();
+  }
   std::optional<int64_t> staticRowLength = getConstantIntValue(rowSizes.back());
   if (!staticRowLength || *staticRowLength % plan.lanes != 0) {
     Value hasRest = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -635,13 +872,7 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
                   ->getResults();
   }
   if (plan.reports) {
-    Value anyBad = vector::ReductionOp::create(
-        b, loc, vector::CombiningKind::OR, results[1]);
-    if (rows.badLanesType != rows.maskType)
-      anyBad = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ne, anyBad,
-          arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0)));
-    reportIfAnyInvalid(b, loc, s, anyBad);
+    reportIfAnyInvalid(b, loc, s, rows.anyBad(b, loc, results[1]));
   }
   b.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(b, loc, results[0], sharedOut,

@@ -50,6 +50,10 @@ struct VectorRowsPlan {
   /// Lanes with an invalid index are masked off the gather (`fill`, and a
   /// check in the loops).
   bool masksInvalid = false;
+  /// Each row's full steps run in chunks of this many elements, the
+  /// chunk's offsets resolved (and checked) into a buffer first, then its
+  /// elements gathered in a loop of their own; 0: each step does both.
+  int64_t offsetChunk = 0;
   /// The output size from which the rows are written with non-temporal
   /// stores (streamingStoreMinBytes); 0: never.
   int64_t streamingStoreMinBytes = 0;

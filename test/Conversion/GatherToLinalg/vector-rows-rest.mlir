@@ -40,18 +40,24 @@
 // CHECK:           } else {
 // CHECK:             scf.yield %[[FULL]]#0, %[[FULL]]#1
 // CHECK:           vector.reduction <or>, %[[DONE]]#1
-// Without mask registers (AVX2) the bad lanes are carried as the compares'
-// 64-bit lanes: an i1 vector carried through the loop was packed in every
-// step.
+// Without mask registers (AVX2) the valid lanes are carried as the
+// compares' 64-bit lanes, ANDed (all ones: valid so far): an i1 vector
+// carried through the loop was packed in every step, and one inverted for
+// the bad lanes packed too. A full step's invalid lanes read offset 0 by an
+// AND with the same lanes.
 // AVX2-LABEL: func.func @dynamic_row_full_steps_then_rest
-// AVX2:         %[[ZEROS:.*]] = arith.constant dense<0> : vector<8xi64>
-// AVX2:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %[[ZEROS]])
-// AVX2:           %[[VALID:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<8xindex>
-// AVX2:           %[[BAD:.*]] = arith.xori %[[VALID]], %{{.*}} : vector<8xi1>
-// AVX2:           %[[WIDE:.*]] = arith.extsi %[[BAD]] : vector<8xi1> to vector<8xi64>
-// AVX2:           arith.ori %[[ACC]], %[[WIDE]] : vector<8xi64>
-// AVX2:         %[[ANY:.*]] = vector.reduction <or>, %{{.*}} : vector<8xi64> into i64
-// AVX2:         arith.cmpi ne, %[[ANY]], %{{.*}} : i64
+// AVX2-DAG:     %[[ONES:.*]] = arith.constant dense<-1> : vector<8xi64>
+// AVX2-DAG:     %[[ALL_VALID:.*]] = arith.constant -1 : i64
+// AVX2:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %[[ONES]])
+// AVX2:           %[[INDEX:.*]] = arith.select
+// AVX2:           %[[VALID:.*]] = arith.cmpi ult, %[[INDEX]], %{{.*}} : vector<8xindex>
+// AVX2:           %[[WIDE:.*]] = arith.extsi %[[VALID]] : vector<8xi1> to vector<8xi64>
+// AVX2:           arith.andi %[[ACC]], %[[WIDE]] : vector<8xi64>
+// AVX2:           %[[KEEP:.*]] = arith.index_cast %[[VALID]] : vector<8xi1> to vector<8xindex>
+// AVX2:           %[[SAFE:.*]] = arith.andi %[[INDEX]], %[[KEEP]] : vector<8xindex>
+// AVX2:           vector.gather %{{.*}}[%{{.*}}, %{{.*}}] [%[[SAFE]]]
+// AVX2:         %[[ALL:.*]] = vector.reduction <and>, %{{.*}} : vector<8xi64> into i64
+// AVX2:         arith.cmpi ne, %[[ALL]], %[[ALL_VALID]] : i64
 func.func @dynamic_row_full_steps_then_rest(%d: tensor<4096x4096xf32>, %i: tensor<4096x?xi64>) -> tensor<4096x?xf32> {
   %c1 = arith.constant 1 : index
   %n = tensor.dim %i, %c1 : tensor<4096x?xi64>

@@ -93,7 +93,8 @@ struct MultiaxisLoweringStrategy {
   bool vectorize = false;
   /// Software prefetch in the block copies and vector rows (CPU forms):
   /// what a later iteration reads, where the input is too large to stay in
-  /// the caches.
+  /// the caches; there also the vector rows' offsets resolved a chunk ahead
+  /// of their reads.
   bool prefetch = false;
   /// The machine the CPU forms are planned for: vector width, cache line,
   /// caches (the tiles, chunks, prefetch distances and size thresholds are

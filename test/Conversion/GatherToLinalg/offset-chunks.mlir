@@ -1,0 +1,136 @@
+// Vector rows whose reads range over the L2 or more (here the description's
+// 64 KiB L2; the whole input, or the input row where only the innermost
+// coordinate varies) run their full steps a chunk at a time: the chunk's
+// offsets resolved and checked into a stack buffer first (an eighth of the
+// L1: 4 KiB, 512 offsets), then its elements loaded one scalar load of an
+// offset and one of the element per lane, in a loop of loads alone, so that
+// more reads miss the L2 at once. The row's rest stays one masked step.
+// RUN: gather-opt %s --convert-gather-to-linalg="report-forms target-cpu=x86-64-v3" --canonicalize --cse --split-input-file -verify-diagnostics | FileCheck %s
+
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 65536 : i64>>} {
+  // A 64 KiB table, rows of 1100 points: 137 full steps of 8 in chunks of
+  // 512, then a rest of 4. Under `error` each chunk's steps AND the valid
+  // lanes (64-bit, AVX2 has no mask registers) into what the row carries,
+  // and the chunk's loads run only while all are valid (no output is
+  // returned after an error), so the offsets need no mask.
+  // CHECK-LABEL: func.func @points_over_the_l2
+  // CHECK-SAME:    %[[D:[^:]*]]: tensor<128x128xf32>, %[[I:[^:]*]]: tensor<8x2200xi64>
+  // CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+  // CHECK-DAG:     %[[C512:.*]] = arith.constant 512 : index
+  // CHECK-DAG:     %[[C1096:.*]] = arith.constant 1096 : index
+  // CHECK-DAG:     %[[ONES:.*]] = arith.constant dense<-1> : vector<8xi64>
+  // CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %[[D]]
+  // CHECK:         scf.forall (%[[ROW:.*]]) in (8)
+  // CHECK:           %[[BUF:.*]] = memref.alloca() : memref<512xindex>
+  // CHECK:           %[[CHUNKS:.*]]:2 = scf.for %[[C0:.*]] = %{{.*}} to %[[C1096]] step %[[C512]] iter_args(%[[R:.*]] = %{{.*}}, %[[V:.*]] = %[[ONES]])
+  // CHECK:             %[[NEXT:.*]] = arith.addi %[[C0]], %[[C512]] : index
+  // CHECK:             %[[END:.*]] = arith.minui %[[NEXT]], %[[C1096]] : index
+  // CHECK:             %[[VALID:.*]] = scf.for %[[J:.*]] = %[[C0]] to %[[END]] step %[[C8]] iter_args(%[[ACC:.*]] = %[[V]]) -> (vector<8xi64>)
+  // CHECK:               vector.transfer_read %[[I]][%[[ROW]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<8x2200xi64>, vector<16xi64>
+  // CHECK:               arith.andi %[[ACC]], %{{.*}} : vector<8xi64>
+  // CHECK:               %[[SLOT:.*]] = arith.subi %[[J]], %[[C0]] : index
+  // CHECK:               vector.store %{{.*}}, %[[BUF]][%[[SLOT]]] : memref<512xindex>, vector<8xindex>
+  // CHECK-NOT:           vector.gather
+  // CHECK:             %[[ALL:.*]] = vector.reduction <and>, %[[VALID]] : vector<8xi64> into i64
+  // CHECK:             %[[BAD:.*]] = arith.cmpi ne, %[[ALL]], %{{.*}} : i64
+  // CHECK:             %[[ROWOUT:.*]] = scf.if %[[BAD]]
+  // CHECK:               scf.yield %[[R]]
+  // CHECK:             } else {
+  // CHECK:               scf.for %[[K:.*]] = %[[C0]] to %[[END]] step %[[C8]] iter_args(%[[OUT:.*]] = %[[R]])
+  // CHECK:               %[[AT:.*]] = arith.subi %[[K]], %[[C0]] : index
+  // CHECK:               %[[OFF0:.*]] = memref.load %[[BUF]][%[[AT]]] : memref<512xindex>
+  // CHECK:               %[[E0:.*]] = tensor.extract %[[FLAT]][%[[OFF0]]] : tensor<16384xf32>
+  // CHECK-COUNT-7:       tensor.extract %[[FLAT]]
+  // CHECK:               %[[VALUES:.*]] = vector.from_elements %[[E0]], {{.*}} : vector<8xf32>
+  // CHECK:               vector.transfer_write %[[VALUES]], %[[OUT]][%{{.*}}, %[[K]]] {in_bounds = [true]} : vector<8xf32>, tensor<1x1100xf32>
+  // CHECK:             scf.yield %[[ROWOUT]], %[[VALID]]
+  // CHECK:           %[[MASK:.*]] = vector.constant_mask [4] : vector<8xi1>
+  // CHECK:           vector.gather %[[FLAT]]
+  // CHECK:           vector.transfer_write %{{.*}}, %[[CHUNKS]]#0[%{{.*}}, %[[C1096]]], %[[MASK]]
+  // CHECK:           vector.reduction <and>
+  func.func @points_over_the_l2(%d: tensor<128x128xf32>, %i: tensor<8x2200xi64>) -> tensor<8x1100xf32> {
+    %e = tensor.empty() : tensor<8x1100xf32>
+    // expected-remark @+1 {{lowered as vector-rows offset-chunks}}
+    %r = gather.multiaxis %d[%i] axes = [0, 1] into %e : tensor<128x128xf32>, tensor<8x2200xi64> into tensor<8x1100xf32>
+    return %r : tensor<8x1100xf32>
+  }
+
+  // A 32 KiB table stays in the L2: each step resolves and gathers.
+  // CHECK-LABEL: func.func @points_under_the_l2
+  // CHECK-NOT:     memref.alloca() : memref<{{.*}}xindex>
+  // CHECK:         vector.gather
+  // CHECK:         return
+  func.func @points_under_the_l2(%d: tensor<64x128xf32>, %i: tensor<8x2200xi64>) -> tensor<8x1100xf32> {
+    %e = tensor.empty() : tensor<8x1100xf32>
+    // expected-remark @+1 {{lowered as vector-rows}}
+    %r = gather.multiaxis %d[%i] axes = [0, 1] into %e : tensor<64x128xf32>, tensor<8x2200xi64> into tensor<8x1100xf32>
+    return %r : tensor<8x1100xf32>
+  }
+
+  // An input of dynamic size is taken to be large. Without a check the
+  // chunks carry only the row.
+  // CHECK-LABEL: func.func @dynamic_input
+  // CHECK:         memref.alloca() : memref<512xindex>
+  // CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<1x?xf32>)
+  // CHECK:           scf.for
+  // CHECK:             vector.store
+  // CHECK:           scf.for
+  // CHECK:             memref.load
+  func.func @dynamic_input(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %e: tensor<?x?xf32>) -> tensor<?x?xf32> {
+    // expected-remark @+1 {{lowered as vector-rows offset-chunks}}
+    %r = gather.multiaxis %d[%i] axes = [0, 1] out_of_bounds = unchecked into %e : tensor<?x?xf32>, tensor<?x?xi64> into tensor<?x?xf32>
+    return %r : tensor<?x?xf32>
+  }
+
+  // Under `fill` the loads would need each lane's verdict too: no chunks.
+  // CHECK-LABEL: func.func @fill_keeps_steps
+  // CHECK-NOT:     memref.alloca() : memref<{{.*}}xindex>
+  // CHECK:         return
+  func.func @fill_keeps_steps(%d: tensor<128x128xf32>, %i: tensor<8x2200xi64>) -> tensor<8x1100xf32> {
+    %e = tensor.empty() : tensor<8x1100xf32>
+    // expected-remark @+1 {{lowered as vector-rows}}
+    %r = gather.multiaxis %d[%i] axes = [0, 1] out_of_bounds = fill into %e : tensor<128x128xf32>, tensor<8x2200xi64> into tensor<8x1100xf32>
+    return %r : tensor<8x1100xf32>
+  }
+
+  // Along input rows the reads stay in one row: a 128 KiB row is over the
+  // L2, and its chunks load from the input row itself.
+  // CHECK-LABEL: func.func @input_row_over_the_l2
+  // CHECK-SAME:    %[[D:[^:]*]]: tensor<4x32768xf32>
+  // CHECK:         scf.forall (%[[ROW:.*]]) in (4)
+  // CHECK:           memref.alloca() : memref<512xindex>
+  // CHECK:           %[[OFF:.*]] = memref.load
+  // CHECK:           tensor.extract %[[D]][%[[ROW]], %[[OFF]]] : tensor<4x32768xf32>
+  func.func @input_row_over_the_l2(%d: tensor<4x32768xf32>, %i: tensor<4x1000xi32>) -> tensor<4x1000xf32> {
+    %e = tensor.empty() : tensor<4x1000xf32>
+    // expected-remark @+1 {{lowered as vector-rows offset-chunks}}
+    %r = gather.elements %d[%i] axis = 1 out_of_bounds = clamp into %e : tensor<4x32768xf32>, tensor<4x1000xi32> into tensor<4x1000xf32>
+    return %r : tensor<4x1000xf32>
+  }
+
+  // An input row of dynamic length is taken to stay in the L2.
+  // CHECK-LABEL: func.func @dynamic_input_row
+  // CHECK-NOT:     memref.alloca() : memref<{{.*}}xindex>
+  // CHECK:         return
+  func.func @dynamic_input_row(%d: tensor<4x?xf32>, %i: tensor<4x1000xi32>) -> tensor<4x1000xf32> {
+    %e = tensor.empty() : tensor<4x1000xf32>
+    // expected-remark @+1 {{lowered as vector-rows}}
+    %r = gather.elements %d[%i] axis = 1 out_of_bounds = clamp into %e : tensor<4x?xf32>, tensor<4x1000xi32> into tensor<4x1000xf32>
+    return %r : tensor<4x1000xf32>
+  }
+}
+
+// -----
+
+// The chunk is an eighth of the L1 in 8-byte offsets, whole vector steps:
+// a 64 KiB L1 gives 1024 offsets.
+// CHECK-LABEL: func.func @chunk_from_the_l1
+// CHECK:         memref.alloca() : memref<1024xindex>
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 65536 : i64, "L1_cache_size_in_bytes" = 65536 : i64>>} {
+  func.func @chunk_from_the_l1(%d: tensor<128x128xf32>, %i: tensor<8x2200xi64>) -> tensor<8x1100xf32> {
+    %e = tensor.empty() : tensor<8x1100xf32>
+    // expected-remark @+1 {{lowered as vector-rows offset-chunks}}
+    %r = gather.multiaxis %d[%i] axes = [0, 1] into %e : tensor<128x128xf32>, tensor<8x2200xi64> into tensor<8x1100xf32>
+    return %r : tensor<8x1100xf32>
+  }
+}

@@ -1,0 +1,96 @@
+# Vector rows in chunks of offsets (VectorRows.cpp: offsetChunk): where the
+# reads range over the L2 or more, each row's full steps resolve a chunk of
+# offsets into a stack buffer, then load the chunk's elements. The module
+# describes a 4 KiB L2 and a 4 KiB L1 (#dlti.target_system_spec), so that
+# small tables take chunks of 64 offsets: rows of 150 (two whole chunks, a
+# partial one and a masked rest), 128 and 20, executed through the C API at
+# -O3 (several threads) against the numpy reference. Point gathers over two
+# axes under error (all valid; an invalid index in the second chunk; a
+# negative one under negative_indices = out_of_bounds), clamp and unchecked,
+# i32 indices, f16 and i8 data, every size dynamic; element gathers along
+# input rows of 2000 and along axis 0 (the innermost coordinate not an
+# axis). Every function must take the chunks.
+# RUN: %python %s %gather_bin | FileCheck %s
+# CHECK-NOT: FAIL
+# CHECK: offset-chunks: 15 passed, 0 failed
+import sys
+
+import numpy as np
+
+from gather import reference as ref
+from gather_testing.difftest import FunctionCases, expected, policy_indices, policy_text
+
+SPEC = ('#dlti.target_system_spec<"CPU" = #dlti.target_device_spec<'
+        '"L2_cache_size_in_bytes" = 4096 : i64, "L1_cache_size_in_bytes" = 4096 : i64>>')
+
+
+class ChunkCases(FunctionCases):
+    def module(self):
+        return f"module attributes {{dlti.target_system_spec = {SPEC}}} {{\n" \
+               + super().module() + "\n}"
+
+
+rng = np.random.default_rng(17)
+suite = ChunkCases()
+add = suite.add
+STATIC = ((), (), [])
+STATIC_OUT = ((), (0, 1), [])
+# Every input size dynamic, and the output's rows.
+ALL_DYNAMIC = ((0, 1), (0, 1), [(0, ("i", 0))])
+
+
+def pairs(rows, cols, shape, oob="error"):
+    return np.stack([policy_indices(rng, shape, rows, oob, every=5),
+                     policy_indices(rng, shape, cols, oob, every=6)], axis=-1).reshape(
+                         *shape[:-1], -1)
+
+
+table = rng.standard_normal((40, 50)).astype(np.float32)
+for oob in ("error", "clamp", "unchecked"):
+    idx = pairs(40, 50, (6, 150), oob)
+    add(f"points150_{oob}", "multiaxis", "axes = [0, 1]" + policy_text(oob, "wrap"), table, idx,
+        (6, 150), expected(ref.multiaxis, table, idx, (0, 1), "wrap", oob), dynamic=STATIC_OUT)
+for length in (128, 20):
+    idx = pairs(40, 50, (5, length))
+    add(f"points{length}", "multiaxis", "axes = [0, 1]", table, idx, (5, length),
+        expected(ref.multiaxis, table, idx, (0, 1)), dynamic=STATIC_OUT)
+idx = pairs(40, 50, (6, 150))
+idx[3, 2 * 100 + 1] = 50  # the second chunk's column past the end
+add("points150_error_invalid_in_chunk", "multiaxis", "axes = [0, 1]", table, idx, (6, 150),
+    expected(ref.multiaxis, table, idx, (0, 1)), dynamic=STATIC_OUT)
+idx = pairs(40, 50, (6, 150))
+idx[1, 2 * 70] = -3
+add("points150_negative_out_of_bounds", "multiaxis",
+    "axes = [0, 1]" + policy_text("error", "out_of_bounds"), table, idx, (6, 150),
+    expected(ref.multiaxis, table, idx, (0, 1), "out_of_bounds", "error"), dynamic=STATIC_OUT)
+idx = pairs(40, 50, (6, 150)).astype(np.int32)
+add("points150_i32", "multiaxis", "axes = [0, 1]", table, idx, (6, 150),
+    expected(ref.multiaxis, table, idx.astype(np.int64), (0, 1)), dynamic=STATIC_OUT)
+half = rng.standard_normal((64, 50)).astype(np.float16)
+idx = pairs(64, 50, (6, 150))
+add("points150_f16", "multiaxis", "axes = [0, 1]", half, idx, (6, 150),
+    expected(ref.multiaxis, half, idx, (0, 1)), dynamic=STATIC_OUT)
+small = rng.integers(-128, 127, (80, 70)).astype(np.int8)
+idx = pairs(80, 70, (6, 150))
+add("points150_i8", "multiaxis", "axes = [0, 1]", small, idx, (6, 150),
+    expected(ref.multiaxis, small, idx, (0, 1)), dynamic=STATIC_OUT)
+idx = pairs(40, 50, (6, 150))
+add("points150_dynamic", "multiaxis", "axes = [0, 1]", table, idx, (6, 150),
+    expected(ref.multiaxis, table, idx, (0, 1)), dynamic=ALL_DYNAMIC)
+idx = pairs(40, 50, (6, 150))
+idx[5, 2 * 149] = 40  # the last full step's row past the end, dynamic sizes
+add("points150_dynamic_error_invalid", "multiaxis", "axes = [0, 1]", table, idx, (6, 150),
+    expected(ref.multiaxis, table, idx, (0, 1)), dynamic=ALL_DYNAMIC)
+
+wide = rng.standard_normal((4, 2000)).astype(np.float32)
+for oob in ("error", "clamp"):
+    idx = policy_indices(rng, (4, 150), 2000, oob)
+    add(f"along_rows150_{oob}", "elements", "axis = 1" + policy_text(oob, "wrap"), wide, idx,
+        (4, 150), expected(ref.elements, wide, idx, 1, "wrap", oob), dynamic=STATIC_OUT)
+tall = rng.standard_normal((50, 300)).astype(np.float32)
+idx = rng.integers(-50, 50, (7, 150))
+add("axis0_row150", "elements", "axis = 0", tall[:, :150].copy(), idx, (7, 150),
+    expected(ref.elements, tall[:, :150], idx, 0), dynamic=STATIC)
+
+suite.report("offset-chunks", sys.argv[1], r"memref\.alloca\(\) : memref<\d+xindex>",
+             "no chunks of offsets")
