@@ -13,7 +13,8 @@
 //              reads, 128 cache lines ahead; for W3 the next table row
 //              while the current one is gathered; for W5 each read's
 //              offset in the next pixel, and its pixels in tiles of 8.
-//              W8 has none (as compiled);
+//              W8 has none (as compiled), but resolves a chunk of offsets
+//              before its loads where the compiled code does;
 //   checked prefetch: checked, with the same prefetch (what the compiled
 //              code does under its default policy).
 // Both prefetch variants write rows with non-temporal stores where the
@@ -127,8 +128,11 @@ static const T *loadIndices(const std::string &path, size_t count) {
   return load<T>(path, count, givenIndices);
 }
 
+// Branch-free: with random signs (W1, W3, W4, W8) gcc compiled `v < 0 ?
+// v + size : v` to a branch in some loops, mispredicted half the time (W8's
+// unchecked loop ran 2x slower than its checked one, bench/offset_chunks.cpp).
 static inline int64_t wrap(int64_t v, int64_t size) {
-  return v < 0 ? v + size : v;
+  return v + (size & (v >> 63));
 }
 
 enum Mode { Unchecked, Checked, Prefetch, CheckedPrefetch, NumModes };
@@ -257,25 +261,66 @@ struct Workloads {
 
   // Points of a 2-D table: gather.multiaxis over axes [0, 1], each output
   // reads its (row, column) pair from the indices row (interleaved). No
-  // prefetch variant (the compiled code has none here): Prefetch runs the
-  // unchecked loop.
+  // software prefetch (the compiled code has none here); the prefetch
+  // variants do what the compiled code does instead: where the table is
+  // the L2 or larger, a row's offsets in chunks of 512 resolved first, then
+  // the chunk's loads (docs/Lowering.md, "Chunks of offsets"), and rows
+  // streamed a vector register at a time where the output takes half the
+  // L3.
   template <int M> bool W8() {
     const int64_t R = 1024, C = 1024, N = 1024, K = 1024;
     const float *data = loadData<float>(dir + "/W8_data.bin", R * C);
     const int64_t *idx = loadIndices<int64_t>(dir + "/W8_idx.bin", N * K * 2);
     constexpr bool Checked = checks(M);
+    constexpr int64_t Chunk = 512;
+    const bool chunks =
+        prefetches(M) && R * C * int64_t(sizeof(float)) >= hostL2Bytes();
+    const bool streaming =
+        prefetches(M) && kRegisterBytes > 0 &&
+        streamsRows(N * K * int64_t(sizeof(float)), K * sizeof(float));
     bool bad = false;
-#pragma omp parallel for reduction(|| : bad)
-    for (int64_t n = 0; n < N; ++n) {
-      const int64_t *pairs = &idx[n * K * 2];
-      float *row = &out[n * K];
-      bool rowBad = false;
-      for (int64_t k = 0; k < K; ++k) {
-        int64_t y = resolve<Checked>(pairs[2 * k], R, rowBad);
-        int64_t x = resolve<Checked>(pairs[2 * k + 1], C, rowBad);
-        row[k] = data[y * C + x];
+#pragma omp parallel reduction(|| : bad)
+    {
+#pragma omp for
+      for (int64_t n = 0; n < N; ++n) {
+        const int64_t *pairs = &idx[n * K * 2];
+        float *row = &out[n * K];
+        bool rowBad = false;
+        if (!chunks) {
+          for (int64_t k = 0; k < K; ++k) {
+            int64_t y = resolve<Checked>(pairs[2 * k], R, rowBad);
+            int64_t x = resolve<Checked>(pairs[2 * k + 1], C, rowBad);
+            row[k] = data[y * C + x];
+          }
+        } else {
+          int64_t offsets[Chunk];
+          for (int64_t c = 0; c < K; c += Chunk) {
+            for (int64_t k = 0; k < Chunk; ++k) {
+              int64_t y = resolve<Checked>(pairs[2 * (c + k)], R, rowBad);
+              int64_t x = resolve<Checked>(pairs[2 * (c + k) + 1], C, rowBad);
+              offsets[k] = y * C + x;
+            }
+#if defined(__AVX2__)
+            if (streaming) {
+              constexpr int64_t Lanes = kRegisterBytes / sizeof(float);
+              for (int64_t k = 0; k < Chunk; k += Lanes) {
+                alignas(64) float v[Lanes];
+                for (int64_t l = 0; l < Lanes; ++l)
+                  v[l] = data[offsets[k + l]];
+                streamRegister(reinterpret_cast<char *>(&row[c + k]),
+                               loadRegister(reinterpret_cast<char *>(v)));
+              }
+              continue;
+            }
+#endif
+            for (int64_t k = 0; k < Chunk; ++k)
+              row[c + k] = data[offsets[k]];
+          }
+        }
+        bad |= rowBad;
       }
-      bad |= rowBad;
+      if (streaming)
+        _mm_sfence();
     }
     return !bad;
   }

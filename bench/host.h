@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What the hand-written benchmark programs (baseline.cpp, row_copy_bound.cpp,
-// streaming_sweep.cpp) share besides the row copy: the host's L3 as the
-// compiled code plans with it, and the median of timed calls.
+// streaming_sweep.cpp, offset_chunks.cpp) share besides the row copy: the
+// host's L2 and L3 as the compiled code plans with them, and the median of
+// timed calls.
 #ifndef GATHER_BENCH_HOST_H
 #define GATHER_BENCH_HOST_H
 
@@ -12,23 +13,35 @@
 #include <functional>
 #include <vector>
 
+/// A cache's size as Linux's sysfs reports it for cpu0 (`index` 2: L2, 3:
+/// L3), else `fallback`.
+static inline int64_t sysfsCacheBytes(int index, int64_t fallback) {
+  char path[64];
+  std::snprintf(path, sizeof(path),
+                "/sys/devices/system/cpu/cpu0/cache/index%d/size", index);
+  long kib = 0;
+  char unit = 0;
+  if (FILE *f = std::fopen(path, "r")) {
+    bool read = std::fscanf(f, "%ld%c", &kib, &unit) == 2 && unit == 'K';
+    std::fclose(f);
+    if (read && kib > 0)
+      return static_cast<int64_t>(kib) * 1024;
+  }
+  return fallback;
+}
+
 /// The L3 as Linux's sysfs reports it (what `gather-run --print-target`
 /// plans with), else 32 MiB (the lowering's default). Not glibc's sysconf:
 /// it reads CPUID, which on the Zen 1 VM whose sysfs says 8 MiB reported 64
 /// MiB (the sweep's own times put the edge near 8 MiB).
 static inline int64_t hostL3Bytes() {
-  static const int64_t bytes = [] {
-    long kib = 0;
-    char unit = 0;
-    if (FILE *f =
-            std::fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r")) {
-      bool read = std::fscanf(f, "%ld%c", &kib, &unit) == 2 && unit == 'K';
-      std::fclose(f);
-      if (read && kib > 0)
-        return static_cast<int64_t>(kib) * 1024;
-    }
-    return int64_t(32) << 20;
-  }();
+  static const int64_t bytes = sysfsCacheBytes(3, int64_t(32) << 20);
+  return bytes;
+}
+
+/// The L2 of a core, the same way, else 1 MiB (the lowering's default).
+static inline int64_t hostL2Bytes() {
+  static const int64_t bytes = sysfsCacheBytes(2, int64_t(1) << 20);
   return bytes;
 }
 
