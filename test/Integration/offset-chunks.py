@@ -7,12 +7,13 @@
 # -O3 (several threads) against the numpy reference. Point gathers over two
 # axes under error (all valid; an invalid index in the second chunk; a
 # negative one under negative_indices = out_of_bounds), clamp and unchecked,
-# i32 indices, f16 and i8 data, every size dynamic; element gathers along
+# i32 indices, f16 and i8 data, every size dynamic, a column of its own per
+# lane (the innermost input dimension not an axis); element gathers along
 # input rows of 2000 and along axis 0 (the innermost coordinate not an
 # axis). Every function must take the chunks.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: offset-chunks: 15 passed, 0 failed
+# CHECK: offset-chunks: 16 passed, 0 failed
 import sys
 
 import numpy as np
@@ -81,6 +82,13 @@ idx = pairs(40, 50, (6, 150))
 idx[5, 2 * 149] = 40  # the last full step's row past the end, dynamic sizes
 add("points150_dynamic_error_invalid", "multiaxis", "axes = [0, 1]", table, idx, (6, 150),
     expected(ref.multiaxis, table, idx, (0, 1)), dynamic=ALL_DYNAMIC)
+
+# The innermost coordinate not an axis: each lane adds its own column,
+# which follows the order the chunk resolves its pairs in.
+cube = rng.standard_normal((40, 50, 150)).astype(np.float32)
+idx = pairs(40, 50, (6, 1, 150))
+add("points150_own_column", "multiaxis", "axes = [0, 1]", cube, idx, (6, 1, 150),
+    expected(ref.multiaxis, cube, idx, (0, 1)), dynamic=STATIC)
 
 wide = rng.standard_normal((4, 2000)).astype(np.float32)
 for oob in ("error", "clamp"):

@@ -44,7 +44,10 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
     Option<"prefetch", "prefetch", "bool", "true",
            "Software prefetch in the block copies and vector rows: the block "
            "a later iteration copies, the next input row of dense element "
-           "rows (inputs of 1 MiB or more, or of dynamic size)">,
+           "rows (inputs of 1 MiB or more, or of dynamic size); and vector "
+           "rows whose reads range over the L2 in chunks of offsets, each "
+           "row's chunk a memref.alloca in the loop (run "
+           "gather-hoist-static-allocas after bufferization)">,
     Option<"targetCpu", "target-cpu", "std::string", "\"\"",
            "The CPU the forms are planned for (docs/Lowering.md, target "
            "description): native (the host: its vector width, cache line "

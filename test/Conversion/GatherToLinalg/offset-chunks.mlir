@@ -6,15 +6,21 @@
 // offset and one of the element per lane, in a loop of loads alone, so that
 // more reads miss the L2 at once. The row's rest stays one masked step.
 // RUN: gather-opt %s --convert-gather-to-linalg="report-forms target-cpu=x86-64-v3" --canonicalize --cse --split-input-file -verify-diagnostics | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-linalg="report-forms" --canonicalize --cse --split-input-file -verify-diagnostics | FileCheck %s --check-prefix=AVX512
 
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 65536 : i64>>} {
   // A 64 KiB table, rows of 1100 points: 137 full steps of 8 in chunks of
-  // 512, then a rest of 4. Under `error` each chunk's steps AND the valid
+  // 512, then a rest of 4. A step resolves its pairs in the order one
+  // unpack per register pair gives them (AVX2: tuples 0, 2, 1, 3 of each
+  // 4), and the loads read the slots back in the row's order. Under `error`
+  // each chunk's steps AND the valid
   // lanes (64-bit, AVX2 has no mask registers) into what the row carries,
   // and the chunk's loads run only while all are valid (no output is
   // returned after an error), so the offsets need no mask.
   // CHECK-LABEL: func.func @points_over_the_l2
   // CHECK-SAME:    %[[D:[^:]*]]: tensor<128x128xf32>, %[[I:[^:]*]]: tensor<8x2200xi64>
+  // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+  // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
   // CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
   // CHECK-DAG:     %[[C512:.*]] = arith.constant 512 : index
   // CHECK-DAG:     %[[C1096:.*]] = arith.constant 1096 : index
@@ -26,7 +32,9 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
   // CHECK:             %[[NEXT:.*]] = arith.addi %[[C0]], %[[C512]] : index
   // CHECK:             %[[END:.*]] = arith.minui %[[NEXT]], %[[C1096]] : index
   // CHECK:             %[[VALID:.*]] = scf.for %[[J:.*]] = %[[C0]] to %[[END]] step %[[C8]] iter_args(%[[ACC:.*]] = %[[V]]) -> (vector<8xi64>)
-  // CHECK:               vector.transfer_read %[[I]][%[[ROW]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<8x2200xi64>, vector<16xi64>
+  // CHECK:               %[[PAIRS:.*]] = vector.transfer_read %[[I]][%[[ROW]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<8x2200xi64>, vector<16xi64>
+  // CHECK:               vector.shuffle %[[PAIRS]], %[[PAIRS]] [0, 4, 2, 6, 8, 12, 10, 14]
+  // CHECK:               vector.shuffle %[[PAIRS]], %[[PAIRS]] [1, 5, 3, 7, 9, 13, 11, 15]
   // CHECK:               arith.andi %[[ACC]], %{{.*}} : vector<8xi64>
   // CHECK:               %[[SLOT:.*]] = arith.subi %[[J]], %[[C0]] : index
   // CHECK:               vector.store %{{.*}}, %[[BUF]][%[[SLOT]]] : memref<512xindex>, vector<8xindex>
@@ -40,7 +48,13 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
   // CHECK:               %[[AT:.*]] = arith.subi %[[K]], %[[C0]] : index
   // CHECK:               %[[OFF0:.*]] = memref.load %[[BUF]][%[[AT]]] : memref<512xindex>
   // CHECK:               %[[E0:.*]] = tensor.extract %[[FLAT]][%[[OFF0]]] : tensor<16384xf32>
-  // CHECK-COUNT-7:       tensor.extract %[[FLAT]]
+  // CHECK:               %[[AT1:.*]] = arith.addi %[[AT]], %[[C2]] : index
+  // CHECK:               %[[OFF1:.*]] = memref.load %[[BUF]][%[[AT1]]] : memref<512xindex>
+  // CHECK:               tensor.extract %[[FLAT]][%[[OFF1]]]
+  // CHECK:               %[[AT2:.*]] = arith.addi %[[AT]], %[[C1]] : index
+  // CHECK:               %[[OFF2:.*]] = memref.load %[[BUF]][%[[AT2]]] : memref<512xindex>
+  // CHECK:               tensor.extract %[[FLAT]][%[[OFF2]]]
+  // CHECK-COUNT-5:       tensor.extract %[[FLAT]]
   // CHECK:               %[[VALUES:.*]] = vector.from_elements %[[E0]], {{.*}} : vector<8xf32>
   // CHECK:               vector.transfer_write %[[VALUES]], %[[OUT]][%{{.*}}, %[[K]]] {in_bounds = [true]} : vector<8xf32>, tensor<1x1100xf32>
   // CHECK:             scf.yield %[[ROWOUT]], %[[VALID]]
@@ -48,6 +62,14 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
   // CHECK:           vector.gather %[[FLAT]]
   // CHECK:           vector.transfer_write %{{.*}}, %[[CHUNKS]]#0[%{{.*}}, %[[C1096]]], %[[MASK]]
   // CHECK:           vector.reduction <and>
+  // With 512-bit registers (the default description: 16 lanes, mask
+  // registers) an unpack takes tuples 0, 4, 1, 5, 2, 6, 3, 7 of each 8, and
+  // the chunk's loads run unless a bad lane is in the i1 mask carried.
+  // AVX512-LABEL: func.func @points_over_the_l2
+  // AVX512:         memref.alloca() : memref<512xindex>
+  // AVX512:         vector.shuffle %{{.*}}, %{{.*}} [0, 8, 2, 10, 4, 12, 6, 14, 16, 24, 18, 26, 20, 28, 22, 30] : vector<32xi64>, vector<32xi64>
+  // AVX512:         %[[ANY:.*]] = vector.reduction <or>, %{{.*}} : vector<16xi1> into i1
+  // AVX512:         scf.if %[[ANY]]
   func.func @points_over_the_l2(%d: tensor<128x128xf32>, %i: tensor<8x2200xi64>) -> tensor<8x1100xf32> {
     %e = tensor.empty() : tensor<8x1100xf32>
     // expected-remark @+1 {{lowered as vector-rows offset-chunks}}
