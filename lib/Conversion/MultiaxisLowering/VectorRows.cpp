@@ -559,32 +559,28 @@ public:
                [&](OpBuilder &cb, Location cl, Value c0, ValueRange chunkArgs) {
                  Value cEnd = arith::MinUIOp::create(
                      cb, cl, arith::AddIOp::create(cb, cl, c0, chunk), fullEnd);
-                 Value badLanes;
+                 // The chunk's offsets, and its verdicts under a check.
+                 SmallVector<Value> verdicts;
                  if (plan.reports)
-                   badLanes =
-                       scf::ForOp::create(
-                           cb, cl, c0, cEnd, lanesValue,
-                           ValueRange{chunkArgs[1]},
-                           [&](OpBuilder &lb, Location ll, Value j,
-                               ValueRange iterArgs) {
-                             StepOffsets o = resolveStep(
-                                 lb, ll, j, iterArgs[0], true,
-                                 /*loadsGuarded=*/true, !tupleOrder.empty());
-                             storeOffsets(lb, ll, o.gatherAt, chunkOffsets, j,
-                                          c0);
-                             scf::YieldOp::create(lb, ll, o.badLanes);
-                           })
-                           .getResult(0);
-                 else
-                   scf::ForOp::create(
-                       cb, cl, c0, cEnd, lanesValue, ValueRange{},
-                       [&](OpBuilder &lb, Location ll, Value j, ValueRange) {
-                         StepOffsets o =
-                             resolveStep(lb, ll, j, Value(), true, false,
-                                         !tupleOrder.empty());
-                         storeOffsets(lb, ll, o.gatherAt, chunkOffsets, j, c0);
-                         scf::YieldOp::create(lb, ll);
-                       });
+                   verdicts.push_back(chunkArgs[1]);
+                 auto resolved = scf::ForOp::create(
+                     cb, cl, c0, cEnd, lanesValue, verdicts,
+                     [&](OpBuilder &lb, Location ll, Value j,
+                         ValueRange iterArgs) {
+                       StepOffsets o = resolveStep(
+                           lb, ll, j, plan.reports ? iterArgs[0] : Value(),
+                           /*full=*/true, /*loadsGuarded=*/true,
+                           !tupleOrder.empty());
+                       vector::StoreOp::create(
+                           lb, ll, o.gatherAt, chunkOffsets,
+                           ValueRange{arith::SubIOp::create(lb, ll, j, c0)});
+                       SmallVector<Value> yields;
+                       if (plan.reports)
+                         yields.push_back(o.badLanes);
+                       scf::YieldOp::create(lb, ll, yields);
+                     });
+                 Value badLanes =
+                     plan.reports ? resolved.getResult(0) : Value();
                  auto loads = [&](OpBuilder &lb, Location ll) {
                    return scf::ForOp::create(lb, ll, c0, cEnd, lanesValue,
                                              ValueRange{chunkArgs[0]},
@@ -602,23 +598,18 @@ public:
                  // lane is valid (no output is returned after an error):
                  // one test a chunk instead of an AND of each step's
                  // offsets with its valid lanes.
-                 Value updated;
-                 if (plan.reports)
-                   updated = scf::IfOp::create(
-                                 cb, cl,
-                                 arith::XOrIOp::create(
-                                     cb, cl, anyBad(cb, cl, badLanes),
-                                     arith::ConstantOp::create(
-                                         cb, cl, cb.getBoolAttr(true))),
-                                 [&](OpBuilder &tb, Location tl) {
-                                   scf::YieldOp::create(tb, tl, loads(tb, tl));
-                                 },
-                                 [&](OpBuilder &eb, Location el) {
-                                   scf::YieldOp::create(eb, el, chunkArgs[0]);
-                                 })
-                                 .getResult(0);
-                 else
-                   updated = loads(cb, cl);
+                 Value updated =
+                     plan.reports
+                         ? scf::IfOp::create(
+                               cb, cl, anyBad(cb, cl, badLanes),
+                               [&](OpBuilder &tb, Location tl) {
+                                 scf::YieldOp::create(tb, tl, chunkArgs[0]);
+                               },
+                               [&](OpBuilder &eb, Location el) {
+                                 scf::YieldOp::create(eb, el, loads(eb, el));
+                               })
+                               .getResult(0)
+                         : loads(cb, cl);
                  SmallVector<Value> yields = {updated};
                  if (plan.reports)
                    yields.push_back(badLanes);
@@ -672,12 +663,6 @@ public:
     return vector::TransferWriteOp::create(lb, ll, values, row, writeAt,
                                            minorMap, Value(), inBounds)
         .getResult();
-  }
-
-  void storeOffsets(OpBuilder &lb, Location ll, Value offsets,
-                    Value chunkOffsets, Value j, Value c0) const {
-    vector::StoreOp::create(lb, ll, offsets, chunkOffsets,
-                            ValueRange{arith::SubIOp::create(lb, ll, j, c0)});
   }
 
   const LoweringState &s;
