@@ -143,8 +143,8 @@ int main() {
     double best[4] = {1e30, 1e30, 1e30, 1e30};
     for (int round = 0; round < 3; ++round)
       for (int f = 0; f < 4; ++f)
-        best[f] = std::min(best[f], medianMs([&] { forms[f](table, idx, out, t); },
-                                             15));
+        best[f] = std::min(best[f],
+                           medianMs([&] { forms[f](table, idx, out, t); }, 15));
     std::printf("| %ld KiB | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f |\n",
                 long(t * t * 4 / 1024), best[0], best[1], best[0] / best[1],
                 best[2], best[3], best[2] / best[3]);

@@ -40,7 +40,8 @@ struct GatherHoistStaticAllocasPass
     SmallVector<memref::AllocaOp> allocas;
     getOperation()->walk([&](memref::AllocaOp alloca) {
       if (alloca.getType().hasStaticShape() &&
-          alloca.getDynamicSizes().empty() && alloca.getSymbolOperands().empty())
+          alloca.getDynamicSizes().empty() &&
+          alloca.getSymbolOperands().empty())
         allocas.push_back(alloca);
     });
     for (memref::AllocaOp alloca : allocas) {
