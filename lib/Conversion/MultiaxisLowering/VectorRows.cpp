@@ -164,10 +164,11 @@ static void planOffsetTableTile(const LoweringState &s,
 /// a dynamic input counts as more, a dynamic input row, where only the
 /// innermost coordinate varies, as less), each read misses it, and in steps
 /// that also read, resolve and check the indices the reorder window holds few
-/// reads at a time. W8 of bench/run.py in C on a Zen 1 (2 threads): a row's
-/// offsets first, then its loads, 1.3-1.4x faster from a 1 MiB table up,
-/// 0.85-0.9x below 256 KiB (bench/README.md). Not under `fill`, whose
-/// lanes also need their verdict in the loads' loop.
+/// reads at a time. W8's loop in C on a Zen 1 with a 512 KiB L2
+/// (bench/offset_chunks.cpp, checked): a row's offsets first, then its
+/// loads, 0.75-0.89x as fast as one loop up to 256 KiB tables, at par from
+/// 512 KiB to 2 MiB, 1.5-2.35x at 4 MiB (docs/Lowering.md). Not under
+/// `fill`, whose lanes also need their verdict in the loads' loop.
 static int64_t planOffsetChunk(const LoweringState &s, Type elementType,
                                const VectorRowsPlan &plan, bool prefetch) {
   if (!prefetch || plan.offsetTable || !plan.indicesVary || fillsInvalid(s))
