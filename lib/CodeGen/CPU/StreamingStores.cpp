@@ -70,8 +70,11 @@ static std::optional<Candidate> candidate(vector::TransferWriteOp write,
                                           scf::ForallOp loop) {
   auto memrefType = dyn_cast<MemRefType>(write.getBase().getType());
   VectorType vectorType = write.getVectorType();
-  if (!memrefType || write.getMask() || vectorType.getRank() != 1 ||
-      vectorType.isScalable() || !write.getPermutationMap().isMinorIdentity() ||
+  // vector.store takes a memref whose type says its innermost stride is 1
+  // (a write into a view of dynamic strides, fuzzer-found, stays as it is).
+  if (!memrefType || !memrefType.isLastDimUnitStride() || write.getMask() ||
+      vectorType.getRank() != 1 || vectorType.isScalable() ||
+      !write.getPermutationMap().isMinorIdentity() ||
       llvm::any_of(write.getInBoundsValues(), [](bool b) { return !b; }))
     return std::nullopt;
   int64_t elementBytes =
