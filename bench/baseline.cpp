@@ -12,7 +12,8 @@
 //              does (bench/README.md): the row or block a later iteration
 //              reads, 128 cache lines ahead; for W3 the next table row
 //              while the current one is gathered; for W5 each read's
-//              offset in the next pixel, and its pixels in tiles of 8.
+//              offset in the next pixel (not on Zen 1), and its pixels in
+//              tiles of 8.
 //              W8 has none (as compiled), but resolves a chunk of offsets
 //              before its loads where the compiled code does;
 //   checked prefetch: checked, with the same prefetch (what the compiled
@@ -448,9 +449,15 @@ struct Workloads {
       }
     // The prefetch variants do what the compiled code does: each read also
     // prefetches its offset in the next pixel (the last pixel's at the
-    // end), and W5's pixels go in tiles of 8, each index row walking the
-    // tile (W5x64's 1024 reads a pixel: one pixel at a time); the other
-    // variants one pixel at a time.
+    // end; not for Zen 1, as the compiled code plans for it: CpuTarget's
+    // prefetchOffsetTables), and W5's pixels go in tiles of 8, each index
+    // row walking the tile (W5x64's 1024 reads a pixel: one pixel at a
+    // time); the other variants one pixel at a time.
+#ifdef __znver1__
+    constexpr bool Prefetch = false;
+#else
+    constexpr bool Prefetch = prefetches(M);
+#endif
     constexpr int64_t T = prefetches(M) && R * P <= 128 ? 8 : 1;
 #pragma omp parallel for
     for (int64_t h = 0; h < H; ++h)
@@ -460,7 +467,7 @@ struct Workloads {
             const float *pixel = &data[(h * W + x) * C];
             const float *ahead = &data[std::min(h * W + x + 1, H * W - 1) * C];
             for (int64_t p = 0; p < P; ++p) {
-              if (prefetches(M))
+              if (Prefetch)
                 __builtin_prefetch(ahead + offset[r][p]);
               out[((r * H + h) * W + x) * P + p] = pixel[offset[r][p]];
             }

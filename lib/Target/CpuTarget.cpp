@@ -60,6 +60,7 @@ std::string CpuTarget::describe() const {
   os << "cpu=" << (cpu.empty() ? "generic" : cpu)
      << " vector-bits=" << vectorBits
      << " mask-registers=" << (maskRegisters ? 1 : 0)
+     << " prefetch-offset-tables=" << (prefetchOffsetTables ? 1 : 0)
      << " cache-line-bytes=" << cacheLineBytes << " page-bytes=" << pageBytes
      << " l1d-bytes=" << l1dBytes << " l2-bytes=" << l2Bytes
      << " l3-bytes=" << l3Bytes << " cores=" << cores;
@@ -114,6 +115,11 @@ static std::string readSysfs(const std::string &path) {
   return buffer ? (*buffer)->getBuffer().trim().str() : std::string();
 }
 
+/// What the CPU's name decides beyond its features: measured tuning.
+static void setTuning(CpuTarget &target) {
+  target.prefetchOffsetTables = target.cpu != "znver1";
+}
+
 /// The data caches of CPU 0 from Linux's sysfs, where present.
 static void readHostCaches(CpuTarget &target) {
   for (int index = 0; index < 8; ++index) {
@@ -148,6 +154,7 @@ const CpuTarget &mlir::gather::hostCpuTarget() {
     target.cpu = llvm::sys::getHostCPUName().str();
     llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
     setFeatures(target, features);
+    setTuning(target);
     readHostCaches(target);
     if (unsigned page = llvm::sys::Process::getPageSizeEstimate())
       target.pageBytes = page;
@@ -180,6 +187,7 @@ FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
   CpuTarget target;
   target.cpu = name.str();
   setFeatures(target, features);
+  setTuning(target);
   return target;
 }
 
@@ -206,6 +214,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
     bool powerOfTwo;
   };
   constexpr int64_t kMaxCacheBytes = int64_t(1) << 40;
+  int64_t prefetchOffsetTables = target.prefetchOffsetTables;
   Entry entries[] = {
       {"max_vector_op_width", &target.vectorBits, 64, 4096, false},
       {"cache_line_size_in_bytes", &target.cacheLineBytes, 8, 4096, true},
@@ -213,7 +222,8 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
       {"L1_cache_size_in_bytes", &target.l1dBytes, 1024, kMaxCacheBytes, false},
       {"L2_cache_size_in_bytes", &target.l2Bytes, 1024, kMaxCacheBytes, false},
       {"L3_cache_size_in_bytes", &target.l3Bytes, 1024, kMaxCacheBytes, false},
-      {"cores", &target.cores, 1, 1 << 20, false}};
+      {"cores", &target.cores, 1, 1 << 20, false},
+      {"prefetch_offset_tables", &prefetchOffsetTables, 0, 1, false}};
   for (Entry entry : entries) {
     FailureOr<Attribute> value = dlti::query(op, {"CPU", entry.key});
     if (failed(value))
@@ -237,6 +247,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
     }
     *entry.field = *number;
   }
+  target.prefetchOffsetTables = prefetchOffsetTables != 0;
   return target;
 }
 

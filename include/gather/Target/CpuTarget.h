@@ -39,6 +39,14 @@ struct CpuTarget {
   /// packed in every step. Set from the features with the CPU; the
   /// defaults describe an AVX-512 machine.
   bool maskRegisters = true;
+  /// Rows of reads at offsets from a table (the NHWC lookup W5 of
+  /// bench/run.py) prefetch each read's offset some pixels ahead. Set from
+  /// the CPU name: not on Zen 1 (znver1), whose hardware prefetchers follow
+  /// those rows' images themselves; there the prefetches only took issue
+  /// slots (W5 1.04-1.07x faster without, docs/Lowering.md). On a Zen 3 they
+  /// made W5 1.1-1.2x faster. The DLTI entry "prefetch_offset_tables" (0 or
+  /// 1) overrides it.
+  bool prefetchOffsetTables = true;
   int64_t cacheLineBytes = 64;
   /// The virtual memory page: hardware prefetchers stop at its end.
   int64_t pageBytes = 4096;
@@ -113,9 +121,9 @@ struct CpuTarget {
   /// unread.
   int64_t streamingStoreMinBytes() const;
 
-  /// "cpu=znver3 vector-bits=256 mask-registers=0 cache-line-bytes=64
-  /// page-bytes=4096 l1d-bytes=32768 l2-bytes=524288 l3-bytes=33554432
-  /// cores=2": what the lowering planned with.
+  /// "cpu=znver3 vector-bits=256 mask-registers=0 prefetch-offset-tables=1
+  /// cache-line-bytes=64 page-bytes=4096 l1d-bytes=32768 l2-bytes=524288
+  /// l3-bytes=33554432 cores=2": what the lowering planned with.
   std::string describe() const;
 };
 
@@ -134,7 +142,7 @@ FailureOr<CpuTarget> cpuTargetForName(StringRef name, std::string &error);
 /// `op` for device "CPU" applied: "max_vector_op_width" (bits, upstream's
 /// key), "cache_line_size_in_bytes", "page_size_in_bytes",
 /// "L1_cache_size_in_bytes" (upstream's key), "L2_cache_size_in_bytes",
-/// "L3_cache_size_in_bytes" and "cores",
+/// "L3_cache_size_in_bytes", "cores" and "prefetch_offset_tables" (0 or 1),
 /// each an integer in a range that keeps the thresholds' arithmetic exact
 /// (a line and a page powers of two). An entry outside it is an error on
 /// `op`.

@@ -218,7 +218,8 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
   // meanwhile (the row after in the output's order).
   plan.prefetchNextRow = prefetch && plan.onlyInnermostVaries &&
                          llvm::equal(plan.order, llvm::seq<int64_t>(last));
-  plan.prefetchTable = prefetch && plan.offsetTable;
+  plan.prefetchTable =
+      prefetch && plan.offsetTable && s.target.prefetchOffsetTables;
   if (plan.offsetTable)
     planOffsetTableTile(s, outputType, plan);
   plan.reports = s.errorFlag && !fillsInvalid(s);

@@ -38,3 +38,9 @@ module @cache_line_too_long attributes {dlti.target_system_spec = #dlti.target_s
 // expected-error @+1 {{the target description's CPU entry "page_size_in_bytes" must be a power of two in [256, 1073741824], got 3000 : i64}}
 module @page_not_a_power_of_two attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"page_size_in_bytes" = 3000 : i64>>} {
 }
+
+// -----
+
+// expected-error @+1 {{the target description's CPU entry "prefetch_offset_tables" must be an integer in [0, 1], got 2 : i64}}
+module @prefetch_offset_tables_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_offset_tables" = 2 : i64>>} {
+}
