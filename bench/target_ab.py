@@ -11,7 +11,7 @@ the pairs of host-plan time / other-plan time (above 1: the other plan is
 faster), with its quartiles. Both results are compared with numpy.
 
     /usr/bin/python3 bench/target_ab.py [--entry max_vector_op_width=128]
-        [--calls 100] [--threads 2] [--only W1,W4]
+        [--calls 100] [--threads 2] [--only W1,W4] [--policy fill]
 
 For example `--entry max_vector_op_width=128` (128-bit vectors),
 `--entry L3_cache_size_in_bytes=4294967296` (an L3 no output reaches: no
@@ -44,11 +44,16 @@ def main():
     p.add_argument("--calls", type=int, default=100)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--only", default="", help="comma-separated workload names")
+    p.add_argument("--policy", default="error", choices=("error", "fill", "clamp", "unchecked"),
+                   help="out_of_bounds policy of both plans (the workloads' indices are all "
+                        "valid: the same result)")
     args = p.parse_args()
+    policy = "" if args.policy == "error" else f" out_of_bounds = {args.policy}"
     key, _, value = args.entry.partition("=")
     value = int(value)
     print(f"target: {' '.join(f'{k}={v}' for k, v in jit.target_description().items())}")
-    print(f"threads={args.threads}, calls={args.calls} of each, alternated")
+    print(f"threads={args.threads}, calls={args.calls} of each, alternated, "
+          f"policy={args.policy}")
     print(f"| workload | host plan (ms, median) | {key}={value} (ms, median) "
           f"| host / other, paired median | quartiles |")
     print("| --- | ---: | ---: | ---: | ---: |")
@@ -56,7 +61,7 @@ def main():
         if args.only and name not in args.only.split(","):
             continue
         want = w["numpy"]()
-        text = run.workload_text(w, want)
+        text = run.workload_text(w, want, policy)
         progs = [jit.compile(t, threads=args.threads, destination_entries=True)
                  for t in (text, with_entry(text, key, value))]
         (host, other), (median, low, high) = paired.compare_programs(

@@ -6,14 +6,17 @@
 # partial one and a masked rest), 128 and 20, executed through the C API at
 # -O3 (several threads) against the numpy reference. Point gathers over two
 # axes under error (all valid; an invalid index in the second chunk; a
-# negative one under negative_indices = out_of_bounds), clamp and unchecked,
-# i32 indices, f16 and i8 data, every size dynamic, a column of its own per
-# lane (the innermost input dimension not an axis); element gathers along
-# input rows of 2000 and along axis 0 (the innermost coordinate not an
-# axis). Every function must take the chunks.
+# negative one under negative_indices = out_of_bounds), clamp, unchecked
+# and fill (its zeros decided where the chunk's elements are loaded, from
+# the verdicts stored beside the offsets), i32 indices, f16 and i8 data,
+# every size dynamic, a column of its own per lane (the innermost input
+# dimension not an axis); element gathers along input rows of 2000 and
+# along axis 0 (the innermost coordinate not an axis), and fill with i32
+# indices, f16 data, dynamic sizes, own columns and along rows. Every
+# function must take the chunks.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: offset-chunks: 16 passed, 0 failed
+# CHECK: offset-chunks: 22 passed, 0 failed
 import sys
 
 import numpy as np
@@ -47,7 +50,7 @@ def pairs(rows, cols, shape, oob="error"):
 
 
 table = rng.standard_normal((40, 50)).astype(np.float32)
-for oob in ("error", "clamp", "unchecked"):
+for oob in ("error", "clamp", "unchecked", "fill"):
     idx = pairs(40, 50, (6, 150), oob)
     add(f"points150_{oob}", "multiaxis", "axes = [0, 1]" + policy_text(oob, "wrap"), table, idx,
         (6, 150), expected(ref.multiaxis, table, idx, (0, 1), "wrap", oob), dynamic=STATIC_OUT)
@@ -67,10 +70,17 @@ add("points150_negative_out_of_bounds", "multiaxis",
 idx = pairs(40, 50, (6, 150)).astype(np.int32)
 add("points150_i32", "multiaxis", "axes = [0, 1]", table, idx, (6, 150),
     expected(ref.multiaxis, table, idx.astype(np.int64), (0, 1)), dynamic=STATIC_OUT)
+idx = pairs(40, 50, (6, 150), "fill").astype(np.int32)
+add("points150_i32_fill", "multiaxis", "axes = [0, 1]" + policy_text("fill", "wrap"), table, idx,
+    (6, 150), expected(ref.multiaxis, table, idx.astype(np.int64), (0, 1), "wrap", "fill"),
+    dynamic=STATIC_OUT)
 half = rng.standard_normal((64, 50)).astype(np.float16)
 idx = pairs(64, 50, (6, 150))
 add("points150_f16", "multiaxis", "axes = [0, 1]", half, idx, (6, 150),
     expected(ref.multiaxis, half, idx, (0, 1)), dynamic=STATIC_OUT)
+idx = pairs(64, 50, (6, 150), "fill")
+add("points150_f16_fill", "multiaxis", "axes = [0, 1]" + policy_text("fill", "wrap"), half, idx,
+    (6, 150), expected(ref.multiaxis, half, idx, (0, 1), "wrap", "fill"), dynamic=STATIC_OUT)
 small = rng.integers(-128, 127, (80, 70)).astype(np.int8)
 idx = pairs(80, 70, (6, 150))
 add("points150_i8", "multiaxis", "axes = [0, 1]", small, idx, (6, 150),
@@ -82,6 +92,10 @@ idx = pairs(40, 50, (6, 150))
 idx[5, 2 * 149] = 40  # the last full step's row past the end, dynamic sizes
 add("points150_dynamic_error_invalid", "multiaxis", "axes = [0, 1]", table, idx, (6, 150),
     expected(ref.multiaxis, table, idx, (0, 1)), dynamic=ALL_DYNAMIC)
+idx = pairs(40, 50, (6, 150), "fill")
+add("points150_dynamic_fill", "multiaxis", "axes = [0, 1]" + policy_text("fill", "wrap"), table,
+    idx, (6, 150), expected(ref.multiaxis, table, idx, (0, 1), "wrap", "fill"),
+    dynamic=ALL_DYNAMIC)
 
 # The innermost coordinate not an axis: each lane adds its own column,
 # which follows the order the chunk resolves its pairs in.
@@ -89,9 +103,12 @@ cube = rng.standard_normal((40, 50, 150)).astype(np.float32)
 idx = pairs(40, 50, (6, 1, 150))
 add("points150_own_column", "multiaxis", "axes = [0, 1]", cube, idx, (6, 1, 150),
     expected(ref.multiaxis, cube, idx, (0, 1)), dynamic=STATIC)
+idx = pairs(40, 50, (6, 1, 150), "fill")
+add("points150_own_column_fill", "multiaxis", "axes = [0, 1]" + policy_text("fill", "wrap"), cube,
+    idx, (6, 1, 150), expected(ref.multiaxis, cube, idx, (0, 1), "wrap", "fill"), dynamic=STATIC)
 
 wide = rng.standard_normal((4, 2000)).astype(np.float32)
-for oob in ("error", "clamp"):
+for oob in ("error", "clamp", "fill"):
     idx = policy_indices(rng, (4, 150), 2000, oob)
     add(f"along_rows150_{oob}", "elements", "axis = 1" + policy_text(oob, "wrap"), wide, idx,
         (4, 150), expected(ref.elements, wide, idx, 1, "wrap", oob), dynamic=STATIC_OUT)

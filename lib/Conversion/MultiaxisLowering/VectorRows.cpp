@@ -167,11 +167,11 @@ static void planOffsetTableTile(const LoweringState &s,
 /// reads at a time. W8's loop in C on a Zen 1 with a 512 KiB L2
 /// (bench/offset_chunks.cpp, checked): a row's offsets first, then its
 /// loads, 0.75-0.89x as fast as one loop up to 256 KiB tables, at par from
-/// 512 KiB to 2 MiB, 1.5-2.35x at 4 MiB (docs/Lowering.md). Not under
-/// `fill`, whose lanes also need their verdict in the loads' loop.
+/// 512 KiB to 2 MiB, 1.5-2.35x at 4 MiB (docs/Lowering.md). Under `fill`
+/// the verdicts go beside the offsets (chunkedSteps).
 static int64_t planOffsetChunk(const LoweringState &s, Type elementType,
                                const VectorRowsPlan &plan, bool prefetch) {
-  if (!prefetch || plan.offsetTable || !plan.indicesVary || fillsInvalid(s))
+  if (!prefetch || plan.offsetTable || !plan.indicesVary)
     return 0;
   ArrayRef<int64_t> shape =
       cast<RankedTensorType>(s.op.getInput().getType()).getShape();
@@ -244,6 +244,7 @@ public:
         rawVecType(VectorType::get({plan.lanes}, indexElementType)),
         valueVecType(VectorType::get({plan.lanes}, elementType)),
         maskType(VectorType::get({plan.lanes}, b.getI1Type())),
+        validByteType(VectorType::get({plan.lanes}, b.getI8Type())),
         badLanesType(s.target.maskRegisters
                          ? maskType
                          : VectorType::get({plan.lanes}, b.getI64Type())) {}
@@ -552,8 +553,12 @@ public:
   /// at a time: the chunk's offsets resolved into `chunkOffsets` first,
   /// then its elements gathered in a loop that does nothing else, so that
   /// more of its reads are in flight at once (each misses the L2 there).
+  /// Under `fill` (`chunkValid`, else null) each slot's verdict goes beside
+  /// its offset, a byte a lane, and the loads' lanes take the pass-through
+  /// where it is 0.
   SmallVector<Value> chunkedSteps(OpBuilder &b, Location loc, Value fullEnd,
-                                  ValueRange inits, Value chunkOffsets) const {
+                                  ValueRange inits, Value chunkOffsets,
+                                  Value chunkValid) const {
     Value lanesValue = constIndex(b, loc, plan.lanes);
     Value chunk = constIndex(b, loc, plan.offsetChunk);
     return scf::ForOp::create(
@@ -573,9 +578,15 @@ public:
                            lb, ll, j, plan.reports ? iterArgs[0] : Value(),
                            /*full=*/true, /*loadsGuarded=*/true,
                            !tupleOrder.empty());
-                       vector::StoreOp::create(
-                           lb, ll, o.gatherAt, chunkOffsets,
-                           ValueRange{arith::SubIOp::create(lb, ll, j, c0)});
+                       Value slot = arith::SubIOp::create(lb, ll, j, c0);
+                       vector::StoreOp::create(lb, ll, o.gatherAt, chunkOffsets,
+                                               ValueRange{slot});
+                       if (chunkValid)
+                         vector::StoreOp::create(
+                             lb, ll,
+                             arith::ExtUIOp::create(lb, ll, validByteType,
+                                                    o.gatherMask),
+                             chunkValid, ValueRange{slot});
                        SmallVector<Value> yields;
                        if (plan.reports)
                          yields.push_back(o.badLanes);
@@ -584,16 +595,16 @@ public:
                  Value badLanes =
                      plan.reports ? resolved.getResult(0) : Value();
                  auto loads = [&](OpBuilder &lb, Location ll) {
-                   return scf::ForOp::create(lb, ll, c0, cEnd, lanesValue,
-                                             ValueRange{chunkArgs[0]},
-                                             [&](OpBuilder &sb, Location sl,
-                                                 Value j, ValueRange iterArgs) {
-                                               scf::YieldOp::create(
-                                                   sb, sl,
-                                                   loadChunkStep(sb, sl, j, c0,
-                                                                 iterArgs[0],
-                                                                 chunkOffsets));
-                                             })
+                   return scf::ForOp::create(
+                              lb, ll, c0, cEnd, lanesValue,
+                              ValueRange{chunkArgs[0]},
+                              [&](OpBuilder &sb, Location sl, Value j,
+                                  ValueRange iterArgs) {
+                                scf::YieldOp::create(
+                                    sb, sl,
+                                    loadChunkStep(sb, sl, j, c0, iterArgs[0],
+                                                  chunkOffsets, chunkValid));
+                              })
                        .getResult(0);
                  };
                  // Under a check the chunk's loads run only while every
@@ -650,9 +661,11 @@ public:
 
   /// A step of a chunk's loads: each lane's offset loaded and its element
   /// with it, scalars. A vector of offsets would be loaded, then each lane
-  /// taken out of it for its address (two more instructions a lane).
+  /// taken out of it for its address (two more instructions a lane). With
+  /// `chunkValid`, the step's verdicts as one vector, in lane order: the
+  /// lanes of an invalid index take the pass-through (they read offset 0).
   Value loadChunkStep(OpBuilder &lb, Location ll, Value j, Value c0, Value row,
-                      Value chunkOffsets) const {
+                      Value chunkOffsets, Value chunkValid) const {
     Value first = arith::SubIOp::create(lb, ll, j, c0);
     Value base = plan.onlyInnermostVaries ? s.op.getInput() : flatInput;
     SmallVector<Value> at = plan.onlyInnermostVaries
@@ -674,6 +687,19 @@ public:
     }
     Value values =
         vector::FromElementsOp::create(lb, ll, valueVecType, elements);
+    if (chunkValid) {
+      Value valid = vector::LoadOp::create(lb, ll, validByteType, chunkValid,
+                                           ValueRange{first});
+      if (!tupleOrder.empty())
+        valid = vector::ShuffleOp::create(lb, ll, valid, valid, slotOf);
+      Value zero = arith::ConstantOp::create(
+          lb, ll, validByteType,
+          DenseElementsAttr::get(validByteType, lb.getI8IntegerAttr(0)));
+      values = arith::SelectOp::create(
+          lb, ll,
+          arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::ne, valid, zero),
+          values, passThrough);
+    }
     SmallVector<Value> writeAt(last, zeroIndex);
     writeAt.push_back(j);
     return vector::TransferWriteOp::create(lb, ll, values, row, writeAt,
@@ -686,6 +712,8 @@ public:
   int64_t rank, last, k;
   Type elementType, indexElementType;
   VectorType indexVecType, rawVecType, valueVecType, maskType;
+  /// A step's lane verdicts in memory, a byte a lane (chunks under `fill`).
+  VectorType validByteType;
   /// What is carried along a row under a check: in mask registers the bad
   /// lanes (i1, OR-accumulated); else the valid lanes as the index
   /// compares' 64-bit lanes (all ones: valid so far), AND-accumulated so
@@ -878,7 +906,14 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
     // parallel loop's body is an alloca scope).
     Value chunkOffsets = memref::AllocaOp::create(
         b, loc, MemRefType::get({plan.offsetChunk}, b.getIndexType()));
-    results = rows.chunkedSteps(b, loc, fullEnd, loopInits, chunkOffsets);
+    // Under `fill` the verdicts too: an invalid lane's zero is decided
+    // where its element is loaded.
+    Value chunkValid;
+    if (plan.masksInvalid && !plan.reports)
+      chunkValid = memref::AllocaOp::create(
+          b, loc, MemRefType::get({plan.offsetChunk}, b.getI8Type()));
+    results =
+        rows.chunkedSteps(b, loc, fullEnd, loopInits, chunkOffsets, chunkValid);
   } else {
     results =
         scf::ForOp::create(

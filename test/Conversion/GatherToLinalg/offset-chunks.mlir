@@ -104,13 +104,35 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
     return %r : tensor<?x?xf32>
   }
 
-  // Under `fill` the loads would need each lane's verdict too: no chunks.
-  // CHECK-LABEL: func.func @fill_keeps_steps
-  // CHECK-NOT:     memref.alloca() : memref<{{.*}}xindex>
-  // CHECK:         return
-  func.func @fill_keeps_steps(%d: tensor<128x128xf32>, %i: tensor<8x2200xi64>) -> tensor<8x1100xf32> {
+  // Under `fill` each step also stores its lanes' verdicts, a byte a lane,
+  // beside its offsets (invalid lanes' offsets are 0); the loads take them
+  // back in the row's order (the slots hold tuples 0, 2, 1, 3 of each 4)
+  // and select the zero pass-through where a verdict is 0. Nothing is
+  // carried along the row.
+  // CHECK-LABEL: func.func @fill_chunks_keep_verdicts
+  // CHECK-DAG:     %[[ZERO8:.*]] = arith.constant dense<0> : vector<8xi8>
+  // CHECK-DAG:     %[[ZEROF:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
+  // CHECK:         scf.forall
+  // CHECK:           %[[BUF:.*]] = memref.alloca() : memref<512xindex>
+  // CHECK:           %[[VBUF:.*]] = memref.alloca() : memref<512xi8>
+  // CHECK:           scf.for %[[C0:.*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<1x1100xf32>)
+  // CHECK:             scf.for %[[J:[^ ]*]] =
+  // CHECK:               %[[SLOT:.*]] = arith.subi %[[J]], %[[C0]] : index
+  // CHECK:               vector.store %{{.*}}, %[[BUF]][%[[SLOT]]] : memref<512xindex>, vector<8xindex>
+  // CHECK:               %[[VERDICT:.*]] = arith.extui %{{.*}} : vector<8xi1> to vector<8xi8>
+  // CHECK:               vector.store %[[VERDICT]], %[[VBUF]][%[[SLOT]]] : memref<512xi8>, vector<8xi8>
+  // CHECK:             scf.for %[[K:[^ ]*]] =
+  // CHECK:               %[[AT:.*]] = arith.subi %[[K]], %[[C0]] : index
+  // CHECK-COUNT-8:       tensor.extract
+  // CHECK:               %[[VALUES:.*]] = vector.from_elements
+  // CHECK:               %[[SLOTS:.*]] = vector.load %[[VBUF]][%[[AT]]] : memref<512xi8>, vector<8xi8>
+  // CHECK:               %[[LANES:.*]] = vector.shuffle %[[SLOTS]], %[[SLOTS]] [0, 2, 1, 3, 4, 6, 5, 7]
+  // CHECK:               %[[KEEP:.*]] = arith.cmpi ne, %[[LANES]], %[[ZERO8]] : vector<8xi8>
+  // CHECK:               %[[OUT:.*]] = arith.select %[[KEEP]], %[[VALUES]], %[[ZEROF]]
+  // CHECK:               vector.transfer_write %[[OUT]]
+  func.func @fill_chunks_keep_verdicts(%d: tensor<128x128xf32>, %i: tensor<8x2200xi64>) -> tensor<8x1100xf32> {
     %e = tensor.empty() : tensor<8x1100xf32>
-    // expected-remark @+1 {{lowered as vector-rows}}
+    // expected-remark @+1 {{lowered as vector-rows offset-chunks}}
     %r = gather.multiaxis %d[%i] axes = [0, 1] out_of_bounds = fill into %e : tensor<128x128xf32>, tensor<8x2200xi64> into tensor<8x1100xf32>
     return %r : tensor<8x1100xf32>
   }
