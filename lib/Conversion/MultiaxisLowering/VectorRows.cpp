@@ -566,12 +566,13 @@ public:
                [&](OpBuilder &cb, Location cl, Value c0, ValueRange chunkArgs) {
                  Value cEnd = arith::MinUIOp::create(
                      cb, cl, arith::AddIOp::create(cb, cl, c0, chunk), fullEnd);
-                 // The chunk's offsets, and its verdicts under a check.
-                 SmallVector<Value> verdicts;
+                 // The chunk's offsets, carrying the row's checked lanes
+                 // under a check.
+                 SmallVector<Value> carried;
                  if (plan.reports)
-                   verdicts.push_back(chunkArgs[1]);
+                   carried.push_back(chunkArgs[1]);
                  auto resolved = scf::ForOp::create(
-                     cb, cl, c0, cEnd, lanesValue, verdicts,
+                     cb, cl, c0, cEnd, lanesValue, carried,
                      [&](OpBuilder &lb, Location ll, Value j,
                          ValueRange iterArgs) {
                        StepOffsets o = resolveStep(
@@ -909,7 +910,7 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
     // Under `fill` the verdicts too: an invalid lane's zero is decided
     // where its element is loaded.
     Value chunkValid;
-    if (plan.masksInvalid && !plan.reports)
+    if (fillsInvalid(s))
       chunkValid = memref::AllocaOp::create(
           b, loc, MemRefType::get({plan.offsetChunk}, b.getI8Type()));
     results =
