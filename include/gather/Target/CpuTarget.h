@@ -70,9 +70,9 @@ struct CpuTarget {
   /// Loop orders that keep a block of the input in cache pay while the
   /// block takes half of the L1 data cache.
   int64_t reuseFootprintBytes() const;
-  /// Offset-table rows run in tiles of pixels whose reads, counted a line
-  /// each, fill at most twice the L1 data cache (fewer lines than reads
-  /// are distinct: W5's pixels read 77 lines in 128 reads).
+  /// Offset-table rows run in tiles of pixels whose lines (each read
+  /// counted a line, at most the slice's lines) fill at most half the L2:
+  /// each index row walks the tile while its lines stay in the L2.
   int64_t offsetTileFootprintBytes() const;
   /// A block row is copied in steps of this many bytes, all loads before
   /// all stores: eight vector registers.

@@ -24,12 +24,8 @@ using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::lowering;
 
-/// Bytes of input that the loops over all non-spanning dimensions read for
-/// one position of the spanning ones, at most: the axes' extent, the
-/// innermost dimension in whole cache lines. nullopt when a size is dynamic
-/// or the product overflows.
-static std::optional<int64_t> reuseFootprint(const LoweringState &s,
-                                             Type elementType) {
+std::optional<int64_t> lowering::axesFootprintBytes(const LoweringState &s,
+                                                    Type elementType) {
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   ArrayRef<int64_t> shape = inputType.getShape();
   int64_t last = s.rank - 1;
@@ -69,7 +65,7 @@ SmallVector<int64_t> lowering::outerLoopOrder(const LoweringState &s,
       !spanning.empty() && !other.empty() && other.front() < spanning.back();
   if (!reorders || !elementType.isIntOrFloat())
     return order;
-  std::optional<int64_t> footprint = reuseFootprint(s, elementType);
+  std::optional<int64_t> footprint = axesFootprintBytes(s, elementType);
   // The loops inside one position of the spanning dimensions should find
   // what it reads in the L1 cache, with room for the output rows and the
   // indices (CpuTarget::reuseFootprintBytes).

@@ -24,6 +24,13 @@ namespace mlir::gather::lowering {
 SmallVector<int64_t> outerLoopOrder(const LoweringState &s, int64_t numLoops,
                                     Type elementType);
 
+/// Bytes of input that the loops over all non-spanning dimensions read for
+/// one position of the spanning ones, at most: the axes' extent, the
+/// innermost dimension in whole cache lines. nullopt when a size is dynamic
+/// or the product overflows.
+std::optional<int64_t> axesFootprintBytes(const LoweringState &s,
+                                          Type elementType);
+
 /// The innermost output dimension before `blockStart` whose size is not
 /// statically 1 (the order one thread runs the loops in), or nullopt.
 std::optional<int64_t> innermostLoopDimension(ArrayRef<int64_t> outputShape,

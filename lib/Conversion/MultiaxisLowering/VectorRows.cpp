@@ -133,10 +133,15 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
 /// rows loop inside it (an NHWC lookup of (n, c) pairs: pixels, then index
 /// rows): each index row then writes a run of the tile's output rows
 /// instead of one row per pixel, while the tile's pixels stay in cache
-/// for the next index row. W5 of bench/run.py (Zen 3, 2 threads, compiled
-/// alternately with DLTI L1 sizes that give each tile): tiles of 8 pixels
-/// 1.07-1.19x faster than one pixel at a time, tiles of 4 0.80-0.93x.
-/// Tiles divide the dimension (static sizes); none below 2.
+/// for the next index row. A pixel counts its reads a line each, at most
+/// the lines of the input slice they range over (axesFootprintBytes: W5x64's
+/// 1024 reads a pixel fall in 128 lines). The tile is the largest divisor
+/// of the dimension (static sizes) within the budget
+/// (CpuTarget::offsetTileFootprintBytes), none below 2. W5 and W5x64 of
+/// bench/run.py compiled alternately with the tiles of 8 and others (Zen 1,
+/// 2 threads): 4 0.83-0.94x as fast, 14 1.02-1.07x, 28 1.05-1.10x, 56
+/// 1.08x; W5x64 with 8 1.18x as fast as one pixel at a time
+/// (docs/Lowering.md).
 static void planOffsetTableTile(const LoweringState &s,
                                 RankedTensorType outputType,
                                 VectorRowsPlan &plan) {
@@ -144,15 +149,18 @@ static void planOffsetTableTile(const LoweringState &s,
   if (!loop || !loop->innerLoops ||
       s.indicesUnitStatic[loop->dim] != std::optional<bool>(true))
     return;
-  // Each read counted as a line of its own.
   int64_t pixelBytes;
   if (llvm::MulOverflow(loop->reads, s.target.cacheLineBytes, pixelBytes))
     return;
+  std::optional<int64_t> slice = axesFootprintBytes(
+      s, cast<RankedTensorType>(s.op.getInput().getType()).getElementType());
+  if (slice && *slice > 0)
+    pixelBytes = std::min(pixelBytes, *slice);
   int64_t pixels = s.target.offsetTileFootprintBytes() / pixelBytes;
   int64_t size = outputType.getDimSize(loop->dim);
-  int64_t rows = 1;
-  while (2 * rows <= pixels && size % (2 * rows) == 0)
-    rows *= 2;
+  int64_t rows = std::min(pixels, size);
+  while (rows > 1 && size % rows != 0)
+    --rows;
   if (rows < 2)
     return;
   plan.tileDim = loop->dim;

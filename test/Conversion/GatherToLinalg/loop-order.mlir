@@ -5,13 +5,15 @@
 // that the inner loops read for one position of the outer ones fits L1
 // (16 KiB: the axes' extent, the innermost dimension in whole lines). An
 // NHWC lookup of (n, c) pairs: every pixel (h, w) is read by all 3 index
-// rows in a row, 4 images x 64 bytes.
+// rows in a row, 4 images x 64 bytes. (The 5 columns then go in one tile,
+// which each index row walks: offset-table-tiles.mlir.)
 // CHECK-LABEL: func.func @pixels_outermost
-// CHECK:         scf.forall (%[[H:.*]], %[[W:.*]], %[[R:.*]]) in (6, 5, 3)
-// CHECK:           tensor.extract_slice %{{.*}}[%[[R]], %[[H]], %[[W]], 0] [1, 1, 1, 4]
-// CHECK:           scf.for
-// CHECK:             tensor.extract %{{.*}}[%[[R]], %{{.*}}, %{{.*}}, %{{.*}}] : tensor<3x1x1x4xindex>
-// CHECK:         tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[R]], %[[H]], %[[W]], 0] [1, 1, 1, 4]
+// CHECK:         scf.forall (%[[H:.*]], %[[R:.*]]) in (6, 3)
+// CHECK:           tensor.extract_slice %{{.*}}[%[[R]], %[[H]], 0, 0] [1, 1, 5, 4]
+// CHECK:           scf.for %[[W:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:             scf.for
+// CHECK:               tensor.extract %{{.*}}[%[[R]], %{{.*}}, %{{.*}}, %{{.*}}] : tensor<3x1x1x4xindex>
+// CHECK:         tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[R]], %[[H]], 0, 0] [1, 1, 5, 4]
 func.func @pixels_outermost(%input: tensor<4x6x5x8xf32>, %indices: tensor<3x1x1x8xi64>) -> tensor<3x6x5x4xf32> {
   %init = tensor.empty() : tensor<3x6x5x4xf32>
   %0 = gather.multiaxis %input[%indices] axes = [0, 3] into %init : tensor<4x6x5x8xf32>, tensor<3x1x1x8xi64> into tensor<3x6x5x4xf32>

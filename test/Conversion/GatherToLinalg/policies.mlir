@@ -231,8 +231,9 @@ func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %init_0: 
 // (401408 elements) reuses each of the 128 coordinate pairs 3136 times, so
 // the policy is applied once per pair into a table of linear offsets
 // (n * 56*56*64 + c). The pixels (h, w) are the outer loops and the index
-// rows the inner one, the columns in tiles of 8 (offset-table-tiles.mlir):
-// all 8 rows read a tile's pixels while they are in cache. Each output row
+// rows the inner one, the columns in tiles of 8 (offset-table-tiles.mlir;
+// 8 pixels fill half of a 128 KiB L2, DLTI): all 8 rows read a tile's
+// pixels while they are in cache. Each output row
 // then reads its 16 offsets, adds its pixel's offset and loads one element
 // each.
 // CHECK-LABEL: func.func @two_axes
@@ -272,10 +273,13 @@ func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %init_0: 
 // CHECK:               %[[VALUE:.*]] = tensor.extract %[[FLAT]][%[[ADDR]]] : tensor<6422528xf32>
 // CHECK-NOT:           arith.minsi
 // CHECK:               tensor.insert %[[VALUE]] into %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[J]]]
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 131072 : i64>>} {
 func.func @two_axes(%input: tensor<32x56x56x64xf32>, %indices: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
   %init_0 = tensor.empty() : tensor<8x56x56x16xf32>
   %0 = gather.multiaxis %input[%indices] axes = [0, 3] out_of_bounds = clamp into %init_0 : tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x56x16xf32>
   return %0 : tensor<8x56x56x16xf32>
+}
+
 }
 
 // -----

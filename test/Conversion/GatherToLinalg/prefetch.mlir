@@ -245,7 +245,8 @@ func.func @all_dynamic_rows_prefetch(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %
 // iterations later. Each iteration (a pixel) reads 8 x 16 elements, counted
 // as 128 lines: 1 pixel ahead (64 elements), the row base clamped to the
 // last pixel's (55 * 3584 + 55 * 64). The pixels go in tiles of 8
-// (offset-table-tiles.mlir), each pixel of a tile at its own row base.
+// (offset-table-tiles.mlir; a 128 KiB L2, DLTI), each pixel of a tile at
+// its own row base.
 // CHECK-LABEL: func.func @offset_table_rows_prefetch_next_pixel
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // CHECK-DAG:     %[[MAXBASE:.*]] = arith.constant 200640 : index
@@ -265,10 +266,13 @@ func.func @all_dynamic_rows_prefetch(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %
 // CHECK:               %[[PAT:.*]] = arith.addi %[[ENTRY]], %[[PBASE]] : index
 // CHECK:               memref.prefetch %[[BUF]][%[[PAT]]], read, locality<3>, data
 // CHECK:               tensor.extract %[[FLAT]][%[[AT]]]
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 131072 : i64>>} {
 func.func @offset_table_rows_prefetch_next_pixel(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
   %e = tensor.empty() : tensor<8x56x56x16xf32>
   %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x56x16xf32>
   return %r : tensor<8x56x56x16xf32>
+}
+
 }
 
 // -----
