@@ -13,7 +13,7 @@
 //              reads, 128 cache lines ahead; for W3 the next table row
 //              while the current one is gathered; for W5 each read's
 //              offset in the next pixel (not on Zen 1), and its pixels in
-//              tiles of 8.
+//              tiles as compiled.
 //              W8 has none (as compiled), but resolves a chunk of offsets
 //              before its loads where the compiled code does;
 //   checked prefetch: checked, with the same prefetch (what the compiled
@@ -450,15 +450,24 @@ struct Workloads {
     // The prefetch variants do what the compiled code does: each read also
     // prefetches its offset in the next pixel (the last pixel's at the
     // end; not for Zen 1, as the compiled code plans for it: CpuTarget's
-    // prefetchOffsetTables), and W5's pixels go in tiles of 8, each index
-    // row walking the tile (W5x64's 1024 reads a pixel: one pixel at a
-    // time); the other variants one pixel at a time.
+    // prefetchOffsetTables), and the pixels go in tiles, each index row
+    // walking the tile, of as many pixels as the compiled code takes
+    // (CpuTarget's offsetTileFootprintBytes: the pixels' reads, a line each
+    // but at most the 128 lines of a pixel's channel rows, within half the
+    // L2; the largest such count that divides the columns); the other
+    // variants one pixel at a time.
 #ifdef __znver1__
     constexpr bool Prefetch = false;
 #else
     constexpr bool Prefetch = prefetches(M);
 #endif
-    constexpr int64_t T = prefetches(M) && R * P <= 128 ? 8 : 1;
+    int64_t T = 1;
+    if (prefetches(M)) {
+      int64_t pixelBytes = std::min<int64_t>(R * P * 64, N * C * 4);
+      T = std::min<int64_t>(W, hostL2Bytes() / 2 / pixelBytes);
+      while (T > 1 && W % T != 0)
+        --T;
+    }
 #pragma omp parallel for
     for (int64_t h = 0; h < H; ++h)
       for (int64_t x0 = 0; x0 < W; x0 += T)
@@ -473,6 +482,49 @@ struct Workloads {
             }
           }
     return !bad;
+  }
+
+  // W5's memory floor (bench/paired.py): each cache line any (n, c) pair
+  // reads in a pixel (the distinct (n, c / 16) of all pairs, the same for
+  // every pixel) loaded once, and every output element stored. A correct
+  // call of any code moves at least these bytes; this one does nothing else
+  // (no gather: the loads' bits are summed as integers, and the stores write
+  // the sums). Forms: a pixel at a time, with or without each line's load
+  // prefetching that line in the next pixel, or tiles of T pixels (each
+  // line loaded for the tile's pixels in turn, then each index row's run of
+  // outputs stored), since the fastest order of the loads differs by CPU.
+  template <int64_t R, int64_t T, bool Prefetch>
+  void W5Floor(const char *name) {
+    const int64_t N = 32, H = 56, W = 56, C = 64, P = 16, LineFloats = 16;
+    const uint32_t *data = reinterpret_cast<const uint32_t *>(
+        loadData<float>(dir + "/" + name + "_data.bin", N * H * W * C));
+    const int64_t *idx =
+        loadIndices<int64_t>(dir + "/" + name + "_idx.bin", R * P * 2);
+    int64_t line[R * P];
+    for (int64_t k = 0; k < R * P; ++k)
+      line[k] = wrap(idx[2 * k], N) * H * W * C +
+                wrap(idx[2 * k + 1], C) / LineFloats * LineFloats;
+    std::sort(line, line + R * P);
+    const int64_t L = std::unique(line, line + R * P) - line;
+#pragma omp parallel for
+    for (int64_t h = 0; h < H; ++h)
+      for (int64_t x0 = 0; x0 < W; x0 += T) {
+        const int64_t t = std::min(T, W - x0);
+        const uint32_t *pixel = &data[(h * W + x0) * C];
+        const uint32_t *ahead = &data[std::min(h * W + x0 + 1, H * W - 1) * C];
+        uint32_t sum[T] = {};
+        for (int64_t l = 0; l < L; ++l) {
+          if (Prefetch)
+            __builtin_prefetch(ahead + line[l]);
+          for (int64_t x = 0; x < t; ++x)
+            sum[x] += pixel[x * C + line[l]];
+        }
+        for (int64_t r = 0; r < R; ++r)
+          for (int64_t x = 0; x < t; ++x)
+            for (int64_t p = 0; p < P; ++p)
+              out[((r * H + h) * W + x0 + x) * P + p] =
+                  static_cast<float>(sum[x]);
+      }
   }
 };
 
@@ -591,6 +643,32 @@ int baseline_call(int mode) {
     return 1;
   }
   return runWorkload(*library, libraryWorkload, mode);
+}
+// One call of the workload's memory floor (W5, W5x64: Workloads::W5Floor)
+// in form `form`: 0 a pixel at a time, 1 the same with prefetch, 2 tiles of
+// 8 pixels, 3 tiles of 28. 1: done, 0: the workload has no floor or no
+// such form.
+int baseline_floor(int form) {
+  auto call = [&](auto rows) {
+    constexpr int64_t R = decltype(rows)::value;
+    const char *name = R == 8 ? "W5" : "W5x64";
+    if (form == 0)
+      library->W5Floor<R, 1, false>(name);
+    else if (form == 1)
+      library->W5Floor<R, 1, true>(name);
+    else if (form == 2)
+      library->W5Floor<R, 8, false>(name);
+    else if (form == 3)
+      library->W5Floor<R, 28, false>(name);
+    else
+      return 0;
+    return 1;
+  };
+  if (libraryWorkload == "W5")
+    return call(std::integral_constant<int64_t, 8>());
+  if (libraryWorkload == "W5x64")
+    return call(std::integral_constant<int64_t, 64>());
+  return 0;
 }
 // The output of the last call.
 const void *baseline_output() {

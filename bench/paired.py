@@ -24,6 +24,13 @@ whose data fits the L3 cache (W3, W8: 24-80 MB of it in a 32 MiB L3) ran
         [--only W1,W3] [--target native|x86-64-v3|CPU]
         [--libomp /usr/lib/llvm-22/lib/libomp.so.5] [--torch]
 
+For W5 and W5x64 the turns also time the memory floor (baseline.cpp's
+W5Floor, in each of its forms): the lines the call must read, each loaded
+once, and the output stored, with no gather. A second table gives its
+fastest form's time, floor / gather and torch / floor: while the gather is
+no faster than the floor, torch / gather cannot exceed torch / floor on
+this machine (the floor writes in place; torch there allocates).
+
 --torch adds torch, in the same turns. Its strongest form: where torch
 writes into a given tensor (index_select and gather with out=: W1, W2,
 W1i32, W1f16, W7, W3; W1's negative indices wrapped before the turns, since
@@ -61,6 +68,8 @@ import run  # noqa: E402
 
 # baseline_call's modes, in its order; mode len(CPP) is the memcpy reference.
 CPP = ("C++ unchecked", "C++ checked", "C++ prefetch", "C++ checked prefetch")
+# baseline_floor's forms, in its order.
+FLOOR_FORMS = ("pixels", "pixels, prefetch", "tiles of 8", "tiles of 28")
 
 
 def build_library(work, target, libomp):
@@ -184,11 +193,13 @@ def main():
                                       ctypes.c_void_p, ctypes.c_void_p]
         lib.baseline_call.argtypes = [ctypes.c_int]
         lib.baseline_output.restype = ctypes.c_void_p
+        lib.baseline_floor.argtypes = [ctypes.c_int]
         torch_columns = " torch form | torch (ms) | torch / gather |" if torch else ""
         print("| workload | gather (ms) | fastest C++ / gather | "
               + " | ".join(f"{c} / gather" for c in CPP) + " | memcpy / gather |"
               + torch_columns)
         print("| --- | ---: | ---: |" + " ---: |" * (len(CPP) + 1 + (3 if torch else 0)))
+        floors = []
         for name, w in run.workloads(np.random.default_rng(0)).items():
             if name == "W6" or (args.only and name not in args.only.split(",")):
                 continue
@@ -240,6 +251,14 @@ def main():
                         sys.exit(f"{name}: compiled result differs from numpy (allocating call)")
                     torch_form = "alloc"
                     calls += [lambda: gather(data, idx), torch_fn]
+            torch_at = len(calls) - 1
+            # The memory floor in each of its forms, where baseline.cpp has
+            # one (it writes the output, but no gather's values).
+            floor_at = len(calls)
+            form = 0
+            while form < len(FLOOR_FORMS) and lib.baseline_floor(form):
+                calls.append(lambda f=form: lib.baseline_floor(f))
+                form += 1
             for call, who in checked:  # (the C++ loops' first call reads the data)
                 run_and_check(call, who, "before the turns")
             times = time_in_turns(calls, args.calls, args.warm)
@@ -259,7 +278,7 @@ def main():
                 if torch_form:
                     # Against the bound call (out=) or the allocating one.
                     a = g if torch_form == "out=" else times[len(CPP) + 2]
-                    t = times[-1]
+                    t = times[torch_at]
                     m, lo, hi = quartiles([t[k] / a[k] for k in range(len(a))])
                     form = torch_form if torch_form == "out=" else (
                         f"alloc (gather {statistics.median(a) * 1e3:.3f} ms)")
@@ -268,6 +287,28 @@ def main():
             print(f"| {name} | {statistics.median(g) * 1e3:.3f} | "
                   + " | ".join(f"{m:.2f} [{lo:.2f}, {hi:.2f}]"
                                for m, lo, hi in [cells[fastest]] + cells) + " |" + extra)
+            if len(calls) > floor_at:
+                # The fastest form of the floor (lowest median).
+                fastest = min(range(floor_at, len(calls)),
+                              key=lambda c: statistics.median(times[c]))
+                f = times[fastest]
+                row = (f"| {name} | {FLOOR_FORMS[fastest - floor_at]} "
+                       f"| {statistics.median(f) * 1e3:.3f} | "
+                       + "{:.2f} [{:.2f}, {:.2f}]".format(
+                           *quartiles([f[k] / g[k] for k in range(len(g))])))
+                if torch_form:
+                    row += " | {:.2f} [{:.2f}, {:.2f}]".format(
+                        *quartiles([times[torch_at][k] / f[k] for k in range(len(g))]))
+                floors.append(row + " |")
+    if floors:
+        print("\nThe memory floor (baseline.cpp's W5Floor: each needed line of every pixel "
+              "loaded once, the output stored; its fastest form), "
+              "in the same turns; torch / floor bounds torch / gather from above while the "
+              "gather is no faster than the floor:")
+        print("| workload | fastest form | floor (ms) | floor / gather |"
+              + (" torch / floor |" if torch else ""))
+        print("| --- | --- | ---: | ---: |" + (" ---: |" if torch else ""))
+        print("\n".join(floors))
     return 0
 
 
