@@ -137,9 +137,9 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
 /// the lines of the input slice they range over (axesFootprintBytes: W5x64's
 /// 1024 reads a pixel fall in 128 lines). The tile is the largest divisor
 /// of the dimension (static sizes) within the budget
-/// (CpuTarget::offsetTileFootprintBytes), none below 2. W5 and W5x64 of
-/// bench/run.py compiled alternately with the tiles of 8 and others (Zen 1,
-/// 2 threads): 4 0.83-0.94x as fast, 14 1.02-1.07x, 28 1.05-1.10x, 56
+/// (CpuTarget::offsetTileFootprintBytes), none below 2 and at most 4096. W5 and
+/// W5x64 of bench/run.py compiled alternately with the tiles of 8 and others
+/// (Zen 1, 2 threads): 4 0.83-0.94x as fast, 14 1.02-1.07x, 28 1.05-1.10x, 56
 /// 1.08x; W5x64 with 8 1.18x as fast as one pixel at a time
 /// (docs/Lowering.md).
 static void planOffsetTableTile(const LoweringState &s,
@@ -158,7 +158,10 @@ static void planOffsetTableTile(const LoweringState &s,
     pixelBytes = std::min(pixelBytes, *slice);
   int64_t pixels = s.target.offsetTileFootprintBytes() / pixelBytes;
   int64_t size = outputType.getDimSize(loop->dim);
-  int64_t rows = std::min(pixels, size);
+  // At most kMaxTileRows, which bounds the search for a divisor (a DLTI L2
+  // may be a TiB): tiles gain little past a few dozen pixels.
+  constexpr int64_t kMaxTileRows = 4096;
+  int64_t rows = std::min({pixels, size, kMaxTileRows});
   while (rows > 1 && size % rows != 0)
     --rows;
   if (rows < 2)

@@ -142,3 +142,34 @@ func.func @prime_columns_no_tiles(%d: tensor<32x56x13x64xf32>, %i: tensor<8x1x1x
   return %r : tensor<8x56x13x16xf32>
 }
 }
+
+// -----
+
+// A 1 TiB L2 (DLTI) would leave room for 2^33 pixels: tiles stop at 4096,
+// which bounds the search for a divisor.
+// CHECK-LABEL: func.func @tile_at_most_4096
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (2, 2, 8)
+// CHECK:           tensor.extract_slice {{.*}} [1, 1, 4096, 16]
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 1099511627776 : i64>>} {
+func.func @tile_at_most_4096(%d: tensor<32x2x8192x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x2x8192x16xf32> {
+  %e = tensor.empty() : tensor<8x2x8192x16xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x2x8192x64xf32>, tensor<8x1x1x32xi64> into tensor<8x2x8192x16xf32>
+  return %r : tensor<8x2x8192x16xf32>
+}
+}
+
+// -----
+
+// The same L2 and 2^31 - 1 columns (a prime): no divisor from 2 to 4096, no
+// tiles, found in at most 4096 steps.
+// CHECK-LABEL: func.func @prime_beyond_4096_no_tiles
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (2, 2147483647, 8)
+// CHECK-NOT:     tensor.insert_slice
+// CHECK:         return
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 1099511627776 : i64>>} {
+func.func @prime_beyond_4096_no_tiles(%d: tensor<32x2x2147483647x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x2x2147483647x16xf32> {
+  %e = tensor.empty() : tensor<8x2x2147483647x16xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x2x2147483647x64xf32>, tensor<8x1x1x32xi64> into tensor<8x2x2147483647x16xf32>
+  return %r : tensor<8x2x2147483647x16xf32>
+}
+}
