@@ -2,11 +2,13 @@
 // Whether offset-table rows pay for software prefetch on this CPU: the
 // measurement behind CpuTarget::prefetchOffsetTables. W5's loop of
 // bench/run.py (NHWC 32x56x56x64 f32 image, 8 index rows of 16 random
-// (n, c) pairs resolved into offsets first, output 8x56x56x16) in five
+// (n, c) pairs resolved into offsets first, output 8x56x56x16) in seven
 // forms, each as the compiled code or baseline.cpp writes it: pixels in
 // tiles of 8 with each index row walking the tile, prefetching each read's
-// offset one pixel ahead, one tile ahead, or not at all; and one pixel at
-// a time with and without the prefetch one pixel ahead. The image is
+// offset one pixel ahead, one tile ahead, or not at all; tiles of 28 (what
+// a 512 KiB L2 gives, CpuTarget::offsetTileFootprintBytes) with and
+// without the prefetch one pixel ahead; and one pixel at a time with and
+// without it. The image is
 // 64-byte aligned (numpy's arrays are not always: more lines a pixel);
 // 64 MiB are read between calls so that every call finds the image in
 // memory, as in bench/run.py. Calls alternate form by form; each output is
@@ -58,6 +60,8 @@ const Form kForms[] = {
     {"tiles of 8, no prefetch", gather<8, 0>},
     {"tiles of 8, prefetch 1 pixel ahead", gather<8, 1>},
     {"tiles of 8, prefetch 1 tile ahead", gather<8, 8>},
+    {"tiles of 28, no prefetch", gather<28, 0>},
+    {"tiles of 28, prefetch 1 pixel ahead", gather<28, 1>},
     {"pixel at a time, no prefetch", gather<1, 0>},
     {"pixel at a time, prefetch 1 pixel ahead", gather<1, 1>}};
 constexpr int kNumForms = sizeof(kForms) / sizeof(kForms[0]);
