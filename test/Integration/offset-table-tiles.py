@@ -3,7 +3,8 @@
 # lookup of (n, c) pairs with the L2 size set by DLTI so that the tiles hold
 # 4, 8 and 16 pixels of 16 columns (the budget taken by the reads, or by the
 # lines of the image slice where they are fewer), 6 of 12 and 2 of 14 (the
-# largest divisor within the budget), and none of 13 columns, under every
+# largest divisor within the budget), none of 13 columns and at most 4096
+# of 8192 (the cap, once, without prefetch), under every
 # policy with negative and out-of-range indices, an invalid index under
 # `error`, f16 elements, and a tile that spans the whole row.
 # Every case runs twice: with the prefetch of each read's offset ahead and
@@ -14,7 +15,7 @@
 # was meant to, and prefetches or not as described.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: offset-table-tiles: 28 passed, 0 failed
+# CHECK: offset-table-tiles: 29 passed, 0 failed
 import re
 import subprocess
 import sys
@@ -114,4 +115,12 @@ bad[3, 0, 0, 31] = 64
 case("tiles_error_invalid", 32768, 4, image, bad)
 # f16: the slice is 32 lines, fewer than the 64 reads.
 case("tiles_f16", 32768, 8, image.astype(np.float16), pairs_for(4), ety="f16")
+# A 1 TiB L2 would take all 8192 columns: tiles stop at 4096. (Such an L2
+# also takes no prefetch, which needs an input of the L2's size: one run.)
+# 2 images of 2 x 8192 pixels, 16 channels.
+capped = np.stack([rng.integers(0, 2, (4, 16)), rng.integers(0, 16, (4, 16))],
+                  axis=-1).reshape(4, 1, 1, 32)
+case_once("tiles_of_4096_capped", 1 << 40, 0, 4096,
+          rng.standard_normal((2, 2, 8192, 16)).astype(np.float32), capped,
+          "f32", "error", "wrap")
 print(f"offset-table-tiles: {passed} passed, {failed} failed")
