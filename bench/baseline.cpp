@@ -644,10 +644,16 @@ int baseline_call(int mode) {
   }
   return runWorkload(*library, libraryWorkload, mode);
 }
+// The memory floor's forms (Workloads::W5Floor), in baseline_floor's order.
+static const char *const kFloorForms[] = {"pixels", "pixels, prefetch",
+                                          "tiles of 8", "tiles of 28"};
+// The name of the memory floor's form `form`, or null past the last.
+const char *baseline_floor_name(int form) {
+  return form >= 0 && form < 4 ? kFloorForms[form] : nullptr;
+}
 // One call of the workload's memory floor (W5, W5x64: Workloads::W5Floor)
-// in form `form`: 0 a pixel at a time, 1 the same with prefetch, 2 tiles of
-// 8 pixels, 3 tiles of 28. 1: done, 0: the workload has no floor or no
-// such form.
+// in form `form` (baseline_floor_name). 1: done, 0: the workload has no
+// floor or no such form.
 int baseline_floor(int form) {
   auto call = [&](auto rows) {
     constexpr int64_t R = decltype(rows)::value;

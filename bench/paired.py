@@ -68,8 +68,6 @@ import run  # noqa: E402
 
 # baseline_call's modes, in its order; mode len(CPP) is the memcpy reference.
 CPP = ("C++ unchecked", "C++ checked", "C++ prefetch", "C++ checked prefetch")
-# baseline_floor's forms, in its order.
-FLOOR_FORMS = ("pixels", "pixels, prefetch", "tiles of 8", "tiles of 28")
 
 
 def build_library(work, target, libomp):
@@ -194,6 +192,8 @@ def main():
         lib.baseline_call.argtypes = [ctypes.c_int]
         lib.baseline_output.restype = ctypes.c_void_p
         lib.baseline_floor.argtypes = [ctypes.c_int]
+        lib.baseline_floor_name.argtypes = [ctypes.c_int]
+        lib.baseline_floor_name.restype = ctypes.c_char_p
         torch_columns = " torch form | torch (ms) | torch / gather |" if torch else ""
         print("| workload | gather (ms) | fastest C++ / gather | "
               + " | ".join(f"{c} / gather" for c in CPP) + " | memcpy / gather |"
@@ -255,10 +255,11 @@ def main():
             # The memory floor in each of its forms, where baseline.cpp has
             # one (it writes the output, but no gather's values).
             floor_at = len(calls)
-            form = 0
-            while form < len(FLOOR_FORMS) and lib.baseline_floor(form):
-                calls.append(lambda f=form: lib.baseline_floor(f))
-                form += 1
+            floor_forms = []
+            while (lib.baseline_floor_name(len(floor_forms))
+                   and lib.baseline_floor(len(floor_forms))):
+                calls.append(lambda f=len(floor_forms): lib.baseline_floor(f))
+                floor_forms.append(lib.baseline_floor_name(len(floor_forms)).decode())
             for call, who in checked:  # (the C++ loops' first call reads the data)
                 run_and_check(call, who, "before the turns")
             times = time_in_turns(calls, args.calls, args.warm)
@@ -289,10 +290,10 @@ def main():
                                for m, lo, hi in [cells[fastest]] + cells) + " |" + extra)
             if len(calls) > floor_at:
                 # The fastest form of the floor (lowest median).
-                fastest = min(range(floor_at, len(calls)),
-                              key=lambda c: statistics.median(times[c]))
-                f = times[fastest]
-                row = (f"| {name} | {FLOOR_FORMS[fastest - floor_at]} "
+                best = min(range(floor_at, len(calls)),
+                           key=lambda c: statistics.median(times[c]))
+                f = times[best]
+                row = (f"| {name} | {floor_forms[best - floor_at]} "
                        f"| {statistics.median(f) * 1e3:.3f} | "
                        + "{:.2f} [{:.2f}, {:.2f}]".format(
                            *quartiles([f[k] / g[k] for k in range(len(g))])))
