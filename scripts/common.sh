@@ -9,7 +9,7 @@ BUILD="${GATHER_BUILD_DIR:-$ROOT/build}"
 LLVM_PREFIX=/usr/lib/llvm-22
 
 GATHER_PACKAGES=(cmake ninja-build g++ libmlir-22-dev mlir-22-tools llvm-22-dev
-  llvm-22-tools libomp-22-dev python3-numpy python3-onnx python3-psutil libonnx-testdata)
+  llvm-22-tools libomp-22-dev libpython3-dev python3-numpy python3-onnx python3-psutil libonnx-testdata)
 
 install_missing_packages() {
   local missing=()

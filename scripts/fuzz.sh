@@ -26,9 +26,9 @@ while [ $# -gt 0 ]; do
 done
 
 if [ ! -x "$BUILD/bin/gather-opt" ] || [ ! -f "$BUILD/build.ninja" ]; then
-  build_gather gather-opt gather-run gather_runtime GatherCAPI
+  build_gather gather-opt gather-run gather_runtime GatherCAPI gather-python
 else
-  ninja -C "$BUILD" gather-opt gather-run gather_runtime GatherCAPI
+  ninja -C "$BUILD" gather-opt gather-run gather_runtime GatherCAPI gather-python
 fi
 
 failures_dir="$BUILD/fuzz-failures"

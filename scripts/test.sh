@@ -4,7 +4,7 @@
 # Usage: scripts/test.sh [extra lit arguments, e.g. -v or --filter=infer]
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-build_gather gather-opt gather-run gather_runtime gather_gpu_runtime GatherPlugin GatherCAPI gather-capi-test gather_fake_cuda_driver mlir-doc
+build_gather gather-opt gather-run gather_runtime gather_gpu_runtime GatherPlugin GatherCAPI gather-python gather-capi-test gather_fake_cuda_driver mlir-doc
 echo "== running check-gather"
 log="$(mktemp)"
 status=0

@@ -1,5 +1,6 @@
 # -*- Python -*-
 import ctypes
+import glob
 import os
 import shutil
 
@@ -44,6 +45,10 @@ llvm_config.with_environment("PYTHONPATH", os.path.join(config.gather_src_root, 
 # one python/gather/jit.py would find (build/ of the checkout): a sanitized
 # build in another directory tests its own library.
 config.environment["GATHER_CAPI_LIBRARY"] = os.path.join(config.gather_lib_dir, "libGatherCAPI.so")
+# python/gather/jit.py's C call, where the build has it (Python's headers
+# found: lib/Bindings/Python).
+if glob.glob(os.path.join(config.gather_lib_dir, "_gather_fastcall.*so")):
+    config.available_features.add("python-fastcall")
 
 # A sanitized build (-DGATHER_SANITIZE=...): every process that may load one
 # of our shared libraries gets the ASan runtime first; leaks of the

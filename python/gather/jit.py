@@ -14,10 +14,16 @@ GatherError; nothing aborts the interpreter.
 The library is found through $GATHER_CAPI_LIBRARY (a file), else in an
 install prefix (PREFIX/lib/libGatherCAPI.so next to PREFIX/python/gather),
 else in the build tree of the sources this package is in
-(build/lib/libGatherCAPI.so).
+(build/lib/libGatherCAPI.so). Calls go through _gather_fastcall, a C
+module next to that library, where it was built (lib/Bindings/Python) and
+$GATHER_PYTHON_FASTCALL is not 0: one C call instead of the ctypes path,
+which stays for what the C module does not take (lists, strided arrays,
+other dtypes: converted or refused with the messages here).
 """
 
 import ctypes
+import importlib.machinery
+import importlib.util
 import math
 import os
 import threading
@@ -46,6 +52,7 @@ _INDEX_DTYPES = {np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32), np.d
 
 _lib = None
 _lib_lock = threading.Lock()
+_fastcall = None  # the _gather_fastcall module beside _lib, if any
 
 
 def _library():
@@ -62,6 +69,7 @@ def _library():
             raise GatherError("libGatherCAPI.so not found: build it (scripts/test.sh) or set "
                               "GATHER_CAPI_LIBRARY")
         lib = ctypes.CDLL(os.path.abspath(path))
+        _load_fastcall(os.path.dirname(os.path.abspath(path)))
         c_char_p, c_int, c_int64, c_size_t, c_void_p = (ctypes.c_char_p, ctypes.c_int, ctypes.c_int64,
                                                         ctypes.c_size_t, ctypes.c_void_p)
         lib.gatherProgramDestroy.argtypes = [c_void_p]
@@ -103,6 +111,33 @@ def _library():
         lib.gatherFree.argtypes = [c_void_p]
         _lib = lib
         return lib
+
+
+def _load_fastcall(directory):
+    """Imports _gather_fastcall from `directory` (the C API library's), if
+    built there for this interpreter and not turned off."""
+    global _fastcall
+    if os.environ.get("GATHER_PYTHON_FASTCALL", "1") == "0":
+        return
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = os.path.join(directory, "_gather_fastcall" + suffix)
+        if os.path.exists(path):
+            spec = importlib.util.spec_from_file_location("_gather_fastcall", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            _fastcall = module
+            return
+
+
+def uses_fastcall():
+    """Whether calls go through the C module _gather_fastcall."""
+    _library()
+    return _fastcall is not None
+
+
+# Element types as numpy kinds and item sizes (the fast call's checks).
+_KIND_AND_SIZE = {"f16": ("f", 2), "f32": ("f", 4), "f64": ("f", 8), "i1": ("b", 1),
+                  "i8": ("i", 1), "i16": ("i", 2), "i32": ("i", 4), "i64": ("i", 8)}
 
 
 class _Options(ctypes.Structure):
@@ -153,8 +188,8 @@ class Program:
             raise GatherError(error.value.decode(errors="replace"))
         self._lib, self._handle = lib, handle
         self.destination_entries = bool(destination_entries)
-        self._read_signature()
         self._lock = threading.Lock()
+        self._read_signature()
         # A run's error message, written under the lock (one buffer per
         # program instead of one per call).
         self._error = ctypes.create_string_buffer(4096)
@@ -169,6 +204,18 @@ class Program:
         self.results = [(lib.gatherProgramResultElementType(handle, i).decode(),
                          lib.gatherProgramResultRank(handle, i))
                         for i in range(lib.gatherProgramNumResults(handle))]
+        self._fast = None
+        if _fastcall is not None:
+            try:
+                address = lambda f: ctypes.cast(f, ctypes.c_void_p).value
+                self._fast = _fastcall.Caller(
+                    handle, address(lib.gatherProgramRun), address(lib.gatherProgramRunInto),
+                    address(lib.gatherFree), self._lock, GatherError,
+                    tuple(_KIND_AND_SIZE[e] + (s,) for e, s in self.inputs),
+                    tuple(_KIND_AND_SIZE[e] + ((-1,) * rank, np.dtype(_MLIR_TO_NUMPY[e]))
+                          for e, rank in self.results))
+            except (KeyError, ValueError):  # (beyond the fast call: the plain one)
+                self._fast = None
 
     def select(self, entry):
         """Makes `entry`, another public function of the same module, the
@@ -189,6 +236,7 @@ class Program:
 
     def __del__(self):
         handle = getattr(self, "_handle", None)
+        self._fast = None
         if handle:
             self._lib.gatherProgramDestroy(handle)
             self._handle = None
@@ -197,6 +245,12 @@ class Program:
         """Runs the function. `out`: an array (a tuple of arrays for several
         results; the call then returns `out`), C-contiguous and writeable, of each result's dtype and
         shape, which receives the result and is returned."""
+        fast = self._fast
+        if fast is not None:
+            got = (fast.call(arrays, result_dtypes) if out is None
+                   else fast.into(arrays, out, result_dtypes))
+            if got is not NotImplemented:
+                return got
         keep, data, shape_ptrs = self._inputs(arrays)
         n_out = len(self.results)
         if out is not None:

@@ -8,7 +8,10 @@
 # values. Wrong arrays (shape, dtype, rank, layout, read-only, count) are
 # errors that name the output and the dimension, raised before anything is
 # written.
+# Run twice: through the C call (_gather_fastcall) where built, and through
+# the ctypes path alone (GATHER_PYTHON_FASTCALL=0).
 # RUN: env GATHER_CAPI_LIBRARY=%gather_lib/libGatherCAPI.so %python %s | FileCheck %s
+# RUN: env GATHER_CAPI_LIBRARY=%gather_lib/libGatherCAPI.so GATHER_PYTHON_FASTCALL=0 %python %s | FileCheck %s
 # CHECK: ops: 192 cases equal, all written in place
 # CHECK: plain call after out=: equal True, new compilations 0
 # CHECK: out= after a plain call: equal True, programs 1, in place True

@@ -10,7 +10,10 @@
 # A result of 4 MiB or more lies in memory marked for transparent huge pages
 # (the JIT binds the compiled code's malloc to gather_runtime_malloc): the
 # mapping that holds it has the "hg" flag in /proc/self/smaps.
+# Run twice: through the C call (_gather_fastcall) where built, and through
+# the ctypes path alone (GATHER_PYTHON_FASTCALL=0).
 # RUN: env GATHER_CAPI_LIBRARY=%gather_lib/libGatherCAPI.so %python %s | FileCheck %s
+# RUN: env GATHER_CAPI_LIBRARY=%gather_lib/libGatherCAPI.so GATHER_PYTHON_FASTCALL=0 %python %s | FileCheck %s
 # CHECK: own buffer: equal True, writable True, after the program True
 # CHECK: returned argument: equal True, input unchanged True
 # CHECK: one value twice: equal True, independent True
