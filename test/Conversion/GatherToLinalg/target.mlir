@@ -22,15 +22,22 @@ func.func @element_rows(%d: tensor<8x100xf32>, %i: tensor<8x32xi32>) -> tensor<8
 // -----
 
 // Block rows under a page: copied in chunks of eight vector registers
-// (512 bytes with AVX-512, 256 with AVX2), a register at a time, then the
-// rest: 1000 f32 are 62 registers of 16 and one of 8 with AVX-512, 125
-// of 8 with AVX2.
+// (512 bytes with AVX-512, 256 with AVX2), a register at a time, in a loop
+// over the whole chunks, then the rest: 1000 f32 are 7 chunks of 8
+// registers of 16 and 6 more plus one of 8 with AVX-512; 15 chunks of 8
+// registers of 8 and 5 more with AVX2.
 // DEFAULT-LABEL: func.func @block_rows
-// DEFAULT-COUNT-62: vector.transfer_read {{.*}} vector<16xf32>
+// DEFAULT:         scf.for
+// DEFAULT-COUNT-8:   vector.transfer_read {{.*}} vector<16xf32>
+// DEFAULT:           scf.yield
+// DEFAULT-COUNT-6: vector.transfer_read {{.*}} vector<16xf32>
 // DEFAULT-NEXT:    vector.transfer_read {{.*}} vector<8xf32>
 // DEFAULT-NOT:     vector.transfer_read
 // AVX2-LABEL:    func.func @block_rows
-// AVX2-COUNT-125:  vector.transfer_read {{.*}} vector<8xf32>
+// AVX2:            scf.for
+// AVX2-COUNT-8:      vector.transfer_read {{.*}} vector<8xf32>
+// AVX2:              scf.yield
+// AVX2-COUNT-5:    vector.transfer_read {{.*}} vector<8xf32>
 // AVX2-NOT:        vector.transfer_read
 func.func @block_rows(%d: tensor<100x1000xf32>, %i: tensor<4xi32>) -> tensor<4x1000xf32> {
   %e = tensor.empty() : tensor<4x1000xf32>
