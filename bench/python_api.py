@@ -4,9 +4,10 @@ and both writing into a given array (`out=`, which np.take also takes).
 
 Rows of 768 f32 out of a 50000-row table for results of 4, 24 and 48 MiB;
 the median of 15 calls each, alternating the contenders. The Python
-functions compile one program with dynamic sizes for every shape
-(python/gather/jit.py); with `out=` that program also has the entry that
-writes into the array (gather-destination-entries). np.take with out= and
+functions compile the first result size's sizes, then the number of rows
+dynamic for the other two (python/gather/jit.py); with `out=` the program
+also has the entry that writes into the array
+(gather-destination-entries). np.take with out= and
 its default mode='raise' first gathers into a buffer of its own and then
 copies it ("out is always buffered if mode='raise'"); mode='wrap' writes
 directly but wraps every index (not numpy's indexing), so it is timed too.

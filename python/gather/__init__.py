@@ -2,9 +2,11 @@
 """gather: Python side of the gather MLIR project.
 
 - `gather.block`, `gather.elements`, `gather.nd`, `gather.multiaxis`: run a
-  gather on numpy arrays, compiled once per signature (dtypes, ranks,
-  policy) through libGatherCAPI.so; `gather.compile(mlir_text)` compiles a
-  whole module's function into a callable. Errors raise `gather.GatherError`.
+  gather on numpy arrays, compiled per signature (dtypes, ranks, policy)
+  through libGatherCAPI.so: first for the call's sizes, then once more
+  with the sizes that changed dynamic (`dynamic=True`: all at once);
+  `gather.compile(mlir_text)` compiles a whole module's function into a
+  callable. Errors raise `gather.GatherError`.
 - `gather.reference`: numpy reference semantics of the four ops, written
   from the specification (the Gather Multiaxis proposal and the ONNX operator
   pages), independently of the C++ implementation.

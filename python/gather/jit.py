@@ -3,7 +3,7 @@
 (the C API over the JIT that gather-run uses), with ctypes and numpy only.
 
     import numpy as np, gather
-    out = gather.block(table, ids, axis=0)                       # compiled once per signature
+    out = gather.block(table, ids, axis=0)                       # compiled for these sizes
     f = gather.compile(open("model.mlir").read())                # a whole module
     out = f(data, indices)
 
@@ -31,7 +31,7 @@ import weakref
 
 import numpy as np
 
-from gather.mlir_text import gather_op_text, tensor_type
+from gather.mlir_text import gather_op_text, output_dim_sources, tensor_type
 
 __all__ = ["GatherError", "Program", "compile", "host_vector_bits", "target_description", "block", "elements", "nd", "multiaxis"]
 
@@ -418,8 +418,37 @@ def _policy_text(negative_indices, out_of_bounds):
     return text
 
 
-def _run_op(op, attr_text, result_rank, data, indices, negative_indices, out_of_bounds, device,
-            out=None, static_last_index_dim=False, **shape_args):
+def _specialized(specs, shapes):
+    """Sizes that stay static across `specs` (None: dynamic) and the call's
+    `shapes`: those equal in both."""
+    return tuple(tuple(s if s == g else None for s, g in zip(spec, shape))
+                 for spec, shape in zip(specs, shapes))
+
+
+def _fits(specs, shapes):
+    return all(s is None or s == g for spec, shape in zip(specs, shapes)
+               for s, g in zip(spec, shape))
+
+
+def _output_shape(op, data_spec, indices_spec, **shape_args):
+    """The result's sizes, static where the op's shape rules make them so
+    from the static sizes of the operands (None: dynamic)."""
+    out = []
+    for sources in output_dim_sources(op, len(data_spec), indices_spec, **shape_args):
+        sizes = [(data_spec if operand == "data" else indices_spec)[dim]
+                 for operand, dim, _ in sources]
+        divisor = sources[0][2]
+        if len(sources) == 1:
+            out.append(None if sizes[0] is None else sizes[0] // divisor)
+        elif sizes[0] is not None and sizes[0] != 1:  # a broadcast: indices' unless 1
+            out.append(sizes[0])
+        else:
+            out.append(sizes[1] if sizes[0] == 1 else None)
+    return out
+
+
+def _run_op(op, attr_text, data, indices, negative_indices, out_of_bounds, device,
+            out=None, dynamic=False, **shape_args):
     data, indices = np.asarray(data), np.asarray(indices)
     element = _NUMPY_TO_MLIR.get(data.dtype)
     if element is None:
@@ -427,67 +456,89 @@ def _run_op(op, attr_text, result_rank, data, indices, negative_indices, out_of_
     if indices.dtype not in _INDEX_DTYPES:
         raise GatherError(f"indices dtype {indices.dtype} is not supported (int8, int16, int32, int64)")
     policy = _policy_text(negative_indices, out_of_bounds)
-    # Dynamic sizes: one compilation serves every shape of these ranks.
-    ishape = ["?"] * indices.ndim
-    if static_last_index_dim and indices.ndim:
-        ishape[-1] = str(indices.shape[-1])
+    # Sizes as torch.compile's automatic dynamic shapes: the first call
+    # compiles its own sizes (the lowering plans with them: static row
+    # copies, tiles, streaming stores; every size dynamic made W5 2.6x and
+    # W1 1.5x slower, bench/README.md); a call whose sizes differ compiles
+    # once more with those sizes dynamic, which later calls then share.
+    # A signature compiles at most once per dimension more. `dynamic`:
+    # every size dynamic from the start. (gather.nd's last indices size is
+    # part of the signature: it sets the result's rank.)
+    nd_tuple = indices.shape[-1] if op == "nd" and indices.ndim else None
+    shapes = (data.shape, indices.shape)
     # With out=, the program also has the entry that writes into it. One
     # program per signature serves calls with and without out=: one made
     # for out= runs plain calls through that entry at no extra cost, so it
     # replaces a plain one at the first call with out= (on the CPU; the GPU
     # has no such entry).
     in_place = out is not None and device == "cpu"
-    key = (op, attr_text, policy, element, data.ndim, indices.dtype.str, tuple(ishape), device)
+    key = (op, attr_text, policy, element, data.ndim, indices.dtype.str, indices.ndim, nd_tuple,
+           device, bool(dynamic))
     with _cache_lock:
         program = _cache.get(key)
-        if program is None or (in_place and not program.destination_entries):
-            dt = tensor_type(["?"] * data.ndim, element)
-            it = tensor_type(ishape, _NUMPY_TO_MLIR[indices.dtype])
-            ot = tensor_type(["?"] * result_rank, element)
+        specs = None
+        if program is None:
+            specs = shapes
+        elif not _fits(program.sizes, shapes):
+            specs = _specialized(program.sizes, shapes)
+        elif in_place and not program.destination_entries:
+            specs = program.sizes
+        if specs is not None:
+            if dynamic:
+                specs = tuple((None,) * len(shape) for shape in shapes)
+            if nd_tuple is not None:
+                specs = (specs[0], specs[1][:-1] + (nd_tuple,))
+            dt = tensor_type(specs[0], element)
+            it = tensor_type(specs[1], _NUMPY_TO_MLIR[indices.dtype])
+            ot = tensor_type(_output_shape(op, *specs, **shape_args), element)
             body = gather_op_text(op, "%0", "%data", "%indices", dt, it, ot,
                                   attrs=attr_text + policy, **shape_args)
             text = (f"func.func @main(%data: {dt}, %indices: {it}) -> {ot} {{\n"
                     f"{body}\n  return %0 : {ot}\n}}\n")
-            program = Program(text, device=device, destination_entries=in_place)
+            program = Program(text, device=device,
+                              destination_entries=in_place or (program is not None
+                                                               and program.destination_entries))
+            program.sizes = specs
             _cache[key] = program
     return program(data, indices, result_dtypes=[data.dtype], out=out)
 
 
 def block(data, indices, axis=0, negative_indices="wrap", out_of_bounds="error", device="cpu",
-          out=None):
+          out=None, dynamic=False):
     """ONNX Gather / numpy.take: output shape data[:axis] + indices + data[axis+1:].
     `out` (every op): a C-contiguous array of the result's dtype and shape
-    that receives the result, written by the compiled code itself."""
+    that receives the result, written by the compiled code itself.
+    `dynamic` (every op): compile every size dynamic, one program for all
+    shapes; by default a signature's first call compiles its sizes, and a
+    call with other sizes compiles once more with those sizes dynamic."""
     data, indices = np.asarray(data), np.asarray(indices)
-    return _run_op("block", f"axis = {int(axis)}", data.ndim + indices.ndim - 1, data, indices,
-                   negative_indices, out_of_bounds, device, out=out, axis=int(axis))
+    return _run_op("block", f"axis = {int(axis)}", data, indices, negative_indices, out_of_bounds,
+                   device, out=out, dynamic=dynamic, axis=int(axis))
 
 
 def elements(data, indices, axis=0, negative_indices="wrap", out_of_bounds="error", device="cpu",
-             out=None):
+             out=None, dynamic=False):
     """ONNX GatherElements / torch.gather / numpy.take_along_axis."""
     data = np.asarray(data)
-    return _run_op("elements", f"axis = {int(axis)}", data.ndim, data, indices,
-                   negative_indices, out_of_bounds, device, out=out, axis=int(axis))
+    return _run_op("elements", f"axis = {int(axis)}", data, indices, negative_indices, out_of_bounds,
+                   device, out=out, dynamic=dynamic, axis=int(axis))
 
 
 def nd(data, indices, batch_dims=0, negative_indices="wrap", out_of_bounds="error", device="cpu",
-       out=None):
+       out=None, dynamic=False):
     """ONNX GatherND with batch_dims."""
     data, indices = np.asarray(data), np.asarray(indices)
     if indices.ndim < 1:
         raise GatherError("gather.nd indices need rank >= 1")
-    rank = indices.ndim - 1 + data.ndim - int(batch_dims) - indices.shape[-1]
-    return _run_op("nd", f"batch_dims = {int(batch_dims)}", rank, data, indices,
-                   negative_indices, out_of_bounds, device, out=out,
-                   static_last_index_dim=True, batch_dims=int(batch_dims))
+    return _run_op("nd", f"batch_dims = {int(batch_dims)}", data, indices, negative_indices,
+                   out_of_bounds, device, out=out, dynamic=dynamic, batch_dims=int(batch_dims))
 
 
 def multiaxis(input, indices, axes, negative_indices="wrap", out_of_bounds="error", device="cpu",
-              out=None):
+              out=None, dynamic=False):
     """The Gather Multiaxis proposal's operator: equal ranks, explicit axes,
     coordinates folded into the last indices dimension."""
     input = np.asarray(input)
     axes_text = ", ".join(str(int(a)) for a in axes)
-    return _run_op("multiaxis", f"axes = [{axes_text}]", input.ndim, input, indices,
-                   negative_indices, out_of_bounds, device, out=out, axes=[int(a) for a in axes])
+    return _run_op("multiaxis", f"axes = [{axes_text}]", input, indices, negative_indices,
+                   out_of_bounds, device, out=out, dynamic=dynamic, axes=[int(a) for a in axes])
