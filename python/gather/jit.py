@@ -31,7 +31,7 @@ import weakref
 
 import numpy as np
 
-from gather.mlir_text import gather_op_text, output_dim_sources, tensor_type
+from gather.mlir_text import gather_op_text, output_shape, tensor_type
 
 __all__ = ["GatherError", "Program", "compile", "host_vector_bits", "target_description", "block", "elements", "nd", "multiaxis"]
 
@@ -430,23 +430,6 @@ def _fits(specs, shapes):
                for s, g in zip(spec, shape))
 
 
-def _output_shape(op, data_spec, indices_spec, **shape_args):
-    """The result's sizes, static where the op's shape rules make them so
-    from the static sizes of the operands (None: dynamic)."""
-    out = []
-    for sources in output_dim_sources(op, len(data_spec), indices_spec, **shape_args):
-        sizes = [(data_spec if operand == "data" else indices_spec)[dim]
-                 for operand, dim, _ in sources]
-        divisor = sources[0][2]
-        if len(sources) == 1:
-            out.append(None if sizes[0] is None else sizes[0] // divisor)
-        elif sizes[0] is not None and sizes[0] != 1:  # a broadcast: indices' unless 1
-            out.append(sizes[0])
-        else:
-            out.append(sizes[1] if sizes[0] == 1 else None)
-    return out
-
-
 def _run_op(op, attr_text, data, indices, negative_indices, out_of_bounds, device,
             out=None, dynamic=False, **shape_args):
     data, indices = np.asarray(data), np.asarray(indices)
@@ -490,7 +473,7 @@ def _run_op(op, attr_text, data, indices, negative_indices, out_of_bounds, devic
                 specs = (specs[0], specs[1][:-1] + (nd_tuple,))
             dt = tensor_type(specs[0], element)
             it = tensor_type(specs[1], _NUMPY_TO_MLIR[indices.dtype])
-            ot = tensor_type(_output_shape(op, *specs, **shape_args), element)
+            ot = tensor_type(output_shape(op, *specs, **shape_args), element)
             body = gather_op_text(op, "%0", "%data", "%indices", dt, it, ot,
                                   attrs=attr_text + policy, **shape_args)
             text = (f"func.func @main(%data: {dt}, %indices: {it}) -> {ot} {{\n"

@@ -50,6 +50,27 @@ def output_dim_sources(op, data_rank, indices_shape, axis=0, axes=(), batch_dims
     raise ValueError(f"unknown gather op {op}")
 
 
+def output_shape(op, data_shape, indices_shape, **shape_args):
+    """The output's sizes by the op's shape rules, static where the
+    operands' static sizes (None or "?": dynamic) make them so: a broadcast
+    dimension takes the indices' size unless it is 1, then the data's."""
+    data_shape = [None if d == "?" else d for d in data_shape]
+    indices_shape = [None if d == "?" else d for d in indices_shape]
+    out = []
+    for sources in output_dim_sources(op, len(data_shape), indices_shape, **shape_args):
+        sizes = []
+        for operand, dim, divisor in sources:
+            size = (data_shape if operand == "data" else indices_shape)[dim]
+            sizes.append(None if size is None else size // divisor)
+        if len(sources) == 1:
+            out.append(sizes[0])
+        elif sizes[0] is not None and sizes[0] != 1:
+            out.append(sizes[0])
+        else:
+            out.append(sizes[1] if sizes[0] == 1 else None)
+    return out
+
+
 def gather_op_text(op, result, data, indices, data_type, indices_type, output_type,
                    attrs="", axis=0, axes=(), batch_dims=0, indent="  ", loc=""):
     """The lines that create the destination and apply `gather.<op>`:

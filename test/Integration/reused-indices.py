@@ -4,9 +4,13 @@
 # (loop-order.mlir). Each policy, negative and out-of-range indices, a
 # broadcast innermost input dimension, an innermost dimension the input
 # spans, a footprint too large to reorder, and a single innermost axis whose
-# input broadcasts an outer dimension, against the numpy reference.
+# input broadcasts an outer dimension, against the numpy reference. With
+# dynamic sizes (the types' "?"), the tables where the static sizes show
+# the reuse (Conversion/GatherToLinalg/dynamic-tables.mlir): index rows,
+# pixels, the tuple dimension, the indices of a block copy; and every size
+# dynamic, which takes no table.
 # RUN: %python %s %gather_bin %t | FileCheck %s
-# CHECK: reused-indices: 11 passed, 0 failed
+# CHECK: reused-indices: 19 passed, 0 failed
 import os
 import subprocess
 import sys
@@ -14,7 +18,7 @@ import sys
 import numpy as np
 
 from gather import reference
-from gather.mlir_text import gather_op_text
+from gather.mlir_text import gather_op_text, output_shape
 
 bin_dir, work = sys.argv[1], sys.argv[2]
 os.makedirs(work, exist_ok=True)
@@ -22,17 +26,21 @@ rng = np.random.default_rng(7)
 
 
 def ttype(shape, ety):
-    return "tensor<" + "".join(f"{s}x" for s in shape) + ety + ">"
+    return "tensor<" + "".join(f"{'?' if s is None else s}x" for s in shape) + ety + ">"
 
 
-def run(name, data, indices, axes, negative, oob):
+def run(name, data, indices, axes, negative, oob, dynamic=((), ())):
+    """`dynamic`: the data's and the indices' dimensions typed "?"."""
     want = reference.multiaxis(data, indices, axes, negative, oob)
+    dshape = [None if d in dynamic[0] else n for d, n in enumerate(data.shape)]
+    ishape = [None if d in dynamic[1] else n for d, n in enumerate(indices.shape)]
     attrs = ""
     if negative != "wrap":
         attrs += f" negative_indices = {negative}"
     if oob != "error":
         attrs += f" out_of_bounds = {oob}"
-    dt, it, ot = ttype(data.shape, "f32"), ttype(indices.shape, "i64"), ttype(want.shape, "f32")
+    dt, it = ttype(dshape, "f32"), ttype(ishape, "i64")
+    ot = ttype(output_shape("multiaxis", dshape, ishape, axes=list(axes)), "f32")
     src = os.path.join(work, name + ".mlir")
     with open(src, "w") as f:
         body = gather_op_text("multiaxis", "%0", "%d", "%i", dt, it, ot,
@@ -74,6 +82,10 @@ wide_pairs = np.stack([rng.integers(-6, 6, (3, 1, 1, 9)), rng.integers(-2048, 20
 # 5 index rows share each input row (reordered, vector rows).
 shared_rows = rng.standard_normal((1, 11, 40)).astype(np.float32)
 row_indices = rng.integers(-45, 45, (5, 11, 23))
+# Rows of 64 f32 copied as blocks, their indices (one per row, broadcast
+# over dimension 0) resolved into a table of coordinates.
+block_data = rng.standard_normal((8, 30, 64)).astype(np.float32)
+block_ids = rng.integers(-40, 40, (1, 13, 1))
 cases = [
     ("spanned_innermost", tall, spanned, (0, 1), "wrap", "error"),
     ("spanned_innermost_fill", tall, spanned_wild, (0, 1), "out_of_bounds", "fill"),
@@ -86,6 +98,14 @@ cases = [
     ("fill_no_wrap", data, wild, (0, 3), "out_of_bounds", "fill"),
     ("swapped_axes", data, swapped, (3, 0), "wrap", "error"),
     ("broadcast_innermost", np.broadcast_to(narrow, (6, 9, 7, 1)).copy(), np.broadcast_to(pairs, (4, 1, 1, 2)).copy(), (0, 2), "wrap", "error"),
+    ("dynamic_index_rows", data, in_range, (0, 3), "wrap", "error", ((), (0,))),
+    ("dynamic_index_rows_fill", data, wild, (0, 3), "out_of_bounds", "fill", ((), (0,))),
+    ("dynamic_index_rows_clamp", data, wild, (0, 3), "wrap", "clamp", ((), (0,))),
+    ("dynamic_pixels", data, in_range, (0, 3), "wrap", "error", ((1, 2), ())),
+    ("dynamic_tuples", data, wild, (0, 3), "wrap", "clamp", ((), (3,))),
+    ("dynamic_index_rows_wide", wide, wide_pairs, (0, 3), "wrap", "clamp", ((), (0,))),
+    ("dynamic_block_indices", block_data, block_ids, (1,), "wrap", "clamp", ((), (1,))),
+    ("all_dynamic", data, wild, (0, 3), "wrap", "fill", ((0, 1, 2, 3), (0, 1, 2, 3))),
 ]
 passed = sum(run(*case) for case in cases)
 print(f"reused-indices: {passed} passed, {len(cases) - passed} failed")

@@ -20,6 +20,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::lowering;
@@ -89,23 +91,32 @@ std::optional<InputLoop>
 lowering::innermostInputLoop(const LoweringState &s, ArrayRef<int64_t> order,
                              RankedTensorType outputType) {
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
-  if (s.rank < 2 || !outputType.hasStaticShape() || !inputType.hasStaticShape())
+  // A static row. A dynamic size elsewhere is taken to exceed 1, and one
+  // inside the loop found to read a lot (a dynamic batch of index rows
+  // keeps W5x64's tiles, bounded by the input slice it reads).
+  if (s.rank < 2 || outputType.isDynamicDim(s.rank - 1))
     return std::nullopt;
   InputLoop loop;
   loop.reads = outputType.getDimSize(s.rank - 1);
+  auto moreThanOne = [](int64_t size) {
+    return ShapedType::isDynamic(size) || size > 1;
+  };
   for (int64_t d : llvm::reverse(order)) {
     int64_t size = outputType.getDimSize(d);
-    if (!llvm::is_contained(s.axes, d) && inputType.getDimSize(d) > 1 &&
-        size > 1) {
+    if (!llvm::is_contained(s.axes, d) &&
+        moreThanOne(inputType.getDimSize(d)) && moreThanOne(size)) {
       if (loop.reads == 0)
         return std::nullopt;
       loop.dim = d;
       return loop;
     }
-    if (size > 1)
+    // A dynamic loop inside counts as many reads (saturated), as does
+    // an overflowing product.
+    if (ShapedType::isDynamic(size) || size > 1)
       loop.innerLoops = true;
-    if (llvm::MulOverflow(loop.reads, size, loop.reads))
-      return std::nullopt;
+    if (ShapedType::isDynamic(size) ||
+        llvm::MulOverflow(loop.reads, size, loop.reads))
+      loop.reads = std::numeric_limits<int64_t>::max();
   }
   return std::nullopt;
 }

@@ -40,8 +40,9 @@ std::optional<int64_t> innermostLoopDimension(ArrayRef<int64_t> outputShape,
 /// dimension the input does not broadcast, with more than one iteration),
 /// the reads one of its iterations makes (the output row's length times
 /// the loops inside it) and whether a loop of more than one iteration is
-/// inside it. Needs static output and input sizes; nullopt where there is
-/// no such loop, an iteration reads nothing, or the product overflows.
+/// inside it. Needs a static row; a dynamic size counts as more than 1,
+/// and reads past a dynamic loop or an overflow saturate at INT64_MAX;
+/// nullopt where there is no such loop or an iteration reads nothing.
 struct InputLoop {
   int64_t dim = 0;
   int64_t reads = 0;

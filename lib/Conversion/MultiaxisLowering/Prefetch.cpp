@@ -355,8 +355,8 @@ lowering::planTablePrefetch(OpBuilder &b, Location loc, const LoweringState &s,
                             RankedTensorType outputType) {
   auto type = cast<RankedTensorType>(s.op.getInput().getType());
   int64_t last = s.rank - 1;
-  // (innermostInputLoop below needs the static output and rank of 2 too.)
-  if (last < 1 || !worthPrefetching(s, 0))
+  // (The strides below need the static input.)
+  if (last < 1 || !type.hasStaticShape() || !worthPrefetching(s, 0))
     return std::nullopt;
   // Row-major strides of the static input, and the largest row base: the
   // non-axis dimensions before the innermost at their last position.

@@ -25,6 +25,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::lowering;
@@ -151,7 +153,7 @@ static void planOffsetTableTile(const LoweringState &s,
     return;
   int64_t pixelBytes;
   if (llvm::MulOverflow(loop->reads, s.target.cacheLineBytes, pixelBytes))
-    return;
+    pixelBytes = std::numeric_limits<int64_t>::max(); // (bounded by the slice)
   std::optional<int64_t> slice = axesFootprintBytes(
       s, cast<RankedTensorType>(s.op.getInput().getType()).getElementType());
   if (slice && *slice > 0)

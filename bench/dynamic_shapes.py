@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""What dynamic sizes cost the compiled code: W5 and W5x64 of bench/run.py
+compiled with some of their sizes dynamic ("?" in the types; the program
+takes the same arrays) against the static program, called in turn in one
+process (each timed call after an untimed one of the same program, the
+order rotating), the results compared with numpy. Prints the median time
+of each variant and its ratio to the static one's (median over the turns
+of variant / static). A/B of two builds: run once per build with
+GATHER_CAPI_LIBRARY set to each build's lib/libGatherCAPI.so.
+
+    /usr/bin/python3 bench/dynamic_shapes.py [--calls 40] [--threads 2] [--only W5]
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+sys.path.insert(0, HERE)
+from gather import jit  # noqa: E402
+from gather.mlir_text import gather_op_text, output_shape, tensor_type  # noqa: E402
+import run  # noqa: E402
+
+# Name: (the data's dynamic dimensions, the indices').
+VARIANTS = {
+    "static": ((), ()),
+    "index rows": ((), (0,)),
+    "tuple dimension": ((), (3,)),
+    "pixels (data H, W)": ((1, 2), ()),
+    "images (data N)": ((0,), ()),
+    "channels (data C)": ((3,), ()),
+    "all data": ((0, 1, 2, 3), ()),
+    "all indices": ((), (0, 1, 2, 3)),
+    "everything": ((0, 1, 2, 3), (0, 1, 2, 3)),
+}
+
+
+def variant_text(w, dynamic):
+    axes = [int(a) for a in w["attr"].split("[")[1].rstrip("]").split(",")]
+    ds = [None if d in dynamic[0] else n for d, n in enumerate(w["data"].shape)]
+    ids = [None if d in dynamic[1] else n for d, n in enumerate(w["idx"].shape)]
+    dt, it = tensor_type(ds, "f32"), tensor_type(ids, "i64")
+    ot = tensor_type(output_shape("multiaxis", ds, ids, axes=axes), "f32")
+    body = gather_op_text("multiaxis", "%0", "%d", "%i", dt, it, ot, attrs=w["attr"], axes=axes)
+    return f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n{body}\n  return %0 : {ot}\n}}\n"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--calls", type=int, default=40)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--only", default="W5,W5x64")
+    args = p.parse_args()
+    print(f"threads={args.threads}, {args.calls} turns; median ms [variant / static, median "
+          "over the turns]")
+    workloads = run.workloads(np.random.default_rng(0))
+    names = args.only.split(",")
+    print("| variant | " + " | ".join(names) + " |")
+    print("| --- |" + " ---: |" * len(names))
+    cells = {v: [] for v in VARIANTS}
+    for name in names:
+        w = workloads[name]
+        want = w["numpy"]()
+        data, idx = np.ascontiguousarray(w["data"]), np.ascontiguousarray(w["idx"])
+        out = np.empty(want.shape, want.dtype)
+        calls = []
+        for dynamic in VARIANTS.values():
+            program = jit.compile(variant_text(w, dynamic), threads=args.threads,
+                                  destination_entries=True)
+            call = program.bind(data, idx, out=out)
+            if not np.array_equal(out, want):
+                sys.exit(f"{name} {dynamic}: differs from numpy")
+            calls.append(call)
+        times = [[] for _ in calls]
+        for turn in range(args.calls):
+            for k in range(len(calls)):
+                c = (k + turn) % len(calls)
+                calls[c]()
+                t0 = time.perf_counter()
+                calls[c]()
+                times[c].append(time.perf_counter() - t0)
+        for v, t in zip(VARIANTS, times):
+            ratio = statistics.median(a / b for a, b in zip(t, times[0]))
+            cells[v].append(f"{statistics.median(t) * 1e3:.3f} [{ratio:.2f}]")
+    for v, row in cells.items():
+        print(f"| {v} | " + " | ".join(row) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

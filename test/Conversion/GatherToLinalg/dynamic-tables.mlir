@@ -1,0 +1,90 @@
+// RUN: gather-opt %s --convert-gather-to-linalg --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-linalg=report-forms --split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORMS
+// FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-table{{$}}
+// FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-table{{$}}
+// FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-table{{$}}
+// FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as block-copy vector-rows coordinate-table{{$}}
+// FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-chunks{{$}}
+
+// Index tables with dynamic sizes. The reuse that pays for a table is
+// decided from the static sizes: a dimension dynamic in both the indices
+// and the output counts as no reuse, and indices of static size 1 along a
+// dynamic output dimension broadcast along it. The table then has the
+// indices' dynamic sizes (the tuple dimension's divided by the tuple
+// length), and the offset-table tiles and loop order stay where their
+// sizes are static.
+
+// An NHWC lookup whose index rows are dynamic (a batch): the offset table
+// has ? rows, the pixels go outermost, in tiles of 56 (the default 1 MiB
+// L2; a dynamic batch of reads a pixel is bounded by the 8 KiB slice of
+// (n, c) it ranges over), and the index rows inside.
+// CHECK-LABEL: func.func @offset_table_dynamic_index_rows
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<32x56x56x64xf32>, %[[I:[^:]*]]: tensor<?x1x1x32xi64>
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[ROWS:.*]] = tensor.dim %[[I]], %[[C0]] : tensor<?x1x1x32xi64>
+// CHECK:         %[[EMPTY:.*]] = tensor.empty(%[[ROWS]]) : tensor<?x1x1x16xindex>
+// CHECK:         linalg.generic {{.*}} outs(%[[EMPTY]] : tensor<?x1x1x16xindex>)
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (56, %[[ROWS]])
+// CHECK:           tensor.extract_slice %{{.*}} [1, 1, 56, 16] [1, 1, 1, 1] : tensor<?x56x56x16xf32> to tensor<1x1x56x16xf32>
+func.func @offset_table_dynamic_index_rows(%d: tensor<32x56x56x64xf32>, %i: tensor<?x1x1x32xi64>) -> tensor<?x56x56x16xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %i, %c0 : tensor<?x1x1x32xi64>
+  %e = tensor.empty(%n) : tensor<?x56x56x16xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<?x1x1x32xi64> into tensor<?x56x56x16xf32>
+  return %0 : tensor<?x56x56x16xf32>
+}
+
+// -----
+
+// The tuple dimension dynamic: the table's last size is the indices'
+// divided by the 2 coordinates of a tuple.
+// CHECK-LABEL: func.func @offset_table_dynamic_tuples
+// CHECK-SAME:    %{{[^:]*}}: tensor<6x9x7x12xf32>, %[[I:[^:]*]]: tensor<3x1x1x?xi64>
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// CHECK:         %[[RAW:.*]] = tensor.dim %[[I]], %[[C3]] : tensor<3x1x1x?xi64>
+// CHECK:         %[[TUPLES:.*]] = arith.divui %[[RAW]], %[[C2]] : index
+// CHECK:         tensor.empty(%[[TUPLES]]) : tensor<3x1x1x?xindex>
+func.func @offset_table_dynamic_tuples(%d: tensor<6x9x7x12xf32>, %i: tensor<3x1x1x?xi64>, %e: tensor<3x9x7x?xf32>) -> tensor<3x9x7x?xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<6x9x7x12xf32>, tensor<3x1x1x?xi64> into tensor<3x9x7x?xf32>
+  return %0 : tensor<3x9x7x?xf32>
+}
+
+// -----
+
+// The pixels dynamic, the indices static with size 1 there: they
+// broadcast along the dynamic dimensions, a table.
+// CHECK-LABEL: func.func @offset_table_dynamic_pixels
+// CHECK:         tensor.empty() : tensor<3x1x1x20xindex>
+// CHECK:         linalg.generic
+func.func @offset_table_dynamic_pixels(%d: tensor<6x?x?x12xf32>, %i: tensor<3x1x1x40xi64>, %e: tensor<3x?x?x20xf32>) -> tensor<3x?x?x20xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<6x?x?x12xf32>, tensor<3x1x1x40xi64> into tensor<3x?x?x20xf32>
+  return %0 : tensor<3x?x?x20xf32>
+}
+
+// -----
+
+// Rows copied as blocks, one index per row broadcast over dimension 0 (8
+// uses each) and a dynamic count of them: a coordinate table of that
+// count.
+// CHECK-LABEL: func.func @coordinate_table_dynamic
+// CHECK-SAME:    %{{[^:]*}}: tensor<8x30x64xf32>, %[[I:[^:]*]]: tensor<1x?x1xi64>
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[K:.*]] = tensor.dim %[[I]], %[[C1]] : tensor<1x?x1xi64>
+// CHECK:         tensor.empty(%[[K]]) : tensor<1x?x1xindex>
+func.func @coordinate_table_dynamic(%d: tensor<8x30x64xf32>, %i: tensor<1x?x1xi64>, %e: tensor<8x?x64xf32>) -> tensor<8x?x64xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [1] into %e : tensor<8x30x64xf32>, tensor<1x?x1xi64> into tensor<8x?x64xf32>
+  return %0 : tensor<8x?x64xf32>
+}
+
+// -----
+
+// Every size dynamic: nothing shows reuse, no table.
+// CHECK-LABEL: func.func @no_table_all_dynamic
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     tensor<{{[0-9?x]*}}xindex>
+// CHECK:         return
+func.func @no_table_all_dynamic(%d: tensor<?x?x?x?xf32>, %i: tensor<?x?x?x?xi64>, %e: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<?x?x?x?xf32>, tensor<?x?x?x?xi64> into tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
