@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""What dynamic sizes cost the compiled code: W5 and W5x64 of bench/run.py
+"""What dynamic sizes cost the compiled code: workloads of bench/run.py
 compiled with some of their sizes dynamic ("?" in the types; the program
 takes the same arrays) against the static program, called in turn in one
 process (each timed call after an untimed one of the same program, the
@@ -9,7 +9,10 @@ of each variant and its ratio to the static one's (median over the turns
 of variant / static). A/B of two builds: run once per build with
 GATHER_CAPI_LIBRARY set to each build's lib/libGatherCAPI.so.
 
-    /usr/bin/python3 bench/dynamic_shapes.py [--calls 40] [--threads 2] [--only W5]
+    /usr/bin/python3 bench/dynamic_shapes.py [--calls 40] [--threads 2] [--only W5,W1]
+
+W5 and W5x64 (the default) take the variants of VARIANTS; the others
+their indices' sizes dynamic, their data's but the last, and every size.
 """
 import argparse
 import os
@@ -26,7 +29,7 @@ from gather import jit  # noqa: E402
 from gather.mlir_text import gather_op_text, output_shape, tensor_type  # noqa: E402
 import run  # noqa: E402
 
-# Name: (the data's dynamic dimensions, the indices').
+# Name: (the data's dynamic dimensions, the indices'), for W5 and W5x64.
 VARIANTS = {
     "static": ((), ()),
     "index rows": ((), (0,)),
@@ -40,13 +43,35 @@ VARIANTS = {
 }
 
 
+# The other workloads' variants.
+GENERAL = {
+    "static": lambda rd, ri: ((), ()),
+    "all indices": lambda rd, ri: ((), tuple(range(ri))),
+    "data but the last": lambda rd, ri: (tuple(range(rd - 1)), ()),
+    "everything": lambda rd, ri: (tuple(range(rd)), tuple(range(ri))),
+}
+
+
+def variants(w):
+    if w["op"] == "multiaxis" and w["data"].ndim == 4:
+        return VARIANTS
+    rd, ri = w["data"].ndim, np.asarray(w["idx"]).ndim
+    # (gather.nd's tuple length stays static: it sets the result's rank.)
+    keep = (ri - 1,) if w["op"] == "nd" else ()
+    return {k: (f(rd, ri)[0], tuple(d for d in f(rd, ri)[1] if d not in keep))
+            for k, f in GENERAL.items()}
+
+
 def variant_text(w, dynamic):
-    axes = [int(a) for a in w["attr"].split("[")[1].rstrip("]").split(",")]
+    value = w["attr"].split("=")[1].strip()
+    args = ({"axes": [int(a) for a in value.strip("[]").split(",")]} if w["op"] == "multiaxis"
+            else {"batch_dims": int(value)} if w["op"] == "nd" else {"axis": int(value)})
+    ety, ity = w.get("ety", "f32"), w.get("ity", "i64")
     ds = [None if d in dynamic[0] else n for d, n in enumerate(w["data"].shape)]
-    ids = [None if d in dynamic[1] else n for d, n in enumerate(w["idx"].shape)]
-    dt, it = tensor_type(ds, "f32"), tensor_type(ids, "i64")
-    ot = tensor_type(output_shape("multiaxis", ds, ids, axes=axes), "f32")
-    body = gather_op_text("multiaxis", "%0", "%d", "%i", dt, it, ot, attrs=w["attr"], axes=axes)
+    ids = [None if d in dynamic[1] else n for d, n in enumerate(np.asarray(w["idx"]).shape)]
+    dt, it = tensor_type(ds, ety), tensor_type(ids, ity)
+    ot = tensor_type(output_shape(w["op"], ds, ids, **args), ety)
+    body = gather_op_text(w["op"], "%0", "%d", "%i", dt, it, ot, attrs=w["attr"], **args)
     return f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n{body}\n  return %0 : {ot}\n}}\n"
 
 
@@ -60,16 +85,15 @@ def main():
           "over the turns]")
     workloads = run.workloads(np.random.default_rng(0))
     names = args.only.split(",")
-    print("| variant | " + " | ".join(names) + " |")
-    print("| --- |" + " ---: |" * len(names))
-    cells = {v: [] for v in VARIANTS}
+    rows = {}
     for name in names:
         w = workloads[name]
+        kinds = variants(w)
         want = w["numpy"]()
         data, idx = np.ascontiguousarray(w["data"]), np.ascontiguousarray(w["idx"])
         out = np.empty(want.shape, want.dtype)
         calls = []
-        for dynamic in VARIANTS.values():
+        for dynamic in kinds.values():
             program = jit.compile(variant_text(w, dynamic), threads=args.threads,
                                   destination_entries=True)
             call = program.bind(data, idx, out=out)
@@ -84,11 +108,13 @@ def main():
                 t0 = time.perf_counter()
                 calls[c]()
                 times[c].append(time.perf_counter() - t0)
-        for v, t in zip(VARIANTS, times):
+        for v, t in zip(kinds, times):
             ratio = statistics.median(a / b for a, b in zip(t, times[0]))
-            cells[v].append(f"{statistics.median(t) * 1e3:.3f} [{ratio:.2f}]")
-    for v, row in cells.items():
-        print(f"| {v} | " + " | ".join(row) + " |")
+            rows.setdefault(v, {})[name] = f"{statistics.median(t) * 1e3:.3f} [{ratio:.2f}]"
+    print("| variant | " + " | ".join(names) + " |")
+    print("| --- |" + " ---: |" * len(names))
+    for v, row in rows.items():
+        print(f"| {v} | " + " | ".join(row.get(n, "-") for n in names) + " |")
     return 0
 
 

@@ -61,3 +61,25 @@ func.func @dynamic_rows(%t: tensor<?x64xf32>, %i: tensor<?xi64>) -> tensor<?x64x
   %g = gather.block %t[%i] axis = 0 out_of_bounds = unchecked into %e : tensor<?x64xf32>, tensor<?xi64> into tensor<?x64xf32>
   return %g : tensor<?x64xf32>
 }
+
+// A size of the result that the data fix (the batch, 4) while the written
+// type leaves it dynamic: the caller's buffer keeps its type and is written
+// in place. Cast to the static size under a run-time check whose other
+// branch allocated a new buffer, it was not: the result was computed into
+// that branch's buffer, then copied twice (W4 with dynamic indices, 2x
+// slower; test/Dialect/Gather/canonicalize.mlir @refine_dynamic_destination).
+// CHECK-LABEL: func.func @nd_dynamic_indices__into(
+// CHECK-SAME:    %[[OUT:[^:]*]]: memref<?x?x4xf32>) {
+// CHECK-NOT:     memref.alloc({{.*}}) {alignment = 64 : i64} : memref<4x?x
+// CHECK-NOT:     memref.copy %{{.*}}, %[[OUT]] :
+// CHECK-NOT:     memref.copy %{{.*}}, %{{.*}} : memref<4x?x1x4xf32{{.*}}> to memref<4x?x1x4xf32>
+// CHECK:         return{{$}}
+func.func @nd_dynamic_indices(%t: tensor<4x8x8x4xf32>, %i: tensor<?x?x2xi64>) -> tensor<?x?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tensor.dim %i, %c0 : tensor<?x?x2xi64>
+  %n = tensor.dim %i, %c1 : tensor<?x?x2xi64>
+  %e = tensor.empty(%b, %n) : tensor<?x?x4xf32>
+  %g = gather.nd %t[%i] batch_dims = 1 into %e : tensor<4x8x8x4xf32>, tensor<?x?x2xi64> into tensor<?x?x4xf32>
+  return %g : tensor<?x?x4xf32>
+}

@@ -96,12 +96,15 @@ func.func @block_dynamic(%d: tensor<?x768xf32>, %i: tensor<?xi64>, %init_0: tens
 
 // -----
 
-// The result type is tightened to the inferred one.
+// The result type is tightened to the inferred one: a tensor.empty
+// destination is made anew with it.
 // CHECK-LABEL: func.func @refine_result_type
-// CHECK:         %[[G:.*]] = gather.multiaxis {{.*}} into tensor<2x3xf32>
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<2x3xf32>
+// CHECK:         %[[G:.*]] = gather.multiaxis {{.*}} into %[[E]] : tensor<4x3xf32>, tensor<2x1xi64> into tensor<2x3xf32>
 // CHECK:         %[[C:.*]] = tensor.cast %[[G]] : tensor<2x3xf32> to tensor<?x?xf32>
 // CHECK:         return %[[C]]
-func.func @refine_result_type(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>, %init_0: tensor<?x?xf32>) -> tensor<?x?xf32> {
+func.func @refine_result_type(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>, %m: index, %n: index) -> tensor<?x?xf32> {
+  %init_0 = tensor.empty(%m, %n) : tensor<?x?xf32>
   %0 = gather.multiaxis %d[%i] axes = [0] into %init_0 : tensor<4x3xf32>, tensor<2x1xi64> into tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
@@ -289,12 +292,11 @@ func.func @empty_axes_to_broadcast(%d: tensor<1x3xf32>, %i: tensor<4x1xi64>) -> 
 // The kept size is dynamic on the input and 5 on the init: only a run-time
 // check can tell that the input has 5 rows (an input of 1 row would be
 // read past its end by a broadcast cast to 5), so the gather stays for the
-// lowering, which checks it. The init's dynamic size is refined (checked)
-// as everywhere.
+// lowering, which checks it. The init, an argument, keeps its type (the
+// lowering checks its dynamic size too).
 // CHECK-LABEL: func.func @empty_axes_to_broadcast_mixed_static
 // CHECK-SAME:    %[[D:[^:]*]]: tensor<?x1xi32>, %[[I:[^:]*]]: tensor<1x2xi16>, %[[INIT:[^:]*]]: tensor<5x?xi32>
-// CHECK:         %[[CI:.*]] = scf.if %{{.*}} -> (tensor<5x2xi32>) {
-// CHECK:         gather.multiaxis %[[D]][%[[I]]] axes = [] into %[[CI]] : tensor<?x1xi32>, tensor<1x2xi16> into tensor<5x2xi32>
+// CHECK:         gather.multiaxis %[[D]][%[[I]]] axes = [] into %[[INIT]] : tensor<?x1xi32>, tensor<1x2xi16> into tensor<5x?xi32>
 // CHECK-NOT:     linalg.broadcast
 func.func @empty_axes_to_broadcast_mixed_static(%d: tensor<?x1xi32>, %i: tensor<1x2xi16>, %init: tensor<5x?xi32>) -> tensor<5x?xi32> {
   %0 = gather.multiaxis %d[%i] axes = [] into %init : tensor<?x1xi32>, tensor<1x2xi16> into tensor<5x?xi32>
@@ -425,23 +427,17 @@ func.func @check_shape_holds(%ok: i1, %a: index) {
 
 // -----
 
-// A destination of dynamic size that the operands fix statically is cast to
-// that size; the cast assumes it, so the check the lowering would make of a
-// dynamic size is made here.
+// A destination with contents (an argument) keeps its dynamic size:
+// casting it under a run-time check whose other branch yields a new tensor
+// made a copy of the whole output where it was the caller's buffer, so
+// canonicalization leaves its check to the lowering, which writes it in
+// place (gather-refine-result-types still casts it:
+// refine-result-types.mlir).
 // CHECK-LABEL: func.func @refine_dynamic_destination
 // CHECK-SAME:    %[[E:[^:]*]]: tensor<?x3xf32>
-// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
-// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
-// CHECK:         %[[DIM:.*]] = tensor.dim %[[E]], %[[C0]]
-// CHECK:         %[[SAME:.*]] = arith.cmpi eq, %[[DIM]], %[[C2]]
-// CHECK:         gather.check_shape %[[SAME]], init_size_mismatch dim = 0 sizes(%[[DIM]], %[[C2]]) for "gather.block"
-// CHECK:         %[[INIT:.*]] = scf.if %[[SAME]] -> (tensor<2x3xf32>) {
-// CHECK:           %[[CAST:.*]] = tensor.cast %[[E]] : tensor<?x3xf32> to tensor<2x3xf32>
-// CHECK:           scf.yield %[[CAST]]
-// CHECK:         } else {
-// CHECK:           %[[NEW:.*]] = tensor.empty() : tensor<2x3xf32>
-// CHECK:           scf.yield %[[NEW]]
-// CHECK:         gather.multiaxis {{.*}} into %[[INIT]]
+// CHECK-NOT:     scf.if
+// CHECK-NOT:     tensor.cast
+// CHECK:         gather.multiaxis {{.*}} into %[[E]] {{.*}}: tensor<4x3xf32>, tensor<2x1xi64> into tensor<?x3xf32>
 func.func @refine_dynamic_destination(%d: tensor<4x3xf32>, %i: tensor<2xi64>, %e: tensor<?x3xf32>) -> tensor<?x3xf32> {
   %r = gather.block %d[%i] axis = 0 into %e : tensor<4x3xf32>, tensor<2xi64> into tensor<?x3xf32>
   return %r : tensor<?x3xf32>

@@ -384,9 +384,20 @@ template <typename OpTy> struct RewriteToMultiaxis : OpRewritePattern<OpTy> {
 
 /// Gives the destination (and so the result) the most static type that
 /// agrees with both the written and the inferred type: a tensor.cast of
-/// `init` before the op, one back to the written type for the users.
+/// `init` before the op, one back to the written type for the users. A
+/// tensor.empty destination is made anew with that type. Another (with
+/// contents) is cast under a run-time check of its sizes, whose other
+/// branch yields a new tensor, only with `withContents`
+/// (gather-refine-result-types): bufferized, that scf.if made a copy of
+/// the whole output where the destination was the caller's buffer (W4 with
+/// dynamic indices through its destination-passing entry: two 16 MB copies
+/// a call), so canonicalization leaves such destinations to the lowering,
+/// which checks their dynamic sizes and writes them in place, unless the
+/// output has no elements.
 template <typename OpTy> struct RefineResultType : OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
+  RefineResultType(MLIRContext *context, bool withContents)
+      : OpRewritePattern<OpTy>(context), withContents(withContents) {}
+  bool withContents;
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -403,6 +414,13 @@ template <typename OpTy> struct RefineResultType : OpRewritePattern<OpTy> {
     RankedTensorType refinedType = written.clone(refined);
     if (refinedType == written)
       return rewriter.notifyMatchFailure(op, "result type already refined");
+    // (An output of static size 0 holds nothing to copy: refined, a
+    // zero-size destination of a dynamic size is never collapsed with it,
+    // which one-shot-bufferize types wrongly, `?` x 0 as 0.)
+    if (!withContents &&
+        !op.getInit().template getDefiningOp<tensor::EmptyOp>() &&
+        !llvm::is_contained(refined, 0))
+      return rewriter.notifyMatchFailure(op, "destination with contents");
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
     // The cast assumes the sizes it makes static: the run-time check of a
@@ -431,6 +449,31 @@ template <typename OpTy> struct RefineResultType : OpRewritePattern<OpTy> {
     // would be undefined (its buffer copied at its own size into one of the
     // output's), but replaced by a new tensor; the gather writes all of it.
     Value init = op.getInit();
+    auto newEmpty = [&](OpBuilder &b, Location l) -> Value {
+      SmallVector<Value> dynamicSizes;
+      for (int64_t d = 0; d < refinedType.getRank(); ++d)
+        if (refinedType.isDynamicDim(d))
+          dynamicSizes.push_back(tensor::DimOp::create(b, l, init, d));
+      return tensor::EmptyOp::create(b, l, refinedType.getShape(),
+                                     refinedType.getElementType(),
+                                     dynamicSizes);
+    };
+    // A tensor.empty destination has no contents to keep: a new one of the
+    // refined type serves both cases. (The scf.if yielding two empties
+    // bufferized into a result of dynamic strides: every block copy of W4
+    // with dynamic indices became a memrefCopy call, 1.96x slower.)
+    if (init.getDefiningOp<tensor::EmptyOp>()) {
+      Value refinedInit = newEmpty(rewriter, loc);
+      rewriter.setInsertionPointAfter(op);
+      auto cast =
+          tensor::CastOp::create(rewriter, loc, written, op.getOutput());
+      rewriter.modifyOpInPlace(op, [&] {
+        op.getInitMutable().assign(refinedInit);
+        op.getOutput().setType(refinedType);
+      });
+      rewriter.replaceAllUsesExcept(op.getOutput(), cast.getResult(), cast);
+      return success();
+    }
     auto refine = scf::IfOp::create(
         rewriter, loc, allSame,
         [&](OpBuilder &b, Location l) {
@@ -439,15 +482,7 @@ template <typename OpTy> struct RefineResultType : OpRewritePattern<OpTy> {
               ValueRange{tensor::CastOp::create(b, l, refinedType, init)});
         },
         [&](OpBuilder &b, Location l) {
-          SmallVector<Value> dynamicSizes;
-          for (int64_t d = 0; d < refinedType.getRank(); ++d)
-            if (refinedType.isDynamicDim(d))
-              dynamicSizes.push_back(tensor::DimOp::create(b, l, init, d));
-          scf::YieldOp::create(
-              b, l,
-              ValueRange{tensor::EmptyOp::create(b, l, refinedType.getShape(),
-                                                 refinedType.getElementType(),
-                                                 dynamicSizes)});
+          scf::YieldOp::create(b, l, ValueRange{newEmpty(b, l)});
         });
     init = refine.getResult(0);
     rewriter.setInsertionPointAfter(op);
@@ -727,7 +762,7 @@ void mlir::gather::populateRefineResultTypePatterns(
     RewritePatternSet &patterns) {
   patterns.add<RefineResultType<MultiaxisOp>, RefineResultType<BlockOp>,
                RefineResultType<ElementsOp>, RefineResultType<NdOp>>(
-      patterns.getContext());
+      patterns.getContext(), /*withContents=*/true);
 }
 
 void mlir::gather::populateGatherCanonicalizationPatterns(
@@ -742,7 +777,8 @@ void mlir::gather::populateGatherCanonicalizationPatterns(
 template <typename OpTy>
 static void addCommonCanonicalizations(RewritePatternSet &results,
                                        MLIRContext *context) {
-  results.add<RefineResultType<OpTy>, DropNegativeWrap<OpTy>>(context);
+  results.add<RefineResultType<OpTy>>(context, /*withContents=*/false);
+  results.add<DropNegativeWrap<OpTy>>(context);
 }
 
 void MultiaxisOp::getCanonicalizationPatterns(RewritePatternSet &results,

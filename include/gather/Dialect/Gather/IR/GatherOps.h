@@ -51,7 +51,9 @@ Value createNdInit(OpBuilder &builder, Location loc, Value data, Value indices,
 /// proposal's mappings).
 void populateGatherToMultiaxisPatterns(RewritePatternSet &patterns);
 
-/// Tightens gather result types to the inferred shapes.
+/// Tightens gather result types to the inferred shapes, destinations with
+/// contents too (under a run-time check of their sizes; canonicalization
+/// refines only tensor.empty destinations).
 void populateRefineResultTypePatterns(RewritePatternSet &patterns);
 
 /// Every canonicalization pattern of the four ops (what --canonicalize
