@@ -18,7 +18,6 @@ import argparse
 import os
 import statistics
 import sys
-import time
 
 import numpy as np
 
@@ -28,6 +27,7 @@ sys.path.insert(0, HERE)
 from gather import jit  # noqa: E402
 from gather.mlir_text import gather_op_text, output_shape, tensor_type  # noqa: E402
 import run  # noqa: E402
+from paired import time_in_turns  # noqa: E402
 
 # Name: (the data's dynamic dimensions, the indices'), for W5 and W5x64.
 VARIANTS = {
@@ -100,14 +100,8 @@ def main():
             if not np.array_equal(out, want):
                 sys.exit(f"{name} {dynamic}: differs from numpy")
             calls.append(call)
-        times = [[] for _ in calls]
-        for turn in range(args.calls):
-            for k in range(len(calls)):
-                c = (k + turn) % len(calls)
-                calls[c]()
-                t0 = time.perf_counter()
-                calls[c]()
-                times[c].append(time.perf_counter() - t0)
+        # Each timed call after an untimed one of the same function.
+        times = time_in_turns(calls, args.calls, warm=1)
         for v, t in zip(kinds, times):
             ratio = statistics.median(a / b for a, b in zip(t, times[0]))
             rows.setdefault(v, {})[name] = f"{statistics.median(t) * 1e3:.3f} [{ratio:.2f}]"

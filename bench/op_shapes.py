@@ -25,6 +25,7 @@ sys.path.insert(0, HERE)
 import gather  # noqa: E402
 from gather import jit  # noqa: E402
 import run  # noqa: E402
+from paired import time_in_turns  # noqa: E402
 
 
 def op_function(w, data, idx, dynamic):
@@ -70,14 +71,8 @@ def main():
             calls.append(call)
         if not np.array_equal(static(data, idx), want):
             sys.exit(f"{name}: static program differs from numpy")
-        times = [[] for _ in calls]
-        for turn in range(args.calls):
-            for k in range(len(calls)):
-                c = (k + turn) % len(calls)
-                calls[c]()
-                t0 = time.perf_counter()
-                calls[c]()
-                times[c].append(time.perf_counter() - t0)
+        # Each timed call after an untimed one of the same function.
+        times = time_in_turns(calls, args.calls, warm=1)
         s, d, a = (statistics.median(t) for t in times)
         print(f"| {name} | {s * 1e3:.3f} | {d * 1e3:.3f} | {d / s:.2f} | {firsts[0]:.2f} "
               f"| {a * 1e3:.3f} | {a / s:.2f} | {firsts[1]:.2f} |", flush=True)

@@ -7,10 +7,12 @@
 # input broadcasts an outer dimension, against the numpy reference. With
 # dynamic sizes (the types' "?"), the tables where the static sizes show
 # the reuse (Conversion/GatherToLinalg/dynamic-tables.mlir): index rows,
-# pixels, the tuple dimension, the indices of a block copy; and every size
-# dynamic, which takes no table.
+# pixels, the tuple dimension, the indices of a block copy; every size
+# dynamic, which takes no table; and a dynamic tuple dimension off the axes
+# that is 1 at run time under longer output rows (no table: found by the
+# fuzzer, the rows read past it).
 # RUN: %python %s %gather_bin %t | FileCheck %s
-# CHECK: reused-indices: 19 passed, 0 failed
+# CHECK: reused-indices: 20 passed, 0 failed
 import os
 import subprocess
 import sys
@@ -86,6 +88,8 @@ row_indices = rng.integers(-45, 45, (5, 11, 23))
 # over dimension 0) resolved into a table of coordinates.
 block_data = rng.standard_normal((8, 30, 64)).astype(np.float32)
 block_ids = rng.integers(-40, 40, (1, 13, 1))
+# One (n, h) pair per index row, broadcast along the 12 columns.
+row_pairs = np.stack([rng.integers(0, 6, (4, 1, 1, 1)), rng.integers(0, 7, (4, 1, 1, 1))], -1).reshape(4, 1, 1, 2)
 cases = [
     ("spanned_innermost", tall, spanned, (0, 1), "wrap", "error"),
     ("spanned_innermost_fill", tall, spanned_wild, (0, 1), "out_of_bounds", "fill"),
@@ -106,6 +110,7 @@ cases = [
     ("dynamic_index_rows_wide", wide, wide_pairs, (0, 3), "wrap", "clamp", ((), (0,))),
     ("dynamic_block_indices", block_data, block_ids, (1,), "wrap", "clamp", ((), (1,))),
     ("all_dynamic", data, wild, (0, 3), "wrap", "fill", ((0, 1, 2, 3), (0, 1, 2, 3))),
+    ("dynamic_broadcast_rows", data, row_pairs, (0, 2), "wrap", "error", ((), (3,))),
 ]
 passed = sum(run(*case) for case in cases)
 print(f"reused-indices: {passed} passed, {len(cases) - passed} failed")

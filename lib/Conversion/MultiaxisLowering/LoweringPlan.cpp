@@ -88,8 +88,19 @@ LoweringPlan lowering::planLowering(const LoweringState &s,
     // contiguously; a single innermost axis is resolved in registers.
     bool singleInnermostAxis =
         s.axes.size() == 1 && s.axes.front() == s.rank - 1;
+    // A row reads its offsets along the table's last dimension, which must
+    // then not be a broadcast at run time: a dynamic size there off the
+    // axes could be 1 under a longer output row (found by the fuzzer: the
+    // row read past its table).
+    int64_t last = s.rank - 1;
+    bool lastMayBroadcast =
+        ShapedType::isDynamic(
+            cast<RankedTensorType>(s.op.getIndices().getType())
+                .getShape()
+                .back()) &&
+        !llvm::is_contained(s.axes, last);
     plan.form = LoweringPlan::Form::VectorRows;
-    plan.offsetTable = reused && !singleInnermostAxis;
+    plan.offsetTable = reused && !singleInnermostAxis && !lastMayBroadcast;
     plan.coordinateTable = false;
     return plan;
   }

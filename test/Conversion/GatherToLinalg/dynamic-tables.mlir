@@ -5,6 +5,7 @@
 // FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-table{{$}}
 // FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as block-copy vector-rows coordinate-table{{$}}
 // FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-chunks{{$}}
+// FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows{{$}}
 
 // Index tables with dynamic sizes. The reuse that pays for a table is
 // decided from the static sizes: a dimension dynamic in both the indices
@@ -87,4 +88,18 @@ func.func @coordinate_table_dynamic(%d: tensor<8x30x64xf32>, %i: tensor<1x?x1xi6
 func.func @no_table_all_dynamic(%d: tensor<?x?x?x?xf32>, %i: tensor<?x?x?x?xi64>, %e: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
   %0 = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<?x?x?x?xf32>, tensor<?x?x?x?xi64> into tensor<?x?x?x?xf32>
   return %0 : tensor<?x?x?x?xf32>
+}
+
+// -----
+
+// The tuple dimension dynamic and off the axes: at run time it may be 1
+// under longer output rows (a broadcast), which rows reading their offsets
+// along the table cannot take: no table (reused-indices.py runs it).
+// CHECK-LABEL: func.func @no_table_dynamic_tuples_off_axes
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     tensor<{{[0-9?x]*}}xindex>
+// CHECK:         return
+func.func @no_table_dynamic_tuples_off_axes(%d: tensor<6x9x7x12xf32>, %i: tensor<4x1x1x?xi64>, %e: tensor<4x9x1x12xf32>) -> tensor<4x9x1x12xf32> {
+  %0 = gather.multiaxis %d[%i] axes = [0, 2] into %e : tensor<6x9x7x12xf32>, tensor<4x1x1x?xi64> into tensor<4x9x1x12xf32>
+  return %0 : tensor<4x9x1x12xf32>
 }
