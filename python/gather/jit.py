@@ -135,9 +135,11 @@ def uses_fastcall():
     return _fastcall is not None
 
 
-# Element types as numpy kinds and item sizes (the fast call's checks).
-_KIND_AND_SIZE = {"f16": ("f", 2), "f32": ("f", 4), "f64": ("f", 8), "i1": ("b", 1),
-                  "i8": ("i", 1), "i16": ("i", 2), "i32": ("i", 4), "i64": ("i", 8)}
+def _kind_and_size(element):
+    """The numpy kind and item size of an element type (the fast call's
+    checks), from _MLIR_TO_NUMPY; KeyError for a type it has not."""
+    dtype = np.dtype(_MLIR_TO_NUMPY[element])
+    return dtype.kind, dtype.itemsize
 
 
 class _Options(ctypes.Structure):
@@ -211,8 +213,8 @@ class Program:
                 self._fast = _fastcall.Caller(
                     handle, address(lib.gatherProgramRun), address(lib.gatherProgramRunInto),
                     address(lib.gatherFree), self._lock, GatherError,
-                    tuple(_KIND_AND_SIZE[e] + (s,) for e, s in self.inputs),
-                    tuple(_KIND_AND_SIZE[e] + ((-1,) * rank, np.dtype(_MLIR_TO_NUMPY[e]))
+                    tuple(_kind_and_size(e) + (s,) for e, s in self.inputs),
+                    tuple(_kind_and_size(e) + ((-1,) * rank, np.dtype(_MLIR_TO_NUMPY[e]))
                           for e, rank in self.results))
             except (KeyError, ValueError):  # (beyond the fast call: the plain one)
                 self._fast = None
