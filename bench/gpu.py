@@ -9,8 +9,10 @@ under `error` that includes the index check) and the achieved bandwidth,
 counting each output element read once and written once plus the indices
 read once, against a device-to-device copy of the same number of bytes
 timed in the same process, and the median time of the whole call on the host
-clock. torch on the same GPU (where it is installed and
-has the op) is timed with CUDA events around the same gather. Every result
+clock. torch on the same GPU (where it is installed and has the op) runs
+the same gather, timed three ways: CUDA events around the call, its kernels'
+device time from the profiler (against our kernel time) and the whole call
+on the host clock (against our call). Every result
 is compared with numpy.
 
     python3 bench/gpu.py --runs 50 --rounds 3 [--only W1,W3] [--policies error,unchecked,fill]
@@ -25,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 
@@ -53,7 +56,12 @@ def gather_run(args, work, name, src, want):
 
 
 def torch_cuda_ms(torch, w, want, runs):
-    """Median of CUDA-event times of torch's own gather on the GPU, or None."""
+    """torch's own gather on the GPU, three ways, or None: CUDA events around
+    the call (what this table printed until 2026-11-27: the launch and
+    torch's host work show up in it while the GPU waits), the kernels alone
+    (the profiler's device durations summed per call; compare with our
+    kernel time) and the whole call on the host clock, synchronized (compare
+    with our call)."""
     if torch is None:
         return None
     fn = torch_peer(torch, w, device="cuda")
@@ -63,15 +71,48 @@ def torch_cuda_ms(torch, w, want, runs):
         sys.exit("torch's GPU result differs from numpy")
     for _ in range(3):
         fn()
-    times = []
+    torch.cuda.synchronize()
+    events = []
     for _ in range(runs):
         start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         fn()
         stop.record()
         stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    return statistics.median(times)
+        events.append(start.elapsed_time(stop))
+    calls = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        torch.cuda.synchronize()
+        calls.append((time.perf_counter() - t0) * 1e3)
+    return {"events": statistics.median(events), "kernel": torch_kernel_ms(torch, fn, runs),
+            "call": statistics.median(calls)}
+
+
+def torch_kernel_ms(torch, fn, runs):
+    """Median per call of the summed durations of the device activities
+    (kernels, copies) torch's profiler records for `runs` calls; None where
+    the profiler records none."""
+    from torch.profiler import ProfilerActivity, profile
+    try:
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+            for _ in range(runs):
+                fn()
+            torch.cuda.synchronize()
+        device = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    except Exception as e:  # noqa: BLE001 (a profiler that cannot run here)
+        print(f"torch profiler: {e}", file=sys.stderr)
+        return None
+    if not device:
+        return None
+    device.sort(key=lambda e: e.time_range.start)
+    if len(device) % runs:
+        return sum(e.time_range.elapsed_us() for e in device) / runs / 1e3
+    per = len(device) // runs
+    return statistics.median(
+        sum(e.time_range.elapsed_us() for e in device[k:k + per]) / 1e3
+        for k in range(0, len(device), per))
 
 
 def main():
@@ -131,7 +172,9 @@ def main():
     head = "| workload |"
     for policy in policies:
         head += f" {policy} (ms) | {policy} GB/s | {policy} / copy bandwidth | {policy} call (ms) |"
-    head += " copy (ms) | copy GB/s | torch (ms) | torch / gather |"
+    head += (" copy (ms) | copy GB/s | torch events (ms) | torch events / gather |"
+             " torch kernel (ms) | torch kernel / gather kernel | torch call (ms) |"
+             " torch call / gather call |")
     if "error" in policies and "unchecked" in policies:
         head += " error / unchecked time |"
     print(head)
@@ -145,7 +188,14 @@ def main():
         first = row[policies[0]][0]
         torch_ms = row["torch"]
         line += f" {copy_ms:.4f} | {copy_gbps:.1f} | "
-        line += f"{torch_ms:.4f} | {torch_ms / first:.2f} |" if torch_ms else "- | - |"
+        if torch_ms:
+            line += f"{torch_ms['events']:.4f} | {torch_ms['events'] / first:.2f} |"
+            kernel = torch_ms["kernel"]
+            line += f" {kernel:.4f} | {kernel / first:.2f} |" if kernel else " - | - |"
+            call = row[policies[0]][2]
+            line += f" {torch_ms['call']:.3f} | {torch_ms['call'] / call:.2f} |"
+        else:
+            line += "- | - | - | - | - | - |"
         if "error" in policies and "unchecked" in policies:
             line += f" {row['error'][0] / row['unchecked'][0]:.2f} |"
         print(line)

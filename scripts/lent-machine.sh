@@ -3,42 +3,62 @@
 # What a session runs on a lent GPU machine (16 host cores, no LLVM/MLIR
 # packages, no network), as one call: installs the bundle of
 # scripts/gpu-bundle.sh (run that first here), then, each step under its
-# own time limit and its output written to $OUT as it finishes:
-#   host.txt      lscpu, nvidia-smi, the gather target description
+# own time limit and its output written to $OUT as it finishes (at most 8
+# files: what the device tool brings back):
+#   host.txt      the install, lscpu, nvidia-smi, the gather target description
 #   cpu-t2.txt    bench/run.py on the host CPU, 2 threads (native target)
-#   cpu-tN.txt    bench/run.py at N threads (1 4 8 16), fewer workloads
-#   gpu-lit.txt   the GPU suites of check-gather
 #   gpu-bench.txt bench/gpu.py
+#   lit.txt       the whole check-gather (-j16, the install test left out:
+#                 no MLIR CMake package there), the GPU suites included
+#   threads.txt   bench/run.py at 1, 4, 8 and 16 threads
+#   paired.txt    bench/paired.py --torch, 2 threads (native target)
 #   cpu-v3.txt    bench/run.py compiled for x86-64-v3 (AVX2), when the host
 #                 has AVX-512
+#   rowbound.txt  bench/row_copy_bound.cpp, 2 threads
+# The steps share one deadline (LENT_SECONDS, default 540 s from the start),
+# so that the call ends inside the device tool's limit with the later steps
+# cut short rather than the whole output lost; order them by what matters.
 # Usage there, from the repository root: bash scripts/lent-machine.sh
 # [steps...] (default: all, in the order above).
 set -uo pipefail
 out=${OUT:-/tmp/lent-out}
 mkdir -p "$out"
-source .gpu/run.sh > "$out/install.txt" 2>&1 || { cat "$out/install.txt"; exit 1; }
+start=$SECONDS
+deadline=$((start + ${LENT_SECONDS:-540}))
+source .gpu/run.sh > "$out/host.txt" 2>&1 || { cat "$out/host.txt"; exit 1; }
 py=/usr/bin/python3
-steps=${*:-host cpu threads gpu-lit gpu-bench v3}
-step() { # NAME SECONDS COMMAND...
-  local name=$1 limit=$2
+steps=${*:-host cpu gpu-bench lit threads paired v3 rowbound}
+step() { # NAME SECONDS COMMAND... (appends to NAME.txt)
+  local name=$1 limit=$2 left=$((deadline - SECONDS))
   shift 2
+  [ "$left" -lt "$limit" ] && limit=$left
+  if [ "$limit" -lt 10 ]; then
+    echo "== $name skipped: the deadline" | tee -a "$out/$name.txt"
+    return
+  fi
   echo "== $name (limit ${limit}s) $(date +%T)"
-  timeout "$limit" "$@" > "$out/$name.txt" 2>&1
-  echo "   exit $? $(date +%T)"
-  tail -n 3 "$out/$name.txt"
+  echo "== $* (limit ${limit}s)" >> "$out/$name.txt"
+  timeout "$limit" "$@" >> "$out/$name.txt" 2>&1
+  echo "   exit $? after $((SECONDS - start))s"
+  tail -n 2 "$out/$name.txt"
 }
 for s in $steps; do
   case $s in
     host) step host 30 bash -c 'lscpu; grep -o "avx512[a-z]*" /proc/cpuinfo | sort -u | tr "\n" " "; echo;
-      nvidia-smi; command -v g++; build/bin/gather-run --print-target' ;;
-    cpu) step cpu-t2 200 $py bench/run.py --runs 15 --rounds 2 --threads 2 ;;
-    v3) grep -q avx512f /proc/cpuinfo &&
-      step cpu-v3 200 $py bench/run.py --runs 15 --rounds 2 --threads 2 --target x86-64-v3 ;;
+      nvidia-smi; command -v g++; g++ --version | head -1; python3 --version;
+      python3 -c "import torch, numpy; print(torch.__version__, numpy.__version__)";
+      build/bin/gather-run --print-target' ;;
+    cpu) step cpu-t2 120 $py bench/run.py --runs 15 --rounds 2 --threads 2 ;;
+    gpu-bench) step gpu-bench 120 $py bench/gpu.py --runs 30 --rounds 2 ;;
+    lit) step lit 220 /usr/lib/llvm-22/bin/lit -s -j16 --filter-out Install --time-tests build/test ;;
     threads) for t in 1 4 8 16; do
-        step cpu-t$t 90 $py bench/run.py --runs 11 --rounds 1 --threads $t --only W1,W2,W3,W4,W7,W8
+        step threads 45 $py bench/run.py --runs 9 --rounds 1 --threads $t --only W1,W2,W3,W4,W5,W7,W8
       done ;;
-    gpu-lit) step gpu-lit 200 /usr/lib/llvm-22/bin/lit -sv -j16 build/test/Integration/GPU \
-      build/test/Runtime build/test/Conversion/GatherToGPU ;;
-    gpu-bench) step gpu-bench 150 $py bench/gpu.py --runs 30 --rounds 2 ;;
+    paired) step paired 120 $py bench/paired.py --calls 30 --torch ;;
+    v3) grep -q avx512f /proc/cpuinfo &&
+      step cpu-v3 90 $py bench/run.py --runs 15 --rounds 2 --threads 2 --target x86-64-v3 ;;
+    rowbound) step rowbound 40 bash -c 'g++ -O3 -march=native -fopenmp bench/row_copy_bound.cpp -o /tmp/rowbound &&
+      OMP_NUM_THREADS=2 /tmp/rowbound 15 2' ;;
   esac
 done
+echo "done after $((SECONDS - start))s"

@@ -1,8 +1,8 @@
 # -*- Python -*-
 import ctypes
-import glob
 import os
 import shutil
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -46,8 +46,13 @@ llvm_config.with_environment("PYTHONPATH", os.path.join(config.gather_src_root, 
 # build in another directory tests its own library.
 config.environment["GATHER_CAPI_LIBRARY"] = os.path.join(config.gather_lib_dir, "libGatherCAPI.so")
 # python/gather/jit.py's C call, where the build has it (Python's headers
-# found: lib/Bindings/Python).
-if glob.glob(os.path.join(config.gather_lib_dir, "_gather_fastcall.*so")):
+# found: lib/Bindings/Python) for the Python the tests run: a module built
+# for another version (a lent machine's Python 3.12 running a bundle built
+# against Debian's 3.11) is not loaded, and the calls take the ctypes path.
+suffixes = subprocess.run(
+    ["/usr/bin/python3", "-c", "import importlib.machinery as m; print(*m.EXTENSION_SUFFIXES)"],
+    capture_output=True, text=True).stdout.split()
+if any(os.path.exists(os.path.join(config.gather_lib_dir, "_gather_fastcall" + s)) for s in suffixes):
     config.available_features.add("python-fastcall")
 
 # A sanitized build (-DGATHER_SANITIZE=...): every process that may load one
