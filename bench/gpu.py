@@ -4,18 +4,23 @@
 gather-run --device gpu --bench N on this machine's NVIDIA GPU.
 
 For each workload and policy (the default, `error`, and `unchecked`),
-gather-run reports the median kernel time (CUDA events around each launch;
-under `error` that includes the index check) and the achieved bandwidth,
+gather-run reports the median kernel time (CUDA events around `--launches`
+launches of the kernel back to back, divided by their number, so that the
+launch latency hides behind the kernels before it; `--launches 1`: events
+around each launch, which include it; under `error` the time includes the
+index check) and the achieved bandwidth,
 counting each output element read once and written once plus the indices
 read once, against a device-to-device copy of the same number of bytes
 timed in the same process, and the median time of the whole call on the host
 clock. torch on the same GPU (where it is installed and has the op) runs
-the same gather, timed three ways: CUDA events around the call, its kernels'
-device time from the profiler (against our kernel time) and the whole call
-on the host clock (against our call). Every result
+the same gather, timed three ways: CUDA events around `--launches` calls back
+to back (against our kernel time, timed the same way), its kernels' device
+time from the profiler (a check on the first) and the whole call on the host
+clock, synchronized (against our call). Every result
 is compared with numpy.
 
-    python3 bench/gpu.py --runs 50 --rounds 3 [--only W1,W3] [--policies error,unchecked,fill]
+    python3 bench/gpu.py --runs 50 --rounds 3 [--launches 20] [--only W1,W3]
+        [--policies error,unchecked,fill]
 """
 
 import argparse
@@ -41,7 +46,8 @@ def gather_run(args, work, name, src, want):
     r = subprocess.run([os.path.join(args.bin, "gather-run"), src, "--device", "gpu",
                         "--input", os.path.join(work, f"{name}_d.npy"),
                         "--input", os.path.join(work, f"{name}_i.npy"),
-                        "--output", out, "--bench", str(args.runs)],
+                        "--output", out, "--bench", str(args.runs),
+                       "--bench-launches", str(args.launches)],
                        capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"{src}: {r.stderr.strip()}")
@@ -55,13 +61,13 @@ def gather_run(args, work, name, src, want):
     return device, kernel, float(m.group(1)), float(m.group(3)), float(m.group(4)), call
 
 
-def torch_cuda_ms(torch, w, want, runs):
+def torch_cuda_ms(torch, w, want, runs, launches):
     """torch's own gather on the GPU, three ways, or None: CUDA events around
-    the call (what this table printed until 2026-11-27: the launch and
-    torch's host work show up in it while the GPU waits), the kernels alone
-    (the profiler's device durations summed per call; compare with our
-    kernel time) and the whole call on the host clock, synchronized (compare
-    with our call)."""
+    `launches` calls back to back, divided by their number (as our kernel is
+    timed; with one call, as this table timed torch until 2026-11-27, torch's
+    host work and the launch show up while the GPU waits), the kernels alone
+    (the profiler's device durations summed per call) and the whole call on
+    the host clock, synchronized (compare with our call)."""
     if torch is None:
         return None
     fn = torch_peer(torch, w, device="cuda")
@@ -76,10 +82,11 @@ def torch_cuda_ms(torch, w, want, runs):
     for _ in range(runs):
         start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
-        fn()
+        for _ in range(launches):
+            fn()
         stop.record()
         stop.synchronize()
-        events.append(start.elapsed_time(stop))
+        events.append(start.elapsed_time(stop) / launches)
     calls = []
     for _ in range(runs):
         t0 = time.perf_counter()
@@ -123,6 +130,8 @@ def main():
     p.add_argument("--rounds", type=int, default=3,
                    help="alternating rounds over the policies; each keeps its best median")
     p.add_argument("--work", default="", help="keep the inputs and programs in this directory")
+    p.add_argument("--launches", type=int, default=20,
+                   help="kernels (and torch calls) back to back between the events of one timing")
     p.add_argument("--policies", default="error,unchecked",
                    help="comma-separated out_of_bounds policies to time")
     args = p.parse_args()
@@ -163,16 +172,17 @@ def main():
                 best[2] = min(best[2], call)
                 if "copy" not in row or copy_ms < row["copy"][0]:
                     row["copy"] = (copy_ms, copy_gbps)
-        row["torch"] = torch_cuda_ms(torch, w, want, args.runs)
+        row["torch"] = torch_cuda_ms(torch, w, want, args.runs, args.launches)
         rows.append(row)
-    print(f"device: {device}, runs={args.runs}, rounds={args.rounds} (best median), median kernel ms (CUDA events around each launch); "
+    print(f"device: {device}, runs={args.runs}, rounds={args.rounds} (best median), median kernel ms "
+          f"(CUDA events around {args.launches} launches back to back, per launch); "
           f"bandwidth counts each output element read and written once plus the indices read "
           f"once; call: the whole compiled function on the host clock (launches, allocation, "
           f"the error flag's copy back)")
     head = "| workload |"
     for policy in policies:
         head += f" {policy} (ms) | {policy} GB/s | {policy} / copy bandwidth | {policy} call (ms) |"
-    head += (" copy (ms) | copy GB/s | torch events (ms) | torch events / gather |"
+    head += (" copy (ms) | copy GB/s | torch (ms) | torch / gather |"
              " torch kernel (ms) | torch kernel / gather kernel | torch call (ms) |"
              " torch call / gather call |")
     if "error" in policies and "unchecked" in policies:

@@ -83,7 +83,8 @@ char deviceName[256] = "";
 int capabilityMajor = 0, capabilityMinor = 0;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
-bool kernelTiming = false;
+// Launches per timed kernel (0: no timing); see gather_gpu_set_kernel_timing.
+int kernelTimingLaunches = 0;
 double kernelMs = 0;
 
 template <typename Fn> bool bind(void *lib, Fn &slot, const char *name) {
@@ -244,20 +245,22 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                                  size_t /*paramsCount*/) {
   requireReady();
   CUevent start = nullptr, stop = nullptr;
-  if (kernelTiming) {
+  int launches = std::max(1, kernelTimingLaunches);
+  if (kernelTimingLaunches) {
     check(driver.cuEventCreate(&start, 0), "cuEventCreate");
     check(driver.cuEventCreate(&stop, 0), "cuEventCreate");
     check(driver.cuEventRecord(start, stream), "cuEventRecord");
   }
-  check(driver.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
-                              blockZ, sharedBytes, stream, params, extra),
-        "cuLaunchKernel");
-  if (kernelTiming) {
+  for (int launch = 0; launch < launches; ++launch)
+    check(driver.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
+                                blockZ, sharedBytes, stream, params, extra),
+          "cuLaunchKernel");
+  if (kernelTimingLaunches) {
     check(driver.cuEventRecord(stop, stream), "cuEventRecord");
     check(driver.cuEventSynchronize(stop), "cuEventSynchronize");
     float ms = 0;
     check(driver.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
-    kernelMs += ms;
+    kernelMs += ms / launches;
     driver.cuEventDestroy(start);
     driver.cuEventDestroy(stop);
   }
@@ -446,8 +449,8 @@ extern "C" void gather_gpu_copy(void *dst, const void *src, size_t bytes) {
   check(driver.cuMemcpy(devicePtr(dst), devicePtr(src), bytes), "cuMemcpy");
 }
 
-extern "C" void gather_gpu_set_kernel_timing(int enabled) {
-  kernelTiming = enabled != 0;
+extern "C" void gather_gpu_set_kernel_timing(int launches) {
+  kernelTimingLaunches = std::max(0, launches);
 }
 
 extern "C" double gather_gpu_take_kernel_ms(void) {
@@ -456,10 +459,12 @@ extern "C" double gather_gpu_take_kernel_ms(void) {
   return ms;
 }
 
-extern "C" double gather_gpu_time_device_copy_ms(size_t bytes, int runs) {
+extern "C" double gather_gpu_time_device_copy_ms(size_t bytes, int runs,
+                                                 int launches) {
   requireReady();
   if (bytes == 0 || runs < 1)
     return 0;
+  launches = std::max(1, launches);
   void *a = gather_gpu_alloc(bytes);
   void *b = gather_gpu_alloc(bytes);
   CUevent start, stop;
@@ -468,13 +473,14 @@ extern "C" double gather_gpu_time_device_copy_ms(size_t bytes, int runs) {
   std::vector<float> times;
   for (int run = 0; run < runs; ++run) {
     check(driver.cuEventRecord(start, nullptr), "cuEventRecord");
-    check(driver.cuMemcpyAsync(devicePtr(b), devicePtr(a), bytes, nullptr),
-          "cuMemcpyAsync");
+    for (int launch = 0; launch < launches; ++launch)
+      check(driver.cuMemcpyAsync(devicePtr(b), devicePtr(a), bytes, nullptr),
+            "cuMemcpyAsync");
     check(driver.cuEventRecord(stop, nullptr), "cuEventRecord");
     check(driver.cuEventSynchronize(stop), "cuEventSynchronize");
     float ms = 0;
     check(driver.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
-    times.push_back(ms);
+    times.push_back(ms / launches);
   }
   driver.cuEventDestroy(start);
   driver.cuEventDestroy(stop);

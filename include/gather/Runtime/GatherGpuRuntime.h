@@ -71,13 +71,21 @@ void gather_gpu_free(void *pointer);
 /* Synchronous copy between host and device, either direction. */
 void gather_gpu_copy(void *dst, const void *src, size_t bytes);
 
-/* With timing on, every kernel launch is bracketed by CUDA events and its
-   time added to a counter that gather_gpu_take_kernel_ms reads and clears. */
-void gather_gpu_set_kernel_timing(int enabled);
+/* With timing on (`launches` > 0), every kernel launch is bracketed by CUDA
+   events and its time added to a counter that gather_gpu_take_kernel_ms
+   reads and clears. With `launches` > 1 the kernel is launched that many
+   times back to back between the events and the counter gets their mean:
+   the launch latency, which a single launch's events include, then hides
+   behind the kernels before it (as in a stream of kernels). Benchmarks
+   only: the kernel must give the same result when repeated, as a gather's
+   does. */
+void gather_gpu_set_kernel_timing(int launches);
 double gather_gpu_take_kernel_ms(void);
 
-/* Median time in ms of `runs` device-to-device copies of `bytes` bytes. */
-double gather_gpu_time_device_copy_ms(size_t bytes, int runs);
+/* Median time in ms of `runs` device-to-device copies of `bytes` bytes,
+   each timed as the mean of `launches` copies back to back between events
+   (1: the copy alone, as a single kernel launch is timed). */
+double gather_gpu_time_device_copy_ms(size_t bytes, int runs, int launches);
 
 #ifdef __cplusplus
 }

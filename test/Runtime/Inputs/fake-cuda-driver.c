@@ -14,8 +14,13 @@ typedef int CUresult;
 enum { OK = 0, OUT_OF_MEMORY = 2, NOT_SUPPORTED = 801 };
 
 static int allocations, frees, managedAllocations, streamsCreated, live;
+static int launches, asyncCopies;
 static int liveLimit = 1 << 30;
 
+void fake_cuda_launches(int *counts) {
+  counts[0] = launches;
+  counts[1] = asyncCopies;
+}
 void fake_cuda_counts(int *counts) {
   counts[0] = allocations;
   counts[1] = frees;
@@ -97,6 +102,7 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
   (void)stream;
   (void)params;
   (void)extra;
+  ++launches;
   return OK;
 }
 CUresult cuStreamCreate(void **stream, unsigned flags) {
@@ -175,6 +181,7 @@ CUresult cuMemcpy(unsigned long long dst, unsigned long long src,
 CUresult cuMemcpyAsync(unsigned long long dst, unsigned long long src,
                        size_t bytes, void *s) {
   (void)s;
+  ++asyncCopies;
   return cuMemcpy(dst, src, bytes);
 }
 CUresult cuMemsetD32Async(unsigned long long dst, unsigned value, size_t count,
