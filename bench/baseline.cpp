@@ -19,9 +19,10 @@
 //   checked prefetch: checked, with the same prefetch (what the compiled
 //              code does under its default policy).
 // Both prefetch variants write rows with non-temporal stores where the
-// compiled code does (rows of whole cache lines into an output of half the
-// L3 or more: docs/Lowering.md, "Streaming stores"), and so does the memcpy
-// reference below.
+// compiled code does (rows of whole cache lines into an output of the
+// target's streaming threshold or more, half the L3 or four L2s:
+// docs/Lowering.md, "Streaming stores"), and so does the memcpy reference
+// below.
 //
 // Outputs and the memcpy reference's buffers are 64-byte aligned, and those
 // of 4 MiB or more are advised for transparent huge pages, as the compiled
@@ -151,7 +152,7 @@ constexpr int64_t kLinesAhead = 128;
 // with non-temporal stores: the compiled code's rule
 // (CpuTarget::streamingStoreMinBytes).
 static bool streamsRows(int64_t outputBytes, int64_t rowBytes) {
-  return outputBytes >= hostL3Bytes() / 2 && rowBytes % 64 == 0;
+  return outputBytes >= streamingStoreMinBytes() && rowBytes % 64 == 0;
 }
 
 // Prefetches the lines of `bytes` bytes from `p` (at most 64 lines).
@@ -266,8 +267,8 @@ struct Workloads {
   // variants do what the compiled code does instead: where the table is
   // the L2 or larger, a row's offsets in chunks of 512 resolved first, then
   // the chunk's loads (docs/Lowering.md, "Chunks of offsets"), and rows
-  // streamed a vector register at a time where the output takes half the
-  // L3.
+  // streamed a vector register at a time where the output reaches the
+  // streaming threshold.
   template <int M> bool W8() {
     const int64_t R = 1024, C = 1024, N = 1024, K = 1024;
     const float *data = loadData<float>(dir + "/W8_data.bin", R * C);
@@ -578,8 +579,8 @@ static bool runWorkload(Workloads &workloads, const std::string &w, int mode) {
 }
 
 // The bandwidth reference: `bytes` copied from `source` to `target`, split
-// over the threads in one parallel loop; from half the L3 on with
-// non-temporal stores, as the gathers' row copies (glibc's memcpy decides
+// over the threads in one parallel loop; from the streaming threshold on
+// with non-temporal stores, as the gathers' row copies (glibc's memcpy decides
 // by a cache size of its own: on the Zen 1 VM whose sysfs reports an 8 MiB
 // L3, CPUID reports 64 MiB).
 static void parallelCopy(char *target, const char *source, size_t bytes) {

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <vector>
 
@@ -42,6 +43,20 @@ static inline int64_t hostL3Bytes() {
 /// The L2 of a core, the same way, else 1 MiB (the lowering's default).
 static inline int64_t hostL2Bytes() {
   static const int64_t bytes = sysfsCacheBytes(2, int64_t(1) << 20);
+  return bytes;
+}
+
+/// Outputs from this size on get non-temporal row stores: the compiled
+/// code's rule (CpuTarget::streamingStoreMinBytes) for the target the
+/// benchmark compiles for, which bench/run.py and bench/paired.py pass in
+/// GATHER_STREAMING_STORE_MIN_BYTES from the target description; else half
+/// the host's L3 (the rule without a mesh L3).
+static inline int64_t streamingStoreMinBytes() {
+  static const int64_t bytes = [] {
+    const char *text = std::getenv("GATHER_STREAMING_STORE_MIN_BYTES");
+    long long value = text ? std::atoll(text) : 0;
+    return value > 0 ? static_cast<int64_t>(value) : hostL3Bytes() / 2;
+  }();
   return bytes;
 }
 

@@ -181,7 +181,10 @@ def main():
             os.execv(sys.executable, [sys.executable] + sys.argv)
         import torch
         torch.set_num_threads(args.threads)
-    print(f"target: {' '.join(f'{k}={v}' for k, v in jit.target_description(args.target).items())}")
+    described = jit.target_description(args.target)
+    print(f"target: {' '.join(f'{k}={v}' for k, v in described.items())}")
+    # The C++ peers stream rows by the compiled code's rule for this target.
+    os.environ["GATHER_STREAMING_STORE_MIN_BYTES"] = str(described["streaming-store-min-bytes"])
     print(f"threads={args.threads}, {args.calls} turns, policy=error; "
           "peer time / gather time, median over the turns [quartiles]"
           + ("; torch on libomp (preloaded)" if torch else ""))

@@ -14,7 +14,10 @@
 // is faster.
 //
 //   g++ -O3 -march=native -fopenmp bench/streaming_sweep.cpp -o /tmp/sweep
-//   OMP_NUM_THREADS=2 /tmp/sweep
+//   OMP_NUM_THREADS=2 /tmp/sweep [BYTES]
+//
+// BYTES replaces the L3 size as the unit of the outputs (for a machine whose
+// reported L3 is shared with others, or to place the sizes elsewhere).
 #include "host.h"
 #include "row_copy.h"
 
@@ -46,8 +49,8 @@ float *allocate(size_t bytes) {
 volatile float sink;
 } // namespace
 
-int main() {
-  long l3 = hostL3Bytes();
+int main(int argc, char **argv) {
+  long l3 = argc > 1 ? std::atol(argv[1]) : hostL3Bytes();
   const size_t tableBytes = 160u << 20;
   float *table = allocate(tableBytes);
   std::mt19937_64 rng(0);
@@ -55,8 +58,8 @@ int main() {
     table[i] = static_cast<float>(rng() % 1000);
   const double fractions[] = {0.125, 0.25, 0.375, 0.5, 0.75, 1, 2, 6};
   float *out = allocate(static_cast<size_t>(6 * l3) + kHugePage);
-  std::printf("%d threads, L3 %ld bytes; times in ms\n", omp_get_max_threads(),
-              l3);
+  std::printf("%d threads, L3 %ld bytes (host: %ld); times in ms\n",
+              omp_get_max_threads(), l3, hostL3Bytes());
   std::printf("| row (B) | output / L3 | plain | streaming | plain / streaming "
               "| + read: plain | streaming | plain / streaming |\n");
   std::printf("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");

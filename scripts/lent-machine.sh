@@ -15,6 +15,12 @@
 #   cpu-v3.txt    bench/run.py compiled for x86-64-v3 (AVX2), when the host
 #                 has AVX-512
 #   rowbound.txt  bench/row_copy_bound.cpp, 2 threads
+# and, named only:
+#   sweep.txt     bench/streaming_sweep.cpp at 2 and 1 threads, outputs in
+#                 units of 8 MiB (the host's L3 is shared with other VMs)
+#   ab.txt        bench/target_ab.py: the host's plan against one entry of
+#                 its description changed (L3, vector width, L1, L2, prefetch
+#                 of offset tables), 2 threads
 # The steps share one deadline (LENT_SECONDS, default 540 s from the start),
 # so that the call ends inside the device tool's limit with the later steps
 # cut short rather than the whole output lost; order them by what matters.
@@ -57,6 +63,13 @@ for s in $steps; do
     paired) step paired 120 $py bench/paired.py --calls 30 --torch ;;
     v3) grep -q avx512f /proc/cpuinfo &&
       step cpu-v3 90 $py bench/run.py --runs 15 --rounds 2 --threads 2 --target x86-64-v3 ;;
+    sweep) step sweep 60 bash -c 'g++ -O3 -march=native -fopenmp bench/streaming_sweep.cpp -o /tmp/sweep &&
+      OMP_NUM_THREADS=2 /tmp/sweep 8388608 && OMP_NUM_THREADS=1 /tmp/sweep 8388608' ;;
+    ab) for e in L3_cache_size_in_bytes=8388608 L3_cache_size_in_bytes=16777216 max_vector_op_width=256 L1_cache_size_in_bytes=32768 \
+        L2_cache_size_in_bytes=524288 prefetch_offset_tables=0; do
+        step ab 40 $py bench/target_ab.py --entry $e --calls 30
+      done ;;
+    gpu-launches) step gpu-bench 90 $py bench/gpu.py --runs 20 --rounds 1 --launches 20 ;;
     rowbound) step rowbound 40 bash -c 'g++ -O3 -march=native -fopenmp bench/row_copy_bound.cpp -o /tmp/rowbound &&
       OMP_NUM_THREADS=2 /tmp/rowbound 15 2' ;;
   esac

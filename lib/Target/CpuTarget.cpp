@@ -50,7 +50,9 @@ int64_t CpuTarget::registerLanes(unsigned bitWidth) const {
   return std::max<int64_t>(1, vectorBits / std::max(1u, bitWidth));
 }
 
-int64_t CpuTarget::streamingStoreMinBytes() const { return l3Bytes / 2; }
+int64_t CpuTarget::streamingStoreMinBytes() const {
+  return meshL3 ? 4 * l2Bytes : l3Bytes / 2;
+}
 int64_t CpuTarget::offsetChunkMinReadBytes() const { return l2Bytes; }
 int64_t CpuTarget::offsetChunkBytes() const { return l1dBytes / 8; }
 
@@ -61,9 +63,11 @@ std::string CpuTarget::describe() const {
      << " vector-bits=" << vectorBits
      << " mask-registers=" << (maskRegisters ? 1 : 0)
      << " prefetch-offset-tables=" << (prefetchOffsetTables ? 1 : 0)
+     << " mesh-l3=" << (meshL3 ? 1 : 0)
      << " cache-line-bytes=" << cacheLineBytes << " page-bytes=" << pageBytes
      << " l1d-bytes=" << l1dBytes << " l2-bytes=" << l2Bytes
-     << " l3-bytes=" << l3Bytes << " cores=" << cores;
+     << " l3-bytes=" << l3Bytes << " cores=" << cores
+     << " streaming-store-min-bytes=" << streamingStoreMinBytes();
   return text;
 }
 
@@ -117,7 +121,9 @@ static std::string readSysfs(const std::string &path) {
 
 /// What the CPU's name decides beyond its features: measured tuning.
 static void setTuning(CpuTarget &target) {
-  target.prefetchOffsetTables = target.cpu != "znver1";
+  StringRef cpu = target.cpu;
+  target.prefetchOffsetTables = cpu != "znver1" && cpu != "emeraldrapids";
+  target.meshL3 = cpu == "sapphirerapids" || cpu == "emeraldrapids";
 }
 
 /// The data caches of CPU 0 from Linux's sysfs, where present.
@@ -215,6 +221,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
   };
   constexpr int64_t kMaxCacheBytes = int64_t(1) << 40;
   int64_t prefetchOffsetTables = target.prefetchOffsetTables;
+  int64_t meshL3 = target.meshL3;
   Entry entries[] = {
       {"max_vector_op_width", &target.vectorBits, 64, 4096, false},
       {"cache_line_size_in_bytes", &target.cacheLineBytes, 8, 4096, true},
@@ -223,7 +230,8 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
       {"L2_cache_size_in_bytes", &target.l2Bytes, 1024, kMaxCacheBytes, false},
       {"L3_cache_size_in_bytes", &target.l3Bytes, 1024, kMaxCacheBytes, false},
       {"cores", &target.cores, 1, 1 << 20, false},
-      {"prefetch_offset_tables", &prefetchOffsetTables, 0, 1, false}};
+      {"prefetch_offset_tables", &prefetchOffsetTables, 0, 1, false},
+      {"mesh_l3", &meshL3, 0, 1, false}};
   for (Entry entry : entries) {
     FailureOr<Attribute> value = dlti::query(op, {"CPU", entry.key});
     if (failed(value))
@@ -248,6 +256,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
     *entry.field = *number;
   }
   target.prefetchOffsetTables = prefetchOffsetTables != 0;
+  target.meshL3 = meshL3 != 0;
   return target;
 }
 

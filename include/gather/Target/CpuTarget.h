@@ -44,9 +44,19 @@ struct CpuTarget {
   /// the CPU name: not on Zen 1 (znver1), whose hardware prefetchers follow
   /// those rows' images themselves; there the prefetches only took issue
   /// slots (W5 1.04-1.07x faster without, docs/Lowering.md). On a Zen 3 they
-  /// made W5 1.1-1.2x faster. The DLTI entry "prefetch_offset_tables" (0 or
-  /// 1) overrides it.
+  /// made W5 1.1-1.2x faster. Nor on the Emerald Rapids (emeraldrapids):
+  /// W5 1.04x, W5x64 1.05x faster without. The DLTI entry
+  /// "prefetch_offset_tables" (0 or 1) overrides it.
   bool prefetchOffsetTables = true;
+  /// The L3 is a mesh of slices shared by every core of the package (and,
+  /// in a VM, by other guests), outside the cores' own L2s: Intel's server
+  /// CPUs of the Sapphire Rapids generation (sapphirerapids,
+  /// emeraldrapids). A line written through the caches and evicted from the
+  /// L2 costs there as if it came from memory, so non-temporal stores pay
+  /// for outputs that a few L2s cannot hold, far below half the L3 (which
+  /// such a VM reports whole: 300 MiB on the Emerald Rapids measured).
+  /// Set from the CPU name; the DLTI entry "mesh_l3" (0 or 1) overrides it.
+  bool meshL3 = false;
   int64_t cacheLineBytes = 64;
   /// The virtual memory page: hardware prefetchers stop at its end.
   int64_t pageBytes = 4096;
@@ -115,15 +125,17 @@ struct CpuTarget {
   int64_t offsetChunkBytes() const;
   /// Rows written a vector register at a time (block copies, vector rows)
   /// go with non-temporal stores into outputs from this size on: half of
-  /// the L3. Below it the output (and the rows read for it)
-  /// can stay in the L3 for the next reader; above it a line written
-  /// through the caches was first read from memory only to be evicted
-  /// unread.
+  /// the L3, or four L2s with a mesh L3. Below it the output (and the rows
+  /// read for it) can stay in the caches for the next reader; above it a
+  /// line written through the caches was first read from memory only to be
+  /// evicted unread.
   int64_t streamingStoreMinBytes() const;
 
   /// "cpu=znver3 vector-bits=256 mask-registers=0 prefetch-offset-tables=1
-  /// cache-line-bytes=64 page-bytes=4096 l1d-bytes=32768 l2-bytes=524288
-  /// l3-bytes=33554432 cores=2": what the lowering planned with.
+  /// mesh-l3=0 cache-line-bytes=64 page-bytes=4096 l1d-bytes=32768
+  /// l2-bytes=524288 l3-bytes=33554432 cores=2
+  /// streaming-store-min-bytes=16777216": what the lowering planned with
+  /// (the last, derived, for peers that follow the same rule).
   std::string describe() const;
 };
 

@@ -115,3 +115,25 @@ func.func @default_l3(%d: tensor<3000x768xf32>, %i: tensor<8192xi64>, %j: tensor
   %s = gather.block %d[%j] axis = 0 into %f : tensor<3000x768xf32>, tensor<2048xi64> into tensor<2048x768xf32>
   return %r, %s : tensor<8192x768xf32>, tensor<2048x768xf32>
 }
+
+// -----
+
+// With a mesh L3 (Intel's Sapphire Rapids generation: the DLTI entry
+// mesh_l3, or target-cpu=emeraldrapids) outputs of four L2s or more are
+// marked, whatever the L3: here 4 x 2 MiB = 8 MiB under a 300 MiB L3, so the
+// 12 MiB output is marked and the 6 MiB one is not.
+// CHECK-LABEL: func.func @mesh_l3
+// CHECK:         } {gather.streaming_stores = 8388608 : i64}
+// CHECK-NOT:     gather.streaming_stores
+// CHECK:         return
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"mesh_l3" = 1 : i64, "L2_cache_size_in_bytes" = 2097152 : i64, "L3_cache_size_in_bytes" = 314572800 : i64>>} {
+  func.func @mesh_l3(%d: tensor<3000x768xf32>, %i: tensor<4096xi64>, %j: tensor<2048xi64>) -> (tensor<4096x768xf32>, tensor<2048x768xf32>) {
+    %e = tensor.empty() : tensor<4096x768xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<3000x768xf32>, tensor<4096xi64> into tensor<4096x768xf32>
+    %f = tensor.empty() : tensor<2048x768xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %s = gather.block %d[%j] axis = 0 into %f : tensor<3000x768xf32>, tensor<2048xi64> into tensor<2048x768xf32>
+    return %r, %s : tensor<4096x768xf32>, tensor<2048x768xf32>
+  }
+}

@@ -44,3 +44,9 @@ module @page_not_a_power_of_two attributes {dlti.target_system_spec = #dlti.targ
 // expected-error @+1 {{the target description's CPU entry "prefetch_offset_tables" must be an integer in [0, 1], got 2 : i64}}
 module @prefetch_offset_tables_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_offset_tables" = 2 : i64>>} {
 }
+
+// -----
+
+// expected-error @+1 {{the target description's CPU entry "mesh_l3" must be an integer in [0, 1], got -1 : i64}}
+module @mesh_l3_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"mesh_l3" = -1 : i64>>} {
+}
