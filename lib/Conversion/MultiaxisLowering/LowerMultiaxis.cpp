@@ -70,14 +70,8 @@ static Value castDestination(OpBuilder &b, Location loc, Value init,
   // other branch yields a new tensor bufferized into a copy of the whole
   // output (W4 with dynamic indices through its __into entry: two 16 MB
   // copies a call); the shape checks compare its dynamic sizes.
-  if (init.getDefiningOp<tensor::EmptyOp>()) {
-    SmallVector<Value> dynamicSizes;
-    for (int64_t d = 0; d < joinedType.getRank(); ++d)
-      if (joinedType.isDynamicDim(d))
-        dynamicSizes.push_back(tensor::DimOp::create(b, loc, init, d));
-    return tensor::EmptyOp::create(b, loc, joinedType.getShape(),
-                                   joinedType.getElementType(), dynamicSizes);
-  }
+  if (init.getDefiningOp<tensor::EmptyOp>())
+    return buildRefinedEmpty(b, loc, init, joinedType);
   return init;
 }
 

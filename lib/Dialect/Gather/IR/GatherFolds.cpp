@@ -450,13 +450,7 @@ template <typename OpTy> struct RefineResultType : OpRewritePattern<OpTy> {
     // output's), but replaced by a new tensor; the gather writes all of it.
     Value init = op.getInit();
     auto newEmpty = [&](OpBuilder &b, Location l) -> Value {
-      SmallVector<Value> dynamicSizes;
-      for (int64_t d = 0; d < refinedType.getRank(); ++d)
-        if (refinedType.isDynamicDim(d))
-          dynamicSizes.push_back(tensor::DimOp::create(b, l, init, d));
-      return tensor::EmptyOp::create(b, l, refinedType.getShape(),
-                                     refinedType.getElementType(),
-                                     dynamicSizes);
+      return buildRefinedEmpty(b, l, init, refinedType);
     };
     // A tensor.empty destination has no contents to keep: a new one of the
     // refined type serves both cases. (The scf.if yielding two empties

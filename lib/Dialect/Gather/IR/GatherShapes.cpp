@@ -45,6 +45,16 @@ Value mlir::gather::buildDimSize(OpBuilder &builder, Location loc, Value shaped,
   return tensor::DimOp::create(builder, loc, shaped, dim);
 }
 
+Value mlir::gather::buildRefinedEmpty(OpBuilder &builder, Location loc,
+                                      Value like, RankedTensorType type) {
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dynamicSizes.push_back(tensor::DimOp::create(builder, loc, like, d));
+  return tensor::EmptyOp::create(builder, loc, type.getShape(),
+                                 type.getElementType(), dynamicSizes);
+}
+
 Value mlir::gather::buildSelectAddressed(
     OpBuilder &builder, Location loc, Value lastPosition,
     int64_t numGatheredDims, llvm::function_ref<Value(int64_t)> perComponent) {

@@ -64,6 +64,13 @@ SmallVector<int64_t> getLogicalIndicesShape(ArrayRef<int64_t> indicesShape,
 /// tensor.dim or memref.dim (a constant where static).
 Value buildDimSize(OpBuilder &builder, Location loc, Value shaped, int64_t dim);
 
+/// A new tensor.empty of `type`, a refinement of `like`'s type (the same
+/// rank, some sizes made static): its dynamic sizes are `like`'s. The one
+/// way a destination without contents gets the sizes a gather knows
+/// statically (canonicalization and the lowering both refine with it).
+Value buildRefinedEmpty(OpBuilder &builder, Location loc, Value like,
+                        RankedTensorType type);
+
 /// The one rule for which source dimension an index value addresses: the
 /// value at position `lastPosition` of the last indices dimension addresses
 /// getGatheredDims()[c] with c = lastPosition mod the number of gathered
