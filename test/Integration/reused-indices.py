@@ -10,9 +10,13 @@
 # pixels, the tuple dimension, the indices of a block copy; every size
 # dynamic, which takes no table; and a dynamic tuple dimension off the axes
 # that is 1 at run time under longer output rows (no table: found by the
-# fuzzer, the rows read past it).
+# fuzzer, the rows read past it). A dynamic image count N or channel count
+# C (axes of the input) takes two versions of the loops, chosen at run time
+# by the bytes a pixel's reads range over (dynamic-tables.mlir
+# @dynamic_images): here on both sides, small inputs (the pixels outermost)
+# and 1000 images or 2048 channels (the output's order).
 # RUN: %python %s %gather_bin %t | FileCheck %s
-# CHECK: reused-indices: 20 passed, 0 failed
+# CHECK: reused-indices: 27 passed, 0 failed
 import os
 import subprocess
 import sys
@@ -88,6 +92,9 @@ row_indices = rng.integers(-45, 45, (5, 11, 23))
 # over dimension 0) resolved into a table of coordinates.
 block_data = rng.standard_normal((8, 30, 64)).astype(np.float32)
 block_ids = rng.integers(-40, 40, (1, 13, 1))
+# 1000 images of 16 channels: 1000 lines a pixel, over any L1's half.
+many = rng.standard_normal((1000, 2, 3, 16)).astype(np.float32)
+many_pairs = np.stack([rng.integers(-1003, 1003, (3, 1, 1, 7)), rng.integers(-18, 18, (3, 1, 1, 7))], -1).reshape(3, 1, 1, 14)
 # One (n, h) pair per index row, broadcast along the 12 columns.
 row_pairs = np.stack([rng.integers(0, 6, (4, 1, 1, 1)), rng.integers(0, 7, (4, 1, 1, 1))], -1).reshape(4, 1, 1, 2)
 cases = [
@@ -111,6 +118,13 @@ cases = [
     ("dynamic_block_indices", block_data, block_ids, (1,), "wrap", "clamp", ((), (1,))),
     ("all_dynamic", data, wild, (0, 3), "wrap", "fill", ((0, 1, 2, 3), (0, 1, 2, 3))),
     ("dynamic_broadcast_rows", data, row_pairs, (0, 2), "wrap", "error", ((), (3,))),
+    ("dynamic_images", data, in_range, (0, 3), "wrap", "error", ((0,), ())),
+    ("dynamic_images_fill", data, wild, (0, 3), "out_of_bounds", "fill", ((0,), ())),
+    ("dynamic_channels", data, wild, (0, 3), "wrap", "clamp", ((3,), ())),
+    ("dynamic_images_channels", data, wild, (0, 3), "wrap", "fill", ((0, 3), (0,))),
+    ("dynamic_images_many", many, many_pairs, (0, 3), "wrap", "clamp", ((0,), ())),
+    ("dynamic_images_many_fill", many, many_pairs, (0, 3), "out_of_bounds", "fill", ((0,), ())),
+    ("dynamic_channels_wide", wide, wide_pairs, (0, 3), "wrap", "clamp", ((3,), ())),
 ]
 passed = sum(run(*case) for case in cases)
 print(f"reused-indices: {passed} passed, {len(cases) - passed} failed")

@@ -31,18 +31,23 @@ std::optional<int64_t> lowering::axesFootprintBytes(const LoweringState &s,
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   ArrayRef<int64_t> shape = inputType.getShape();
   int64_t last = s.rank - 1;
-  if (ShapedType::isDynamic(shape[last]))
+  auto sizeOf = [&](int64_t d) {
+    if (ShapedType::isDynamic(shape[d]) && !s.inputSizeBounds.empty())
+      return s.inputSizeBounds[d];
+    return shape[d];
+  };
+  if (ShapedType::isDynamic(sizeOf(last)))
     return std::nullopt;
   int64_t bytes;
   int64_t elementBytes = packedElementBytes(elementType);
-  if (!elementBytes || llvm::MulOverflow(shape[last], elementBytes, bytes))
+  if (!elementBytes || llvm::MulOverflow(sizeOf(last), elementBytes, bytes))
     return std::nullopt;
   bytes = llvm::alignTo(bytes, s.target.cacheLineBytes);
   for (int64_t axis : s.axes) {
     if (axis == last)
       continue;
-    if (ShapedType::isDynamic(shape[axis]) ||
-        llvm::MulOverflow(bytes, shape[axis], bytes))
+    int64_t size = sizeOf(axis);
+    if (ShapedType::isDynamic(size) || llvm::MulOverflow(bytes, size, bytes))
       return std::nullopt;
   }
   return bytes;

@@ -27,7 +27,8 @@ SmallVector<int64_t> outerLoopOrder(const LoweringState &s, int64_t numLoops,
 /// Bytes of input that the loops over all non-spanning dimensions read for
 /// one position of the spanning ones, at most: the axes' extent, the
 /// innermost dimension in whole cache lines. nullopt when a size is dynamic
-/// or the product overflows.
+/// (and not bounded: LoweringState::inputSizeBounds) or the product
+/// overflows.
 std::optional<int64_t> axesFootprintBytes(const LoweringState &s,
                                           Type elementType);
 

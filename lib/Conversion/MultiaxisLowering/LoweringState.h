@@ -39,6 +39,11 @@ struct LoweringState : MultiaxisIndexing {
   Value resolved;
   /// The machine the forms are planned for (the strategy's).
   CpuTarget target;
+  /// Upper bounds of dynamic input sizes that these loops run under (a
+  /// version of the loops for small sizes, chosen at run time), per input
+  /// dimension; ShapedType::kDynamic (or empty): none. The plans read them
+  /// where the type has no size.
+  SmallVector<int64_t> inputSizeBounds;
 };
 
 //===----------------------------------------------------------------------===//

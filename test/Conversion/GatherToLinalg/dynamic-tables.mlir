@@ -6,6 +6,8 @@
 // FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as block-copy vector-rows coordinate-table{{$}}
 // FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-chunks{{$}}
 // FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows{{$}}
+// Two versions each for @dynamic_images and @dynamic_channels:
+// FORMS-COUNT-4: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-table{{$}}
 
 // Index tables with dynamic sizes. The reuse that pays for a table is
 // decided from the static sizes: a dimension dynamic in both the indices
@@ -102,4 +104,55 @@ func.func @no_table_all_dynamic(%d: tensor<?x?x?x?xf32>, %i: tensor<?x?x?x?xi64>
 func.func @no_table_dynamic_tuples_off_axes(%d: tensor<6x9x7x12xf32>, %i: tensor<4x1x1x?xi64>, %e: tensor<4x9x1x12xf32>) -> tensor<4x9x1x12xf32> {
   %0 = gather.multiaxis %d[%i] axes = [0, 2] into %e : tensor<6x9x7x12xf32>, tensor<4x1x1x?xi64> into tensor<4x9x1x12xf32>
   return %0 : tensor<4x9x1x12xf32>
+}
+
+// -----
+
+// A dynamic image count N: a pixel's reads range over N (n, c) rows of 64
+// channels (256 bytes each), unknown, and the order that keeps them in the
+// L1 needs that. Two versions of the loops, chosen at run time: the pixels
+// outermost, in tiles, where N x 256 bytes fit half the default 32 KiB L1d
+// (N <= 64; N clamped first, so that the product cannot overflow), else the
+// output's order (index rows outermost).
+// CHECK-LABEL: func.func @dynamic_images
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<?x56x56x64xf32>
+// CHECK-DAG:     %[[ROW:.*]] = arith.constant 256 : index
+// CHECK-DAG:     %[[BUDGET:.*]] = arith.constant 16384 : index
+// CHECK-DAG:     %[[CAP:.*]] = arith.constant 16385 : index
+// CHECK:         %[[N:.*]] = tensor.dim %[[D]], %{{.*}} : tensor<?x56x56x64xf32>
+// CHECK:         %[[CLAMPED:.*]] = arith.minui %[[N]], %[[CAP]] : index
+// CHECK:         %[[BYTES:.*]] = arith.muli %[[CLAMPED]], %[[ROW]] : index
+// CHECK:         %[[FITS:.*]] = arith.cmpi ule, %[[BYTES]], %[[BUDGET]] : index
+// CHECK:         scf.if %[[FITS]]
+// CHECK:           scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 2, 64)
+// CHECK:         } else {
+// CHECK:           scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (64, 56, 56)
+func.func @dynamic_images(%d: tensor<?x56x56x64xf32>, %i: tensor<64x1x1x32xi64>) -> tensor<64x56x56x16xf32> {
+  %e = tensor.empty() : tensor<64x56x56x16xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<?x56x56x64xf32>, tensor<64x1x1x32xi64> into tensor<64x56x56x16xf32>
+  return %0 : tensor<64x56x56x16xf32>
+}
+
+// -----
+
+// A dynamic channel count C (the innermost axis) counts in whole lines: a
+// pixel's 32 images fit half the L1d while a row of C takes at most 512
+// bytes (C <= 128 f32).
+// CHECK-LABEL: func.func @dynamic_channels
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<32x56x56x?xf32>
+// CHECK-DAG:     %[[LINE:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[BUDGET:.*]] = arith.constant 16384 : index
+// CHECK:         %[[C:.*]] = tensor.dim %[[D]], %{{.*}} : tensor<32x56x56x?xf32>
+// CHECK:         %[[CLAMPED:.*]] = arith.minui %[[C]], %{{.*}} : index
+// CHECK:         %[[ROWBYTES:.*]] = arith.muli %[[CLAMPED]], %{{.*}} : index
+// CHECK:         %[[LINES:.*]] = arith.ceildivui %[[ROWBYTES]], %[[LINE]] : index
+// CHECK:         %[[FITS:.*]] = arith.cmpi ule, %{{.*}}, %[[BUDGET]] : index
+// CHECK:         scf.if %[[FITS]]
+// CHECK:           scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, {{[0-9]+}}, 64)
+// CHECK:         } else {
+// CHECK:           scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (64, 56, 56)
+func.func @dynamic_channels(%d: tensor<32x56x56x?xf32>, %i: tensor<64x1x1x32xi64>) -> tensor<64x56x56x16xf32> {
+  %e = tensor.empty() : tensor<64x56x56x16xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x?xf32>, tensor<64x1x1x32xi64> into tensor<64x56x56x16xf32>
+  return %0 : tensor<64x56x56x16xf32>
 }
