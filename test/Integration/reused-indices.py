@@ -14,9 +14,12 @@
 # C (axes of the input) takes two versions of the loops, chosen at run time
 # by the bytes a pixel's reads range over (dynamic-tables.mlir
 # @dynamic_images): here on both sides, small inputs (the pixels outermost)
-# and 1000 images or 2048 channels (the output's order).
+# and 1000 images or 2048 channels (the output's order). Indices with every
+# size dynamic take two versions too, chosen by whether their sizes off the
+# axes are 1 (dynamic-tables.mlir @all_indices_dynamic): broadcast pairs,
+# and pairs that vary along one or both pixel dimensions.
 # RUN: %python %s %gather_bin %t | FileCheck %s
-# CHECK: reused-indices: 27 passed, 0 failed
+# CHECK: reused-indices: 31 passed, 0 failed
 import os
 import subprocess
 import sys
@@ -95,6 +98,9 @@ block_ids = rng.integers(-40, 40, (1, 13, 1))
 # 1000 images of 16 channels: 1000 lines a pixel, over any L1's half.
 many = rng.standard_normal((1000, 2, 3, 16)).astype(np.float32)
 many_pairs = np.stack([rng.integers(-1003, 1003, (3, 1, 1, 7)), rng.integers(-18, 18, (3, 1, 1, 7))], -1).reshape(3, 1, 1, 14)
+# Pairs that vary along the pixels: one dimension, then both.
+per_row = np.stack([rng.integers(-6, 6, (3, 9, 1, 5)), rng.integers(-12, 12, (3, 9, 1, 5))], -1).reshape(3, 9, 1, 10)
+per_pixel = np.stack([rng.integers(-8, 8, (2, 9, 7, 4)), rng.integers(-14, 14, (2, 9, 7, 4))], -1).reshape(2, 9, 7, 8)
 # One (n, h) pair per index row, broadcast along the 12 columns.
 row_pairs = np.stack([rng.integers(0, 6, (4, 1, 1, 1)), rng.integers(0, 7, (4, 1, 1, 1))], -1).reshape(4, 1, 1, 2)
 cases = [
@@ -125,6 +131,10 @@ cases = [
     ("dynamic_images_many", many, many_pairs, (0, 3), "wrap", "clamp", ((0,), ())),
     ("dynamic_images_many_fill", many, many_pairs, (0, 3), "out_of_bounds", "fill", ((0,), ())),
     ("dynamic_channels_wide", wide, wide_pairs, (0, 3), "wrap", "clamp", ((3,), ())),
+    ("dynamic_indices_broadcast", data, in_range, (0, 3), "wrap", "error", ((), (0, 1, 2, 3))),
+    ("dynamic_indices_broadcast_fill", data, wild, (0, 3), "out_of_bounds", "fill", ((), (0, 1, 2, 3))),
+    ("dynamic_indices_per_row", data, per_row, (0, 3), "wrap", "error", ((), (0, 1, 2, 3))),
+    ("dynamic_indices_per_pixel", data, per_pixel, (0, 3), "wrap", "clamp", ((), (0, 1, 2, 3))),
 ]
 passed = sum(run(*case) for case in cases)
 print(f"reused-indices: {passed} passed, {len(cases) - passed} failed")

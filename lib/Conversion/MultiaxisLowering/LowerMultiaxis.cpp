@@ -338,9 +338,131 @@ static void emitChecksAfterLoops(OpBuilder &b, Location loc,
   });
 }
 
+/// The dimensions off the axes along which the indices have a dynamic size
+/// (before the last, which holds the tuples): there the multiaxis rule
+/// broadcasts indices of size 1 against the input, the usual case (an NHWC
+/// lookup's pixels), which the type does not show. Not where the input's
+/// size is 1 (the indices alone give the output's size there) or where the
+/// output's static size is not the input's (indices of size 1 would fail
+/// the shape check).
+static SmallVector<int64_t> dynamicBroadcastCandidates(MultiaxisOp op) {
+  auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
+  auto inputType = cast<RankedTensorType>(op.getInput().getType());
+  auto outputType = cast<RankedTensorType>(op.getInit().getType());
+  SmallVector<int64_t> dims;
+  ArrayRef<int64_t> axes = op.getAxes();
+  for (int64_t d = 0; d + 1 < indicesType.getRank(); ++d) {
+    if (!indicesType.isDynamicDim(d) || llvm::is_contained(axes, d))
+      continue;
+    int64_t input = inputType.getDimSize(d), output = outputType.getDimSize(d);
+    if (input == 1 || (!ShapedType::isDynamic(input) &&
+                       !ShapedType::isDynamic(output) && input != output))
+      continue;
+    dims.push_back(d);
+  }
+  return dims;
+}
+
+static LogicalResult lowerMultiaxisOnce(RewriterBase &rewriter, MultiaxisOp op,
+                                        const MultiaxisLoweringStrategy &s);
+
+/// A version for indices that broadcast where their type does not say so:
+/// with every indices size dynamic (as frontends often type them), the
+/// index tables that pay for reused indices cannot be planned, since
+/// nothing shows the reuse (W5 and W5x64 2.1x their static time on a Zen
+/// 1). Where the indices' dynamic sizes off the axes being 1 would give
+/// another plan, the gather is split at run time: those sizes 1, the
+/// indices cast to a type that says so, planned with the tables; else the
+/// general plan. Both are lowered here, without further versions.
+static FailureOr<bool>
+lowerBroadcastVersions(RewriterBase &rewriter, MultiaxisOp op,
+                       const MultiaxisLoweringStrategy &strategy) {
+  SmallVector<int64_t> dims = dynamicBroadcastCandidates(op);
+  if (dims.empty() || !strategy.vectorize || !op.hasPureTensorSemantics())
+    return false;
+  auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
+  SmallVector<int64_t> refinedShape(indicesType.getShape());
+  for (int64_t d : dims)
+    refinedShape[d] = 1;
+  auto refinedType = indicesType.clone(refinedShape);
+  Location loc = op.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  // The plan of each (a plan reads types only, but planning builds the
+  // sizes it reads): the refined one on a clone of the op with cast
+  // indices. Built beside the op without the rewriter, and erased.
+  struct Recorder : OpBuilder::Listener {
+    SmallVector<Operation *> created;
+    void notifyOperationInserted(Operation *created,
+                                 OpBuilder::InsertPoint) override {
+      this->created.push_back(created);
+    }
+  } recorder;
+  OpBuilder sb(op, &recorder);
+  auto planOf = [&](MultiaxisOp gather) {
+    LoweringState state = prepareLowering(sb, loc, gather);
+    state.target = strategy.target;
+    LoweringPlan plan = planLowering(
+        state, cast<RankedTensorType>(gather.getInit().getType()), strategy);
+    return std::make_tuple(plan.form, plan.offsetTable, plan.coordinateTable,
+                           plan.blockStart);
+  };
+  auto refinedIndices =
+      tensor::CastOp::create(sb, loc, refinedType, op.getIndices());
+  auto refined = cast<MultiaxisOp>(sb.clone(*op));
+  refined.getIndicesMutable().assign(refinedIndices.getResult());
+  // Sizes 1 there may contradict the output's static sizes (a program that
+  // fails its shape check at run time then): no version.
+  bool differs =
+      succeeded(refined.analyzeShapes()) && planOf(refined) != planOf(op);
+  for (Operation *created : llvm::reverse(recorder.created)) {
+    created->dropAllUses();
+    created->erase();
+  }
+  if (!differs)
+    return false;
+  Value unit;
+  for (int64_t d : dims) {
+    Value size = tensor::DimOp::create(rewriter, loc, op.getIndices(), d);
+    Value one = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                      size, constIndex(rewriter, loc, 1));
+    unit = andValues(rewriter, loc, unit, one);
+  }
+  MultiaxisOp thenOp, elseOp;
+  auto ifOp = scf::IfOp::create(
+      rewriter, loc, unit,
+      [&](OpBuilder &b, Location l) {
+        Value indices =
+            tensor::CastOp::create(b, l, refinedType, op.getIndices());
+        thenOp = cast<MultiaxisOp>(b.clone(*op));
+        thenOp.getIndicesMutable().assign(indices);
+        scf::YieldOp::create(b, l, thenOp.getOutput());
+      },
+      [&](OpBuilder &b, Location l) {
+        elseOp = cast<MultiaxisOp>(b.clone(*op));
+        scf::YieldOp::create(b, l, elseOp.getOutput());
+      });
+  rewriter.replaceOp(op, ifOp.getResults());
+  if (failed(lowerMultiaxisOnce(rewriter, thenOp, strategy)) ||
+      failed(lowerMultiaxisOnce(rewriter, elseOp, strategy)))
+    return failure();
+  return true;
+}
+
 LogicalResult
 mlir::gather::lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
                              const MultiaxisLoweringStrategy &strategy) {
+  FailureOr<bool> versioned = lowerBroadcastVersions(rewriter, op, strategy);
+  if (failed(versioned))
+    return failure();
+  if (*versioned)
+    return success();
+  return lowerMultiaxisOnce(rewriter, op, strategy);
+}
+
+static LogicalResult
+lowerMultiaxisOnce(RewriterBase &rewriter, MultiaxisOp op,
+                   const MultiaxisLoweringStrategy &strategy) {
   FailureOr<GatherShape> shape = op.analyzeShapes();
   if (failed(shape))
     return failure();

@@ -16,6 +16,7 @@
 #include "gather/Utils/ElementBytes.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -56,7 +57,12 @@ LoweringPlan lowering::planLowering(const LoweringState &s,
     plan.indexCheck = strategy.checkIndicesInLoops
                           ? LoweringPlan::IndexCheck::InLoops
                           : LoweringPlan::IndexCheck::BeforeLoops;
-  plan.flagOnHeap = !isa<FunctionOpInterface>(s.op->getParentOp());
+  // A stack slot per iteration of an enclosing loop would pile up; inside
+  // a branch (the run-time versions of the lowering) it is one slot.
+  for (Operation *parent = s.op->getParentOp();
+       parent && !isa<FunctionOpInterface>(parent);
+       parent = parent->getParentOp())
+    plan.flagOnHeap |= isa<LoopLikeOpInterface>(parent);
 
   ArrayRef<int64_t> outputShape = outputType.getShape();
   int64_t blockStart =

@@ -4,10 +4,21 @@
 // FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-table{{$}}
 // FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-table{{$}}
 // FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as block-copy vector-rows coordinate-table{{$}}
+// @all_dynamic_versions: the version for broadcast indices and the general
+// one, each in two versions for its dynamic N and C:
+// FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-table{{$}}
+// FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-table{{$}}
+// FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-chunks{{$}}
 // FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-chunks{{$}}
 // FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows{{$}}
 // Two versions each for @dynamic_images and @dynamic_channels:
 // FORMS-COUNT-4: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-table{{$}}
+// and for @all_indices_dynamic:
+// FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-table{{$}}
+// FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-chunks{{$}}
+// and for @broadcast_versions_where_the_input_spans:
+// FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-table{{$}}
+// FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows{{$}}
 
 // Index tables with dynamic sizes. The reuse that pays for a table is
 // decided from the static sizes: a dimension dynamic in both the indices
@@ -82,12 +93,16 @@ func.func @coordinate_table_dynamic(%d: tensor<8x30x64xf32>, %i: tensor<1x?x1xi6
 
 // -----
 
-// Every size dynamic: nothing shows reuse, no table.
-// CHECK-LABEL: func.func @no_table_all_dynamic
-// CHECK-NOT:     linalg.generic
-// CHECK-NOT:     tensor<{{[0-9?x]*}}xindex>
+// Every size dynamic: nothing shows reuse, and the general version has no
+// table; the version for indices of size 1 off the axes has one
+// (@all_indices_dynamic below), built in each of its two versions for the
+// dynamic N and C (@dynamic_images): two tables, then none.
+// CHECK-LABEL: func.func @all_dynamic_versions
+// CHECK:         scf.if
+// CHECK-COUNT-2:   linalg.generic {{.*}} outs(%{{.*}} : tensor<?x1x1x?xindex>)
+// CHECK-NOT:       xindex>)
 // CHECK:         return
-func.func @no_table_all_dynamic(%d: tensor<?x?x?x?xf32>, %i: tensor<?x?x?x?xi64>, %e: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+func.func @all_dynamic_versions(%d: tensor<?x?x?x?xf32>, %i: tensor<?x?x?x?xi64>, %e: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
   %0 = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<?x?x?x?xf32>, tensor<?x?x?x?xi64> into tensor<?x?x?x?xf32>
   return %0 : tensor<?x?x?x?xf32>
 }
@@ -155,4 +170,68 @@ func.func @dynamic_channels(%d: tensor<32x56x56x?xf32>, %i: tensor<64x1x1x32xi64
   %e = tensor.empty() : tensor<64x56x56x16xf32>
   %0 = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x?xf32>, tensor<64x1x1x32xi64> into tensor<64x56x56x16xf32>
   return %0 : tensor<64x56x56x16xf32>
+}
+
+// -----
+
+// Every indices size dynamic, as frontends often type them: nothing shows
+// that the (n, c) pairs broadcast along the pixels, so the general plan
+// has no offset table. Two versions, chosen at run time: where the
+// indices' sizes off the axes (dimensions 1 and 2) are 1, the gather reads
+// them cast to a type that says so, with the table and the pixels
+// outermost; else the general plan (offset chunks). Their error flags stay
+// on the stack: a branch is no loop.
+// CHECK-LABEL: func.func @all_indices_dynamic
+// CHECK-SAME:    %{{[^:]*}}: tensor<32x56x56x64xf32>, %[[I:[^:]*]]: tensor<?x?x?x?xi64>
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK:         %[[H:.*]] = tensor.dim %[[I]], %[[C1]] : tensor<?x?x?x?xi64>
+// CHECK:         %[[HUNIT:.*]] = arith.cmpi eq, %[[H]], %[[C1]] : index
+// CHECK:         %[[W:.*]] = tensor.dim %[[I]], %[[C2]] : tensor<?x?x?x?xi64>
+// CHECK:         %[[WUNIT:.*]] = arith.cmpi eq, %[[W]], %[[C1]] : index
+// CHECK:         %[[UNIT:.*]] = arith.andi %[[HUNIT]], %[[WUNIT]] : i1
+// CHECK:         scf.if %[[UNIT]]
+// CHECK:           memref.alloca() : memref<i8>
+// CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<?x1x1x?xindex>)
+// CHECK:           scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 56, %{{.*}})
+// CHECK:         } else {
+// CHECK:           memref.alloca() : memref<i8>
+// CHECK-NOT:       tensor<?x1x1x?xindex>
+// CHECK:           scf.forall
+// CHECK:         return
+func.func @all_indices_dynamic(%d: tensor<32x56x56x64xf32>, %i: tensor<?x?x?x?xi64>) -> tensor<?x56x56x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %n = tensor.dim %i, %c0 : tensor<?x?x?x?xi64>
+  %t = tensor.dim %i, %c3 : tensor<?x?x?x?xi64>
+  %k = arith.divui %t, %c2 : index
+  %e = tensor.empty(%n, %k) : tensor<?x56x56x?xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<?x?x?x?xi64> into tensor<?x56x56x?xf32>
+  return %0 : tensor<?x56x56x?xf32>
+}
+
+// -----
+
+// Only the sizes where indices of size 1 would broadcast: not along
+// dimension 1, where the input's size is 1 (the indices alone give the
+// output's 5 rows there); the version tests dimension 2 alone.
+// CHECK-LABEL: func.func @broadcast_versions_where_the_input_spans
+// CHECK-SAME:    %{{[^:]*}}: tensor<32x1x56x64xf32>, %[[I:[^:]*]]: tensor<?x?x?x?xi64>
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NOT:     tensor.dim %[[I]], %[[C1]]
+// CHECK:         %[[W:.*]] = tensor.dim %[[I]], %[[C2]] : tensor<?x?x?x?xi64>
+// CHECK-NEXT:    %[[UNIT:.*]] = arith.cmpi eq, %[[W]], %[[C1]] : index
+// CHECK-NEXT:    scf.if %[[UNIT]]
+func.func @broadcast_versions_where_the_input_spans(%d: tensor<32x1x56x64xf32>, %i: tensor<?x?x?x?xi64>) -> tensor<?x5x56x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %n = tensor.dim %i, %c0 : tensor<?x?x?x?xi64>
+  %t = tensor.dim %i, %c3 : tensor<?x?x?x?xi64>
+  %k = arith.divui %t, %c2 : index
+  %e = tensor.empty(%n, %k) : tensor<?x5x56x?xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x1x56x64xf32>, tensor<?x?x?x?xi64> into tensor<?x5x56x?xf32>
+  return %0 : tensor<?x5x56x?xf32>
 }
