@@ -378,7 +378,9 @@ static FailureOr<bool>
 lowerBroadcastVersions(RewriterBase &rewriter, MultiaxisOp op,
                        const MultiaxisLoweringStrategy &strategy) {
   SmallVector<int64_t> dims = dynamicBroadcastCandidates(op);
-  if (dims.empty() || !strategy.vectorize || !op.hasPureTensorSemantics())
+  // An op whose shapes do not analyze fails its lowering before any change.
+  if (dims.empty() || !strategy.vectorize || !op.hasPureTensorSemantics() ||
+      failed(op.analyzeShapes()))
     return false;
   auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
   SmallVector<int64_t> refinedShape(indicesType.getShape());

@@ -122,7 +122,10 @@ struct MultiaxisLoweringStrategy {
 /// and the output is zeros. Index bounds under `out_of_bounds = error` are
 /// checked in the loops or before them (see checkIndicesInLoops); an invalid
 /// index is reported (gather.check_indices), and the output is then
-/// unspecified. Creates nothing outside the function.
+/// unspecified. Where dynamic sizes hide what the plan needs (indices that
+/// broadcast, the extent of small axes), the loops come in versions chosen
+/// at run time (docs/Lowering.md, "Dynamic sizes"). Creates nothing outside
+/// the function.
 LogicalResult lowerMultiaxis(RewriterBase &rewriter, MultiaxisOp op,
                              const MultiaxisLoweringStrategy &strategy);
 
