@@ -17,9 +17,10 @@
 # and 1000 images or 2048 channels (the output's order). Indices with every
 # size dynamic take two versions too, chosen by whether their sizes off the
 # axes are 1 (dynamic-tables.mlir @all_indices_dynamic): broadcast pairs,
-# and pairs that vary along one or both pixel dimensions.
+# and pairs that vary along one or both pixel dimensions. Dynamic pixels
+# take tiles with a partial last one (@pixels_dynamic_partial_tiles).
 # RUN: %python %s %gather_bin %t | FileCheck %s
-# CHECK: reused-indices: 31 passed, 0 failed
+# CHECK: reused-indices: 33 passed, 0 failed
 import os
 import subprocess
 import sys
@@ -98,6 +99,10 @@ block_ids = rng.integers(-40, 40, (1, 13, 1))
 # 1000 images of 16 channels: 1000 lines a pixel, over any L1's half.
 many = rng.standard_normal((1000, 2, 3, 16)).astype(np.float32)
 many_pairs = np.stack([rng.integers(-1003, 1003, (3, 1, 1, 7)), rng.integers(-18, 18, (3, 1, 1, 7))], -1).reshape(3, 1, 1, 14)
+# Image rows of 70 pixels of 8 KiB (32 images of 64 channels): with the
+# pixels dynamic, tiles of the L2 budget's count and a partial last one.
+long_rows = rng.standard_normal((32, 2, 70, 64)).astype(np.float32)
+long_pairs = np.stack([rng.integers(-32, 32, (4, 1, 1, 16)), rng.integers(-64, 64, (4, 1, 1, 16))], -1).reshape(4, 1, 1, 32)
 # Pairs that vary along the pixels: one dimension, then both.
 per_row = np.stack([rng.integers(-6, 6, (3, 9, 1, 5)), rng.integers(-12, 12, (3, 9, 1, 5))], -1).reshape(3, 9, 1, 10)
 per_pixel = np.stack([rng.integers(-8, 8, (2, 9, 7, 4)), rng.integers(-14, 14, (2, 9, 7, 4))], -1).reshape(2, 9, 7, 8)
@@ -135,6 +140,8 @@ cases = [
     ("dynamic_indices_broadcast_fill", data, wild, (0, 3), "out_of_bounds", "fill", ((), (0, 1, 2, 3))),
     ("dynamic_indices_per_row", data, per_row, (0, 3), "wrap", "error", ((), (0, 1, 2, 3))),
     ("dynamic_indices_per_pixel", data, per_pixel, (0, 3), "wrap", "clamp", ((), (0, 1, 2, 3))),
+    ("dynamic_pixels_partial_tiles", long_rows, long_pairs, (0, 3), "wrap", "error", ((1, 2), ())),
+    ("dynamic_pixels_partial_tiles_fill", long_rows, long_pairs, (0, 3), "out_of_bounds", "fill", ((1, 2), ())),
 ]
 passed = sum(run(*case) for case in cases)
 print(f"reused-indices: {passed} passed, {len(cases) - passed} failed")

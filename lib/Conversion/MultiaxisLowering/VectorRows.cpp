@@ -19,6 +19,7 @@
 #include "Prefetch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -139,7 +140,8 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
 /// the lines of the input slice they range over (axesFootprintBytes: W5x64's
 /// 1024 reads a pixel fall in 128 lines). The tile is the largest divisor
 /// of the dimension (static sizes) within the budget
-/// (CpuTarget::offsetTileFootprintBytes), none below 2 and at most 4096. W5 and
+/// (CpuTarget::offsetTileFootprintBytes), none below 2 and at most 4096;
+/// along a dynamic size, the budget's count with a partial last tile. W5 and
 /// W5x64 of bench/run.py compiled alternately with the tiles of 8 and others
 /// (Zen 1, 2 threads): 4 0.83-0.94x as fast, 14 1.02-1.07x, 28 1.05-1.10x, 56
 /// 1.08x; W5x64 with 8 1.18x as fast as one pixel at a time
@@ -163,6 +165,15 @@ static void planOffsetTableTile(const LoweringState &s,
   // At most kMaxTileRows, which bounds the search for a divisor (a DLTI L2
   // may be a TiB): tiles gain little past a few dozen pixels.
   constexpr int64_t kMaxTileRows = 4096;
+  if (ShapedType::isDynamic(size)) {
+    int64_t rows = std::min(pixels, kMaxTileRows);
+    if (rows < 2)
+      return;
+    plan.tileDim = loop->dim;
+    plan.tileRows = rows;
+    plan.partialTiles = true;
+    return;
+  }
   int64_t rows = std::min({pixels, size, kMaxTileRows});
   while (rows > 1 && size % rows != 0)
     --rows;
@@ -808,11 +819,20 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
         planTablePrefetch(b, loc, s, rows.flatInput, plan.order, outputType);
   bool tiled = offsetTable && plan.tileRows > 1;
   SmallVector<OpFoldResult> loopBounds;
-  for (int64_t d : plan.order)
-    loopBounds.push_back(
-        tiled && d == plan.tileDim
-            ? b.getIndexAttr(outputType.getDimSize(d) / plan.tileRows)
-            : upperBounds[d]);
+  Value tileRowsValue = constIndex(b, loc, plan.tileRows);
+  for (int64_t d : plan.order) {
+    if (!tiled || d != plan.tileDim)
+      loopBounds.push_back(upperBounds[d]);
+    else if (!plan.partialTiles)
+      loopBounds.push_back(
+          b.getIndexAttr(outputType.getDimSize(d) / plan.tileRows));
+    else
+      loopBounds.push_back(
+          arith::CeilDivUIOp::create(
+              b, loc, getValueOrCreateConstantIndexOp(b, loc, upperBounds[d]),
+              tileRowsValue)
+              .getResult());
+  }
   auto forall =
       scf::ForallOp::create(b, loc, loopBounds, ValueRange{init}, std::nullopt);
   markStreamingStores(forall, plan.streamingStoreMinBytes);
@@ -830,8 +850,19 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   rowOffsets.push_back(b.getIndexAttr(0));
   SmallVector<OpFoldResult> rowSizes(last, b.getIndexAttr(1));
   rowSizes.push_back(tensor::getMixedSize(b, loc, init, last));
+  // A tile's rows: tileRows, or up to the end along a dynamic size.
+  Value tileCount = tileRowsValue;
+  if (tiled && plan.partialTiles) {
+    Value size =
+        getValueOrCreateConstantIndexOp(b, loc, upperBounds[plan.tileDim]);
+    tileCount = arith::MinUIOp::create(
+        b, loc, tileRowsValue,
+        arith::SubIOp::create(b, loc, size, rows.ivs[plan.tileDim]));
+  }
   if (tiled)
-    rowSizes[plan.tileDim] = b.getIndexAttr(plan.tileRows);
+    rowSizes[plan.tileDim] = plan.partialTiles
+                                 ? OpFoldResult(tileCount)
+                                 : OpFoldResult(b.getIndexAttr(plan.tileRows));
   SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
   Value sharedOut = forall.getRegionIterArgs()[0];
   Value row = tensor::ExtractSliceOp::create(b, loc, sharedOut, rowOffsets,
@@ -874,8 +905,8 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
       oneRow.push_back(rowSizes.back());
       rowResult =
           scf::ForOp::create(
-              b, loc, rows.zeroIndex, constIndex(b, loc, plan.tileRows),
-              constIndex(b, loc, 1), ValueRange{row},
+              b, loc, rows.zeroIndex, tileCount, constIndex(b, loc, 1),
+              ValueRange{row},
               [&](OpBuilder &lb, Location ll, Value x, ValueRange iterArgs) {
                 SmallVector<OpFoldResult> at(rank, lb.getIndexAttr(0));
                 at[t] = x;

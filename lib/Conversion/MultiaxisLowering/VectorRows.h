@@ -41,9 +41,11 @@ struct VectorRowsPlan {
   bool prefetchTable = false;
   /// With the offset table: the loop over output dimension `tileDim` runs
   /// in tiles of `tileRows` iterations, the loops inside it (the index
-  /// rows) each walking the whole tile; tileRows 0: no tiles.
+  /// rows) each walking the whole tile; tileRows 0: no tiles. Along a
+  /// dynamic size the last tile may be partial (`partialTiles`).
   int64_t tileDim = 0;
   int64_t tileRows = 0;
+  bool partialTiles = false;
   /// Under a check in the loops, the lanes with an invalid index are
   /// collected along the row and raise the flag once after it.
   bool reports = false;

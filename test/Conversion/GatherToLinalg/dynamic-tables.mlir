@@ -19,6 +19,7 @@
 // and for @broadcast_versions_where_the_input_spans:
 // FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-table{{$}}
 // FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows{{$}}
+// FORMS: dynamic-tables.mlir:{{.*}} remark: lowered as vector-rows offset-table{{$}}
 
 // Index tables with dynamic sizes. The reuse that pays for a table is
 // decided from the static sizes: a dimension dynamic in both the indices
@@ -234,4 +235,31 @@ func.func @broadcast_versions_where_the_input_spans(%d: tensor<32x1x56x64xf32>, 
   %e = tensor.empty(%n, %k) : tensor<?x5x56x?xf32>
   %0 = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x1x56x64xf32>, tensor<?x?x?x?xi64> into tensor<?x5x56x?xf32>
   return %0 : tensor<?x5x56x?xf32>
+}
+
+// -----
+
+// The pixels dynamic (data H and W): the tiles along the image row take the
+// budget's count, 64 pixels of 8 KiB (half the default 1 MiB L2), with a
+// partial last tile, since no divisor of a dynamic size is known.
+// CHECK-LABEL: func.func @pixels_dynamic_partial_tiles
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<32x?x?x64xf32>
+// CHECK-DAG:     %[[T:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[H:.*]] = tensor.dim %[[D]], %{{.*}} : tensor<32x?x?x64xf32>
+// CHECK-DAG:     %[[W:.*]] = tensor.dim %[[D]], %{{.*}} : tensor<32x?x?x64xf32>
+// CHECK:         %[[TILES:.*]] = arith.ceildivui %[[W]], %[[T]] : index
+// CHECK:         scf.forall (%[[Y:.*]], %[[X:.*]], %{{.*}}) in (%[[H]], %[[TILES]], 64)
+// CHECK:           %[[START:.*]] = arith.muli %[[X]], %[[T]] : index
+// CHECK:           %[[LEFT:.*]] = arith.subi %[[W]], %[[START]] : index
+// CHECK:           %[[COUNT:.*]] = arith.minui %[[LEFT]], %[[T]] : index
+// CHECK:           tensor.extract_slice %{{.*}}[%{{.*}}, %[[Y]], %[[START]], 0] [1, 1, %[[COUNT]], 16]
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %[[COUNT]] step
+func.func @pixels_dynamic_partial_tiles(%d: tensor<32x?x?x64xf32>, %i: tensor<64x1x1x32xi64>) -> tensor<64x?x?x16xf32> {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %h = tensor.dim %d, %c1 : tensor<32x?x?x64xf32>
+  %w = tensor.dim %d, %c2 : tensor<32x?x?x64xf32>
+  %e = tensor.empty(%h, %w) : tensor<64x?x?x16xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x?x?x64xf32>, tensor<64x1x1x32xi64> into tensor<64x?x?x16xf32>
+  return %0 : tensor<64x?x?x16xf32>
 }
