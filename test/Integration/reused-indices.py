@@ -18,9 +18,10 @@
 # size dynamic take two versions too, chosen by whether their sizes off the
 # axes are 1 (dynamic-tables.mlir @all_indices_dynamic): broadcast pairs,
 # and pairs that vary along one or both pixel dimensions. Dynamic pixels
-# take tiles with a partial last one (@pixels_dynamic_partial_tiles).
+# take tiles with a partial last one (@pixels_dynamic_partial_tiles), and
+# a dynamic tuple dimension keeps its tiles.
 # RUN: %python %s %gather_bin %t | FileCheck %s
-# CHECK: reused-indices: 33 passed, 0 failed
+# CHECK: reused-indices: 34 passed, 0 failed
 import os
 import subprocess
 import sys
@@ -142,6 +143,7 @@ cases = [
     ("dynamic_indices_per_pixel", data, per_pixel, (0, 3), "wrap", "clamp", ((), (0, 1, 2, 3))),
     ("dynamic_pixels_partial_tiles", long_rows, long_pairs, (0, 3), "wrap", "error", ((1, 2), ())),
     ("dynamic_pixels_partial_tiles_fill", long_rows, long_pairs, (0, 3), "out_of_bounds", "fill", ((1, 2), ())),
+    ("dynamic_tuples_tiles", long_rows, long_pairs, (0, 3), "wrap", "clamp", ((), (3,))),
 ]
 passed = sum(run(*case) for case in cases)
 print(f"reused-indices: {passed} passed, {len(cases) - passed} failed")

@@ -96,13 +96,16 @@ std::optional<InputLoop>
 lowering::innermostInputLoop(const LoweringState &s, ArrayRef<int64_t> order,
                              RankedTensorType outputType) {
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
-  // A static row. A dynamic size elsewhere is taken to exceed 1, and one
-  // inside the loop found to read a lot (a dynamic batch of index rows
-  // keeps W5x64's tiles, bounded by the input slice it reads).
-  if (s.rank < 2 || outputType.isDynamicDim(s.rank - 1))
+  // A dynamic size is taken to exceed 1, and one inside the loop (or a
+  // dynamic row) found to read a lot: a dynamic batch of index rows, or of
+  // pairs in a row, keeps W5x64's tiles, bounded by the input slice the
+  // reads range over.
+  if (s.rank < 2)
     return std::nullopt;
   InputLoop loop;
-  loop.reads = outputType.getDimSize(s.rank - 1);
+  loop.reads = outputType.isDynamicDim(s.rank - 1)
+                   ? std::numeric_limits<int64_t>::max()
+                   : outputType.getDimSize(s.rank - 1);
   auto moreThanOne = [](int64_t size) {
     return ShapedType::isDynamic(size) || size > 1;
   };

@@ -41,8 +41,8 @@ std::optional<int64_t> innermostLoopDimension(ArrayRef<int64_t> outputShape,
 /// dimension the input does not broadcast, with more than one iteration),
 /// the reads one of its iterations makes (the output row's length times
 /// the loops inside it) and whether a loop of more than one iteration is
-/// inside it. Needs a static row; a dynamic size counts as more than 1,
-/// and reads past a dynamic loop or an overflow saturate at INT64_MAX;
+/// inside it. A dynamic size counts as more than 1, and reads of a dynamic
+/// row, past a dynamic loop or an overflow saturate at INT64_MAX;
 /// nullopt where there is no such loop or an iteration reads nothing.
 struct InputLoop {
   int64_t dim = 0;
