@@ -4,7 +4,8 @@
 compiled with some of their sizes dynamic ("?" in the types; the program
 takes the same arrays) against the static program, called in turn in one
 process (each timed call after an untimed one of the same program, the
-order rotating), the results compared with numpy. Prints the median time
+order rotating), the results compared with numpy, written into one
+64-byte aligned array. Prints the median time
 of each variant and its ratio to the static one's (median over the turns
 of variant / static). A/B of two builds: run once per build with
 GATHER_CAPI_LIBRARY set to each build's lib/libGatherCAPI.so.
@@ -27,7 +28,7 @@ sys.path.insert(0, HERE)
 from gather import jit  # noqa: E402
 from gather.mlir_text import gather_op_text, output_shape, tensor_type  # noqa: E402
 import run  # noqa: E402
-from paired import time_in_turns  # noqa: E402
+from paired import aligned_empty, time_in_turns  # noqa: E402
 
 # Name: (the data's dynamic dimensions, the indices'), for W5 and W5x64.
 VARIANTS = {
@@ -91,7 +92,10 @@ def main():
         kinds = variants(w)
         want = w["numpy"]()
         data, idx = np.ascontiguousarray(w["data"]), np.ascontiguousarray(w["idx"])
-        out = np.empty(want.shape, want.dtype)
+        # Where the compiled code's allocator would put a result (64-byte
+        # aligned): numpy's address, 16 mod 64, kept the rows from
+        # streaming stores (gather-streaming-stores checks the alignment).
+        out = aligned_empty(want.shape, want.dtype)
         calls = []
         for dynamic in kinds.values():
             program = jit.compile(variant_text(w, dynamic), threads=args.threads,
