@@ -7,11 +7,12 @@
 # buffers (`out=`) at aligned and misaligned addresses: embedding rows
 # under every out_of_bounds policy, f16 and i8 rows (tiled), a middle axis,
 # an element gather's vector rows, a dynamic number of indices on both
-# sides of the threshold, an invalid index under error. The lowered module
-# must store non-temporally with a fence in every function.
+# sides of the threshold, rows of a run-time length (whole lines or not),
+# an invalid index under error. The lowered module must store
+# non-temporally with a fence in every function.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: streaming-stores: 43 passed, 0 failed
+# CHECK: streaming-stores: 67 passed, 0 failed
 import os
 import re
 import subprocess
@@ -85,6 +86,24 @@ add("vector_rows_elements", "axis = 1", rows, ids, (64, 256),
 # Dynamic: the threshold compared at run time (called below with 40 and 5
 # indices: 123 KB and 15 KB).
 add("rows768_dynamic", "axis = 0", table, None, (0, 768), None, dynamic=True)
+# Rows of a run-time length, block rows and an element gather's vector rows
+# (called below with rows of whole lines, streamed where aligned; of 32-byte
+# multiples that are not whole lines and of 100 elements, the plain copy).
+functions.append("""
+func.func @rows_dynamic_length(%d: tensor<300x?xf32>, %i: tensor<60xi64>) -> tensor<60x?xf32> {
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %d, %c1 : tensor<300x?xf32>
+  %e = tensor.empty(%n) : tensor<60x?xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<300x?xf32>, tensor<60xi64> into tensor<60x?xf32>
+  return %r : tensor<60x?xf32>
+}
+func.func @vector_rows_dynamic_length(%d: tensor<64x512xf32>, %i: tensor<64x?xi64>) -> tensor<64x?xf32> {
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %i, %c1 : tensor<64x?xi64>
+  %e = tensor.empty(%n) : tensor<64x?xf32>
+  %r = gather.elements %d[%i] axis = 1 into %e : tensor<64x512xf32>, tensor<64x?xi64> into tensor<64x?xf32>
+  return %r : tensor<64x?xf32>
+}""")
 
 module = SPEC + "\n".join(functions) + "\n}\n"
 checks = CallChecks()
@@ -93,7 +112,7 @@ checks = CallChecks()
 lowered = subprocess.run([os.path.join(sys.argv[1], "gather-opt"),
                           "--gather-cpu-pipeline=destination-entries"],
                          input=module, capture_output=True, text=True, check=True).stdout
-for name, *_ in cases:
+for name in [name for name, *_ in cases] + ["rows_dynamic_length", "vector_rows_dynamic_length"]:
     body = re.search(rf"llvm\.func @{name}__into\(.*?\n  }}\n", lowered, re.S)
     if not body or "nontemporal" not in body.group(0) or "llvm.x86.sse.sfence" not in body.group(0):
         print(f"FAIL {name}: no non-temporal stores with a fence")
@@ -140,5 +159,19 @@ for count in (40, 5):
     checks.check(f"rows768_dynamic_{count}", program, "rows768_dynamic", (table, ids), want)
     for shift in (0, 4):
         check_into("rows768_dynamic", (table, ids), want, shift)
+
+for length in (768, 776, 100):
+    wide = rng.standard_normal((300, length)).astype(np.float32)
+    ids = rng.integers(-300, 300, 60)
+    want = ref.block(wide, ids, 0)
+    checks.check(f"rows_dynamic_length_{length}", program, "rows_dynamic_length", (wide, ids), want)
+    for shift in (0, 32, 4):
+        check_into("rows_dynamic_length", (wide, ids), want, shift)
+    ids = rng.integers(-512, 512, (64, length // 2))
+    want = ref.elements(rows, ids, 1)
+    checks.check(f"vector_rows_dynamic_length_{length}", program, "vector_rows_dynamic_length",
+                  (rows, ids), want)
+    for shift in (0, 32, 4):
+        check_into("vector_rows_dynamic_length", (rows, ids), want, shift)
 
 print(checks.summary("streaming-stores"))

@@ -62,8 +62,8 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
     Option<"reportForms", "report-forms", "bool", "false",
            "A remark on each gather naming the form it is lowered to "
            "(element-loops, vector-rows [offset-table], block-copy "
-           "slices|vector-rows|tiles, with coordinate-table where the "
-           "indices are resolved first)">
+           "slices|vector-rows [run-time-length]|tiles, with "
+           "coordinate-table where the indices are resolved first)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",

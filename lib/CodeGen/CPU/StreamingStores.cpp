@@ -99,11 +99,12 @@ static std::optional<Candidate> candidate(vector::TransferWriteOp write,
   return Candidate{write, buffer, bytes};
 }
 
-/// Whether `buffer` (`bytes` or more, its first element and its strides
-/// but the innermost aligned to `alignment`, the innermost stride 1) holds
-/// at run time: an i1.
+/// Whether `buffer` (`bytes` or more, its first element aligned to
+/// `alignment` and its strides but the innermost to `strideAlignment`, the
+/// innermost stride 1) holds at run time: an i1.
 static Value runTimeCondition(OpBuilder &b, Location loc, Value buffer,
-                              int64_t alignment, int64_t minBytes) {
+                              int64_t alignment, int64_t strideAlignment,
+                              int64_t minBytes) {
   auto type = cast<MemRefType>(buffer.getType());
   int64_t elementBytes = gather::packedElementBytes(type.getElementType());
   auto index = [&](int64_t v) {
@@ -111,9 +112,11 @@ static Value runTimeCondition(OpBuilder &b, Location loc, Value buffer,
   };
   Value zero = index(0);
   Value mask = index(alignment - 1);
+  Value strideMask =
+      strideAlignment == alignment ? mask : index(strideAlignment - 1);
   Value width = index(elementBytes);
-  auto aligned = [&](Value byteValue) {
-    Value low = arith::AndIOp::create(b, loc, byteValue, mask);
+  auto aligned = [&](Value byteValue, Value lowBits) {
+    Value low = arith::AndIOp::create(b, loc, byteValue, lowBits);
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, low, zero)
         .getResult();
   };
@@ -123,17 +126,18 @@ static Value runTimeCondition(OpBuilder &b, Location loc, Value buffer,
   Value offsetBytes =
       arith::MulIOp::create(b, loc, metadata.getOffset(), width);
   Value condition =
-      aligned(arith::AddIOp::create(b, loc, pointer, offsetBytes));
+      aligned(arith::AddIOp::create(b, loc, pointer, offsetBytes), mask);
   Value size = width;
   int64_t rank = type.getRank();
   for (int64_t d = 0; d < rank; ++d) {
     size = arith::MulIOp::create(b, loc, size, metadata.getSizes()[d]);
     Value stride = metadata.getStrides()[d];
-    Value holds = d + 1 == rank
-                      ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                              stride, index(1))
-                            .getResult()
-                      : aligned(arith::MulIOp::create(b, loc, stride, width));
+    Value holds =
+        d + 1 == rank
+            ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, stride,
+                                    index(1))
+                  .getResult()
+            : aligned(arith::MulIOp::create(b, loc, stride, width), strideMask);
     condition = arith::AndIOp::create(b, loc, condition, holds);
   }
   Value large = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, size,
@@ -141,9 +145,10 @@ static Value runTimeCondition(OpBuilder &b, Location loc, Value buffer,
   return arith::AndIOp::create(b, loc, condition, large);
 }
 
-/// Versions `loop` (marked with `minBytes`): its candidates' writes become
-/// non-temporal stores in a copy taken where the run-time condition holds.
-static void version(scf::ForallOp loop, int64_t minBytes) {
+/// Versions `loop` (marked with `minBytes`, and `rowBytes` or 0): its
+/// candidates' writes become non-temporal stores in a copy taken where the
+/// run-time condition holds.
+static void version(scf::ForallOp loop, int64_t minBytes, int64_t rowBytes) {
   SmallVector<Candidate> candidates;
   loop.walk([&](vector::TransferWriteOp write) {
     if (std::optional<Candidate> c = candidate(write, loop))
@@ -161,7 +166,8 @@ static void version(scf::ForallOp loop, int64_t minBytes) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   Value condition =
-      runTimeCondition(b, loc, candidates.front().buffer, alignment, minBytes);
+      runTimeCondition(b, loc, candidates.front().buffer, alignment,
+                       std::max(alignment, rowBytes), minBytes);
   auto branch = scf::IfOp::create(b, loc, condition, /*withElseRegion=*/true);
   b.setInsertionPointToStart(branch.thenBlock());
   IRMapping mapping;
@@ -192,16 +198,20 @@ struct GatherStreamingStoresPass
     if (!dialect)
       return;
     auto mark = dialect->getStreamingStoresAttrHelper();
-    SmallVector<std::pair<scf::ForallOp, int64_t>> marked;
+    auto rowMark = dialect->getStreamingRowBytesAttrHelper();
+    SmallVector<std::tuple<scf::ForallOp, int64_t, int64_t>> marked;
     getOperation()->walk([&](scf::ForallOp loop) {
       if (IntegerAttr bytes = mark.getAttr(loop)) {
-        marked.push_back({loop, bytes.getInt()});
+        IntegerAttr rowBytes = rowMark.getAttr(loop);
+        marked.push_back(
+            {loop, bytes.getInt(), rowBytes ? rowBytes.getInt() : 0});
         mark.removeAttr(loop);
+        rowMark.removeAttr(loop);
       }
     });
-    for (auto [loop, minBytes] : marked)
+    for (auto [loop, minBytes, rowBytes] : marked)
       if (loop.getOutputs().empty())
-        version(loop, minBytes);
+        version(loop, minBytes, rowBytes);
   }
 };
 } // namespace

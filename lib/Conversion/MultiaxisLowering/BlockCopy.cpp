@@ -7,11 +7,13 @@
 // A trailing block of output dimensions that is taken from the input whole
 // (an embedding row, the trailing dimensions of a block gather) is copied
 // with one slice per coordinate of the other dimensions, never element by
-// element: rows of a line or more with vector loads and stores, other
-// blocks with a memcpy after bufferization. Small blocks (GatherND's
-// 16-byte rows) cost less to copy than to address: their index tuples are
-// read and resolved a tile at a time (16 with AVX-512, 8 with AVX2) with
-// vector arithmetic, and the policy's check becomes one reduction per tile.
+// element: rows of a line or more with vector loads and stores (rows of a
+// dynamic length too, where their bytes are within the same bounds at run
+// time), other blocks with a memcpy after bufferization. Small blocks
+// (GatherND's 16-byte rows) cost less to copy than to address: their index
+// tuples are read and resolved a tile at a time (16 with AVX-512, 8 with AVX2)
+// with vector arithmetic, and the policy's check becomes one reduction per
+// tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,6 +113,17 @@ static Value reportOrFillValidity(OpBuilder &b, Location loc,
                            });
 }
 
+/// The input's block at `start` (resolved by resolveBlockStart) as one
+/// slice.
+static Value sliceBlock(OpBuilder &b, Location loc, const LoweringState &s,
+                        ArrayRef<Value> start, RankedTensorType blockType,
+                        ArrayRef<OpFoldResult> blockSizes) {
+  SmallVector<OpFoldResult> ones(s.rank, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> inputOffsets(start.begin(), start.end());
+  return tensor::ExtractSliceOp::create(b, loc, blockType, s.op.getInput(),
+                                        inputOffsets, blockSizes, ones);
+}
+
 /// The bytes of one block (the input's dimensions from `blockStart` on),
 /// or nullopt where a block size is dynamic or the elements are not whole
 /// bytes. The product saturates: with a zero dimension elsewhere the
@@ -154,6 +167,21 @@ static bool copiesRowsWithVectors(const LoweringState &s, int64_t blockStart) {
       blockStart == s.rank)
     return false;
   return rowsInRegisters(s);
+}
+
+/// Whether the block's rows have a dynamic length, its other sizes being
+/// static, with byte-sized elements read with unit stride: copyBlockRows
+/// then decides at run time, by the same byte bounds, between vector rows
+/// and one slice.
+static bool copiesDynamicRows(const LoweringState &s, int64_t blockStart) {
+  auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
+  ArrayRef<int64_t> shape = inputType.getShape();
+  if (blockStart >= s.rank || !ShapedType::isDynamic(shape.back()) ||
+      ShapedType::isDynamicShape(
+          shape.slice(blockStart, s.rank - 1 - blockStart)) ||
+      !packedElementBytes(inputType.getElementType()))
+    return false;
+  return slicesAllowed(s.op.getInput(), keepsUnitStrideRows);
 }
 
 /// `index` + `k`, folded where `index` is a constant.
@@ -258,7 +286,13 @@ static Value copyInRegisters(OpBuilder &b, Location loc, const LoweringState &s,
 /// The block that the loop iteration at `loopCoords` copies, written into
 /// `into` (the output's slice of the block's shape, with leading 1s) row
 /// by row with vector loads and stores of copyChunkBytes, the index
-/// policy applied as policyBlock does. Returns the updated slice.
+/// policy applied as policyBlock does. Returns the updated slice. Rows of
+/// dynamic length (copiesDynamicRows) take their whole registers in a loop
+/// and the rest as one masked register, where the rows and the block are
+/// within the bounds copiesRowsWithVectors sets static ones at run time;
+/// else the block is one slice (a memcpy): as a memcpy per row, W1, W2, W7
+/// and W1f16 with every size dynamic took 1.30-1.35x their static time on
+/// a Zen 1 (bench/dynamic_shapes.py).
 static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
                            ValueRange loopCoords, Value into,
                            int64_t blockStart) {
@@ -269,20 +303,42 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
   Value fillValid = reportOrFillValidity(b, loc, s, at.valid);
 
   int64_t rowLength = inputType.getShape().back();
+  int64_t lanes = s.target.registerLanes(elementType.getIntOrFloatBitWidth());
   int64_t chunk = std::max<int64_t>(1, s.target.copyChunkBytes() * 8 /
                                            elementType.getIntOrFloatBitWidth());
   // One chunk of `length` elements at `offset` of the row whose block
   // coordinates (before the last) are `rowCoords`.
-  auto copyChunk = [&](OpBuilder &cb, Location cl, ArrayRef<Value> rowCoords,
-                       Value offset, int64_t length, Value target) -> Value {
-    SmallVector<Value> from(at.coords.begin(), at.coords.begin() + blockStart);
-    SmallVector<Value> to(blockStart, constIndex(cb, cl, 0));
+  auto rowStart = [&](OpBuilder &cb, Location cl, ArrayRef<Value> rowCoords,
+                      Value offset, SmallVector<Value> &from,
+                      SmallVector<Value> &to) {
+    from.assign(at.coords.begin(), at.coords.begin() + blockStart);
+    to.assign(blockStart, constIndex(cb, cl, 0));
     from.append(rowCoords.begin(), rowCoords.end());
     to.append(rowCoords.begin(), rowCoords.end());
     from.push_back(offset);
     to.push_back(offset);
+  };
+  auto copyChunk = [&](OpBuilder &cb, Location cl, ArrayRef<Value> rowCoords,
+                       Value offset, int64_t length, Value target) -> Value {
+    SmallVector<Value> from, to;
+    rowStart(cb, cl, rowCoords, offset, from, to);
     return copyInRegisters(cb, cl, s, s.op.getInput(), from, target, to,
                            {length}, fillValid);
+  };
+  // Chunks of `length` from `begin` to `end` in a loop.
+  auto copyChunks = [&](OpBuilder &cb, Location cl, ArrayRef<Value> rowCoords,
+                        Value begin, Value end, int64_t length,
+                        Value target) -> Value {
+    return scf::ForOp::create(
+               cb, cl, begin, end, constIndex(cb, cl, length),
+               ValueRange{target},
+               [&](OpBuilder &lb, Location ll, Value offset,
+                   ValueRange iterArgs) {
+                 scf::YieldOp::create(
+                     lb, ll,
+                     copyChunk(lb, ll, rowCoords, offset, length, iterArgs[0]));
+               })
+        .getResult(0);
   };
   // The row at `rowCoords`: its full chunks, then the rest. Several full
   // chunks go in a loop (LLVM unrolls it or not): written out, a row of
@@ -296,36 +352,119 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
       target =
           copyChunk(rb, rl, rowCoords, constIndex(rb, rl, 0), chunk, target);
     } else if (fullChunks > 1) {
-      auto loop = scf::ForOp::create(
-          rb, rl, constIndex(rb, rl, 0), constIndex(rb, rl, fullChunks * chunk),
-          constIndex(rb, rl, chunk), ValueRange{target},
-          [&](OpBuilder &lb, Location ll, Value offset, ValueRange iterArgs) {
-            scf::YieldOp::create(
-                lb, ll,
-                copyChunk(lb, ll, rowCoords, offset, chunk, iterArgs[0]));
-          });
-      target = loop.getResult(0);
+      target =
+          copyChunks(rb, rl, rowCoords, constIndex(rb, rl, 0),
+                     constIndex(rb, rl, fullChunks * chunk), chunk, target);
     }
     if (int64_t rest = rowLength % chunk)
       target = copyChunk(rb, rl, rowCoords,
                          constIndex(rb, rl, fullChunks * chunk), rest, target);
     return target;
   };
+  // A row of dynamic length: whole registers in a loop, then the rest as
+  // one masked register. The end is a product of the step (the
+  // streaming-stores pass reads such offsets as aligned). One register an
+  // iteration keeps the stores in address order without the chunks'
+  // eight: the code of a dynamic gather stays small.
+  auto copyDynamicRow = [&](OpBuilder &rb, Location rl,
+                            ArrayRef<Value> rowCoords, Value target) -> Value {
+    Value length = tensor::DimOp::create(rb, rl, s.op.getInput(), rank - 1);
+    Value step = constIndex(rb, rl, lanes);
+    Value registersEnd = arith::MulIOp::create(
+        rb, rl, arith::DivUIOp::create(rb, rl, length, step), step);
+    target = copyChunks(rb, rl, rowCoords, constIndex(rb, rl, 0), registersEnd,
+                        lanes, target);
+    Value rest = arith::SubIOp::create(rb, rl, length, registersEnd);
+    Value anyRest = arith::CmpIOp::create(rb, rl, arith::CmpIPredicate::ne,
+                                          rest, constIndex(rb, rl, 0));
+    auto restOp = scf::IfOp::create(
+        rb, rl, anyRest,
+        [&](OpBuilder &tb, Location tl) {
+          SmallVector<Value> from, to;
+          rowStart(tb, tl, rowCoords, registersEnd, from, to);
+          auto vectorType = VectorType::get({lanes}, elementType);
+          Value mask = vector::CreateMaskOp::create(
+              tb, tl, VectorType::get({lanes}, tb.getI1Type()),
+              ValueRange{rest});
+          Value padding =
+              arith::ConstantOp::create(tb, tl, tb.getZeroAttr(elementType));
+          auto read = vector::TransferReadOp::create(
+              tb, tl, vectorType, s.op.getInput(), from, padding,
+              ArrayRef<bool>{true});
+          read.getMaskMutable().assign(mask);
+          Value values = read.getResult();
+          if (fillValid)
+            values = selectBlockOrZeros(tb, tl, fillValid, values);
+          auto write = vector::TransferWriteOp::create(
+              tb, tl, values, target, to, ArrayRef<bool>{true});
+          write.getMaskMutable().assign(mask);
+          scf::YieldOp::create(tb, tl, write.getResult());
+        },
+        [&](OpBuilder &eb, Location el) {
+          scf::YieldOp::create(eb, el, target);
+        });
+    return restOp.getResult(0);
+  };
   // One loop per block dimension before the last (none for a row).
-  SmallVector<Value> lower, upper, steps;
-  for (int64_t d = blockStart; d < rank - 1; ++d) {
-    lower.push_back(constIndex(b, loc, 0));
-    upper.push_back(constIndex(b, loc, inputType.getDimSize(d)));
-    steps.push_back(constIndex(b, loc, 1));
-  }
-  return scf::buildLoopNest(
-             b, loc, lower, upper, steps, ValueRange{into},
-             [&](OpBuilder &nb, Location nl, ValueRange rowCoords,
-                 ValueRange iterArgs) -> scf::ValueVector {
-               return {
-                   copyRow(nb, nl, SmallVector<Value>(rowCoords), iterArgs[0])};
+  auto copyRows = [&](OpBuilder &nb, Location nl, Value target) -> Value {
+    SmallVector<Value> lower, upper, steps;
+    for (int64_t d = blockStart; d < rank - 1; ++d) {
+      lower.push_back(constIndex(nb, nl, 0));
+      upper.push_back(constIndex(nb, nl, inputType.getDimSize(d)));
+      steps.push_back(constIndex(nb, nl, 1));
+    }
+    return scf::buildLoopNest(
+               nb, nl, lower, upper, steps, ValueRange{target},
+               [&](OpBuilder &lb, Location ll, ValueRange rowCoords,
+                   ValueRange iterArgs) -> scf::ValueVector {
+                 SmallVector<Value> coords(rowCoords);
+                 if (ShapedType::isDynamic(rowLength))
+                   return {copyDynamicRow(lb, ll, coords, iterArgs[0])};
+                 return {copyRow(lb, ll, coords, iterArgs[0])};
+               })
+        .results.front();
+  };
+  if (!ShapedType::isDynamic(rowLength))
+    return copyRows(b, loc, into);
+
+  // The bounds of copiesRowsWithVectors, at run time.
+  int64_t elementBytes = packedElementBytes(elementType);
+  int64_t rowsPerBlock = 1;
+  for (int64_t d = blockStart; d < rank - 1; ++d)
+    rowsPerBlock *= inputType.getDimSize(d);
+  Value length = tensor::DimOp::create(b, loc, s.op.getInput(), rank - 1);
+  Value rowBytes =
+      arith::MulIOp::create(b, loc, length, constIndex(b, loc, elementBytes));
+  Value longRows =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, rowBytes,
+                            constIndex(b, loc, s.target.vectorRowMinBytes()));
+  // Divided, not multiplied: the row's bytes cannot overflow this way.
+  Value smallBlock = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ult, rowBytes,
+      constIndex(b, loc,
+                 llvm::divideCeil(s.target.vectorCopyMaxBytes(),
+                                  std::max<int64_t>(1, rowsPerBlock))));
+  Value inRegisters = arith::AndIOp::create(b, loc, longRows, smallBlock);
+  auto intoType = cast<RankedTensorType>(into.getType());
+  return scf::IfOp::create(
+             b, loc, inRegisters,
+             [&](OpBuilder &tb, Location tl) {
+               scf::YieldOp::create(tb, tl, copyRows(tb, tl, into));
+             },
+             [&](OpBuilder &eb, Location el) {
+               SmallVector<OpFoldResult> sizes =
+                   tensor::getMixedSizes(eb, el, into);
+               Value block = sliceBlock(eb, el, s, at.coords, intoType, sizes);
+               if (fillValid)
+                 block = selectBlockOrZeros(eb, el, fillValid, block);
+               SmallVector<OpFoldResult> zeros(rank, eb.getIndexAttr(0));
+               SmallVector<OpFoldResult> ones(rank, eb.getIndexAttr(1));
+               scf::YieldOp::create(eb, el,
+                                    tensor::InsertSliceOp::create(
+                                        eb, el, block, into, zeros, sizes, ones)
+                                        .getResult());
              })
-      .results.front();
+      .getResult(0);
 }
 
 /// The loop dimension along which the blocks are copied in tiles with
@@ -407,9 +546,11 @@ BlockCopyPlan lowering::planBlockCopy(const LoweringState &s,
       plan.streamingStoreMinBytes = streamingStoreMinBytes(s, outputType);
     return plan;
   }
-  plan.copy = vectorRows && copiesRowsWithVectors(s, blockStart)
-                  ? BlockCopyPlan::Copy::VectorRows
-                  : BlockCopyPlan::Copy::Slice;
+  plan.dynamicRows = vectorRows && copiesDynamicRows(s, blockStart);
+  plan.copy =
+      vectorRows && (copiesRowsWithVectors(s, blockStart) || plan.dynamicRows)
+          ? BlockCopyPlan::Copy::VectorRows
+          : BlockCopyPlan::Copy::Slice;
   if (plan.copy == BlockCopyPlan::Copy::VectorRows)
     plan.streamingStoreMinBytes = streamingStoreMinBytes(s, outputType);
   return plan;
@@ -423,10 +564,7 @@ static Value policyBlock(OpBuilder &b, Location loc, const LoweringState &s,
                          ValueRange loopCoords, RankedTensorType blockType,
                          ArrayRef<OpFoldResult> blockSizes) {
   InputCoords at = resolveBlockStart(b, loc, s, loopCoords);
-  SmallVector<OpFoldResult> ones(s.rank, b.getIndexAttr(1));
-  SmallVector<OpFoldResult> inputOffsets(at.coords.begin(), at.coords.end());
-  Value block = tensor::ExtractSliceOp::create(
-      b, loc, blockType, s.op.getInput(), inputOffsets, blockSizes, ones);
+  Value block = sliceBlock(b, loc, s, at.coords, blockType, blockSizes);
   if (Value fillValid = reportOrFillValidity(b, loc, s, at.valid))
     block = selectBlockOrZeros(b, loc, fillValid, block);
   return block;
@@ -693,7 +831,8 @@ Value TileEmitter::emit(OpBuilder &b, Location loc, Value init) {
 
   auto forall =
       scf::ForallOp::create(b, loc, tileBounds, ValueRange{init}, std::nullopt);
-  markStreamingStores(forall, plan.streamingStoreMinBytes);
+  markStreamingStores(forall, plan.streamingStoreMinBytes, s,
+                      cast<RankedTensorType>(init.getType()));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
   ivs = forall.getInductionVars();
@@ -773,7 +912,8 @@ Value lowering::buildBlockCopy(OpBuilder &b, Location loc,
     return TileEmitter(s, plan, upperBounds, prefetch).emit(b, loc, init);
   auto forall = scf::ForallOp::create(b, loc, upperBounds, ValueRange{init},
                                       std::nullopt);
-  markStreamingStores(forall, plan.streamingStoreMinBytes);
+  markStreamingStores(forall, plan.streamingStoreMinBytes, s,
+                      cast<RankedTensorType>(init.getType()));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
   if (prefetch)

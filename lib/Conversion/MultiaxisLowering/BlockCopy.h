@@ -41,6 +41,10 @@ struct BlockCopyPlan {
   /// Copy::Tiles: a full tile's blocks copied a vector register at a time
   /// (rows of a cache line or more), not as slices.
   bool tileRowsInRegisters = false;
+  /// Copy::VectorRows with rows of dynamic length: at run time, rows within
+  /// the byte bounds of static ones in registers (whole registers, then
+  /// one masked), other blocks as one slice.
+  bool dynamicRows = false;
   /// Copy::Tiles: blocks per tile (CpuTarget::tileBlocks).
   int64_t tileBlocks = 16;
   /// Prefetch allowed (planBlockPrefetch decides whether it pays).

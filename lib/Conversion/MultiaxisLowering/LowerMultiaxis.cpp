@@ -111,9 +111,10 @@ static std::string describeForm(const LoweringPlan &plan,
     break;
   case LoweringPlan::Form::BlockCopy:
     name = blockCopy->copy == BlockCopyPlan::Copy::Tiles ? "block-copy tiles"
-           : blockCopy->copy == BlockCopyPlan::Copy::VectorRows
-               ? "block-copy vector-rows"
-               : "block-copy slices";
+           : blockCopy->copy != BlockCopyPlan::Copy::VectorRows
+               ? "block-copy slices"
+           : blockCopy->dynamicRows ? "block-copy vector-rows run-time-length"
+                                    : "block-copy vector-rows";
     break;
   }
   if (plan.coordinateTable)

@@ -28,8 +28,9 @@ int64_t lowering::streamingStoreMinBytes(const LoweringState &s,
   int64_t elementBytes = packedElementBytes(outputType.getElementType());
   int64_t rowLength = outputType.getShape().back();
   int64_t minBytes = s.target.streamingStoreMinBytes();
-  if (!elementBytes || ShapedType::isDynamic(rowLength) || minBytes < 1 ||
-      rowLength * elementBytes % s.target.cacheLineBytes != 0)
+  if (!elementBytes || minBytes < 1 ||
+      (!ShapedType::isDynamic(rowLength) &&
+       rowLength * elementBytes % s.target.cacheLineBytes != 0))
     return 0;
   uint64_t bytes = elementBytes;
   for (int64_t size : outputType.getShape()) {
@@ -40,13 +41,20 @@ int64_t lowering::streamingStoreMinBytes(const LoweringState &s,
   return bytes >= static_cast<uint64_t>(minBytes) ? minBytes : 0;
 }
 
-void lowering::markStreamingStores(scf::ForallOp loop, int64_t minBytes) {
+void lowering::markStreamingStores(scf::ForallOp loop, int64_t minBytes,
+                                   const LoweringState &s,
+                                   RankedTensorType outputType) {
   if (minBytes < 1)
     return;
   MLIRContext *context = loop.getContext();
-  context->getLoadedDialect<GatherDialect>()
-      ->getStreamingStoresAttrHelper()
-      .setAttr(loop, IntegerAttr::get(IntegerType::get(context, 64), minBytes));
+  auto *dialect = context->getLoadedDialect<GatherDialect>();
+  auto i64 = IntegerType::get(context, 64);
+  dialect->getStreamingStoresAttrHelper().setAttr(
+      loop, IntegerAttr::get(i64, minBytes));
+  // Rows of dynamic length: whole lines checked at run time.
+  if (ShapedType::isDynamic(outputType.getShape().back()))
+    dialect->getStreamingRowBytesAttrHelper().setAttr(
+        loop, IntegerAttr::get(i64, s.target.cacheLineBytes));
 }
 
 LoweringPlan lowering::planLowering(const LoweringState &s,

@@ -58,16 +58,20 @@ struct LoweringPlan {
 /// The output size from which the rows that a vector form writes a
 /// register at a time (block rows, vector rows) are written with
 /// non-temporal stores, or 0 where they never are: rows of whole cache
-/// lines, static (a line partly written past the caches and partly through
-/// them is written twice), into an output that may reach the target's
-/// streamingStoreMinBytes (a dynamic size is compared at run time).
-/// docs/Lowering.md, "Streaming stores", has the measurement.
+/// lines (a line partly written past the caches and partly through them is
+/// written twice; a dynamic row length is checked at run time), into an
+/// output that may reach the target's streamingStoreMinBytes (a dynamic
+/// size is compared at run time). docs/Lowering.md, "Streaming stores",
+/// has the measurement.
 int64_t streamingStoreMinBytes(const LoweringState &s,
                                RankedTensorType outputType);
 
 /// Marks the loop over the rows `loop` gather.streaming_stores = `minBytes`
-/// (for gather-streaming-stores); nothing where `minBytes` is 0.
-void markStreamingStores(scf::ForallOp loop, int64_t minBytes);
+/// (for gather-streaming-stores), and where the rows of `outputType` have
+/// a dynamic length gather.streaming_row_bytes = the target's cache line;
+/// nothing where `minBytes` is 0.
+void markStreamingStores(scf::ForallOp loop, int64_t minBytes,
+                         const LoweringState &s, RankedTensorType outputType);
 
 /// The plan for the op of `s` with output type `outputType` (the most
 /// static type the operands and the destination give).

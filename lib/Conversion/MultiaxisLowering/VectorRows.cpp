@@ -835,7 +835,8 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   }
   auto forall =
       scf::ForallOp::create(b, loc, loopBounds, ValueRange{init}, std::nullopt);
-  markStreamingStores(forall, plan.streamingStoreMinBytes);
+  markStreamingStores(forall, plan.streamingStoreMinBytes, s,
+                      cast<RankedTensorType>(init.getType()));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
   // Indexed by output dimension (a tile's first position along tileDim).

@@ -43,6 +43,33 @@ func.func @row_copy(%out: memref<64x64xf32>, %v: vector<8xf32>) {
   return
 }
 
+// Rows of a run-time length (gather.streaming_row_bytes): the outer
+// strides must be whole lines (63 masked) while the first element needs
+// only the vector's alignment (31). Both marks are dropped.
+// CHECK-LABEL: func.func @dynamic_rows_whole_lines
+// CHECK-SAME:    (%[[OUT:.*]]: memref<64x?xf32>,
+// CHECK-DAG:     %[[C31:.*]] = arith.constant 31 : index
+// CHECK-DAG:     %[[C63:.*]] = arith.constant 63 : index
+// CHECK:         %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[OUT]]
+// CHECK:         %[[FIRST:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK:         arith.andi %[[FIRST]], %[[C31]] : index
+// CHECK:         %[[ROW:.*]] = arith.muli %[[STRIDES]]#0, %{{.*}} : index
+// CHECK:         arith.andi %[[ROW]], %[[C63]] : index
+// CHECK:         scf.if
+// CHECK:           vector.store %{{.*}} {alignment = 32 : i64, nontemporal = true}
+// CHECK-NOT:     gather.streaming
+// CHECK:         return
+func.func @dynamic_rows_whole_lines(%out: memref<64x?xf32>, %v: vector<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %out, %c1 : memref<64x?xf32>
+  scf.forall (%i) in (64) {
+    %row = memref.subview %out[%i, 0] [1, %n] [1, 1] : memref<64x?xf32> to memref<1x?xf32, strided<[?, 1], offset: ?>>
+    vector.transfer_write %v, %row[%c0, %c0] {in_bounds = [true]} : vector<8xf32>, memref<1x?xf32, strided<[?, 1], offset: ?>>
+  } {gather.streaming_row_bytes = 64 : i64, gather.streaming_stores = 16384 : i64}
+  return
+}
+
 // The offsets of a rolled row loop (start + r * lanes) are multiples of
 // the vector; a write at an offset that is not known to be one, a masked
 // write and one that may be out of bounds stay as they are, in the

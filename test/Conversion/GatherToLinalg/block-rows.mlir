@@ -126,8 +126,8 @@ func.func @fill_selects_chunks(%d: tensor<10x64xi8>, %i: tensor<3xi64>) -> tenso
 
 // -----
 
-// Rows shorter than a cache line (32 bytes), rows of dynamic length, and
-// rows of an input slice with a stride along them stay one slice each.
+// Rows shorter than a cache line (32 bytes) and rows of an input slice
+// with a stride along them stay one slice each.
 // CHECK-LABEL: func.func @short_row_slice
 // CHECK:         tensor.extract_slice %{{.*}} [1, 8] [1, 1] : tensor<10x8xf32> to tensor<1x8xf32>
 // CHECK-NOT:     vector.transfer_read
@@ -137,12 +137,69 @@ func.func @short_row_slice(%d: tensor<10x8xf32>, %i: tensor<3xi64>) -> tensor<3x
   return %0 : tensor<3x8xf32>
 }
 
-// CHECK-LABEL: func.func @dynamic_row_slice
-// CHECK:         tensor.extract_slice %{{.*}} [1, %{{.*}}] [1, 1] : tensor<10x?xf32> to tensor<1x?xf32>
-// CHECK-NOT:     vector.transfer_read
-func.func @dynamic_row_slice(%d: tensor<10x?xf32>, %i: tensor<3xi64>, %init: tensor<3x?xf32>) -> tensor<3x?xf32> {
+// Rows of dynamic length: the bounds above checked at run time on the
+// row's bytes (a line to a page). Within them, whole registers in a loop
+// to the length rounded down to 16 (one register an iteration: no chunks
+// of 8, the code of a dynamic gather stays small), then the rest as one
+// masked register where there is one; outside them one slice. Both write
+// the output's row.
+// CHECK-LABEL: func.func @dynamic_row_registers_or_slice
+// CHECK-SAME:      %[[D:[^:]*]]: tensor<10x?xf32>
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[C4096:.*]] = arith.constant 4096 : index
+// CHECK:         %[[LEN:.*]] = tensor.dim %[[D]], %[[C1]]
+// CHECK:         scf.forall (%[[ROW:.*]]) in (3) shared_outs(%[[OUT:.*]] = %{{.*}})
+// CHECK:           %[[TARGET:.*]] = tensor.extract_slice %[[OUT]][%[[ROW]], 0] [1, %[[LEN]]] [1, 1]
+// CHECK:           %[[SAFE:.*]] = arith.select %{{.*}}, %{{.*}}, %[[C0]] : index
+// CHECK:           %[[BYTES:.*]] = arith.muli %[[LEN]], %[[C4]]
+// CHECK:           %[[LONG:.*]] = arith.cmpi uge, %[[BYTES]], %[[C64]]
+// CHECK:           %[[SMALL:.*]] = arith.cmpi ult, %[[BYTES]], %[[C4096]]
+// CHECK:           %[[REGS:.*]] = arith.andi %[[LONG]], %[[SMALL]]
+// CHECK:           %[[COPIED:.*]] = scf.if %[[REGS]] -> (tensor<1x?xf32>)
+// CHECK:             %[[NREGS:.*]] = arith.divui %[[LEN]], %[[C16]]
+// CHECK:             %[[REGS_END:.*]] = arith.muli %[[NREGS]], %[[C16]]
+// CHECK:             %[[WHOLE:.*]] = scf.for %[[AT:.*]] = %[[C0]] to %[[REGS_END]] step %[[C16]] iter_args(%[[PART:.*]] = %[[TARGET]])
+// CHECK-NEXT:          %[[V:.*]] = vector.transfer_read %[[D]][%[[SAFE]], %[[AT]]]
+// CHECK-NEXT:          %[[W:.*]] = vector.transfer_write %[[V]], %[[PART]][%[[C0]], %[[AT]]] {in_bounds = [true]} : vector<16xf32>, tensor<1x?xf32>
+// CHECK-NEXT:          scf.yield %[[W]]
+// CHECK:             %[[REST:.*]] = arith.subi %[[LEN]], %[[REGS_END]]
+// CHECK:             %[[ANY:.*]] = arith.cmpi ne, %[[REST]], %[[C0]]
+// CHECK:             scf.if %[[ANY]]
+// CHECK-NEXT:          %[[MASK:.*]] = vector.create_mask %[[REST]] : vector<16xi1>
+// CHECK-NEXT:          %[[TAIL:.*]] = vector.transfer_read %[[D]][%[[SAFE]], %[[REGS_END]]], %{{.*}}, %[[MASK]] {in_bounds = [true]}
+// CHECK-NEXT:          vector.transfer_write %[[TAIL]], %[[WHOLE]][%[[C0]], %[[REGS_END]]], %[[MASK]] {in_bounds = [true]}
+// CHECK:             } else {
+// CHECK-NEXT:          scf.yield %[[WHOLE]]
+// CHECK:           } else {
+// CHECK-NEXT:        %[[ROWSLICE:.*]] = tensor.extract_slice %[[D]][%[[SAFE]], 0] [1, %[[LEN]]] [1, 1] : tensor<10x?xf32> to tensor<1x?xf32>
+// CHECK-NEXT:        %[[INSERTED:.*]] = tensor.insert_slice %[[ROWSLICE]] into %[[TARGET]][0, 0] [1, %[[LEN]]] [1, 1]
+// CHECK-NEXT:        scf.yield %[[INSERTED]]
+// CHECK:           tensor.parallel_insert_slice %[[COPIED]] into %[[OUT]][%[[ROW]], 0] [1, %[[LEN]]] [1, 1]
+// SLICE-LABEL: func.func @dynamic_row_registers_or_slice
+// SLICE:         tensor.extract_slice %{{.*}} [1, %{{.*}}] [1, 1] : tensor<10x?xf32> to tensor<1x?xf32>
+// SLICE-NOT:     vector.transfer_read
+func.func @dynamic_row_registers_or_slice(%d: tensor<10x?xf32>, %i: tensor<3xi64>, %init: tensor<3x?xf32>) -> tensor<3x?xf32> {
   %0 = gather.block %d[%i] axis = 0 into %init : tensor<10x?xf32>, tensor<3xi64> into tensor<3x?xf32>
   return %0 : tensor<3x?xf32>
+}
+
+// A block of 3 rows of dynamic length: the page bound is on the block
+// (a row's bytes under ceil(4096 / 3)), and the rows are a loop.
+// CHECK-LABEL: func.func @dynamic_rows_block_bound
+// CHECK-DAG:     %[[C1366:.*]] = arith.constant 1366 : index
+// CHECK:         %[[SMALL:.*]] = arith.cmpi ult, %{{.*}}, %[[C1366]]
+// CHECK:         scf.if %{{.*}} -> (tensor<1x3x?xf32>)
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:             vector.create_mask
+// CHECK:         } else {
+// CHECK:           tensor.extract_slice %{{.*}} [1, 3, %{{.*}}] [1, 1, 1] : tensor<10x3x?xf32> to tensor<1x3x?xf32>
+func.func @dynamic_rows_block_bound(%d: tensor<10x3x?xf32>, %i: tensor<4xi64>, %init: tensor<4x3x?xf32>) -> tensor<4x3x?xf32> {
+  %0 = gather.block %d[%i] axis = 0 into %init : tensor<10x3x?xf32>, tensor<4xi64> into tensor<4x3x?xf32>
+  return %0 : tensor<4x3x?xf32>
 }
 
 // CHECK-LABEL: func.func @strided_rows_slice

@@ -141,18 +141,26 @@ func.func @block_fill(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf3
 
 // -----
 
-// The block path under fill with a row of dynamic length: the row, or on a
-// miss a new row filled with zeros (no constant has a dynamic size).
+// The block path under fill with a row of dynamic length: in registers,
+// each register or zeros (a select on the index's validity); as one slice,
+// the row, or on a miss a new row filled with zeros (no constant has a
+// dynamic size).
 // CHECK-LABEL: func.func @block_fill_dynamic_row
 // CHECK:         scf.forall
 // CHECK:           %[[OK:.*]] = arith.cmpi ult
-// CHECK:           %[[SLICE:.*]] = tensor.extract_slice {{.*}} : tensor<4x?xf32> to tensor<1x?xf32>
-// CHECK:           %[[ROW:.*]] = scf.if %[[OK]] -> (tensor<1x?xf32>) {
-// CHECK-NEXT:        scf.yield %[[SLICE]]
-// CHECK-NEXT:      } else {
-// CHECK:             %[[EMPTY:.*]] = tensor.empty(%{{.*}}) : tensor<1x?xf32>
-// CHECK:             %[[ZEROS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[EMPTY]] : tensor<1x?xf32>)
-// CHECK:             scf.yield %[[ZEROS]]
+// CHECK:           %[[ROW:.*]] = scf.if %{{.*}} -> (tensor<1x?xf32>) {
+// CHECK:             arith.select %[[OK]], %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK:             vector.create_mask
+// CHECK:             arith.select %[[OK]], %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK:           } else {
+// CHECK:             %[[SLICE:.*]] = tensor.extract_slice {{.*}} : tensor<4x?xf32> to tensor<1x?xf32>
+// CHECK:             %[[PICKED:.*]] = scf.if %[[OK]] -> (tensor<1x?xf32>) {
+// CHECK-NEXT:          scf.yield %[[SLICE]]
+// CHECK-NEXT:        } else {
+// CHECK:               %[[EMPTY:.*]] = tensor.empty(%{{.*}}) : tensor<1x?xf32>
+// CHECK:               %[[ZEROS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[EMPTY]] : tensor<1x?xf32>)
+// CHECK:               scf.yield %[[ZEROS]]
+// CHECK:             tensor.insert_slice %[[PICKED]]
 // CHECK:           tensor.parallel_insert_slice %[[ROW]]
 func.func @block_fill_dynamic_row(%d: tensor<4x?xf32>, %i: tensor<2x1xi64>) -> tensor<2x?xf32> {
   %c1 = arith.constant 1 : index

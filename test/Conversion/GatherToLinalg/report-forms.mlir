@@ -4,6 +4,7 @@
 // RUN: grep -v expected-remark %s | gather-opt --convert-gather-to-linalg=report-forms -o /dev/null 2>&1 | FileCheck %s
 // CHECK-DAG: remark: lowered as block-copy slices{{$}}
 // CHECK-DAG: remark: lowered as block-copy vector-rows{{$}}
+// CHECK-DAG: remark: lowered as block-copy vector-rows run-time-length{{$}}
 // CHECK-DAG: remark: lowered as block-copy tiles{{$}}
 // CHECK-DAG: remark: lowered as vector-rows{{$}}
 // CHECK-DAG: remark: lowered as element-loops{{$}}
@@ -26,6 +27,11 @@ func.func @block_copy_vector_rows(%d: tensor<100x1000xf32>, %i: tensor<4xi32>) -
   // expected-remark @+1 {{lowered as block-copy vector-rows}}
   %r = gather.block %d[%i] axis = 0 into %e : tensor<100x1000xf32>, tensor<4xi32> into tensor<4x1000xf32>
   return %r : tensor<4x1000xf32>
+}
+func.func @block_copy_vector_rows_run_time_length(%d: tensor<100x?xf32>, %i: tensor<4xi32>, %e: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  // expected-remark @+1 {{lowered as block-copy vector-rows run-time-length}}
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<100x?xf32>, tensor<4xi32> into tensor<4x?xf32>
+  return %r : tensor<4x?xf32>
 }
 func.func @block_copy_tiles(%d: tensor<2x8x8x4xf32>, %i: tensor<2x32x2xi64>) -> tensor<2x32x4xf32> {
   %e = tensor.empty() : tensor<2x32x4xf32>

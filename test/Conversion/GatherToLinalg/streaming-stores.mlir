@@ -64,11 +64,13 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
   }
 
   // Element gathers whose output rows are written a vector at a time (W3's
-  // form): 64 rows of 1 KiB. Rows of a run-time length: not marked.
+  // form): 64 rows of 1 KiB. Rows of a run-time length are marked too, with
+  // the line they must be a multiple of at run time.
   // CHECK-LABEL: func.func @vector_rows
   // CHECK:         vector.gather
   // CHECK:         } {gather.streaming_stores = 32768 : i64}
-  // CHECK-NOT:     gather.streaming_stores
+  // CHECK:         vector.gather
+  // CHECK:         } {gather.streaming_row_bytes = 64 : i64, gather.streaming_stores = 32768 : i64}
   // CHECK:         return
   func.func @vector_rows(%d: tensor<64x512xf32>, %i: tensor<64x256xi64>, %dd: tensor<64x?xf32>, %di: tensor<64x?xi64>) -> (tensor<64x256xf32>, tensor<64x?xf32>) {
     %e = tensor.empty() : tensor<64x256xf32>
@@ -80,6 +82,17 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
     // expected-remark @+1 {{lowered as vector-rows}}
     %s = gather.elements %dd[%di] axis = 1 into %f : tensor<64x?xf32>, tensor<64x?xi64> into tensor<64x?xf32>
     return %r, %s : tensor<64x256xf32>, tensor<64x?xf32>
+  }
+
+  // Block rows of a run-time length (in registers where a row is a line to
+  // a page): marked, with the line.
+  // CHECK-LABEL: func.func @dynamic_rows
+  // CHECK:         vector.create_mask
+  // CHECK:         } {gather.streaming_row_bytes = 64 : i64, gather.streaming_stores = 32768 : i64}
+  func.func @dynamic_rows(%d: tensor<300x?xf32>, %i: tensor<40xi64>, %e: tensor<40x?xf32>) -> tensor<40x?xf32> {
+    // expected-remark @+1 {{lowered as block-copy vector-rows run-time-length}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<300x?xf32>, tensor<40xi64> into tensor<40x?xf32>
+    return %r : tensor<40x?xf32>
   }
 
   // Tiled blocks of 32-byte rows (not in registers) and blocks of 8 KiB

@@ -637,3 +637,23 @@ func.func @streaming_stores_not_i64(%m: memref<64xf32>, %v: f32) {
   } {gather.streaming_stores}
   return
 }
+
+// -----
+
+func.func @streaming_row_bytes_without_streaming_stores(%m: memref<64xf32>, %v: f32) {
+  // expected-error @+1 {{'gather.streaming_row_bytes' needs 'gather.streaming_stores' on the same loop}}
+  scf.forall (%i) in (64) {
+    memref.store %v, %m[%i] : memref<64xf32>
+  } {gather.streaming_row_bytes = 64 : i64}
+  return
+}
+
+// -----
+
+func.func @streaming_row_bytes_not_power_of_two(%m: memref<64xf32>, %v: f32) {
+  // expected-error @+1 {{'gather.streaming_row_bytes' must be a power-of-two i64 (the bytes the rows are a multiple of)}}
+  scf.forall (%i) in (64) {
+    memref.store %v, %m[%i] : memref<64xf32>
+  } {gather.streaming_row_bytes = 48 : i64, gather.streaming_stores = 4096 : i64}
+  return
+}

@@ -127,6 +127,21 @@ LogicalResult GatherDialect::verifyOperationAttribute(Operation *op,
              << "' must be a positive i64 (the output's minimum bytes)";
     return success();
   }
+  if (attr.getName() == getStreamingRowBytesAttrHelper().getName()) {
+    if (!getStreamingStoresAttrHelper().isAttrPresent(op))
+      return op->emitError("'")
+             << attr.getName().getValue() << "' needs '"
+             << getStreamingStoresAttrHelper().getName().getValue()
+             << "' on the same loop";
+    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!bytes || !bytes.getType().isInteger(64) || bytes.getInt() < 1 ||
+        !llvm::isPowerOf2_64(bytes.getInt()))
+      return op->emitError("'")
+             << attr.getName().getValue()
+             << "' must be a power-of-two i64 (the bytes the rows are a "
+                "multiple of)";
+    return success();
+  }
   if (attr.getName() == getSiteArgumentsAttrHelper().getName()) {
     auto function = dyn_cast<FunctionOpInterface>(op);
     if (!function)

@@ -54,10 +54,15 @@ def Gather_Dialect : Dialect {
   // stores into the output may bypass the caches (non-temporal) where the
   // output holds at least this many bytes. gather-streaming-stores does it
   // after bufferization; a pipeline without that pass drops it.
+  // `gather.streaming_row_bytes` beside it, where the rows have a dynamic
+  // length: the output's outer strides must also be multiples of this many
+  // bytes at run time (the cache line: a line written partly past the
+  // caches and partly through them is written twice).
   let discardableAttrs = (ins "::mlir::UnitAttr":$rolled_loop,
                               "::mlir::gather::OriginAttr":$origin,
                               "::mlir::UnitAttr":$site_arguments,
-                              "::mlir::IntegerAttr":$streaming_stores);
+                              "::mlir::IntegerAttr":$streaming_stores,
+                              "::mlir::IntegerAttr":$streaming_row_bytes);
   let hasOperationAttrVerify = 1;
 }
 
