@@ -181,11 +181,16 @@ def GatherStreamingStores : Pass<"gather-streaming-stores"> {
     `vector.transfer_write`s write through `memref.subview`s) holds N bytes
     or more, its first element is aligned to the widest vector written and
     its strides other than the innermost (which must be 1) are multiples
-    of it. Where it holds, a copy of the loop writes with
-    `vector.store {nontemporal = true, alignment = ...}` (`vmovntps` needs
-    the alignment; unaligned, x86 would split the store into scalar
-    non-temporal stores) and ends with `sfence`; else the loop runs as it
-    was. Only unmasked, in-bounds 1-D writes of a minor identity map whose
+    of it (of `gather.streaming_row_bytes` too, where the loop has it:
+    rows of a dynamic length must be whole lines). Where it holds, a copy
+    writes with `vector.store {nontemporal = true, alignment = ...}`
+    (`vmovntps` needs the alignment; unaligned, x86 would split the store
+    into scalar non-temporal stores) and the loop ends with `sfence`; else
+    the code runs as it was. The copy is of the innermost op in the loop
+    that holds every such write (the loop over a row's registers), the
+    condition computed before the loop; where they are in the loop's body
+    apart, of the whole loop. Copying the whole loop doubled each gather's
+    code (its index resolution, prefetch and checks). Only unmasked, in-bounds 1-D writes of a minor identity map whose
     innermost offsets are multiples of the vector's lanes by their
     definition (constants, sums, products with one: a rolled loop's
     `start + r * lanes`) are made non-temporal; other writes in the loop

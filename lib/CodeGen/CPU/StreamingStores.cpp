@@ -145,9 +145,29 @@ static Value runTimeCondition(OpBuilder &b, Location loc, Value buffer,
   return arith::AndIOp::create(b, loc, condition, large);
 }
 
+/// The op to version for `candidates` of `loop`: the innermost op inside
+/// the loop that holds them all (the loop over a row's registers), or the
+/// loop itself where they are in its body apart.
+static Operation *versionedOp(scf::ForallOp loop,
+                              ArrayRef<Candidate> candidates) {
+  Operation *common = candidates.front().write->getParentOp();
+  auto holdsAll = [&](Operation *op) {
+    return llvm::all_of(candidates, [&](const Candidate &c) {
+      return op->isAncestor(c.write);
+    });
+  };
+  while (common != loop.getOperation() && !holdsAll(common))
+    common = common->getParentOp();
+  return common;
+}
+
 /// Versions `loop` (marked with `minBytes`, and `rowBytes` or 0): its
 /// candidates' writes become non-temporal stores in a copy taken where the
-/// run-time condition holds.
+/// run-time condition holds. The copy is of the innermost op that holds
+/// every candidate (the loop over a row's registers), the condition
+/// computed before the loop: a copy of the whole loop doubled the code of
+/// each gather (its index resolution, prefetch and checks), which 1000
+/// distinct gathers with dynamic sizes paid in compile time.
 static void version(scf::ForallOp loop, int64_t minBytes, int64_t rowBytes) {
   SmallVector<Candidate> candidates;
   loop.walk([&](vector::TransferWriteOp write) {
@@ -168,10 +188,16 @@ static void version(scf::ForallOp loop, int64_t minBytes, int64_t rowBytes) {
   Value condition =
       runTimeCondition(b, loc, candidates.front().buffer, alignment,
                        std::max(alignment, rowBytes), minBytes);
-  auto branch = scf::IfOp::create(b, loc, condition, /*withElseRegion=*/true);
-  b.setInsertionPointToStart(branch.thenBlock());
+  Operation *versioned = versionedOp(loop, candidates);
+  OpBuilder vb(versioned);
+  auto branch = scf::IfOp::create(vb, versioned->getLoc(),
+                                  versioned->getResultTypes(), condition,
+                                  /*withElseRegion=*/true);
+  vb.setInsertionPointToStart(branch.thenBlock());
   IRMapping mapping;
-  b.clone(*loop, mapping);
+  Operation *copy = vb.clone(*versioned, mapping);
+  if (!branch.getResults().empty())
+    scf::YieldOp::create(vb, loc, copy->getResults());
   for (const Candidate &c : candidates) {
     auto write = cast<vector::TransferWriteOp>(mapping.lookup(c.write));
     OpBuilder wb(write);
@@ -183,10 +209,22 @@ static void version(scf::ForallOp loop, int64_t minBytes, int64_t rowBytes) {
                             llvm::MaybeAlign(c.alignment));
     write.erase();
   }
-  // Non-temporal stores are weakly ordered: fenced before the caller reads.
+  versioned->replaceAllUsesWith(branch.getResults());
+  vb.setInsertionPointToStart(branch.elseBlock());
+  if (!branch.getResults().empty())
+    scf::YieldOp::create(vb, loc, versioned->getResults());
+  versioned->moveBefore(branch.elseBlock()->getTerminator());
+  // Non-temporal stores are weakly ordered: fenced before the caller reads,
+  // after the whole loop where the copy ran.
+  if (versioned == loop.getOperation()) {
+    b.setInsertionPointAfter(copy);
+  } else {
+    b.setInsertionPointAfter(loop);
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, loc, condition).thenBlock());
+  }
   LLVM::CallIntrinsicOp::create(b, loc, b.getStringAttr("llvm.x86.sse.sfence"),
                                 ValueRange{});
-  loop->moveBefore(branch.elseBlock()->getTerminator());
 }
 
 namespace {

@@ -3,8 +3,8 @@
 // A marked block row copy is versioned: where the output holds the marked
 // bytes, starts aligned to the widest vector written and has aligned outer
 // strides and a unit innermost stride, a copy of the loop stores
-// non-temporally and fences; else the loop runs as it was. The mark is
-// dropped.
+// non-temporally and fences; else the loop runs as it was (the whole loop
+// here: its writes are in its body apart). The mark is dropped.
 // CHECK-LABEL: func.func @row_copy
 // CHECK-SAME:    (%[[OUT:.*]]: memref<64x64xf32>,
 // CHECK-DAG:     %[[C31:.*]] = arith.constant 31 : index
@@ -109,14 +109,27 @@ func.func @rolled_and_unknown_offsets(%out: memref<128x256xf32>, %v: vector<16xf
 
 // The induction variable of a loop from a multiple of the lanes in steps
 // of one (the vector rows' loop along a row) is a multiple; in steps of
-// fewer lanes it is not.
+// fewer lanes it is not. Where the writes that stream are all in one op
+// inside the loop (here the first row loop), only that op is versioned,
+// on the condition computed before the loop, and the fence follows the
+// loop where the condition held.
 // CHECK-LABEL: func.func @row_loop_offsets
-// CHECK:         scf.if
+// CHECK:         arith.cmpi uge
+// CHECK-NEXT:    %[[COND:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK-NEXT:    scf.forall
+// CHECK:           scf.if %[[COND]] {
+// CHECK-NEXT:        scf.for
+// CHECK-NEXT:          vector.store {{.*}}nontemporal = true
+// CHECK:           } else {
+// CHECK-NEXT:        scf.for
+// CHECK-NEXT:          vector.transfer_write
 // CHECK:           scf.for
-// CHECK:             vector.store {{.*}}nontemporal = true
-// CHECK:           scf.for
-// CHECK:             vector.transfer_write
-// CHECK:         } else {
+// CHECK-NEXT:        vector.transfer_write
+// CHECK-NOT:         vector.store
+// CHECK:         scf.if %[[COND]] {
+// CHECK-NEXT:      llvm.call_intrinsic "llvm.x86.sse.sfence"()
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
 func.func @row_loop_offsets(%out: memref<64x256xf32>, %v: vector<8xf32>) {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
