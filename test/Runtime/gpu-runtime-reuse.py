@@ -15,19 +15,18 @@
 # CHECK-NEXT: after a failed allocation: pointer True, driver frees 4, live 1
 # CHECK-NEXT: stream reused: True, driver streams 1
 import ctypes
+import os
 import sys
 
-lib = ctypes.CDLL(sys.argv[1])
-fake = ctypes.CDLL("libcuda.so.1")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs"))
+from fake_driver import load_runtime  # noqa: E402
+
+lib, fake = load_runtime(sys.argv[1])
 lib.mgpuMemAlloc.restype = ctypes.c_void_p
 lib.mgpuMemAlloc.argtypes = [ctypes.c_uint64, ctypes.c_void_p, ctypes.c_bool]
 lib.mgpuMemFree.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
 lib.mgpuStreamCreate.restype = ctypes.c_void_p
 lib.mgpuStreamDestroy.argtypes = [ctypes.c_void_p]
-
-message = ctypes.create_string_buffer(512)
-rc = lib.gather_gpu_init(message, ctypes.c_size_t(len(message)))
-print("init: ok" if rc == 0 else f"init: failed: {message.value.decode()}")
 
 
 def counts():

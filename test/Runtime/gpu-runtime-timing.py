@@ -15,19 +15,18 @@
 # CHECK-NEXT: copy, 3 runs of 5: 15 copies
 # CHECK-NEXT: copy, 3 runs of 0: 3 copies
 import ctypes
+import os
 import sys
 
-lib = ctypes.CDLL(sys.argv[1])
-fake = ctypes.CDLL("libcuda.so.1")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs"))
+from fake_driver import load_runtime  # noqa: E402
+
+lib, fake = load_runtime(sys.argv[1])
 lib.mgpuLaunchKernel.argtypes = [ctypes.c_void_p] + [ctypes.c_ssize_t] * 6 + [
     ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
 lib.gather_gpu_take_kernel_ms.restype = ctypes.c_double
 lib.gather_gpu_time_device_copy_ms.restype = ctypes.c_double
 lib.gather_gpu_time_device_copy_ms.argtypes = [ctypes.c_size_t, ctypes.c_int, ctypes.c_int]
-
-message = ctypes.create_string_buffer(512)
-rc = lib.gather_gpu_init(message, ctypes.c_size_t(len(message)))
-print("init: ok" if rc == 0 else f"init: failed: {message.value.decode()}")
 
 
 def counts():
