@@ -15,8 +15,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoopOrder.h"
+#include "gather/Dialect/Gather/IR/GatherShapes.h"
 #include "gather/Utils/ElementBytes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -26,31 +29,97 @@ using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::lowering;
 
-std::optional<int64_t> lowering::axesFootprintBytes(const LoweringState &s,
-                                                    Type elementType) {
-  auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
-  ArrayRef<int64_t> shape = inputType.getShape();
+namespace {
+/// The footprint's sizes and products where they are static: a dynamic
+/// size takes its bound (LoweringState::inputSizeBounds), if any; nullopt
+/// for an unbounded one, an overflow, or elements that are not whole bytes.
+struct StaticArith {
+  const LoweringState &s;
+  using Number = std::optional<int64_t>;
+  Number size(int64_t d) const {
+    int64_t size =
+        cast<RankedTensorType>(s.op.getInput().getType()).getDimSize(d);
+    if (ShapedType::isDynamic(size) && !s.inputSizeBounds.empty())
+      size = s.inputSizeBounds[d];
+    return ShapedType::isDynamic(size) ? std::nullopt : Number(size);
+  }
+  Number constant(int64_t v) const { return v > 0 ? Number(v) : std::nullopt; }
+  Number times(Number lhs, Number rhs) const {
+    int64_t product;
+    if (!lhs || !rhs || llvm::MulOverflow(*lhs, *rhs, product))
+      return std::nullopt;
+    return product;
+  }
+  Number wholeLines(Number bytes) const {
+    if (!bytes)
+      return std::nullopt;
+    return static_cast<int64_t>(llvm::alignTo(*bytes, s.target.cacheLineBytes));
+  }
+};
+
+/// The same at run time: each factor of a product that is not a constant
+/// clamped to `cap` first, so that the products cannot overflow and a
+/// clamped one exceeds any budget below `cap`.
+struct RuntimeArith {
+  OpBuilder &b;
+  Location loc;
+  const LoweringState &s;
+  Value cap;
+  using Number = Value;
+  Number size(int64_t d) const {
+    return buildDimSize(b, loc, s.op.getInput(), d);
+  }
+  Number constant(int64_t v) const { return constIndex(b, loc, v); }
+  Number clamped(Value v) const {
+    if (getConstantIntValue(v))
+      return v;
+    return arith::MinUIOp::create(b, loc, v, cap);
+  }
+  Number times(Number lhs, Number rhs) const {
+    Value left = clamped(lhs);
+    Value right = clamped(rhs);
+    return arith::MulIOp::create(b, loc, left, right);
+  }
+  Number wholeLines(Number bytes) const {
+    Value line = constIndex(b, loc, s.target.cacheLineBytes);
+    Value lines = arith::CeilDivUIOp::create(b, loc, bytes, line);
+    return arith::MulIOp::create(b, loc, lines, line);
+  }
+};
+} // namespace
+
+/// The footprint rule, once for both arithmetics: the input's innermost
+/// dimension in whole cache lines, times the other axes' sizes.
+template <typename Arith>
+static typename Arith::Number
+footprintOf(const LoweringState &s, Type elementType, const Arith &arith) {
   int64_t last = s.rank - 1;
-  auto sizeOf = [&](int64_t d) {
-    if (ShapedType::isDynamic(shape[d]) && !s.inputSizeBounds.empty())
-      return s.inputSizeBounds[d];
-    return shape[d];
-  };
-  if (ShapedType::isDynamic(sizeOf(last)))
-    return std::nullopt;
-  int64_t bytes;
-  int64_t elementBytes = packedElementBytes(elementType);
-  if (!elementBytes || llvm::MulOverflow(sizeOf(last), elementBytes, bytes))
-    return std::nullopt;
-  bytes = llvm::alignTo(bytes, s.target.cacheLineBytes);
+  typename Arith::Number row = arith.size(last);
+  typename Arith::Number elementBytes =
+      arith.constant(packedElementBytes(elementType));
+  typename Arith::Number bytes =
+      arith.wholeLines(arith.times(row, elementBytes));
   for (int64_t axis : s.axes) {
     if (axis == last)
       continue;
-    int64_t size = sizeOf(axis);
-    if (ShapedType::isDynamic(size) || llvm::MulOverflow(bytes, size, bytes))
-      return std::nullopt;
+    typename Arith::Number size = arith.size(axis);
+    bytes = arith.times(bytes, size);
   }
   return bytes;
+}
+
+std::optional<int64_t> lowering::axesFootprintBytes(const LoweringState &s,
+                                                    Type elementType) {
+  return footprintOf(s, elementType, StaticArith{s});
+}
+
+Value lowering::buildAxesFootprintFits(OpBuilder &b, Location loc,
+                                       const LoweringState &s, Type elementType,
+                                       int64_t budget) {
+  Value bytes = footprintOf(
+      s, elementType, RuntimeArith{b, loc, s, constIndex(b, loc, budget + 1)});
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, bytes,
+                               constIndex(b, loc, budget));
 }
 
 SmallVector<int64_t> lowering::outerLoopOrder(const LoweringState &s,

@@ -32,6 +32,12 @@ SmallVector<int64_t> outerLoopOrder(const LoweringState &s, int64_t numLoops,
 std::optional<int64_t> axesFootprintBytes(const LoweringState &s,
                                           Type elementType);
 
+/// Whether the input's axes footprint (axesFootprintBytes, computed from
+/// its sizes at run time) is within `budget`: an i1. The same rule, built
+/// from the same code.
+Value buildAxesFootprintFits(OpBuilder &b, Location loc, const LoweringState &s,
+                             Type elementType, int64_t budget);
+
 /// The innermost output dimension before `blockStart` whose size is not
 /// statically 1 (the order one thread runs the loops in), or nullopt.
 std::optional<int64_t> innermostLoopDimension(ArrayRef<int64_t> outputShape,

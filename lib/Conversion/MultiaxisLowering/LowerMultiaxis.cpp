@@ -214,36 +214,6 @@ planSmallAxesVersion(const LoweringState &s, const LoweringPlan &plan,
   return version;
 }
 
-/// Whether the input's axes footprint (axesFootprintBytes, at run time) is
-/// within `budget`. Each factor is clamped to budget + 1 first, so that the
-/// products cannot overflow and a clamped one fails.
-static Value buildFootprintFits(OpBuilder &b, Location loc,
-                                const LoweringState &s, Type elementType,
-                                int64_t budget) {
-  Value input = s.op.getInput();
-  int64_t last = s.rank - 1;
-  int64_t line = s.target.cacheLineBytes;
-  Value cap = constIndex(b, loc, budget + 1);
-  auto clamped = [&](Value v) {
-    return arith::MinUIOp::create(b, loc, v, cap).getResult();
-  };
-  Value row = arith::MulIOp::create(
-      b, loc, clamped(buildDimSize(b, loc, input, last)),
-      constIndex(b, loc, packedElementBytes(elementType)));
-  Value lines =
-      arith::CeilDivUIOp::create(b, loc, row, constIndex(b, loc, line));
-  Value bytes = arith::MulIOp::create(b, loc, lines, constIndex(b, loc, line))
-                    .getResult();
-  for (int64_t axis : s.axes) {
-    if (axis == last)
-      continue;
-    bytes = arith::MulIOp::create(b, loc, clamped(bytes),
-                                  clamped(buildDimSize(b, loc, input, axis)));
-  }
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, bytes,
-                               constIndex(b, loc, budget));
-}
-
 /// The checks that failed before the loops, reported: the shapes first,
 /// since the index check means nothing without them.
 static void emitFailureReports(OpBuilder &b, Location loc, MultiaxisOp op,
@@ -504,8 +474,8 @@ lowerMultiaxisOnce(RewriterBase &rewriter, MultiaxisOp op,
   auto emitLoops = [&](OpBuilder &b, Location l) -> Value {
     if (!small)
       return emitForm(b, l, s, plan, strategy, init);
-    Value fits =
-        buildFootprintFits(b, l, s, initType.getElementType(), small->budget);
+    Value fits = buildAxesFootprintFits(b, l, s, initType.getElementType(),
+                                        small->budget);
     return scf::IfOp::create(
                b, l, fits,
                [&](OpBuilder &tb, Location tl) {
