@@ -290,9 +290,9 @@ static Value copyInRegisters(OpBuilder &b, Location loc, const LoweringState &s,
 /// dynamic length (copiesDynamicRows) take their whole registers in a loop
 /// and the rest as one masked register, where the rows and the block are
 /// within the bounds copiesRowsWithVectors sets static ones at run time;
-/// else the block is one slice (a memcpy): as a memcpy per row, W1, W2, W7
-/// and W1f16 with every size dynamic took 1.30-1.35x their static time on
-/// a Zen 1 (bench/dynamic_shapes.py).
+/// else the block is one slice (a memcpy): as a memcpy per row (and not
+/// streamed), W1, W2, W7 and W1f16 with every size dynamic took 1.44-1.58x
+/// their static time on a Zen 1 (bench/dynamic_shapes.py).
 static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
                            ValueRange loopCoords, Value into,
                            int64_t blockStart) {
