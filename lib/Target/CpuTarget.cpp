@@ -39,7 +39,7 @@ int64_t CpuTarget::vectorRowMinBytes() const { return cacheLineBytes; }
 int64_t CpuTarget::smallBlockBytes() const { return 4 * cacheLineBytes; }
 int64_t CpuTarget::rolledLaneLoopBytes() const { return 2 * cacheLineBytes; }
 int64_t CpuTarget::tileBlocks() const {
-  return std::max<int64_t>(4, 2 * vectorBits / 64);
+  return std::max<int64_t>(4, 2 * std::min(vectorBits, vectorUnitBits) / 64);
 }
 int64_t CpuTarget::vectorRowLanes(unsigned bitWidth) const {
   return std::min<int64_t>(
@@ -60,7 +60,7 @@ std::string CpuTarget::describe() const {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "cpu=" << (cpu.empty() ? "generic" : cpu)
-     << " vector-bits=" << vectorBits
+     << " vector-bits=" << vectorBits << " vector-unit-bits=" << vectorUnitBits
      << " mask-registers=" << (maskRegisters ? 1 : 0)
      << " prefetch-offset-tables=" << (prefetchOffsetTables ? 1 : 0)
      << " mesh-l3=" << (meshL3 ? 1 : 0)
@@ -123,6 +123,7 @@ static std::string readSysfs(const std::string &path) {
 static void setTuning(CpuTarget &target) {
   StringRef cpu = target.cpu;
   target.prefetchOffsetTables = cpu != "znver1" && cpu != "emeraldrapids";
+  target.vectorUnitBits = cpu == "znver1" ? 128 : target.vectorBits;
   target.meshL3 = cpu == "sapphirerapids" || cpu == "emeraldrapids";
 }
 
@@ -224,6 +225,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
   int64_t meshL3 = target.meshL3;
   Entry entries[] = {
       {"max_vector_op_width", &target.vectorBits, 64, 4096, false},
+      {"vector_unit_width", &target.vectorUnitBits, 64, 4096, false},
       {"cache_line_size_in_bytes", &target.cacheLineBytes, 8, 4096, true},
       {"page_size_in_bytes", &target.pageBytes, 256, int64_t(1) << 30, true},
       {"L1_cache_size_in_bytes", &target.l1dBytes, 1024, kMaxCacheBytes, false},
@@ -237,7 +239,8 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
     if (failed(value))
       continue;
     auto integer = dyn_cast<IntegerAttr>(*value);
-    bool isVectorBits = entry.field == &target.vectorBits;
+    bool isVectorBits = entry.field == &target.vectorBits ||
+                        entry.field == &target.vectorUnitBits;
     std::optional<int64_t> number;
     if (integer && integer.getType().isIntOrIndex() &&
         integer.getValue().getSignificantBits() <= 64)

@@ -374,10 +374,12 @@ def host_vector_bits():
 
 def target_description(target_cpu="native"):
     """The target description CPU programs for `target_cpu` are planned
-    with, as a dict: cpu (LLVM's name), vector-bits, mask-registers (1:
-    AVX-512's predicate registers), prefetch-offset-tables (1: rows of reads
-    at table offsets prefetch), cache-line-bytes, page-bytes, l1d-bytes,
-    l2-bytes, l3-bytes, cores (0: unknown)."""
+    with, as a dict: cpu (LLVM's name), vector-bits, vector-unit-bits (the
+    width one pass of the vector units executes: 128 on Zen 1),
+    mask-registers (1: AVX-512's predicate registers),
+    prefetch-offset-tables (1: rows of reads at table offsets prefetch),
+    mesh-l3, cache-line-bytes, page-bytes, l1d-bytes, l2-bytes, l3-bytes,
+    cores (0: unknown), streaming-store-min-bytes (derived)."""
     text = ctypes.create_string_buffer(1024)
     if _library().gatherTargetDescription(target_cpu.encode(), text, len(text)):
         raise GatherError(text.value.decode(errors="replace"))

@@ -129,6 +129,8 @@ want = {"vector-bits": want_bits, "mask-registers": int("avx512f" in flags), "l1
         "l3-bytes": sysfs_cache(3), "cores": len(os.sched_getaffinity(0))}
 # The streaming threshold as docs/Lowering.md states it: four L2s with a
 # mesh L3 (Sapphire and Emerald Rapids), else half the L3.
+# Zen 1 runs a 256-bit vector operation as two 128-bit halves.
+want["vector-unit-bits"] = 128 if host["cpu"] == "znver1" else want_bits
 want["streaming-store-min-bytes"] = 4 * host["l2-bytes"] if host["mesh-l3"] else host["l3-bytes"] // 2
 wrong = {k: (host[k], v) for k, v in want.items() if v is not None and host[k] != v}
 print("host target:", "as the CPU's flags and the OS's caches say" if not wrong else wrong)

@@ -39,6 +39,12 @@ struct CpuTarget {
   /// packed in every step. Set from the features with the CPU; the
   /// defaults describe an AVX-512 machine.
   bool maskRegisters = true;
+  /// The width a vector operation executes at in one pass of the vector
+  /// units: Zen 1 (znver1) runs each 256-bit operation as two 128-bit
+  /// halves. Set from the CPU name (128 on Zen 1, else the vector width);
+  /// the DLTI entry "vector_unit_width" (bits) overrides it. Only the tiles
+  /// of small blocks read it (tileBlocks).
+  int64_t vectorUnitBits = 512;
   /// Rows of reads at offsets from a table (the NHWC lookup W5 of
   /// bench/run.py) prefetch each read's offset some pixels ahead. Set from
   /// the CPU name: not on Zen 1 (znver1), whose hardware prefetchers follow
@@ -104,9 +110,10 @@ struct CpuTarget {
   int64_t rolledLaneLoopBytes() const;
   /// Blocks per tile of the tiled form: each iteration of its lane loop
   /// rotates the tile's coordinate vectors by one lane, which stays two
-  /// registers per vector: 16 with AVX-512, 8 with AVX2 (there 16 lanes are
-  /// four registers each, and W4 of bench/run.py ran 1.4-1.6x faster with 8
-  /// on a Zen 3), never fewer than 4.
+  /// passes of the vector units per vector (vectorUnitBits, at most the
+  /// vector width): 16 with AVX-512, 8 with AVX2 (there 16 lanes are four
+  /// registers each, and W4 of bench/run.py ran 1.4-1.6x faster with 8 on a
+  /// Zen 3), 4 on Zen 1's 128-bit units, never fewer than 4.
   int64_t tileBlocks() const;
   /// Lanes of a vector row of `bitWidth`-bit elements: one vector register,
   /// 4 to 16 lanes.
@@ -131,7 +138,8 @@ struct CpuTarget {
   /// evicted unread.
   int64_t streamingStoreMinBytes() const;
 
-  /// "cpu=znver3 vector-bits=256 mask-registers=0 prefetch-offset-tables=1
+  /// "cpu=znver3 vector-bits=256 vector-unit-bits=256 mask-registers=0
+  /// prefetch-offset-tables=1
   /// mesh-l3=0 cache-line-bytes=64 page-bytes=4096 l1d-bytes=32768
   /// l2-bytes=524288 l3-bytes=33554432 cores=2
   /// streaming-store-min-bytes=16777216": what the lowering planned with

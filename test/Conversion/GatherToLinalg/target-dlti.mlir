@@ -20,6 +20,22 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 
 // -----
 
+// Vector units of 128 bits (Zen 1's): tiles of 4 small blocks, whatever the
+// register width.
+// CHECK-LABEL: func.func @narrow_vector_units
+// CHECK:         vector.reduction <or>, %{{.*}} : vector<4xi1> into i1
+// CHECK:         vector.shuffle %{{.*}}, %{{.*}} [1, 2, 3, 0] : vector<4xindex>, vector<4xindex>
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"vector_unit_width" = 128 : i64>>} {
+  func.func @narrow_vector_units(%d: tensor<2x8x8x4xf32>, %i: tensor<2x40x2xi64>) -> tensor<2x40x4xf32> {
+    %e = tensor.empty() : tensor<2x40x4xf32>
+    // expected-remark @+1 {{lowered as block-copy tiles}}
+    %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<2x8x8x4xf32>, tensor<2x40x2xi64> into tensor<2x40x4xf32>
+    return %r : tensor<2x40x4xf32>
+  }
+}
+
+// -----
+
 // A 64 KiB table is prefetched where the L2 cache is smaller than it.
 // CHECK-LABEL: func.func @small_l2
 // CHECK:         memref.prefetch

@@ -16,6 +16,12 @@ module @vector_width_not_multiple_of_64 attributes {dlti.target_system_spec = #d
 
 // -----
 
+// expected-error @+1 {{the target description's CPU entry "vector_unit_width" must be a multiple of 64 in [64, 4096], got 96 : i64}}
+module @vector_unit_width_not_multiple_of_64 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"vector_unit_width" = 96 : i64>>} {
+}
+
+// -----
+
 // expected-error @+1 {{the target description's CPU entry "cores" must be an integer in [1, 1048576], got "two"}}
 module @cores_not_an_integer attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"cores" = "two">>} {
 }

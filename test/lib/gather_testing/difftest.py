@@ -410,41 +410,50 @@ func.func @{name}(%d: {dt}, %i: {it}) -> {ot} {{
 }}""")
         self.cases.append((name, data, indices, want))
 
-    def module(self):
-        return "\n".join(self.functions)
+    def module(self, cpu_entries=None):
+        """The functions as one module; `cpu_entries` ({key: integer}), a
+        #dlti.target_system_spec for device "CPU" on it that the lowering
+        plans with (docs/Lowering.md, "Target description")."""
+        body = "\n".join(self.functions)
+        if not cpu_entries:
+            return body
+        entries = ", ".join(f'"{k}" = {v} : i64' for k, v in cpu_entries.items())
+        return ("module attributes {dlti.target_system_spec = #dlti.target_system_spec<"
+                f'"CPU" = #dlti.target_device_spec<{entries}>>}} {{{body}\n}}\n')
 
-    def lacking(self, bin_dir, marker):
+    def lacking(self, bin_dir, marker, cpu_entries=None):
         """The functions whose --convert-gather-to-linalg form has no match
         of `marker` (a regular expression for the path a suite means to
         test)."""
         lowered = subprocess.run([os.path.join(bin_dir, "gather-opt"),
                                   "--convert-gather-to-linalg"],
-                                 input=self.module(), capture_output=True, text=True,
+                                 input=self.module(cpu_entries), capture_output=True, text=True,
                                  check=True).stdout
         bodies = re.split(r"\n  func\.func ", lowered)
         return [name for name, *_ in self.cases
                 if not re.search(marker,
                                  next((b for b in bodies if b.startswith(f"@{name}(")), ""))]
 
-    def report(self, title, bin_dir, marker, missing):
+    def report(self, title, bin_dir, marker, missing, cpu_entries=None):
         """Checks that every function takes the path `marker` matches (else
         prints FAIL with `missing`), runs them all, prints each problem and
-        the line "TITLE: P passed, F failed"."""
+        the line "TITLE: P passed, F failed". `cpu_entries`: as module's."""
         failed = 0
-        for name in self.lacking(bin_dir, marker):
+        for name in self.lacking(bin_dir, marker, cpu_entries):
             print(f"FAIL {name}: {missing}")
             failed += 1
-        problems = self.run()
+        problems = self.run(cpu_entries=cpu_entries)
         for name, problem in problems:
             print(f"FAIL {name}: {problem}")
         failed += len(problems)
         print(f"{title}: {len(self.cases) - len(problems)} passed, {failed} failed")
 
-    def run(self, opt_level=3):
+    def run(self, opt_level=3, cpu_entries=None):
         """Compiles the module once and calls every function: the list of
         (name, problem) that did not give the expected result."""
         from gather import jit
-        program = jit.compile(self.module(), entry=self.cases[0][0], opt_level=opt_level)
+        program = jit.compile(self.module(cpu_entries), entry=self.cases[0][0],
+                              opt_level=opt_level)
         problems = []
         for name, data, indices, want in self.cases:
             problem = call_problem(program, name, (data, indices), want)
