@@ -32,6 +32,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::lowering;
@@ -155,18 +157,46 @@ static bool rowsInRegisters(const LoweringState &s) {
   return slicesAllowed(s.op.getInput(), keepsUnitStrideRows);
 }
 
+/// The rows of a block (its static dimensions from `blockStart` to the
+/// last), saturating.
+static int64_t rowsPerBlock(RankedTensorType inputType, int64_t blockStart) {
+  int64_t rows = 1;
+  for (int64_t d = blockStart; d + 1 < inputType.getRank(); ++d)
+    if (llvm::MulOverflow(rows, inputType.getDimSize(d), rows))
+      return std::numeric_limits<int64_t>::max();
+  return rows;
+}
+
+/// The row lengths in bytes, [first, second), whose blocks of `rows` rows
+/// are copied row by row a vector register at a time: rows of
+/// vectorRowMinBytes (a line) or more in blocks under vectorCopyMaxBytes (a
+/// page). The block's bound is put on the row (the page divided by the
+/// rows, rounded up), where it cannot overflow; a block of no rows has
+/// none. Static rows (copiesRowsWithVectors) and rows of a dynamic length
+/// (at run time, copyBlockRows) take this one rule.
+static std::pair<int64_t, int64_t> vectorRowBytes(const CpuTarget &target,
+                                                  int64_t rows) {
+  int64_t end = rows == 0 ? std::numeric_limits<int64_t>::max()
+                          : llvm::divideCeil(target.vectorCopyMaxBytes(), rows);
+  return {target.vectorRowMinBytes(), end};
+}
+
 /// Whether the block is copied row by row with vector loads and stores: a
-/// static block under the target's vectorCopyMaxBytes of byte-sized
-/// elements whose rows (its last dimension) hold vectorRowMinBytes or more,
-/// read with unit stride.
+/// static block of byte-sized elements whose row length is in
+/// vectorRowBytes, read with unit stride.
 static bool copiesRowsWithVectors(const LoweringState &s, int64_t blockStart) {
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
-  std::optional<uint64_t> blockBytes = staticBlockBytes(inputType, blockStart);
-  if (!blockBytes ||
-      *blockBytes >= static_cast<uint64_t>(s.target.vectorCopyMaxBytes()) ||
-      blockStart == s.rank)
+  int64_t elementBytes = packedElementBytes(inputType.getElementType());
+  if (blockStart >= s.rank || !elementBytes ||
+      ShapedType::isDynamicShape(inputType.getShape().drop_front(blockStart)))
     return false;
-  return rowsInRegisters(s);
+  int64_t rowBytes;
+  if (llvm::MulOverflow(inputType.getShape().back(), elementBytes, rowBytes))
+    return false;
+  auto [first, end] =
+      vectorRowBytes(s.target, rowsPerBlock(inputType, blockStart));
+  return rowBytes >= first && rowBytes < end &&
+         slicesAllowed(s.op.getInput(), keepsUnitStrideRows);
 }
 
 /// Whether the block's rows have a dynamic length, its other sizes being
@@ -427,23 +457,17 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
   if (!ShapedType::isDynamic(rowLength))
     return copyRows(b, loc, into);
 
-  // The bounds of copiesRowsWithVectors, at run time.
-  int64_t elementBytes = packedElementBytes(elementType);
-  int64_t rowsPerBlock = 1;
-  for (int64_t d = blockStart; d < rank - 1; ++d)
-    rowsPerBlock *= inputType.getDimSize(d);
+  // The rule of copiesRowsWithVectors, at run time (the compares built in
+  // this order, the IR's).
+  auto [first, end] =
+      vectorRowBytes(s.target, rowsPerBlock(inputType, blockStart));
   Value length = tensor::DimOp::create(b, loc, s.op.getInput(), rank - 1);
-  Value rowBytes =
-      arith::MulIOp::create(b, loc, length, constIndex(b, loc, elementBytes));
-  Value longRows =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, rowBytes,
-                            constIndex(b, loc, s.target.vectorRowMinBytes()));
-  // Divided, not multiplied: the row's bytes cannot overflow this way.
-  Value smallBlock = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ult, rowBytes,
-      constIndex(b, loc,
-                 llvm::divideCeil(s.target.vectorCopyMaxBytes(),
-                                  std::max<int64_t>(1, rowsPerBlock))));
+  Value rowBytes = arith::MulIOp::create(
+      b, loc, length, constIndex(b, loc, packedElementBytes(elementType)));
+  Value longRows = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                         rowBytes, constIndex(b, loc, first));
+  Value smallBlock = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           rowBytes, constIndex(b, loc, end));
   Value inRegisters = arith::AndIOp::create(b, loc, longRows, smallBlock);
   auto intoType = cast<RankedTensorType>(into.getType());
   return scf::IfOp::create(
