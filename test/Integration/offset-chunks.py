@@ -24,18 +24,11 @@ import numpy as np
 from gather import reference as ref
 from gather_testing.difftest import FunctionCases, expected, policy_indices, policy_text
 
-SPEC = ('#dlti.target_system_spec<"CPU" = #dlti.target_device_spec<'
-        '"L2_cache_size_in_bytes" = 4096 : i64, "L1_cache_size_in_bytes" = 4096 : i64>>')
-
-
-class ChunkCases(FunctionCases):
-    def module(self):
-        return f"module attributes {{dlti.target_system_spec = {SPEC}}} {{\n" \
-               + super().module() + "\n}"
-
+# The description's entries (#dlti.target_system_spec on the module).
+CPU = {"L2_cache_size_in_bytes": 4096, "L1_cache_size_in_bytes": 4096}
 
 rng = np.random.default_rng(17)
-suite = ChunkCases()
+suite = FunctionCases()
 add = suite.add
 STATIC = ((), (), [])
 STATIC_OUT = ((), (0, 1), [])
@@ -118,4 +111,4 @@ add("axis0_row150", "elements", "axis = 0", tall[:, :150].copy(), idx, (7, 150),
     expected(ref.elements, tall[:, :150], idx, 0), dynamic=STATIC)
 
 suite.report("offset-chunks", sys.argv[1], r"memref\.alloca\(\) : memref<\d+xindex>",
-             "no chunks of offsets")
+             "no chunks of offsets", cpu_entries=CPU)
