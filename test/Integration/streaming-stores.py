@@ -6,13 +6,13 @@
 # -O3 against the numpy reference, into fresh results and into caller
 # buffers (`out=`) at aligned and misaligned addresses: embedding rows
 # under every out_of_bounds policy, f16 and i8 rows (tiled), a middle axis,
-# an element gather's vector rows, a dynamic number of indices on both
+# an element gather's vector rows, offset-table rows (f32, f16, i8), a dynamic number of indices on both
 # sides of the threshold, rows of a run-time length (whole lines or not),
 # an invalid index under error. The lowered module must store
 # non-temporally with a fence in every function.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: streaming-stores: 67 passed, 0 failed
+# CHECK: streaming-stores: 96 passed, 0 failed
 import os
 import re
 import subprocess
@@ -42,9 +42,8 @@ def add(name, attrs, data, indices, out_shape, want, dynamic=False, op="block"):
     ishape = ["?"] if dynamic else list(indices.shape)
     it = mlir_tensor_type(ishape, "i64")
     oshape = list(out_shape)
-    axis = int(attrs.split("=")[1].split()[0])
     if dynamic:
-        oshape[axis] = "?"
+        oshape[int(attrs.split("=")[1].split()[0])] = "?"
     ot = mlir_tensor_type(oshape, ety)
     size = (f"  %c0 = arith.constant 0 : index\n  %n = tensor.dim %i, %c0 : {it}\n"
             if dynamic else "")
@@ -83,6 +82,24 @@ rows = rng.standard_normal((64, 512)).astype(np.float32)
 ids = rng.integers(-512, 512, (64, 256))
 add("vector_rows_elements", "axis = 1", rows, ids, (64, 256),
     expected(ref.elements, rows, ids, 1), op="elements")
+# Offset-table rows (W5's NHWC lookup of (n, c) pairs): 8 index rows into
+# 4 images of 8x8 pixels of 64 channels, 32 KiB of output or more: each
+# row's elements collected a register at a time and written as one. f32
+# rows of 16 pairs under every policy and with an invalid pair under error;
+# f16 rows of 32 and i8 rows of 64 (a line each).
+for ety, pairs_per_row in ((np.float32, 16), (np.float16, 32), (np.int8, 64)):
+    images = (rng.standard_normal((4, 8, 8, 64)) * 50).astype(ety)
+    for oob, negative in POLICIES if ety == np.float32 else [("error", "wrap")]:
+        pairs = np.stack([policy_indices(rng, (8, pairs_per_row), 4, oob),
+                          policy_indices(rng, (8, pairs_per_row), 64, oob)], -1)
+        ids = pairs.reshape(8, 1, 1, 2 * pairs_per_row)
+        add(f"offset_table_{ELEMENT[ety]}_{oob}_{negative}", "axes = [0, 3]" + policy_text(oob, negative),
+            images, ids, (8, 8, 8, pairs_per_row),
+            expected(ref.multiaxis, images, ids, (0, 3), negative, oob), op="multiaxis")
+ids = ids.copy()
+ids[5, 0, 0, 7] = 64
+add("offset_table_error_invalid", "axes = [0, 3]", images, ids, (8, 8, 8, 64),
+    expected(ref.multiaxis, images, ids, (0, 3)), op="multiaxis")
 # Dynamic: the threshold compared at run time (called below with 40 and 5
 # indices: 123 KB and 15 KB).
 add("rows768_dynamic", "axis = 0", table, None, (0, 768), None, dynamic=True)

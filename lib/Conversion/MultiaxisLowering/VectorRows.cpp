@@ -17,6 +17,7 @@
 #include "LoopOrder.h"
 #include "LoweringPlan.h"
 #include "Prefetch.h"
+#include "gather/Utils/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -59,15 +60,19 @@ bool lowering::canVectorizeInnermost(const LoweringState &s, Type elementType) {
 }
 
 /// A row whose elements' offsets come from the offset table: one scalar
-/// load and store per element. On the CPU measured (AMD Zen 4) this beats
-/// the gather instruction by 20% (bench/README.md, W5), and the backend
-/// may still vectorize the loop where its cost model prefers gathers.
+/// load per element. On the CPU measured (AMD Zen 4) this beats the gather
+/// instruction by 20% (bench/README.md, W5), and the backend may still
+/// vectorize the loop where its cost model prefers gathers. Each element
+/// is stored on its own, or with `registerLanes` (plan.offsetRowLanes)
+/// collected a register at a time and written as one, which the
+/// streaming-stores pass can make non-temporal.
 static Value buildOffsetTableRow(OpBuilder &b, Location loc,
                                  const LoweringState &s, Value row,
                                  Value rowLength, Value offsetTable,
                                  Value flatInput, ArrayRef<Value> indicesPos,
                                  Value rowBase, bool indicesVary,
-                                 const std::optional<TablePrefetch> &prefetch) {
+                                 const std::optional<TablePrefetch> &prefetch,
+                                 int64_t registerLanes) {
   int64_t last = s.rank - 1;
   Value zero = constIndex(b, loc, 0);
   // Each element also prefetches the one at its offset a few iterations
@@ -81,54 +86,88 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
   if (!indicesVary)
     sharedOffset = tensor::ExtractOp::create(b, loc, offsetTable, indicesPos);
   Type elementType = cast<RankedTensorType>(row.getType()).getElementType();
-  auto loop = scf::ForOp::create(
-      b, loc, zero, rowLength, constIndex(b, loc, 1), ValueRange{row},
-      [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs) {
-        Value offset = sharedOffset;
-        if (!offset) {
-          SmallVector<Value> at(indicesPos);
-          at.back() = j;
-          offset = tensor::ExtractOp::create(lb, ll, offsetTable, at);
-        }
-        // The table holds -1 for a `fill` miss (and reported `error`
-        // misses itself): read element 0, keep zero.
-        Value hit;
-        if (fillsInvalid(s)) {
-          hit = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sge, offset,
-                                      zero);
-          offset = arith::SelectOp::create(lb, ll, hit, offset, zero);
-        }
-        Value tableOffset = offset;
-        offset = arith::AddIOp::create(lb, ll, tableOffset, rowBase);
-        // The innermost dimension as a non-axis: the element's own
-        // coordinate, unless the input broadcasts it.
-        Value own;
-        if (!llvm::is_contained(s.axes, last) &&
-            s.inputUnitStatic[last] != std::optional<bool>(true)) {
-          own = j;
-          if (s.inputUnit[last])
-            own = arith::SelectOp::create(lb, ll, s.inputUnit[last], zero, j);
-          offset = arith::AddIOp::create(lb, ll, offset, own);
-        }
-        if (prefetch) {
-          Value ahead = arith::AddIOp::create(lb, ll, tableOffset, aheadBase);
-          if (own)
-            ahead = arith::AddIOp::create(lb, ll, ahead, own);
-          emitTablePrefetch(lb, ll, *prefetch, ahead);
-        }
-        Value element = tensor::ExtractOp::create(lb, ll, flatInput, offset);
-        if (hit)
-          element = arith::SelectOp::create(
-              lb, ll, hit, element,
-              arith::ConstantOp::create(lb, ll, lb.getZeroAttr(elementType)));
-        SmallVector<Value> at(last, zero);
-        at.push_back(j);
-        scf::YieldOp::create(
-            lb, ll,
-            tensor::InsertOp::create(lb, ll, element, iterArgs[0], at)
-                .getResult());
-      });
-  return loop.getResult(0);
+  // The element at `j` of the row.
+  auto elementAt = [&](OpBuilder &lb, Location ll, Value j) -> Value {
+    Value offset = sharedOffset;
+    if (!offset) {
+      SmallVector<Value> at(indicesPos);
+      at.back() = j;
+      offset = tensor::ExtractOp::create(lb, ll, offsetTable, at);
+    }
+    // The table holds -1 for a `fill` miss (and reported `error` misses
+    // itself): read element 0, keep zero.
+    Value hit;
+    if (fillsInvalid(s)) {
+      hit = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sge, offset,
+                                  zero);
+      offset = arith::SelectOp::create(lb, ll, hit, offset, zero);
+    }
+    Value tableOffset = offset;
+    offset = arith::AddIOp::create(lb, ll, tableOffset, rowBase);
+    // The innermost dimension as a non-axis: the element's own coordinate,
+    // unless the input broadcasts it.
+    Value own;
+    if (!llvm::is_contained(s.axes, last) &&
+        s.inputUnitStatic[last] != std::optional<bool>(true)) {
+      own = j;
+      if (s.inputUnit[last])
+        own = arith::SelectOp::create(lb, ll, s.inputUnit[last], zero, j);
+      offset = arith::AddIOp::create(lb, ll, offset, own);
+    }
+    if (prefetch) {
+      Value ahead = arith::AddIOp::create(lb, ll, tableOffset, aheadBase);
+      if (own)
+        ahead = arith::AddIOp::create(lb, ll, ahead, own);
+      emitTablePrefetch(lb, ll, *prefetch, ahead);
+    }
+    Value element = tensor::ExtractOp::create(lb, ll, flatInput, offset);
+    if (hit)
+      element = arith::SelectOp::create(
+          lb, ll, hit, element,
+          arith::ConstantOp::create(lb, ll, lb.getZeroAttr(elementType)));
+    return element;
+  };
+  if (registerLanes) {
+    // A register of elements per iteration, written at a multiple of its
+    // lanes (the streaming-stores pass reads the induction variable as
+    // one).
+    auto vectorType = VectorType::get({registerLanes}, elementType);
+    return scf::ForOp::create(
+               b, loc, zero, rowLength, constIndex(b, loc, registerLanes),
+               ValueRange{row},
+               [&](OpBuilder &lb, Location ll, Value r, ValueRange iterArgs) {
+                 SmallVector<Value> elements;
+                 for (int64_t l = 0; l < registerLanes; ++l)
+                   elements.push_back(
+                       elementAt(lb, ll,
+                                 l == 0 ? r
+                                        : arith::AddIOp::create(
+                                              lb, ll, r, constIndex(lb, ll, l))
+                                              .getResult()));
+                 Value values = vector::FromElementsOp::create(
+                     lb, ll, vectorType, elements);
+                 SmallVector<Value> at(last, zero);
+                 at.push_back(r);
+                 scf::YieldOp::create(
+                     lb, ll,
+                     vector::TransferWriteOp::create(
+                         lb, ll, values, iterArgs[0], at, ArrayRef<bool>{true})
+                         .getResult());
+               })
+        .getResult(0);
+  }
+  return scf::ForOp::create(
+             b, loc, zero, rowLength, constIndex(b, loc, 1), ValueRange{row},
+             [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs) {
+               SmallVector<Value> at(last, zero);
+               at.push_back(j);
+               scf::YieldOp::create(
+                   lb, ll,
+                   tensor::InsertOp::create(lb, ll, elementAt(lb, ll, j),
+                                            iterArgs[0], at)
+                       .getResult());
+             })
+      .getResult(0);
 }
 
 /// The tile of offset-table rows along the innermost loop dimension that
@@ -249,6 +288,17 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
   plan.reports = s.errorFlag && !fillsInvalid(s);
   plan.masksInvalid = fillsInvalid(s) || plan.reports;
   plan.streamingStoreMinBytes = streamingStoreMinBytes(s, outputType);
+  // Only whole registers can stream; built from scalars without streaming,
+  // W5 and W5x64 of bench/run.py ran 0.96-0.98x as fast as with a store per
+  // element, and 1.15x as fast streamed (W5x64, Zen 1).
+  int64_t rowLength = outputType.getShape().back();
+  if (plan.offsetTable && plan.streamingStoreMinBytes &&
+      !ShapedType::isDynamic(rowLength)) {
+    int64_t lanes = s.target.registerLanes(
+        8 * static_cast<unsigned>(packedElementBytes(elementType)));
+    if (lanes > 1 && rowLength % lanes == 0)
+      plan.offsetRowLanes = lanes;
+  }
   plan.offsetChunk = planOffsetChunk(s, elementType, plan, prefetch);
   return plan;
 }
@@ -897,7 +947,8 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
     if (!tiled) {
       rowResult = buildOffsetTableRow(
           b, loc, s, row, rows.rowLength, offsetTable, rows.flatInput,
-          rows.indicesPos, rowBase, plan.indicesVary, tablePrefetch);
+          rows.indicesPos, rowBase, plan.indicesVary, tablePrefetch,
+          plan.offsetRowLanes);
     } else {
       // The tile's rows one after another, each at its own row base (the
       // indices broadcast along the tile: one table row serves them all).
@@ -918,7 +969,8 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
                     arith::MulIOp::create(lb, ll, x, rows.inputStrides[t]));
                 Value result = buildOffsetTableRow(
                     lb, ll, s, sub, rows.rowLength, offsetTable, rows.flatInput,
-                    rows.indicesPos, base, plan.indicesVary, tablePrefetch);
+                    rows.indicesPos, base, plan.indicesVary, tablePrefetch,
+                    plan.offsetRowLanes);
                 scf::YieldOp::create(
                     lb, ll,
                     tensor::InsertSliceOp::create(lb, ll, result, iterArgs[0],

@@ -59,6 +59,11 @@ struct VectorRowsPlan {
   /// The output size from which the rows are written with non-temporal
   /// stores (streamingStoreMinBytes); 0: never.
   int64_t streamingStoreMinBytes = 0;
+  /// With the offset table: the rows' elements, still one scalar load
+  /// each, are collected a vector register of this many at a time and
+  /// written as one, so that the rows can stream; 0: one scalar store per
+  /// element.
+  int64_t offsetRowLanes = 0;
 };
 
 /// The plan for `s` (with its error flag, if any, already made): `offsetTable`

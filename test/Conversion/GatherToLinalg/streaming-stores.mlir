@@ -84,6 +84,33 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
     return %r, %s : tensor<64x256xf32>, tensor<64x?xf32>
   }
 
+  // Offset-table rows (an NHWC lookup of (n, c) pairs, W5's form): where
+  // the output streams (8 index rows: 32 KiB), each row's elements are
+  // collected a register at a time (16 f32 under the default 512 bits) and
+  // written as one, which can stream; under the threshold (4 index rows: 16
+  // KiB), one scalar store per element.
+  // CHECK-LABEL: func.func @offset_table_rows
+  // CHECK:         scf.forall
+  // CHECK:           scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %c16
+  // CHECK-COUNT-16:    tensor.extract %{{.*}} : tensor<{{[0-9]+}}xf32>
+  // CHECK:             %[[V:.*]] = vector.from_elements {{.*}} : vector<16xf32>
+  // CHECK:             vector.transfer_write %[[V]], %{{.*}}[%c0, %c0, %c0, %[[R]]] {in_bounds = [true]}
+  // CHECK:         } {gather.streaming_stores = 32768 : i64}
+  // CHECK-NOT:     vector.from_elements
+  // CHECK:         scf.forall
+  // CHECK:           tensor.insert
+  // CHECK-NOT:     gather.streaming_stores
+  // CHECK:         return
+  func.func @offset_table_rows(%d: tensor<4x8x8x64xf32>, %i: tensor<8x1x1x32xi64>, %j: tensor<4x1x1x32xi64>) -> (tensor<8x8x8x16xf32>, tensor<4x8x8x16xf32>) {
+    %e = tensor.empty() : tensor<8x8x8x16xf32>
+    // expected-remark @+1 {{lowered as vector-rows offset-table}}
+    %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<4x8x8x64xf32>, tensor<8x1x1x32xi64> into tensor<8x8x8x16xf32>
+    %f = tensor.empty() : tensor<4x8x8x16xf32>
+    // expected-remark @+1 {{lowered as vector-rows offset-table}}
+    %s = gather.multiaxis %d[%j] axes = [0, 3] into %f : tensor<4x8x8x64xf32>, tensor<4x1x1x32xi64> into tensor<4x8x8x16xf32>
+    return %r, %s : tensor<8x8x8x16xf32>, tensor<4x8x8x16xf32>
+  }
+
   // Block rows of a run-time length (in registers where a row is a line to
   // a page): marked, with the line.
   // CHECK-LABEL: func.func @dynamic_rows
