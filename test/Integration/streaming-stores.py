@@ -6,13 +6,14 @@
 # -O3 against the numpy reference, into fresh results and into caller
 # buffers (`out=`) at aligned and misaligned addresses: embedding rows
 # under every out_of_bounds policy, f16 and i8 rows (tiled), a middle axis,
-# an element gather's vector rows, offset-table rows (f32, f16, i8), a dynamic number of indices on both
+# an element gather's vector rows, offset-table rows (f32, f16, i8, and of
+# a run-time length), a dynamic number of indices on both
 # sides of the threshold, rows of a run-time length (whole lines or not),
 # an invalid index under error. The lowered module must store
 # non-temporally with a fence in every function.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: streaming-stores: 96 passed, 0 failed
+# CHECK: streaming-stores: 108 passed, 0 failed
 import os
 import re
 import subprocess
@@ -114,6 +115,15 @@ func.func @rows_dynamic_length(%d: tensor<300x?xf32>, %i: tensor<60xi64>) -> ten
   %r = gather.block %d[%i] axis = 0 into %e : tensor<300x?xf32>, tensor<60xi64> into tensor<60x?xf32>
   return %r : tensor<60x?xf32>
 }
+func.func @offset_table_dynamic_length(%d: tensor<4x8x8x64xf32>, %i: tensor<8x1x1x?xi64>) -> tensor<8x8x8x?xf32> {
+  %c3 = arith.constant 3 : index
+  %c2 = arith.constant 2 : index
+  %k = tensor.dim %i, %c3 : tensor<8x1x1x?xi64>
+  %n = arith.divui %k, %c2 : index
+  %e = tensor.empty(%n) : tensor<8x8x8x?xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<4x8x8x64xf32>, tensor<8x1x1x?xi64> into tensor<8x8x8x?xf32>
+  return %r : tensor<8x8x8x?xf32>
+}
 func.func @vector_rows_dynamic_length(%d: tensor<64x512xf32>, %i: tensor<64x?xi64>) -> tensor<64x?xf32> {
   %c1 = arith.constant 1 : index
   %n = tensor.dim %i, %c1 : tensor<64x?xi64>
@@ -129,7 +139,8 @@ checks = CallChecks()
 lowered = subprocess.run([os.path.join(sys.argv[1], "gather-opt"),
                           "--gather-cpu-pipeline=destination-entries"],
                          input=module, capture_output=True, text=True, check=True).stdout
-for name in [name for name, *_ in cases] + ["rows_dynamic_length", "vector_rows_dynamic_length"]:
+for name in [name for name, *_ in cases] + ["rows_dynamic_length", "vector_rows_dynamic_length",
+                                             "offset_table_dynamic_length"]:
     body = re.search(rf"llvm\.func @{name}__into\(.*?\n  }}\n", lowered, re.S)
     if not body or "nontemporal" not in body.group(0) or "llvm.x86.sse.sfence" not in body.group(0):
         print(f"FAIL {name}: no non-temporal stores with a fence")
@@ -190,5 +201,18 @@ for length in (768, 776, 100):
                   (rows, ids), want)
     for shift in (0, 32, 4):
         check_into("vector_rows_dynamic_length", (rows, ids), want, shift)
+
+# Offset-table rows of a run-time length: 32 pairs (two lines, streamed
+# where aligned), 20 (registers and a rest; not whole lines) and 3 (the
+# rest alone).
+images = rng.standard_normal((4, 8, 8, 64)).astype(np.float32)
+for pairs_per_row in (32, 20, 3):
+    ids = np.stack([rng.integers(-4, 4, (8, pairs_per_row)),
+                    rng.integers(-64, 64, (8, pairs_per_row))], -1).reshape(8, 1, 1, -1)
+    want = ref.multiaxis(images, ids, (0, 3))
+    checks.check(f"offset_table_dynamic_length_{pairs_per_row}", program,
+                 "offset_table_dynamic_length", (images, ids), want)
+    for shift in (0, 32, 4):
+        check_into("offset_table_dynamic_length", (images, ids), want, shift)
 
 print(checks.summary("streaming-stores"))

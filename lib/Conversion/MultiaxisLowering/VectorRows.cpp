@@ -127,47 +127,62 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
           arith::ConstantOp::create(lb, ll, lb.getZeroAttr(elementType)));
     return element;
   };
-  if (registerLanes) {
-    // A register of elements per iteration, written at a multiple of its
-    // lanes (the streaming-stores pass reads the induction variable as
-    // one).
-    auto vectorType = VectorType::get({registerLanes}, elementType);
+  // One element per iteration from `begin` to `end`, a scalar store each.
+  auto elementLoop = [&](Value begin, Value end, Value into) -> Value {
     return scf::ForOp::create(
-               b, loc, zero, rowLength, constIndex(b, loc, registerLanes),
-               ValueRange{row},
-               [&](OpBuilder &lb, Location ll, Value r, ValueRange iterArgs) {
-                 SmallVector<Value> elements;
-                 for (int64_t l = 0; l < registerLanes; ++l)
-                   elements.push_back(
-                       elementAt(lb, ll,
-                                 l == 0 ? r
-                                        : arith::AddIOp::create(
-                                              lb, ll, r, constIndex(lb, ll, l))
-                                              .getResult()));
-                 Value values = vector::FromElementsOp::create(
-                     lb, ll, vectorType, elements);
+               b, loc, begin, end, constIndex(b, loc, 1), ValueRange{into},
+               [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs) {
                  SmallVector<Value> at(last, zero);
-                 at.push_back(r);
+                 at.push_back(j);
                  scf::YieldOp::create(
                      lb, ll,
-                     vector::TransferWriteOp::create(
-                         lb, ll, values, iterArgs[0], at, ArrayRef<bool>{true})
+                     tensor::InsertOp::create(lb, ll, elementAt(lb, ll, j),
+                                              iterArgs[0], at)
                          .getResult());
                })
         .getResult(0);
-  }
-  return scf::ForOp::create(
-             b, loc, zero, rowLength, constIndex(b, loc, 1), ValueRange{row},
-             [&](OpBuilder &lb, Location ll, Value j, ValueRange iterArgs) {
-               SmallVector<Value> at(last, zero);
-               at.push_back(j);
-               scf::YieldOp::create(
-                   lb, ll,
-                   tensor::InsertOp::create(lb, ll, elementAt(lb, ll, j),
-                                            iterArgs[0], at)
-                       .getResult());
-             })
-      .getResult(0);
+  };
+  if (!registerLanes)
+    return elementLoop(zero, rowLength, row);
+  // A register of elements per iteration, written at a multiple of its
+  // lanes (the streaming-stores pass reads the induction variable as one),
+  // up to the row's last whole register; the rest (of a row of a dynamic
+  // length) an element at a time.
+  Value step = constIndex(b, loc, registerLanes);
+  int64_t length = cast<RankedTensorType>(row.getType()).getShape().back();
+  Value registersEnd =
+      !ShapedType::isDynamic(length) && length % registerLanes == 0
+          ? rowLength
+          : arith::MulIOp::create(
+                b, loc, arith::DivUIOp::create(b, loc, rowLength, step), step)
+                .getResult();
+  auto vectorType = VectorType::get({registerLanes}, elementType);
+  Value written =
+      scf::ForOp::create(
+          b, loc, zero, registersEnd, step, ValueRange{row},
+          [&](OpBuilder &lb, Location ll, Value r, ValueRange iterArgs) {
+            SmallVector<Value> elements;
+            for (int64_t l = 0; l < registerLanes; ++l)
+              elements.push_back(elementAt(
+                  lb, ll,
+                  l == 0
+                      ? r
+                      : arith::AddIOp::create(lb, ll, r, constIndex(lb, ll, l))
+                            .getResult()));
+            Value values =
+                vector::FromElementsOp::create(lb, ll, vectorType, elements);
+            SmallVector<Value> at(last, zero);
+            at.push_back(r);
+            scf::YieldOp::create(
+                lb, ll,
+                vector::TransferWriteOp::create(lb, ll, values, iterArgs[0], at,
+                                                ArrayRef<bool>{true})
+                    .getResult());
+          })
+          .getResult(0);
+  if (registersEnd == rowLength)
+    return written;
+  return elementLoop(registersEnd, rowLength, written);
 }
 
 /// The tile of offset-table rows along the innermost loop dimension that
@@ -291,12 +306,13 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
   // Only whole registers can stream; built from scalars without streaming,
   // W5 and W5x64 of bench/run.py ran 0.96-0.98x as fast as with a store per
   // element, and 1.15x as fast streamed (W5x64, Zen 1).
+  // A dynamic row length streams where it is whole lines at run time.
   int64_t rowLength = outputType.getShape().back();
-  if (plan.offsetTable && plan.streamingStoreMinBytes &&
-      !ShapedType::isDynamic(rowLength)) {
+  if (plan.offsetTable && plan.streamingStoreMinBytes) {
     int64_t lanes = s.target.registerLanes(
         8 * static_cast<unsigned>(packedElementBytes(elementType)));
-    if (lanes > 1 && rowLength % lanes == 0)
+    if (lanes > 1 &&
+        (ShapedType::isDynamic(rowLength) || rowLength % lanes == 0))
       plan.offsetRowLanes = lanes;
   }
   plan.offsetChunk = planOffsetChunk(s, elementType, plan, prefetch);

@@ -111,6 +111,24 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
     return %r, %s : tensor<8x8x8x16xf32>, tensor<4x8x8x16xf32>
   }
 
+  // Offset-table rows of a run-time length: whole registers up to the
+  // row's last, then the rest an element at a time; marked, with the line.
+  // CHECK-LABEL: func.func @offset_table_dynamic_rows
+  // CHECK:         scf.forall
+  // CHECK:           %[[Q:.*]] = arith.divui %[[LEN:.*]], %c16
+  // CHECK:           %[[END:.*]] = arith.muli %[[Q]], %c16
+  // CHECK:           scf.for %[[R:.*]] = %c0 to %[[END]] step %c16
+  // CHECK:             vector.from_elements {{.*}} : vector<16xf32>
+  // CHECK:             vector.transfer_write %{{.*}}, %{{.*}}[%c0, %c0, %c0, %[[R]]]
+  // CHECK:           scf.for %[[J:.*]] = %[[END]] to %[[LEN]] step %c1
+  // CHECK:             tensor.insert %{{.*}} into %{{.*}}[%c0, %c0, %c0, %[[J]]]
+  // CHECK:         } {gather.streaming_row_bytes = 64 : i64, gather.streaming_stores = 32768 : i64}
+  func.func @offset_table_dynamic_rows(%d: tensor<4x8x8x64xf32>, %i: tensor<8x1x1x?xi64>, %e: tensor<8x8x8x?xf32>) -> tensor<8x8x8x?xf32> {
+    // expected-remark @+1 {{lowered as vector-rows offset-table}}
+    %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<4x8x8x64xf32>, tensor<8x1x1x?xi64> into tensor<8x8x8x?xf32>
+    return %r : tensor<8x8x8x?xf32>
+  }
+
   // Block rows of a run-time length (in registers where a row is a line to
   // a page): marked, with the line.
   // CHECK-LABEL: func.func @dynamic_rows
