@@ -433,6 +433,18 @@ struct Workloads {
   // its offset in the image (as the compiled code's offset table), then
   // the pixels outermost, so that all index rows read a pixel's lines
   // while they are in L1 (as compiled).
+  // Whether W5's output (R index rows of 56x56 pixels of 16 f32) is
+  // streamed: the compiled code's rule (streamsRows), with AVX2's 32-byte
+  // non-temporal stores into an aligned output.
+  bool streamsW5Rows(int64_t R) {
+#ifdef __AVX2__
+    return streamsRows(R * 56 * 56 * 16 * 4, 16 * 4) &&
+           reinterpret_cast<uintptr_t>(out.data()) % 32 == 0;
+#else
+    return false;
+#endif
+  }
+
   template <int M, int64_t R> bool W5(const char *name) {
     constexpr bool Checked = checks(M);
     const int64_t N = 32, H = 56, W = 56, C = 64, P = 16;
@@ -474,13 +486,7 @@ struct Workloads {
     // output row of 16 elements is built in two registers from its loads
     // and written with two non-temporal stores, as the compiled
     // offset-table rows do.
-#ifdef __AVX2__
-    const bool streaming = prefetches(M) &&
-                           streamsRows(R * H * W * P * 4, P * 4) &&
-                           reinterpret_cast<uintptr_t>(out.data()) % 32 == 0;
-#else
-    const bool streaming = false;
-#endif
+    const bool streaming = prefetches(M) && streamsW5Rows(R);
 #pragma omp parallel
     {
 #pragma omp for
@@ -545,12 +551,7 @@ struct Workloads {
     const int64_t L = std::unique(line, line + R * P) - line;
     // The output stored as the compiled code stores it: streamed where its
     // rule streams (W5x64 on a small L3).
-#ifdef __AVX2__
-    const bool streaming = streamsRows(R * H * W * P * 4, P * 4) &&
-                           reinterpret_cast<uintptr_t>(out.data()) % 32 == 0;
-#else
-    const bool streaming = false;
-#endif
+    const bool streaming = streamsW5Rows(R);
 #pragma omp parallel
     {
 #pragma omp for
