@@ -303,10 +303,11 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
   plan.reports = s.errorFlag && !fillsInvalid(s);
   plan.masksInvalid = fillsInvalid(s) || plan.reports;
   plan.streamingStoreMinBytes = streamingStoreMinBytes(s, outputType);
-  // Only whole registers can stream; built from scalars without streaming,
-  // W5 and W5x64 of bench/run.py ran 0.96-0.98x as fast as with a store per
-  // element, and 1.15x as fast streamed (W5x64, Zen 1).
-  // A dynamic row length streams where it is whole lines at run time.
+  // Only whole registers can stream, so offset-table rows build them where
+  // the output may stream (a dynamic row length: where it is whole lines at
+  // run time). Without streaming, W5 and W5x64 of bench/run.py ran
+  // 0.96-0.98x as fast built from scalars as with a store per element;
+  // streamed, W5x64 1.15x as fast (Zen 1).
   int64_t rowLength = outputType.getShape().back();
   if (plan.offsetTable && plan.streamingStoreMinBytes) {
     int64_t lanes = s.target.registerLanes(
