@@ -470,25 +470,20 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
                                            rowBytes, constIndex(b, loc, end));
   Value inRegisters = arith::AndIOp::create(b, loc, longRows, smallBlock);
   auto intoType = cast<RankedTensorType>(into.getType());
-  return scf::IfOp::create(
-             b, loc, inRegisters,
-             [&](OpBuilder &tb, Location tl) {
-               scf::YieldOp::create(tb, tl, copyRows(tb, tl, into));
-             },
-             [&](OpBuilder &eb, Location el) {
-               SmallVector<OpFoldResult> sizes =
-                   tensor::getMixedSizes(eb, el, into);
-               Value block = sliceBlock(eb, el, s, at.coords, intoType, sizes);
-               if (fillValid)
-                 block = selectBlockOrZeros(eb, el, fillValid, block);
-               SmallVector<OpFoldResult> zeros(rank, eb.getIndexAttr(0));
-               SmallVector<OpFoldResult> ones(rank, eb.getIndexAttr(1));
-               scf::YieldOp::create(eb, el,
-                                    tensor::InsertSliceOp::create(
-                                        eb, el, block, into, zeros, sizes, ones)
-                                        .getResult());
-             })
-      .getResult(0);
+  return buildVersions(
+      b, loc, inRegisters,
+      [&](OpBuilder &tb, Location tl) { return copyRows(tb, tl, into); },
+      [&](OpBuilder &eb, Location el) -> Value {
+        SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(eb, el, into);
+        Value block = sliceBlock(eb, el, s, at.coords, intoType, sizes);
+        if (fillValid)
+          block = selectBlockOrZeros(eb, el, fillValid, block);
+        SmallVector<OpFoldResult> zeros(rank, eb.getIndexAttr(0));
+        SmallVector<OpFoldResult> ones(rank, eb.getIndexAttr(1));
+        return tensor::InsertSliceOp::create(eb, el, block, into, zeros, sizes,
+                                             ones)
+            .getResult();
+      });
 }
 
 /// The loop dimension along which the blocks are copied in tiles with

@@ -88,6 +88,21 @@ Value lowering::andValues(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   return arith::AndIOp::create(b, loc, lhs, rhs);
 }
 
+Value lowering::buildVersions(
+    OpBuilder &b, Location loc, Value condition,
+    function_ref<Value(OpBuilder &, Location)> specialized,
+    function_ref<Value(OpBuilder &, Location)> general) {
+  return scf::IfOp::create(
+             b, loc, condition,
+             [&](OpBuilder &tb, Location tl) {
+               scf::YieldOp::create(tb, tl, specialized(tb, tl));
+             },
+             [&](OpBuilder &eb, Location el) {
+               scf::YieldOp::create(eb, el, general(eb, el));
+             })
+      .getResult(0);
+}
+
 Value lowering::toIndex(OpBuilder &b, Location loc, Value value) {
   if (value.getType().isIndex())
     return value;

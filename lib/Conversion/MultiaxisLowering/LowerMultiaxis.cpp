@@ -402,20 +402,20 @@ lowerBroadcastVersions(RewriterBase &rewriter, MultiaxisOp op,
     unit = andValues(rewriter, loc, unit, one);
   }
   MultiaxisOp thenOp, elseOp;
-  auto ifOp = scf::IfOp::create(
+  Value versions = buildVersions(
       rewriter, loc, unit,
-      [&](OpBuilder &b, Location l) {
+      [&](OpBuilder &b, Location l) -> Value {
         Value indices =
             tensor::CastOp::create(b, l, refinedType, op.getIndices());
         thenOp = cast<MultiaxisOp>(b.clone(*op));
         thenOp.getIndicesMutable().assign(indices);
-        scf::YieldOp::create(b, l, thenOp.getOutput());
+        return thenOp.getOutput();
       },
-      [&](OpBuilder &b, Location l) {
+      [&](OpBuilder &b, Location l) -> Value {
         elseOp = cast<MultiaxisOp>(b.clone(*op));
-        scf::YieldOp::create(b, l, elseOp.getOutput());
+        return elseOp.getOutput();
       });
-  rewriter.replaceOp(op, ifOp.getResults());
+  rewriter.replaceOp(op, versions);
   if (failed(lowerMultiaxisOnce(rewriter, thenOp, strategy)) ||
       failed(lowerMultiaxisOnce(rewriter, elseOp, strategy)))
     return failure();
@@ -476,19 +476,15 @@ lowerMultiaxisOnce(RewriterBase &rewriter, MultiaxisOp op,
       return emitForm(b, l, s, plan, strategy, init);
     Value fits = buildAxesFootprintFits(b, l, s, initType.getElementType(),
                                         small->budget);
-    return scf::IfOp::create(
-               b, l, fits,
-               [&](OpBuilder &tb, Location tl) {
-                 scf::YieldOp::create(
-                     tb, tl,
-                     emitForm(tb, tl, small->state, plan, strategy, init));
-               },
-               [&](OpBuilder &eb, Location el) {
-                 LoweringState general = s;
-                 scf::YieldOp::create(
-                     eb, el, emitForm(eb, el, general, plan, strategy, init));
-               })
-        .getResult(0);
+    return buildVersions(
+        b, l, fits,
+        [&](OpBuilder &tb, Location tl) {
+          return emitForm(tb, tl, small->state, plan, strategy, init);
+        },
+        [&](OpBuilder &eb, Location el) {
+          LoweringState general = s;
+          return emitForm(eb, el, general, plan, strategy, init);
+        });
   };
   Value result;
   if (!proceed) {

@@ -70,6 +70,14 @@ Value notValue(OpBuilder &b, Location loc, Value value);
 /// `lhs && rhs` where either may be absent (null).
 Value andValues(OpBuilder &b, Location loc, Value lhs, Value rhs);
 Value toIndex(OpBuilder &b, Location loc, Value value);
+/// A run-time version: the value `specialized` builds where `condition`
+/// holds, else the one `general` builds (one scf.if yielding it). The
+/// lowering's versions (small dynamic axes, indices that broadcast at run
+/// time, block rows of a dynamic length that fit registers) all take this
+/// form.
+Value buildVersions(OpBuilder &b, Location loc, Value condition,
+                    function_ref<Value(OpBuilder &, Location)> specialized,
+                    function_ref<Value(OpBuilder &, Location)> general);
 
 LoweringState prepareLowering(OpBuilder &b, Location loc, MultiaxisOp op);
 
