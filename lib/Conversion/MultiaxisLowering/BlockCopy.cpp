@@ -11,9 +11,9 @@
 // dynamic length too, where their bytes are within the same bounds at run
 // time), other blocks with a memcpy after bufferization. Small blocks
 // (GatherND's 16-byte rows) cost less to copy than to address: their index
-// tuples are read and resolved a tile at a time (16 with AVX-512, 8 with AVX2)
-// with vector arithmetic, and the policy's check becomes one reduction per
-// tile.
+// tuples are read and resolved a tile at a time (CpuTarget::tileBlocks: 16
+// with AVX-512, 8 with AVX2, 4 on Zen 1) with vector arithmetic, and the
+// policy's check becomes one reduction per tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -392,16 +392,14 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
     return target;
   };
   // A row of dynamic length: whole registers in a loop, then the rest as
-  // one masked register. The end is a product of the step (the
-  // streaming-stores pass reads such offsets as aligned). One register an
+  // one masked register. One register an
   // iteration keeps the stores in address order without the chunks'
   // eight: the code of a dynamic gather stays small.
   auto copyDynamicRow = [&](OpBuilder &rb, Location rl,
                             ArrayRef<Value> rowCoords, Value target) -> Value {
     Value length = tensor::DimOp::create(rb, rl, s.op.getInput(), rank - 1);
     Value step = constIndex(rb, rl, lanes);
-    Value registersEnd = arith::MulIOp::create(
-        rb, rl, arith::DivUIOp::create(rb, rl, length, step), step);
+    Value registersEnd = wholeStepsEnd(rb, rl, length, step);
     target = copyChunks(rb, rl, rowCoords, constIndex(rb, rl, 0), registersEnd,
                         lanes, target);
     Value rest = arith::SubIOp::create(rb, rl, length, registersEnd);

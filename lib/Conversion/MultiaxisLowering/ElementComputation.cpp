@@ -88,6 +88,12 @@ Value lowering::andValues(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   return arith::AndIOp::create(b, loc, lhs, rhs);
 }
 
+Value lowering::wholeStepsEnd(OpBuilder &b, Location loc, Value length,
+                              Value step) {
+  return arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, length, step), step);
+}
+
 Value lowering::buildVersions(
     OpBuilder &b, Location loc, Value condition,
     function_ref<Value(OpBuilder &, Location)> specialized,

@@ -70,6 +70,11 @@ Value notValue(OpBuilder &b, Location loc, Value value);
 /// `lhs && rhs` where either may be absent (null).
 Value andValues(OpBuilder &b, Location loc, Value lhs, Value rhs);
 Value toIndex(OpBuilder &b, Location loc, Value value);
+/// `length` rounded down to a multiple of `step` (an index constant), as
+/// the product (length / step) * step, which gather-streaming-stores reads
+/// as a multiple of the step: where the whole registers of a row of a
+/// dynamic length end.
+Value wholeStepsEnd(OpBuilder &b, Location loc, Value length, Value step);
 /// A run-time version: the value `specialized` builds where `condition`
 /// holds, else the one `general` builds (one scf.if yielding it). The
 /// lowering's versions (small dynamic axes, indices that broadcast at run

@@ -153,9 +153,7 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
   Value registersEnd =
       !ShapedType::isDynamic(length) && length % registerLanes == 0
           ? rowLength
-          : arith::MulIOp::create(
-                b, loc, arith::DivUIOp::create(b, loc, rowLength, step), step)
-                .getResult();
+          : wholeStepsEnd(b, loc, rowLength, step);
   auto vectorType = VectorType::get({registerLanes}, elementType);
   Value written =
       scf::ForOp::create(
