@@ -109,17 +109,24 @@ struct GatherDedupGpuKernelsPass
       return;
     // One walk of the host code: a replaceAllSymbolUses per duplicate
     // walked the whole module each time.
+    // Whole references only (skip their parts): outlining names a module's
+    // kernels like the module, so the kernel part of @f_kernel_1::@f_kernel
+    // is also the name of the module @f_kernel, which may be a duplicate.
     AttrTypeReplacer replacer;
-    replacer.addReplacement([&](SymbolRefAttr ref) -> std::optional<Attribute> {
-      auto kernel = kernelFor.find(ref);
-      if (kernel != kernelFor.end())
-        return kernel->second;
-      auto module = keptFor.find(ref.getRootReference());
-      if (module == keptFor.end())
-        return std::nullopt;
-      return SymbolRefAttr::get(module->second.getSymNameAttr(),
-                                ref.getNestedReferences());
-    });
+    replacer.addReplacement(
+        [&](SymbolRefAttr ref)
+            -> std::optional<std::pair<Attribute, WalkResult>> {
+          auto kernel = kernelFor.find(ref);
+          if (kernel != kernelFor.end())
+            return std::make_pair(kernel->second, WalkResult::skip());
+          auto module = keptFor.find(ref.getRootReference());
+          if (module == keptFor.end())
+            return std::make_pair(ref, WalkResult::skip());
+          return std::make_pair(
+              SymbolRefAttr::get(module->second.getSymNameAttr(),
+                                 ref.getNestedReferences()),
+              WalkResult::skip());
+        });
     top.walk([&](Operation *op) {
       if (isa<gpu::GPUModuleOp>(op))
         return WalkResult::skip();

@@ -143,3 +143,56 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A function's second kernel module is named after its first (@b_kernel_0
+// holds the kernel @b_kernel): when @b_kernel is a duplicate, the launch of
+// @b_kernel_0::@b_kernel keeps its kernel name (only whole references are
+// redirected, not the module name that a kernel name happens to equal).
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK:         func.func @a
+// CHECK:           gpu.launch_func @a_kernel::@a_kernel
+// CHECK:         func.func @b
+// CHECK:           gpu.launch_func @a_kernel::@a_kernel
+// CHECK:           gpu.launch_func @b_kernel_0::@b_kernel
+// CHECK-DAG:     gpu.module @a_kernel {
+// CHECK-DAG:     gpu.module @b_kernel_0 {
+// CHECK-NOT:     gpu.module @b_kernel {
+module attributes {gpu.container_module} {
+  func.func @a(%m: memref<4xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @a_kernel::@a_kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)
+    return
+  }
+  func.func @b(%m: memref<4xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @b_kernel::@b_kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)
+    gpu.launch_func @b_kernel_0::@b_kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)
+    return
+  }
+  gpu.module @a_kernel {
+    gpu.func @a_kernel(%arg0: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = arith.constant 1.0 : f32
+      memref.store %v, %arg0[%c0] : memref<4xf32>
+      gpu.return
+    }
+  }
+  gpu.module @b_kernel {
+    gpu.func @b_kernel(%arg0: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = arith.constant 1.0 : f32
+      memref.store %v, %arg0[%c0] : memref<4xf32>
+      gpu.return
+    }
+  }
+  gpu.module @b_kernel_0 {
+    gpu.func @b_kernel(%arg0: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = arith.constant 2.0 : f32
+      memref.store %v, %arg0[%c0] : memref<4xf32>
+      gpu.return
+    }
+  }
+}
