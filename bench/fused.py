@@ -10,7 +10,15 @@ against torch (index_select, then add_ and tanh_ in place: three passes,
 the output allocated each call as the compiled function does).
 
     /usr/bin/python3 bench/fused.py [--runs 15] [--threads 2] [--rounds 3]
-        [--other-bin DIR]
+        [--other-bin DIR] [--device gpu [--launches 20]]
+
+--device gpu runs the same on this machine's NVIDIA GPU (the GPU pipeline
+fuses the gather, the add and tanh into one kernel,
+gather-fuse-device-consumers; unfused: three kernels and two intermediate
+buffers) against torch on CUDA (the same three calls), timed two ways: the
+kernels (CUDA events around `--launches` launches back to back, per launch:
+our kernels from gather-run --bench-launches, torch's calls the same way)
+and the whole call on the host clock, synchronized.
 
 --other-bin times a second build's gather-run (fused and unfused) in the
 same alternating rounds, for an A/B of a change.
@@ -54,6 +62,9 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--bin", default=os.path.join(HERE, "..", "build", "bin"))
     p.add_argument("--other-bin", default="", help="a second build's bin directory, timed alongside")
+    p.add_argument("--device", choices=["cpu", "gpu"], default="cpu")
+    p.add_argument("--launches", type=int, default=20,
+                   help="GPU: kernels timed as this many launches back to back")
     args = p.parse_args()
     work = tempfile.mkdtemp(prefix="gather-fused-")
     atexit.register(shutil.rmtree, work, True)
@@ -82,13 +93,23 @@ def main():
     out = os.path.join(work, "out.npy")
 
     def time_gather(extra, bin_dir=args.bin):
+        where = (["--device", "gpu", "--bench-launches", str(args.launches)]
+                 if args.device == "gpu" else ["--threads", str(args.threads)])
         r = subprocess.run([os.path.join(bin_dir, "gather-run"), src, *inputs, "--output", out,
-                            "--bench", str(args.runs), "--threads", str(args.threads), *extra],
-                           capture_output=True, text=True, check=True)
+                            "--bench", str(args.runs), *where, *extra],
+                           capture_output=True, text=True)
+        if r.returncode:
+            sys.exit(f"gather-run {' '.join(extra)} failed: {r.stderr.strip()}")
         got = np.load(out)
         if got.shape != want.shape or not np.allclose(got, want, rtol=0, atol=1e-6):
             sys.exit(f"compiled result ({extra or 'fused'}) differs from numpy")
+        if args.device == "gpu":
+            return (float(re.search(r"median ([0-9.]+) ms kernel time", r.stdout).group(1)),
+                    float(re.search(r"call ([0-9.]+) ms with launches", r.stdout).group(1)))
         return float(re.search(r"median ([0-9.]+) ms", r.stdout).group(1))
+
+    if args.device == "gpu":
+        return gpu_main(args, time_gather, table, ids, bias, want)
 
     contenders = {"fused": float("inf"), "unfused": float("inf")}
     if args.other_bin:
@@ -133,6 +154,73 @@ def main():
         print("| other fused (ms) | other unfused (ms) | other fused / fused | other unfused / unfused |")
         print("| ---: | ---: | ---: | ---: |")
         print(f"| {of:.3f} | {ou:.3f} | {of / fused:.2f} | {ou / unfused:.2f} |")
+    print("(ratios above 1: the fused pipeline is faster)")
+    return 0
+
+
+def gpu_main(args, time_gather, table, ids, bias, want):
+    """The fused and unfused GPU pipelines and torch on CUDA: kernels
+    (launches back to back) and whole calls, best of the rounds."""
+    import statistics
+    import time
+    best = {k: float("inf") for k in ("fused", "fused call", "unfused", "unfused call",
+                                      "torch", "torch call")}
+    torch_ok = False
+    try:
+        import torch
+        torch_ok = torch.cuda.is_available()
+    except ImportError:
+        pass
+    if torch_ok:
+        tt = torch.from_numpy(table[0]).cuda()
+        ti = torch.from_numpy(ids[0].astype(np.int64)).cuda()
+        tb = torch.from_numpy(bias[0, 0]).cuda()
+
+        def torch_run():
+            y = torch.index_select(tt, 0, ti)
+            y.add_(tb)
+            y.tanh_()
+            return y
+        if not np.allclose(torch_run().cpu().numpy()[None], want, rtol=0, atol=1e-6):
+            sys.exit("torch's CUDA result differs from numpy")
+        for _ in range(3):
+            torch_run()
+        torch.cuda.synchronize()
+    for _ in range(args.rounds):
+        for name, extra in (("fused", []), ("unfused", ["--no-fusion"])):
+            kernel, call = time_gather(extra)
+            best[name] = min(best[name], kernel)
+            best[name + " call"] = min(best[name + " call"], call)
+        if torch_ok:
+            events, calls = [], []
+            for _ in range(args.runs):
+                start = torch.cuda.Event(enable_timing=True)
+                stop = torch.cuda.Event(enable_timing=True)
+                start.record()
+                for _ in range(args.launches):
+                    torch_run()
+                stop.record()
+                stop.synchronize()
+                events.append(start.elapsed_time(stop) / args.launches)
+            for _ in range(args.runs):
+                t0 = time.perf_counter()
+                torch_run()
+                torch.cuda.synchronize()
+                calls.append((time.perf_counter() - t0) * 1e3)
+            best["torch"] = min(best["torch"], statistics.median(events))
+            best["torch call"] = min(best["torch call"], statistics.median(calls))
+    print(f"GPU: embedding {ROWS}x{WIDTH} f32, {LOOKUPS} lookups, + bias, tanh; runs={args.runs}, "
+          f"rounds={args.rounds}, kernels as {args.launches} launches back to back (per launch), "
+          f"calls on the host clock; best median ms")
+    print("| fused kernel | unfused kernels | torch kernels | unfused / fused | torch / fused "
+          "| fused call | unfused call | torch call | torch call / fused call |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    f, u, t = best["fused"], best["unfused"], best["torch"]
+    fc, uc, tc = best["fused call"], best["unfused call"], best["torch call"]
+    tk = f"{t:.4f}" if torch_ok else "-"
+    print(f"| {f:.4f} | {u:.4f} | {tk} | {u / f:.2f} | "
+          f"{(t / f) if torch_ok else float('nan'):.2f} | {fc:.4f} | {uc:.4f} | "
+          f"{(f'{tc:.4f}') if torch_ok else '-'} | {(tc / fc) if torch_ok else float('nan'):.2f} |")
     print("(ratios above 1: the fused pipeline is faster)")
     return 0
 

@@ -57,6 +57,10 @@ for lib in $(ldd "${elves[@]}" 2>/dev/null | awk '/=>/ {print $3}' | xargs realp
   esac
 done
 tree+=($(ls -d $llvm/lib/libomp.so* | sed 's,^/,,'))
+# CUDA's libdevice (the kernels' math functions), where the toolkit is
+# here; installed there under /usr/local/cuda, where the GPU pipeline looks.
+libdevice=/usr/local/cuda/nvvm/libdevice/libdevice.10.bc
+[ -f "$libdevice" ] && xz -T0 -9 < "$libdevice" > .gpu/libdevice.10.bc.xz
 tar chf - -C / --exclude='__pycache__' "${tree[@]}" | xz -T0 -9 > .gpu/llvm.tar.xz
 archive_build
 tar cf - -C .gpu/sys . | xz -T0 -9 > .gpu/sys.tar.xz
@@ -74,6 +78,9 @@ done
 echo /opt/gather-sys > /etc/ld.so.conf.d/zz-gather-sys.conf && ldconfig
 ls /opt/gather-sys
 mkdir -p /work && [ -e /work/main ] || ln -s "\$R" /work/main
+d=/usr/local/cuda/nvvm/libdevice
+[ -f \$d/libdevice.10.bc ] || [ ! -f .gpu/libdevice.10.bc.xz ] ||
+  { mkdir -p \$d && xz -dc .gpu/libdevice.10.bc.xz > \$d/libdevice.10.bc; }
 # The tests run /usr/bin/python3 (Debian's, with numpy and onnx): here that
 # is the first python3 on PATH.
 py=\$(command -v python3)

@@ -39,6 +39,10 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/Support/FileSystem.h"
+
+#include <cstdlib>
+
 using namespace mlir;
 using namespace mlir::gather;
 
@@ -71,11 +75,16 @@ static std::unique_ptr<Pass> createCleanupPass() {
 /// the check ops it left, and bounded function sizes, which keep the rest
 /// of the pipeline linear.
 static void addGatherLowering(OpPassManager &pm, std::unique_ptr<Pass> lowering,
-                              bool outlineDuplicates = false) {
+                              bool outlineDuplicates = false,
+                              std::unique_ptr<Pass> afterLowering = nullptr) {
   pm.addNestedPass<func::FuncOp>(createTensorCleanupPass());
   if (outlineDuplicates)
     pm.addPass(createGatherOutlineDuplicates());
   pm.addNestedPass<func::FuncOp>(std::move(lowering));
+  // Before the checks become calls and long functions are split: the
+  // lowered loops and their consumers are still side by side.
+  if (afterLowering)
+    pm.addNestedPass<func::FuncOp>(std::move(afterLowering));
   pm.addPass(createConvertGatherChecksToRuntime());
   pm.addPass(createGatherSplitFunctions());
 }
@@ -259,6 +268,28 @@ static void addGpuKernels(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
 }
 
+/// CUDA's libdevice (the bitcode of __nv_tanhf and the other math functions
+/// the NVVM conversion calls): the `libdevice` option, else the toolkit
+/// under $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, /usr/local/cuda or Debian's
+/// nvidia-cuda-toolkit; empty if none has it. Without it a kernel that
+/// computes math functions has unresolved calls.
+static std::string findLibDevice(const GatherGpuPipelineOptions &options) {
+  if (!options.libdevice.empty())
+    return options.libdevice;
+  SmallVector<std::string> roots;
+  for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *value = std::getenv(var); value && *value)
+      roots.push_back(std::string(value) + "/nvvm/libdevice");
+  roots.push_back("/usr/local/cuda/nvvm/libdevice");
+  roots.push_back("/usr/lib/nvidia-cuda-toolkit/libdevice");
+  for (const std::string &root : roots) {
+    std::string path = root + "/libdevice.10.bc";
+    if (llvm::sys::fs::exists(path))
+      return path;
+  }
+  return {};
+}
+
 /// The kernel modules to NVVM, then to one gpu.binary of `format`. The
 /// canonicalize and cse after the NVVM conversion fold its index
 /// arithmetic in the kernels, which nothing later does.
@@ -274,6 +305,8 @@ static void addGpuBinary(OpPassManager &pm,
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
+  // Linked only where a kernel calls into it.
+  pm.addPass(createGatherLinkLibDevice({findLibDevice(options)}));
 }
 
 /// The host code to LLVM: the memref views (after the kernels, which took
@@ -306,7 +339,11 @@ void mlir::gather::buildGatherGpuPipeline(
     OpPassManager &pm, const GatherGpuPipelineOptions &options) {
   pm.addPass(createGatherCheckInput());
   addRaising(pm, options.raiseLinalg);
-  addGatherLowering(pm, createConvertGatherToGPU());
+  // The GPU lowering makes plain loops; fusion merges them with their
+  // consumers' loops afterwards (the CPU fuses before, into tiles).
+  addGatherLowering(pm, createConvertGatherToGPU(), /*outlineDuplicates=*/false,
+                    options.fuseConsumers ? createGatherFuseDeviceConsumers()
+                                          : nullptr);
   addBufferization(pm);
   addGpuKernels(pm, options);
   addGpuBinary(pm, options);

@@ -275,6 +275,7 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     gpuOptions.features = capability >= 100 ? "+ptx86" : "+ptx80";
     gpuOptions.format = "isa";
     gpuOptions.raiseLinalg = options.raiseLinalg;
+    gpuOptions.fuseConsumers = options.fuseConsumers;
     buildGatherGpuPipeline(pm, gpuOptions);
   } else if (options.device == "cpu" && !options.pipeline.empty()) {
     std::string pipelineError;

@@ -299,10 +299,10 @@ int main(int argc, char **argv) {
     char message[512];
     if (gather_gpu_init(message, sizeof(message)))
       fail(llvm::Twine("--device gpu: ") + message);
-    if (reference || sequential || noFusion || noOutline ||
-        destinationEntries || !pipeline.empty())
-      fail("--reference, --sequential, --no-fusion, --no-outline, "
-           "--destination-entries and --pipeline are CPU options");
+    if (reference || sequential || noOutline || destinationEntries ||
+        !pipeline.empty())
+      fail("--reference, --sequential, --no-outline, --destination-entries "
+           "and --pipeline are CPU options");
   }
 
   func::FuncOp entry = findEntry(*module);

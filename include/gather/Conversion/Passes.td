@@ -134,6 +134,59 @@ def ConvertGatherChecksToRuntime
                            "::mlir::scf::SCFDialect"];
 }
 
+def GatherFuseDeviceConsumers
+    : Pass<"gather-fuse-device-consumers", "func::FuncOp"> {
+  let summary = "Fuse elementwise consumers into the loops of lowered gathers "
+                "(one kernel on the GPU)";
+  let description = [{
+    After `--convert-gather-to-gpu` every gather is one parallel
+    `linalg.generic` on tensors, and an elementwise consumer (a bias add, an
+    activation) is another: two kernels and an intermediate buffer in
+    device memory. This pass fuses a `linalg.generic` into its elementwise
+    consumer where the producer is all parallel, has that one use, and the
+    consumer reads it at the loop position (`linalg::fuseElementwiseOps`),
+    repeatedly, so that a gather followed by a chain of elementwise ops
+    becomes one loop nest, one kernel.
+
+    The fused loops take the consumer's place, after the host code that
+    read the gather's device error flag (`out_of_bounds = error`): that
+    code, and whatever else between the two loops the consumer does not
+    need, moves after the fused loops, so that the flag is read once the
+    kernel that raises it has run. A fusion that would move code the
+    consumer's operands need past side effects is not done.
+
+    ```mlir
+    %g = linalg.generic ... outs(%e0)  { ... tensor.extract %data[%i] ... }
+    <read the error flag>
+    %y = linalg.generic ins(%g, %bias) outs(%e1) { arith.addf ... }
+    // becomes
+    %y = linalg.generic ins(%bias) outs(%e1) { ... tensor.extract ...
+                                               arith.addf ... }
+    <read the error flag>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def GatherLinkLibDevice : Pass<"gather-link-libdevice", "ModuleOp"> {
+  let summary = "Link CUDA's libdevice into the kernel modules that call it";
+  let description = [{
+    The NVVM conversion turns math ops in kernels (`math.tanh`, `math.exp`)
+    into calls of libdevice's `__nv_*` functions. For each kernel module
+    that declares one, this pass adds `path` to the files its NVVM targets
+    link, so that `gpu-module-to-binary` links the functions in; kernel
+    modules that call none are left as they are. Without a `path`, such a
+    module is an error that names the function, instead of PTX with an
+    unresolved call that fails when the driver loads it. Runs after
+    `convert-gpu-to-nvvm`, before `gpu-module-to-binary`.
+  }];
+  let options = [
+    Option<"path", "path", "std::string", "\"\"",
+           "CUDA's libdevice.10.bc">
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 def GatherMapToGPU : Pass<"gather-map-to-gpu", "ModuleOp"> {
   let summary = "Put bufferized host loops and buffers on the GPU";
   let description = [{

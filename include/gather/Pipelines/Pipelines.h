@@ -91,6 +91,11 @@ struct GatherGpuPipelineOptions
                      "tensor.extract at positions read from an index "
                      "operand) into gather ops (convert-linalg-to-gather)"),
       llvm::cl::init(true)};
+  Option<bool> fuseConsumers{
+      *this, "fuse-consumers",
+      llvm::cl::desc("Fuse elementwise consumers into the gathers' loops: "
+                     "one kernel (gather-fuse-device-consumers)"),
+      llvm::cl::init(true)};
   Option<std::string> features{
       *this, "features",
       llvm::cl::desc("NVPTX features; the PTX ISA version must support the "
@@ -106,6 +111,12 @@ struct GatherGpuPipelineOptions
                      "compile time) or fatbin; the output depends on this "
                      "option, never on the host (gather-run picks isa)"),
       llvm::cl::init("isa")};
+  Option<std::string> libdevice{
+      *this, "libdevice",
+      llvm::cl::desc("CUDA's libdevice.10.bc, linked into kernels that call "
+                     "math functions (default: found under $CUDA_ROOT, "
+                     "$CUDA_HOME, $CUDA_PATH or /usr/local/cuda)"),
+      llvm::cl::init("")};
   Option<int64_t> optLevel{*this, "opt-level",
                            llvm::cl::desc("NVPTX optimization level"),
                            llvm::cl::init(3)};

@@ -1,0 +1,152 @@
+// RUN: gather-opt %s --split-input-file --gather-canonicalize --convert-gather-to-gpu \
+// RUN:   --gather-fuse-device-consumers | FileCheck %s
+
+// An embedding lookup, a bias and tanh under `error`: one loop, which reads
+// the bias and raises the error flag; the host reads the flag after it.
+// CHECK-LABEL: func.func @block_bias_tanh
+// CHECK:         gpu.memset
+// CHECK:         %[[FUSED:.*]] = linalg.generic
+// CHECK-SAME:      ins(%{{.*}} : tensor<16xf32>)
+// CHECK:           tensor.extract
+// CHECK:           memref.store
+// CHECK:           arith.addf
+// CHECK:           math.tanh
+// CHECK-NOT:     linalg.generic
+// CHECK:         gpu.memcpy
+// CHECK:         gather.check_indices
+// CHECK:         return %[[FUSED]]
+func.func @block_bias_tanh(%table: tensor<40x16xf32>, %ids: tensor<8xi64>, %bias: tensor<16xf32>) -> tensor<8x16xf32> {
+  %i = tensor.empty() : tensor<8x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %i : tensor<40x16xf32>, tensor<8xi64> into tensor<8x16xf32>
+  %e = tensor.empty() : tensor<8x16xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%g, %bias : tensor<8x16xf32>, tensor<16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    %t = math.tanh %s : f32
+    linalg.yield %t : f32
+  } -> tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
+}
+
+// -----
+
+// A chain of two consumers (one changes the element type): one loop.
+// CHECK-LABEL: func.func @chain
+// CHECK:         %[[FUSED:.*]] = linalg.generic
+// CHECK-SAME:      outs(%{{.*}} : tensor<8x16xf16>)
+// CHECK:           tensor.extract
+// CHECK:           arith.mulf
+// CHECK:           arith.truncf
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[FUSED]]
+func.func @chain(%table: tensor<40x16xf32>, %ids: tensor<8xi64>) -> tensor<8x16xf16> {
+  %i = tensor.empty() : tensor<8x16xf32>
+  %g = gather.block %table[%ids] axis = 0 out_of_bounds = clamp into %i : tensor<40x16xf32>, tensor<8xi64> into tensor<8x16xf32>
+  %e = tensor.empty() : tensor<8x16xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  %e2 = tensor.empty() : tensor<8x16xf16>
+  %z = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y : tensor<8x16xf32>) outs(%e2 : tensor<8x16xf16>) {
+  ^bb0(%a: f32, %o: f16):
+    %s = arith.truncf %a : f32 to f16
+    linalg.yield %s : f16
+  } -> tensor<8x16xf16>
+  return %z : tensor<8x16xf16>
+}
+
+// -----
+
+// gather.nd's lowering drops the coordinate dimension with a
+// collapse_shape: the consumer runs on the uncollapsed shape and fuses.
+// CHECK-LABEL: func.func @nd_through_collapse
+// CHECK:         %[[FUSED:.*]] = linalg.generic
+// CHECK-SAME:      outs(%{{.*}} : tensor<6x1x3xf32>)
+// CHECK:           memref.store
+// CHECK:           arith.addf
+// CHECK-NOT:     linalg.generic
+// CHECK:         gpu.memcpy
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[FUSED]]
+// CHECK:         return %[[C]]
+func.func @nd_through_collapse(%data: tensor<5x4x3xf32>, %idx: tensor<6x2xi64>) -> tensor<6x3xf32> {
+  %i = tensor.empty() : tensor<6x3xf32>
+  %g = gather.nd %data[%idx] batch_dims = 0 into %i : tensor<5x4x3xf32>, tensor<6x2xi64> into tensor<6x3xf32>
+  %e = tensor.empty() : tensor<6x3xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<6x3xf32>) outs(%e : tensor<6x3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<6x3xf32>
+  return %y : tensor<6x3xf32>
+}
+
+// -----
+
+// Not fused: the consumer reads the gather transposed.
+// CHECK-LABEL: func.func @transposed_read
+// CHECK:         %[[G:.*]] = linalg.generic
+// CHECK:         gpu.memcpy
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[G]] :
+func.func @transposed_read(%table: tensor<40x8xf32>, %ids: tensor<8xi64>) -> tensor<8x8xf32> {
+  %i = tensor.empty() : tensor<8x8xf32>
+  %g = gather.block %table[%ids] axis = 0 into %i : tensor<40x8xf32>, tensor<8xi64> into tensor<8x8xf32>
+  %e = tensor.empty() : tensor<8x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<8x8xf32>
+  return %y : tensor<8x8xf32>
+}
+
+// -----
+
+// Not fused: the gather's result is also returned.
+// CHECK-LABEL: func.func @two_uses
+// CHECK:         %[[G:.*]] = linalg.generic
+// CHECK:         %[[Y:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[G]] :
+// CHECK:         return %[[G]], %[[Y]]
+func.func @two_uses(%table: tensor<40x16xf32>, %ids: tensor<8xi64>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %i = tensor.empty() : tensor<8x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %i : tensor<40x16xf32>, tensor<8xi64> into tensor<8x16xf32>
+  %e = tensor.empty() : tensor<8x16xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  return %g, %y : tensor<8x16xf32>, tensor<8x16xf32>
+}
+
+// -----
+
+// A consumer of two gathers: the first is not fused, since the second
+// gather's loop (which raises its own flag) would have to stay between it
+// and the code that reads the first flag; the second is.
+// CHECK-LABEL: func.func @two_gathers
+// CHECK:         %[[G:.*]] = linalg.generic
+// CHECK-NOT:       arith.addf
+// CHECK:         gpu.memcpy
+// CHECK:         gpu.memset
+// CHECK:         %[[FUSED:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[G]] :
+// CHECK:           memref.store
+// CHECK:           arith.addf
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[FUSED]]
+func.func @two_gathers(%table: tensor<40x16xf32>, %ids: tensor<8xi64>, %ids2: tensor<8xi64>) -> tensor<8x16xf32> {
+  %i = tensor.empty() : tensor<8x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %i : tensor<40x16xf32>, tensor<8xi64> into tensor<8x16xf32>
+  %i2 = tensor.empty() : tensor<8x16xf32>
+  %h = gather.block %table[%ids2] axis = 0 into %i2 : tensor<40x16xf32>, tensor<8xi64> into tensor<8x16xf32>
+  %e = tensor.empty() : tensor<8x16xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%g, %h : tensor<8x16xf32>, tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
+}

@@ -1,0 +1,226 @@
+# Elementwise consumers of gathers, fused on the GPU
+# (gather-fuse-device-consumers): each function's kernels are counted in the
+# GPU pipeline's output with fusion and without (fuse-consumers=0), and
+# every function runs through the C API against numpy, with valid indices
+# and, under `error`, with an invalid one whose report must name its value,
+# position and dimension (on the GPU the fused kernel raises the error flag,
+# so the host reads it only after that kernel). `--device cpu` (any machine:
+# the CPU pipeline's own fusion) or `--device gpu` (execution.test, on a
+# GPU). With ptxas, the fused kernels also assemble for sm_80 and sm_90.
+# RUN: %python %s %gather_bin cpu | FileCheck %s
+# CHECK-NOT: FAIL
+# CHECK: fused-consumers (cpu): 12 functions, 18 runs passed, 0 failed
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+from gather import jit
+from gather import reference as ref
+from gather.mlir_text import gather_op_text, output_shape, tensor_type
+
+rng = np.random.default_rng(5)
+functions = []  # (name, text, kernels fused, kernels unfused, args, want, error args)
+
+
+def ident(rank):
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    return f"affine_map<({dims}) -> ({dims})>"
+
+
+def generic(result, ins, out_type, payload, maps=None, ins_types=None, in_ety=None,
+            out_ety=None):
+    """`result` = a parallel linalg.generic over `out_type` reading `ins`
+    (identity maps unless `maps`), its body `payload` lines over the block
+    arguments %a, %b, ... (yielding %y)."""
+    rank = out_type.count("x")
+    maps = maps or [ident(rank)] * len(ins)
+    args = [f"%{chr(ord('a') + i)}: {t}" for i, t in enumerate(in_ety)] + [f"%o: {out_ety}"]
+    iters = ", ".join(['"parallel"'] * rank)
+    lines = [f"  {result}_e = tensor.empty() : {out_type}",
+             f"  {result} = linalg.generic {{indexing_maps = [{', '.join(maps + [ident(rank)])}], "
+             f"iterator_types = [{iters}]}} ins({', '.join(ins)} : {', '.join(ins_types)}) "
+             f"outs({result}_e : {out_type}) {{",
+             f"  ^bb0({', '.join(args)}):"]
+    lines += [f"    {line}" for line in payload]
+    lines += [f"    linalg.yield %y : {out_ety}", f"  }} -> {out_type}"]
+    return lines
+
+
+def add(name, op, attrs, data, indices, consumers, extra=(), kernels=(1, 2), bad=None,
+        ety="f32", shape_args=None):
+    """@name: gather.`op` of data and indices, then `consumers`: a list of
+    (payload lines, numpy function of (previous, *extra), output element
+    type, maps or None); `extra` arrays are further arguments the first
+    consumer reads (its maps say how). `kernels`: (fused, unfused) launch
+    counts. `bad`: indices with an invalid value (under `error`)."""
+    shape_args = shape_args or {}
+    ity = {np.int64: "i64", np.int32: "i32"}[indices.dtype.type]
+    dt, it = tensor_type(data.shape, ety), tensor_type(indices.shape, ity)
+    out = output_shape(op, data.shape, indices.shape, **shape_args)
+    ot = tensor_type(out, ety)
+    negative = re.search(r"negative_indices = (\w+)", attrs)
+    oob = re.search(r"out_of_bounds = (\w+)", attrs)
+    kw = dict(negative=negative.group(1) if negative else "wrap",
+              out_of_bounds=oob.group(1) if oob else "error")
+    call = getattr(ref, op)
+    want = call(data, indices, **shape_args, **kw)
+    arg_types = [dt, it] + [tensor_type(e.shape, "f32") for e in extra]
+    params = ", ".join(f"%x{i}: {t}" for i, t in enumerate(arg_types))
+    lines = [gather_op_text(op, "%g", "%x0", "%x1", dt, it, ot, attrs=attrs, **shape_args)]
+    value, value_type, element = "%g", ot, ety
+    for k, (payload, fn, out_ety, maps) in enumerate(consumers):
+        result, rt = f"%c{k}", tensor_type(out, out_ety)
+        ins, types, etys = [value], [value_type], [element]
+        if k == 0:
+            ins += [f"%x{2 + i}" for i in range(len(extra))]
+            types += arg_types[2:]
+            etys += ["f32"] * len(extra)
+        lines += generic(result, ins, rt, payload, maps=maps, ins_types=types, in_ety=etys,
+                         out_ety=out_ety)
+        want = fn(want, *extra) if k == 0 else fn(want)
+        value, value_type, element = result, rt, out_ety
+    text = (f"func.func @{name}({params}) -> {value_type} {{\n" + "\n".join(lines) +
+            f"\n  return {value} : {value_type}\n}}\n")
+    functions.append((name, text, kernels, [data, indices, *extra], want,
+                      None if bad is None else [data, bad, *extra]))
+
+
+TANH = (["%s = arith.addf %a, %b : f32", "%y = math.tanh %s : f32"],
+        lambda g, bias: np.tanh(g + bias), "f32", None)
+DOUBLE = (["%y = arith.addf %a, %a : f32"], lambda g: g + g, "f32", None)
+table = rng.standard_normal((40, 16)).astype(np.float32)
+bias = rng.standard_normal(16).astype(np.float32)
+ids = rng.integers(-40, 40, size=(5, 3)).astype(np.int64)
+bad = ids.copy()
+bad[3, 1] = 40
+bias_map = "affine_map<(d0, d1, d2) -> (d2)>"
+tanh_bias = (TANH[0], TANH[1], "f32", [ident(3), bias_map])
+# An embedding lookup, a bias and tanh: one kernel, under each policy.
+for policy in ("", "out_of_bounds = clamp", "out_of_bounds = fill",
+               "negative_indices = out_of_bounds out_of_bounds = fill"):
+    name = "block_" + (policy.split("= ")[-1] + ("_negative" if "negative" in policy else "")
+                       if policy else "error")
+    add(name, "block", "axis = 0 " + policy, table, ids, [tanh_bias],
+        extra=[bias], bad=None if policy else bad)
+# A chain of two consumers: both fuse.
+add("block_chain", "block", "axis = 0", table, ids, [tanh_bias, DOUBLE], extra=[bias],
+    kernels=(1, 3), bad=bad)
+# Unchecked (valid indices only).
+add("block_unchecked", "block", "axis = 0 out_of_bounds = unchecked", table,
+    np.abs(ids) % 40, [tanh_bias], extra=[bias])
+# Element types: i32 data, a consumer that changes the type (f32 to f16).
+itable = rng.integers(-1000, 1000, size=(40, 16)).astype(np.int32)
+add("block_i32", "block", "axis = 0", itable, ids,
+    [(["%s = arith.addi %a, %a : i32", "%y = arith.muli %s, %a : i32"],
+      lambda g: (g + g) * g, "i32", None)], ety="i32", kernels=(1, 2), bad=bad)
+data3 = rng.standard_normal((6, 5, 4)).astype(np.float32)
+add("block_to_f16", "block", "axis = 1", data3, rng.integers(0, 5, size=(7,)).astype(np.int32),
+    [(["%y = arith.truncf %a : f32 to f16"], lambda g: g.astype(np.float16), "f16", None)],
+    shape_args={"axis": 1})
+# Elements with a second operand of the consumer.
+edata = rng.standard_normal((4, 6)).astype(np.float32)
+eidx = rng.integers(0, 6, size=(4, 5)).astype(np.int64)
+ebad = eidx.copy()
+ebad[2, 4] = -7
+scale = rng.standard_normal((4, 5)).astype(np.float32)
+add("elements_mul", "elements", "axis = 1", edata, eidx,
+    [(["%y = arith.mulf %a, %b : f32"], lambda g, s: g * s, "f32", None)], extra=[scale],
+    bad=ebad, shape_args={"axis": 1})
+# Multiaxis (two axes) and nd.
+mdata = rng.standard_normal((6, 8, 3)).astype(np.float32)
+midx = rng.integers(0, 6, size=(5, 1, 2)).astype(np.int64)
+mbad = midx.copy()
+mbad[1, 0, 1] = 9
+add("multiaxis_double", "multiaxis", "axes = [0, 1]", mdata, midx, [DOUBLE], bad=mbad,
+    shape_args={"axes": (0, 1)})
+ndata = rng.standard_normal((5, 4, 3)).astype(np.float32)
+nidx = rng.integers(0, 4, size=(6, 2)).astype(np.int64)
+nbad = nidx.copy()
+nbad[4, 0] = 5
+add("nd_double", "nd", "batch_dims = 0", ndata, nidx, [DOUBLE], bad=nbad)
+# Not fused: a consumer that reads the gather transposed (not at its own
+# position) keeps two kernels.
+add("block_transposed_read", "block", "axis = 0", table[:, :4].copy(),
+    rng.integers(0, 40, size=(4,)).astype(np.int64),
+    [(["%y = arith.addf %a, %a : f32"], lambda g: (g + g).T, "f32",
+      ["affine_map<(d0, d1) -> (d1, d0)>"])], kernels=(2, 2))
+
+
+def count_kernels(opt, text, fuse):
+    """{function: gpu.launch_func count} in the GPU pipeline's output."""
+    r = subprocess.run([opt, f"--gather-gpu-pipeline=format=isa fuse-consumers={int(fuse)}"],
+                       input=text, capture_output=True, text=True)
+    if r.returncode:
+        sys.exit(f"FAIL: the GPU pipeline failed: {r.stderr.strip()}")
+    counts, current = {}, None
+    for line in r.stdout.splitlines():
+        m = re.match(r"\s*llvm\.func @(\w+)\(", line)
+        if m:
+            current = m.group(1)
+            counts.setdefault(current, 0)
+        elif current and "gpu.launch_func" in line:
+            counts[current] += 1
+    return counts, r.stdout
+
+
+def main():
+    bin_dir, device = sys.argv[1], sys.argv[2]
+    opt = os.path.join(bin_dir, "gather-opt")
+    module = "\n".join(text for _, text, *_ in functions)
+    failed = passed = 0
+    fused, fused_text = count_kernels(opt, module, True)
+    unfused, _ = count_kernels(opt, module, False)
+    for name, _, (want_fused, want_unfused), *_ in functions:
+        if (fused.get(name), unfused.get(name)) != (want_fused, want_unfused):
+            print(f"FAIL {name}: kernels fused/unfused {fused.get(name)}/{unfused.get(name)}, "
+                  f"expected {want_fused}/{want_unfused}")
+            failed += 1
+    ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+    if os.path.exists(ptxas):
+        from gather_testing import ptxcheck
+        work = tempfile.mkdtemp(prefix="gather-fused-")
+        path = os.path.join(work, "fused.mlir")
+        with open(path, "w") as f:
+            f.write(module)
+        kernels, problems = ptxcheck.check_file(path, ["sm_80", "sm_90"],
+                                                {"gather-opt": opt, "ptxas": ptxas}, work)
+        print(f"ptxas: {kernels} kernels assembled for sm_80 and sm_90")
+        for problem in problems:
+            print(f"FAIL {problem}")
+        failed += len(problems)
+        shutil.rmtree(work, ignore_errors=True)
+    program = jit.compile(module, entry=functions[0][0], device=device)
+    for name, _, _, args, want, bad_args in functions:
+        program.select(name)
+        got = program(*args)
+        close = (np.allclose(got, want, rtol=0, atol=1e-6) if want.dtype.kind == "f"
+                 else np.array_equal(got, want))
+        if got.shape != want.shape or got.dtype != want.dtype or not close:
+            print(f"FAIL {name}: got {got.tolist()}\n  want {want.tolist()}")
+            failed += 1
+        else:
+            passed += 1
+        if bad_args is None:
+            continue
+        try:
+            program(*bad_args)
+            print(f"FAIL {name}: an invalid index gave no error")
+            failed += 1
+        except jit.GatherError as e:
+            if not re.search(r"at indices\[[\d, ]*\] is out of range", str(e)):
+                print(f"FAIL {name}: imprecise error {e}")
+                failed += 1
+            else:
+                passed += 1
+    print(f"fused-consumers ({device}): {len(functions)} functions, {passed} runs passed, "
+          f"{failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
