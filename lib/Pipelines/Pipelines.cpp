@@ -262,7 +262,8 @@ static void addGpuKernels(OpPassManager &pm,
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createGatherDedupGpuKernels());
-  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  // One stream per call, synchronized where the host reads device results.
+  pm.addNestedPass<func::FuncOp>(createGatherGpuStreams());
   pm.addPass(createGatherRolledLoops());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

@@ -289,14 +289,24 @@ extern "C" void *mgpuStreamCreate() {
   return stream;
 }
 
-extern "C" void mgpuStreamDestroy(void *stream) {
-  std::lock_guard<std::mutex> lock(streamPoolMutex);
-  streamPool.push_back(stream);
-}
+namespace {
+void cacheBlocksFreedOn(CUstream stream);
+bool hasBlocksFreedOn(CUstream stream);
+} // namespace
 
 extern "C" void mgpuStreamSynchronize(void *stream) {
   // Kernel faults (an illegal address) surface here.
   check(driver.cuStreamSynchronize(stream), "cuStreamSynchronize");
+  cacheBlocksFreedOn(stream);
+}
+
+extern "C" void mgpuStreamDestroy(void *stream) {
+  // Compiled code synchronizes a stream before destroying it; blocks freed
+  // on one that was not are made reusable here, after it.
+  if (hasBlocksFreedOn(stream))
+    mgpuStreamSynchronize(stream);
+  std::lock_guard<std::mutex> lock(streamPoolMutex);
+  streamPool.push_back(stream);
 }
 
 extern "C" void mgpuStreamWaitEvent(void *stream, void *event) {
@@ -327,13 +337,42 @@ extern "C" void mgpuEventRecord(void *event, void *stream) {
 // small gather's kernel, and a compiled function allocates its output and
 // temporaries on every call. Blocks are reused for requests of the same
 // rounded size; all of them go back to the driver when an allocation fails.
+// A block freed on a stream is reused only once the host has synchronized
+// with that stream (work queued before the free may still use it), so a
+// free costs no synchronization of its own: a compiled call waits once, at
+// its end.
 namespace {
 constexpr size_t kAllocationGranule = 512;
 std::mutex memoryMutex;
 std::unordered_map<CUdeviceptr, size_t> liveBlocks; // pointer -> rounded size
 std::multimap<size_t, CUdeviceptr> cachedBlocks;
+std::unordered_map<CUstream, std::vector<std::pair<size_t, CUdeviceptr>>>
+    blocksFreedOn;
 
+void cacheBlocksFreedOn(CUstream stream) {
+  std::lock_guard<std::mutex> lock(memoryMutex);
+  auto freed = blocksFreedOn.find(stream);
+  if (freed == blocksFreedOn.end())
+    return;
+  for (auto [size, pointer] : freed->second)
+    cachedBlocks.emplace(size, pointer);
+  blocksFreedOn.erase(freed);
+}
+
+bool hasBlocksFreedOn(CUstream stream) {
+  std::lock_guard<std::mutex> lock(memoryMutex);
+  return blocksFreedOn.count(stream);
+}
+
+/// With memoryMutex held.
 void releaseCachedBlocks() {
+  if (!blocksFreedOn.empty()) {
+    check(driver.cuCtxSynchronize(), "cuCtxSynchronize");
+    for (auto &[stream, blocks] : blocksFreedOn)
+      for (auto [size, pointer] : blocks)
+        cachedBlocks.emplace(size, pointer);
+    blocksFreedOn.clear();
+  }
   for (auto &[size, pointer] : cachedBlocks)
     check(driver.cuMemFree(pointer), "cuMemFree");
   cachedBlocks.clear();
@@ -369,14 +408,21 @@ extern "C" void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/,
 extern "C" void mgpuMemFree(void *pointer, void *stream) {
   if (!pointer)
     return;
+  std::unique_lock<std::mutex> lock(memoryMutex);
+  auto live = liveBlocks.find(devicePtr(pointer));
+  if (live != liveBlocks.end() && stream) {
+    // Reused once the stream is synchronized (cacheBlocksFreedOn).
+    blocksFreedOn[static_cast<CUstream>(stream)].emplace_back(live->second,
+                                                              live->first);
+    liveBlocks.erase(live);
+    return;
+  }
   // Work queued before the free may still use the buffer: on the stream
   // given, or (as cuMemFree would) anywhere on the device.
   if (stream)
     check(driver.cuStreamSynchronize(stream), "cuStreamSynchronize");
   else
     check(driver.cuCtxSynchronize(), "cuCtxSynchronize");
-  std::lock_guard<std::mutex> lock(memoryMutex);
-  auto live = liveBlocks.find(devicePtr(pointer));
   if (live == liveBlocks.end()) {
     // Managed memory, or memory the caller allocated itself.
     check(driver.cuMemFree(devicePtr(pointer)), "cuMemFree");

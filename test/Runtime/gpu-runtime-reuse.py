@@ -4,8 +4,9 @@
 # (Inputs/fake-cuda-driver.c), so that it needs no GPU: a freed block comes
 # back for a request of the same rounded size without a driver allocation,
 # other sizes allocate, managed memory is not cached, a failed allocation
-# gives the cache back to the driver and succeeds, and a destroyed stream is
-# handed out again.
+# gives the cache back to the driver and succeeds, a destroyed stream is
+# handed out again, and a block freed on a stream is reused only after the
+# host synchronized with that stream (no synchronization in the free).
 # RUN: env LD_LIBRARY_PATH=%gather_obj_root/test/Runtime/fake-cuda %python %s %gather_lib/libgather_gpu_runtime.so | FileCheck %s
 # CHECK: init: ok
 # CHECK-NEXT: same size reused: True, driver allocations 1
@@ -14,6 +15,8 @@
 # CHECK-NEXT: managed: driver frees 1, not reused True
 # CHECK-NEXT: after a failed allocation: pointer True, driver frees 4, live 1
 # CHECK-NEXT: stream reused: True, driver streams 1
+# CHECK-NEXT: freed on a stream: reused before its synchronization False, after True
+# CHECK-NEXT: freed on a destroyed stream: reused True
 import ctypes
 import os
 import sys
@@ -62,3 +65,16 @@ s1 = lib.mgpuStreamCreate()
 lib.mgpuStreamDestroy(s1)
 s2 = lib.mgpuStreamCreate()
 print(f"stream reused: {s1 == s2}, driver streams {counts()['streams']}")
+lib.mgpuStreamSynchronize.argtypes = [ctypes.c_void_p]
+fake.fake_cuda_set_live_limit(1 << 30)
+s3 = lib.mgpuStreamCreate()
+f = lib.mgpuMemAlloc(3000, s3, False)
+lib.mgpuMemFree(f, s3)
+g = lib.mgpuMemAlloc(3000, s3, False)
+lib.mgpuStreamSynchronize(s3)
+h = lib.mgpuMemAlloc(3000, s3, False)
+print(f"freed on a stream: reused before its synchronization {g == f}, after {h == f}")
+lib.mgpuMemFree(h, s3)
+lib.mgpuStreamDestroy(s3)
+k = lib.mgpuMemAlloc(3000, None, False)
+print(f"freed on a destroyed stream: reused {k == f}")

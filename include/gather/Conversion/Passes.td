@@ -187,6 +187,50 @@ def GatherLinkLibDevice : Pass<"gather-link-libdevice", "ModuleOp"> {
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
+def GatherGpuStreams : Pass<"gather-gpu-streams", "func::FuncOp"> {
+  let summary = "Run a function's GPU operations on one stream, synchronized "
+                "once";
+  let description = [{
+    Replaces upstream's `gpu-async-region` in the GPU pipeline. That pass
+    chains GPU operations only within a block and waits before every host
+    operation with side effects, so each kernel of a compiled gather, each
+    copy of an error flag and each branch around a launch got a stream of
+    its own and a synchronization after it. Here every GPU operation of the
+    function (in nested regions too) goes on one stream, in program order,
+    which is the order the device runs them in; the host waits only where
+    it reads what the device wrote:
+
+    - the copies of the device error flags (`gather.error_flag` on the
+      `gpu.memcpy`) and their checks move to the end of the function, where
+      the flags are copied together and read after one synchronization;
+      a check stays in place where its report reads a buffer other than
+      the function's arguments (which later code could overwrite) or where
+      later code uses the flag;
+    - before the first host operation that reads a host buffer that a
+      `gpu.memcpy` wrote since the last synchronization;
+    - a copy into host memory inside a branch (the indices copied for a
+      report) runs on a stream forked from the function's, and waits for
+      that one;
+    - before a call (a split function's pieces run their own streams) and
+      before returning.
+
+    ```mlir
+    gpu.launch_func @k::@k ...
+    %h = memref.alloca() : memref<i32>
+    gpu.memcpy %h, %flag {gather.error_flag} : memref<i32>, memref<i32>
+    %v = memref.load %h[] : memref<i32>
+    // becomes
+    %s = gpu.wait async
+    %t0 = gpu.launch_func async [%s] @k::@k ...
+    %t1 = gpu.memcpy async [%s] %h, %flag ...
+    gpu.wait [%s]
+    %v = memref.load %h[] : memref<i32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::gather::GatherDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 def GatherMapToGPU : Pass<"gather-map-to-gpu", "ModuleOp"> {
   let summary = "Put bufferized host loops and buffers on the GPU";
   let description = [{

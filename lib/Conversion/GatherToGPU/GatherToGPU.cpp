@@ -77,8 +77,12 @@ static Value buildDeviceErrorFlag(OpBuilder &b, Location loc, bool) {
 static Value readDeviceErrorFlag(OpBuilder &b, Location loc, Value flag) {
   auto type = cast<MemRefType>(flag.getType());
   Value hostFlag = memref::AllocaOp::create(b, loc, type);
-  gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, hostFlag,
-                        flag);
+  auto copy = gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{},
+                                    hostFlag, flag);
+  b.getContext()
+      ->getLoadedDialect<GatherDialect>()
+      ->getErrorFlagAttrHelper()
+      .setAttr(copy, b.getUnitAttr());
   Value raised = memref::LoadOp::create(b, loc, hostFlag, ValueRange{});
   return arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ne, raised,

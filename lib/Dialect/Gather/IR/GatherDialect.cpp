@@ -116,6 +116,12 @@ LogicalResult GatherDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   if (attr.getName() == getRolledLoopAttrHelper().getName())
     return success();
+  if (attr.getName() == getErrorFlagAttrHelper().getName()) {
+    if (op->getName().getStringRef() != "gpu.memcpy")
+      return op->emitError("'")
+             << attr.getName().getValue() << "' is only valid on a gpu.memcpy";
+    return success();
+  }
   if (attr.getName() == getStreamingStoresAttrHelper().getName()) {
     if (!isa<scf::ForallOp>(op))
       return op->emitError("'")

@@ -58,11 +58,15 @@ def Gather_Dialect : Dialect {
   // length: the output's outer strides must also be multiples of this many
   // bytes at run time (the cache line: a line written partly past the
   // caches and partly through them is written twice).
+  // `gather.error_flag` on the gpu.memcpy that copies a device error flag
+  // to the host: gather-gpu-streams copies the flags together at the end of
+  // the function and reads them after one synchronization.
   let discardableAttrs = (ins "::mlir::UnitAttr":$rolled_loop,
                               "::mlir::gather::OriginAttr":$origin,
                               "::mlir::UnitAttr":$site_arguments,
                               "::mlir::IntegerAttr":$streaming_stores,
-                              "::mlir::IntegerAttr":$streaming_row_bytes);
+                              "::mlir::IntegerAttr":$streaming_row_bytes,
+                              "::mlir::UnitAttr":$error_flag);
   let hasOperationAttrVerify = 1;
 }
 
