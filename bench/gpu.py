@@ -20,7 +20,12 @@ clock, synchronized (against our call). Every result
 is compared with numpy.
 
     python3 bench/gpu.py --runs 50 --rounds 3 [--launches 20] [--only W1,W3]
-        [--policies error,unchecked,fill]
+        [--policies error,unchecked,fill,dynamic]
+
+`dynamic` in --policies is the default policy with every size of the
+function dynamic (bench/dynamic_shapes.py's "everything" variant): its
+kernels take their sizes at run time (32-bit index arithmetic where the
+sizes allow it, chosen at launch).
 """
 
 import argparse
@@ -156,10 +161,14 @@ def main():
         row = {"name": name}
         sources = {}
         for policy in policies:
-            text = "" if policy == "error" else f" out_of_bounds = {policy}"
+            text = "" if policy in ("error", "dynamic") else f" out_of_bounds = {policy}"
             src = write_workload(work, name, w, want, text)
             sources[policy] = os.path.join(work, f"{name}_{policy}.mlir")
             os.replace(src, sources[policy])
+            if policy == "dynamic":
+                from dynamic_shapes import variant_text, variants
+                with open(sources[policy], "w") as f:
+                    f.write(variant_text(w, variants(w)["everything"]))
         # Rounds alternate the policies, so that a slow spell of the GPU (its
         # clocks, the L2's contents) hits all of them; each keeps its best.
         for _ in range(args.rounds):

@@ -237,16 +237,21 @@ LogicalResult mlir::gather::mapParallelLoopToGPU(RewriterBase &rewriter,
     Value span = arith::SubIOp::create(b, loc, ub, lb);
     counts.push_back(arith::CeilDivUIOp::create(b, loc, span, step));
   }
-  bool narrow = true;
+  // 32-bit where the total fits 31 bits (thread ids, coordinates and
+  // their unsigned divisions then fit too): decided here for static
+  // sizes; with dynamic sizes the kernel comes in both widths and the host
+  // launches the one the sizes allow (a dynamic size's static part too
+  // large for 32 bits leaves only the wide one).
+  bool narrowOnly = true, narrowPossible = true;
   int64_t staticTotal = 1;
   for (int64_t count : staticCounts) {
     if (ShapedType::isDynamic(count)) {
-      narrow = false;
-      break;
+      narrowOnly = false;
+      continue;
     }
     if (llvm::MulOverflow(staticTotal, count, staticTotal) ||
         staticTotal >= (int64_t(1) << 31)) {
-      narrow = false;
+      narrowOnly = narrowPossible = false;
       break;
     }
   }
@@ -262,50 +267,69 @@ LogicalResult mlir::gather::mapParallelLoopToGPU(RewriterBase &rewriter,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, total, c0);
   auto guard = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
   b.setInsertionPointToStart(&guard.getThenRegion().front());
-  auto launch = gpu::LaunchOp::create(b, loc, blocks, c1, c1, tpb, c1, c1);
-  b.setInsertionPointToStart(&launch.getBody().front());
-  gpu::KernelDim3 blockIds = launch.getBlockIds();
-  gpu::KernelDim3 threadIds = launch.getThreadIds();
-  Type workType = narrow ? Type(b.getI32Type()) : Type(b.getIndexType());
-  auto toWork = [&](Value v) -> Value {
-    return narrow
-               ? arith::IndexCastUIOp::create(b, loc, workType, v).getResult()
-               : v;
+
+  auto buildLaunch = [&](bool narrow) {
+    auto launch = gpu::LaunchOp::create(b, loc, blocks, c1, c1, tpb, c1, c1);
+    OpBuilder::InsertionGuard launchGuard(b);
+    b.setInsertionPointToStart(&launch.getBody().front());
+    gpu::KernelDim3 blockIds = launch.getBlockIds();
+    gpu::KernelDim3 threadIds = launch.getThreadIds();
+    Type workType = narrow ? Type(b.getI32Type()) : Type(b.getIndexType());
+    auto toWork = [&](Value v) -> Value {
+      return narrow
+                 ? arith::IndexCastUIOp::create(b, loc, workType, v).getResult()
+                 : v;
+    };
+    auto workConst = [&](int64_t v) -> Value {
+      return narrow ? arith::ConstantIntOp::create(b, loc, b.getI32Type(), v)
+                          .getResult()
+                    : arith::ConstantIndexOp::create(b, loc, v).getResult();
+    };
+    Value id =
+        arith::AddIOp::create(b, loc,
+                              arith::MulIOp::create(b, loc, toWork(blockIds.x),
+                                                    workConst(threadsPerBlock)),
+                              toWork(threadIds.x));
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id,
+                                          toWork(total));
+    auto body = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+    gpu::TerminatorOp::create(b, loc);
+    b.setInsertionPointToStart(&body.getThenRegion().front());
+    // Innermost dimension fastest: thread id -> innermost coordinate.
+    SmallVector<Value> ivs(rank);
+    Value remaining = id;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      Value coord = remaining;
+      if (d > 0) {
+        Value count = !narrow ? counts[d]
+                      : ShapedType::isDynamic(staticCounts[d])
+                          ? toWork(counts[d])
+                          : workConst(staticCounts[d]);
+        coord = arith::RemUIOp::create(b, loc, remaining, count);
+        remaining = arith::DivUIOp::create(b, loc, remaining, count);
+      }
+      if (narrow)
+        coord = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), coord);
+      Value scaled = arith::MulIOp::create(b, loc, coord, loop.getStep()[d]);
+      ivs[d] = arith::AddIOp::create(b, loc, loop.getLowerBound()[d], scaled);
+    }
+    IRMapping mapping;
+    mapping.map(loop.getInductionVars(), ivs);
+    for (Operation &op : loop.getBody()->without_terminator())
+      b.clone(op, mapping);
   };
-  auto workConst = [&](int64_t v) -> Value {
-    return narrow ? arith::ConstantIntOp::create(b, loc, b.getI32Type(), v)
-                        .getResult()
-                  : arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
-  Value id =
-      arith::AddIOp::create(b, loc,
-                            arith::MulIOp::create(b, loc, toWork(blockIds.x),
-                                                  workConst(threadsPerBlock)),
-                            toWork(threadIds.x));
-  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id,
-                                        toWork(total));
-  auto body = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
-  gpu::TerminatorOp::create(b, loc);
-  b.setInsertionPointToStart(&body.getThenRegion().front());
-  // Innermost dimension fastest: thread id -> innermost coordinate.
-  SmallVector<Value> ivs(rank);
-  Value remaining = id;
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    Value count = narrow ? workConst(staticCounts[d]) : counts[d];
-    Value coord =
-        d == 0 ? remaining
-               : arith::RemUIOp::create(b, loc, remaining, count).getResult();
-    if (d > 0)
-      remaining = arith::DivUIOp::create(b, loc, remaining, count);
-    if (narrow)
-      coord = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), coord);
-    Value scaled = arith::MulIOp::create(b, loc, coord, loop.getStep()[d]);
-    ivs[d] = arith::AddIOp::create(b, loc, loop.getLowerBound()[d], scaled);
+  if (narrowOnly || !narrowPossible) {
+    buildLaunch(narrowOnly);
+  } else {
+    Value limit = arith::ConstantIndexOp::create(b, loc, int64_t(1) << 31);
+    Value fits =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, total, limit);
+    auto width = scf::IfOp::create(b, loc, fits, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(&width.getThenRegion().front());
+    buildLaunch(/*narrow=*/true);
+    b.setInsertionPointToStart(&width.getElseRegion().front());
+    buildLaunch(/*narrow=*/false);
   }
-  IRMapping mapping;
-  mapping.map(loop.getInductionVars(), ivs);
-  for (Operation &op : loop.getBody()->without_terminator())
-    b.clone(op, mapping);
   b.eraseOp(loop);
   return success();
 }

@@ -44,16 +44,25 @@ func.func @coalesced(%in: memref<6x42xf32>) -> memref<6x42xf32> {
 
 // -----
 
-// Dynamic trip counts: index arithmetic, and no launch at all when the
-// space is empty (CUDA rejects zero blocks; with static sizes the guard
-// folds away).
+// Dynamic trip counts: the kernel in two widths, launched by the run-time
+// total (32-bit arithmetic below 2^31 elements, index arithmetic above),
+// and no launch at all when the space is empty (CUDA rejects zero blocks;
+// with static sizes the guard folds away).
 // CHECK-LABEL: func.func @dynamic
+// CHECK-DAG:     %[[LIMIT:.*]] = arith.constant 2147483648 : index
 // CHECK:         %[[N:.*]] = memref.dim
-// CHECK:         %[[ANY:.*]] = arith.cmpi ugt, %{{.*}}, %{{.*}} : index
+// CHECK:         %[[ANY:.*]] = arith.cmpi ugt, %[[TOTAL:.*]], %{{.*}} : index
 // CHECK:         scf.if %[[ANY]] {
-// CHECK:           gpu.launch
-// CHECK:             arith.cmpi ult, %{{.*}}, %{{.*}} : index
-// CHECK:             memref.store
+// CHECK:           %[[FITS:.*]] = arith.cmpi ult, %[[TOTAL]], %[[LIMIT]] : index
+// CHECK:           scf.if %[[FITS]] {
+// CHECK:             gpu.launch
+// CHECK:               %[[T32:.*]] = arith.index_castui %[[TOTAL]] : index to i32
+// CHECK:               arith.cmpi ult, %{{.*}}, %[[T32]] : i32
+// CHECK:               memref.store
+// CHECK:           } else {
+// CHECK:             gpu.launch
+// CHECK:               arith.cmpi ult, %{{.*}}, %[[TOTAL]] : index
+// CHECK:               memref.store
 // CHECK:         gpu.dealloc
 func.func @dynamic(%in: memref<?xf32>) {
   %c0 = arith.constant 0 : index
@@ -312,6 +321,7 @@ func.func @lone_rank0_store(%out: memref<i16>) {
 // the fuzzer), too large for 32-bit thread indices.
 // CHECK-LABEL: func.func @trip_count_near_int64_max
 // CHECK:         arith.constant 9223372036854775807 : index
+// CHECK-NOT:     arith.constant 2147483648
 // CHECK:         gpu.launch
 // CHECK-NOT:     arith.index_castui %{{.*}} : index to i32
 // CHECK:         memref.store
@@ -321,6 +331,28 @@ func.func @trip_count_near_int64_max(%out: memref<?xf32>, %v: f32) {
   %cmax = arith.constant 9223372036854775807 : index
   scf.parallel (%i) = (%c0) to (%cmax) step (%c1) {
     memref.store %v, %out[%i] : memref<?xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A dynamic size beside a static part of 2^32: only the wide kernel.
+// CHECK-LABEL: func.func @dynamic_beside_large
+// CHECK-NOT:     arith.constant 2147483648
+// CHECK:         gpu.launch
+// CHECK-NOT:     gpu.launch
+// CHECK-NOT:     : index to i32
+// CHECK:         memref.store
+// CHECK:         return
+func.func @dynamic_beside_large(%out: memref<?x4294967296xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cbig = arith.constant 4294967296 : index
+  %n = memref.dim %out, %c0 : memref<?x4294967296xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%n, %cbig) step (%c1, %c1) {
+    memref.store %v, %out[%i, %j] : memref<?x4294967296xf32>
     scf.reduce
   }
   return
