@@ -7,7 +7,7 @@
 # files: what the device tool brings back):
 #   host.txt      the install, lscpu, nvidia-smi, the gather target description
 #   cpu-t2.txt    bench/run.py on the host CPU, 2 threads (native target)
-#   gpu-bench.txt bench/gpu.py
+#   gpu-bench.txt bench/gpu.py (gpu-dynamic: also every size dynamic)
 #   lit.txt       the whole check-gather (-j16, the install test left out:
 #                 no MLIR CMake package there), the GPU suites included
 #   threads.txt   bench/run.py at 1, 4, 8 and 16 threads
@@ -57,6 +57,7 @@ for s in $steps; do
       build/bin/gather-run --print-target' ;;
     cpu) step cpu-t2 120 $py bench/run.py --runs 15 --rounds 2 --threads 2 ;;
     gpu-bench) step gpu-bench 120 $py bench/gpu.py --runs 30 --rounds 2 ;;
+    gpu-dynamic) step gpu-bench 120 $py bench/gpu.py --runs 30 --rounds 2 --policies error,dynamic,unchecked ;;
     lit) step lit 220 /usr/lib/llvm-22/bin/lit -s -j16 --filter-out Install --time-tests build/test ;;
     threads) for t in 1 4 8 16; do
         step threads 45 $py bench/run.py --runs 9 --rounds 1 --threads $t --only W1,W2,W3,W4,W5,W7,W8
