@@ -4,12 +4,15 @@
 // Exceptions. See LICENSE for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Two steps: --convert-gather-to-gpu lowers gather ops on tensors to
-// device-ready loops (the shared semantics, one parallel linalg.generic per
-// gather, the index check as a device flag kernel), and after
-// bufferization --gather-map-to-gpu puts loops and buffers on the device;
-// after kernel outlining --gather-dedup-gpu-kernels keeps one of each set of
-// identical kernel modules.
+// --convert-gather-to-gpu lowers gather ops on tensors to device-ready
+// loops (the shared semantics, one parallel linalg.generic per gather, the
+// index check as a device flag kernel) and --gather-fuse-device-consumers
+// fuses elementwise consumers into them; after bufferization
+// --gather-map-to-gpu puts loops and buffers on the device; after kernel
+// outlining --gather-dedup-gpu-kernels keeps one of each set of identical
+// kernel modules and --gather-gpu-streams puts a function's GPU operations
+// on one stream; after the NVVM conversion --gather-link-libdevice links
+// libdevice where kernels call it.
 //
 //===----------------------------------------------------------------------===//
 

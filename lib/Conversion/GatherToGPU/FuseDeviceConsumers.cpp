@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Conversion/GatherToGPU.h"
+#include "gather/Utils/Elementwise.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -33,15 +34,6 @@ using namespace mlir;
 using namespace mlir::gather;
 
 namespace {
-
-/// All loops parallel and one output written at the loop position: each
-/// output element depends only on the inputs at its own position (or
-/// broadcast), so the producer's element can be computed in its place.
-bool isElementwise(linalg::GenericOp op) {
-  return op.getNumLoops() == op.getNumParallelLoops() &&
-         op.getNumDpsInits() == 1 &&
-         op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
-}
 
 /// No memory effects, nested ops included (a linalg.generic on tensors
 /// reports none even when its body raises the error flag).

@@ -9,6 +9,7 @@
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/InterfaceImpls/InterfaceImpls.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Utils/Elementwise.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -37,14 +38,6 @@ struct Candidate {
   Operation *gather;
   linalg::GenericOp consumer;
 };
-
-/// All loops parallel and one output written at the loop position (other
-/// inputs may be broadcast: tiling reads them through their maps).
-bool isElementwise(linalg::GenericOp op) {
-  return op.getNumLoops() == op.getNumParallelLoops() &&
-         op.getNumDpsInits() == 1 &&
-         op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
-}
 
 std::optional<Candidate> findCandidate(GatherOpInterface gather) {
   Operation *op = gather.getOperation();
