@@ -77,8 +77,9 @@ struct CpuTarget {
 
   /// The prefetch runs this many cache lines ahead: a quarter of the L1 data
   /// cache in flight, so that prefetched lines are not evicted by the time
-  /// they are read. (Rows of scattered reads, the offset-table rows, count
-  /// each read as a line.)
+  /// they are read, and at most 8 KiB, which covers the memory latency at a
+  /// core's bandwidth. (Rows of scattered reads, the offset-table rows,
+  /// count each read as a line.)
   int64_t prefetchLinesAhead() const;
   /// Inputs from this size on are prefetched: below it they stay in the L2
   /// cache of a core once read.

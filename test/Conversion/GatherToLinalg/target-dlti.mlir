@@ -50,12 +50,30 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 
 // -----
 
-// A 64 KiB L1d (256 lines ahead, a quarter of it): five 3 KiB rows ahead
+// A 16 KiB L1d (64 lines ahead, a quarter of it): one 3 KiB row ahead
 // instead of two.
-// CHECK-LABEL: func.func @large_l1
-// CHECK-DAG:     %[[C5:.*]] = arith.constant 5 : index
+// CHECK-LABEL: func.func @small_l1
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK:         scf.forall (%[[K:.*]]) in (8192)
-// CHECK:           arith.addi %[[K]], %[[C5]] : index
+// CHECK:           arith.addi %[[K]], %[[C1]] : index
+// CHECK-COUNT-48:  memref.prefetch
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 16384 : ui32>>} {
+  func.func @small_l1(%d: tensor<50000x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
+    %e = tensor.empty() : tensor<8192x768xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<50000x768xf32>, tensor<8192xi64> into tensor<8192x768xf32>
+    return %r : tensor<8192x768xf32>
+  }
+}
+
+// -----
+
+// A 64 KiB L1d: still 8 KiB in flight (128 lines, not a quarter of it),
+// two 3 KiB rows ahead as with 32 KiB.
+// CHECK-LABEL: func.func @large_l1
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK:         scf.forall (%[[K:.*]]) in (8192)
+// CHECK:           arith.addi %[[K]], %[[C2]] : index
 // CHECK-COUNT-48:  memref.prefetch
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 65536 : ui32>>} {
   func.func @large_l1(%d: tensor<50000x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
