@@ -28,8 +28,8 @@ int64_t CpuTarget::prefetchLinesAhead() const {
   // 8 KiB in flight covers a core's memory latency at its bandwidth (about
   // 100 ns at 80 GB/s); a larger L1 does not need more (docs/Lowering.md).
   constexpr int64_t kBytesInFlight = 8 * 1024;
-  return std::max<int64_t>(
-      1, std::min(l1dBytes / 4, kBytesInFlight) / cacheLineBytes);
+  return std::max<int64_t>(1, std::min(l1dBytes / 4, kBytesInFlight) /
+                                  cacheLineBytes);
 }
 int64_t CpuTarget::prefetchMinInputBytes() const { return l2Bytes; }
 int64_t CpuTarget::reuseFootprintBytes() const { return l1dBytes / 2; }
