@@ -204,8 +204,9 @@ def GatherGpuStreams : Pass<"gather-gpu-streams", "func::FuncOp"> {
       `gpu.memcpy`) and their checks move to the end of the function, where
       the flags are copied together and read after one synchronization;
       a check stays in place where its report reads a buffer other than
-      the function's arguments (which later code could overwrite) or where
-      later code uses the flag;
+      the function's arguments (which later code could overwrite), where
+      later code uses the flag, or where a report that stays in place (a
+      later gather's shape check) would otherwise come first;
     - before the first host operation that reads a host buffer that a
       `gpu.memcpy` wrote since the last synchronization;
     - a copy into host memory inside a branch (the indices copied for a

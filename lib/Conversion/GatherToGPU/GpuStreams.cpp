@@ -95,7 +95,8 @@ Operation *makeAsync(OpBuilder &b, Operation *op, Value dependency) {
 /// of `block`: the copies before the trailing deallocations (which free
 /// the flags), the checks after them, in program order. A check stays
 /// where later code could change what it reads (a buffer other than host
-/// memory and the function's arguments) or uses the flag or its copy.
+/// memory and the function's arguments), uses the flag or its copy, or
+/// makes a call (which may report another error first).
 void deferFlagChecks(Block &block) {
   Operation *terminator = block.getTerminator();
   Operation *tail = terminator;
@@ -113,39 +114,64 @@ void deferFlagChecks(Block &block) {
         copy && flagCopy.isAttrPresent(copy))
       copies.push_back(copy);
   }
-  for (gpu::MemcpyOp copy : copies) {
-    Value host = copy.getDst(), flag = copy.getSrc();
-    llvm::SetVector<Operation *> checks;
+  // Each copy's check: the ops after it that use what it copied.
+  size_t count = copies.size();
+  SmallVector<llvm::SetVector<Operation *>> checks(count);
+  SmallVector<bool> safe(count, true);
+  DenseMap<Operation *, size_t> checkOf;
+  for (size_t i = 0; i < count; ++i) {
+    Value host = copies[i].getDst(), flag = copies[i].getSrc();
     DenseSet<Value> produced = {host};
-    bool safe = true;
-    for (Operation *op = copy->getNextNode(); op != tail;
+    for (Operation *op = copies[i]->getNextNode(); op != tail;
          op = op->getNextNode()) {
       SmallVector<Value> used = usedValues(op);
       if (llvm::any_of(used, [&](Value v) { return produced.contains(v); })) {
-        checks.insert(op);
+        checks[i].insert(op);
+        checkOf[op] = i;
         produced.insert(op->result_begin(), op->result_end());
-        continue;
+      } else if (llvm::is_contained(used, flag)) {
+        safe[i] = false;
       }
-      if (llvm::is_contained(used, flag))
-        safe = false;
     }
     for (Operation *op = tail; op != terminator->getNextNode();
          op = op->getNextNode())
       for (Value v : usedValues(op))
         if (produced.contains(v))
-          safe = false;
-    for (Operation *check : checks)
+          safe[i] = false;
+    for (Operation *check : checks[i])
       for (Value v : usedValues(check)) {
         if (!isa<MemRefType>(v.getType()) || isHostBuffer(v))
           continue;
         auto argument = dyn_cast<BlockArgument>(rootBuffer(v));
         if (!argument || argument.getOwner() != &block)
-          safe = false;
+          safe[i] = false;
       }
-    if (!safe)
+  }
+  // A report in between that stays where it is (a later gather's shape
+  // check, a check that cannot move, a call) would come before this
+  // check's: the first error reported stays the first in program order,
+  // as on the CPU. Later checks are decided first.
+  auto calls = [](Operation *op) {
+    return op->walk([](CallOpInterface) { return WalkResult::interrupt(); })
+        .wasInterrupted();
+  };
+  for (size_t i = count; i-- > 0;) {
+    if (!safe[i])
       continue;
-    copy->moveBefore(tail);
-    for (Operation *check : checks)
+    for (Operation *op = copies[i]->getNextNode(); op != tail && safe[i];
+         op = op->getNextNode()) {
+      if (checks[i].contains(op) || !calls(op))
+        continue;
+      auto other = checkOf.find(op);
+      if (other == checkOf.end() || !safe[other->second])
+        safe[i] = false;
+    }
+  }
+  for (size_t i = 0; i < count; ++i) {
+    if (!safe[i])
+      continue;
+    copies[i]->moveBefore(tail);
+    for (Operation *check : checks[i])
       check->moveBefore(terminator);
   }
 }

@@ -189,3 +189,47 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A report between a check and the end of the function (a later gather's
+// shape check) would come first if the check moved: the check stays in
+// place, so that the first error reported is the first in program order.
+// CHECK-LABEL: func.func @report_in_between
+// CHECK:         %[[S:.*]] = gpu.wait async
+// CHECK-NEXT:    gpu.launch_func async [%[[S]]]
+// CHECK-NEXT:    memref.alloca
+// CHECK-NEXT:    gpu.memcpy async [%[[S]]] {{.*}} {gather.error_flag}
+// CHECK-NEXT:    gpu.wait [%[[S]]]
+// CHECK-NEXT:    memref.load
+// CHECK-NEXT:    arith.cmpi
+// CHECK-NEXT:    scf.if
+// CHECK-NEXT:      call @report_index
+// CHECK:         scf.if
+// CHECK-NEXT:      call @report_shape
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @k(%f: memref<i32>) kernel {
+      gpu.return
+    }
+  }
+  func.func private @report_index()
+  func.func private @report_shape()
+  func.func @report_in_between(%f1: memref<i32>, %bad: i1) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%f1 : memref<i32>)
+    %h1 = memref.alloca() : memref<i32>
+    gpu.memcpy %h1, %f1 : memref<i32>, memref<i32> {gather.error_flag}
+    %v1 = memref.load %h1[] : memref<i32>
+    %r1 = arith.cmpi ne, %v1, %c0 : i32
+    scf.if %r1 {
+      func.call @report_index() : () -> ()
+    }
+    scf.if %bad {
+      func.call @report_shape() : () -> ()
+    }
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%f1 : memref<i32>)
+    return
+  }
+}
