@@ -107,6 +107,7 @@ PIPELINES = [
     ("to-scf", ["--convert-gather-to-scf"], True),
     ("to-tensor", ["--convert-gather-to-tensor"], False),
     ("to-gpu", ["--convert-gather-to-gpu"], "tensors"),
+    ("to-gpu-fused", ["--convert-gather-to-gpu", "--gather-fuse-device-consumers"], "tensors"),
     ("bufferize", ["--one-shot-bufferize=bufferize-function-boundaries"], False),
     ("transform-tile", ["--transform-interpreter"], False),
     ("transform-tile-cpu", ["--transform-interpreter", "--gather-cpu-pipeline"], False),

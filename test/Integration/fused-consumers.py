@@ -9,7 +9,7 @@
 # GPU). With ptxas, the fused kernels also assemble for sm_80 and sm_90.
 # RUN: %python %s %gather_bin cpu | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: fused-consumers (cpu): 12 functions, 18 runs passed, 0 failed
+# CHECK: fused-consumers (cpu): 13 functions, 20 runs passed, 0 failed
 import os
 import re
 import shutil
@@ -149,6 +149,24 @@ add("block_transposed_read", "block", "axis = 0", table[:, :4].copy(),
     rng.integers(0, 40, size=(4,)).astype(np.int64),
     [(["%y = arith.addf %a, %a : f32"], lambda g: (g + g).T, "f32",
       ["affine_map<(d0, d1) -> (d1, d0)>"])], kernels=(2, 2))
+
+# A consumer of two gathers: the GPU fuses the second into it (the first's
+# kernel stays), the CPU the first into its tiles (the second is read
+# whole); an invalid index in the second under `error`.
+ids2 = rng.integers(-40, 40, size=(5, 3)).astype(np.int64)
+bad2 = ids2.copy()
+bad2[0, 2] = -41
+tt, it = tensor_type(table.shape, "f32"), tensor_type(ids.shape, "i64")
+ot = tensor_type((5, 3, 16), "f32")
+two = [gather_op_text("block", "%g", "%x0", "%x1", tt, it, ot, attrs="axis = 0"),
+       gather_op_text("block", "%h", "%x0", "%x2", tt, it, ot, attrs="axis = 0")]
+two += generic("%c0", ["%g", "%h"], ot, ["%y = arith.subf %a, %b : f32"], ins_types=[ot, ot],
+               in_ety=["f32", "f32"], out_ety="f32")
+functions.append(("two_gathers",
+                  f"func.func @two_gathers(%x0: {tt}, %x1: {it}, %x2: {it}) -> {ot} {{\n" +
+                  "\n".join(two) + f"\n  return %c0 : {ot}\n}}\n", (2, 3),
+                  [table, ids, ids2], ref.block(table, ids) - ref.block(table, ids2),
+                  [table, ids, bad2]))
 
 
 def count_kernels(opt, text, fuse):

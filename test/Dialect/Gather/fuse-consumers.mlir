@@ -79,3 +79,31 @@ func.func @not_fused_with_an_empty_operand(%d: tensor<100x?xf32>, %i: tensor<16x
   } -> tensor<16x?xf32>
   return %r : tensor<16x?xf32>
 }
+
+// -----
+
+// A consumer of two gathers: the first is fused into its tiles, the second
+// stays whole and is read through slices (the consumer is tiled once; a
+// second fusion into the replaced consumer crashed, found by the fuzzer).
+// CHECK-LABEL: func.func @two_gathers_one_consumer
+// CHECK-SAME:    %{{.*}}: tensor<8xi64>, %[[IDS2:.*]]: tensor<8xi64>)
+// CHECK:         %[[H:.*]] = gather.block %{{.*}}[%[[IDS2]]] axis = 0
+// CHECK:         scf.forall
+// CHECK:           gather.block
+// CHECK:           tensor.extract_slice %[[H]]
+// CHECK:           linalg.generic
+// CHECK:           arith.addf
+// CHECK-NOT:     gather.block
+func.func @two_gathers_one_consumer(%table: tensor<40x16xf32>, %ids: tensor<8xi64>, %ids2: tensor<8xi64>) -> tensor<8x16xf32> {
+  %i = tensor.empty() : tensor<8x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %i : tensor<40x16xf32>, tensor<8xi64> into tensor<8x16xf32>
+  %i2 = tensor.empty() : tensor<8x16xf32>
+  %h = gather.block %table[%ids2] axis = 0 into %i2 : tensor<40x16xf32>, tensor<8xi64> into tensor<8x16xf32>
+  %e = tensor.empty() : tensor<8x16xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%g, %h : tensor<8x16xf32>, tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
+}

@@ -183,9 +183,13 @@ struct GatherFuseConsumersPass
     if (failed(applyPatternsGreedily(func, std::move(fusion))))
       return signalPassFailure();
 
+    // One gather per consumer: tiling replaces the consumer, so a second
+    // gather it reads stays unfused (read through slices of its result).
     SmallVector<Candidate> candidates;
+    llvm::SmallPtrSet<Operation *, 8> consumers;
     func.walk([&](GatherOpInterface gather) {
-      if (std::optional<Candidate> c = findCandidate(gather))
+      if (std::optional<Candidate> c = findCandidate(gather);
+          c && consumers.insert(c->consumer).second)
         candidates.push_back(*c);
     });
     IRRewriter rewriter(ctx);
