@@ -657,3 +657,23 @@ func.func @streaming_row_bytes_not_power_of_two(%m: memref<64xf32>, %v: f32) {
   } {gather.streaming_row_bytes = 48 : i64, gather.streaming_stores = 4096 : i64}
   return
 }
+
+//===----------------------------------------------------------------------===//
+// gather.error_flag
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @error_flag_not_on_memcpy(%m: memref<i32>) {
+  // expected-error @+1 {{'gather.error_flag' is only valid on a gpu.memcpy}}
+  %v = memref.load %m[] {gather.error_flag} : memref<i32>
+  return
+}
+
+// -----
+
+func.func @error_flag_not_unit(%h: memref<i32>, %d: memref<i32>) {
+  // expected-error @+1 {{'gather.error_flag' must be a unit attribute}}
+  gpu.memcpy %h, %d : memref<i32>, memref<i32> {gather.error_flag = 1 : i32}
+  return
+}

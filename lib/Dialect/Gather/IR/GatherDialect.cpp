@@ -120,6 +120,9 @@ LogicalResult GatherDialect::verifyOperationAttribute(Operation *op,
     if (op->getName().getStringRef() != "gpu.memcpy")
       return op->emitError("'")
              << attr.getName().getValue() << "' is only valid on a gpu.memcpy";
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError("'")
+             << attr.getName().getValue() << "' must be a unit attribute";
     return success();
   }
   if (attr.getName() == getStreamingStoresAttrHelper().getName()) {
