@@ -408,21 +408,26 @@ extern "C" void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/,
 extern "C" void mgpuMemFree(void *pointer, void *stream) {
   if (!pointer)
     return;
-  std::unique_lock<std::mutex> lock(memoryMutex);
-  auto live = liveBlocks.find(devicePtr(pointer));
-  if (live != liveBlocks.end() && stream) {
-    // Reused once the stream is synchronized (cacheBlocksFreedOn).
-    blocksFreedOn[static_cast<CUstream>(stream)].emplace_back(live->second,
-                                                              live->first);
-    liveBlocks.erase(live);
-    return;
+  if (stream) {
+    std::lock_guard<std::mutex> lock(memoryMutex);
+    auto live = liveBlocks.find(devicePtr(pointer));
+    if (live != liveBlocks.end()) {
+      // Reused once the stream is synchronized (cacheBlocksFreedOn).
+      blocksFreedOn[static_cast<CUstream>(stream)].emplace_back(live->second,
+                                                                live->first);
+      liveBlocks.erase(live);
+      return;
+    }
   }
   // Work queued before the free may still use the buffer: on the stream
-  // given, or (as cuMemFree would) anywhere on the device.
+  // given, or (as cuMemFree would) anywhere on the device. Not under the
+  // lock, which other threads' allocations take.
   if (stream)
     check(driver.cuStreamSynchronize(stream), "cuStreamSynchronize");
   else
     check(driver.cuCtxSynchronize(), "cuCtxSynchronize");
+  std::lock_guard<std::mutex> lock(memoryMutex);
+  auto live = liveBlocks.find(devicePtr(pointer));
   if (live == liveBlocks.end()) {
     // Managed memory, or memory the caller allocated itself.
     check(driver.cuMemFree(devicePtr(pointer)), "cuMemFree");
