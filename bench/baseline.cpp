@@ -145,9 +145,6 @@ static constexpr bool prefetches(int m) {
   return m == Mode::Prefetch || m == Mode::CheckedPrefetch;
 }
 
-// Cache lines requested ahead of the one being read (as the compiled code).
-constexpr int64_t kLinesAhead = 128;
-
 // Whether rows of `rowBytes` into an output of `outputBytes` are written
 // with non-temporal stores: the compiled code's rule
 // (CpuTarget::streamingStoreMinBytes).
@@ -186,7 +183,7 @@ static bool rowGather(const T *data, const I *idx, int64_t N, int64_t D,
   constexpr bool Checked = checks(M);
   const int64_t rowBytes = D * sizeof(T);
   const int64_t ahead =
-      std::max<int64_t>(1, kLinesAhead / ((rowBytes + 63) / 64));
+      std::max<int64_t>(1, prefetchLinesAhead() / ((rowBytes + 63) / 64));
   const bool streaming = prefetches(M) && streamsRows(K * rowBytes, rowBytes);
   auto row = [&](int64_t k, bool &bad) {
     if (prefetches(M))
@@ -333,7 +330,8 @@ struct Workloads {
     const int64_t *idx = loadIndices<int64_t>(dir + "/W2_idx.bin", K);
     constexpr bool Checked = checks(M);
     const int64_t rowBytes = C * sizeof(float);
-    const int64_t ahead = kLinesAhead / (rowBytes / 64);
+    const int64_t ahead =
+        std::max<int64_t>(1, prefetchLinesAhead() / (rowBytes / 64));
     const bool streaming =
         prefetches(M) && streamsRows(A * K * rowBytes, rowBytes);
     bool bad = false;
@@ -410,7 +408,7 @@ struct Workloads {
     const float *data = loadData<float>(dir + "/W4_data.bin", B * H * W * C);
     const int64_t *idx = loadIndices<int64_t>(dir + "/W4_idx.bin", B * K * 2);
     constexpr bool Checked = checks(M);
-    const int64_t ahead = kLinesAhead;
+    const int64_t ahead = prefetchLinesAhead();
     bool bad = false;
 #pragma omp parallel for collapse(2) reduction(|| : bad)
     for (int64_t b = 0; b < B; ++b)

@@ -14,8 +14,8 @@
 #include <functional>
 #include <vector>
 
-/// A cache's size as Linux's sysfs reports it for cpu0 (`index` 2: L2, 3:
-/// L3), else `fallback`.
+/// A cache's size as Linux's sysfs reports it for cpu0 (`index` 0: L1d on
+/// x86, 2: L2, 3: L3), else `fallback`.
 static inline int64_t sysfsCacheBytes(int index, int64_t fallback) {
   char path[64];
   std::snprintf(path, sizeof(path),
@@ -58,6 +58,23 @@ static inline int64_t streamingStoreMinBytes() {
     return value > 0 ? static_cast<int64_t>(value) : hostL3Bytes() / 2;
   }();
   return bytes;
+}
+
+/// Cache lines the software prefetch runs ahead: the compiled code's rule
+/// (CpuTarget::prefetchLinesAhead) for the target the benchmark compiles
+/// for, which bench/run.py and bench/paired.py pass in
+/// GATHER_PREFETCH_LINES_AHEAD from the target description; else the rule
+/// on the host's L1d (a quarter of it, at most 8 KiB, in 64-byte lines).
+static inline int64_t prefetchLinesAhead() {
+  static const int64_t lines = [] {
+    const char *text = std::getenv("GATHER_PREFETCH_LINES_AHEAD");
+    long long value = text ? std::atoll(text) : 0;
+    if (value > 0)
+      return static_cast<int64_t>(value);
+    int64_t l1d = sysfsCacheBytes(0, int64_t(32) << 10);
+    return std::max<int64_t>(1, std::min<int64_t>(l1d / 4, 8192) / 64);
+  }();
+  return lines;
 }
 
 /// The median time in ms of `runs` calls of `f`, after one untimed call

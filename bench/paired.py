@@ -183,8 +183,10 @@ def main():
         torch.set_num_threads(args.threads)
     described = jit.target_description(args.target)
     print(f"target: {' '.join(f'{k}={v}' for k, v in described.items())}")
-    # The C++ peers stream rows by the compiled code's rule for this target.
+    # The C++ peers stream rows and prefetch by the compiled code's rules for
+    # this target.
     os.environ["GATHER_STREAMING_STORE_MIN_BYTES"] = str(described["streaming-store-min-bytes"])
+    os.environ["GATHER_PREFETCH_LINES_AHEAD"] = str(described["prefetch-lines-ahead"])
     print(f"threads={args.threads}, {args.calls} turns, policy=error; "
           "peer time / gather time, median over the turns [quartiles]"
           + ("; torch on libomp (preloaded)" if torch else ""))

@@ -291,9 +291,11 @@ def main():
     described = subprocess.run([os.path.join(args.bin, "gather-run"), "--print-target"] + target_flags,
                                capture_output=True, text=True, check=True).stdout.strip()
     print(f"target: {described}")
-    # The C++ peers stream rows by the compiled code's rule for this target.
+    # The C++ peers stream rows and prefetch by the compiled code's rules for
+    # this target.
     fields = dict(item.split("=", 1) for item in described.split())
     os.environ["GATHER_STREAMING_STORE_MIN_BYTES"] = fields["streaming-store-min-bytes"]
+    os.environ["GATHER_PREFETCH_LINES_AHEAD"] = fields["prefetch-lines-ahead"]
     policy = "" if args.policy == "error" else f" out_of_bounds = {args.policy}"
     work = tempfile.mkdtemp(prefix="gather-bench-")
     atexit.register(shutil.rmtree, work, True)  # the inputs take gigabytes

@@ -71,7 +71,8 @@ std::string CpuTarget::describe() const {
      << " cache-line-bytes=" << cacheLineBytes << " page-bytes=" << pageBytes
      << " l1d-bytes=" << l1dBytes << " l2-bytes=" << l2Bytes
      << " l3-bytes=" << l3Bytes << " cores=" << cores
-     << " streaming-store-min-bytes=" << streamingStoreMinBytes();
+     << " streaming-store-min-bytes=" << streamingStoreMinBytes()
+     << " prefetch-lines-ahead=" << prefetchLinesAhead();
   return text;
 }
 

@@ -379,7 +379,8 @@ def target_description(target_cpu="native"):
     mask-registers (1: AVX-512's predicate registers),
     prefetch-offset-tables (1: rows of reads at table offsets prefetch),
     mesh-l3, cache-line-bytes, page-bytes, l1d-bytes, l2-bytes, l3-bytes,
-    cores (0: unknown), streaming-store-min-bytes (derived)."""
+    cores (0: unknown), streaming-store-min-bytes and prefetch-lines-ahead
+    (derived)."""
     text = ctypes.create_string_buffer(1024)
     if _library().gatherTargetDescription(target_cpu.encode(), text, len(text)):
         raise GatherError(text.value.decode(errors="replace"))

@@ -142,8 +142,9 @@ struct CpuTarget {
   /// "cpu=znver3 vector-bits=256 vector-unit-bits=256 mask-registers=0
   /// prefetch-offset-tables=1 mesh-l3=0 cache-line-bytes=64 page-bytes=4096
   /// l1d-bytes=32768 l2-bytes=524288 l3-bytes=33554432 cores=2
-  /// streaming-store-min-bytes=16777216": what the lowering planned with
-  /// (the last, derived, for peers that follow the same rule).
+  /// streaming-store-min-bytes=16777216 prefetch-lines-ahead=128": what the
+  /// lowering planned with (the last two, derived, for peers that follow
+  /// the same rules).
   std::string describe() const;
 };
 
