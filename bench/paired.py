@@ -31,7 +31,9 @@ fastest form's time, floor / gather and torch / floor: while the gather is
 no faster than the floor, torch / gather cannot exceed torch / floor on
 this machine (the floor writes in place; torch there allocates).
 
---torch adds torch, in the same turns. Its strongest form: where torch
+--torch adds torch, in the same turns, and for its out= forms torch /
+memcpy: the most torch / gather can be while the gather copies its bytes
+no faster than the memcpy of the output's bytes. Its strongest form: where torch
 writes into a given tensor (index_select and gather with out=: W1, W2,
 W1i32, W1f16, W7, W3; W1's negative indices wrapped before the turns, since
 index_select takes none), that call against the gather written in place;
@@ -199,11 +201,12 @@ def main():
         lib.baseline_floor.argtypes = [ctypes.c_int]
         lib.baseline_floor_name.argtypes = [ctypes.c_int]
         lib.baseline_floor_name.restype = ctypes.c_char_p
-        torch_columns = " torch form | torch (ms) | torch / gather |" if torch else ""
+        torch_columns = (" torch form | torch (ms) | torch / gather | torch / memcpy |"
+                         if torch else "")
         print("| workload | gather (ms) | fastest C++ / gather | "
               + " | ".join(f"{c} / gather" for c in CPP) + " | memcpy / gather |"
               + torch_columns)
-        print("| --- | ---: | ---: |" + " ---: |" * (len(CPP) + 1 + (3 if torch else 0)))
+        print("| --- | ---: | ---: |" + " ---: |" * (len(CPP) + 1 + (4 if torch else 0)))
         floors = []
         for name, w in run.workloads(np.random.default_rng(0)).items():
             if name == "W6" or (args.only and name not in args.only.split(",")):
@@ -280,7 +283,7 @@ def main():
             fastest = min(range(len(CPP)), key=lambda m: statistics.median(times[1 + m]))
             extra = ""
             if torch:
-                extra = " - | - | - |"
+                extra = " - | - | - | - |"
                 if torch_form:
                     # Against the bound call (out=) or the allocating one.
                     a = g if torch_form == "out=" else times[len(CPP) + 2]
@@ -288,8 +291,17 @@ def main():
                     m, lo, hi = quartiles([t[k] / a[k] for k in range(len(a))])
                     form = torch_form if torch_form == "out=" else (
                         f"alloc (gather {statistics.median(a) * 1e3:.3f} ms)")
+                    # Torch against the memcpy of the output's bytes: what
+                    # torch / gather can reach while the gather moves its
+                    # bytes no faster than memcpy does (out= forms only:
+                    # the allocating ones also pay for their allocation).
+                    bound = "-"
+                    if torch_form == "out=":
+                        c = times[1 + len(CPP)]
+                        bound = "{:.2f} [{:.2f}, {:.2f}]".format(
+                            *quartiles([t[k] / c[k] for k in range(len(c))]))
                     extra = (f" {form} | {statistics.median(t) * 1e3:.3f} "
-                             f"| {m:.2f} [{lo:.2f}, {hi:.2f}] |")
+                             f"| {m:.2f} [{lo:.2f}, {hi:.2f}] | {bound} |")
             print(f"| {name} | {statistics.median(g) * 1e3:.3f} | "
                   + " | ".join(f"{m:.2f} [{lo:.2f}, {hi:.2f}]"
                                for m, lo, hi in [cells[fastest]] + cells) + " |" + extra)
