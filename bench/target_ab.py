@@ -10,12 +10,11 @@ two called alternately, call by call. The printed ratio is the median over
 the pairs of host-plan time / other-plan time (above 1: the other plan is
 faster), with its quartiles. Both results are compared with numpy.
 
-    /usr/bin/python3 bench/target_ab.py [--entry max_vector_op_width=128]
-        [--calls 100] [--threads 2] [--only W1,W4] [--policy fill]
+    /usr/bin/python3 bench/target_ab.py [--entry KEY=VALUE ...] [--calls 100] [--threads 2] [--only W1,W4] [--policy fill]
 
 For example `--entry max_vector_op_width=128` (128-bit vectors),
 `--entry L3_cache_size_in_bytes=4294967296` (an L3 no output reaches: no
-streaming stores).
+streaming stores); `--entry` repeated puts every entry in the other plan.
 """
 import argparse
 import os
@@ -31,16 +30,19 @@ import paired  # noqa: E402
 import run  # noqa: E402
 
 
-def with_entry(text, key, value):
+def with_entries(text, entries):
+    spec = ", ".join(f'"{key}" = {value} : i64' for key, value in entries)
     return ('module attributes {dlti.target_system_spec = #dlti.target_system_spec<'
-            f'"CPU" = #dlti.target_device_spec<"{key}" = {value} : i64>>}} {{\n'
+            f'"CPU" = #dlti.target_device_spec<{spec}>>}} {{\n'
             f"{text}}}\n")
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--entry", default="max_vector_op_width=128",
-                   help="KEY=VALUE, an integer entry of the CPU's target device spec")
+    p.add_argument("--entry", action="append",
+                   help="KEY=VALUE, an integer entry of the CPU's target device spec "
+                        "(repeated: all of them in the other plan; default "
+                        "max_vector_op_width=128)")
     p.add_argument("--calls", type=int, default=100)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--only", default="", help="comma-separated workload names")
@@ -49,12 +51,13 @@ def main():
                         "valid: the same result)")
     args = p.parse_args()
     policy = "" if args.policy == "error" else f" out_of_bounds = {args.policy}"
-    key, _, value = args.entry.partition("=")
-    value = int(value)
+    entries = [(key, int(value)) for key, _, value in
+               (e.partition("=") for e in args.entry or ["max_vector_op_width=128"])]
+    other = " ".join(f"{key}={value}" for key, value in entries)
     print(f"target: {' '.join(f'{k}={v}' for k, v in jit.target_description().items())}")
     print(f"threads={args.threads}, calls={args.calls} of each, alternated, "
           f"policy={args.policy}")
-    print(f"| workload | host plan (ms, median) | {key}={value} (ms, median) "
+    print(f"| workload | host plan (ms, median) | {other} (ms, median) "
           f"| host / other, paired median | quartiles |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for name, w in run.workloads(np.random.default_rng(0)).items():
@@ -63,7 +66,7 @@ def main():
         want = w["numpy"]()
         text = run.workload_text(w, want, policy)
         progs = [jit.compile(t, threads=args.threads, destination_entries=True)
-                 for t in (text, with_entry(text, key, value))]
+                 for t in (text, with_entries(text, entries))]
         (host, other), (median, low, high) = paired.compare_programs(
             name, w, want, progs, args.calls)
         print(f"| {name} | {host * 1e3:.3f} | {other * 1e3:.3f} "
