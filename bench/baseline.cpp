@@ -464,8 +464,8 @@ struct Workloads {
     // prefetchOffsetTables), and the pixels go in tiles, each index row
     // walking the tile, of as many pixels as the compiled code takes
     // (CpuTarget's offsetTileFootprintBytes: the pixels' reads, a line each
-    // but at most the 128 lines of a pixel's channel rows, within half the
-    // L2; the largest such count that divides the columns); the other
+    // but at most the 128 lines of a pixel's channel rows, within twice the
+    // L1d; the largest such count that divides the columns); the other
     // variants one pixel at a time.
 #ifdef __znver1__
     constexpr bool Prefetch = false;
@@ -475,7 +475,7 @@ struct Workloads {
     int64_t T = 1;
     if (prefetches(M)) {
       int64_t pixelBytes = std::min<int64_t>(R * P * 64, N * C * 4);
-      T = std::min<int64_t>(W, hostL2Bytes() / 2 / pixelBytes);
+      T = std::min<int64_t>(W, 2 * hostL1dBytes() / pixelBytes);
       while (T > 1 && W % T != 0)
         --T;
     }

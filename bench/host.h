@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What the hand-written benchmark programs (baseline.cpp, row_copy_bound.cpp,
 // streaming_sweep.cpp, offset_chunks.cpp) share besides the row copy: the
-// host's L2 and L3 as the compiled code plans with them, and the median of
-// timed calls.
+// host's caches as the compiled code plans with them, its prefetch distance
+// and streaming threshold, and the median of timed calls.
 #ifndef GATHER_BENCH_HOST_H
 #define GATHER_BENCH_HOST_H
 
@@ -40,6 +40,13 @@ static inline int64_t hostL3Bytes() {
   return bytes;
 }
 
+/// The L1 data cache of a core, the same way, else 32 KiB (the lowering's
+/// default).
+static inline int64_t hostL1dBytes() {
+  static const int64_t bytes = sysfsCacheBytes(0, int64_t(32) << 10);
+  return bytes;
+}
+
 /// The L2 of a core, the same way, else 1 MiB (the lowering's default).
 static inline int64_t hostL2Bytes() {
   static const int64_t bytes = sysfsCacheBytes(2, int64_t(1) << 20);
@@ -71,8 +78,8 @@ static inline int64_t prefetchLinesAhead() {
     long long value = text ? std::atoll(text) : 0;
     if (value > 0)
       return static_cast<int64_t>(value);
-    int64_t l1d = sysfsCacheBytes(0, int64_t(32) << 10);
-    return std::max<int64_t>(1, std::min<int64_t>(l1d / 4, 8192) / 64);
+    return std::max<int64_t>(1,
+                             std::min<int64_t>(hostL1dBytes() / 4, 8192) / 64);
   }();
   return lines;
 }

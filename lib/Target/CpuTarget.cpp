@@ -33,7 +33,7 @@ int64_t CpuTarget::prefetchLinesAhead() const {
 }
 int64_t CpuTarget::prefetchMinInputBytes() const { return l2Bytes; }
 int64_t CpuTarget::reuseFootprintBytes() const { return l1dBytes / 2; }
-int64_t CpuTarget::offsetTileFootprintBytes() const { return l2Bytes / 2; }
+int64_t CpuTarget::offsetTileFootprintBytes() const { return 2 * l1dBytes; }
 int64_t CpuTarget::copyChunkBytes() const { return 8 * (vectorBits / 8); }
 int64_t CpuTarget::vectorCopyMaxBytes() const { return pageBytes; }
 int64_t CpuTarget::prefetchMaxBlockLines() const {

@@ -1,6 +1,6 @@
 # Offset-table rows in tiles of pixels (offset-table-tiles.mlir), executed
 # through the JIT at -O3 and compared with the numpy reference: an NHWC
-# lookup of (n, c) pairs with the L2 size set by DLTI so that the tiles hold
+# lookup of (n, c) pairs with the L1 size set by DLTI so that the tiles hold
 # 4, 8 and 16 pixels of 16 columns (the budget taken by the reads, or by the
 # lines of the image slice where they are fewer), 6 of 12 and 2 of 14 (the
 # largest divisor within the budget), none of 13 columns and at most 4096
@@ -9,10 +9,10 @@
 # `error`, f16 elements, and a tile that spans the whole row.
 # Every case runs twice: with the prefetch of each read's offset ahead and
 # without it (the DLTI entry "prefetch_offset_tables"; Zen 1 plans without,
-# other CPUs with), under L2 sizes of 32-128 KiB that the 1 MiB image
-# exceeds, and a 32 KiB L1. Each
-# module is also lowered with gather-opt to check that it takes the tile it
-# was meant to, and prefetches or not as described.
+# other CPUs with), under L1 sizes of 8-32 KiB (tiles within twice the L1)
+# and a 64 KiB L2, which the 1 MiB image exceeds (the prefetch needs that).
+# Each module is also lowered with gather-opt to check that it takes the
+# tile it was meant to, and prefetches or not as described.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
 # CHECK: offset-table-tiles: 29 passed, 0 failed
@@ -32,29 +32,29 @@ rng = np.random.default_rng(11)
 passed = failed = 0
 
 
-def module(l2, prefetch, data, idx, want_shape, ety, attrs):
+def module(l1, prefetch, data, idx, want_shape, ety, attrs):
     dt, it = tensor_type(data.shape, ety), tensor_type(idx.shape, "i64")
     ot = tensor_type(want_shape, ety)
     body = gather_op_text("multiaxis", "%0", "%d", "%i", dt, it, ot, attrs=attrs)
     return ('module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = '
-            '#dlti.target_device_spec<"L1_cache_size_in_bytes" = 32768 : i64, '
-            f'"L2_cache_size_in_bytes" = {l2} : i64, '
+            f'#dlti.target_device_spec<"L1_cache_size_in_bytes" = {l1} : i64, '
+            f'"L2_cache_size_in_bytes" = {max(l1, 65536)} : i64, '
             f'"prefetch_offset_tables" = {prefetch} : i64>>}} {{\n'
             f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n{body}\n  return %0 : {ot}\n}}\n}}\n")
 
 
-def case(name, l2, tile, data, pairs, ety="f32", oob="error", negative="wrap"):
+def case(name, l1, tile, data, pairs, ety="f32", oob="error", negative="wrap"):
     for prefetch in (0, 1):
-        case_once(f"{name}_prefetch_{prefetch}", l2, prefetch, tile, data, pairs, ety, oob,
+        case_once(f"{name}_prefetch_{prefetch}", l1, prefetch, tile, data, pairs, ety, oob,
                   negative)
 
 
-def case_once(name, l2, prefetch, tile, data, pairs, ety, oob, negative):
+def case_once(name, l1, prefetch, tile, data, pairs, ety, oob, negative):
     global passed, failed
     rows = pairs.shape[0]
     out_shape = (rows, data.shape[1], data.shape[2], pairs.shape[-1] // 2)
     attrs = "axes = [0, 3]" + policy_text(oob, negative)
-    text = module(l2, prefetch, data, pairs, out_shape, ety, attrs)
+    text = module(l1, prefetch, data, pairs, out_shape, ety, attrs)
     lowered = subprocess.run([gather_opt, "--convert-gather-to-linalg", "-"], input=text,
                              capture_output=True, text=True, check=True).stdout
     got_tile = re.search(r"tensor\.extract_slice %arg\d+\[[^]]*\] \[1, 1, (\d+), \d+\]", lowered)
@@ -94,33 +94,33 @@ def pairs_for(rows, oob="error"):
 
 # 16 x 16 pixels of 16 images with 64 channels (1 MiB). The loops take the
 # pixels outermost (a pixel's slice, 16 x 64 channels, 64 lines, within half
-# of the L1); a tile holds up to L2 / 2 / (64 bytes times the reads a pixel
+# of the L1); a tile holds up to 2 x L1 / (64 bytes times the reads a pixel
 # or the slice's 64 lines, whichever is fewer) pixels, the largest count
 # that divides the columns.
 image = rng.standard_normal((16, 16, 16, 64)).astype(np.float32)
-for name, l2, rows, columns, tile in (("slice_lines", 32768, 16, 16, 4),
-                                      ("reads", 32768, 2, 16, 8),
-                                      ("budget_8", 65536, 4, 16, 8),
-                                      ("whole_row", 131072, 4, 16, 16),
-                                      ("divisor_6", 65536, 4, 12, 6),
-                                      ("divisor_2", 32768, 4, 14, 2),
-                                      ("prime_none", 32768, 4, 13, 0)):
+for name, l1, rows, columns, tile in (("slice_lines", 8192, 16, 16, 4),
+                                      ("reads", 8192, 2, 16, 8),
+                                      ("budget_8", 16384, 4, 16, 8),
+                                      ("whole_row", 32768, 4, 16, 16),
+                                      ("divisor_6", 16384, 4, 12, 6),
+                                      ("divisor_2", 8192, 4, 14, 2),
+                                      ("prime_none", 8192, 4, 13, 0)):
     data = image if columns == 16 else rng.standard_normal(
         (16, 16, columns, 64)).astype(np.float32)
-    case(f"tiles_of_{tile}_{name}", l2, tile, data, pairs_for(rows))
+    case(f"tiles_of_{tile}_{name}", l1, tile, data, pairs_for(rows))
 for oob, negative in POLICIES:
-    case(f"tiles_{oob}_{negative}", 32768, 4, image, pairs_for(4, oob), oob=oob, negative=negative)
+    case(f"tiles_{oob}_{negative}", 8192, 4, image, pairs_for(4, oob), oob=oob, negative=negative)
 bad = pairs_for(4)
 bad[3, 0, 0, 31] = 64
-case("tiles_error_invalid", 32768, 4, image, bad)
+case("tiles_error_invalid", 8192, 4, image, bad)
 # f16: the slice is 32 lines, fewer than the 64 reads.
-case("tiles_f16", 32768, 8, image.astype(np.float16), pairs_for(4), ety="f16")
-# A 1 TiB L2 would take all 8192 columns: tiles stop at 4096. (Such an L2
-# also takes no prefetch, which needs an input of the L2's size: one run.)
+case("tiles_f16", 8192, 8, image.astype(np.float16), pairs_for(4), ety="f16")
+# A 256 GiB L1 would take all 8192 columns: tiles stop at 4096 (one run,
+# without the prefetch).
 # 2 images of 2 x 8192 pixels, 16 channels.
 capped = np.stack([rng.integers(0, 2, (4, 16)), rng.integers(0, 16, (4, 16))],
                   axis=-1).reshape(4, 1, 1, 32)
-case_once("tiles_of_4096_capped", 1 << 40, 0, 4096,
+case_once("tiles_of_4096_capped", 1 << 38, 0, 4096,
           rng.standard_normal((2, 2, 8192, 16)).astype(np.float32), capped,
           "f32", "error", "wrap")
 print(f"offset-table-tiles: {passed} passed, {failed} failed")

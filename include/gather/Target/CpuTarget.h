@@ -88,8 +88,10 @@ struct CpuTarget {
   /// block takes half of the L1 data cache.
   int64_t reuseFootprintBytes() const;
   /// Offset-table rows run in tiles of pixels whose lines (each read
-  /// counted a line, at most the slice's lines) fill at most half the L2:
-  /// each index row walks the tile while its lines stay in the L2.
+  /// counted a line, at most the slice's lines) fill at most twice the L1
+  /// data cache: each index row walks the tile while most of its lines
+  /// are still in the L1 (tiles of 8 of W5's 8 KiB pixels with a 32 or 48
+  /// KiB L1; docs/Lowering.md gives the measurements).
   int64_t offsetTileFootprintBytes() const;
   /// A block row is copied in steps of this many bytes, all loads before
   /// all stores: eight vector registers.

@@ -193,11 +193,9 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
 /// 1024 reads a pixel fall in 128 lines). The tile is the largest divisor
 /// of the dimension (static sizes) within the budget
 /// (CpuTarget::offsetTileFootprintBytes), none below 2 and at most 4096;
-/// along a dynamic size, the budget's count with a partial last tile. W5 and
-/// W5x64 of bench/run.py compiled alternately with the tiles of 8 and others
-/// (Zen 1, 2 threads): 4 0.83-0.94x as fast, 14 1.02-1.07x, 28 1.05-1.10x, 56
-/// 1.08x; W5x64 with 8 1.18x as fast as one pixel at a time
-/// (docs/Lowering.md).
+/// along a dynamic size, the budget's count with a partial last tile. The
+/// best tile differs by CPU (docs/Lowering.md, loop order): 8 on a Zen 3
+/// and on an Intel AVX-512 server core, 28-56 on a Zen 1.
 static void planOffsetTableTile(const LoweringState &s,
                                 RankedTensorType outputType,
                                 VectorRowsPlan &plan) {

@@ -30,8 +30,8 @@
 // sizes are static.
 
 // An NHWC lookup whose index rows are dynamic (a batch): the offset table
-// has ? rows, the pixels go outermost, in tiles of 56 (the default 1 MiB
-// L2; a dynamic batch of reads a pixel is bounded by the 8 KiB slice of
+// has ? rows, the pixels go outermost, in tiles of 8 (twice the default 32
+// KiB L1; a dynamic batch of reads a pixel is bounded by the 8 KiB slice of
 // (n, c) it ranges over), and the index rows inside.
 // CHECK-LABEL: func.func @offset_table_dynamic_index_rows
 // CHECK-SAME:    %[[D:[^:]*]]: tensor<32x56x56x64xf32>, %[[I:[^:]*]]: tensor<?x1x1x32xi64>
@@ -39,8 +39,8 @@
 // CHECK:         %[[ROWS:.*]] = tensor.dim %[[I]], %[[C0]] : tensor<?x1x1x32xi64>
 // CHECK:         %[[EMPTY:.*]] = tensor.empty(%[[ROWS]]) : tensor<?x1x1x16xindex>
 // CHECK:         linalg.generic {{.*}} outs(%[[EMPTY]] : tensor<?x1x1x16xindex>)
-// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (56, %[[ROWS]])
-// CHECK:           tensor.extract_slice %{{.*}} [1, 1, 56, 16] [1, 1, 1, 1] : tensor<?x56x56x16xf32> to tensor<1x1x56x16xf32>
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, %[[ROWS]])
+// CHECK:           tensor.extract_slice %{{.*}} [1, 1, 8, 16] [1, 1, 1, 1] : tensor<?x56x56x16xf32> to tensor<1x1x8x16xf32>
 func.func @offset_table_dynamic_index_rows(%d: tensor<32x56x56x64xf32>, %i: tensor<?x1x1x32xi64>) -> tensor<?x56x56x16xf32> {
   %c0 = arith.constant 0 : index
   %n = tensor.dim %i, %c0 : tensor<?x1x1x32xi64>
@@ -127,7 +127,8 @@ func.func @no_table_dynamic_tuples_off_axes(%d: tensor<6x9x7x12xf32>, %i: tensor
 // A dynamic image count N: a pixel's reads range over N (n, c) rows of 64
 // channels (256 bytes each), unknown, and the order that keeps them in the
 // L1 needs that. Two versions of the loops, chosen at run time: the pixels
-// outermost, in tiles, where N x 256 bytes fit half the default 32 KiB L1d
+// outermost, in tiles (of 4: a pixel counted at most 64 x 256 bytes, twice
+// the L1 holding 4), where N x 256 bytes fit half the default 32 KiB L1d
 // (N <= 64; N clamped first, so that the product cannot overflow), else the
 // output's order (index rows outermost).
 // CHECK-LABEL: func.func @dynamic_images
@@ -140,7 +141,7 @@ func.func @no_table_dynamic_tuples_off_axes(%d: tensor<6x9x7x12xf32>, %i: tensor
 // CHECK:         %[[BYTES:.*]] = arith.muli %[[CLAMPED]], %[[ROW]] : index
 // CHECK:         %[[FITS:.*]] = arith.cmpi ule, %[[BYTES]], %[[BUDGET]] : index
 // CHECK:         scf.if %[[FITS]]
-// CHECK:           scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 2, 64)
+// CHECK:           scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 14, 64)
 // CHECK:         } else {
 // CHECK:           scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (64, 56, 56)
 func.func @dynamic_images(%d: tensor<?x56x56x64xf32>, %i: tensor<64x1x1x32xi64>) -> tensor<64x56x56x16xf32> {
@@ -180,7 +181,7 @@ func.func @dynamic_channels(%d: tensor<32x56x56x?xf32>, %i: tensor<64x1x1x32xi64
 // has no offset table. Two versions, chosen at run time: where the
 // indices' sizes off the axes (dimensions 1 and 2) are 1, the gather reads
 // them cast to a type that says so, with the table and the pixels
-// outermost (an image row of 56 a tile; the dynamic row of pairs counts as
+// outermost (tiles of 8 pixels; the dynamic row of pairs counts as
 // many reads, bounded by the 8 KiB slice); else the general plan (offset
 // chunks). Their error flags stay on the stack: a branch is no loop.
 // CHECK-LABEL: func.func @all_indices_dynamic
@@ -195,8 +196,8 @@ func.func @dynamic_channels(%d: tensor<32x56x56x?xf32>, %i: tensor<64x1x1x32xi64
 // CHECK:         scf.if %[[UNIT]]
 // CHECK:           memref.alloca() : memref<i8>
 // CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<?x1x1x?xindex>)
-// CHECK:           scf.forall (%{{.*}}, %{{.*}}) in (56, %{{.*}})
-// CHECK:             tensor.extract_slice %{{.*}} [1, 1, 56, %{{.*}}] [1, 1, 1, 1] : tensor<?x56x56x?xf32> to tensor<1x1x56x?xf32>
+// CHECK:           scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, %{{.*}})
+// CHECK:             tensor.extract_slice %{{.*}} [1, 1, 8, %{{.*}}] [1, 1, 1, 1] : tensor<?x56x56x?xf32> to tensor<1x1x8x?xf32>
 // CHECK-NOT:       outs(%{{.*}} : tensor<?x1x1x?xindex>)
 // CHECK:           memref.alloca() : memref<i8>
 // CHECK-NOT:       outs(%{{.*}} : tensor<?x1x1x?xindex>)
@@ -242,11 +243,11 @@ func.func @broadcast_versions_where_the_input_spans(%d: tensor<32x1x56x64xf32>, 
 // -----
 
 // The pixels dynamic (data H and W): the tiles along the image row take the
-// budget's count, 64 pixels of 8 KiB (half the default 1 MiB L2), with a
+// budget's count, 8 pixels of 8 KiB (twice the default 32 KiB L1), with a
 // partial last tile, since no divisor of a dynamic size is known.
 // CHECK-LABEL: func.func @pixels_dynamic_partial_tiles
 // CHECK-SAME:    %[[D:[^:]*]]: tensor<32x?x?x64xf32>
-// CHECK-DAG:     %[[T:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[T:.*]] = arith.constant 8 : index
 // CHECK-DAG:     %[[H:.*]] = tensor.dim %[[D]], %{{.*}} : tensor<32x?x?x64xf32>
 // CHECK-DAG:     %[[W:.*]] = tensor.dim %[[D]], %{{.*}} : tensor<32x?x?x64xf32>
 // CHECK:         %[[TILES:.*]] = arith.ceildivui %[[W]], %[[T]] : index

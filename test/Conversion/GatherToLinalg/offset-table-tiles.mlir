@@ -4,12 +4,12 @@
 // row walking the whole tile: it writes a run of the tile's output rows,
 // and the tile's pixels stay in cache for the next index row. A tile holds
 // as many pixels as keep their reads, counted a cache line each but at most
-// the lines of the image slice they range over, within half the L2 cache
-// (1 MiB by default): the largest such count that divides the dimension,
-// at least 2.
+// the lines of the image slice they range over, within twice the L1 data
+// cache (32 KiB by default): the largest such count that divides the
+// dimension, at least 2.
 // RUN: gather-opt %s --convert-gather-to-linalg --split-input-file | FileCheck %s
 
-// W5 of bench/run.py: 8 x 16 reads a pixel (8 KiB counted); a 128 KiB L2
+// W5 of bench/run.py: 8 x 16 reads a pixel (8 KiB counted); a 32 KiB L1
 // (DLTI) has room for 8 pixels: 7 tiles of the 56 columns.
 // CHECK-LABEL: func.func @pixels_in_tiles
 // CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
@@ -21,7 +21,7 @@
 // CHECK:             scf.for
 // CHECK:             tensor.insert_slice %{{.*}} into %[[ACC]][0, 0, %[[X]], 0] [1, 1, 1, 16]
 // CHECK:           tensor.parallel_insert_slice %[[ROWS]] into %[[SHARED]][%[[R]], %[[H]], %[[START]], 0] [1, 1, 8, 16]
-module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 131072 : i64>>} {
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 32768 : i64>>} {
 func.func @pixels_in_tiles(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
   %e = tensor.empty() : tensor<8x56x56x16xf32>
   %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x56x16xf32>
@@ -32,11 +32,11 @@ func.func @pixels_in_tiles(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi64>
 
 // -----
 
-// The default 1 MiB L2: room for 64 pixels, one tile spans the 56.
-// CHECK-LABEL: func.func @default_caches_tile_spans_row
-// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 1, 8)
-// CHECK:           tensor.extract_slice {{.*}} [1, 1, 56, 16]
-func.func @default_caches_tile_spans_row(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
+// The default 32 KiB L1: room for 8 pixels, as above.
+// CHECK-LABEL: func.func @default_caches_tiles_of_8
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 8)
+// CHECK:           tensor.extract_slice {{.*}} [1, 1, 8, 16]
+func.func @default_caches_tiles_of_8(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
   %e = tensor.empty() : tensor<8x56x56x16xf32>
   %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x56x16xf32>
   return %r : tensor<8x56x56x16xf32>
@@ -44,11 +44,25 @@ func.func @default_caches_tile_spans_row(%d: tensor<32x56x56x64xf32>, %i: tensor
 
 // -----
 
-// A 64 KiB L2 (DLTI): tiles of 4 pixels.
+// A 256 KiB L1 (DLTI): room for 64 pixels, one tile spans the 56.
+// CHECK-LABEL: func.func @larger_cache_tile_spans_row
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 1, 8)
+// CHECK:           tensor.extract_slice {{.*}} [1, 1, 56, 16]
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 262144 : i64>>} {
+func.func @larger_cache_tile_spans_row(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
+  %e = tensor.empty() : tensor<8x56x56x16xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x56x16xf32>
+  return %r : tensor<8x56x56x16xf32>
+}
+}
+
+// -----
+
+// A 16 KiB L1 (DLTI): tiles of 4 pixels.
 // CHECK-LABEL: func.func @smaller_cache_smaller_tiles
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 14, 8)
 // CHECK:           tensor.extract_slice {{.*}} [1, 1, 4, 16]
-module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 65536 : i64>>} {
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 16384 : i64>>} {
 func.func @smaller_cache_smaller_tiles(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
   %e = tensor.empty() : tensor<8x56x56x16xf32>
   %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x56x16xf32>
@@ -59,12 +73,12 @@ func.func @smaller_cache_smaller_tiles(%d: tensor<32x56x56x64xf32>, %i: tensor<8
 // -----
 
 // W5x64: 64 x 16 reads a pixel (64 KiB counted), but in the 128 lines
-// (8 KiB) of the pixel's 32 channel rows: with a 128 KiB L2, tiles of 8, as
+// (8 KiB) of the pixel's 32 channel rows: with a 32 KiB L1, tiles of 8, as
 // W5's.
 // CHECK-LABEL: func.func @reads_counted_at_most_the_slice_lines
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 64)
 // CHECK:           tensor.extract_slice {{.*}} [1, 1, 8, 16]
-module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 131072 : i64>>} {
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 32768 : i64>>} {
 func.func @reads_counted_at_most_the_slice_lines(%d: tensor<32x56x56x64xf32>, %i: tensor<64x1x1x32xi64>) -> tensor<64x56x56x16xf32> {
   %e = tensor.empty() : tensor<64x56x56x16xf32>
   %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<64x1x1x32xi64> into tensor<64x56x56x16xf32>
@@ -101,12 +115,12 @@ func.func @one_index_row_no_tiles(%d: tensor<32x56x56x64xf32>, %i: tensor<1x1x1x
 
 // -----
 
-// 12 columns and room for 8 pixels (128 KiB L2): tiles of 6, the largest
+// 12 columns and room for 8 pixels (32 KiB L1): tiles of 6, the largest
 // count within the budget that divides the columns.
 // CHECK-LABEL: func.func @tile_divides_columns
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 2, 8)
 // CHECK:           tensor.extract_slice {{.*}} [1, 1, 6, 16]
-module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 131072 : i64>>} {
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 32768 : i64>>} {
 func.func @tile_divides_columns(%d: tensor<32x56x12x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x12x16xf32> {
   %e = tensor.empty() : tensor<8x56x12x16xf32>
   %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x12x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x12x16xf32>
@@ -129,13 +143,13 @@ func.func @tile_spans_row(%d: tensor<32x56x7x64xf32>, %i: tensor<8x1x1x32xi64>) 
 
 // -----
 
-// 13 columns and room for 8 pixels (128 KiB L2): nothing from 2 to 8
+// 13 columns and room for 8 pixels (32 KiB L1): nothing from 2 to 8
 // divides them, no tiles.
 // CHECK-LABEL: func.func @prime_columns_no_tiles
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 13, 8)
 // CHECK-NOT:     tensor.insert_slice
 // CHECK:         return
-module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 131072 : i64>>} {
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 32768 : i64>>} {
 func.func @prime_columns_no_tiles(%d: tensor<32x56x13x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x13x16xf32> {
   %e = tensor.empty() : tensor<8x56x13x16xf32>
   %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x13x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x13x16xf32>
@@ -145,12 +159,12 @@ func.func @prime_columns_no_tiles(%d: tensor<32x56x13x64xf32>, %i: tensor<8x1x1x
 
 // -----
 
-// A 1 TiB L2 (DLTI) would leave room for 2^33 pixels: tiles stop at 4096,
+// A 256 GiB L1 (DLTI) would leave room for 2^26 pixels: tiles stop at 4096,
 // which bounds the search for a divisor.
 // CHECK-LABEL: func.func @tile_at_most_4096
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (2, 2, 8)
 // CHECK:           tensor.extract_slice {{.*}} [1, 1, 4096, 16]
-module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 1099511627776 : i64>>} {
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 274877906944 : i64>>} {
 func.func @tile_at_most_4096(%d: tensor<32x2x8192x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x2x8192x16xf32> {
   %e = tensor.empty() : tensor<8x2x8192x16xf32>
   %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x2x8192x64xf32>, tensor<8x1x1x32xi64> into tensor<8x2x8192x16xf32>
@@ -160,13 +174,13 @@ func.func @tile_at_most_4096(%d: tensor<32x2x8192x64xf32>, %i: tensor<8x1x1x32xi
 
 // -----
 
-// The same L2 and 2^31 - 1 columns (a prime): no divisor from 2 to 4096, no
+// The same L1 and 2^31 - 1 columns (a prime): no divisor from 2 to 4096, no
 // tiles, found in at most 4096 steps.
 // CHECK-LABEL: func.func @prime_beyond_4096_no_tiles
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (2, 2147483647, 8)
 // CHECK-NOT:     tensor.insert_slice
 // CHECK:         return
-module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 1099511627776 : i64>>} {
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 274877906944 : i64>>} {
 func.func @prime_beyond_4096_no_tiles(%d: tensor<32x2x2147483647x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x2x2147483647x16xf32> {
   %e = tensor.empty() : tensor<8x2x2147483647x16xf32>
   %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x2x2147483647x64xf32>, tensor<8x1x1x32xi64> into tensor<8x2x2147483647x16xf32>

@@ -2,15 +2,15 @@
 // prefetchOffsetTables): Zen 1 (znver1) does not, its hardware prefetchers
 // following those rows' images themselves; other CPUs do. A DLTI entry
 // "prefetch_offset_tables" overrides the CPU's choice either way. The rows
-// keep their tiles with or without the prefetch (one of all 56 pixels under
-// the default 1 MiB L2).
+// keep their tiles with or without the prefetch (of 8 pixels under the
+// default 32 KiB L1).
 // RUN: gather-opt %s --convert-gather-to-linalg --split-input-file | FileCheck %s --check-prefixes=CHECK,OTHER
 // RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=znver3 --split-input-file | FileCheck %s --check-prefixes=CHECK,OTHER
 // RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=znver1 --split-input-file | FileCheck %s --check-prefixes=CHECK,ZEN1
 
 // CHECK-LABEL:  func.func @offset_table_rows
 // CHECK:          %[[FLAT:.*]] = tensor.collapse_shape
-// CHECK:          scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 1, 8)
+// CHECK:          scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 8)
 // OTHER:            memref.prefetch
 // ZEN1-NOT:         memref.prefetch
 // CHECK:            tensor.extract %[[FLAT]]
@@ -24,7 +24,7 @@ func.func @offset_table_rows(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi6
 // -----
 
 // CHECK-LABEL:  func.func @described_with_prefetch
-// CHECK:          scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 1, 8)
+// CHECK:          scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 8)
 // CHECK:            memref.prefetch
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_offset_tables" = 1 : i64>>} {
   func.func @described_with_prefetch(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
@@ -38,7 +38,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 
 // CHECK-LABEL:  func.func @described_without_prefetch
 // CHECK:          %[[FLAT:.*]] = tensor.collapse_shape
-// CHECK:          scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 1, 8)
+// CHECK:          scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 8)
 // CHECK-NOT:        memref.prefetch
 // CHECK:            tensor.extract %[[FLAT]]
 // CHECK:          return
