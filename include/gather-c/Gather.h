@@ -123,8 +123,10 @@ int gatherHostVectorBits(void);
 /* The target description CPU programs for `targetCpu` (NULL or "native":
    the host) are planned with, as one line ("cpu=znver3 vector-bits=256
    mask-registers=0 cache-line-bytes=64 page-bytes=4096 l1d-bytes=32768
-   l2-bytes=524288 l3-bytes=33554432 cores=2"). Returns 0, or 1 with the
-   message in `description` (an unknown CPU). */
+   l2-bytes=524288 l3-bytes=33554432 cores=2 ..."): a named CPU gives the
+   instruction set, the host the caches, cores and tuning (programs run
+   here). Returns 0, or 1 with the message in `description` (an unknown
+   CPU). */
 int gatherTargetDescription(const char *targetCpu, char *description,
                             size_t size);
 

@@ -385,7 +385,7 @@ extern "C" int gatherTargetDescription(const char *targetCpu, char *description,
                                        size_t size) {
   std::string error;
   FailureOr<gather::CpuTarget> target = gather::cpuTargetForName(
-      targetCpu && *targetCpu ? targetCpu : "native", error);
+      targetCpu && *targetCpu ? targetCpu : "native", error, /*onHost=*/true);
   if (failed(target)) {
     setError(description, size, error);
     return 1;

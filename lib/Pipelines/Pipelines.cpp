@@ -227,6 +227,7 @@ void mlir::gather::buildGatherCpuPipeline(
     ConvertGatherToLinalgOptions lowering;
     lowering.targetCpu = options.targetCpu;
     lowering.vectorBits = options.vectorBits;
+    lowering.onHost = options.onHost;
     // After fusion: a gather fused into its consumer's tiles stays there.
     addGatherLowering(pm, createConvertGatherToLinalg(lowering),
                       options.outlineDuplicates);

@@ -295,7 +295,8 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
   } else if (options.device == "cpu") {
     // Code for a CPU with features the host lacks would stop at its first
     // such instruction.
-    FailureOr<CpuTarget> target = cpuTargetForName(options.targetCpu, error);
+    FailureOr<CpuTarget> target =
+        cpuTargetForName(options.targetCpu, error, options.onHost);
     if (failed(target))
       return nullptr;
     std::string missing = featuresMissingOnHost(*target);
@@ -313,6 +314,7 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     cpuOptions.raiseLinalg = options.raiseLinalg;
     cpuOptions.targetCpu = options.targetCpu;
     cpuOptions.vectorBits = options.vectorBits;
+    cpuOptions.onHost = options.onHost;
     buildGatherCpuPipeline(pm, cpuOptions);
   } else {
     error = "unknown device '" + options.device + "' (cpu or gpu)";

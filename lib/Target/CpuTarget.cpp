@@ -177,7 +177,8 @@ const CpuTarget &mlir::gather::hostCpuTarget() {
 }
 
 FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
-                                                    std::string &error) {
+                                                    std::string &error,
+                                                    bool onHost) {
   if (name == "native")
     return hostCpuTarget();
   if (llvm::X86::parseArchX86(name, /*Only64Bit=*/true) == llvm::X86::CK_None) {
@@ -197,6 +198,15 @@ FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
     llvm::X86::updateImpliedFeatures(feature, true, features);
   }
   CpuTarget target;
+  if (onHost) {
+    // The host's memory system and cores; the instruction set the name
+    // allows, which narrows what the host's vector units execute at most.
+    target = hostCpuTarget();
+    target.cpu = name.str();
+    setFeatures(target, features);
+    target.vectorUnitBits = std::min(target.vectorUnitBits, target.vectorBits);
+    return target;
+  }
   target.cpu = name.str();
   setFeatures(target, features);
   setTuning(target);
@@ -270,11 +280,12 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
 
 FailureOr<CpuTarget> mlir::gather::resolveCpuTarget(Operation *op,
                                                     StringRef cpu,
-                                                    int64_t vectorBits) {
+                                                    int64_t vectorBits,
+                                                    bool onHost) {
   CpuTarget target;
   if (!cpu.empty()) {
     std::string error;
-    FailureOr<CpuTarget> named = cpuTargetForName(cpu, error);
+    FailureOr<CpuTarget> named = cpuTargetForName(cpu, error, onHost);
     if (failed(named))
       return op->emitError(error);
     target = std::move(*named);

@@ -14,6 +14,7 @@
 # CHECK: onnx: test_gather_0 ok
 # CHECK: host vector bits: as the CPU's flags say
 # CHECK: host target: as the CPU's flags and the OS's caches say
+# CHECK: named target on the host: its instruction set, the host's caches
 # CHECK: x86-64-v3: vector-bits 256, result ok
 # CHECK: target error: unknown target CPU 'pentium9'
 # CHECK: missing features: ok
@@ -136,6 +137,13 @@ want["streaming-store-min-bytes"] = 4 * host["l2-bytes"] if host["mesh-l3"] else
 want["prefetch-lines-ahead"] = max(1, min(host["l1d-bytes"] // 4, 8192) // host["cache-line-bytes"])
 wrong = {k: (host[k], v) for k, v in want.items() if v is not None and host[k] != v}
 print("host target:", "as the CPU's flags and the OS's caches say" if not wrong else wrong)
+# A named CPU in the JIT: its instruction set, the host's caches, cores and
+# tuning (the vector units at most the named width).
+named = jit.target_description("x86-64-v3")
+want = dict(host, cpu="x86-64-v3", **{"vector-bits": 256, "mask-registers": 0,
+                                      "vector-unit-bits": min(host["vector-unit-bits"], 256)})
+wrong = {k: (named.get(k), v) for k, v in want.items() if named.get(k) != v}
+print("named target on the host:", "its instruction set, the host's caches" if not wrong else wrong)
 
 # A program for AVX2 where the host has it (every x86-64 machine CI runs on).
 gather_text = ("func.func @f(%d: tensor<5x3xf32>, %i: tensor<4xi64>) -> tensor<4x3xf32> {\n"

@@ -117,6 +117,14 @@ static llvm::cl::opt<std::string> targetCpu(
                    "(the host) or an x86-64 CPU name LLVM knows (x86-64-v3 "
                    "for AVX2, ...) whose features the host has"),
     llvm::cl::init("native"));
+static llvm::cl::opt<bool> onHost(
+    "on-host",
+    llvm::cl::desc("Plan for this machine: a named --target-cpu gives only "
+                   "the instruction set, the caches, cores and tuning being "
+                   "the host's (default); =false plans as ahead-of-time "
+                   "compilation does, with the name's default caches and "
+                   "tuning"),
+    llvm::cl::init(true));
 static llvm::cl::opt<bool> printTarget(
     "print-target",
     llvm::cl::desc("Print the target description the CPU lowering plans "
@@ -257,7 +265,7 @@ int main(int argc, char **argv) {
   if (printTarget) {
     std::string error;
     FailureOr<mlir::gather::CpuTarget> target =
-        mlir::gather::cpuTargetForName(targetCpu, error);
+        mlir::gather::cpuTargetForName(targetCpu, error, onHost);
     if (failed(target))
       fail(error);
     if (vectorBits != 0) {
@@ -366,6 +374,7 @@ int main(int argc, char **argv) {
          llvm::Twine(vectorBits));
   jitOptions.vectorBits = vectorBits;
   jitOptions.targetCpu = targetCpu;
+  jitOptions.onHost = onHost;
   jitOptions.destinationEntries = destinationEntries;
   jitOptions.compileThreads = compileThreads;
   jitOptions.verifyEach = verifyEach;

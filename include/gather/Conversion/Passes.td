@@ -59,6 +59,10 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
     Option<"vectorBits", "vector-bits", "int64_t", "0",
            "The vector register width in bits (512: AVX-512, 256: AVX2), "
            "over the target's; 0: the target's">,
+    Option<"onHost", "on-host", "bool", "false",
+           "The code runs on this machine (a JIT): a named target-cpu "
+           "gives only the instruction set, the caches, cores and tuning "
+           "being the host's">,
     Option<"reportForms", "report-forms", "bool", "false",
            "A remark on each gather naming the form it is lowered to "
            "(element-loops, vector-rows [offset-table], block-copy "

@@ -71,6 +71,13 @@ struct GatherCpuPipelineOptions
                      "with, over the target's (512: AVX-512, 256: AVX2); 0: "
                      "the target's"),
       llvm::cl::init(0)};
+  Option<bool> onHost{
+      *this, "on-host",
+      llvm::cl::desc("The code runs on this machine (gather-run and the C "
+                     "API set it): a named target-cpu gives only the "
+                     "instruction set, the caches, cores and tuning being "
+                     "the host's"),
+      llvm::cl::init(false)};
 };
 
 /// From gather ops on tensors (in func.func bodies of a module) to the LLVM

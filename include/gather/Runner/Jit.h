@@ -47,6 +47,11 @@ struct JitOptions {
   /// CPU only: the vector register width the lowering plans with; 0: the
   /// target's.
   int64_t vectorBits = 0;
+  /// CPU only: plan for this machine (the pipeline's on-host): a named
+  /// targetCpu gives only the instruction set, the caches, cores and tuning
+  /// being the host's. False plans as ahead of time (the name's default
+  /// caches and tuning).
+  bool onHost = true;
   /// CPU only: a textual pass pipeline (on builtin.module) run instead of
   /// --gather-cpu-pipeline, for comparisons with other lowerings (upstream
   /// MLIR's own, for one); it must lower the module to the LLVM dialect with

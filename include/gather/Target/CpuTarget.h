@@ -157,9 +157,14 @@ const CpuTarget &hostCpuTarget();
 
 /// The target of an LLVM CPU name: "native" is the host (hostCpuTarget);
 /// an x86 name (x86-64-v3, skylake-avx512, znver4, ...) gives the features
-/// and vector width, with the default caches. Fails with a message for an
-/// unknown name.
-FailureOr<CpuTarget> cpuTargetForName(StringRef name, std::string &error);
+/// and vector width, with the default caches and the name's tuning (ahead
+/// of time: the machine is not known). With `onHost` (a JIT, whose code
+/// runs here) the name gives only the instruction set: the features, the
+/// vector width (the vector units at most that wide) and the mask
+/// registers; the caches, cores and tuning are the host's. Fails with a
+/// message for an unknown name.
+FailureOr<CpuTarget> cpuTargetForName(StringRef name, std::string &error,
+                                      bool onHost = false);
 
 /// `target` with the entries of the #dlti.target_system_spec in scope at
 /// `op` for device "CPU" applied: "max_vector_op_width" (bits, upstream's
@@ -172,12 +177,12 @@ FailureOr<CpuTarget> cpuTargetForName(StringRef name, std::string &error);
 FailureOr<CpuTarget> applyDltiCpuSpec(Operation *op, CpuTarget target);
 
 /// The target a pass plans for at `op`: the CPU named by `cpu` (empty: the
-/// defaults), then the #dlti.target_system_spec in scope, then
-/// `vectorBits` where nonzero. Errors (an unknown CPU, a bad entry, a
-/// vector width that is not a positive multiple of 64) are emitted on
-/// `op`.
+/// defaults; with `onHost`, on the host as cpuTargetForName says), then the
+/// #dlti.target_system_spec in scope, then `vectorBits` where nonzero.
+/// Errors (an unknown CPU, a bad entry, a vector width that is not a
+/// positive multiple of 64) are emitted on `op`.
 FailureOr<CpuTarget> resolveCpuTarget(Operation *op, StringRef cpu,
-                                      int64_t vectorBits);
+                                      int64_t vectorBits, bool onHost = false);
 
 /// The features `target` enables that the host lacks, comma-separated
 /// (empty: the host runs its code).

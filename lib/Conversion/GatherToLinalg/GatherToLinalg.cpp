@@ -80,7 +80,7 @@ struct ConvertGatherToLinalgPass
     options.vectorize = vectorize;
     options.prefetch = prefetch;
     FailureOr<CpuTarget> target =
-        resolveCpuTarget(getOperation(), targetCpu, vectorBits);
+        resolveCpuTarget(getOperation(), targetCpu, vectorBits, onHost);
     if (failed(target))
       return signalPassFailure();
     options.target = std::move(*target);
