@@ -236,7 +236,13 @@ void mlir::gather::buildGatherCpuPipeline(
   addCpuLoops(pm, options.parallel);
   addCpuCodeGen(pm, options.parallel);
   addCpuToLLVM(pm);
-  pm.addPass(createGatherLLVMTarget({options.targetCpu}));
+  // Code that runs here is tuned for the host whatever instruction set it
+  // is restricted to (-march=x86-64-v3 -mtune=native).
+  std::string tuneCpu = options.onHost && !options.targetCpu.empty() &&
+                                options.targetCpu != "native"
+                            ? "native"
+                            : "";
+  pm.addPass(createGatherLLVMTarget({options.targetCpu, tuneCpu}));
 }
 
 //===----------------------------------------------------------------------===//

@@ -291,12 +291,18 @@ def GatherLLVMTarget : Pass<"gather-llvm-target", "ModuleOp"> {
     LLVM knows, such as `x86-64-v3`), so that LLVM's code generation, ahead
     of time or in the JIT, emits the instructions the lowering planned for
     (the same target description, `include/gather/Target/CpuTarget.h`).
-    Attributes a function already has are kept. An empty `cpu` leaves the
-    module as it is.
+    With `tune-cpu` it also sets `tune_cpu`: LLVM then picks among the
+    instructions `cpu` allows by that CPU's costs (whether a vector gather
+    beats scalar loads, for one), as clang's `-march=x86-64-v3
+    -mtune=native`. Attributes a function already has are kept. An empty
+    `cpu` leaves the module as it is.
   }];
   let options = [
     Option<"cpu", "cpu", "std::string", "\"\"",
-           "native, or an x86-64 CPU name LLVM knows">
+           "native, or an x86-64 CPU name LLVM knows">,
+    Option<"tuneCpu", "tune-cpu", "std::string", "\"\"",
+           "The CPU whose costs LLVM tunes for: native (the host) or an "
+           "x86-64 CPU name LLVM knows; empty: cpu's own">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -32,6 +32,16 @@ struct GatherLLVMTargetPass
       getOperation()->emitError(error);
       return signalPassFailure();
     }
+    StringAttr tuneName;
+    if (!tuneCpu.empty()) {
+      FailureOr<gather::CpuTarget> tune =
+          gather::cpuTargetForName(tuneCpu, error);
+      if (failed(tune)) {
+        getOperation()->emitError(error);
+        return signalPassFailure();
+      }
+      tuneName = StringAttr::get(&getContext(), tune->cpu);
+    }
     MLIRContext *context = &getContext();
     auto cpuName = StringAttr::get(context, target->cpu);
     auto features = LLVM::TargetFeaturesAttr::get(context, target->features);
@@ -42,6 +52,8 @@ struct GatherLLVMTargetPass
           function.setTargetCpuAttr(cpuName);
         if (!function.getTargetFeaturesAttr())
           function.setTargetFeaturesAttr(features);
+        if (tuneName && !function.getTuneCpuAttr())
+          function.setTuneCpuAttr(tuneName);
       }
       return WalkResult::skip();
     });
