@@ -460,18 +460,15 @@ struct Workloads {
       }
     // The prefetch variants do what the compiled code does: each read also
     // prefetches its offset in the next pixel (the last pixel's at the
-    // end; not for Zen 1, as the compiled code plans for it: CpuTarget's
-    // prefetchOffsetTables), and the pixels go in tiles, each index row
+    // end; only where the compiled code does, CpuTarget's
+    // prefetchOffsetTables: not on Zen 1 nor on Intel's cores with AMX),
+    // and the pixels go in tiles, each index row
     // walking the tile, of as many pixels as the compiled code takes
     // (CpuTarget's offsetTileFootprintBytes: the pixels' reads, a line each
     // but at most the 128 lines of a pixel's channel rows, within twice the
     // L1d; the largest such count that divides the columns); the other
     // variants one pixel at a time.
-#ifdef __znver1__
-    constexpr bool Prefetch = false;
-#else
-    constexpr bool Prefetch = prefetches(M);
-#endif
+    const bool Prefetch = prefetches(M) && prefetchOffsetTables();
     int64_t T = 1;
     if (prefetches(M)) {
       int64_t pixelBytes = std::min<int64_t>(R * P * 64, N * C * 4);

@@ -84,6 +84,25 @@ static inline int64_t prefetchLinesAhead() {
   return lines;
 }
 
+/// Whether rows read at offsets from a table (W5) prefetch each read's
+/// offset in the next pixel: the compiled code's choice
+/// (CpuTarget::prefetchOffsetTables) for the target the benchmark compiles
+/// for, which bench/run.py and bench/paired.py pass in
+/// GATHER_PREFETCH_OFFSET_TABLES (0 or 1) from the target description;
+/// else all but Zen 1 do.
+static inline bool prefetchOffsetTables() {
+  static const bool on = [] {
+    if (const char *text = std::getenv("GATHER_PREFETCH_OFFSET_TABLES"))
+      return std::atoi(text) != 0;
+#ifdef __znver1__
+    return false;
+#else
+    return true;
+#endif
+  }();
+  return on;
+}
+
 /// The median time in ms of `runs` calls of `f`, after one untimed call
 /// (which touches every page outside the timed runs).
 static inline double medianMs(const std::function<void()> &f, int runs) {

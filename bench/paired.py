@@ -196,6 +196,7 @@ def main():
     # this target.
     os.environ["GATHER_STREAMING_STORE_MIN_BYTES"] = str(described["streaming-store-min-bytes"])
     os.environ["GATHER_PREFETCH_LINES_AHEAD"] = str(described["prefetch-lines-ahead"])
+    os.environ["GATHER_PREFETCH_OFFSET_TABLES"] = str(described["prefetch-offset-tables"])
     print(f"threads={args.threads}, {args.calls} turns, policy=error; "
           "peer time / gather time, median over the turns [quartiles]"
           + ("; torch on libomp (preloaded)" if torch else ""))

@@ -296,6 +296,7 @@ def main():
     fields = dict(item.split("=", 1) for item in described.split())
     os.environ["GATHER_STREAMING_STORE_MIN_BYTES"] = fields["streaming-store-min-bytes"]
     os.environ["GATHER_PREFETCH_LINES_AHEAD"] = fields["prefetch-lines-ahead"]
+    os.environ["GATHER_PREFETCH_OFFSET_TABLES"] = fields["prefetch-offset-tables"]
     policy = "" if args.policy == "error" else f" out_of_bounds = {args.policy}"
     work = tempfile.mkdtemp(prefix="gather-bench-")
     atexit.register(shutil.rmtree, work, True)  # the inputs take gigabytes

@@ -124,10 +124,12 @@ static std::string readSysfs(const std::string &path) {
   return buffer ? (*buffer)->getBuffer().trim().str() : std::string();
 }
 
-/// What the CPU's name decides beyond its features: measured tuning.
-static void setTuning(CpuTarget &target) {
+/// Measured tuning, from the CPU's name and, where a VM masks the model,
+/// its features: AMX marks Intel's server cores since Sapphire Rapids.
+static void setTuning(CpuTarget &target,
+                      const llvm::StringMap<bool> &features) {
   StringRef cpu = target.cpu;
-  target.prefetchOffsetTables = cpu != "znver1" && cpu != "emeraldrapids";
+  target.prefetchOffsetTables = cpu != "znver1" && !features.lookup("amx-tile");
   target.vectorUnitBits = cpu == "znver1" ? 128 : target.vectorBits;
   target.meshL3 = cpu == "sapphirerapids" || cpu == "emeraldrapids";
 }
@@ -166,7 +168,7 @@ const CpuTarget &mlir::gather::hostCpuTarget() {
     target.cpu = llvm::sys::getHostCPUName().str();
     llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
     setFeatures(target, features);
-    setTuning(target);
+    setTuning(target, features);
     readHostCaches(target);
     if (unsigned page = llvm::sys::Process::getPageSizeEstimate())
       target.pageBytes = page;
@@ -209,7 +211,7 @@ FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
   }
   target.cpu = name.str();
   setFeatures(target, features);
-  setTuning(target);
+  setTuning(target, features);
   return target;
 }
 

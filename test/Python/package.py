@@ -133,6 +133,8 @@ want = {"vector-bits": want_bits, "mask-registers": int("avx512f" in flags), "l1
 # Zen 1 runs a 256-bit vector operation as two 128-bit halves.
 want["vector-unit-bits"] = 128 if host["cpu"] == "znver1" else want_bits
 want["streaming-store-min-bytes"] = 4 * host["l2-bytes"] if host["mesh-l3"] else host["l3-bytes"] // 2
+# Offset-table rows prefetch except on Zen 1 and on Intel's cores with AMX.
+want["prefetch-offset-tables"] = int(host["cpu"] != "znver1" and "amx_tile" not in flags)
 # The prefetch distance: a quarter of the L1d in flight, at most 8 KiB.
 want["prefetch-lines-ahead"] = max(1, min(host["l1d-bytes"] // 4, 8192) // host["cache-line-bytes"])
 wrong = {k: (host[k], v) for k, v in want.items() if v is not None and host[k] != v}

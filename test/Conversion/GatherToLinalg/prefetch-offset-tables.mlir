@@ -1,18 +1,21 @@
 // Whether offset-table rows prefetch is the target's (CpuTarget's
 // prefetchOffsetTables): Zen 1 (znver1) does not, its hardware prefetchers
-// following those rows' images themselves; other CPUs do. A DLTI entry
+// following those rows' images themselves, nor do Intel's server cores
+// with AMX (sapphirerapids, emeraldrapids); other CPUs do. A DLTI entry
 // "prefetch_offset_tables" overrides the CPU's choice either way. The rows
 // keep their tiles with or without the prefetch (of 8 pixels under the
 // default 32 KiB L1).
-// RUN: gather-opt %s --convert-gather-to-linalg --split-input-file | FileCheck %s --check-prefixes=CHECK,OTHER
-// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=znver3 --split-input-file | FileCheck %s --check-prefixes=CHECK,OTHER
-// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=znver1 --split-input-file | FileCheck %s --check-prefixes=CHECK,ZEN1
+// RUN: gather-opt %s --convert-gather-to-linalg --split-input-file | FileCheck %s --check-prefixes=CHECK,WITH
+// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=znver3 --split-input-file | FileCheck %s --check-prefixes=CHECK,WITH
+// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=skylake-avx512 --split-input-file | FileCheck %s --check-prefixes=CHECK,WITH
+// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=znver1 --split-input-file | FileCheck %s --check-prefixes=CHECK,WITHOUT
+// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=sapphirerapids --split-input-file | FileCheck %s --check-prefixes=CHECK,WITHOUT
 
 // CHECK-LABEL:  func.func @offset_table_rows
 // CHECK:          %[[FLAT:.*]] = tensor.collapse_shape
 // CHECK:          scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 8)
-// OTHER:            memref.prefetch
-// ZEN1-NOT:         memref.prefetch
+// WITH:             memref.prefetch
+// WITHOUT-NOT:      memref.prefetch
 // CHECK:            tensor.extract %[[FLAT]]
 // CHECK:          return
 func.func @offset_table_rows(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
