@@ -47,15 +47,15 @@ struct CpuTarget {
   int64_t vectorUnitBits = 512;
   /// Rows of reads at offsets from a table (the NHWC lookup W5 of
   /// bench/run.py) prefetch each read's offset some pixels ahead. Set from
-  /// the CPU name: not on Zen 1 (znver1), whose hardware prefetchers follow
-  /// those rows' images themselves; there the prefetches only took issue
-  /// slots (W5 1.04-1.07x faster without, docs/Lowering.md). On a Zen 3 they
-  /// made W5 1.1-1.2x faster. Nor on Intel's server cores with AMX
-  /// (sapphirerapids, emeraldrapids, graniterapids, and a VM that masks
-  /// the model but not the features): W5 1.04x, W5x64 1.05x faster without
-  /// on an Emerald Rapids, W5 1.02x, W5x64 1.06-1.08x on a VM reporting
-  /// family 6 model 167. The DLTI entry "prefetch_offset_tables" (0 or 1)
-  /// overrides it.
+  /// the CPU's name and features: not on Zen 1 (znver1), whose hardware
+  /// prefetchers follow those rows' images themselves; there the prefetches
+  /// only took issue slots (W5 1.04-1.07x faster without,
+  /// docs/Lowering.md). On a Zen 3 they made W5 1.1-1.2x faster. Nor on Intel's
+  /// server cores with AMX (sapphirerapids, emeraldrapids, graniterapids, and a
+  /// VM that masks the model but not the features): W5 1.04x, W5x64 1.05x
+  /// faster without on an Emerald Rapids, W5 1.02x, W5x64 1.06-1.08x on a VM
+  /// reporting family 6 model 167. The DLTI entry "prefetch_offset_tables" (0
+  /// or 1) overrides it.
   bool prefetchOffsetTables = true;
   /// The L3 is a mesh of slices shared by every core of the package (and,
   /// in a VM, by other guests), outside the cores' own L2s: Intel's server
