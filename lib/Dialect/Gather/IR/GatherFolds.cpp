@@ -527,14 +527,21 @@ template <typename OpTy> struct DropNegativeWrap : OpRewritePattern<OpTy> {
 // gather.multiaxis simplifications
 //===----------------------------------------------------------------------===//
 
-/// `op` on operands with unit dimensions collapsed by `groups`: the new op
-/// writes into the destination collapsed the same way, and its result is
-/// expanded back to the destination's type.
-static Value rebuildWithFewerDims(PatternRewriter &rewriter, MultiaxisOp op,
-                                  Value input, Value indices,
-                                  ArrayRef<int64_t> axes,
-                                  ArrayRef<ReassociationIndices> groups) {
+/// `op` with dimension `dropped` folded into a neighbour by `groups` (a
+/// unit dimension of the input, the indices and the destination): the new
+/// op reads and writes the collapsed tensors, its axes renumbered, and its
+/// result is expanded back to the destination's type.
+static Value rebuildWithoutDim(PatternRewriter &rewriter, MultiaxisOp op,
+                               int64_t dropped,
+                               ArrayRef<ReassociationIndices> groups) {
   Location loc = op.getLoc();
+  Value input =
+      tensor::CollapseShapeOp::create(rewriter, loc, op.getInput(), groups);
+  Value indices =
+      tensor::CollapseShapeOp::create(rewriter, loc, op.getIndices(), groups);
+  SmallVector<int64_t> axes;
+  for (int64_t a : op.getAxes())
+    axes.push_back(a > dropped ? a - 1 : a);
   Value init = op.getInit();
   Value collapsedInit =
       tensor::CollapseShapeOp::create(rewriter, loc, init, groups);
@@ -623,16 +630,7 @@ struct MergeUnitAxisWithIndexDim : OpRewritePattern<MultiaxisOp> {
         else
           merge.push_back({d});
       }
-      Location loc = op.getLoc();
-      Value input =
-          tensor::CollapseShapeOp::create(rewriter, loc, op.getInput(), merge);
-      Value indices = tensor::CollapseShapeOp::create(rewriter, loc,
-                                                      op.getIndices(), merge);
-      SmallVector<int64_t> newAxes;
-      for (int64_t a : axes)
-        newAxes.push_back(a > next ? a - 1 : a);
-      rewriter.replaceOp(op, rebuildWithFewerDims(rewriter, op, input, indices,
-                                                  newAxes, merge));
+      rewriter.replaceOp(op, rebuildWithoutDim(rewriter, op, next, merge));
       return success();
     }
     return failure();
@@ -669,16 +667,7 @@ struct DropInertUnitDim : OpRewritePattern<MultiaxisOp> {
       // On the last dimension the k index values of a coordinate move into
       // the new last dimension with the group: [.., n, k] -> [.., n*k].
       SmallVector<ReassociationIndices> groups = unitDimGroups(kept, rank);
-      Location loc = op.getLoc();
-      Value input =
-          tensor::CollapseShapeOp::create(rewriter, loc, op.getInput(), groups);
-      Value indices = tensor::CollapseShapeOp::create(rewriter, loc,
-                                                      op.getIndices(), groups);
-      SmallVector<int64_t> newAxes;
-      for (int64_t a : axes)
-        newAxes.push_back(a > d ? a - 1 : a);
-      rewriter.replaceOp(op, rebuildWithFewerDims(rewriter, op, input, indices,
-                                                  newAxes, groups));
+      rewriter.replaceOp(op, rebuildWithoutDim(rewriter, op, d, groups));
       return success();
     }
     return failure();
