@@ -3,8 +3,8 @@
 """What dynamic sizes cost the compiled code: workloads of bench/run.py
 compiled with some of their sizes dynamic ("?" in the types; the program
 takes the same arrays) against the static program, called in turn in one
-process (each timed call after an untimed one of the same program, the
-order rotating), the results compared with numpy, written into one
+process (each timed call after an untimed one of the same program, in
+an order drawn afresh each turn), the results compared with numpy, written into one
 64-byte aligned array. Prints the median time
 of each variant and its ratio to the static one's (median over the turns
 of variant / static). A/B of two builds: run once per build with
