@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""Gather benchmark: compiled kernels (gather-run --bench) against
+"""Gather benchmark: compiled kernels (gather-run --bench
+--destination-entries: each timed call writes into buffers allocated once,
+as the C++ loops' do) against
 hand-written C++ loops (g++ -O3 -march=TARGET -fopenmp; unchecked, and
 checked in the same pass as the default policy, and unchecked with the
 software prefetch the compiled CPU code does), numpy and torch (where
@@ -340,7 +342,10 @@ def main():
                                 "--input", os.path.join(work, f"{name}_d.npy"),
                                 "--input", os.path.join(work, f"{name}_i.npy"),
                                 "--output", out, "--bench", str(args.runs),
-                                "--threads", str(args.threads)]
+                                "--threads", str(args.threads),
+                                # Timed writing into buffers it owns, as the
+                                # C++ loops do (gather-run since 2026-11-28).
+                                "--destination-entries"]
                                + (target_flags if bin_dir == args.bin else []),
                                capture_output=True, text=True, check=True)
             if not np.array_equal(np.load(out), want):

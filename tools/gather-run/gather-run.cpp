@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Npy.h"
+#include "gather/ABI/DestinationEntries.h"
 #include "gather/Compat/Passes.h"
 #include "gather/Target/CpuTarget.h"
 
@@ -419,9 +420,48 @@ int main(int argc, char **argv) {
   int runs = std::max(1, static_cast<int>(bench));
   std::vector<double> times, kernelTimes;
   char errorText[1024];
+  // With --destination-entries a CPU benchmark times <name>__into writing
+  // into the first call's result buffers, as a caller that owns its outputs
+  // (and bench/run.py's C++ loops) does: the allocating call also frees and
+  // allocates its results in the timed region.
+  std::unique_ptr<mlir::gather::JitCall> intoCall;
+  mlir::gather::PackedEntry intoFunction = nullptr;
+  if (bench > 0 && !onGpu && destinationEntries && !resultTypes.empty()) {
+    call.invoke(*function);
+    if (gather_runtime_take_error(errorText, sizeof(errorText)))
+      fail(errorText);
+    bool ownBuffers = true;
+    for (size_t r = 0; r < resultTypes.size(); ++r)
+      ownBuffers &= call.isOwnContiguousHostResult(r);
+    llvm::Expected<mlir::gather::PackedEntry> into = mlir::gather::lookupEntry(
+        *program, (name + mlir::gather::kIntoEntrySuffix).str());
+    if (!into)
+      llvm::consumeError(into.takeError());
+    else if (ownBuffers) {
+      intoFunction = *into;
+      std::vector<void *> data(argData);
+      std::vector<SmallVector<int64_t>> shapes(argShapes);
+      std::vector<int64_t> sizes(argElementSizes);
+      for (size_t r = 0; r < resultTypes.size(); ++r) {
+        const int64_t *desc = call.result(r);
+        int64_t rank = resultTypes[r].getRank();
+        int64_t elementSize =
+            npy::byteSize(*outputDType(resultTypes[r].getElementType()));
+        data.push_back(reinterpret_cast<char *>(desc[1]) +
+                       desc[2] * elementSize);
+        shapes.emplace_back(desc + 3, desc + 3 + rank);
+        sizes.push_back(elementSize);
+      }
+      intoCall = std::make_unique<mlir::gather::JitCall>(
+          data, shapes, sizes, ArrayRef<int64_t>(), /*onDevice=*/false);
+    }
+  }
   for (int run = 0; run < runs; ++run) {
     auto start = std::chrono::steady_clock::now();
-    call.invoke(*function);
+    if (intoCall)
+      intoCall->invoke(intoFunction);
+    else
+      call.invoke(*function);
     auto stop = std::chrono::steady_clock::now();
     times.push_back(
         std::chrono::duration<double, std::milli>(stop - start).count());
@@ -443,7 +483,11 @@ int main(int argc, char **argv) {
   if (bench > 0 && !onGpu) {
     std::sort(times.begin(), times.end());
     llvm::outs() << "median " << llvm::format("%.4f", times[times.size() / 2])
-                 << " ms over " << runs << " runs (@" << name << ")\n";
+                 << " ms over " << runs << " runs (@" << name
+                 << (intoCall ? mlir::gather::kIntoEntrySuffix.str() +
+                                    ", into the first call's buffers"
+                              : std::string())
+                 << ")\n";
   }
   if (bench > 0 && onGpu) {
     // Kernel time only (events around each launch), against a
