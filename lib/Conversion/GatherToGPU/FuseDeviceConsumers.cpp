@@ -16,6 +16,7 @@
 
 #include "gather/Conversion/GatherToGPU.h"
 #include "gather/Utils/Elementwise.h"
+#include "gather/Utils/UsedValues.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -23,7 +24,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERFUSEDEVICECONSUMERS
@@ -52,13 +52,7 @@ bool isEffectFreeThroughout(Operation *op) {
 /// the ops that move could be ordered against it.
 LogicalResult splitOpsBetween(Operation *producer, Operation *consumer,
                               SmallVectorImpl<Operation *> &movable) {
-  llvm::SetVector<Value> needed;
-  auto need = [&](Operation *op) {
-    needed.insert(op->operand_begin(), op->operand_end());
-    for (Region &region : op->getRegions())
-      getUsedValuesDefinedAbove(region, needed);
-  };
-  need(consumer);
+  llvm::SetVector<Value> needed = usedValues(consumer);
   SmallVector<Operation *> between;
   for (Operation *op = consumer->getPrevNode(); op != producer;
        op = op->getPrevNode()) {
@@ -71,7 +65,7 @@ LogicalResult splitOpsBetween(Operation *producer, Operation *consumer,
     }
     if (!isEffectFreeThroughout(op))
       return failure();
-    need(op);
+    addUsedValues(op, needed);
   }
   movable.assign(between.rbegin(), between.rend());
   return success();

@@ -15,6 +15,7 @@
 
 #include "gather/Conversion/GatherToGPU.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/Utils/UsedValues.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -58,15 +59,6 @@ bool isGpuOp(Operation *op) {
 bool isCopyToHost(Operation *op) {
   auto copy = dyn_cast<gpu::MemcpyOp>(op);
   return copy && isHostBuffer(copy.getDst());
-}
-
-/// Every value `op` and the ops nested in it use.
-SmallVector<Value> usedValues(Operation *op) {
-  SmallVector<Value> values;
-  op->walk([&](Operation *nested) {
-    values.append(nested->operand_begin(), nested->operand_end());
-  });
-  return values;
 }
 
 /// Replaces `op` by its async form, after `dependency`; returns it.
@@ -124,12 +116,12 @@ void deferFlagChecks(Block &block) {
     DenseSet<Value> produced = {host};
     for (Operation *op = copies[i]->getNextNode(); op != tail;
          op = op->getNextNode()) {
-      SmallVector<Value> used = usedValues(op);
+      llvm::SetVector<Value> used = usedValues(op);
       if (llvm::any_of(used, [&](Value v) { return produced.contains(v); })) {
         checks[i].insert(op);
         checkOf[op] = i;
         produced.insert(op->result_begin(), op->result_end());
-      } else if (llvm::is_contained(used, flag)) {
+      } else if (used.contains(flag)) {
         safe[i] = false;
       }
     }
