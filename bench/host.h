@@ -53,6 +53,14 @@ static inline int64_t hostL2Bytes() {
   return bytes;
 }
 
+/// An entry of the target description the benchmark compiles for, which
+/// bench/run.py and bench/paired.py pass in GATHER_<ENTRY> (peerEnvironment
+/// in run.py), or -1 where it is not set.
+static inline int64_t describedEntry(const char *variable) {
+  const char *text = std::getenv(variable);
+  return text ? static_cast<int64_t>(std::atoll(text)) : -1;
+}
+
 /// Outputs from this size on get non-temporal row stores: the compiled
 /// code's rule (CpuTarget::streamingStoreMinBytes) for the target the
 /// benchmark compiles for, which bench/run.py and bench/paired.py pass in
@@ -60,9 +68,8 @@ static inline int64_t hostL2Bytes() {
 /// the host's L3 (the rule without a mesh L3).
 static inline int64_t streamingStoreMinBytes() {
   static const int64_t bytes = [] {
-    const char *text = std::getenv("GATHER_STREAMING_STORE_MIN_BYTES");
-    long long value = text ? std::atoll(text) : 0;
-    return value > 0 ? static_cast<int64_t>(value) : hostL3Bytes() / 2;
+    int64_t value = describedEntry("GATHER_STREAMING_STORE_MIN_BYTES");
+    return value > 0 ? value : hostL3Bytes() / 2;
   }();
   return bytes;
 }
@@ -74,10 +81,9 @@ static inline int64_t streamingStoreMinBytes() {
 /// on the host's L1d (a quarter of it, at most 8 KiB, in 64-byte lines).
 static inline int64_t prefetchLinesAhead() {
   static const int64_t lines = [] {
-    const char *text = std::getenv("GATHER_PREFETCH_LINES_AHEAD");
-    long long value = text ? std::atoll(text) : 0;
+    int64_t value = describedEntry("GATHER_PREFETCH_LINES_AHEAD");
     if (value > 0)
-      return static_cast<int64_t>(value);
+      return value;
     return std::max<int64_t>(1,
                              std::min<int64_t>(hostL1dBytes() / 4, 8192) / 64);
   }();
@@ -92,8 +98,9 @@ static inline int64_t prefetchLinesAhead() {
 /// else all but Zen 1 do.
 static inline bool prefetchOffsetTables() {
   static const bool on = [] {
-    if (const char *text = std::getenv("GATHER_PREFETCH_OFFSET_TABLES"))
-      return std::atoi(text) != 0;
+    int64_t value = describedEntry("GATHER_PREFETCH_OFFSET_TABLES");
+    if (value >= 0)
+      return value != 0;
 #ifdef __znver1__
     return false;
 #else

@@ -192,11 +192,7 @@ def main():
         torch.set_num_threads(args.threads)
     described = jit.target_description(args.target)
     print(f"target: {' '.join(f'{k}={v}' for k, v in described.items())}")
-    # The C++ peers stream rows and prefetch by the compiled code's rules for
-    # this target.
-    os.environ["GATHER_STREAMING_STORE_MIN_BYTES"] = str(described["streaming-store-min-bytes"])
-    os.environ["GATHER_PREFETCH_LINES_AHEAD"] = str(described["prefetch-lines-ahead"])
-    os.environ["GATHER_PREFETCH_OFFSET_TABLES"] = str(described["prefetch-offset-tables"])
+    run.peer_environment(described)
     print(f"threads={args.threads}, {args.calls} turns, policy=error; "
           "peer time / gather time, median over the turns [quartiles]"
           + ("; torch on libomp (preloaded)" if torch else ""))

@@ -162,6 +162,19 @@ def torch_result(fn):
     return getattr(fn, "as_ours", lambda t: t)(r).cpu().numpy()
 
 
+# The target description's entries that baseline.cpp's C++ loops follow
+# (bench/host.h), so that they stream rows and prefetch by the compiled
+# code's rules for the same target.
+PEER_ENTRIES = ("streaming-store-min-bytes", "prefetch-lines-ahead", "prefetch-offset-tables")
+
+
+def peer_environment(description):
+    """Passes the PEER_ENTRIES of `description` (a dict of the target
+    description) to the C++ loops, as GATHER_<ENTRY> variables."""
+    for entry in PEER_ENTRIES:
+        os.environ["GATHER_" + entry.upper().replace("-", "_")] = str(description[entry])
+
+
 def workload_text(w, want, policy=""):
     """The workload's gather as a one-op function @main(data, indices);
     `policy` is attribute text such as " out_of_bounds = unchecked"."""
@@ -293,12 +306,7 @@ def main():
     described = subprocess.run([os.path.join(args.bin, "gather-run"), "--print-target"] + target_flags,
                                capture_output=True, text=True, check=True).stdout.strip()
     print(f"target: {described}")
-    # The C++ peers stream rows and prefetch by the compiled code's rules for
-    # this target.
-    fields = dict(item.split("=", 1) for item in described.split())
-    os.environ["GATHER_STREAMING_STORE_MIN_BYTES"] = fields["streaming-store-min-bytes"]
-    os.environ["GATHER_PREFETCH_LINES_AHEAD"] = fields["prefetch-lines-ahead"]
-    os.environ["GATHER_PREFETCH_OFFSET_TABLES"] = fields["prefetch-offset-tables"]
+    peer_environment(dict(item.split("=", 1) for item in described.split()))
     policy = "" if args.policy == "error" else f" out_of_bounds = {args.policy}"
     work = tempfile.mkdtemp(prefix="gather-bench-")
     atexit.register(shutil.rmtree, work, True)  # the inputs take gigabytes
