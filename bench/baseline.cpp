@@ -157,9 +157,9 @@ static inline void prefetchLines(const void *p, int64_t bytes) {
   const char *c = static_cast<const char *>(p);
   int64_t lines = std::min<int64_t>(64, (bytes + 63) / 64);
   for (int64_t l = 0; l < lines; ++l)
-    __builtin_prefetch(c + l * 64);
+    prefetchLine(c + l * 64);
   if (lines > 1 && lines < 64)
-    __builtin_prefetch(c + bytes - 1);
+    prefetchLine(c + bytes - 1);
 }
 
 // The index for a read: wrapped; under Checked, 0 for a bad one, and `bad`
@@ -377,7 +377,7 @@ struct Workloads {
           const float *next = &data[std::min(r + 1, R - 1) * C];
           for (int64_t k = 0; k < K; k += 16) {
             for (int64_t l = 0; l < 4; ++l)
-              __builtin_prefetch(next + k * (C / K) + l * 16);
+              prefetchLine(next + k * (C / K) + l * 16);
             alignas(64) float line[16];
             float *to = streaming ? line : &out[r * K + k];
             for (int64_t j = 0; j < 16; ++j)
@@ -415,7 +415,7 @@ struct Workloads {
       for (int64_t k = 0; k < K; ++k) {
         if (prefetches(M)) {
           const int64_t *q = &idx[(b * K + std::min(k + ahead, K - 1)) * 2];
-          __builtin_prefetch(
+          prefetchLine(
               &data[((b * H + wrap(q[0], H)) * W + wrap(q[1], W)) * C]);
         }
         const int64_t *p = &idx[(b * K + k) * 2];
@@ -499,7 +499,7 @@ struct Workloads {
                 for (int64_t p = 0; p < P; p += 8) {
                   if (Prefetch)
                     for (int64_t q = p; q < p + 8; ++q)
-                      __builtin_prefetch(ahead + o[q]);
+                      prefetchLine(ahead + o[q]);
                   _mm256_stream_ps(
                       row + p,
                       _mm256_setr_ps(pixel[o[p]], pixel[o[p + 1]],
@@ -512,7 +512,7 @@ struct Workloads {
 #endif
               for (int64_t p = 0; p < P; ++p) {
                 if (Prefetch)
-                  __builtin_prefetch(ahead + o[p]);
+                  prefetchLine(ahead + o[p]);
                 row[p] = pixel[o[p]];
               }
             }
@@ -559,7 +559,7 @@ struct Workloads {
           uint32_t sum[T] = {};
           for (int64_t l = 0; l < L; ++l) {
             if (Prefetch)
-              __builtin_prefetch(ahead + line[l]);
+              prefetchLine(ahead + line[l]);
             for (int64_t x = 0; x < t; ++x)
               sum[x] += pixel[x * C + line[l]];
           }
