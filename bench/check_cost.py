@@ -43,13 +43,17 @@ def main():
     p.add_argument("--calls", type=int, default=150)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--only", default="", help="comma-separated workload names")
+    p.add_argument("--warm", type=int, default=1,
+                   help="untimed calls of each program right before its timed one, as in "
+                        "paired.py (0: each timed call follows the other program's, whose "
+                        "output pushed this one's out of the caches)")
     p.add_argument("--target", default="native")
     p.add_argument("--against", default="unchecked", choices=("unchecked", "fill", "clamp"),
                    help="the out_of_bounds policy timed against error")
     args = p.parse_args()
     other = args.against
     print(f"target: {' '.join(f'{k}={v}' for k, v in jit.target_description(args.target).items())}")
-    print(f"threads={args.threads}, calls={args.calls} of each, alternated")
+    print(f"threads={args.threads}, calls={args.calls} of each, alternated, warm={args.warm}")
     print(f"| workload | error (ms, median) | {other} (ms, median) "
           f"| {other} / error, paired median | quartiles |")
     print("| --- | ---: | ---: | ---: | ---: |")
@@ -60,7 +64,7 @@ def main():
         progs = [program(w, want, policy, args.threads, args.target)
                  for policy in (f" out_of_bounds = {other}", "")]
         (against, error), (median, low, high) = paired.compare_programs(
-            name, w, want, progs, args.calls)
+            name, w, want, progs, args.calls, args.warm)
         print(f"| {name} | {error * 1e3:.3f} | {against * 1e3:.3f} "
               f"| {median:.3f} | {low:.3f}-{high:.3f} |")
     return 0

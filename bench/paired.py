@@ -148,11 +148,12 @@ def quartiles(values):
     return statistics.median(values), values[q], values[-1 - q]
 
 
-def compare_programs(name, w, want, progs, turns):
+def compare_programs(name, w, want, progs, turns, warm=1):
     """Two programs of workload `w` written in place, both results compared
-    with numpy before and after, called alternately `turns` times: each
-    one's median time in seconds and the median [quartiles] over the pairs
-    of the first's time / the second's."""
+    with numpy before and after, called alternately `turns` times, each
+    timed call after `warm` untimed ones of the same program (as in
+    main's turns): each one's median time in seconds and the median
+    [quartiles] over the pairs of the first's time / the second's."""
     outs = [aligned_empty(want.shape, want.dtype) for _ in progs]
     # The C call alone in the timed region.
     calls = [prog.bind(w["data"], w["idx"], out=out) for prog, out in zip(progs, outs)]
@@ -160,7 +161,7 @@ def compare_programs(name, w, want, progs, turns):
         if not np.array_equal(out, want):
             sys.exit(f"{name}: compiled result differs from numpy")
     # Each pair starts with the other program in turn.
-    times = time_in_turns(calls, turns)
+    times = time_in_turns(calls, turns, warm)
     for out in outs:
         if not np.array_equal(out, want):
             sys.exit(f"{name}: compiled result differs from numpy")

@@ -46,6 +46,10 @@ def main():
     p.add_argument("--calls", type=int, default=100)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--only", default="", help="comma-separated workload names")
+    p.add_argument("--warm", type=int, default=1,
+                   help="untimed calls of each program right before its timed one, as in "
+                        "paired.py (0: each timed call follows the other program's, whose "
+                        "output pushed this one's out of the caches)")
     p.add_argument("--policy", default="error", choices=("error", "fill", "clamp", "unchecked"),
                    help="out_of_bounds policy of both plans (the workloads' indices are all "
                         "valid: the same result)")
@@ -55,7 +59,7 @@ def main():
                (e.partition("=") for e in args.entry or ["max_vector_op_width=128"])]
     other = " ".join(f"{key}={value}" for key, value in entries)
     print(f"target: {' '.join(f'{k}={v}' for k, v in jit.target_description().items())}")
-    print(f"threads={args.threads}, calls={args.calls} of each, alternated, "
+    print(f"threads={args.threads}, calls={args.calls} of each, alternated, warm={args.warm}, "
           f"policy={args.policy}")
     print(f"| workload | host plan (ms, median) | {other} (ms, median) "
           f"| host / other, paired median | quartiles |")
@@ -68,7 +72,7 @@ def main():
         progs = [jit.compile(t, threads=args.threads, destination_entries=True)
                  for t in (text, with_entries(text, entries))]
         (host, other), (median, low, high) = paired.compare_programs(
-            name, w, want, progs, args.calls)
+            name, w, want, progs, args.calls, args.warm)
         print(f"| {name} | {host * 1e3:.3f} | {other * 1e3:.3f} "
               f"| {median:.3f} | {low:.3f}-{high:.3f} |")
     return 0
