@@ -25,6 +25,8 @@ using namespace mlir;
 using namespace mlir::gather;
 
 int64_t CpuTarget::prefetchLinesAhead() const {
+  if (prefetchLinesAheadGiven > 0)
+    return prefetchLinesAheadGiven;
   // 8 KiB in flight covers a core's memory latency at its bandwidth (about
   // 100 ns at 80 GB/s); a larger L1 does not need more (docs/Lowering.md).
   constexpr int64_t kBytesInFlight = 8 * 1024;
@@ -249,6 +251,8 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
       {"L2_cache_size_in_bytes", &target.l2Bytes, 1024, kMaxCacheBytes, false},
       {"L3_cache_size_in_bytes", &target.l3Bytes, 1024, kMaxCacheBytes, false},
       {"cores", &target.cores, 1, 1 << 20, false},
+      {"prefetch_lines_ahead", &target.prefetchLinesAheadGiven, 1, 1 << 20,
+       false},
       {"prefetch_offset_tables", &prefetchOffsetTables, 0, 1, false},
       {"mesh_l3", &meshL3, 0, 1, false}};
   for (Entry entry : entries) {

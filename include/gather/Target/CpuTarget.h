@@ -75,14 +75,18 @@ struct CpuTarget {
   int64_t l3Bytes = 32 * 1024 * 1024;
   /// Cores the parallel loops may use; 0: unknown.
   int64_t cores = 0;
+  /// The prefetch distance in lines where given (the DLTI entry
+  /// "prefetch_lines_ahead"); 0: derived from the caches
+  /// (prefetchLinesAhead).
+  int64_t prefetchLinesAheadGiven = 0;
 
   // The thresholds, each a function of the parameters above.
 
   /// The prefetch runs this many cache lines ahead: a quarter of the L1 data
   /// cache in flight, so that prefetched lines are not evicted by the time
   /// they are read, and at most 8 KiB, which covers the memory latency at a
-  /// core's bandwidth. (Rows of scattered reads, the offset-table rows,
-  /// count each read as a line.)
+  /// core's bandwidth; or as prefetchLinesAheadGiven says. (Rows of
+  /// scattered reads, the offset-table rows, count each read as a line.)
   int64_t prefetchLinesAhead() const;
   /// Inputs from this size on are prefetched: below it they stay in the L2
   /// cache of a core once read.
@@ -173,7 +177,8 @@ FailureOr<CpuTarget> cpuTargetForName(StringRef name, std::string &error,
 /// `op` for device "CPU" applied: "max_vector_op_width" (bits, upstream's
 /// key), "cache_line_size_in_bytes", "page_size_in_bytes",
 /// "L1_cache_size_in_bytes" (upstream's key), "L2_cache_size_in_bytes",
-/// "L3_cache_size_in_bytes", "cores" and "prefetch_offset_tables" (0 or 1),
+/// "L3_cache_size_in_bytes", "cores", "prefetch_lines_ahead",
+/// "vector_unit_width", "prefetch_offset_tables" and "mesh_l3" (0 or 1),
 /// each an integer in a range that keeps the thresholds' arithmetic exact
 /// (a line and a page powers of two). An entry outside it is an error on
 /// `op`.

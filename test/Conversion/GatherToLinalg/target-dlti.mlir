@@ -86,6 +86,42 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 
 // -----
 
+// "prefetch_lines_ahead" gives the distance instead of the L1d: 96 lines
+// are two 3 KiB rows (48 lines each) ahead, where the 16 KiB L1d alone
+// gives one (64 lines, @small_l1).
+// CHECK-LABEL: func.func @given_distance
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK:         scf.forall (%[[K:.*]]) in (8192)
+// CHECK:           arith.addi %[[K]], %[[C2]] : index
+// CHECK-COUNT-48:  memref.prefetch
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_lines_ahead" = 96 : i64, "L1_cache_size_in_bytes" = 16384 : i64>>} {
+  func.func @given_distance(%d: tensor<50000x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
+    %e = tensor.empty() : tensor<8192x768xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<50000x768xf32>, tensor<8192xi64> into tensor<8192x768xf32>
+    return %r : tensor<8192x768xf32>
+  }
+}
+
+// -----
+
+// Small blocks in tiles: 32 lines are 8 rows of 256 bytes ahead (the
+// default 128 lines, 32 rows).
+// CHECK-LABEL: func.func @given_distance_small_blocks
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK:         arith.addi %{{.*}}, %[[C8]] : index
+// CHECK:         memref.prefetch
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_lines_ahead" = 32 : i64>>} {
+  func.func @given_distance_small_blocks(%d: tensor<100000x64xf32>, %i: tensor<65536xi64>) -> tensor<65536x64xf32> {
+    %e = tensor.empty() : tensor<65536x64xf32>
+    // expected-remark @+1 {{lowered as block-copy tiles}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<100000x64xf32>, tensor<65536xi64> into tensor<65536x64xf32>
+    return %r : tensor<65536x64xf32>
+  }
+}
+
+// -----
+
 // 128-byte lines: 24 lines per 3 KiB row (32 elements apart), then the
 // line of its last element.
 // CHECK-LABEL: func.func @long_lines

@@ -56,3 +56,9 @@ module @prefetch_offset_tables_not_0_or_1 attributes {dlti.target_system_spec = 
 // expected-error @+1 {{the target description's CPU entry "mesh_l3" must be an integer in [0, 1], got -1 : i64}}
 module @mesh_l3_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"mesh_l3" = -1 : i64>>} {
 }
+
+// -----
+
+// expected-error @+1 {{the target description's CPU entry "prefetch_lines_ahead" must be an integer in [1, 1048576], got 0 : i64}}
+module @prefetch_lines_ahead_not_positive attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_lines_ahead" = 0 : i64>>} {
+}
