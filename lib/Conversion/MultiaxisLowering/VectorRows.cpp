@@ -1008,9 +1008,7 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   // a dynamic row length a mask in every step kept the loop from being the
   // static one (W3 with a dynamic row length: 5.5 -> 1.9 ms on 2 threads).
   Value lanesValue = constIndex(b, loc, plan.lanes);
-  Value fullEnd = arith::SubIOp::create(
-      b, loc, rows.rowLength,
-      arith::RemUIOp::create(b, loc, rows.rowLength, lanesValue));
+  Value fullEnd = wholeStepsEnd(b, loc, rows.rowLength, lanesValue);
   SmallVector<Value> results;
   if (plan.offsetChunk) {
     // One buffer per row for the chunks' offsets, on the stack (the

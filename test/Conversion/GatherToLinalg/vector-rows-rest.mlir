@@ -14,8 +14,8 @@
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG:     %[[ALL:.*]] = arith.constant dense<true> : vector<16xi1>
 // CHECK:         scf.forall (%[[ROW:.*]]) in (4096)
-// CHECK:           %[[REM:.*]] = arith.remui %[[LEN:.*]], %[[C16]] : index
-// CHECK:           %[[END:.*]] = arith.subi %[[LEN]], %[[REM]] : index
+// CHECK:           %[[STEPS:.*]] = arith.divui %[[LEN:.*]], %[[C16]] : index
+// CHECK:           %[[END:.*]] = arith.muli %[[STEPS]], %[[C16]] : index
 // CHECK:           %[[FULL:.*]]:2 = scf.for %[[J:.*]] = %{{.*}} to %[[END]] step %[[C16]]
 // CHECK-NOT:         vector.create_mask
 // CHECK:             vector.transfer_read %[[I]][%[[ROW]], %[[J]]], %{{.*}} {in_bounds = [true]} : tensor<4096x?xi64>, vector<16xi64>
