@@ -24,6 +24,13 @@ whose data fits the L3 cache (W3, W8: 24-80 MB of it in a 32 MiB L3) ran
     /usr/bin/python3 bench/paired.py [--calls 60] [--threads 2] [--warm 1]
         [--only W1,W3] [--target native|x86-64-v3|CPU]
         [--libomp /usr/lib/llvm-22/lib/libomp.so.5] [--torch]
+        [--from-c [--offset 16]]
+
+--from-c runs the same turns (no torch, no W5 floor) in bench/paired_c.c, a
+C program that calls the gather through the C API: no Python between the
+calls. On the model 167 VM (2026-11-28) it read W5 1.00-1.01 where this
+script read 0.97, and from C the gather was also 1-3% further ahead of the
+C++ loops on W1, W1i32 and W1f16; W8 read 0.95-0.96 both ways.
 
 For W5 and W5x64 the turns also time the memory floor (baseline.cpp's
 W5Floor, in each of its forms): the lines the call must read, each loaded
@@ -169,6 +176,41 @@ def compare_programs(name, w, want, progs, turns, warm=1):
     return medians, quartiles([a / b for a, b in zip(*times)])
 
 
+def from_c(args):
+    """--from-c: each workload's files written for bench/paired_c.c, which
+    is built against libGatherCAPI.so and run on them."""
+    described = jit.target_description(args.target)
+    print(f"target: {' '.join(f'{k}={v}' for k, v in described.items())}")
+    run.peer_environment(described)
+    print(f"threads={args.threads}, {args.calls} turns, policy=error, from C (inputs "
+          f"{args.offset} bytes past a 64-byte boundary); peer time / gather time, "
+          "median over the turns [quartiles]")
+    capi = os.path.dirname(os.path.abspath(jit._library()._name))
+    with tempfile.TemporaryDirectory(prefix="gather-paired-c-") as work:
+        library = build_library(work, args.target, args.libomp)
+        program = os.path.join(work, "paired_c")
+        subprocess.run(["cc", "-O2", "-std=c11", "-D_GNU_SOURCE",
+                        "-I", os.path.join(HERE, "..", "include"), "-I", "/usr/lib/llvm-22/include",
+                        os.path.join(HERE, "paired_c.c"), "-o", program, "-L", capi,
+                        "-lGatherCAPI", f"-Wl,-rpath,{capi}", "-ldl"], check=True)
+        names = []
+        for name, w in run.workloads(np.random.default_rng(0)).items():
+            if name == "W6" or (args.only and name not in args.only.split(",")):
+                continue
+            want = np.ascontiguousarray(w["numpy"]())
+            with open(os.path.join(work, f"{name}.mlir"), "w") as f:
+                f.write(run.workload_text(w, want))
+            np.ascontiguousarray(w["data"]).tofile(os.path.join(work, f"{name}_data.bin"))
+            np.ascontiguousarray(w["idx"]).tofile(os.path.join(work, f"{name}_idx.bin"))
+            want.tofile(os.path.join(work, f"{name}_want.bin"))
+            with open(os.path.join(work, f"{name}.txt"), "w") as f:
+                f.write(" ".join(str(d) for d in want.shape))
+            names.append(name)
+        env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
+        return subprocess.run([program, library, work, str(args.threads), str(args.calls),
+                               str(args.offset), args.target] + names, env=env).returncode
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--calls", type=int, default=60)
@@ -182,7 +224,16 @@ def main():
     p.add_argument("--libomp", default="/usr/lib/llvm-22/lib/libomp.so.5")
     p.add_argument("--torch", action="store_true",
                    help="time torch too (its OpenMP calls on the preloaded libomp)")
+    p.add_argument("--from-c", action="store_true",
+                   help="the same turns run by bench/paired_c.c, a C program: the gather "
+                        "through the C API, no Python between the calls (no torch, no W5 "
+                        "floor)")
+    p.add_argument("--offset", type=int, default=16,
+                   help="with --from-c: the inputs' bytes past a 64-byte boundary (numpy's "
+                        "arrays of these sizes: 16)")
     args = p.parse_args()
+    if args.from_c:
+        return from_c(args)
     torch = None
     if args.torch:
         if args.libomp not in os.environ.get("LD_PRELOAD", ""):
