@@ -60,7 +60,10 @@ int64_t CpuTarget::streamingStoreMinBytes() const {
   return meshL3 ? 4 * l2Bytes : l3Bytes / 2;
 }
 int64_t CpuTarget::offsetChunkMinReadBytes() const { return l2Bytes; }
-int64_t CpuTarget::offsetChunkBytes() const { return l1dBytes / 8; }
+int64_t CpuTarget::offsetChunkBytes() const {
+  // An 8-byte offset per line its loads bring into the L1d, half its lines.
+  return std::max<int64_t>(1, l1dBytes / cacheLineBytes / 2) * 8;
+}
 
 std::string CpuTarget::describe() const {
   std::string text;
