@@ -28,9 +28,10 @@ whose data fits the L3 cache (W3, W8: 24-80 MB of it in a 32 MiB L3) ran
 
 --from-c runs the same turns (no torch, no W5 floor) in bench/paired_c.c, a
 C program that calls the gather through the C API: no Python between the
-calls. On the model 167 VM (2026-11-28) it read W5 1.00-1.01 where this
-script read 0.97, and from C the gather was also 1-3% further ahead of the
-C++ loops on W1, W1i32 and W1f16; W8 read 0.95-0.96 both ways.
+calls. On the model 167 VM (2026-11-28) the two agreed within the
+turns' spread but for W5, 0.98-1.01 from C where this script read 0.97,
+and W1, W1i32 and W1f16, 0-3% further ahead of the C++ loops from C
+(bench/README.md).
 
 For W5 and W5x64 the turns also time the memory floor (baseline.cpp's
 W5Floor, in each of its forms): the lines the call must read, each loaded
