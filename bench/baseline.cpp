@@ -264,10 +264,9 @@ struct Workloads {
   // variants do what the compiled code does instead: where the table is
   // the L2 or larger, a row's offsets in chunks of 512 resolved first, then
   // the chunk's loads (docs/Lowering.md, "Chunks of offsets"; the compiled
-  // code's chunks are an offset per line of half the L1d, 256 or 384, and
-  // 512 ran as fast in its sweep, bench/README.md), and rows streamed a
-  // vector register at a time where the output reaches the streaming
-  // threshold.
+  // code's chunks are an offset per line of two thirds of the L1d: 512
+  // with 48 KiB, 336 with 32 KiB), and rows streamed a vector register at a
+  // time where the output reaches the streaming threshold.
   template <int M> bool W8() {
     const int64_t R = 1024, C = 1024, N = 1024, K = 1024;
     const float *data = loadData<float>(dir + "/W8_data.bin", R * C);

@@ -46,6 +46,8 @@ def main():
     p.add_argument("--calls", type=int, default=100)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--only", default="", help="comma-separated workload names")
+    p.add_argument("--target", default="native",
+                   help="the CPU both plans are for (x86-64-v3: AVX2), on this host")
     p.add_argument("--warm", type=int, default=1,
                    help="untimed calls of each program right before its timed one, as in "
                         "paired.py (0: each timed call follows the other program's, whose "
@@ -58,7 +60,7 @@ def main():
     entries = [(key, int(value)) for key, _, value in
                (e.partition("=") for e in args.entry or ["max_vector_op_width=128"])]
     other = " ".join(f"{key}={value}" for key, value in entries)
-    print(f"target: {' '.join(f'{k}={v}' for k, v in jit.target_description().items())}")
+    print(f"target: {' '.join(f'{k}={v}' for k, v in jit.target_description(args.target).items())}")
     print(f"threads={args.threads}, calls={args.calls} of each, alternated, warm={args.warm}, "
           f"policy={args.policy}")
     print(f"| workload | host plan (ms, median) | {other} (ms, median) "
@@ -69,7 +71,8 @@ def main():
             continue
         want = w["numpy"]()
         text = run.workload_text(w, want, policy)
-        progs = [jit.compile(t, threads=args.threads, destination_entries=True)
+        progs = [jit.compile(t, threads=args.threads, destination_entries=True,
+                             target_cpu=args.target)
                  for t in (text, with_entries(text, entries))]
         (host, other), (median, low, high) = paired.compare_programs(
             name, w, want, progs, args.calls, args.warm)

@@ -61,8 +61,9 @@ int64_t CpuTarget::streamingStoreMinBytes() const {
 }
 int64_t CpuTarget::offsetChunkMinReadBytes() const { return l2Bytes; }
 int64_t CpuTarget::offsetChunkBytes() const {
-  // An 8-byte offset per line its loads bring into the L1d, half its lines.
-  return std::max<int64_t>(1, l1dBytes / cacheLineBytes / 2) * 8;
+  // An 8-byte offset per line its loads bring into the L1d: two thirds of
+  // its lines, the rest left to the offsets, the indices and the output.
+  return std::max<int64_t>(1, l1dBytes / cacheLineBytes * 2 / 3) * 8;
 }
 
 std::string CpuTarget::describe() const {

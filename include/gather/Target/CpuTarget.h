@@ -138,11 +138,12 @@ struct CpuTarget {
   /// loads alone: the L2 of a core. Above it each read misses the L2, and
   /// a loop that also resolves the indices holds fewer reads in flight.
   int64_t offsetChunkMinReadBytes() const;
-  /// Bytes of one such chunk of 8-byte offsets: as many offsets as half
-  /// the L1 data cache's lines, since each of the chunk's loads brings a
-  /// line into it (384 with 48 KiB, 256 with 32 KiB). With the whole L1d's
-  /// lines (768 offsets) W8 ran 4-10% slower at one thread on a 48 KiB L1d
-  /// (docs/Lowering.md).
+  /// Bytes of one such chunk of 8-byte offsets: as many offsets as two
+  /// thirds of the L1 data cache's lines, since each of the chunk's loads
+  /// brings a line into it (512 with 48 KiB, 341 with 32 KiB; the plan
+  /// takes whole vector steps). With the whole L1d's lines (768 offsets) W8
+  /// ran 4-9% slower at one thread on a 48 KiB L1d; with half (384) 3-5%
+  /// slower under AVX2 (docs/Lowering.md).
   int64_t offsetChunkBytes() const;
   /// Rows written a vector register at a time (block copies, vector rows)
   /// go with non-temporal stores into outputs from this size on: half of

@@ -2,8 +2,8 @@
 // 64 KiB L2; the whole input, or the input row where only the innermost
 // coordinate varies) run their full steps a chunk at a time: the chunk's
 // offsets resolved and checked into a stack buffer first (an offset per
-// line of half the L1: 256 of the default 32 KiB), then its elements
-// loaded one scalar load of an
+// line of two thirds of the L1: 341 of the default 32 KiB's 512, whole
+// vector steps: 336), then its elements loaded one scalar load of an
 // offset and one of the element per lane, in a loop of loads alone, so that
 // more reads miss the L2 at once. The row's rest stays one masked step.
 // RUN: gather-opt %s --convert-gather-to-linalg="report-forms target-cpu=x86-64-v3" --canonicalize --cse --split-input-file -verify-diagnostics | FileCheck %s
@@ -11,7 +11,7 @@
 
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 65536 : i64>>} {
   // A 64 KiB table, rows of 1100 points: 137 full steps of 8 in chunks of
-  // 256, then a rest of 4. A step resolves its pairs in the order one
+  // 336, then a rest of 4. A step resolves its pairs in the order one
   // unpack per register pair gives them (AVX2: tuples 0, 2, 1, 3 of each
   // 4), and the loads read the slots back in the row's order. Under `error`
   // each chunk's steps AND the valid
@@ -23,14 +23,14 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
   // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
   // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
   // CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
-  // CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
+  // CHECK-DAG:     %[[C336:.*]] = arith.constant 336 : index
   // CHECK-DAG:     %[[C1096:.*]] = arith.constant 1096 : index
   // CHECK-DAG:     %[[ONES:.*]] = arith.constant dense<-1> : vector<8xi64>
   // CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %[[D]]
   // CHECK:         scf.forall (%[[ROW:.*]]) in (8)
-  // CHECK:           %[[BUF:.*]] = memref.alloca() : memref<256xindex>
-  // CHECK:           %[[CHUNKS:.*]]:2 = scf.for %[[C0:.*]] = %{{.*}} to %[[C1096]] step %[[C256]] iter_args(%[[R:.*]] = %{{.*}}, %[[V:.*]] = %[[ONES]])
-  // CHECK:             %[[NEXT:.*]] = arith.addi %[[C0]], %[[C256]] : index
+  // CHECK:           %[[BUF:.*]] = memref.alloca() : memref<336xindex>
+  // CHECK:           %[[CHUNKS:.*]]:2 = scf.for %[[C0:.*]] = %{{.*}} to %[[C1096]] step %[[C336]] iter_args(%[[R:.*]] = %{{.*}}, %[[V:.*]] = %[[ONES]])
+  // CHECK:             %[[NEXT:.*]] = arith.addi %[[C0]], %[[C336]] : index
   // CHECK:             %[[END:.*]] = arith.minui %[[NEXT]], %[[C1096]] : index
   // CHECK:             %[[VALID:.*]] = scf.for %[[J:.*]] = %[[C0]] to %[[END]] step %[[C8]] iter_args(%[[ACC:.*]] = %[[V]]) -> (vector<8xi64>)
   // CHECK:               %[[PAIRS:.*]] = vector.transfer_read %[[I]][%[[ROW]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<8x2200xi64>, vector<16xi64>
@@ -38,7 +38,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
   // CHECK:               vector.shuffle %[[PAIRS]], %[[PAIRS]] [1, 5, 3, 7, 9, 13, 11, 15]
   // CHECK:               arith.andi %[[ACC]], %{{.*}} : vector<8xi64>
   // CHECK:               %[[SLOT:.*]] = arith.subi %[[J]], %[[C0]] : index
-  // CHECK:               vector.store %{{.*}}, %[[BUF]][%[[SLOT]]] : memref<256xindex>, vector<8xindex>
+  // CHECK:               vector.store %{{.*}}, %[[BUF]][%[[SLOT]]] : memref<336xindex>, vector<8xindex>
   // CHECK-NOT:           vector.gather
   // CHECK:             %[[ALL:.*]] = vector.reduction <and>, %[[VALID]] : vector<8xi64> into i64
   // CHECK:             %[[BAD:.*]] = arith.cmpi ne, %[[ALL]], %{{.*}} : i64
@@ -47,13 +47,13 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
   // CHECK:             } else {
   // CHECK:               scf.for %[[K:.*]] = %[[C0]] to %[[END]] step %[[C8]] iter_args(%[[OUT:.*]] = %[[R]])
   // CHECK:               %[[AT:.*]] = arith.subi %[[K]], %[[C0]] : index
-  // CHECK:               %[[OFF0:.*]] = memref.load %[[BUF]][%[[AT]]] : memref<256xindex>
+  // CHECK:               %[[OFF0:.*]] = memref.load %[[BUF]][%[[AT]]] : memref<336xindex>
   // CHECK:               %[[E0:.*]] = tensor.extract %[[FLAT]][%[[OFF0]]] : tensor<16384xf32>
   // CHECK:               %[[AT1:.*]] = arith.addi %[[AT]], %[[C2]] : index
-  // CHECK:               %[[OFF1:.*]] = memref.load %[[BUF]][%[[AT1]]] : memref<256xindex>
+  // CHECK:               %[[OFF1:.*]] = memref.load %[[BUF]][%[[AT1]]] : memref<336xindex>
   // CHECK:               tensor.extract %[[FLAT]][%[[OFF1]]]
   // CHECK:               %[[AT2:.*]] = arith.addi %[[AT]], %[[C1]] : index
-  // CHECK:               %[[OFF2:.*]] = memref.load %[[BUF]][%[[AT2]]] : memref<256xindex>
+  // CHECK:               %[[OFF2:.*]] = memref.load %[[BUF]][%[[AT2]]] : memref<336xindex>
   // CHECK:               tensor.extract %[[FLAT]][%[[OFF2]]]
   // CHECK-COUNT-5:       tensor.extract %[[FLAT]]
   // CHECK:               %[[VALUES:.*]] = vector.from_elements %[[E0]], {{.*}} : vector<8xf32>
@@ -67,7 +67,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
   // registers) an unpack takes tuples 0, 4, 1, 5, 2, 6, 3, 7 of each 8, and
   // the chunk's loads run unless a bad lane is in the i1 mask carried.
   // AVX512-LABEL: func.func @points_over_the_l2
-  // AVX512:         memref.alloca() : memref<256xindex>
+  // AVX512:         memref.alloca() : memref<336xindex>
   // AVX512:         vector.shuffle %{{.*}}, %{{.*}} [0, 8, 2, 10, 4, 12, 6, 14, 16, 24, 18, 26, 20, 28, 22, 30] : vector<32xi64>, vector<32xi64>
   // AVX512:         %[[ANY:.*]] = vector.reduction <or>, %{{.*}} : vector<16xi1> into i1
   // AVX512:         scf.if %[[ANY]]
@@ -93,7 +93,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
   // An input of dynamic size is taken to be large. Without a check the
   // chunks carry only the row.
   // CHECK-LABEL: func.func @dynamic_input
-  // CHECK:         memref.alloca() : memref<256xindex>
+  // CHECK:         memref.alloca() : memref<336xindex>
   // CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<1x?xf32>)
   // CHECK:           scf.for
   // CHECK:             vector.store
@@ -114,19 +114,19 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
   // CHECK-DAG:     %[[ZERO8:.*]] = arith.constant dense<0> : vector<8xi8>
   // CHECK-DAG:     %[[ZEROF:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
   // CHECK:         scf.forall
-  // CHECK:           %[[BUF:.*]] = memref.alloca() : memref<256xindex>
-  // CHECK:           %[[VBUF:.*]] = memref.alloca() : memref<256xi8>
+  // CHECK:           %[[BUF:.*]] = memref.alloca() : memref<336xindex>
+  // CHECK:           %[[VBUF:.*]] = memref.alloca() : memref<336xi8>
   // CHECK:           scf.for %[[C0:.*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<1x1100xf32>)
   // CHECK:             scf.for %[[J:[^ ]*]] =
   // CHECK:               %[[SLOT:.*]] = arith.subi %[[J]], %[[C0]] : index
-  // CHECK:               vector.store %{{.*}}, %[[BUF]][%[[SLOT]]] : memref<256xindex>, vector<8xindex>
+  // CHECK:               vector.store %{{.*}}, %[[BUF]][%[[SLOT]]] : memref<336xindex>, vector<8xindex>
   // CHECK:               %[[VERDICT:.*]] = arith.extui %{{.*}} : vector<8xi1> to vector<8xi8>
-  // CHECK:               vector.store %[[VERDICT]], %[[VBUF]][%[[SLOT]]] : memref<256xi8>, vector<8xi8>
+  // CHECK:               vector.store %[[VERDICT]], %[[VBUF]][%[[SLOT]]] : memref<336xi8>, vector<8xi8>
   // CHECK:             scf.for %[[K:[^ ]*]] =
   // CHECK:               %[[AT:.*]] = arith.subi %[[K]], %[[C0]] : index
   // CHECK-COUNT-8:       tensor.extract
   // CHECK:               %[[VALUES:.*]] = vector.from_elements
-  // CHECK:               %[[SLOTS:.*]] = vector.load %[[VBUF]][%[[AT]]] : memref<256xi8>, vector<8xi8>
+  // CHECK:               %[[SLOTS:.*]] = vector.load %[[VBUF]][%[[AT]]] : memref<336xi8>, vector<8xi8>
   // CHECK:               %[[LANES:.*]] = vector.shuffle %[[SLOTS]], %[[SLOTS]] [0, 2, 1, 3, 4, 6, 5, 7]
   // CHECK:               %[[KEEP:.*]] = arith.cmpi ne, %[[LANES]], %[[ZERO8]] : vector<8xi8>
   // CHECK:               %[[OUT:.*]] = arith.select %[[KEEP]], %[[VALUES]], %[[ZEROF]]
@@ -143,7 +143,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
   // CHECK-LABEL: func.func @input_row_over_the_l2
   // CHECK-SAME:    %[[D:[^:]*]]: tensor<4x32768xf32>
   // CHECK:         scf.forall (%[[ROW:.*]]) in (4)
-  // CHECK:           memref.alloca() : memref<256xindex>
+  // CHECK:           memref.alloca() : memref<336xindex>
   // CHECK:           %[[OFF:.*]] = memref.load
   // CHECK:           tensor.extract %[[D]][%[[ROW]], %[[OFF]]] : tensor<4x32768xf32>
   func.func @input_row_over_the_l2(%d: tensor<4x32768xf32>, %i: tensor<4x1000xi32>) -> tensor<4x1000xf32> {
@@ -167,10 +167,11 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 
 // -----
 
-// The chunk has an 8-byte offset for each line of half the L1, in whole
-// vector steps: a 64 KiB L1 of 64-byte lines gives 512 offsets.
+// The chunk has an 8-byte offset for each line of two thirds of the L1, in
+// whole vector steps: a 64 KiB L1 of 64-byte lines gives 682, 680 in steps
+// of 8.
 // CHECK-LABEL: func.func @chunk_from_the_l1
-// CHECK:         memref.alloca() : memref<512xindex>
+// CHECK:         memref.alloca() : memref<680xindex>
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 65536 : i64, "L1_cache_size_in_bytes" = 65536 : i64>>} {
   func.func @chunk_from_the_l1(%d: tensor<128x128xf32>, %i: tensor<8x2200xi64>) -> tensor<8x1100xf32> {
     %e = tensor.empty() : tensor<8x1100xf32>
