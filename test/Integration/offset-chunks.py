@@ -1,8 +1,9 @@
 # Vector rows in chunks of offsets (VectorRows.cpp: offsetChunk): where the
 # reads range over the L2 or more, each row's full steps resolve a chunk of
 # offsets into a stack buffer, then load the chunk's elements. The module
-# describes a 4 KiB L2 and a 4 KiB L1 (#dlti.target_system_spec), so that
-# small tables take chunks of 64 offsets: rows of 150 (two whole chunks, a
+# describes a 4 KiB L2 and a 6 KiB L1 (#dlti.target_system_spec: an offset
+# per line of two thirds of its 96 lines), so that small tables take chunks
+# of 64 offsets: rows of 150 (two whole chunks, a
 # partial one and a masked rest), 128 and 20, executed through the C API at
 # -O3 (several threads) against the numpy reference. Point gathers over two
 # axes under error (all valid; an invalid index in the second chunk; a
@@ -25,7 +26,7 @@ from gather import reference as ref
 from gather_testing.difftest import FunctionCases, expected, policy_indices, policy_text
 
 # The description's entries (#dlti.target_system_spec on the module).
-CPU = {"L2_cache_size_in_bytes": 4096, "L1_cache_size_in_bytes": 4096}
+CPU = {"L2_cache_size_in_bytes": 4096, "L1_cache_size_in_bytes": 6144}
 
 rng = np.random.default_rng(17)
 suite = FunctionCases()
