@@ -179,10 +179,8 @@ def compare_programs(name, w, want, progs, turns, warm=1):
 
 def from_c(args):
     """--from-c: each workload's files written for bench/paired_c.c, which
-    is built against libGatherCAPI.so and run on them."""
-    described = jit.target_description(args.target)
-    print(f"target: {' '.join(f'{k}={v}' for k, v in described.items())}")
-    run.peer_environment(described)
+    is built against libGatherCAPI.so and run on them (after main has
+    printed the target and set the peers' environment)."""
     print(f"threads={args.threads}, {args.calls} turns, policy=error, from C (inputs "
           f"{args.offset} bytes past a 64-byte boundary); peer time / gather time, "
           "median over the turns [quartiles]")
@@ -233,8 +231,6 @@ def main():
                    help="with --from-c: the inputs' bytes past a 64-byte boundary (numpy's "
                         "arrays of these sizes: 16)")
     args = p.parse_args()
-    if args.from_c:
-        return from_c(args)
     torch = None
     if args.torch:
         if args.libomp not in os.environ.get("LD_PRELOAD", ""):
@@ -246,6 +242,8 @@ def main():
     described = jit.target_description(args.target)
     print(f"target: {' '.join(f'{k}={v}' for k, v in described.items())}")
     run.peer_environment(described)
+    if args.from_c:
+        return from_c(args)
     print(f"threads={args.threads}, {args.calls} turns, policy=error; "
           "peer time / gather time, median over the turns [quartiles]"
           + ("; torch on libomp (preloaded)" if torch else ""))
