@@ -105,46 +105,52 @@ private:
 };
 } // namespace
 
-/// Replaces an outermost scf.parallel by a 1-D gpu.launch over its
-/// linearized iteration space.
-/// Where the innermost dimension of a parallel loop only copies a row
-/// (one memref.load whose result one memref.store writes, directly or
-/// through a select with a value that does not change along the row, both
-/// indexed by the innermost induction variable in their last position, on
-/// identity layouts), each iteration copies 16 bytes at once: vector.load and
-/// vector.store with a 16-byte alignment (ld/st.global.v4 for f32). The
-/// alignment holds when row lengths are multiples of the vector and the
-/// buffers start 16-byte aligned (device allocations are 256-byte aligned;
-/// callers must pass aligned buffers). Returns whether it rewrote the loop.
-static bool vectorizeRowCopy(RewriterBase &rewriter, scf::ParallelOp loop) {
+namespace {
+/// The innermost dimension of a parallel loop that only copies a row: one
+/// memref.load whose result one memref.store writes, directly or through a
+/// select with a value that does not change along the row, both indexed by
+/// the innermost induction variable in their last position, on identity
+/// layouts.
+struct RowCopy {
+  memref::LoadOp load;
+  memref::StoreOp store;
+  arith::SelectOp select; // null when the load's value is stored as it is
+  int64_t lanes;          // elements per 16 bytes
+};
+} // namespace
+
+/// The row copy of `loop`'s innermost dimension, if it is one whose rows can
+/// be whole 16-byte vectors: the trip count and the row lengths of both
+/// buffers multiples of the lanes, or of sizes known only at run time (then
+/// checked by the condition of wholeVectorsCondition).
+static std::optional<RowCopy> matchRowCopy(scf::ParallelOp loop) {
   int64_t rank = loop.getNumLoops();
   Value iv = loop.getInductionVars().back();
   std::optional<int64_t> lower =
       getConstantIntValue(loop.getLowerBound()[rank - 1]);
-  std::optional<int64_t> upper =
-      getConstantIntValue(loop.getUpperBound()[rank - 1]);
   std::optional<int64_t> step = getConstantIntValue(loop.getStep()[rank - 1]);
-  if (!lower || !upper || !step || *lower != 0 || *step != 1)
-    return false;
-  memref::LoadOp load;
-  memref::StoreOp store;
+  if (!lower || !step || *lower != 0 || *step != 1)
+    return std::nullopt;
+  RowCopy copy;
   for (OpOperand &use : iv.getUses()) {
     Operation *user = use.getOwner();
     if (auto l = dyn_cast<memref::LoadOp>(user)) {
-      if (load || use.getOperandNumber() != l->getNumOperands() - 1)
-        return false;
-      load = l;
+      if (copy.load || use.getOperandNumber() != l->getNumOperands() - 1)
+        return std::nullopt;
+      copy.load = l;
     } else if (auto st = dyn_cast<memref::StoreOp>(user)) {
-      if (store || use.getOperandNumber() != st->getNumOperands() - 1)
-        return false;
-      store = st;
+      if (copy.store || use.getOperandNumber() != st->getNumOperands() - 1)
+        return std::nullopt;
+      copy.store = st;
     } else {
-      return false;
+      return std::nullopt;
     }
   }
+  memref::LoadOp load = copy.load;
+  memref::StoreOp store = copy.store;
   if (!load || !store || !load.getResult().hasOneUse() ||
       load->getBlock() != store->getBlock())
-    return false;
+    return std::nullopt;
   // The row may pass through a select whose other operand is a value the
   // innermost iteration does not change (`fill`: the zero row of a miss);
   // the iv has no other users, so the condition does not change along the
@@ -156,33 +162,90 @@ static bool vectorizeRowCopy(RewriterBase &rewriter, scf::ParallelOp loop) {
        (select.getTrueValue() != load.getResult() &&
         select.getFalseValue() != load.getResult()) ||
        select.getCondition() == load.getResult()))
-    return false;
-  if (store.getValue() == load.getResult())
-    select = nullptr;
-  MemRefType loadType = load.getMemRefType(), storeType = store.getMemRefType();
-  Type elementType = loadType.getElementType();
+    return std::nullopt;
+  if (store.getValue() != load.getResult())
+    copy.select = select;
+  Type elementType = load.getMemRefType().getElementType();
   if (!elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() < 8)
-    return false;
-  int64_t lanes = 128 / elementType.getIntOrFloatBitWidth();
-  for (MemRefType type : {loadType, storeType})
-    if (!type.getLayout().isIdentity() ||
-        type.isDynamicDim(type.getRank() - 1) ||
-        type.getShape().back() % lanes != 0)
-      return false;
-  if (*upper % lanes != 0)
-    return false;
-  RewriterBase &b = rewriter;
+    return std::nullopt;
+  copy.lanes = 128 / elementType.getIntOrFloatBitWidth();
+  // A run-time row length is read on the host, before the launch: the
+  // buffer must exist there.
+  for (Value buffer : {load.getMemRef(), store.getMemRef()}) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (!type.getLayout().isIdentity())
+      return std::nullopt;
+    if (type.isDynamicDim(type.getRank() - 1)
+            ? !loop.isDefinedOutsideOfLoop(buffer)
+            : type.getShape().back() % copy.lanes != 0)
+      return std::nullopt;
+  }
+  std::optional<int64_t> upper =
+      getConstantIntValue(loop.getUpperBound()[rank - 1]);
+  if (upper && *upper % copy.lanes != 0)
+    return std::nullopt;
+  return copy;
+}
+
+/// The host's condition that `copy`'s rows are whole vectors at run time
+/// (the trip count and each row length of a run-time size a multiple of
+/// the lanes), built before `loop`; null when that holds statically.
+static Value wholeVectorsCondition(OpBuilder &b, scf::ParallelOp loop,
+                                   const RowCopy &copy) {
+  Location loc = loop.getLoc();
+  Value lanes = arith::ConstantIndexOp::create(b, loc, copy.lanes);
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value condition;
+  auto requireMultiple = [&](Value size) {
+    Value rest = arith::RemUIOp::create(b, loc, size, lanes);
+    Value whole =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rest, c0);
+    condition =
+        condition ? arith::AndIOp::create(b, loc, condition, whole).getResult()
+                  : whole;
+  };
+  Value upper = loop.getUpperBound().back();
+  if (!getConstantIntValue(upper))
+    requireMultiple(upper);
+  memref::LoadOp load = copy.load;
+  memref::StoreOp store = copy.store;
+  for (Value buffer : {load.getMemRef(), store.getMemRef()}) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (type.isDynamicDim(type.getRank() - 1))
+      requireMultiple(
+          memref::DimOp::create(b, loc, buffer, type.getRank() - 1));
+  }
+  return condition;
+}
+
+/// Rewrites a row copy to copy 16 bytes per iteration: vector.load and
+/// vector.store with a 16-byte alignment (ld/st.global.v4 for f32), the
+/// innermost trip count divided by the lanes. The alignment holds when row
+/// lengths are multiples of the vector (matchRowCopy, and at run time
+/// wholeVectorsCondition) and the buffers start 16-byte aligned (device
+/// allocations are 256-byte aligned; callers must pass aligned buffers).
+static void vectorizeRowCopy(RewriterBase &b, scf::ParallelOp loop,
+                             const RowCopy &copy) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop);
   Location loc = loop.getLoc();
+  int64_t lanes = copy.lanes;
+  Value lanesValue = arith::ConstantIndexOp::create(b, loc, lanes);
   SmallVector<Value> upperBounds(loop.getUpperBound());
-  upperBounds.back() = arith::ConstantIndexOp::create(b, loc, *upper / lanes);
+  if (std::optional<int64_t> upper = getConstantIntValue(upperBounds.back()))
+    upperBounds.back() = arith::ConstantIndexOp::create(b, loc, *upper / lanes);
+  else
+    upperBounds.back() =
+        arith::DivUIOp::create(b, loc, upperBounds.back(), lanesValue);
   b.modifyOpInPlace(loop,
                     [&] { loop.getUpperBoundMutable().assign(upperBounds); });
   b.setInsertionPointToStart(loop.getBody());
-  Value start = arith::MulIOp::create(
-      b, loc, iv, arith::ConstantIndexOp::create(b, loc, lanes));
-  auto vectorType = VectorType::get({lanes}, elementType);
+  Value iv = loop.getInductionVars().back();
+  Value start = arith::MulIOp::create(b, loc, iv, lanesValue);
+  memref::LoadOp load = copy.load;
+  memref::StoreOp store = copy.store;
+  auto vectorType =
+      VectorType::get({lanes}, load.getMemRefType().getElementType());
   b.setInsertionPoint(load);
   SmallVector<Value> loadIndices(load.getIndices());
   loadIndices.back() = start;
@@ -191,7 +254,7 @@ static bool vectorizeRowCopy(RewriterBase &rewriter, scf::ParallelOp loop) {
                              /*nontemporal=*/false, llvm::MaybeAlign(16));
   b.setInsertionPoint(store);
   Value row = vectorLoad.getResult();
-  if (select) {
+  if (arith::SelectOp select = copy.select) {
     bool loadIsTrue = select.getTrueValue() == load.getResult();
     Value other = vector::BroadcastOp::create(
         b, loc, vectorType,
@@ -205,18 +268,51 @@ static bool vectorizeRowCopy(RewriterBase &rewriter, scf::ParallelOp loop) {
   vector::StoreOp::create(b, loc, row, store.getMemRef(), storeIndices,
                           /*nontemporal=*/false, llvm::MaybeAlign(16));
   b.eraseOp(store);
-  if (select)
-    b.eraseOp(select);
+  if (copy.select)
+    b.eraseOp(copy.select);
   b.eraseOp(load);
-  return true;
 }
 
+static void launchParallelLoop(RewriterBase &rewriter, scf::ParallelOp loop,
+                               int64_t threadsPerBlock);
+
+/// Replaces an outermost scf.parallel by a 1-D gpu.launch over its
+/// linearized iteration space. A row copy (matchRowCopy) copies 16 bytes
+/// per thread; where its sizes are known only at run time, the host
+/// launches that kernel when the rows are whole vectors and the kernel of
+/// an element per thread otherwise (a dynamic W1 ran 2.2x slower with
+/// elements alone on an H200).
 LogicalResult mlir::gather::mapParallelLoopToGPU(RewriterBase &rewriter,
                                                  scf::ParallelOp loop,
                                                  int64_t threadsPerBlock) {
   if (!loop.getInitVals().empty())
     return loop.emitOpError("with reductions cannot be mapped to the GPU");
-  (void)vectorizeRowCopy(rewriter, loop);
+  std::optional<RowCopy> copy = matchRowCopy(loop);
+  if (!copy) {
+    launchParallelLoop(rewriter, loop, threadsPerBlock);
+    return success();
+  }
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(loop);
+  Value whole = wholeVectorsCondition(rewriter, loop, *copy);
+  if (!whole) {
+    vectorizeRowCopy(rewriter, loop, *copy);
+    launchParallelLoop(rewriter, loop, threadsPerBlock);
+    return success();
+  }
+  auto version =
+      scf::IfOp::create(rewriter, loop.getLoc(), whole, /*withElse=*/true);
+  rewriter.setInsertionPoint(version.thenBlock()->getTerminator());
+  auto vectorLoop = cast<scf::ParallelOp>(rewriter.clone(*loop));
+  rewriter.moveOpBefore(loop, version.elseBlock()->getTerminator());
+  vectorizeRowCopy(rewriter, vectorLoop, *matchRowCopy(vectorLoop));
+  launchParallelLoop(rewriter, vectorLoop, threadsPerBlock);
+  launchParallelLoop(rewriter, loop, threadsPerBlock);
+  return success();
+}
+
+static void launchParallelLoop(RewriterBase &rewriter, scf::ParallelOp loop,
+                               int64_t threadsPerBlock) {
   RewriterBase &b = rewriter;
   OpBuilder::InsertionGuard insertionGuard(b);
   b.setInsertionPoint(loop);
@@ -331,7 +427,6 @@ LogicalResult mlir::gather::mapParallelLoopToGPU(RewriterBase &rewriter,
     buildLaunch(/*narrow=*/false);
   }
   b.eraseOp(loop);
-  return success();
 }
 
 /// Copies a constant global that kernels read into device memory.

@@ -71,7 +71,8 @@ func.func @dynamic(%in: memref<?xf32>) {
   %tmp = memref.alloc(%n) : memref<?xf32>
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     %v = memref.load %in[%i] : memref<?xf32>
-    memref.store %v, %tmp[%i] : memref<?xf32>
+    %s = arith.negf %v : f32
+    memref.store %s, %tmp[%i] : memref<?xf32>
     scf.reduce
   }
   memref.dealloc %tmp : memref<?xf32>
@@ -203,6 +204,86 @@ func.func @fill_row_copy(%table: memref<10x8xf32>, %ids: memref<3xindex>, %out: 
     %v = memref.load %table[%row, %j] : memref<10x8xf32>
     %s = arith.select %ok, %v, %zero : f32
     memref.store %s, %out[%i, %j] : memref<3x8xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A row copy of run-time sizes: the host checks that the trip count and
+// both buffers' row lengths are multiples of 4 floats and launches the
+// kernel of 16 bytes per thread if so (a quarter of the trip count), the
+// kernel of an element per thread if not; each in both index widths.
+// CHECK-LABEL: func.func @dynamic_row_copy
+// CHECK-SAME:    %[[TABLE:[^:]*]]: memref<?x?xf32>, %[[IDS:[^:]*]]: memref<?xindex>, %[[OUT:[^:]*]]: memref<?x?xf32>
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[W:.*]] = memref.dim %[[OUT]], %{{.*}} : memref<?x?xf32>
+// CHECK:         %[[WR:.*]] = arith.remui %[[W]], %[[C4]] : index
+// CHECK:         %[[WOK:.*]] = arith.cmpi eq, %[[WR]], %[[C0]] : index
+// CHECK:         %[[TW:.*]] = memref.dim %[[TABLE]], %{{.*}} : memref<?x?xf32>
+// CHECK:         %[[TR:.*]] = arith.remui %[[TW]], %[[C4]] : index
+// CHECK:         %[[TOK:.*]] = arith.cmpi eq, %[[TR]], %[[C0]] : index
+// CHECK:         %[[BOTH:.*]] = arith.andi %[[WOK]], %[[TOK]] : i1
+// CHECK:         %[[WHOLE:.*]] = arith.andi %[[BOTH]], %{{.*}} : i1
+// CHECK:         scf.if %[[WHOLE]] {
+// CHECK:           %[[W4:.*]] = arith.divui %[[W]], %[[C4]] : index
+// CHECK:           arith.muli %{{.*}}, %[[W4]] : index
+// CHECK:           gpu.launch
+// CHECK:             vector.load %[[TABLE]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK:             vector.store %{{.*}}, %[[OUT]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK:           gpu.launch
+// CHECK:             vector.load
+// CHECK:         } else {
+// CHECK:           gpu.launch
+// CHECK-NOT:         vector.load
+// CHECK:             memref.load %[[TABLE]]
+// CHECK:             memref.store %{{.*}}, %[[OUT]]
+// CHECK:           gpu.launch
+// CHECK-NOT:         vector.load
+// CHECK:             memref.load %[[TABLE]]
+// CHECK:         return
+func.func @dynamic_row_copy(%table: memref<?x?xf32>, %ids: memref<?xindex>, %out: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %ids, %c0 : memref<?xindex>
+  %w = memref.dim %out, %c1 : memref<?x?xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%n, %w) step (%c1, %c1) {
+    %row = memref.load %ids[%i] : memref<?xindex>
+    %v = memref.load %table[%row, %j] : memref<?x?xf32>
+    memref.store %v, %out[%i, %j] : memref<?x?xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A run-time trip count over rows of a static length that is not a
+// multiple of 16 bytes (6 floats), and a buffer of a run-time row length
+// made inside the loop (the host cannot read its size before the launch):
+// no version with vectors.
+// CHECK-LABEL: func.func @dynamic_row_copy_not_whole
+// CHECK-NOT:     vector.load
+// CHECK-NOT:     arith.remui %{{.*}}, %c4
+// CHECK:         return
+func.func @dynamic_row_copy_not_whole(%t6: memref<10x6xf32>, %ids: memref<?xindex>, %odd: memref<?x6xf32>, %w: index, %out8: memref<?x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %ids, %c0 : memref<?xindex>
+  %c6 = arith.constant 6 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%n, %c6) step (%c1, %c1) {
+    %row = memref.load %ids[%i] : memref<?xindex>
+    %v = memref.load %t6[%row, %j] : memref<10x6xf32>
+    memref.store %v, %odd[%i, %j] : memref<?x6xf32>
+    scf.reduce
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%n, %w) step (%c1, %c1) {
+    %local = memref.alloca(%w) : memref<?xf32>
+    %row = memref.load %ids[%i] : memref<?xindex>
+    %v = memref.load %local[%j] : memref<?xf32>
+    memref.store %v, %out8[%i, %j] : memref<?x8xf32>
     scf.reduce
   }
   return
