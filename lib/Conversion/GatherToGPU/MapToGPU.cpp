@@ -273,15 +273,16 @@ static void vectorizeRowCopy(RewriterBase &b, scf::ParallelOp loop,
   b.eraseOp(load);
 }
 
+/// Replaces `loop` by a 1-D gpu.launch over its linearized iteration space
+/// (below).
 static void launchParallelLoop(RewriterBase &rewriter, scf::ParallelOp loop,
                                int64_t threadsPerBlock);
 
-/// Replaces an outermost scf.parallel by a 1-D gpu.launch over its
-/// linearized iteration space. A row copy (matchRowCopy) copies 16 bytes
-/// per thread; where its sizes are known only at run time, the host
-/// launches that kernel when the rows are whole vectors and the kernel of
-/// an element per thread otherwise (a dynamic W1 ran 2.2x slower with
-/// elements alone on an H200).
+/// Replaces an outermost scf.parallel by gpu.launch ops. A row copy
+/// (matchRowCopy) copies 16 bytes per thread; where its sizes are known
+/// only at run time, the host launches that kernel when the rows are whole
+/// vectors and the kernel of an element per thread otherwise (every size
+/// of W1 dynamic ran 2.1x slower with elements alone on an H200).
 LogicalResult mlir::gather::mapParallelLoopToGPU(RewriterBase &rewriter,
                                                  scf::ParallelOp loop,
                                                  int64_t threadsPerBlock) {
@@ -305,12 +306,16 @@ LogicalResult mlir::gather::mapParallelLoopToGPU(RewriterBase &rewriter,
   rewriter.setInsertionPoint(version.thenBlock()->getTerminator());
   auto vectorLoop = cast<scf::ParallelOp>(rewriter.clone(*loop));
   rewriter.moveOpBefore(loop, version.elseBlock()->getTerminator());
-  vectorizeRowCopy(rewriter, vectorLoop, *matchRowCopy(vectorLoop));
+  // The clone matches as the original did.
+  if (std::optional<RowCopy> cloned = matchRowCopy(vectorLoop))
+    vectorizeRowCopy(rewriter, vectorLoop, *cloned);
   launchParallelLoop(rewriter, vectorLoop, threadsPerBlock);
   launchParallelLoop(rewriter, loop, threadsPerBlock);
   return success();
 }
 
+/// One thread per iteration, the innermost dimension fastest (coalesced),
+/// in 32-bit index arithmetic where the total allows.
 static void launchParallelLoop(RewriterBase &rewriter, scf::ParallelOp loop,
                                int64_t threadsPerBlock) {
   RewriterBase &b = rewriter;
