@@ -87,7 +87,10 @@ def build_library(work, target, libomp):
     subprocess.run(["g++", "-O3", f"-march={target}", "-fopenmp", "-fPIC", "-std=c++17",
                     "-DBASELINE_LIBRARY", "-c", os.path.join(HERE, "baseline.cpp"), "-o", obj],
                    check=True)
-    subprocess.run(["g++", "-shared", obj, "-o", lib, libomp], check=True)
+    # The run path finds libomp where the loader's search would not (the
+    # lent GPU machine has LLVM's libraries at their Debian paths only).
+    subprocess.run(["g++", "-shared", obj, "-o", lib, libomp,
+                    f"-Wl,-rpath,{os.path.dirname(libomp)}"], check=True)
     return lib
 
 

@@ -10,7 +10,9 @@
 #   gpu-bench.txt bench/gpu.py (gpu-dynamic: also every size dynamic)
 #   lit.txt       the whole check-gather (-j16, the install test left out:
 #                 no MLIR CMake package there), the GPU suites included
-#   threads.txt   bench/run.py at 1, 4, 8 and 16 threads
+#   threads.txt   bench/run.py at 1, 4, 8 and 16 threads (a process per
+#                 contender: the host's spells show; paired-threads is the
+#                 measurement to quote)
 #   paired.txt    bench/paired.py --torch, 2 threads (native target)
 #   cpu-v3.txt    bench/run.py compiled for x86-64-v3 (AVX2), when the host
 #                 has AVX-512
@@ -22,6 +24,12 @@
 #   ab.txt        bench/target_ab.py: the host's plan against one entry of
 #                 its description changed (L3, vector width, L1, L2, prefetch
 #                 of offset tables), 2 threads
+#   paired.txt    (paired-threads) bench/paired.py --torch at 1, 4, 8 and 16
+#                 threads, appended
+#   ab.txt        (w5-threads) W5 and W5x64 at 16 threads, the host's plan
+#                 against offset-table prefetch and tiles for half and
+#                 four times the L1d (W5 read 0.88-0.89 of the C++ loops at
+#                 8 and 16 threads on the Emerald Rapids, 2026-11-28)
 # The steps share one deadline (LENT_SECONDS, default 540 s from the start),
 # so that the call ends inside the device tool's limit with the later steps
 # cut short rather than the whole output lost; order them by what matters.
@@ -63,6 +71,12 @@ for s in $steps; do
         step threads 45 $py bench/run.py --runs 9 --rounds 1 --threads $t --only W1,W2,W3,W4,W5,W7,W8
       done ;;
     paired) step paired 120 $py bench/paired.py --calls 30 --torch ;;
+    paired-threads) for t in 1 4 8 16; do
+        step paired 60 $py bench/paired.py --calls 30 --threads $t --torch
+      done ;;
+    w5-threads) for e in prefetch_offset_tables=1 L1_cache_size_in_bytes=24576 L1_cache_size_in_bytes=196608; do
+        step ab 40 $py bench/target_ab.py --threads 16 --only W5,W5x64 --calls 60 --entry $e
+      done ;;
     v3) grep -q avx512f /proc/cpuinfo &&
       step cpu-v3 90 $py bench/run.py --runs 15 --rounds 2 --threads 2 --target x86-64-v3 ;;
     sweep) step sweep 60 bash -c 'g++ -O3 -march=native -fopenmp bench/streaming_sweep.cpp -o /tmp/sweep &&
