@@ -147,17 +147,20 @@ def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
     with reductions are left alone.
 
     A loop whose whole work is known at compile time and small (fewer than
-    `min-parallel-work` elements stored, counting the elements of copies
-    and vector writes in its body and the trip counts of the loops around
-    them) becomes serial loops too: starting the threads of an OpenMP
-    region costs more than a small lookup (32 rows of 768 floats). A
-    dynamic trip count counts as enough work.
+    `min-parallel-bytes` bytes stored, counting the bytes of the stores,
+    copies and vector writes in its body times the trip counts of the loops
+    around them, and the larger branch of an `scf.if`: the two versions of
+    a loop, or an error path) becomes serial loops too: starting the
+    threads of an OpenMP region costs more than a small lookup (32 rows of
+    768 floats). A dynamic trip count counts as enough work. The default,
+    160 KiB, is where two threads started to beat one on row gathers of
+    f32 and f16 (docs/Lowering.md).
   }];
   let options = [
     Option<"minIterations", "min-iterations", "int64_t", "16",
            "Parallel iterations to aim for (enough to balance the threads)">,
-    Option<"minParallelWork", "min-parallel-work", "int64_t", "65536",
-           "Elements a loop must store (when known statically) to run in "
+    Option<"minParallelBytes", "min-parallel-bytes", "int64_t", "163840",
+           "Bytes a loop must store (when known statically) to run in "
            "parallel">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect"];

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/CodeGen/Passes.h"
+#include "gather/Utils/ElementBytes.h"
 #include "gather/Utils/TripCount.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -72,69 +73,117 @@ static std::optional<int64_t> staticIterations(scf::ParallelOp op) {
   return iterations;
 }
 
-/// Elements the body of `op` stores in all its iterations, or nullopt when
-/// that is not known statically. Stores count one, copies and vector writes
-/// their static element count, each multiplied by the static trip counts
-/// of the loops around it. Saturates at INT64_MAX.
-static std::optional<int64_t> staticWork(scf::ParallelOp op) {
+/// Bytes of memory an element of `type` is stored in, for the work
+/// estimate; 0 when not known.
+static int64_t storedBytes(Type type) {
+  if (int64_t bytes = gather::packedElementBytes(type))
+    return bytes;
+  if (type.isIndex())
+    return 8;
+  if (type.isIntOrFloat())
+    return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
+  return 0;
+}
+
+static int64_t saturatingAdd(int64_t a, int64_t b) {
+  int64_t sum;
+  return llvm::AddOverflow(a, b, sum) ? std::numeric_limits<int64_t>::max()
+                                      : sum;
+}
+
+static std::optional<int64_t> blockStoredBytes(Block &block, bool inBranch);
+
+/// Bytes `op` stores, or nullopt when that is not known statically: stores
+/// their element, copies and vector writes their static elements, loops
+/// their body times their static trip count, an scf.if the larger of its
+/// branches (one of them runs: the two versions of a loop, or an error
+/// path). A call is an outlined body of unknown work, except in a branch
+/// (the error path's report).
+static std::optional<int64_t> storedBytes(Operation &op, bool inBranch) {
+  auto bytesOf = [](int64_t elements,
+                    Type elementType) -> std::optional<int64_t> {
+    int64_t bytes = storedBytes(elementType);
+    if (!bytes)
+      return std::nullopt;
+    return saturatingMul(elements, bytes);
+  };
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return bytesOf(1, store.getValueToStore().getType());
+  if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+    auto type = cast<MemRefType>(copy.getTarget().getType());
+    if (!type.hasStaticShape())
+      return std::nullopt;
+    return bytesOf(type.getNumElements(), type.getElementType());
+  }
+  if (isa<vector::TransferWriteOp, vector::StoreOp, vector::MaskedStoreOp,
+          vector::ScatterOp>(op)) {
+    auto type =
+        isa<vector::TransferWriteOp>(op)
+            ? cast<vector::TransferWriteOp>(op).getVectorType()
+            : cast<VectorType>(op.getOperand(isa<vector::StoreOp>(op)
+                                                 ? 0
+                                                 : op.getNumOperands() - 1)
+                                   .getType());
+    return bytesOf(type.getNumElements(), type.getElementType());
+  }
+  if (isa<CallOpInterface>(op))
+    return inBranch ? std::optional<int64_t>(0) : std::nullopt;
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    std::optional<int64_t> then =
+        blockStoredBytes(*branch.thenBlock(), /*inBranch=*/true);
+    std::optional<int64_t> otherwise =
+        branch.elseBlock()
+            ? blockStoredBytes(*branch.elseBlock(), /*inBranch=*/true)
+            : std::optional<int64_t>(0);
+    if (!then || !otherwise)
+      return std::nullopt;
+    return std::max(*then, *otherwise);
+  }
+  std::optional<int64_t> trips;
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    trips = gather::getStaticTripCount(loop.getLowerBound(),
+                                       loop.getUpperBound(), loop.getStep());
+  else if (auto loop = dyn_cast<scf::ParallelOp>(op))
+    trips = staticIterations(loop);
+  else if (!isa<LoopLikeOpInterface>(op))
+    trips = 1;
+  int64_t sum = 0;
+  for (Region &region : op.getRegions())
+    for (Block &block : region) {
+      std::optional<int64_t> bytes = blockStoredBytes(block, inBranch);
+      if (!bytes)
+        return std::nullopt;
+      sum = saturatingAdd(sum, *bytes);
+    }
+  if (sum == 0)
+    return 0;
+  if (!trips)
+    return std::nullopt; // another loop, of unknown trip count
+  return saturatingMul(sum, *trips);
+}
+
+static std::optional<int64_t> blockStoredBytes(Block &block, bool inBranch) {
+  int64_t sum = 0;
+  for (Operation &op : block) {
+    std::optional<int64_t> bytes = storedBytes(op, inBranch);
+    if (!bytes)
+      return std::nullopt;
+    sum = saturatingAdd(sum, *bytes);
+  }
+  return sum;
+}
+
+/// Bytes `op` stores in all its iterations, or nullopt when that is not
+/// known statically. Saturates at INT64_MAX.
+static std::optional<int64_t> staticStoredBytes(scf::ParallelOp op) {
   std::optional<int64_t> iterations = staticIterations(op);
   if (!iterations)
     return std::nullopt;
-  bool known = true;
-  int64_t perIteration = 0;
-  op.getBody()->walk([&](Operation *nested) {
-    int64_t elements = 0;
-    if (isa<memref::StoreOp>(nested)) {
-      elements = 1;
-    } else if (auto copy = dyn_cast<memref::CopyOp>(nested)) {
-      auto type = cast<MemRefType>(copy.getTarget().getType());
-      if (!type.hasStaticShape()) {
-        known = false;
-        return WalkResult::interrupt();
-      }
-      elements = type.getNumElements();
-    } else if (auto write = dyn_cast<vector::TransferWriteOp>(nested)) {
-      elements = write.getVectorType().getNumElements();
-    } else if (auto store = dyn_cast<vector::StoreOp>(nested)) {
-      elements = store.getVectorType().getNumElements();
-    } else if (isa<vector::MaskedStoreOp, vector::ScatterOp>(nested)) {
-      elements = cast<VectorType>(
-                     nested->getOperand(nested->getNumOperands() - 1).getType())
-                     .getNumElements();
-    } else if (isa<CallOpInterface>(nested) &&
-               !nested->getParentOfType<scf::IfOp>()) {
-      // An outlined body: its work is unknown here. (A call under an
-      // scf.if is the error path.)
-      known = false;
-      return WalkResult::interrupt();
-    } else {
-      return WalkResult::advance();
-    }
-    for (Operation *parent = nested->getParentOp(); parent != op;
-         parent = parent->getParentOp()) {
-      std::optional<int64_t> trips;
-      if (auto loop = dyn_cast<scf::ForOp>(parent))
-        trips = gather::getStaticTripCount(
-            loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
-      else if (auto inner = dyn_cast<scf::ParallelOp>(parent))
-        trips = staticIterations(inner);
-      else if (!isa<LoopLikeOpInterface>(parent))
-        continue;
-      if (!trips) {
-        known = false;
-        return WalkResult::interrupt();
-      }
-      elements = saturatingMul(elements, *trips);
-    }
-    int64_t sum;
-    perIteration = llvm::AddOverflow(perIteration, elements, sum)
-                       ? std::numeric_limits<int64_t>::max()
-                       : sum;
-    return WalkResult::advance();
-  });
-  if (!known)
+  std::optional<int64_t> body =
+      blockStoredBytes(*op.getBody(), /*inBranch=*/false);
+  if (!body)
     return std::nullopt;
-  return saturatingMul(*iterations, perIteration);
+  return saturatingMul(*iterations, *body);
 }
 
 namespace {
@@ -157,8 +206,8 @@ struct GatherParallelOuterLoopsPass
       // of a fused loop) runs serially in each outer iteration: nested
       // OpenMP regions only add a fork per iteration.
       bool nested = op->getParentOfType<scf::ParallelOp>() != nullptr;
-      std::optional<int64_t> work = staticWork(op);
-      bool small = work && *work < minParallelWork;
+      std::optional<int64_t> bytes = staticStoredBytes(op);
+      bool small = bytes && *bytes < minParallelBytes;
       unsigned keep = nested || small ? 0 : parallelPrefix(op, minIterations);
       if (keep >= op.getNumLoops())
         continue;

@@ -67,8 +67,8 @@ func.func @nested(%out: memref<1024x8x16xf32>, %v: f32) {
   return
 }
 
-// A small lookup (32 rows of 768 floats: 24576 elements stored, fewer than
-// min-parallel-work) runs serially: starting threads costs more.
+// A small lookup (32 rows of 768 floats: 96 KiB stored, less than
+// min-parallel-bytes, 160 KiB) runs serially: starting threads costs more.
 // CHECK-LABEL: func.func @small_row_copies
 // CHECK-NOT:     scf.parallel
 // CHECK:         scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step
@@ -87,8 +87,8 @@ func.func @small_row_copies(%table: memref<30000x768xf32>, %ids: memref<32xindex
   return
 }
 
-// 128 rows of 768 (98304 elements) stay parallel; so does the same body
-// with the vector writes of an inner loop counted (128 x 16 x 64).
+// 128 rows of 768 (384 KiB) stay parallel; so does the same body with the
+// vector writes of an inner loop counted (128 x 16 x 64 floats).
 // CHECK-LABEL: func.func @large_row_copies
 // CHECK:         scf.parallel
 // CHECK:           memref.copy
@@ -126,7 +126,7 @@ func.func @vector_writes_in_inner_loop(%out: memref<128x1024xf32>, %v: vector<64
   return
 }
 
-// With 4 inner iterations (128 x 4 x 64 = 32768 elements) it runs serially.
+// With 4 inner iterations (128 x 4 x 64 floats: 128 KiB) it runs serially.
 // CHECK-LABEL: func.func @vector_writes_few
 // CHECK-NOT:     scf.parallel
 // CHECK:         scf.for
@@ -161,6 +161,68 @@ func.func @trip_count_near_int64_max(%out: memref<?xf32>, %v: f32) {
   %cmax = arith.constant 9223372036854775807 : index
   scf.parallel (%i) = (%c0) to (%cmax) step (%c1) {
     memref.store %v, %out[%i] : memref<?xf32>
+    scf.reduce
+  }
+  return
+}
+
+// The threshold counts bytes: 64 rows of 768 f32 (192 KiB, 49152
+// elements) run in parallel, 96 rows of 768 f16 (144 KiB, 73728 elements)
+// serially.
+// CHECK-LABEL: func.func @f32_rows_above_threshold
+// CHECK:         scf.parallel
+// CHECK:           memref.copy
+// CHECK-LABEL: func.func @f16_rows_below_threshold
+// CHECK-NOT:     scf.parallel
+// CHECK:         scf.for
+// CHECK:           memref.copy
+func.func @f32_rows_above_threshold(%table: memref<30000x768xf32>, %ids: memref<64xindex>, %out: memref<64x768xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%r) = (%c0) to (%c64) step (%c1) {
+    %id = memref.load %ids[%r] : memref<64xindex>
+    %row = memref.subview %table[%id, 0] [1, 768] [1, 1] : memref<30000x768xf32> to memref<1x768xf32, strided<[768, 1], offset: ?>>
+    %dst = memref.subview %out[%r, 0] [1, 768] [1, 1] : memref<64x768xf32> to memref<1x768xf32, strided<[768, 1], offset: ?>>
+    memref.copy %row, %dst : memref<1x768xf32, strided<[768, 1], offset: ?>> to memref<1x768xf32, strided<[768, 1], offset: ?>>
+    scf.reduce
+  }
+  return
+}
+func.func @f16_rows_below_threshold(%table: memref<30000x768xf16>, %ids: memref<96xindex>, %out: memref<96x768xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c96 = arith.constant 96 : index
+  scf.parallel (%r) = (%c0) to (%c96) step (%c1) {
+    %id = memref.load %ids[%r] : memref<96xindex>
+    %row = memref.subview %table[%id, 0] [1, 768] [1, 1] : memref<30000x768xf16> to memref<1x768xf16, strided<[768, 1], offset: ?>>
+    %dst = memref.subview %out[%r, 0] [1, 768] [1, 1] : memref<96x768xf16> to memref<1x768xf16, strided<[768, 1], offset: ?>>
+    memref.copy %row, %dst : memref<1x768xf16, strided<[768, 1], offset: ?>> to memref<1x768xf16, strided<[768, 1], offset: ?>>
+    scf.reduce
+  }
+  return
+}
+
+// Two versions of a loop's body (streaming stores or not) count once: one
+// runs. 32 rows of 768 f32 in either branch are 96 KiB, under the threshold
+// (their sum, 192 KiB, would not be).
+// CHECK-LABEL: func.func @versions_count_once
+// CHECK-NOT:     scf.parallel
+// CHECK:         scf.for
+// CHECK:           scf.if
+func.func @versions_count_once(%table: memref<30000x768xf32>, %ids: memref<32xindex>, %out: memref<32x768xf32>, %aligned: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  scf.parallel (%r) = (%c0) to (%c32) step (%c1) {
+    %id = memref.load %ids[%r] : memref<32xindex>
+    %row = memref.subview %table[%id, 0] [1, 768] [1, 1] : memref<30000x768xf32> to memref<1x768xf32, strided<[768, 1], offset: ?>>
+    %dst = memref.subview %out[%r, 0] [1, 768] [1, 1] : memref<32x768xf32> to memref<1x768xf32, strided<[768, 1], offset: ?>>
+    scf.if %aligned {
+      memref.copy %row, %dst : memref<1x768xf32, strided<[768, 1], offset: ?>> to memref<1x768xf32, strided<[768, 1], offset: ?>>
+    } else {
+      memref.copy %row, %dst : memref<1x768xf32, strided<[768, 1], offset: ?>> to memref<1x768xf32, strided<[768, 1], offset: ?>>
+    }
     scf.reduce
   }
   return
