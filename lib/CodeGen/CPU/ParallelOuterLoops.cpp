@@ -75,7 +75,7 @@ static std::optional<int64_t> staticIterations(scf::ParallelOp op) {
 
 /// Bytes of memory an element of `type` is stored in, for the work
 /// estimate; 0 when not known.
-static int64_t storedBytes(Type type) {
+static int64_t elementStoredBytes(Type type) {
   if (int64_t bytes = gather::packedElementBytes(type))
     return bytes;
   if (type.isIndex())
@@ -102,7 +102,7 @@ static std::optional<int64_t> blockStoredBytes(Block &block, bool inBranch);
 static std::optional<int64_t> storedBytes(Operation &op, bool inBranch) {
   auto bytesOf = [](int64_t elements,
                     Type elementType) -> std::optional<int64_t> {
-    int64_t bytes = storedBytes(elementType);
+    int64_t bytes = elementStoredBytes(elementType);
     if (!bytes)
       return std::nullopt;
     return saturatingMul(elements, bytes);
