@@ -146,7 +146,8 @@ static void addBufferization(OpPassManager &pm,
 /// scf.parallel, of which only outer dimensions stay parallel, and those
 /// OpenMP loops; else serial loops. Passes local to a function run nested,
 /// on the functions in parallel.
-static void addCpuLoops(OpPassManager &pm, bool parallel) {
+static void addCpuLoops(OpPassManager &pm, bool parallel,
+                        const GatherCpuPipelineOptions &options) {
   OpPassManager &loops = pm.nest<func::FuncOp>();
   // On the scf.forall loops still: versions the block row copies marked
   // for non-temporal stores.
@@ -158,7 +159,10 @@ static void addCpuLoops(OpPassManager &pm, bool parallel) {
   }
   loops.addPass(createForallToParallelLoopPass());
   loops.addPass(createConvertLinalgToParallelLoopsPass());
-  loops.addPass(createGatherParallelOuterLoops());
+  GatherParallelOuterLoopsOptions outerLoops;
+  outerLoops.targetCpu = options.targetCpu;
+  outerLoops.onHost = options.onHost;
+  loops.addPass(createGatherParallelOuterLoops(outerLoops));
   pm.addPass(createConvertSCFToOpenMPPass());
 }
 
@@ -233,7 +237,7 @@ void mlir::gather::buildGatherCpuPipeline(
                       options.outlineDuplicates);
   }
   addBufferization(pm, options.destinationEntries);
-  addCpuLoops(pm, options.parallel);
+  addCpuLoops(pm, options.parallel, options);
   addCpuCodeGen(pm, options.parallel);
   addCpuToLLVM(pm);
   // Code that runs here is tuned for the host whatever instruction set it

@@ -59,6 +59,9 @@ int64_t CpuTarget::registerLanes(unsigned bitWidth) const {
 int64_t CpuTarget::streamingStoreMinBytes() const {
   return meshL3 ? 4 * l2Bytes : l3Bytes / 2;
 }
+int64_t CpuTarget::parallelIterations() const {
+  return std::max<int64_t>(16, 4 * cores);
+}
 int64_t CpuTarget::offsetChunkMinReadBytes() const { return l2Bytes; }
 int64_t CpuTarget::offsetChunkBytes() const {
   // An 8-byte offset per line its loads bring into the L1d: two thirds of

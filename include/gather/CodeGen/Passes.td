@@ -139,7 +139,8 @@ def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
     `convert-scf-to-openmp` turns all dimensions of an `scf.parallel` into
     one collapsed OpenMP loop that recomputes each index with a division and
     a remainder per iteration. This pass keeps the shortest prefix of
-    dimensions whose static trip counts reach `min-iterations` parallel and
+    dimensions whose static trip counts reach `min-iterations` (by default
+    four per core of the target description, at least 16) parallel and
     makes the rest nested `scf.for` loops, so that inner dimensions run as
     plain (vectorizable) loops. A parallel loop nested in another (a gather
     lowered inside the tiles of a fused loop) becomes serial loops entirely:
@@ -157,11 +158,18 @@ def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
     f32 and f16 (docs/Lowering.md).
   }];
   let options = [
-    Option<"minIterations", "min-iterations", "int64_t", "16",
-           "Parallel iterations to aim for (enough to balance the threads)">,
+    Option<"minIterations", "min-iterations", "int64_t", "0",
+           "Parallel iterations to aim for (enough to balance the threads); "
+           "0: the target's (four per core, at least 16)">,
     Option<"minParallelBytes", "min-parallel-bytes", "int64_t", "163840",
            "Bytes a loop must store (when known statically) to run in "
-           "parallel">
+           "parallel">,
+    Option<"targetCpu", "target-cpu", "std::string", "\"\"",
+           "The CPU whose cores set min-iterations (as "
+           "convert-gather-to-linalg's option; a #dlti.target_system_spec "
+           "entry \"cores\" for device \"CPU\" overrides them)">,
+    Option<"onHost", "on-host", "bool", "false",
+           "The code runs on this machine: the host's cores">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }

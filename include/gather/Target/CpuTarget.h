@@ -152,6 +152,11 @@ struct CpuTarget {
   /// line written through the caches was first read from memory only to be
   /// evicted unread.
   int64_t streamingStoreMinBytes() const;
+  /// A parallel loop keeps the outer dimensions parallel whose iterations
+  /// reach this count (the inner ones become serial loops): four per core,
+  /// so that the threads' shares differ by at most a quarter, and at least
+  /// 16 (the count where the cores are unknown).
+  int64_t parallelIterations() const;
 
   /// "cpu=znver3 vector-bits=256 vector-unit-bits=256 mask-registers=0
   /// prefetch-offset-tables=1 mesh-l3=0 cache-line-bytes=64 page-bytes=4096

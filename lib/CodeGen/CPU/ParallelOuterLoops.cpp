@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/CodeGen/Passes.h"
+#include "gather/Target/CpuTarget.h"
 #include "gather/Utils/ElementBytes.h"
 #include "gather/Utils/TripCount.h"
 
@@ -192,6 +193,14 @@ struct GatherParallelOuterLoopsPass
   using Base::Base;
 
   void runOnOperation() override {
+    int64_t iterationsWanted = minIterations;
+    if (iterationsWanted <= 0) {
+      FailureOr<gather::CpuTarget> target = gather::resolveCpuTarget(
+          getOperation(), targetCpu, /*vectorBits=*/0, onHost);
+      if (failed(target))
+        return signalPassFailure();
+      iterationsWanted = target->parallelIterations();
+    }
     SmallVector<scf::ParallelOp> loops;
     getOperation()->walk([&](scf::ParallelOp op) {
       // Reductions keep their form.
@@ -208,7 +217,8 @@ struct GatherParallelOuterLoopsPass
       bool nested = op->getParentOfType<scf::ParallelOp>() != nullptr;
       std::optional<int64_t> bytes = staticStoredBytes(op);
       bool small = bytes && *bytes < minParallelBytes;
-      unsigned keep = nested || small ? 0 : parallelPrefix(op, minIterations);
+      unsigned keep =
+          nested || small ? 0 : parallelPrefix(op, iterationsWanted);
       if (keep >= op.getNumLoops())
         continue;
       Location loc = op.getLoc();
