@@ -74,11 +74,6 @@ static inline int64_t streamingStoreMinBytes() {
   return bytes;
 }
 
-/// Cache lines the software prefetch runs ahead: the compiled code's rule
-/// (CpuTarget::prefetchLinesAhead) for the target the benchmark compiles
-/// for, which bench/run.py and bench/paired.py pass in
-/// GATHER_PREFETCH_LINES_AHEAD from the target description; else the rule
-/// on the host's L1d (a quarter of it, at most 8 KiB, in 64-byte lines).
 /// A prefetch of the line at `p` into every cache level (prefetcht0, what
 /// the compiled code's memref.prefetch with locality 3 becomes). Not
 /// __builtin_prefetch: GCC 12's tree DCE deleted those of baseline.cpp's
@@ -93,6 +88,11 @@ static inline void prefetchLine(const void *p) {
 #endif
 }
 
+/// Cache lines the software prefetch runs ahead: the compiled code's rule
+/// (CpuTarget::prefetchLinesAhead) for the target the benchmark compiles
+/// for, which bench/run.py and bench/paired.py pass in
+/// GATHER_PREFETCH_LINES_AHEAD from the target description; else the rule
+/// on the host's L1d (a quarter of it, at most 8 KiB, in 64-byte lines).
 static inline int64_t prefetchLinesAhead() {
   static const int64_t lines = [] {
     int64_t value = describedEntry("GATHER_PREFETCH_LINES_AHEAD");

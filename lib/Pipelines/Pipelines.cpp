@@ -146,13 +146,13 @@ static void addBufferization(OpPassManager &pm,
 /// scf.parallel, of which only outer dimensions stay parallel, and those
 /// OpenMP loops; else serial loops. Passes local to a function run nested,
 /// on the functions in parallel.
-static void addCpuLoops(OpPassManager &pm, bool parallel,
+static void addCpuLoops(OpPassManager &pm,
                         const GatherCpuPipelineOptions &options) {
   OpPassManager &loops = pm.nest<func::FuncOp>();
   // On the scf.forall loops still: versions the block row copies marked
   // for non-temporal stores.
   loops.addPass(createGatherStreamingStores());
-  if (!parallel) {
+  if (!options.parallel) {
     loops.addPass(createForallToForLoopPass());
     loops.addPass(createConvertLinalgToLoopsPass());
     return;
@@ -237,7 +237,7 @@ void mlir::gather::buildGatherCpuPipeline(
                       options.outlineDuplicates);
   }
   addBufferization(pm, options.destinationEntries);
-  addCpuLoops(pm, options.parallel, options);
+  addCpuLoops(pm, options);
   addCpuCodeGen(pm, options.parallel);
   addCpuToLLVM(pm);
   // Code that runs here is tuned for the host whatever instruction set it

@@ -116,17 +116,17 @@ static std::optional<int64_t> storedBytes(Operation &op, bool inBranch) {
       return std::nullopt;
     return bytesOf(type.getNumElements(), type.getElementType());
   }
-  if (isa<vector::TransferWriteOp, vector::StoreOp, vector::MaskedStoreOp,
-          vector::ScatterOp>(op)) {
-    auto type =
-        isa<vector::TransferWriteOp>(op)
-            ? cast<vector::TransferWriteOp>(op).getVectorType()
-            : cast<VectorType>(op.getOperand(isa<vector::StoreOp>(op)
-                                                 ? 0
-                                                 : op.getNumOperands() - 1)
-                                   .getType());
-    return bytesOf(type.getNumElements(), type.getElementType());
-  }
+  VectorType written;
+  if (auto write = dyn_cast<vector::TransferWriteOp>(op))
+    written = write.getVectorType();
+  else if (auto store = dyn_cast<vector::StoreOp>(op))
+    written = store.getVectorType();
+  else if (auto masked = dyn_cast<vector::MaskedStoreOp>(op))
+    written = masked.getVectorType();
+  else if (auto scatter = dyn_cast<vector::ScatterOp>(op))
+    written = scatter.getVectorType();
+  if (written)
+    return bytesOf(written.getNumElements(), written.getElementType());
   if (isa<CallOpInterface>(op))
     return inBranch ? std::optional<int64_t>(0) : std::nullopt;
   if (auto branch = dyn_cast<scf::IfOp>(op)) {

@@ -193,10 +193,12 @@ static std::optional<RowCopy> matchRowCopy(scf::ParallelOp loop) {
 static Value wholeVectorsCondition(OpBuilder &b, scf::ParallelOp loop,
                                    const RowCopy &copy) {
   Location loc = loop.getLoc();
-  Value lanes = arith::ConstantIndexOp::create(b, loc, copy.lanes);
-  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-  Value condition;
+  Value lanes, c0, condition; // made at the first run-time size
   auto requireMultiple = [&](Value size) {
+    if (!lanes) {
+      lanes = arith::ConstantIndexOp::create(b, loc, copy.lanes);
+      c0 = arith::ConstantIndexOp::create(b, loc, 0);
+    }
     Value rest = arith::RemUIOp::create(b, loc, size, lanes);
     Value whole =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rest, c0);
