@@ -6,12 +6,15 @@
 # (16 batches: one for 2 cores, two for 16 and 64; the block copy's rows:
 # one), and every function,
 # executed through the C API (several threads) under each description,
-# must give numpy's result, also with an invalid index under `error`.
+# must give numpy's result, also with an invalid index under `error`. Two
+# block gathers on either side of the serial threshold (160 KiB stored,
+# whatever the cores): 64 rows of 768 f32 (192 KiB) run in parallel, 96 rows
+# of 768 f16 (144 KiB) serially.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: parallel-cores 2: 4 passed, 0 failed
-# CHECK: parallel-cores 16: 4 passed, 0 failed
-# CHECK: parallel-cores 64: 4 passed, 0 failed
+# CHECK: parallel-cores 2: 6 passed, 0 failed
+# CHECK: parallel-cores 16: 6 passed, 0 failed
+# CHECK: parallel-cores 64: 6 passed, 0 failed
 import os
 import re
 import subprocess
@@ -27,6 +30,10 @@ volume = rng.standard_normal((16, 64, 64, 4)).astype(np.float32)
 coords = rng.integers(-64, 64, (16, 4096, 2))
 table = rng.standard_normal((300, 4096)).astype(np.float32)
 rows = rng.integers(0, 300, 20)
+embeddings = rng.standard_normal((300, 768)).astype(np.float32)
+half_embeddings = embeddings.astype(np.float16)
+lookups = rng.integers(0, 300, 64)
+half_lookups = rng.integers(0, 300, 96)
 bad = coords.copy()
 bad[9, 4000, 0] = 64
 
@@ -41,6 +48,10 @@ def cases():
               (16, 4096, 4), expected(ref.nd, volume, bad, 1, "wrap", "clamp"))
     suite.add("twenty_rows", "block", "axis = 0", table, rows, (20, 4096),
               expected(ref.block, table, rows, 0))
+    suite.add("rows_above_threshold", "block", "axis = 0", embeddings, lookups, (64, 768),
+              expected(ref.block, embeddings, lookups, 0))
+    suite.add("f16_rows_below_threshold", "block", "axis = 0", half_embeddings, half_lookups,
+              (96, 768), expected(ref.block, half_embeddings, half_lookups, 0))
     return suite
 
 
@@ -49,7 +60,8 @@ def parallel_dims(bin_dir, module, name):
     r = subprocess.run([os.path.join(bin_dir, "gather-opt"), "--gather-cpu-pipeline",
                         "--mlir-print-ir-before=convert-scf-to-openmp", "-o", os.devnull],
                        input=module, capture_output=True, text=True, check=True)
-    body = r.stderr.split(f"func.func @{name}(", 1)[1].split("func.func @", 1)[0]
+    # up to the next function, private ones included
+    body = r.stderr.split(f"func.func @{name}(", 1)[1].split("func.func ", 1)[0]
     m = re.search(r"scf\.parallel \(([^)]*)\)", body)
     return len(m.group(1).split(",")) if m else 0
 
@@ -61,9 +73,10 @@ def main():
     # twenty_rows' block copy has one parallel dimension, its 20 rows,
     # whatever the cores: the lowering, not this rule, would have to split
     # the rows)
-    for cores, dims in ((2, {"nd_batches_clamp": 1, "twenty_rows": 1}),
-                        (16, {"nd_batches_clamp": 2, "twenty_rows": 1}),
-                        (64, {"nd_batches_clamp": 2, "twenty_rows": 1})):
+    threshold = {"rows_above_threshold": 1, "f16_rows_below_threshold": 0}
+    for cores, dims in ((2, {"nd_batches_clamp": 1, "twenty_rows": 1, **threshold}),
+                        (16, {"nd_batches_clamp": 2, "twenty_rows": 1, **threshold}),
+                        (64, {"nd_batches_clamp": 2, "twenty_rows": 1, **threshold})):
         suite = cases()
         entries = {"cores": cores}
         module = suite.module(entries)
