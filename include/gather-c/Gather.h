@@ -66,7 +66,8 @@ GatherProgram *gatherProgramCreateWithFlags(const char *mlirText,
                                             int optLevel, unsigned flags,
                                             char *error, size_t errorSize);
 /* gatherProgramCreateWithFlags for the CPU `targetCpu` (NULL or "native":
-   the host; or an x86-64 CPU name LLVM knows, such as "x86-64-v3" for AVX2):
+   the host; or a CPU name LLVM knows of the host's architecture, such as
+   "x86-64-v3" for AVX2):
    the lowering plans with its target description and LLVM generates code
    for it. A CPU with features this host lacks is an error. */
 GatherProgram *gatherProgramCreateForTarget(const char *mlirText,

@@ -151,7 +151,10 @@ static void addCpuLoops(OpPassManager &pm,
   OpPassManager &loops = pm.nest<func::FuncOp>();
   // On the scf.forall loops still: versions the block row copies marked
   // for non-temporal stores.
-  loops.addPass(createGatherStreamingStores());
+  GatherStreamingStoresOptions streaming;
+  streaming.targetCpu = options.targetCpu;
+  streaming.onHost = options.onHost;
+  loops.addPass(createGatherStreamingStores(streaming));
   if (!options.parallel) {
     loops.addPass(createForallToForLoopPass());
     loops.addPass(createConvertLinalgToLoopsPass());

@@ -16,6 +16,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/AArch64TargetParser.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/X86TargetParser.h"
 
@@ -23,6 +24,12 @@
 
 using namespace mlir;
 using namespace mlir::gather;
+
+llvm::Triple::ArchType mlir::gather::hostArch() {
+  static const llvm::Triple::ArchType arch =
+      llvm::Triple(llvm::sys::getProcessTriple()).getArch();
+  return arch;
+}
 
 int64_t CpuTarget::prefetchLinesAhead() const {
   if (prefetchLinesAheadGiven > 0)
@@ -57,6 +64,8 @@ int64_t CpuTarget::registerLanes(unsigned bitWidth) const {
 }
 
 int64_t CpuTarget::streamingStoreMinBytes() const {
+  if (!nonTemporalStores)
+    return 0;
   return meshL3 ? 4 * l2Bytes : l3Bytes / 2;
 }
 int64_t CpuTarget::parallelIterations() const {
@@ -73,10 +82,12 @@ std::string CpuTarget::describe() const {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "cpu=" << (cpu.empty() ? "generic" : cpu)
+     << " arch=" << llvm::Triple::getArchTypeName(arch)
      << " vector-bits=" << vectorBits << " vector-unit-bits=" << vectorUnitBits
      << " mask-registers=" << (maskRegisters ? 1 : 0)
      << " prefetch-offset-tables=" << (prefetchOffsetTables ? 1 : 0)
      << " mesh-l3=" << (meshL3 ? 1 : 0)
+     << " nontemporal-stores=" << (nonTemporalStores ? 1 : 0)
      << " cache-line-bytes=" << cacheLineBytes << " page-bytes=" << pageBytes
      << " l1d-bytes=" << l1dBytes << " l2-bytes=" << l2Bytes
      << " l3-bytes=" << l3Bytes << " cores=" << cores
@@ -141,6 +152,7 @@ static void setTuning(CpuTarget &target,
   target.prefetchOffsetTables = cpu != "znver1" && !features.lookup("amx-tile");
   target.vectorUnitBits = cpu == "znver1" ? 128 : target.vectorBits;
   target.meshL3 = cpu == "sapphirerapids" || cpu == "emeraldrapids";
+  target.nonTemporalStores = target.arch == llvm::Triple::x86_64;
 }
 
 /// The data caches of CPU 0 from Linux's sysfs, where present.
@@ -174,6 +186,7 @@ static void readHostCaches(CpuTarget &target) {
 const CpuTarget &mlir::gather::hostCpuTarget() {
   static const CpuTarget host = [] {
     CpuTarget target;
+    target.arch = hostArch();
     target.cpu = llvm::sys::getHostCPUName().str();
     llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
     setFeatures(target, features);
@@ -192,24 +205,45 @@ FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
                                                     bool onHost) {
   if (name == "native")
     return hostCpuTarget();
-  if (llvm::X86::parseArchX86(name, /*Only64Bit=*/true) == llvm::X86::CK_None) {
+  llvm::StringMap<bool> features;
+  llvm::Triple::ArchType arch;
+  if (llvm::X86::parseArchX86(name, /*Only64Bit=*/true) != llvm::X86::CK_None) {
+    arch = llvm::Triple::x86_64;
+    SmallVector<StringRef> enabled;
+    llvm::X86::getFeaturesForCPU(name, enabled);
+    // The CPU's list names some features only through others (avx2 implies
+    // avx).
+    for (StringRef feature : enabled) {
+      features[feature] = true;
+      llvm::X86::updateImpliedFeatures(feature, true, features);
+    }
+  } else if (std::optional<llvm::AArch64::CpuInfo> info =
+                 llvm::AArch64::parseCpu(name)) {
+    arch = llvm::Triple::aarch64;
+    llvm::AArch64::ExtensionSet extensions;
+    extensions.addCPUDefaults(*info);
+    std::vector<StringRef> enabled;
+    extensions.toLLVMFeatureList(enabled);
+    for (StringRef feature : enabled)
+      if (feature.size() > 1)
+        features[feature.drop_front()] = feature.front() == '+';
+  } else {
     error = ("unknown target CPU '" + name +
-             "' (native, or an x86-64 CPU name LLVM knows: x86-64-v3, "
-             "znver4, skylake-avx512, ...)")
+             "' (native, or an x86-64 or AArch64 CPU name LLVM knows: "
+             "x86-64-v3, znver4, skylake-avx512, neoverse-n1, ...)")
                 .str();
     return failure();
   }
-  SmallVector<StringRef> enabled;
-  llvm::X86::getFeaturesForCPU(name, enabled);
-  llvm::StringMap<bool> features;
-  // The CPU's list names some features only through others (avx2 implies
-  // avx).
-  for (StringRef feature : enabled) {
-    features[feature] = true;
-    llvm::X86::updateImpliedFeatures(feature, true, features);
-  }
   CpuTarget target;
   if (onHost) {
+    if (arch != hostArch()) {
+      error = ("target CPU '" + name + "' is an " +
+               llvm::Triple::getArchTypeName(arch) +
+               " CPU; the JIT's code runs on this " +
+               llvm::Triple::getArchTypeName(hostArch()) + " host")
+                  .str();
+      return failure();
+    }
     // The host's memory system and cores; the instruction set the name
     // allows, which narrows what the host's vector units execute at most.
     target = hostCpuTarget();
@@ -219,6 +253,7 @@ FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
     return target;
   }
   target.cpu = name.str();
+  target.arch = arch;
   setFeatures(target, features);
   setTuning(target, features);
   return target;
@@ -249,6 +284,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
   constexpr int64_t kMaxCacheBytes = int64_t(1) << 40;
   int64_t prefetchOffsetTables = target.prefetchOffsetTables;
   int64_t meshL3 = target.meshL3;
+  int64_t nonTemporalStores = target.nonTemporalStores;
   Entry entries[] = {
       {"max_vector_op_width", &target.vectorBits, 64, 4096, false},
       {"vector_unit_width", &target.vectorUnitBits, 64, 4096, false},
@@ -261,7 +297,8 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
       {"prefetch_lines_ahead", &target.prefetchLinesAheadGiven, 1, 1 << 20,
        false},
       {"prefetch_offset_tables", &prefetchOffsetTables, 0, 1, false},
-      {"mesh_l3", &meshL3, 0, 1, false}};
+      {"mesh_l3", &meshL3, 0, 1, false},
+      {"nontemporal_stores", &nonTemporalStores, 0, 1, false}};
   for (Entry entry : entries) {
     FailureOr<Attribute> value = dlti::query(op, {"CPU", entry.key});
     if (failed(value))
@@ -288,6 +325,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
   }
   target.prefetchOffsetTables = prefetchOffsetTables != 0;
   target.meshL3 = meshL3 != 0;
+  target.nonTemporalStores = nonTemporalStores != 0;
   return target;
 }
 

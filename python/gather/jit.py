@@ -374,18 +374,19 @@ def host_vector_bits():
 
 def target_description(target_cpu="native"):
     """The target description CPU programs for `target_cpu` are planned
-    with, as a dict: cpu (LLVM's name), vector-bits, vector-unit-bits (the
-    width one pass of the vector units executes: 128 on Zen 1),
-    mask-registers (1: AVX-512's predicate registers),
-    prefetch-offset-tables (1: rows of reads at table offsets prefetch),
-    mesh-l3, cache-line-bytes, page-bytes, l1d-bytes, l2-bytes, l3-bytes,
+    with, as a dict: cpu (LLVM's name), arch (LLVM's architecture name:
+    x86_64, aarch64), vector-bits, vector-unit-bits (the width one pass of
+    the vector units executes: 128 on Zen 1), mask-registers (1: AVX-512's
+    predicate registers), prefetch-offset-tables (1: rows of reads at table
+    offsets prefetch), mesh-l3, nontemporal-stores (1: rows of large outputs
+    may stream), cache-line-bytes, page-bytes, l1d-bytes, l2-bytes, l3-bytes,
     cores (0: unknown), streaming-store-min-bytes and prefetch-lines-ahead
     (derived)."""
     text = ctypes.create_string_buffer(1024)
     if _library().gatherTargetDescription(target_cpu.encode(), text, len(text)):
         raise GatherError(text.value.decode(errors="replace"))
     fields = dict(item.split("=", 1) for item in text.value.decode().split())
-    return {k: (v if k == "cpu" else int(v)) for k, v in fields.items()}
+    return {k: (v if k in ("cpu", "arch") else int(v)) for k, v in fields.items()}
 
 
 def compile(mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
@@ -396,8 +397,8 @@ def compile(mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
     `opt_level` is LLVM's (0-3); `destination_entries`: calls with `out=`
     write into the given arrays without a copy (longer compilation);
     `raise_linalg=False` leaves gather-like linalg.generic ops unraised;
-    `target_cpu`: "native" (the host) or an x86-64 CPU name LLVM knows
-    ("x86-64-v3" for AVX2) whose features the host has; `compile_threads`:
+    `target_cpu`: "native" (the host) or a CPU name LLVM knows of the
+    host's architecture ("x86-64-v3" for AVX2) whose features the host has; `compile_threads`:
     the threads LLVM compiles on (0: one per core); `verify_each`: verify
     the IR after every pass, not only the pipeline's input and output."""
     return Program(mlir_text, entry=entry, device=device, threads=threads, opt_level=opt_level,

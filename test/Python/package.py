@@ -29,6 +29,7 @@
 # CHECK: still alive
 import glob
 import os
+import platform
 
 import numpy as np
 
@@ -133,6 +134,10 @@ want = {"vector-bits": want_bits, "mask-registers": int("avx512f" in flags), "l1
 # Zen 1 runs a 256-bit vector operation as two 128-bit halves.
 want["vector-unit-bits"] = 128 if host["cpu"] == "znver1" else want_bits
 want["streaming-store-min-bytes"] = 4 * host["l2-bytes"] if host["mesh-l3"] else host["l3-bytes"] // 2
+# The process's architecture (LLVM's name, as platform's on Linux), and
+# non-temporal stores on x86 only.
+want["arch"] = platform.machine()
+want["nontemporal-stores"] = int(platform.machine() == "x86_64")
 # Offset-table rows prefetch except on Zen 1 and on Intel's cores with AMX.
 want["prefetch-offset-tables"] = int(host["cpu"] != "znver1" and "amx_tile" not in flags)
 # The prefetch distance: a quarter of the L1d in flight, at most 8 KiB.

@@ -115,8 +115,9 @@ static llvm::cl::opt<std::string> pipeline(
 static llvm::cl::opt<std::string> targetCpu(
     "target-cpu",
     llvm::cl::desc("The CPU the code is planned and generated for: native "
-                   "(the host) or an x86-64 CPU name LLVM knows (x86-64-v3 "
-                   "for AVX2, ...) whose features the host has"),
+                   "(the host) or a CPU name LLVM knows of the host's "
+                   "architecture (x86-64-v3 for AVX2, ...) whose features "
+                   "the host has"),
     llvm::cl::init("native"));
 static llvm::cl::opt<bool> onHost(
     "on-host",

@@ -175,8 +175,7 @@ def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
 }
 
 def GatherStreamingStores : Pass<"gather-streaming-stores"> {
-  let summary = "Write the rows of large outputs with non-temporal stores "
-                "(x86)";
+  let summary = "Write the rows of large outputs with non-temporal stores";
   let description = [{
     The CPU lowering marks the `scf.forall` of a loop that writes rows a
     vector register at a time (block copies, vector rows)
@@ -196,8 +195,10 @@ def GatherStreamingStores : Pass<"gather-streaming-stores"> {
     rows of a dynamic length must be whole lines). Where it holds, a copy
     writes with `vector.store {nontemporal = true, alignment = ...}`
     (`vmovntps` needs the alignment; unaligned, x86 would split the store
-    into scalar non-temporal stores) and the loop ends with `sfence`; else
-    the code runs as it was. The copy is of the innermost op in the loop
+    into scalar non-temporal stores) and the loop ends with a fence: x86's
+    non-temporal stores are weakly ordered, so there `sfence`; on other
+    architectures (the target's, from `target-cpu`: AArch64's `stnp`) a
+    sequentially consistent `llvm.fence`. Else the code runs as it was. The copy is of the innermost op in the loop
     that holds every such write (the loop over a row's registers), the
     condition computed before the loop; where they are in the loop's body
     apart, of the whole loop. Copying the whole loop doubled each gather's
@@ -208,8 +209,20 @@ def GatherStreamingStores : Pass<"gather-streaming-stores"> {
     (a partial tile's copies) stay as they are. The other
     threads of a parallel loop drain their stores at the barrier that ends
     it (a locked instruction). Run it after bufferization, before the loops
-    become OpenMP or LLVM; the mark is dropped in any case.
+    become OpenMP or LLVM; the mark is dropped in any case. The lowering
+    marks no loop for a target without non-temporal stores
+    (`CpuTarget::nonTemporalStores`: x86 only unless the DLTI entry
+    `nontemporal_stores` says otherwise).
   }];
+  let options = [
+    Option<"targetCpu", "target-cpu", "std::string", "\"\"",
+           "The CPU whose architecture picks the fence (as "
+           "convert-gather-to-linalg's option; empty: the host's "
+           "architecture, LLVM's default)">,
+    Option<"onHost", "on-host", "bool", "false",
+           "The code runs on this machine (a CPU of another architecture "
+           "is an error)">
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
@@ -298,8 +311,9 @@ def GatherLLVMTarget : Pass<"gather-llvm-target", "ModuleOp"> {
   let summary = "Name the target CPU and its features on every llvm.func";
   let description = [{
     Sets `target_cpu` and `target_features` on each `llvm.func` with a body,
-    from the CPU named by `cpu` (`native`: the host; or an x86-64 CPU name
-    LLVM knows, such as `x86-64-v3`), so that LLVM's code generation, ahead
+    from the CPU named by `cpu` (`native`: the host; or an x86-64 or AArch64
+    CPU name LLVM knows, such as `x86-64-v3` or `neoverse-n1`), so that
+    LLVM's code generation, ahead
     of time or in the JIT, emits the instructions the lowering planned for
     (the same target description, `include/gather/Target/CpuTarget.h`).
     With `tune-cpu` it also sets `tune_cpu`: LLVM then picks among the
@@ -310,10 +324,10 @@ def GatherLLVMTarget : Pass<"gather-llvm-target", "ModuleOp"> {
   }];
   let options = [
     Option<"cpu", "cpu", "std::string", "\"\"",
-           "native, or an x86-64 CPU name LLVM knows">,
+           "native, or an x86-64 or AArch64 CPU name LLVM knows">,
     Option<"tuneCpu", "tune-cpu", "std::string", "\"\"",
            "The CPU whose costs LLVM tunes for: native (the host) or an "
-           "x86-64 CPU name LLVM knows; empty: cpu's own">
+           "x86-64 or AArch64 CPU name LLVM knows; empty: cpu's own">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

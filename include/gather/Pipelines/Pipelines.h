@@ -60,8 +60,9 @@ struct GatherCpuPipelineOptions
   Option<std::string> targetCpu{
       *this, "target-cpu",
       llvm::cl::desc("The CPU to plan and generate code for: native (the "
-                     "host), or an x86-64 CPU name LLVM knows (x86-64-v3, "
-                     "znver4, ...), set on every llvm.func; empty: the "
+                     "host), or an x86-64 or AArch64 CPU name LLVM knows "
+                     "(x86-64-v3, znver4, neoverse-n1, ...), set on every "
+                     "llvm.func; empty: the "
                      "lowering's defaults and LLVM's default CPU. gather-run "
                      "and the C API take native"),
       llvm::cl::init("")};

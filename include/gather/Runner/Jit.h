@@ -42,7 +42,8 @@ struct JitOptions {
   /// Raise gather-like linalg.generic ops into gather ops first.
   bool raiseLinalg = true;
   /// CPU only: the CPU to plan and generate code for (the pipeline's
-  /// target-cpu): native, or an x86-64 CPU name LLVM knows.
+  /// target-cpu): native, or a CPU name LLVM knows of the host's
+  /// architecture.
   std::string targetCpu = "native";
   /// CPU only: the vector register width the lowering plans with; 0: the
   /// target's.

@@ -18,16 +18,24 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <cstdint>
 #include <string>
 
 namespace mlir::gather {
 
+/// The architecture this process runs on: the JIT's, and that of LLVM's
+/// default target triple where no CPU is named.
+llvm::Triple::ArchType hostArch();
+
 struct CpuTarget {
-  /// LLVM's name of the CPU ("znver3", "x86-64-v3"); empty: none named (the
-  /// code generator's default).
+  /// LLVM's name of the CPU ("znver3", "x86-64-v3", "neoverse-n1"); empty:
+  /// none named (the code generator's default).
   std::string cpu;
+  /// The CPU's architecture: x86_64 or aarch64 for a named CPU; the host's
+  /// where none is named (LLVM's default triple is the host's).
+  llvm::Triple::ArchType arch = hostArch();
   /// LLVM's feature string ("+avx2,+fma,..."); empty with an empty cpu.
   std::string features;
   /// The widest vector registers in bits: 512 with AVX-512F, 256 with AVX,
@@ -66,6 +74,14 @@ struct CpuTarget {
   /// such a VM reports whole: 300 MiB on the Emerald Rapids measured).
   /// Set from the CPU name; the DLTI entry "mesh_l3" (0 or 1) overrides it.
   bool meshL3 = false;
+  /// Rows of large outputs may be written with non-temporal stores
+  /// (streamingStoreMinBytes). Set from the architecture: on x86, where
+  /// they were measured (x86's movnt, fenced with sfence); not on AArch64,
+  /// where no measurement backs them (its non-temporal pair stores are a
+  /// hint, and Arm's cores have a write streaming mode for runs of
+  /// whole-line writes). The DLTI entry "nontemporal_stores" (0 or 1)
+  /// overrides it.
+  bool nonTemporalStores = hostArch() == llvm::Triple::x86_64;
   int64_t cacheLineBytes = 64;
   /// The virtual memory page: hardware prefetchers stop at its end.
   int64_t pageBytes = 4096;
@@ -147,7 +163,8 @@ struct CpuTarget {
   int64_t offsetChunkBytes() const;
   /// Rows written a vector register at a time (block copies, vector rows)
   /// go with non-temporal stores into outputs from this size on: half of
-  /// the L3, or four L2s with a mesh L3. Below it the output (and the rows
+  /// the L3, or four L2s with a mesh L3; 0 (never) without
+  /// nonTemporalStores. Below it the output (and the rows
   /// read for it) can stay in the caches for the next reader; above it a
   /// line written through the caches was first read from memory only to be
   /// evicted unread.
@@ -158,8 +175,9 @@ struct CpuTarget {
   /// 16 (the count where the cores are unknown).
   int64_t parallelIterations() const;
 
-  /// "cpu=znver3 vector-bits=256 vector-unit-bits=256 mask-registers=0
-  /// prefetch-offset-tables=1 mesh-l3=0 cache-line-bytes=64 page-bytes=4096
+  /// "cpu=znver3 arch=x86_64 vector-bits=256 vector-unit-bits=256
+  /// mask-registers=0 prefetch-offset-tables=1 mesh-l3=0
+  /// nontemporal-stores=1 cache-line-bytes=64 page-bytes=4096
   /// l1d-bytes=32768 l2-bytes=524288 l3-bytes=33554432 cores=2
   /// streaming-store-min-bytes=16777216 prefetch-lines-ahead=128": what the
   /// lowering planned with (the last two, derived, for peers that follow
@@ -173,13 +191,15 @@ struct CpuTarget {
 const CpuTarget &hostCpuTarget();
 
 /// The target of an LLVM CPU name: "native" is the host (hostCpuTarget);
-/// an x86 name (x86-64-v3, skylake-avx512, znver4, ...) gives the features
-/// and vector width, with the default caches and the name's tuning (ahead
-/// of time: the machine is not known). With `onHost` (a JIT, whose code
-/// runs here) the name gives only the instruction set: the features, the
-/// vector width (the vector units at most that wide) and the mask
-/// registers; the caches, cores and tuning are the host's. Fails with a
-/// message for an unknown name.
+/// an x86-64 name (x86-64-v3, skylake-avx512, znver4, ...) or an AArch64
+/// one (neoverse-n1, neoverse-v2, cortex-a78, apple-m1, ...) gives the
+/// architecture, the features and vector width (AArch64: NEON's 128 bits),
+/// with the default caches and the name's tuning (ahead of time: the
+/// machine is not known). With `onHost` (a JIT, whose code runs here) the
+/// name gives only the instruction set: the features, the vector width (the
+/// vector units at most that wide) and the mask registers; the caches,
+/// cores and tuning are the host's, and a CPU of another architecture is
+/// an error. Fails with a message for an unknown name.
 FailureOr<CpuTarget> cpuTargetForName(StringRef name, std::string &error,
                                       bool onHost = false);
 
@@ -188,7 +208,8 @@ FailureOr<CpuTarget> cpuTargetForName(StringRef name, std::string &error,
 /// key), "cache_line_size_in_bytes", "page_size_in_bytes",
 /// "L1_cache_size_in_bytes" (upstream's key), "L2_cache_size_in_bytes",
 /// "L3_cache_size_in_bytes", "cores", "prefetch_lines_ahead",
-/// "vector_unit_width", "prefetch_offset_tables" and "mesh_l3" (0 or 1),
+/// "vector_unit_width", "prefetch_offset_tables", "mesh_l3" and
+/// "nontemporal_stores" (0 or 1),
 /// each an integer in a range that keeps the thresholds' arithmetic exact
 /// (a line and a page powers of two). An entry outside it is an error on
 /// `op`.

@@ -8,6 +8,7 @@
 
 #include "gather/CodeGen/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "gather/Target/CpuTarget.h"
 #include "gather/Utils/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -145,6 +146,20 @@ static Value runTimeCondition(OpBuilder &b, Location loc, Value buffer,
   return arith::AndIOp::create(b, loc, condition, large);
 }
 
+/// Orders the non-temporal stores before what the thread does next. x86's
+/// are weakly ordered: only `sfence` (or a full fence) orders them. A
+/// sequentially consistent fence elsewhere (AArch64's `dmb ish`), whose
+/// non-temporal stores are ordered as plain ones by barriers.
+static void emitStoreFence(OpBuilder &b, Location loc,
+                           llvm::Triple::ArchType arch) {
+  if (arch == llvm::Triple::x86_64 || arch == llvm::Triple::x86) {
+    LLVM::CallIntrinsicOp::create(
+        b, loc, b.getStringAttr("llvm.x86.sse.sfence"), ValueRange{});
+    return;
+  }
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
+}
+
 /// The op to version for `candidates` of `loop`: the innermost op inside
 /// the loop that holds them all (the loop over a row's registers), or the
 /// loop itself where they are in its body apart.
@@ -168,7 +183,8 @@ static Operation *versionedOp(scf::ForallOp loop,
 /// computed before the loop: a copy of the whole loop doubled the code of
 /// each gather (its index resolution, prefetch and checks), which 1000
 /// distinct gathers with dynamic sizes paid in compile time.
-static void version(scf::ForallOp loop, int64_t minBytes, int64_t rowBytes) {
+static void version(scf::ForallOp loop, int64_t minBytes, int64_t rowBytes,
+                    llvm::Triple::ArchType arch) {
   SmallVector<Candidate> candidates;
   loop.walk([&](vector::TransferWriteOp write) {
     if (std::optional<Candidate> c = candidate(write, loop))
@@ -223,13 +239,14 @@ static void version(scf::ForallOp loop, int64_t minBytes, int64_t rowBytes) {
     b.setInsertionPointToStart(
         scf::IfOp::create(b, loc, condition).thenBlock());
   }
-  LLVM::CallIntrinsicOp::create(b, loc, b.getStringAttr("llvm.x86.sse.sfence"),
-                                ValueRange{});
+  emitStoreFence(b, loc, arch);
 }
 
 namespace {
 struct GatherStreamingStoresPass
     : gather::impl::GatherStreamingStoresBase<GatherStreamingStoresPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     auto *dialect = getContext().getLoadedDialect<gather::GatherDialect>();
     // No gather op was ever lowered in this context: nothing is marked.
@@ -247,9 +264,15 @@ struct GatherStreamingStoresPass
         rowMark.removeAttr(loop);
       }
     });
+    if (marked.empty())
+      return;
+    FailureOr<gather::CpuTarget> target = gather::resolveCpuTarget(
+        getOperation(), targetCpu, /*vectorBits=*/0, onHost);
+    if (failed(target))
+      return signalPassFailure();
     for (auto [loop, minBytes, rowBytes] : marked)
       if (loop.getOutputs().empty())
-        version(loop, minBytes, rowBytes);
+        version(loop, minBytes, rowBytes, target->arch);
   }
 };
 } // namespace

@@ -1,4 +1,9 @@
-// RUN: gather-opt %s --pass-pipeline='builtin.module(func.func(gather-streaming-stores))' | FileCheck %s
+// RUN: gather-opt %s --pass-pipeline='builtin.module(func.func(gather-streaming-stores{target-cpu=x86-64}))' | FileCheck %s
+// On AArch64 the same copies are fenced with a full fence (dmb ish), not
+// x86's sfence, which its backend cannot select.
+// RUN: gather-opt %s --pass-pipeline='builtin.module(func.func(gather-streaming-stores{target-cpu=neoverse-n1}))' | FileCheck %s --check-prefix=ARM --implicit-check-not=llvm.x86
+// RUN: not gather-opt %s --pass-pipeline='builtin.module(func.func(gather-streaming-stores{target-cpu=pentium9}))' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: error: unknown target CPU 'pentium9'
 
 // A marked block row copy is versioned: where the output holds the marked
 // bytes, starts aligned to the widest vector written and has aligned outer
@@ -26,6 +31,13 @@
 // CHECK:           }
 // CHECK-NEXT:      llvm.call_intrinsic "llvm.x86.sse.sfence"()
 // CHECK-NEXT:    } else {
+// ARM-LABEL:   func.func @row_copy
+// ARM:           scf.if
+// ARM:             vector.store {{.*}} {alignment = 32 : i64, nontemporal = true}
+// ARM-NEXT:        vector.store {{.*}} {alignment = 32 : i64, nontemporal = true}
+// ARM-NEXT:      }
+// ARM-NEXT:      llvm.fence seq_cst
+// ARM-NEXT:    } else {
 // CHECK-NEXT:      scf.forall
 // CHECK:             vector.transfer_write
 // CHECK:             vector.transfer_write

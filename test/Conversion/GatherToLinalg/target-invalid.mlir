@@ -1,6 +1,6 @@
 // RUN: gather-opt %s --convert-gather-to-linalg --split-input-file -verify-diagnostics
 // RUN: not gather-opt %s --convert-gather-to-linalg=target-cpu=pentium9 --split-input-file 2>&1 | FileCheck %s --check-prefix=CPU
-// CPU: error: unknown target CPU 'pentium9' (native, or an x86-64 CPU name LLVM knows: x86-64-v3, znver4, skylake-avx512, ...)
+// CPU: error: unknown target CPU 'pentium9' (native, or an x86-64 or AArch64 CPU name LLVM knows: x86-64-v3, znver4, skylake-avx512, neoverse-n1, ...)
 // RUN: not gather-opt %S/block-tiles.mlir --convert-gather-to-linalg=vector-bits=8192 --split-input-file 2>&1 | FileCheck %s --check-prefix=BITS
 // BITS: error: vector-bits must be a positive multiple of 64 up to 4096, got 8192
 
@@ -55,6 +55,12 @@ module @prefetch_offset_tables_not_0_or_1 attributes {dlti.target_system_spec = 
 
 // expected-error @+1 {{the target description's CPU entry "mesh_l3" must be an integer in [0, 1], got -1 : i64}}
 module @mesh_l3_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"mesh_l3" = -1 : i64>>} {
+}
+
+// -----
+
+// expected-error @+1 {{the target description's CPU entry "nontemporal_stores" must be an integer in [0, 1], got 2 : i64}}
+module @nontemporal_stores_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"nontemporal_stores" = 2 : i64>>} {
 }
 
 // -----

@@ -1,0 +1,333 @@
+# Code for an AArch64 CPU, compiled ahead of time on this host and run
+# under QEMU's user mode: `--gather-cpu-pipeline="target-cpu=neoverse-n1
+# parallel=false"` (NEON's 128-bit vectors, no mask registers, no x86
+# instruction; serial loops, as no AArch64 OpenMP runtime installs beside
+# this host's), LLVM's
+# AArch64 backend (llc), the run-time library cross-compiled, a C driver
+# that calls each function's C interface on inputs numpy wrote and writes
+# the results back. Every lowering path of the CPU pipeline runs: block
+# rows (every policy), a middle axis, small blocks in tiles (f32, f16,
+# i8), an element gather's vector rows (NEON has no gather instruction:
+# LLVM expands the vector gathers), batched ND tiles, offset-table rows,
+# chunks of offsets over a table larger than the L2, sizes known at run
+# time, an invalid index under `error` (the message compared with the
+# host JIT's for the same module). Each result is compared bit for bit with
+# numpy's reference.
+#
+# Non-temporal stores are x86's by default (CpuTarget::nonTemporalStores):
+# the AArch64 module has none. A second module turns them on through the
+# DLTI entry `nontemporal_stores` with a 64 KiB L3: its rows are written
+# with `stnp` and ordered by a `dmb` (an llvm.fence, not x86's sfence),
+# and give the same results.
+#
+# REQUIRES: aarch64-cross
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: %python %s %gather_bin %gather_src_root %t | FileCheck %s
+# CHECK-NOT: FAIL
+# CHECK: aarch64-cross: 24 passed, 0 failed
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+from gather import jit
+from gather import reference as ref
+from gather.mlir_text import tensor_type
+from gather_testing.difftest import (POLICY_PAIRS, difference, expected, policy_indices,
+                                     policy_text, same_bits)
+
+BIN, SRC, WORK = sys.argv[1:4]
+LLVM = "/usr/lib/llvm-22/bin"
+CPU = "neoverse-n1"
+ELEMENT = {np.float32: "f32", np.float16: "f16", np.int8: "i8", np.int64: "i64",
+           np.int32: "i32"}
+C_TYPE = {np.float32: "float", np.float16: "uint16_t", np.int8: "int8_t",
+          np.int64: "int64_t", np.int32: "int32_t"}
+
+rng = np.random.default_rng(64)
+passed = failed = 0
+
+
+def fail(message):
+    global failed
+    print(f"FAIL {message}")
+    failed += 1
+
+
+class Function:
+    """@name(data, indices) -> output: gather.`op` with `attrs`; `dynamic`
+    names the dimensions (of data, indices, output) known at run time."""
+
+    def __init__(self, name, op, attrs, data, indices, out_shape, dynamic=((), (), ())):
+        self.name, self.data, self.indices = name, data, indices
+        self.calls = []
+        shapes = [list(data.shape), list(indices.shape), list(out_shape)]
+        for shape, dims in zip(shapes, dynamic):
+            for d in dims:
+                shape[d] = "?"
+        dt = tensor_type(shapes[0], ELEMENT[data.dtype.type])
+        it = tensor_type(shapes[1], ELEMENT[indices.dtype.type])
+        ot = tensor_type(shapes[2], ELEMENT[data.dtype.type])
+        # The output's dynamic sizes: the indices' same dimension (block
+        # rows along axis 0, elements).
+        sizes = [f"%s{d}" for d in dynamic[2]]
+        size_ops = "".join(f"  %c{d} = arith.constant {d} : index\n"
+                           f"  %s{d} = tensor.dim %i, %c{d} : {it}\n" for d in dynamic[2])
+        self.rank = (data.ndim, indices.ndim, len(out_shape))
+        self.text = f"""
+func.func @{name}(%d: {dt}, %i: {it}) -> {ot} attributes {{llvm.emit_c_interface}} {{
+{size_ops}  %e = tensor.empty({", ".join(sizes)}) : {ot}
+  %r = gather.{op} %d[%i] {attrs} into %e : {dt}, {it} into {ot}
+  return %r : {ot}
+}}"""
+
+    def call(self, data, indices, want):
+        self.calls.append((data, indices, want))
+
+
+functions = []
+
+
+def add(name, op, attrs, data, indices, fn, *ref_args, dynamic=((), (), ()), **ref_kw):
+    want = expected(fn, data, indices, *ref_args, **ref_kw)
+    shape = want.shape if isinstance(want, np.ndarray) else expected(
+        fn, data, np.zeros_like(indices), *ref_args, **ref_kw).shape
+    f = Function(name, op, attrs, data, indices, shape, dynamic)
+    f.call(data, indices, want)
+    functions.append(f)
+    return f
+
+
+# Block rows of 3 KiB (W1's form) under every policy, and an invalid index.
+table = rng.standard_normal((300, 768)).astype(np.float32)
+for oob, negative in POLICY_PAIRS:
+    ids = policy_indices(rng, 100, 300, oob)
+    add(f"rows768_{oob}_{negative}", "block", "axis = 0" + policy_text(oob, negative), table,
+        ids, ref.block, 0, negative, oob)
+ids = rng.integers(0, 300, 40)
+ids[33] = -301
+add("rows768_error_invalid", "block", "axis = 0", table, ids, ref.block, 0)
+# A middle axis (W2's form).
+mid = rng.standard_normal((4, 30, 256)).astype(np.float32)
+add("middle_axis", "block", "axis = 1", mid, rng.integers(-30, 30, 11), ref.block, 1)
+# Small blocks in tiles (W7's and W4's forms): f32 rows of 16, f16 of 64, i8 of 24.
+for ety, length in ((np.float32, 16), (np.float16, 64), (np.int8, 24)):
+    small = (rng.standard_normal((500, length)) * 50).astype(ety)
+    add(f"small_rows_{ELEMENT[ety]}", "block", "axis = 0", small,
+        rng.integers(-500, 500, 333), ref.block, 0)
+# Element gathers' vector rows (W3's form), along rows and down columns.
+rows = rng.standard_normal((64, 512)).astype(np.float32)
+add("elements_axis1", "elements", "axis = 1", rows, rng.integers(-512, 512, (64, 200)),
+    ref.elements, 1)
+add("elements_axis0", "elements", "axis = 0", rows, rng.integers(-64, 64, (30, 512)),
+    ref.elements, 0)
+ids = policy_indices(rng, (64, 200), 512, "fill")
+add("elements_fill", "elements", "axis = 1 out_of_bounds = fill", rows, ids, ref.elements, 1,
+    out_of_bounds="fill")
+# Batched ND (W4's form): pairs of coordinates into 32x32 images of 4 channels.
+images = rng.standard_normal((4, 32, 32, 4)).astype(np.float32)
+pairs = np.stack([rng.integers(-32, 32, (4, 500)), rng.integers(-32, 32, (4, 500))], -1)
+add("nd_batch1", "nd", "batch_dims = 1", images, pairs, ref.nd, 1)
+# Offset-table rows (W5's NHWC lookup of (n, c) pairs), f32 and f16.
+for ety in (np.float32, np.float16):
+    nhwc = (rng.standard_normal((4, 8, 8, 64)) * 50).astype(ety)
+    pairs = np.stack([rng.integers(-4, 4, (8, 16)), rng.integers(-64, 64, (8, 16))], -1)
+    add(f"offset_table_{ELEMENT[ety]}", "multiaxis", "axes = [0, 3]", nhwc,
+        pairs.reshape(8, 1, 1, 32), ref.multiaxis, (0, 3))
+# Points of a 2 MiB table (W8's form): its reads range over more than the
+# named CPU's 1 MiB L2, so each row resolves a chunk of offsets first.
+points = rng.standard_normal((1024, 512)).astype(np.float32)
+pairs = np.stack([rng.integers(-1024, 1024, (64, 300)), rng.integers(-512, 512, (64, 300))], -1)
+add("points_chunks", "multiaxis", "axes = [0, 1]", points, pairs.reshape(64, 600),
+    ref.multiaxis, (0, 1))
+# Sizes known at run time: the rows of the table and the number of indices
+# (called with two sizes each), and an element gather's row length.
+f = add("rows_dynamic", "block", "axis = 0", table, rng.integers(-300, 300, 77), ref.block, 0,
+        dynamic=((0,), (0,), (0,)))
+small_table = table[:5].copy()
+ids = rng.integers(-5, 5, 9)
+f.call(small_table, ids, ref.block(small_table, ids, 0))
+f = add("elements_dynamic", "elements", "axis = 1", rows, rng.integers(-512, 512, (64, 100)),
+        ref.elements, 1, dynamic=((), (1,), (1,)))
+ids = rng.integers(-512, 512, (64, 33))
+f.call(rows, ids, ref.elements(rows, ids, 1))
+
+STREAMING = [f for f in functions if f.name in ("rows768_fill_wrap", "elements_axis1",
+                                                "offset_table_f32")]
+
+
+def site_free(message):
+    """A report without its file name (gather-opt read <stdin>, the JIT
+    names its module <gather module>)."""
+    return re.sub(r" at <[^>]*>:", " at FILE:", message)
+
+
+def module_text(fs, spec=""):
+    body = "\n".join(f.text for f in fs)
+    if spec:
+        return (f'module attributes {{dlti.target_system_spec = #dlti.target_system_spec<'
+                f'"CPU" = #dlti.target_device_spec<{spec}>>}} {{\n{body}\n}}\n')
+    return body + "\n"
+
+
+def run(cmd, **kw):
+    done = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if done.returncode != 0:
+        sys.exit(f"FAIL {os.path.basename(cmd[0])} exited with {done.returncode}:\n"
+                 f"{done.stderr[-3000:]}")
+    return done.stdout
+
+
+def compile_aarch64(label, text):
+    """The module through the CPU pipeline for the named AArch64 CPU, to
+    LLVM IR, to an object and to assembly (for the checks below)."""
+    lowered = run([os.path.join(BIN, "gather-opt"),
+                   f"--gather-cpu-pipeline=target-cpu={CPU} parallel=false"], input=text)
+    ll = run([f"{LLVM}/mlir-translate", "--mlir-to-llvmir"], input=lowered)
+    obj = os.path.join(WORK, f"{label}.o")
+    run([f"{LLVM}/llc", "-O3", "-mtriple=aarch64-linux-gnu", "-filetype=obj", "-o", obj],
+        input=ll)
+    asm = run([f"{LLVM}/llc", "-O3", "-mtriple=aarch64-linux-gnu", "-o", "-"], input=ll)
+    return lowered, ll, obj, asm
+
+
+def driver_source(fs):
+    """C calling each function's C interface once per call: inputs read
+    from DIR/<call>_{d,i}.bin, the result written to DIR/<call>_o.bin, a
+    recorded run-time error to DIR/<call>_e.txt."""
+    lines = ["#include <stdint.h>", "#include <stdio.h>", "#include <stdlib.h>",
+             "#include <string.h>",
+             "void gather_runtime_set_record_errors(int);",
+             "int gather_runtime_take_error(char *, int64_t);"]
+    for r in sorted({r for f in fs for r in f.rank}):
+        lines.append(f"typedef struct {{ void *allocated, *aligned; int64_t offset; "
+                     f"int64_t sizes[{r}], strides[{r}]; }} D{r};")
+    lines.append("""
+static void *load(const char *dir, const char *name, size_t bytes) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  void *p = NULL;
+  if (posix_memalign(&p, 64, bytes ? bytes : 64)) abort();
+  FILE *f = fopen(path, "rb");
+  if (!f || fread(p, 1, bytes, f) != bytes) { fprintf(stderr, "cannot read %s\\n", path); exit(2); }
+  fclose(f);
+  return p;
+}
+static void save(const char *dir, const char *name, const void *p, size_t bytes) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(p, 1, bytes, f) != bytes) { fprintf(stderr, "cannot write %s\\n", path); exit(2); }
+  fclose(f);
+}""")
+
+    def descriptor(var, ptr, shape):
+        r = len(shape)
+        out = [f"  D{r} {var} = {{{ptr}, {ptr}, 0, {{{', '.join(map(str, shape))}}}, {{"]
+        strides, acc = [], 1
+        for s in reversed(shape):
+            strides.append(acc)
+            acc *= s
+        out[0] += ", ".join(map(str, reversed(strides))) + "}};"
+        return out
+
+    body = ["int main(int argc, char **argv) {", "  const char *dir = argv[1];",
+            "  char message[1024];", "  gather_runtime_set_record_errors(1);"]
+    for f in fs:
+        dr, ir, orank = f.rank
+        lines.append(f"void _mlir_ciface_{f.name}(D{orank} *, D{dr} *, D{ir} *);")
+        for k, (data, indices, want) in enumerate(f.calls):
+            call = f"{f.name}_{k}"
+            body.append("  {")
+            body.append(f'    void *d = load(dir, "{call}_d.bin", {data.nbytes});')
+            body.append(f'    void *i = load(dir, "{call}_i.bin", {indices.nbytes});')
+            body += ["  " + line for line in descriptor("dd", "d", data.shape)]
+            body += ["  " + line for line in descriptor("id", "i", indices.shape)]
+            body.append(f"    D{orank} od;")
+            body.append(f"    _mlir_ciface_{f.name}(&od, &dd, &id);")
+            body.append("    if (gather_runtime_take_error(message, sizeof message))")
+            body.append(f'      save(dir, "{call}_e.txt", message, strlen(message));')
+            body.append("    int64_t n = 1, contiguous = 1;")
+            body.append(f"    for (int k = {orank} - 1; k >= 0; --k) {{ contiguous &= "
+                        "od.strides[k] == n || od.sizes[k] == 1; n *= od.sizes[k]; }")
+            body.append('    if (!contiguous) { fprintf(stderr, "strided result\\n"); return 3; }')
+            body.append(f"    save(dir, \"{call}_o.bin\", (char *)od.aligned + od.offset * "
+                        f"sizeof({C_TYPE[data.dtype.type]}), n * sizeof({C_TYPE[data.dtype.type]}));")
+            body.append("    free(od.allocated); free(d); free(i);")
+            body.append("  }")
+    body += ["  return 0;", "}"]
+    return "\n".join(lines + body) + "\n"
+
+
+# The run-time library, cross-compiled once.
+runtime = os.path.join(WORK, "runtime.o")
+run(["aarch64-linux-gnu-g++", "-O2", "-std=c++17", "-I", os.path.join(SRC, "include"), "-c",
+     os.path.join(SRC, "lib/Runtime/GatherRuntime.cpp"), "-o", runtime])
+
+modules = [("default", functions, ""),
+           ("streaming", STREAMING,
+            '"L3_cache_size_in_bytes" = 65536 : i64, "nontemporal_stores" = 1 : i64')]
+host_errors = {}
+for label, fs, spec in modules:
+    text = module_text(fs, spec)
+    lowered, ll, obj, asm = compile_aarch64(label, text)
+    # What the module holds for this target.
+    if "llvm.x86" in ll:
+        fail(f"{label}: x86 code in an AArch64 module")
+    if f'"target-cpu"="{CPU}"' not in ll:
+        fail(f"{label}: the functions do not name {CPU}")
+    if re.search(r"vector<(8|16)xf32>", lowered):
+        fail(f"{label}: vectors wider than NEON's 128 bits")
+    streams = "stnp" in asm
+    fenced = re.search(r"\bdmb\s+ish\b", asm) is not None
+    if label == "default" and ("!nontemporal" in ll or streams):
+        fail(f"{label}: non-temporal stores where the target has none")
+    if label == "streaming" and not (streams and fenced and "fence seq_cst" in ll):
+        fail(f"{label}: no stnp ordered by a dmb (stnp {streams}, dmb {fenced})")
+    driver = os.path.join(WORK, f"{label}_driver.c")
+    with open(driver, "w") as out:
+        out.write(driver_source(fs))
+    program = os.path.join(WORK, f"{label}_program")
+    run(["aarch64-linux-gnu-g++", "-static", "-O1", "-x", "c", driver, "-x", "none", obj,
+         runtime, "-o", program])
+    for f in fs:
+        for k, (data, indices, _) in enumerate(f.calls):
+            data.tofile(os.path.join(WORK, f"{f.name}_{k}_d.bin"))
+            indices.tofile(os.path.join(WORK, f"{f.name}_{k}_i.bin"))
+    run(["qemu-aarch64", program, WORK])
+    # The host JIT's report for the same module, where a call must fail.
+    if label == "default":
+        host = jit.compile(text, entry="rows768_error_invalid")
+        try:
+            host(*functions[[f.name for f in functions].index("rows768_error_invalid")]
+                 .calls[0][:2])
+        except jit.GatherError as e:
+            host_errors["rows768_error_invalid"] = str(e)
+    for f in fs:
+        for k, (data, indices, want) in enumerate(f.calls):
+            call = f"{f.name}_{k}"
+            err = os.path.join(WORK, f"{call}_e.txt")
+            message = open(err).read() if os.path.exists(err) else None
+            if message:
+                os.remove(err)
+            if isinstance(want, Exception):
+                if not message or "is out of range" not in message:
+                    fail(f"{label} {call}: no index report ({message})")
+                elif site_free(host_errors.get(f.name, message)) != site_free(message):
+                    fail(f"{label} {call}: {message!r} differs from the host's "
+                         f"{host_errors[f.name]!r}")
+                else:
+                    passed += 1
+                continue
+            if message:
+                fail(f"{label} {call}: unexpected error {message}")
+                continue
+            got = np.fromfile(os.path.join(WORK, f"{call}_o.bin"), want.dtype).reshape(want.shape)
+            if same_bits(got, want):
+                passed += 1
+            else:
+                fail(f"{label} {call}: result differs from numpy: {difference(got, want)}")
+
+print(f"aarch64-cross: {passed} passed, {failed} failed")
