@@ -4,9 +4,9 @@
 # Usage: scripts/test.sh [extra lit arguments, e.g. -v or --filter=infer]
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-# The AArch64 execution test (test/Integration/aarch64-cross.py): a cross
-# compiler for its driver and run-time library, QEMU's user mode to run it.
-GATHER_PACKAGES+=(qemu-user g++-aarch64-linux-gnu)
+# The AArch64 and RISC-V execution tests (test/Integration/cross-*.test):
+# cross compilers for their drivers and run-time library, QEMU to run them.
+GATHER_PACKAGES+=(qemu-user g++-aarch64-linux-gnu g++-riscv64-linux-gnu)
 build_gather gather-opt gather-run gather_runtime gather_gpu_runtime GatherPlugin GatherCAPI gather-python gather-capi-test gather_fake_cuda_driver mlir-doc
 echo "== running check-gather"
 log="$(mktemp)"

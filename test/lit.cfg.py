@@ -110,11 +110,12 @@ def cuda_gpu_present():
     return cuda.cuInit(0) == 0 and cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
 
 
-# Code for AArch64 compiled here and run under QEMU's user mode (Debian:
-# qemu-user, g++-aarch64-linux-gnu; scripts/test.sh installs them):
-# REQUIRES: aarch64-cross.
-if shutil.which("qemu-aarch64") and shutil.which("aarch64-linux-gnu-g++"):
-    config.available_features.add("aarch64-cross")
+# Code for AArch64 and RISC-V compiled here and run under QEMU's user mode
+# (Debian: qemu-user, g++-aarch64-linux-gnu, g++-riscv64-linux-gnu;
+# scripts/test.sh installs them): REQUIRES: aarch64-cross, riscv64-cross.
+for arch in ("aarch64", "riscv64"):
+    if shutil.which(f"qemu-{arch}") and shutil.which(f"{arch}-linux-gnu-g++"):
+        config.available_features.add(f"{arch}-cross")
 
 # Building a project against an install of this build.
 if shutil.which("cmake") and shutil.which("ninja"):

@@ -18,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/AArch64TargetParser.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/RISCVTargetParser.h"
 #include "llvm/TargetParser/X86TargetParser.h"
 
 #include <algorithm>
@@ -105,7 +106,18 @@ static int64_t vectorBitsOf(const llvm::StringMap<bool> &features) {
     return 512;
   if (features.lookup("avx"))
     return 256;
-  return 128;
+  // RISC-V's vector extension: registers of at least the zvl<N>b the CPU
+  // names (V implies 128); LLVM gives fixed-length vectors up to that width
+  // one register each. The lowering plans at most 512 bits.
+  int64_t vlen = 0;
+  for (const auto &feature : features) {
+    StringRef name = feature.first();
+    int64_t bits = 0;
+    if (feature.second && name.consume_front("zvl") && name.consume_back("b") &&
+        !name.getAsInteger(10, bits))
+      vlen = std::max(vlen, bits);
+  }
+  return std::clamp<int64_t>(vlen, 128, 512);
 }
 
 static std::string featureString(const llvm::StringMap<bool> &features) {
@@ -122,7 +134,10 @@ static void setFeatures(CpuTarget &target,
                         const llvm::StringMap<bool> &features) {
   target.features = featureString(features);
   target.vectorBits = vectorBitsOf(features);
-  target.maskRegisters = features.lookup("avx512f");
+  // RISC-V V's masks are registers too: a vector of i1 is a legal type.
+  target.maskRegisters =
+      features.lookup("avx512f") ||
+      (target.arch == llvm::Triple::riscv64 && features.lookup("v"));
 }
 
 /// A sysfs cache size ("48K", "1024K", "32M") in bytes, or 0.
@@ -227,10 +242,18 @@ FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
     for (StringRef feature : enabled)
       if (feature.size() > 1)
         features[feature.drop_front()] = feature.front() == '+';
+  } else if (llvm::RISCV::parseCPU(name, /*IsRV64=*/true)) {
+    arch = llvm::Triple::riscv64;
+    SmallVector<std::string> enabled;
+    llvm::RISCV::getFeaturesForCPU(name, enabled, /*NeedPlus=*/true);
+    for (StringRef feature : enabled)
+      if (feature.size() > 1)
+        features[feature.drop_front()] = feature.front() == '+';
   } else {
     error = ("unknown target CPU '" + name +
-             "' (native, or an x86-64 or AArch64 CPU name LLVM knows: "
-             "x86-64-v3, znver4, skylake-avx512, neoverse-n1, ...)")
+             "' (native, or an x86-64, AArch64 or RISC-V 64 CPU name LLVM "
+             "knows: x86-64-v3, znver4, skylake-avx512, neoverse-n1, "
+             "sifive-x280, ...)")
                 .str();
     return failure();
   }

@@ -311,11 +311,11 @@ def GatherLLVMTarget : Pass<"gather-llvm-target", "ModuleOp"> {
   let summary = "Name the target CPU and its features on every llvm.func";
   let description = [{
     Sets `target_cpu` and `target_features` on each `llvm.func` with a body,
-    from the CPU named by `cpu` (`native`: the host; or an x86-64 or AArch64
-    CPU name LLVM knows, such as `x86-64-v3` or `neoverse-n1`), so that
-    LLVM's code generation, ahead
-    of time or in the JIT, emits the instructions the lowering planned for
-    (the same target description, `include/gather/Target/CpuTarget.h`).
+    from the CPU named by `cpu` (`native`: the host; or an x86-64, AArch64
+    or RISC-V 64 CPU name LLVM knows, such as `x86-64-v3` or
+    `neoverse-n1`), so that LLVM's code generation, ahead of time or in the
+    JIT, emits the instructions the lowering planned for (the same target
+    description, `include/gather/Target/CpuTarget.h`).
     With `tune-cpu` it also sets `tune_cpu`: LLVM then picks among the
     instructions `cpu` allows by that CPU's costs (whether a vector gather
     beats scalar loads, for one), as clang's `-march=x86-64-v3
@@ -324,10 +324,11 @@ def GatherLLVMTarget : Pass<"gather-llvm-target", "ModuleOp"> {
   }];
   let options = [
     Option<"cpu", "cpu", "std::string", "\"\"",
-           "native, or an x86-64 or AArch64 CPU name LLVM knows">,
+           "native, or an x86-64, AArch64 or RISC-V 64 CPU name LLVM knows">,
     Option<"tuneCpu", "tune-cpu", "std::string", "\"\"",
            "The CPU whose costs LLVM tunes for: native (the host) or an "
-           "x86-64 or AArch64 CPU name LLVM knows; empty: cpu's own">
+           "x86-64, AArch64 or RISC-V 64 CPU name LLVM knows; empty: cpu's "
+           "own">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

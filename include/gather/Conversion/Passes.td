@@ -51,10 +51,10 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
     Option<"targetCpu", "target-cpu", "std::string", "\"\"",
            "The CPU the forms are planned for (docs/Lowering.md, target "
            "description): native (the host: its vector width, cache line "
-           "and caches) or an x86-64 or AArch64 CPU name LLVM knows "
-           "(x86-64-v3, znver4, neoverse-n1, ...: its vector width, default "
-           "caches); empty: 512-bit "
-           "vectors, 64-byte lines, 32 KiB L1d, 1 MiB L2. A "
+           "and caches) or an x86-64, AArch64 or RISC-V 64 CPU name LLVM "
+           "knows (x86-64-v3, znver4, neoverse-n1, sifive-x280, ...: its "
+           "vector width, default caches); empty: 512-bit vectors, 64-byte "
+           "lines, 32 KiB L1d, 1 MiB L2. A "
            "#dlti.target_system_spec entry for device \"CPU\" in scope "
            "overrides each parameter">,
     Option<"vectorBits", "vector-bits", "int64_t", "0",

@@ -60,11 +60,11 @@ struct GatherCpuPipelineOptions
   Option<std::string> targetCpu{
       *this, "target-cpu",
       llvm::cl::desc("The CPU to plan and generate code for: native (the "
-                     "host), or an x86-64 or AArch64 CPU name LLVM knows "
-                     "(x86-64-v3, znver4, neoverse-n1, ...), set on every "
-                     "llvm.func; empty: the "
-                     "lowering's defaults and LLVM's default CPU. gather-run "
-                     "and the C API take native"),
+                     "host), or an x86-64, AArch64 or RISC-V 64 CPU name LLVM "
+                     "knows (x86-64-v3, znver4, neoverse-n1, sifive-x280, "
+                     "...), set on every llvm.func; empty: the lowering's "
+                     "defaults and LLVM's default CPU. gather-run and the C "
+                     "API take native"),
       llvm::cl::init("")};
   Option<int64_t> vectorBits{
       *this, "vector-bits",

@@ -33,19 +33,20 @@ struct CpuTarget {
   /// LLVM's name of the CPU ("znver3", "x86-64-v3", "neoverse-n1"); empty:
   /// none named (the code generator's default).
   std::string cpu;
-  /// The CPU's architecture: x86_64 or aarch64 for a named CPU; the host's
-  /// where none is named (LLVM's default triple is the host's).
+  /// The CPU's architecture: x86_64, aarch64 or riscv64 for a named CPU;
+  /// the host's where none is named (LLVM's default triple is the host's).
   llvm::Triple::ArchType arch = hostArch();
   /// LLVM's feature string ("+avx2,+fma,..."); empty with an empty cpu.
   std::string features;
   /// The widest vector registers in bits: 512 with AVX-512F, 256 with AVX,
-  /// 128 otherwise.
+  /// RISC-V's guaranteed vector length (zvl<N>b, 128 to 512), 128
+  /// otherwise (SSE, NEON).
   int64_t vectorBits = 512;
-  /// Predicate registers for lane masks (AVX-512's k registers): a mask
-  /// carried through a loop stays in one. Without them a mask is a vector
-  /// of the compare's lanes, and a vector of i1 carried through a loop is
-  /// packed in every step. Set from the features with the CPU; the
-  /// defaults describe an AVX-512 machine.
+  /// Predicate registers for lane masks (AVX-512's k registers, RISC-V V's
+  /// mask registers): a mask carried through a loop stays in one. Without
+  /// them a mask is a vector of the compare's lanes, and a vector of i1
+  /// carried through a loop is packed in every step. Set from the features
+  /// with the CPU; the defaults describe an AVX-512 machine.
   bool maskRegisters = true;
   /// The width a vector operation executes at in one pass of the vector
   /// units: Zen 1 (znver1) runs each 256-bit operation as two 128-bit
@@ -164,10 +165,10 @@ struct CpuTarget {
   /// Rows written a vector register at a time (block copies, vector rows)
   /// go with non-temporal stores into outputs from this size on: half of
   /// the L3, or four L2s with a mesh L3; 0 (never) without
-  /// nonTemporalStores. Below it the output (and the rows
-  /// read for it) can stay in the caches for the next reader; above it a
-  /// line written through the caches was first read from memory only to be
-  /// evicted unread.
+  /// nonTemporalStores. Below it the output (and the rows read for it) can
+  /// stay in the caches for the next reader; above it a line written
+  /// through the caches was first read from memory only to be evicted
+  /// unread.
   int64_t streamingStoreMinBytes() const;
   /// A parallel loop keeps the outer dimensions parallel whose iterations
   /// reach this count (the inner ones become serial loops): four per core,
@@ -191,8 +192,9 @@ struct CpuTarget {
 const CpuTarget &hostCpuTarget();
 
 /// The target of an LLVM CPU name: "native" is the host (hostCpuTarget);
-/// an x86-64 name (x86-64-v3, skylake-avx512, znver4, ...) or an AArch64
-/// one (neoverse-n1, neoverse-v2, cortex-a78, apple-m1, ...) gives the
+/// an x86-64 name (x86-64-v3, skylake-avx512, znver4, ...), an AArch64
+/// one (neoverse-n1, neoverse-v2, cortex-a78, apple-m1, ...) or a RISC-V
+/// 64 one (sifive-x280, spacemit-x60, sifive-u74, ...) gives the
 /// architecture, the features and vector width (AArch64: NEON's 128 bits),
 /// with the default caches and the name's tuning (ahead of time: the
 /// machine is not known). With `onHost` (a JIT, whose code runs here) the

@@ -147,9 +147,9 @@ static Value runTimeCondition(OpBuilder &b, Location loc, Value buffer,
 }
 
 /// Orders the non-temporal stores before what the thread does next. x86's
-/// are weakly ordered: only `sfence` (or a full fence) orders them. A
-/// sequentially consistent fence elsewhere (AArch64's `dmb ish`), whose
-/// non-temporal stores are ordered as plain ones by barriers.
+/// are weakly ordered: only `sfence` (or a full fence) orders them.
+/// Elsewhere a sequentially consistent fence (AArch64's `dmb ish`: its
+/// non-temporal stores obey barriers as plain stores do).
 static void emitStoreFence(OpBuilder &b, Location loc,
                            llvm::Triple::ArchType arch) {
   if (arch == llvm::Triple::x86_64 || arch == llvm::Triple::x86) {

@@ -1,6 +1,6 @@
 // RUN: gather-opt %s --convert-gather-to-linalg --split-input-file -verify-diagnostics
 // RUN: not gather-opt %s --convert-gather-to-linalg=target-cpu=pentium9 --split-input-file 2>&1 | FileCheck %s --check-prefix=CPU
-// CPU: error: unknown target CPU 'pentium9' (native, or an x86-64 or AArch64 CPU name LLVM knows: x86-64-v3, znver4, skylake-avx512, neoverse-n1, ...)
+// CPU: error: unknown target CPU 'pentium9' (native, or an x86-64, AArch64 or RISC-V 64 CPU name LLVM knows: x86-64-v3, znver4, skylake-avx512, neoverse-n1, sifive-x280, ...)
 // RUN: not gather-opt %S/block-tiles.mlir --convert-gather-to-linalg=vector-bits=8192 --split-input-file 2>&1 | FileCheck %s --check-prefix=BITS
 // BITS: error: vector-bits must be a positive multiple of 64 up to 4096, got 8192
 

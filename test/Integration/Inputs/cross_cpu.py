@@ -1,30 +1,26 @@
-# Code for an AArch64 CPU, compiled ahead of time on this host and run
-# under QEMU's user mode: `--gather-cpu-pipeline="target-cpu=neoverse-n1
-# parallel=false"` (NEON's 128-bit vectors, no mask registers, no x86
-# instruction; serial loops, as no AArch64 OpenMP runtime installs beside
-# this host's), LLVM's
-# AArch64 backend (llc), the run-time library cross-compiled, a C driver
-# that calls each function's C interface on inputs numpy wrote and writes
-# the results back. Every lowering path of the CPU pipeline runs: block
-# rows (every policy), a middle axis, small blocks in tiles (f32, f16,
-# i8), an element gather's vector rows (NEON has no gather instruction:
-# LLVM expands the vector gathers), batched ND tiles, offset-table rows,
+# Code for another architecture's CPU, compiled ahead of time on this host
+# and run under QEMU's user mode (test/Integration/cross-*.test):
+# `--gather-cpu-pipeline="target-cpu=CPU parallel=false"` (the CPU's vector
+# width, no x86 instruction; serial loops, as no OpenMP runtime of that
+# architecture installs beside this host's), LLVM's backend (llc), the
+# run-time library cross-compiled, a C driver that calls each function's C
+# interface on inputs numpy wrote and writes the results back. Every
+# lowering path of the CPU pipeline runs: block rows (every policy), a
+# middle axis, small blocks in tiles (f32, f16, i8), an element gather's
+# vector rows (NEON has no gather instruction: LLVM loads the lanes one by
+# one; RISC-V V has indexed loads), batched ND tiles, offset-table rows,
 # chunks of offsets over a table larger than the L2, sizes known at run
-# time, an invalid index under `error` (the message compared with the
-# host JIT's for the same module). Each result is compared bit for bit with
+# time, an invalid index under `error` (the message compared with the host
+# JIT's for the same module). Each result is compared bit for bit with
 # numpy's reference.
 #
 # Non-temporal stores are x86's by default (CpuTarget::nonTemporalStores):
-# the AArch64 module has none. A second module turns them on through the
-# DLTI entry `nontemporal_stores` with a 64 KiB L3: its rows are written
-# with `stnp` and ordered by a `dmb` (an llvm.fence, not x86's sfence),
-# and give the same results.
+# the module has none. A second module turns them on through the DLTI
+# entry `nontemporal_stores` with a 64 KiB L3: its streamed rows are
+# ordered by a full fence (AArch64's `dmb ish`, RISC-V's `fence rw,rw`;
+# not x86's sfence), and give the same results.
 #
-# REQUIRES: aarch64-cross
-# RUN: rm -rf %t && mkdir -p %t
-# RUN: %python %s %gather_bin %gather_src_root %t | FileCheck %s
-# CHECK-NOT: FAIL
-# CHECK: aarch64-cross: 24 passed, 0 failed
+# Usage: cross_cpu.py ARCH GATHER_BIN SRC_ROOT WORK_DIR (ARCH: aarch64, riscv64)
 import os
 import re
 import subprocess
@@ -38,9 +34,23 @@ from gather.mlir_text import tensor_type
 from gather_testing.difftest import (POLICY_PAIRS, difference, expected, policy_indices,
                                      policy_text, same_bits)
 
-BIN, SRC, WORK = sys.argv[1:4]
+ARCH, BIN, SRC, WORK = sys.argv[1:5]
 LLVM = "/usr/lib/llvm-22/bin"
-CPU = "neoverse-n1"
+# Per architecture: the CPU, its vector width in bits, the cross tools, how
+# QEMU runs it, and what orders streamed rows in its assembly.
+TARGETS = {
+    # NEON; non-temporal pair stores (stnp) where DLTI asks.
+    "aarch64": dict(cpu="neoverse-n1", bits=128, triple="aarch64-linux-gnu", llc=[],
+                    qemu=["qemu-aarch64"], streams=r"\bstnp\b", fence=r"\bdmb\s+ish\b"),
+    # RISC-V V with 512-bit registers (zvl512b), as QEMU emulates them; the
+    # Linux ABI's floats in registers (llc's default is soft-float lp64).
+    "riscv64": dict(cpu="sifive-x280", bits=512, triple="riscv64-linux-gnu",
+                    llc=["-target-abi=lp64d"],
+                    qemu=["qemu-riscv64", "-cpu", "rv64,v=true,vlen=512,vext_spec=v1.0,Zfh=true,zba=true,zbb=true"],
+                    streams=None, fence=r"\bfence\s+rw,\s*rw\b"),
+}
+TARGET = TARGETS[ARCH]
+CPU = TARGET["cpu"]
 ELEMENT = {np.float32: "f32", np.float16: "f16", np.int8: "i8", np.int64: "i64",
            np.int32: "i32"}
 C_TYPE = {np.float32: "float", np.float16: "uint16_t", np.int8: "int8_t",
@@ -180,16 +190,16 @@ def run(cmd, **kw):
     return done.stdout
 
 
-def compile_aarch64(label, text):
-    """The module through the CPU pipeline for the named AArch64 CPU, to
-    LLVM IR, to an object and to assembly (for the checks below)."""
+def compile_for_target(label, text):
+    """The module through the CPU pipeline for the named CPU, to LLVM IR, to
+    an object and to assembly (for the checks below)."""
     lowered = run([os.path.join(BIN, "gather-opt"),
                    f"--gather-cpu-pipeline=target-cpu={CPU} parallel=false"], input=text)
     ll = run([f"{LLVM}/mlir-translate", "--mlir-to-llvmir"], input=lowered)
     obj = os.path.join(WORK, f"{label}.o")
-    run([f"{LLVM}/llc", "-O3", "-mtriple=aarch64-linux-gnu", "-filetype=obj", "-o", obj],
-        input=ll)
-    asm = run([f"{LLVM}/llc", "-O3", "-mtriple=aarch64-linux-gnu", "-o", "-"], input=ll)
+    llc = [f"{LLVM}/llc", "-O3", f"-mtriple={TARGET['triple']}", f"-mcpu={CPU}"] + TARGET["llc"]
+    run(llc + ["-filetype=obj", "-o", obj], input=ll)
+    asm = run(llc + ["-o", "-"], input=ll)
     return lowered, ll, obj, asm
 
 
@@ -263,7 +273,8 @@ static void save(const char *dir, const char *name, const void *p, size_t bytes)
 
 # The run-time library, cross-compiled once.
 runtime = os.path.join(WORK, "runtime.o")
-run(["aarch64-linux-gnu-g++", "-O2", "-std=c++17", "-I", os.path.join(SRC, "include"), "-c",
+CXX = f"{TARGET['triple']}-g++"
+run([CXX, "-O2", "-std=c++17", "-I", os.path.join(SRC, "include"), "-c",
      os.path.join(SRC, "lib/Runtime/GatherRuntime.cpp"), "-o", runtime])
 
 modules = [("default", functions, ""),
@@ -272,31 +283,33 @@ modules = [("default", functions, ""),
 host_errors = {}
 for label, fs, spec in modules:
     text = module_text(fs, spec)
-    lowered, ll, obj, asm = compile_aarch64(label, text)
-    # What the module holds for this target.
+    lowered, ll, obj, asm = compile_for_target(label, text)
+    # What the module holds for this target: its CPU on every function,
+    # f32 rows a register of the target's width at a time, no x86 code.
     if "llvm.x86" in ll:
-        fail(f"{label}: x86 code in an AArch64 module")
+        fail(f"{label}: x86 code in an {ARCH} module")
     if f'"target-cpu"="{CPU}"' not in ll:
         fail(f"{label}: the functions do not name {CPU}")
-    if re.search(r"vector<(8|16)xf32>", lowered):
-        fail(f"{label}: vectors wider than NEON's 128 bits")
-    streams = "stnp" in asm
-    fenced = re.search(r"\bdmb\s+ish\b", asm) is not None
-    if label == "default" and ("!nontemporal" in ll or streams):
+    widths = {int(n) * 32 for n in re.findall(r"vector<(\d+)xf32>", lowered)}
+    if not widths or max(widths) != TARGET["bits"]:
+        fail(f"{label}: f32 vectors of {sorted(widths)} bits, not {TARGET['bits']}")
+    streams = TARGET["streams"] is None or re.search(TARGET["streams"], asm) is not None
+    fenced = re.search(TARGET["fence"], asm) is not None
+    if label == "default" and ("!nontemporal" in ll or fenced):
         fail(f"{label}: non-temporal stores where the target has none")
-    if label == "streaming" and not (streams and fenced and "fence seq_cst" in ll):
-        fail(f"{label}: no stnp ordered by a dmb (stnp {streams}, dmb {fenced})")
+    if label == "streaming" and not ("!nontemporal" in ll and streams and fenced
+                                     and "fence seq_cst" in ll):
+        fail(f"{label}: no non-temporal stores with a fence (stores {streams}, fence {fenced})")
     driver = os.path.join(WORK, f"{label}_driver.c")
     with open(driver, "w") as out:
         out.write(driver_source(fs))
     program = os.path.join(WORK, f"{label}_program")
-    run(["aarch64-linux-gnu-g++", "-static", "-O1", "-x", "c", driver, "-x", "none", obj,
-         runtime, "-o", program])
+    run([CXX, "-static", "-O1", "-x", "c", driver, "-x", "none", obj, runtime, "-o", program])
     for f in fs:
         for k, (data, indices, _) in enumerate(f.calls):
             data.tofile(os.path.join(WORK, f"{f.name}_{k}_d.bin"))
             indices.tofile(os.path.join(WORK, f"{f.name}_{k}_i.bin"))
-    run(["qemu-aarch64", program, WORK])
+    run(TARGET["qemu"] + [program, WORK])
     # The host JIT's report for the same module, where a call must fail.
     if label == "default":
         host = jit.compile(text, entry="rows768_error_invalid")
@@ -330,4 +343,4 @@ for label, fs, spec in modules:
             else:
                 fail(f"{label} {call}: result differs from numpy: {difference(got, want)}")
 
-print(f"aarch64-cross: {passed} passed, {failed} failed")
+print(f"{ARCH}: {passed} passed, {failed} failed")
