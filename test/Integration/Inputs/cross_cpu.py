@@ -1,10 +1,13 @@
 # Code for another architecture's CPU, compiled ahead of time on this host
 # and run under QEMU's user mode (test/Integration/cross-*.test):
-# `--gather-cpu-pipeline="target-cpu=CPU parallel=false"` (the CPU's vector
-# width, no x86 instruction; serial loops, as no OpenMP runtime of that
-# architecture installs beside this host's), LLVM's backend (llc), the
-# run-time library cross-compiled, a C driver that calls each function's C
-# interface on inputs numpy wrote and writes the results back. Every
+# `--gather-cpu-pipeline="target-cpu=CPU"` (the CPU's vector width, no x86
+# instruction), LLVM's backend (llc), the run-time library cross-compiled,
+# a C driver that calls each function's C interface on inputs numpy wrote
+# and writes the results back. Each function runs in both forms of the
+# pipeline: serial loops (`parallel=false`) and OpenMP loops, which call a
+# stand-in of libomp's entry points (Inputs/omp_standin.c: teams of 3
+# pthreads, libomp's static schedule), as no OpenMP runtime of that
+# architecture installs beside this host's. Every
 # lowering path of the CPU pipeline runs: block rows (every policy), a
 # middle axis, small blocks in tiles (f32, f16, i8), an element gather's
 # vector rows (NEON has no gather instruction: LLVM loads the lanes one by
@@ -190,11 +193,12 @@ def run(cmd, **kw):
     return done.stdout
 
 
-def compile_for_target(label, text):
+def compile_for_target(label, text, parallel):
     """The module through the CPU pipeline for the named CPU, to LLVM IR, to
     an object and to assembly (for the checks below)."""
     lowered = run([os.path.join(BIN, "gather-opt"),
-                   f"--gather-cpu-pipeline=target-cpu={CPU} parallel=false"], input=text)
+                   f"--gather-cpu-pipeline=target-cpu={CPU} parallel={str(parallel).lower()}"],
+                  input=text)
     ll = run([f"{LLVM}/mlir-translate", "--mlir-to-llvmir"], input=lowered)
     obj = os.path.join(WORK, f"{label}.o")
     llc = [f"{LLVM}/llc", "-O3", f"-mtriple={TARGET['triple']}", f"-mcpu={CPU}"] + TARGET["llc"]
@@ -277,13 +281,19 @@ CXX = f"{TARGET['triple']}-g++"
 run([CXX, "-O2", "-std=c++17", "-I", os.path.join(SRC, "include"), "-c",
      os.path.join(SRC, "lib/Runtime/GatherRuntime.cpp"), "-o", runtime])
 
-modules = [("default", functions, ""),
+standin = os.path.join(WORK, "omp_standin.o")
+run([f"{TARGET['triple']}-gcc", "-O2", "-c", os.path.join(os.path.dirname(__file__), "omp_standin.c"),
+     "-o", standin])
+
+modules = [("serial", functions, "", False), ("parallel", functions, "", True),
            ("streaming", STREAMING,
-            '"L3_cache_size_in_bytes" = 65536 : i64, "nontemporal_stores" = 1 : i64')]
+            '"L3_cache_size_in_bytes" = 65536 : i64, "nontemporal_stores" = 1 : i64', True)]
 host_errors = {}
-for label, fs, spec in modules:
+for label, fs, spec, parallel in modules:
     text = module_text(fs, spec)
-    lowered, ll, obj, asm = compile_for_target(label, text)
+    lowered, ll, obj, asm = compile_for_target(label, text, parallel)
+    if parallel != ("__kmpc_fork_call" in ll):
+        fail(f"{label}: {'no' if parallel else 'an'} OpenMP region")
     # What the module holds for this target: its CPU on every function,
     # f32 rows a register of the target's width at a time, no x86 code.
     if "llvm.x86" in ll:
@@ -295,7 +305,7 @@ for label, fs, spec in modules:
         fail(f"{label}: f32 vectors of {sorted(widths)} bits, not {TARGET['bits']}")
     streams = TARGET["streams"] is None or re.search(TARGET["streams"], asm) is not None
     fenced = re.search(TARGET["fence"], asm) is not None
-    if label == "default" and ("!nontemporal" in ll or fenced):
+    if label != "streaming" and ("!nontemporal" in ll or fenced):
         fail(f"{label}: non-temporal stores where the target has none")
     if label == "streaming" and not ("!nontemporal" in ll and streams and fenced
                                      and "fence seq_cst" in ll):
@@ -304,14 +314,15 @@ for label, fs, spec in modules:
     with open(driver, "w") as out:
         out.write(driver_source(fs))
     program = os.path.join(WORK, f"{label}_program")
-    run([CXX, "-static", "-O1", "-x", "c", driver, "-x", "none", obj, runtime, "-o", program])
+    run([CXX, "-static", "-O1", "-x", "c", driver, "-x", "none", obj, runtime, standin, "-o",
+         program])
     for f in fs:
         for k, (data, indices, _) in enumerate(f.calls):
             data.tofile(os.path.join(WORK, f"{f.name}_{k}_d.bin"))
             indices.tofile(os.path.join(WORK, f"{f.name}_{k}_i.bin"))
     run(TARGET["qemu"] + [program, WORK])
     # The host JIT's report for the same module, where a call must fail.
-    if label == "default":
+    if label == "serial":
         host = jit.compile(text, entry="rows768_error_invalid")
         try:
             host(*functions[[f.name for f in functions].index("rows768_error_invalid")]
