@@ -17,6 +17,8 @@
 # CHECK: named target on the host: its instruction set, the host's caches
 # CHECK: x86-64-v3: vector-bits 256, result ok
 # CHECK: target error: unknown target CPU 'pentium9'
+# CHECK: other architecture: refused
+# CHECK: other architecture: refused
 # CHECK: missing features: ok
 # CHECK: one compile thread at -O1: result ok
 # CHECK: error: gather.block at <gather module>:{{[0-9]+}}:{{[0-9]+}}: index 5 at indices[1] is out of range [-5, 4] for dimension 0 (size 5)
@@ -170,6 +172,16 @@ try:
     print("target error: none raised")
 except gather.GatherError as e:
     print("target error:", str(e).split(" (")[0])
+# A CPU of another architecture: the JIT's code runs here (ahead of time,
+# gather-opt compiles for it: test/Integration/cross-*.test).
+other = "neoverse-n1" if platform.machine() == "x86_64" else "x86-64-v3"
+for attempt in (lambda: gather.compile(gather_text, target_cpu=other),
+                lambda: jit.target_description(other)):
+    try:
+        attempt()
+        print("other architecture: none raised")
+    except gather.GatherError as e:
+        print("other architecture:", "refused" if "CPU; the JIT's code runs on this" in str(e) else e)
 # A CPU with features the host lacks (AVX-512 on an AVX2 host; pku on a VM
 # that hides it) is refused, naming only features the host lacks; on a host
 # with all of them, the program runs.
