@@ -72,6 +72,10 @@ int64_t CpuTarget::streamingStoreMinBytes() const {
 int64_t CpuTarget::parallelIterations() const {
   return std::max<int64_t>(16, 4 * cores);
 }
+int64_t CpuTarget::parallelMinBytes() const {
+  constexpr int64_t kMeasuredBytes = 160 * 1024;
+  return parallelMinBytesGiven >= 0 ? parallelMinBytesGiven : kMeasuredBytes;
+}
 int64_t CpuTarget::offsetChunkMinReadBytes() const { return l2Bytes; }
 int64_t CpuTarget::offsetChunkBytes() const {
   // An 8-byte offset per line its loads bring into the L1d: two thirds of
@@ -93,7 +97,8 @@ std::string CpuTarget::describe() const {
      << " l1d-bytes=" << l1dBytes << " l2-bytes=" << l2Bytes
      << " l3-bytes=" << l3Bytes << " cores=" << cores
      << " streaming-store-min-bytes=" << streamingStoreMinBytes()
-     << " prefetch-lines-ahead=" << prefetchLinesAhead();
+     << " prefetch-lines-ahead=" << prefetchLinesAhead()
+     << " parallel-min-bytes=" << parallelMinBytes();
   return text;
 }
 
@@ -318,6 +323,8 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
       {"L3_cache_size_in_bytes", &target.l3Bytes, 1024, kMaxCacheBytes, false},
       {"cores", &target.cores, 1, 1 << 20, false},
       {"prefetch_lines_ahead", &target.prefetchLinesAheadGiven, 1, 1 << 20,
+       false},
+      {"parallel_min_bytes", &target.parallelMinBytesGiven, 0, kMaxCacheBytes,
        false},
       {"prefetch_offset_tables", &prefetchOffsetTables, 0, 1, false},
       {"mesh_l3", &meshL3, 0, 1, false},

@@ -9,12 +9,14 @@
 # must give numpy's result, also with an invalid index under `error`. Two
 # block gathers on either side of the serial threshold (160 KiB stored,
 # whatever the cores): 64 rows of 768 f32 (192 KiB) run in parallel, 96 rows
-# of 768 f16 (144 KiB) serially.
+# of 768 f16 (144 KiB) serially, and in parallel where the description sets
+# the threshold at 64 KiB (parallel_min_bytes).
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
 # CHECK: parallel-cores 2: 6 passed, 0 failed
 # CHECK: parallel-cores 16: 6 passed, 0 failed
 # CHECK: parallel-cores 64: 6 passed, 0 failed
+# CHECK: parallel-cores 2, 64 KiB: 6 passed, 0 failed
 import os
 import re
 import subprocess
@@ -74,25 +76,30 @@ def main():
     # whatever the cores: the lowering, not this rule, would have to split
     # the rows)
     threshold = {"rows_above_threshold": 1, "f16_rows_below_threshold": 0}
-    for cores, dims in ((2, {"nd_batches_clamp": 1, "twenty_rows": 1, **threshold}),
-                        (16, {"nd_batches_clamp": 2, "twenty_rows": 1, **threshold}),
-                        (64, {"nd_batches_clamp": 2, "twenty_rows": 1, **threshold})):
+    # The description's own serial threshold (parallel_min_bytes, 64 KiB):
+    # the f16 rows' 144 KiB then run in parallel.
+    lowered = {"rows_above_threshold": 1, "f16_rows_below_threshold": 1}
+    for label, entries, dims in (
+            ("2", {"cores": 2}, {"nd_batches_clamp": 1, "twenty_rows": 1, **threshold}),
+            ("16", {"cores": 16}, {"nd_batches_clamp": 2, "twenty_rows": 1, **threshold}),
+            ("64", {"cores": 64}, {"nd_batches_clamp": 2, "twenty_rows": 1, **threshold}),
+            ("2, 64 KiB", {"cores": 2, "parallel_min_bytes": 65536},
+             {"nd_batches_clamp": 1, "twenty_rows": 1, **lowered})):
         suite = cases()
-        entries = {"cores": cores}
         module = suite.module(entries)
         failed = 0
         # (nd_batches and nd_batches_invalid share an outlined body)
         for name, want in dims.items():
             got = parallel_dims(bin_dir, module, name)
             if got != want:
-                print(f"FAIL cores={cores}: {name} keeps {got} dimensions parallel, "
+                print(f"FAIL {label}: {name} keeps {got} dimensions parallel, "
                       f"expected {want}")
                 failed += 1
         problems = suite.run(cpu_entries=entries)
         for name, problem in problems:
-            print(f"FAIL cores={cores} {name}: {problem}")
+            print(f"FAIL {label} {name}: {problem}")
         failed += len(problems)
-        print(f"parallel-cores {cores}: {len(suite.cases) - len(problems)} passed, "
+        print(f"parallel-cores {label}: {len(suite.cases) - len(problems)} passed, "
               f"{failed} failed")
 
 

@@ -153,21 +153,23 @@ def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
     around them, and the larger branch of an `scf.if`: the two versions of
     a loop, or an error path) becomes serial loops too: starting the
     threads of an OpenMP region costs more than a small lookup (32 rows of
-    768 floats). A dynamic trip count counts as enough work. The default,
-    160 KiB, is where two threads started to beat one on row gathers of
-    f32 and f16 (docs/Lowering.md).
+    768 floats). A dynamic trip count counts as enough work. By default the
+    threshold is the target description's (`CpuTarget::parallelMinBytes`,
+    the DLTI entry `parallel_min_bytes`; else 160 KiB, where two threads
+    started to beat one on row gathers of f32 and f16, docs/Lowering.md).
   }];
   let options = [
     Option<"minIterations", "min-iterations", "int64_t", "0",
            "Parallel iterations to aim for (enough to balance the threads); "
            "0: the target's (four per core, at least 16)">,
-    Option<"minParallelBytes", "min-parallel-bytes", "int64_t", "163840",
+    Option<"minParallelBytes", "min-parallel-bytes", "int64_t", "-1",
            "Bytes a loop must store (when known statically) to run in "
-           "parallel">,
+           "parallel; -1: the target's (parallel_min_bytes, else 160 KiB)">,
     Option<"targetCpu", "target-cpu", "std::string", "\"\"",
-           "The CPU whose cores set min-iterations (as "
-           "convert-gather-to-linalg's option; a #dlti.target_system_spec "
-           "entry \"cores\" for device \"CPU\" overrides them)">,
+           "The CPU whose description sets min-iterations and "
+           "min-parallel-bytes (as convert-gather-to-linalg's option; the "
+           "#dlti.target_system_spec entries \"cores\" and "
+           "\"parallel_min_bytes\" for device \"CPU\" override it)">,
     Option<"onHost", "on-host", "bool", "false",
            "The code runs on this machine: the host's cores">
   ];

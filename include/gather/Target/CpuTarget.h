@@ -96,6 +96,9 @@ struct CpuTarget {
   /// "prefetch_lines_ahead"); 0: derived from the caches
   /// (prefetchLinesAhead).
   int64_t prefetchLinesAheadGiven = 0;
+  /// The serial threshold of parallel loops in bytes where given (the DLTI
+  /// entry "parallel_min_bytes"); -1: parallelMinBytes's measured default.
+  int64_t parallelMinBytesGiven = -1;
 
   // The thresholds, each a function of the parameters above.
 
@@ -175,14 +178,22 @@ struct CpuTarget {
   /// so that the threads' shares differ by at most a quarter, and at least
   /// 16 (the count where the cores are unknown).
   int64_t parallelIterations() const;
+  /// A parallel loop whose stores are known to total fewer bytes runs
+  /// serially: starting and joining a team of threads costs more than the
+  /// copy. 160 KiB where not given: where two threads began to beat one
+  /// on rows of 768 and 64 f32 and 768 f16, on one machine (docs/Lowering.md,
+  /// "loops run serially"). No rule of the other parameters is measured
+  /// (the cost of a team grows with its threads, and each does less), so
+  /// a machine that differs sets it through DLTI.
+  int64_t parallelMinBytes() const;
 
   /// "cpu=znver3 arch=x86_64 vector-bits=256 vector-unit-bits=256
   /// mask-registers=0 prefetch-offset-tables=1 mesh-l3=0
   /// nontemporal-stores=1 cache-line-bytes=64 page-bytes=4096
   /// l1d-bytes=32768 l2-bytes=524288 l3-bytes=33554432 cores=2
-  /// streaming-store-min-bytes=16777216 prefetch-lines-ahead=128": what the
-  /// lowering planned with (the last two, derived, for peers that follow
-  /// the same rules).
+  /// streaming-store-min-bytes=16777216 prefetch-lines-ahead=128
+  /// parallel-min-bytes=163840": what the lowering planned with (the last
+  /// three, derived or defaulted, for peers that follow the same rules).
   std::string describe() const;
 };
 
@@ -210,8 +221,8 @@ FailureOr<CpuTarget> cpuTargetForName(StringRef name, std::string &error,
 /// key), "cache_line_size_in_bytes", "page_size_in_bytes",
 /// "L1_cache_size_in_bytes" (upstream's key), "L2_cache_size_in_bytes",
 /// "L3_cache_size_in_bytes", "cores", "prefetch_lines_ahead",
-/// "vector_unit_width", "prefetch_offset_tables", "mesh_l3" and
-/// "nontemporal_stores" (0 or 1),
+/// "vector_unit_width", "parallel_min_bytes", "prefetch_offset_tables",
+/// "mesh_l3" and "nontemporal_stores" (0 or 1),
 /// each an integer in a range that keeps the thresholds' arithmetic exact
 /// (a line and a page powers of two). An entry outside it is an error on
 /// `op`.

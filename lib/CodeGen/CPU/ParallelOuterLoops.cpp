@@ -194,12 +194,16 @@ struct GatherParallelOuterLoopsPass
 
   void runOnOperation() override {
     int64_t iterationsWanted = minIterations;
-    if (iterationsWanted <= 0) {
+    int64_t bytesWanted = minParallelBytes;
+    if (iterationsWanted <= 0 || bytesWanted < 0) {
       FailureOr<gather::CpuTarget> target = gather::resolveCpuTarget(
           getOperation(), targetCpu, /*vectorBits=*/0, onHost);
       if (failed(target))
         return signalPassFailure();
-      iterationsWanted = target->parallelIterations();
+      if (iterationsWanted <= 0)
+        iterationsWanted = target->parallelIterations();
+      if (bytesWanted < 0)
+        bytesWanted = target->parallelMinBytes();
     }
     SmallVector<scf::ParallelOp> loops;
     getOperation()->walk([&](scf::ParallelOp op) {
@@ -216,7 +220,7 @@ struct GatherParallelOuterLoopsPass
       // OpenMP regions only add a fork per iteration.
       bool nested = op->getParentOfType<scf::ParallelOp>() != nullptr;
       std::optional<int64_t> bytes = staticStoredBytes(op);
-      bool small = bytes && *bytes < minParallelBytes;
+      bool small = bytes && *bytes < bytesWanted;
       unsigned keep =
           nested || small ? 0 : parallelPrefix(op, iterationsWanted);
       if (keep >= op.getNumLoops())
