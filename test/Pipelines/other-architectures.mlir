@@ -1,0 +1,32 @@
+// Code for another architecture holds no x86 instruction: the CPU pipeline
+// for an AArch64 and a RISC-V CPU, with non-temporal stores turned on
+// (DLTI, outputs over half a 64 KiB L3) and with threads, and the GPU
+// pipeline's host code for a Grace host (the GH200's Neoverse V2), all
+// compile with llc for those architectures. Needs llc only; the execution
+// tests are test/Integration/cross-*.test.
+// RUN: gather-opt %s --gather-cpu-pipeline="target-cpu=neoverse-n1" | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=ARM --implicit-check-not=llvm.x86
+// RUN: gather-opt %s --gather-cpu-pipeline="target-cpu=neoverse-n1" | mlir-translate --mlir-to-llvmir | llc -O2 -mtriple=aarch64-linux-gnu -mcpu=neoverse-n1 -filetype=null
+// RUN: gather-opt %s --gather-cpu-pipeline="target-cpu=sifive-x280" | mlir-translate --mlir-to-llvmir | llc -O2 -mtriple=riscv64-linux-gnu -mcpu=sifive-x280 -target-abi=lp64d -filetype=null
+// RUN: gather-opt %s --gather-gpu-pipeline="format=isa" | mlir-translate --mlir-to-llvmir | llc -O2 -mtriple=aarch64-linux-gnu -mcpu=neoverse-v2 -filetype=null
+
+// The fence follows the parallel loop; its 128-bit rows stream in the
+// outlined region.
+// ARM-LABEL: define {{.*}} @rows(
+// ARM:         call {{.*}} @__kmpc_fork_call
+// ARM:         fence seq_cst
+// ARM-LABEL: define internal void @rows..omp_par(
+// ARM:         store <4 x float> {{.*}} !nontemporal
+// ARM-LABEL: define {{.*}} @elements(
+// ARM:         call <4 x float> @llvm.masked.gather.v4f32
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L3_cache_size_in_bytes" = 65536 : i64, "nontemporal_stores" = 1 : i64>>} {
+  func.func @rows(%d: tensor<300x768xf32>, %i: tensor<400xi64>) -> tensor<400x768xf32> {
+    %e = tensor.empty() : tensor<400x768xf32>
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<300x768xf32>, tensor<400xi64> into tensor<400x768xf32>
+    return %r : tensor<400x768xf32>
+  }
+  func.func @elements(%d: tensor<64x512xf32>, %i: tensor<64x200xi64>) -> tensor<64x200xf32> {
+    %e = tensor.empty() : tensor<64x200xf32>
+    %r = gather.elements %d[%i] axis = 1 into %e : tensor<64x512xf32>, tensor<64x200xi64> into tensor<64x200xf32>
+    return %r : tensor<64x200xf32>
+  }
+}
