@@ -220,6 +220,15 @@ const CpuTarget &mlir::gather::hostCpuTarget() {
   return host;
 }
 
+/// A list of LLVM's "+feature" and "-feature" into `features`.
+template <typename List>
+static void addSignedFeatures(llvm::StringMap<bool> &features,
+                              const List &list) {
+  for (StringRef feature : list)
+    if (feature.size() > 1)
+      features[feature.drop_front()] = feature.front() == '+';
+}
+
 FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
                                                     std::string &error,
                                                     bool onHost) {
@@ -244,16 +253,12 @@ FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
     extensions.addCPUDefaults(*info);
     std::vector<StringRef> enabled;
     extensions.toLLVMFeatureList(enabled);
-    for (StringRef feature : enabled)
-      if (feature.size() > 1)
-        features[feature.drop_front()] = feature.front() == '+';
+    addSignedFeatures(features, enabled);
   } else if (llvm::RISCV::parseCPU(name, /*IsRV64=*/true)) {
     arch = llvm::Triple::riscv64;
     SmallVector<std::string> enabled;
     llvm::RISCV::getFeaturesForCPU(name, enabled, /*NeedPlus=*/true);
-    for (StringRef feature : enabled)
-      if (feature.size() > 1)
-        features[feature.drop_front()] = feature.front() == '+';
+    addSignedFeatures(features, enabled);
   } else {
     error = ("unknown target CPU '" + name +
              "' (native, or an x86-64, AArch64 or RISC-V 64 CPU name LLVM "
