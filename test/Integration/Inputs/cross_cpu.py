@@ -21,7 +21,9 @@
 # the module has none. A second module turns them on through the DLTI
 # entry `nontemporal_stores` with a 64 KiB L3: its streamed rows are
 # ordered by a full fence (AArch64's `dmb ish`, RISC-V's `fence rw,rw`;
-# not x86's sfence), and give the same results.
+# not x86's sfence), and give the same results, also written by the
+# `__into` entries into caller buffers aligned to 64 bytes (streamed) and 4
+# bytes past (the plain copy).
 #
 # Usage: cross_cpu.py ARCH GATHER_BIN SRC_ROOT WORK_DIR (ARCH: aarch64, riscv64)
 import os
@@ -193,11 +195,13 @@ def run(cmd, **kw):
     return done.stdout
 
 
-def compile_for_target(label, text, parallel):
-    """The module through the CPU pipeline for the named CPU, to LLVM IR, to
-    an object and to assembly (for the checks below)."""
-    lowered = run([os.path.join(BIN, "gather-opt"),
-                   f"--gather-cpu-pipeline=target-cpu={CPU} parallel={str(parallel).lower()}"],
+def compile_for_target(label, text, parallel, into):
+    """The module through the CPU pipeline for the named CPU (with `into`,
+    the `__into` entries too), to LLVM IR, to an object and to assembly
+    (for the checks below)."""
+    options = (f"target-cpu={CPU} parallel={str(parallel).lower()} "
+               f"destination-entries={str(into).lower()}")
+    lowered = run([os.path.join(BIN, "gather-opt"), f"--gather-cpu-pipeline={options}"],
                   input=text)
     ll = run([f"{LLVM}/mlir-translate", "--mlir-to-llvmir"], input=lowered)
     obj = os.path.join(WORK, f"{label}.o")
@@ -207,10 +211,17 @@ def compile_for_target(label, text, parallel):
     return lowered, ll, obj, asm
 
 
-def driver_source(fs):
+# Byte offsets from a 64-byte boundary of the destinations the `__into`
+# entries write: aligned (the streamed copy) and not (the plain one).
+INTO_SHIFTS = (0, 4)
+
+
+def driver_source(fs, into=False):
     """C calling each function's C interface once per call: inputs read
     from DIR/<call>_{d,i}.bin, the result written to DIR/<call>_o.bin, a
-    recorded run-time error to DIR/<call>_e.txt."""
+    recorded run-time error to DIR/<call>_e.txt. With `into`, also its
+    `__into` entry (gather-destination-entries) into caller buffers at
+    INTO_SHIFTS, written to DIR/<call>_into<shift>.bin."""
     lines = ["#include <stdint.h>", "#include <stdio.h>", "#include <stdlib.h>",
              "#include <string.h>",
              "void gather_runtime_set_record_errors(int);",
@@ -252,6 +263,8 @@ static void save(const char *dir, const char *name, const void *p, size_t bytes)
     for f in fs:
         dr, ir, orank = f.rank
         lines.append(f"void _mlir_ciface_{f.name}(D{orank} *, D{dr} *, D{ir} *);")
+        if into:
+            lines.append(f"void _mlir_ciface_{f.name}__into(D{dr} *, D{ir} *, D{orank} *);")
         for k, (data, indices, want) in enumerate(f.calls):
             call = f"{f.name}_{k}"
             body.append("  {")
@@ -269,7 +282,19 @@ static void save(const char *dir, const char *name, const void *p, size_t bytes)
             body.append('    if (!contiguous) { fprintf(stderr, "strided result\\n"); return 3; }')
             body.append(f"    save(dir, \"{call}_o.bin\", (char *)od.aligned + od.offset * "
                         f"sizeof({C_TYPE[data.dtype.type]}), n * sizeof({C_TYPE[data.dtype.type]}));")
-            body.append("    free(od.allocated); free(d); free(i);")
+            body.append("    free(od.allocated);")
+            if into:
+                ctype = C_TYPE[data.dtype.type]
+                body.append("    void *raw = NULL;")
+                body.append(f"    if (posix_memalign(&raw, 64, n * sizeof({ctype}) + 64)) abort();")
+                for shift in INTO_SHIFTS:
+                    body.append(f"    {{ void *o = (char *)raw + {shift};")
+                    body.append(f"      memset(o, 0xA5, n * sizeof({ctype}));")
+                    body += ["    " + line for line in descriptor("ud", "o", want.shape)]
+                    body.append(f"      _mlir_ciface_{f.name}__into(&dd, &id, &ud);")
+                    body.append(f'      save(dir, "{call}_into{shift}.bin", o, n * sizeof({ctype})); }}')
+                body.append("    free(raw);")
+            body.append("    free(d); free(i);")
             body.append("  }")
     body += ["  return 0;", "}"]
     return "\n".join(lines + body) + "\n"
@@ -291,7 +316,9 @@ modules = [("serial", functions, "", False), ("parallel", functions, "", True),
 host_errors = {}
 for label, fs, spec, parallel in modules:
     text = module_text(fs, spec)
-    lowered, ll, obj, asm = compile_for_target(label, text, parallel)
+    # The streamed module also writes into caller buffers (`__into`).
+    into = label == "streaming"
+    lowered, ll, obj, asm = compile_for_target(label, text, parallel, into)
     if parallel != ("__kmpc_fork_call" in ll):
         fail(f"{label}: {'no' if parallel else 'an'} OpenMP region")
     # What the module holds for this target: its CPU on every function,
@@ -312,7 +339,7 @@ for label, fs, spec, parallel in modules:
         fail(f"{label}: no non-temporal stores with a fence (stores {streams}, fence {fenced})")
     driver = os.path.join(WORK, f"{label}_driver.c")
     with open(driver, "w") as out:
-        out.write(driver_source(fs))
+        out.write(driver_source(fs, into))
     program = os.path.join(WORK, f"{label}_program")
     run([CXX, "-static", "-O1", "-x", "c", driver, "-x", "none", obj, runtime, standin, "-o",
          program])
@@ -348,10 +375,12 @@ for label, fs, spec, parallel in modules:
             if message:
                 fail(f"{label} {call}: unexpected error {message}")
                 continue
-            got = np.fromfile(os.path.join(WORK, f"{call}_o.bin"), want.dtype).reshape(want.shape)
-            if same_bits(got, want):
-                passed += 1
-            else:
-                fail(f"{label} {call}: result differs from numpy: {difference(got, want)}")
+            outputs = [f"{call}_o.bin"] + [f"{call}_into{s}.bin" for s in INTO_SHIFTS if into]
+            for output in outputs:
+                got = np.fromfile(os.path.join(WORK, output), want.dtype).reshape(want.shape)
+                if same_bits(got, want):
+                    passed += 1
+                else:
+                    fail(f"{label} {output}: result differs from numpy: {difference(got, want)}")
 
 print(f"{ARCH}: {passed} passed, {failed} failed")
