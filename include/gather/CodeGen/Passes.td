@@ -200,12 +200,13 @@ def GatherStreamingStores : Pass<"gather-streaming-stores"> {
     into scalar non-temporal stores) and the loop ends with a fence: x86's
     non-temporal stores are weakly ordered, so there `sfence`; on other
     architectures (the target's, from `target-cpu`: AArch64's `stnp`) a
-    sequentially consistent `llvm.fence`. Else the code runs as it was. The copy is of the innermost op in the loop
-    that holds every such write (the loop over a row's registers), the
-    condition computed before the loop; where they are in the loop's body
-    apart, of the whole loop. Copying the whole loop doubled each gather's
-    code (its index resolution, prefetch and checks). Only unmasked, in-bounds 1-D writes of a minor identity map whose
-    innermost offsets are multiples of the vector's lanes by their
+    sequentially consistent `llvm.fence`. Else the code runs as it was.
+    The copy is of the innermost op in the loop that holds every such write
+    (the loop over a row's registers), the condition computed before the
+    loop; where they are in the loop's body apart, of the whole loop.
+    Copying the whole loop doubled each gather's code (its index
+    resolution, prefetch and checks). Only unmasked, in-bounds 1-D writes
+    of a minor identity map whose innermost offsets are multiples of the vector's lanes by their
     definition (constants, sums, products with one: a rolled loop's
     `start + r * lanes`) are made non-temporal; other writes in the loop
     (a partial tile's copies) stay as they are. The other
