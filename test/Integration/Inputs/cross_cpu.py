@@ -35,9 +35,8 @@ import numpy as np
 
 from gather import jit
 from gather import reference as ref
-from gather.mlir_text import tensor_type
-from gather_testing.difftest import (POLICY_PAIRS, difference, expected, policy_indices,
-                                     policy_text, same_bits)
+from gather_testing.difftest import (POLICY_PAIRS, FunctionCases, difference, expected,
+                                     policy_indices, policy_text, same_bits)
 
 ARCH, BIN, SRC, WORK = sys.argv[1:5]
 LLVM = "/usr/lib/llvm-22/bin"
@@ -56,10 +55,8 @@ TARGETS = {
 }
 TARGET = TARGETS[ARCH]
 CPU = TARGET["cpu"]
-ELEMENT = {np.float32: "f32", np.float16: "f16", np.int8: "i8", np.int64: "i64",
-           np.int32: "i32"}
-C_TYPE = {np.float32: "float", np.float16: "uint16_t", np.int8: "int8_t",
-          np.int64: "int64_t", np.int32: "int32_t"}
+ELEMENT = FunctionCases.ELEMENT
+C_TYPE = {np.float32: "float", np.float16: "uint16_t", np.int8: "int8_t"}
 
 rng = np.random.default_rng(64)
 passed = failed = 0
@@ -71,48 +68,20 @@ def fail(message):
     failed += 1
 
 
-class Function:
-    """@name(data, indices) -> output: gather.`op` with `attrs`; `dynamic`
-    names the dimensions (of data, indices, output) known at run time."""
-
-    def __init__(self, name, op, attrs, data, indices, out_shape, dynamic=((), (), ())):
-        self.name, self.data, self.indices = name, data, indices
-        self.calls = []
-        shapes = [list(data.shape), list(indices.shape), list(out_shape)]
-        for shape, dims in zip(shapes, dynamic):
-            for d in dims:
-                shape[d] = "?"
-        dt = tensor_type(shapes[0], ELEMENT[data.dtype.type])
-        it = tensor_type(shapes[1], ELEMENT[indices.dtype.type])
-        ot = tensor_type(shapes[2], ELEMENT[data.dtype.type])
-        # The output's dynamic sizes: the indices' same dimension (block
-        # rows along axis 0, elements).
-        sizes = [f"%s{d}" for d in dynamic[2]]
-        size_ops = "".join(f"  %c{d} = arith.constant {d} : index\n"
-                           f"  %s{d} = tensor.dim %i, %c{d} : {it}\n" for d in dynamic[2])
-        self.rank = (data.ndim, indices.ndim, len(out_shape))
-        self.text = f"""
-func.func @{name}(%d: {dt}, %i: {it}) -> {ot} attributes {{llvm.emit_c_interface}} {{
-{size_ops}  %e = tensor.empty({", ".join(sizes)}) : {ot}
-  %r = gather.{op} %d[%i] {attrs} into %e : {dt}, {it} into {ot}
-  return %r : {ot}
-}}"""
-
-    def call(self, data, indices, want):
-        self.calls.append((data, indices, want))
+# The functions (with C interfaces for the driver) and each one's calls:
+# name -> [(data, indices, expected result or error)].
+suite = FunctionCases(attributes="{llvm.emit_c_interface}")
+calls, out_ranks = {}, {}
 
 
-functions = []
-
-
-def add(name, op, attrs, data, indices, fn, *ref_args, dynamic=((), (), ()), **ref_kw):
+def add(name, op, attrs, data, indices, fn, *ref_args, dynamic=(), **ref_kw):
+    """@name and its first call; `dynamic` as FunctionCases.add takes it."""
     want = expected(fn, data, indices, *ref_args, **ref_kw)
     shape = want.shape if isinstance(want, np.ndarray) else expected(
         fn, data, np.zeros_like(indices), *ref_args, **ref_kw).shape
-    f = Function(name, op, attrs, data, indices, shape, dynamic)
-    f.call(data, indices, want)
-    functions.append(f)
-    return f
+    suite.add(name, op, attrs, data, indices, shape, want, dynamic)
+    calls[name] = [(data, indices, want)]
+    out_ranks[name] = len(shape)
 
 
 # Block rows of 3 KiB (W1's form) under every policy, and an invalid index.
@@ -159,32 +128,23 @@ add("points_chunks", "multiaxis", "axes = [0, 1]", points, pairs.reshape(64, 600
     ref.multiaxis, (0, 1))
 # Sizes known at run time: the rows of the table and the number of indices
 # (called with two sizes each), and an element gather's row length.
-f = add("rows_dynamic", "block", "axis = 0", table, rng.integers(-300, 300, 77), ref.block, 0,
-        dynamic=((0,), (0,), (0,)))
+add("rows_dynamic", "block", "axis = 0", table, rng.integers(-300, 300, 77), ref.block, 0,
+    dynamic=((0,), (0,), ((0, ("i", 0)),)))
 small_table = table[:5].copy()
 ids = rng.integers(-5, 5, 9)
-f.call(small_table, ids, ref.block(small_table, ids, 0))
-f = add("elements_dynamic", "elements", "axis = 1", rows, rng.integers(-512, 512, (64, 100)),
-        ref.elements, 1, dynamic=((), (1,), (1,)))
+calls["rows_dynamic"].append((small_table, ids, ref.block(small_table, ids, 0)))
+add("elements_dynamic", "elements", "axis = 1", rows, rng.integers(-512, 512, (64, 100)),
+    ref.elements, 1, dynamic=((), (1,), ((1, ("i", 1)),)))
 ids = rng.integers(-512, 512, (64, 33))
-f.call(rows, ids, ref.elements(rows, ids, 1))
+calls["elements_dynamic"].append((rows, ids, ref.elements(rows, ids, 1)))
 
-STREAMING = [f for f in functions if f.name in ("rows768_fill_wrap", "elements_axis1",
-                                                "offset_table_f32")]
+STREAMING = ("rows768_fill_wrap", "elements_axis1", "offset_table_f32")
 
 
 def site_free(message):
     """A report without its file name (gather-opt read <stdin>, the JIT
     names its module <gather module>)."""
     return re.sub(r" at <[^>]*>:", " at FILE:", message)
-
-
-def module_text(fs, spec=""):
-    body = "\n".join(f.text for f in fs)
-    if spec:
-        return (f'module attributes {{dlti.target_system_spec = #dlti.target_system_spec<'
-                f'"CPU" = #dlti.target_device_spec<{spec}>>}} {{\n{body}\n}}\n')
-    return body + "\n"
 
 
 def run(cmd, **kw):
@@ -216,7 +176,7 @@ def compile_for_target(label, text, parallel, into):
 INTO_SHIFTS = (0, 4)
 
 
-def driver_source(fs, into=False):
+def driver_source(names, into=False):
     """C calling each function's C interface once per call: inputs read
     from DIR/<call>_{d,i}.bin, the result written to DIR/<call>_o.bin, a
     recorded run-time error to DIR/<call>_e.txt. With `into`, also its
@@ -226,7 +186,9 @@ def driver_source(fs, into=False):
              "#include <string.h>",
              "void gather_runtime_set_record_errors(int);",
              "int gather_runtime_take_error(char *, int64_t);"]
-    for r in sorted({r for f in fs for r in f.rank}):
+    ranks = {name: (calls[name][0][0].ndim, calls[name][0][1].ndim, out_ranks[name])
+             for name in names}
+    for r in sorted({r for rank in ranks.values() for r in rank}):
         lines.append(f"typedef struct {{ void *allocated, *aligned; int64_t offset; "
                      f"int64_t sizes[{r}], strides[{r}]; }} D{r};")
     lines.append("""
@@ -260,20 +222,20 @@ static void save(const char *dir, const char *name, const void *p, size_t bytes)
 
     body = ["int main(int argc, char **argv) {", "  const char *dir = argv[1];",
             "  char message[1024];", "  gather_runtime_set_record_errors(1);"]
-    for f in fs:
-        dr, ir, orank = f.rank
-        lines.append(f"void _mlir_ciface_{f.name}(D{orank} *, D{dr} *, D{ir} *);")
+    for name in names:
+        dr, ir, orank = ranks[name]
+        lines.append(f"void _mlir_ciface_{name}(D{orank} *, D{dr} *, D{ir} *);")
         if into:
-            lines.append(f"void _mlir_ciface_{f.name}__into(D{dr} *, D{ir} *, D{orank} *);")
-        for k, (data, indices, want) in enumerate(f.calls):
-            call = f"{f.name}_{k}"
+            lines.append(f"void _mlir_ciface_{name}__into(D{dr} *, D{ir} *, D{orank} *);")
+        for k, (data, indices, want) in enumerate(calls[name]):
+            call = f"{name}_{k}"
             body.append("  {")
             body.append(f'    void *d = load(dir, "{call}_d.bin", {data.nbytes});')
             body.append(f'    void *i = load(dir, "{call}_i.bin", {indices.nbytes});')
             body += ["  " + line for line in descriptor("dd", "d", data.shape)]
             body += ["  " + line for line in descriptor("id", "i", indices.shape)]
             body.append(f"    D{orank} od;")
-            body.append(f"    _mlir_ciface_{f.name}(&od, &dd, &id);")
+            body.append(f"    _mlir_ciface_{name}(&od, &dd, &id);")
             body.append("    if (gather_runtime_take_error(message, sizeof message))")
             body.append(f'      save(dir, "{call}_e.txt", message, strlen(message));')
             body.append("    int64_t n = 1, contiguous = 1;")
@@ -291,7 +253,7 @@ static void save(const char *dir, const char *name, const void *p, size_t bytes)
                     body.append(f"    {{ void *o = (char *)raw + {shift};")
                     body.append(f"      memset(o, 0xA5, n * sizeof({ctype}));")
                     body += ["    " + line for line in descriptor("ud", "o", want.shape)]
-                    body.append(f"      _mlir_ciface_{f.name}__into(&dd, &id, &ud);")
+                    body.append(f"      _mlir_ciface_{name}__into(&dd, &id, &ud);")
                     body.append(f'      save(dir, "{call}_into{shift}.bin", o, n * sizeof({ctype})); }}')
                 body.append("    free(raw);")
             body.append("    free(d); free(i);")
@@ -310,12 +272,13 @@ standin = os.path.join(WORK, "omp_standin.o")
 run([f"{TARGET['triple']}-gcc", "-O2", "-c", os.path.join(os.path.dirname(__file__), "omp_standin.c"),
      "-o", standin])
 
-modules = [("serial", functions, "", False), ("parallel", functions, "", True),
-           ("streaming", STREAMING,
-            '"L3_cache_size_in_bytes" = 65536 : i64, "nontemporal_stores" = 1 : i64', True)]
+ALL = list(calls)
+modules = [("serial", ALL, None, False), ("parallel", ALL, None, True),
+           ("streaming", STREAMING, {"L3_cache_size_in_bytes": 65536, "nontemporal_stores": 1},
+            True)]
 host_errors = {}
-for label, fs, spec, parallel in modules:
-    text = module_text(fs, spec)
+for label, names, entries, parallel in modules:
+    text = suite.module(entries, names)
     # The streamed module also writes into caller buffers (`__into`).
     into = label == "streaming"
     lowered, ll, obj, asm = compile_for_target(label, text, parallel, into)
@@ -339,26 +302,25 @@ for label, fs, spec, parallel in modules:
         fail(f"{label}: no non-temporal stores with a fence (stores {streams}, fence {fenced})")
     driver = os.path.join(WORK, f"{label}_driver.c")
     with open(driver, "w") as out:
-        out.write(driver_source(fs, into))
+        out.write(driver_source(names, into))
     program = os.path.join(WORK, f"{label}_program")
     run([CXX, "-static", "-O1", "-x", "c", driver, "-x", "none", obj, runtime, standin, "-o",
          program])
-    for f in fs:
-        for k, (data, indices, _) in enumerate(f.calls):
-            data.tofile(os.path.join(WORK, f"{f.name}_{k}_d.bin"))
-            indices.tofile(os.path.join(WORK, f"{f.name}_{k}_i.bin"))
+    for name in names:
+        for k, (data, indices, _) in enumerate(calls[name]):
+            data.tofile(os.path.join(WORK, f"{name}_{k}_d.bin"))
+            indices.tofile(os.path.join(WORK, f"{name}_{k}_i.bin"))
     run(TARGET["qemu"] + [program, WORK])
     # The host JIT's report for the same module, where a call must fail.
     if label == "serial":
         host = jit.compile(text, entry="rows768_error_invalid")
         try:
-            host(*functions[[f.name for f in functions].index("rows768_error_invalid")]
-                 .calls[0][:2])
+            host(*calls["rows768_error_invalid"][0][:2])
         except jit.GatherError as e:
             host_errors["rows768_error_invalid"] = str(e)
-    for f in fs:
-        for k, (data, indices, want) in enumerate(f.calls):
-            call = f"{f.name}_{k}"
+    for name in names:
+        for k, (data, indices, want) in enumerate(calls[name]):
+            call = f"{name}_{k}"
             err = os.path.join(WORK, f"{call}_e.txt")
             message = open(err).read() if os.path.exists(err) else None
             if message:
@@ -366,9 +328,9 @@ for label, fs, spec, parallel in modules:
             if isinstance(want, Exception):
                 if not message or "is out of range" not in message:
                     fail(f"{label} {call}: no index report ({message})")
-                elif site_free(host_errors.get(f.name, message)) != site_free(message):
+                elif site_free(host_errors.get(name, message)) != site_free(message):
                     fail(f"{label} {call}: {message!r} differs from the host's "
-                         f"{host_errors[f.name]!r}")
+                         f"{host_errors[name]!r}")
                 else:
                     passed += 1
                 continue

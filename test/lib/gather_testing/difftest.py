@@ -379,8 +379,11 @@ class FunctionCases:
 
     ELEMENT = {np.float32: "f32", np.float16: "f16", np.int8: "i8"}
 
-    def __init__(self):
+    def __init__(self, attributes=""):
+        """`attributes`: text of every function's attribute dictionary
+        (`{llvm.emit_c_interface}` for callers of the C interface)."""
         self.functions, self.cases = [], []
+        self.attributes = f" attributes {attributes}" if attributes else ""
 
     def add(self, name, op, attrs, data, indices, out_shape, want, dynamic=()):
         """@name: gather.`op` with `attrs` on `data` and `indices` (i64, or
@@ -403,18 +406,20 @@ class FunctionCases:
                          for dim in sorted({dim for _, (_, dim) in out_dyn}))
         args = ", ".join(f"%s{k}" for k in range(len(out_dyn)))
         self.functions.append(f"""
-func.func @{name}(%d: {dt}, %i: {it}) -> {ot} {{
+func.func @{name}(%d: {dt}, %i: {it}) -> {ot}{self.attributes} {{
 {consts}{sizes}  %e = tensor.empty({args}) : {ot}
   %r = gather.{op} %d[%i] {attrs} into %e : {dt}, {it} into {ot}
   return %r : {ot}
 }}""")
         self.cases.append((name, data, indices, want))
 
-    def module(self, cpu_entries=None):
-        """The functions as one module; `cpu_entries` ({key: integer}), a
-        #dlti.target_system_spec for device "CPU" on it that the lowering
-        plans with (docs/Lowering.md, "Target description")."""
-        body = "\n".join(self.functions)
+    def module(self, cpu_entries=None, names=None):
+        """The functions (those of `names` where given) as one module;
+        `cpu_entries` ({key: integer}), a #dlti.target_system_spec for
+        device "CPU" on it that the lowering plans with (docs/Lowering.md,
+        "Target description")."""
+        body = "\n".join(text for text, case in zip(self.functions, self.cases)
+                         if names is None or case[0] in names)
         if not cpu_entries:
             return body
         entries = ", ".join(f'"{k}" = {v} : i64' for k, v in cpu_entries.items())
