@@ -249,7 +249,11 @@ void mlir::gather::buildGatherCpuPipeline(
                                 options.targetCpu != "native"
                             ? "native"
                             : "";
-  pm.addPass(createGatherLLVMTarget({options.targetCpu, tuneCpu}));
+  GatherLLVMTargetOptions llvmTarget;
+  llvmTarget.cpu = options.targetCpu;
+  llvmTarget.tuneCpu = tuneCpu;
+  llvmTarget.vectorBits = options.vectorBits;
+  pm.addPass(createGatherLLVMTarget(llvmTarget));
 }
 
 //===----------------------------------------------------------------------===//

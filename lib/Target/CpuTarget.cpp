@@ -83,6 +83,12 @@ int64_t CpuTarget::offsetChunkBytes() const {
   return std::max<int64_t>(1, l1dBytes / cacheLineBytes * 2 / 3) * 8;
 }
 
+int64_t CpuTarget::vscaleMin() const {
+  if (arch != llvm::Triple::aarch64 || !sve || vectorBits <= 128)
+    return 0;
+  return vectorBits / 128;
+}
+
 std::string CpuTarget::describe() const {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -90,6 +96,7 @@ std::string CpuTarget::describe() const {
      << " arch=" << llvm::Triple::getArchTypeName(arch)
      << " vector-bits=" << vectorBits << " vector-unit-bits=" << vectorUnitBits
      << " mask-registers=" << (maskRegisters ? 1 : 0)
+     << " vscale-min=" << vscaleMin()
      << " prefetch-offset-tables=" << (prefetchOffsetTables ? 1 : 0)
      << " mesh-l3=" << (meshL3 ? 1 : 0)
      << " nontemporal-stores=" << (nonTemporalStores ? 1 : 0)
@@ -143,6 +150,9 @@ static void setFeatures(CpuTarget &target,
   target.maskRegisters =
       features.lookup("avx512f") ||
       (target.arch == llvm::Triple::riscv64 && features.lookup("v"));
+  // SVE's predicates do not count: LLVM's fixed-length SVE code moves a
+  // vector of i1 through vector registers.
+  target.sve = target.arch == llvm::Triple::aarch64 && features.lookup("sve");
 }
 
 /// A sysfs cache size ("48K", "1024K", "32M") in bytes, or 0.
@@ -386,5 +396,19 @@ FailureOr<CpuTarget> mlir::gather::resolveCpuTarget(Operation *op,
              << vectorBits;
     described->vectorBits = vectorBits;
   }
+  if (!described->vscaleMin())
+    return described;
+  // vscale_range's bounds are powers of two, and SVE's registers at most
+  // 2048 bits.
+  int64_t bits = described->vectorBits;
+  if (!llvm::isPowerOf2_64(bits) || bits > 2048)
+    return op->emitError("vector width ")
+           << bits << " of the SVE CPU '" << described->cpu
+           << "' is not a power of two in [128, 2048] (the length its SVE "
+              "registers guarantee)";
+  // SVE's units execute an operation at the registers' width (the named
+  // CPU's 128 was NEON's), unless the description says otherwise.
+  if (failed(dlti::query(op, {"CPU", "vector_unit_width"})))
+    described->vectorUnitBits = bits;
   return described;
 }

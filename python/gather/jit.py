@@ -377,7 +377,9 @@ def target_description(target_cpu="native"):
     with, as a dict: cpu (LLVM's name), arch (LLVM's architecture name:
     x86_64, aarch64), vector-bits, vector-unit-bits (the width one pass of
     the vector units executes: 128 on Zen 1), mask-registers (1: AVX-512's
-    predicate registers), prefetch-offset-tables (1: rows of reads at table
+    predicate registers), vscale-min (an SVE CPU's guaranteed register
+    length in units of 128 bits where the description makes it wider than
+    NEON's; else 0), prefetch-offset-tables (1: rows of reads at table
     offsets prefetch), mesh-l3, nontemporal-stores (1: rows of large outputs
     may stream), cache-line-bytes, page-bytes, l1d-bytes, l2-bytes, l3-bytes,
     cores (0: unknown), streaming-store-min-bytes and prefetch-lines-ahead

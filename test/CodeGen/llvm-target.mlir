@@ -7,6 +7,16 @@
 // (the JIT's on-host) a named CPU's code is also tuned for the host.
 // RUN: gather-opt %S/../Conversion/GatherToLinalg/target.mlir --split-input-file --gather-cpu-pipeline=target-cpu=x86-64-v3 | FileCheck %s --check-prefix=PIPELINE
 // RUN: gather-opt %S/../Conversion/GatherToLinalg/target.mlir --split-input-file --gather-cpu-pipeline="target-cpu=x86-64-v3 on-host=1" | FileCheck %s --check-prefix=ONHOST
+// An SVE CPU with vectors wider than NEON's (vector-bits, or the DLTI entry
+// max_vector_op_width as the lowering read it): vscale_range says its SVE
+// registers are at least that wide, so LLVM lowers those vectors with SVE.
+// At NEON's width, or on a CPU without SVE, no vscale_range.
+// RUN: gather-opt %s --gather-llvm-target="cpu=neoverse-v1 vector-bits=256" | FileCheck %s --check-prefix=SVE
+// RUN: gather-opt %s --gather-llvm-target="cpu=neoverse-v1" | FileCheck %s --check-prefix=NOSVE
+// RUN: gather-opt %s --gather-llvm-target="cpu=neoverse-n1 vector-bits=256" | FileCheck %s --check-prefix=NOSVE
+// RUN: not gather-opt %s --gather-llvm-target="cpu=neoverse-v1 vector-bits=384" 2>&1 | FileCheck %s --check-prefix=SVEBITS
+// RUN: gather-opt %S/../Conversion/GatherToLinalg/target.mlir --split-input-file --gather-cpu-pipeline="target-cpu=a64fx vector-bits=512" | FileCheck %s --check-prefix=PIPESVE
+// RUN: gather-opt %S/../Conversion/GatherToLinalg/target-dlti.mlir --split-input-file --gather-cpu-pipeline="target-cpu=neoverse-v1" | FileCheck %s --check-prefix=DLTISVE
 
 // CHECK-LABEL: llvm.func @defined
 // CHECK-SAME:    target_cpu = "x86-64-v3"
@@ -29,6 +39,21 @@
 // TUNE-SAME:     tune_cpu = "znver3"
 // ONHOST:      llvm.func @element_rows({{.*}}{target_cpu = "x86-64-v3"{{.*}}tune_cpu = "{{[a-z0-9-]+}}"
 // ONHOST:      llvm.func @block_rows({{.*}}{target_cpu = "x86-64-v3"{{.*}}tune_cpu = "{{[a-z0-9-]+}}"
+// SVE-LABEL:   llvm.func @defined() vscale_range(2, 16) attributes
+// SVE-SAME:      target_cpu = "neoverse-v1"
+// SVE-SAME:      "+sve"
+// SVE:         llvm.func @declared(i64)
+// SVE-LABEL:   llvm.func @own_target() vscale_range(2, 16)
+// NOSVE-NOT:   vscale_range
+// SVEBITS:     error: vector width 384 of the SVE CPU 'neoverse-v1' is not a power of two in [128, 2048] (the length its SVE registers guarantee)
+// PIPESVE:     llvm.func @element_rows({{.*}} vscale_range(4, 16) attributes {{.*}}target_cpu = "a64fx"
+// PIPESVE:       llvm.intr.masked.gather {{.*}} -> vector<16xf32>
+// PIPESVE:     llvm.func @block_rows({{.*}} vscale_range(4, 16)
+// DLTISVE:     llvm.func @width_from_the_description({{.*}} vscale_range(2, 16)
+// DLTISVE:       llvm.intr.masked.gather {{.*}} -> vector<8xf32>
+// DLTISVE:     llvm.func @narrow_vector_units(
+// DLTISVE-NOT:   vscale_range
+// DLTISVE-SAME:  attributes
 llvm.func @defined() {
   llvm.return
 }

@@ -8,6 +8,9 @@
 // RUN: gather-opt %s --gather-cpu-pipeline="target-cpu=neoverse-n1" | mlir-translate --mlir-to-llvmir | llc -O2 -mtriple=aarch64-linux-gnu -mcpu=neoverse-n1 -filetype=null
 // RUN: gather-opt %s --gather-cpu-pipeline="target-cpu=sifive-x280" | mlir-translate --mlir-to-llvmir | llc -O2 -mtriple=riscv64-linux-gnu -mcpu=sifive-x280 -target-abi=lp64d -filetype=null
 // RUN: gather-opt %s --gather-gpu-pipeline="format=isa" | mlir-translate --mlir-to-llvmir | llc -O2 -mtriple=aarch64-linux-gnu -mcpu=neoverse-v2 -filetype=null
+// An SVE CPU described with 256-bit registers: SVE's gathers and
+// predicated stores.
+// RUN: gather-opt %s --gather-cpu-pipeline="target-cpu=neoverse-v1 vector-bits=256" | mlir-translate --mlir-to-llvmir | llc -O2 -mtriple=aarch64-linux-gnu -mcpu=neoverse-v1 -o - | FileCheck %s --check-prefix=SVE
 
 // The fence follows the parallel loop; its 128-bit rows stream in the
 // outlined region.
@@ -18,6 +21,9 @@
 // ARM:         store <4 x float> {{.*}} !nontemporal
 // ARM-LABEL: define {{.*}} @elements(
 // ARM:         call <4 x float> @llvm.masked.gather.v4f32
+// SVE-LABEL: elements:
+// SVE:         ld1w { z{{[0-9]+}}.d }, p{{[0-7]}}/z, [x{{[0-9]+}}, z{{[0-9]+}}.d, lsl #2]
+// SVE:         st1w { z{{[0-9]+}}.s }, p{{[0-7]}}
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L3_cache_size_in_bytes" = 65536 : i64, "nontemporal_stores" = 1 : i64>>} {
   func.func @rows(%d: tensor<300x768xf32>, %i: tensor<400xi64>) -> tensor<400x768xf32> {
     %e = tensor.empty() : tensor<400x768xf32>

@@ -265,18 +265,22 @@ int main(int argc, char **argv) {
       "gather JIT runner\n\n  --threads N  worker threads (default: "
       "OMP_NUM_THREADS, or all cores)\n");
   if (printTarget) {
+    if (vectorBits != 0 && !mlir::gather::isValidVectorBits(vectorBits))
+      fail("--vector-bits must be a positive multiple of 64 up to 4096, got " +
+           llvm::Twine(vectorBits));
+    // The description as the lowering resolves it for a module with no DLTI
+    // entries.
+    MLIRContext context;
+    OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&context));
     std::string error;
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+      error = diagnostic.str();
+      return success();
+    });
     FailureOr<mlir::gather::CpuTarget> target =
-        mlir::gather::cpuTargetForName(targetCpu, error, onHost);
+        mlir::gather::resolveCpuTarget(*module, targetCpu, vectorBits, onHost);
     if (failed(target))
       fail(error);
-    if (vectorBits != 0) {
-      if (!mlir::gather::isValidVectorBits(vectorBits))
-        fail(
-            "--vector-bits must be a positive multiple of 64 up to 4096, got " +
-            llvm::Twine(vectorBits));
-      target->vectorBits = vectorBits;
-    }
     llvm::outs() << target->describe() << "\n";
     return 0;
   }

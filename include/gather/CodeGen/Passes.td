@@ -322,12 +322,20 @@ def GatherLLVMTarget : Pass<"gather-llvm-target", "ModuleOp"> {
     With `tune-cpu` it also sets `tune_cpu`: LLVM then picks among the
     instructions `cpu` allows by that CPU's costs (whether a vector gather
     beats scalar loads, for one), as clang's `-march=x86-64-v3
-    -mtune=native`. Attributes a function already has are kept. An empty
-    `cpu` leaves the module as it is.
+    -mtune=native`. For an AArch64 CPU with SVE whose vectors are wider
+    than NEON's (the module's DLTI entry `max_vector_op_width`, or
+    `vector-bits`, as the lowering read them) it sets
+    `vscale_range<minRange = width / 128, maxRange = 16>`: LLVM then lowers
+    those vectors with SVE's instructions, on CPUs whose SVE registers are
+    at least that wide. Attributes a function already has are kept. An
+    empty `cpu` leaves the module as it is.
   }];
   let options = [
     Option<"cpu", "cpu", "std::string", "\"\"",
            "native, or an x86-64, AArch64 or RISC-V 64 CPU name LLVM knows">,
+    Option<"vectorBits", "vector-bits", "int64_t", "0",
+           "The vector width the lowering planned for, as "
+           "convert-gather-to-linalg's option (0: the description's)">,
     Option<"tuneCpu", "tune-cpu", "std::string", "\"\"",
            "The CPU whose costs LLVM tunes for: native (the host) or an "
            "x86-64, AArch64 or RISC-V 64 CPU name LLVM knows; empty: cpu's "

@@ -40,8 +40,11 @@ struct CpuTarget {
   std::string features;
   /// The widest vector registers in bits: 512 with AVX-512F, 256 with AVX,
   /// RISC-V's guaranteed vector length (zvl<N>b, 128 to 512), 128
-  /// otherwise (SSE, NEON).
+  /// otherwise (SSE, NEON; and SVE, whose length LLVM's CPU tables do not
+  /// give, unless the description does: see vscaleMin).
   int64_t vectorBits = 512;
+  /// An AArch64 CPU with SVE (the feature "sve").
+  bool sve = false;
   /// Predicate registers for lane masks (AVX-512's k registers, RISC-V V's
   /// mask registers): a mask carried through a loop stays in one. Without
   /// them a mask is a vector of the compare's lanes, and a vector of i1
@@ -187,8 +190,18 @@ struct CpuTarget {
   /// a machine that differs sets it through DLTI.
   int64_t parallelMinBytes() const;
 
+  /// An SVE CPU described with registers wider than NEON's (vectorBits
+  /// above 128, from DLTI's max_vector_op_width or the vector-bits option):
+  /// the vectors' guaranteed length in units of 128 bits (LLVM's vscale).
+  /// The functions then carry vscale_range(vscaleMin, 16), and LLVM
+  /// lowers vectors up to vectorBits wide with SVE's instructions (its
+  /// gathers and predicated loads and stores) instead of NEON pairs. Such
+  /// code computes wrong results on a CPU with shorter SVE registers, as
+  /// RISC-V code for zvl<N>b on a shorter V. 0 otherwise.
+  int64_t vscaleMin() const;
+
   /// "cpu=znver3 arch=x86_64 vector-bits=256 vector-unit-bits=256
-  /// mask-registers=0 prefetch-offset-tables=1 mesh-l3=0
+  /// mask-registers=0 vscale-min=0 prefetch-offset-tables=1 mesh-l3=0
   /// nontemporal-stores=1 cache-line-bytes=64 page-bytes=4096
   /// l1d-bytes=32768 l2-bytes=524288 l3-bytes=33554432 cores=2
   /// streaming-store-min-bytes=16777216 prefetch-lines-ahead=128

@@ -26,12 +26,13 @@ struct GatherLLVMTargetPass
   void runOnOperation() override {
     if (cpu.empty())
       return;
-    std::string error;
-    FailureOr<gather::CpuTarget> target = gather::cpuTargetForName(cpu, error);
-    if (failed(target)) {
-      getOperation()->emitError(error);
+    // The description as the lowering read it (DLTI, vector-bits): an SVE
+    // CPU's vector width decides vscale_range.
+    FailureOr<gather::CpuTarget> target =
+        gather::resolveCpuTarget(getOperation(), cpu, vectorBits);
+    if (failed(target))
       return signalPassFailure();
-    }
+    std::string error;
     StringAttr tuneName;
     if (!tuneCpu.empty()) {
       FailureOr<gather::CpuTarget> tune =
@@ -45,6 +46,13 @@ struct GatherLLVMTargetPass
     MLIRContext *context = &getContext();
     auto cpuName = StringAttr::get(context, target->cpu);
     auto features = LLVM::TargetFeaturesAttr::get(context, target->features);
+    LLVM::VScaleRangeAttr vscaleRange;
+    if (int64_t vscaleMin = target->vscaleMin()) {
+      // SVE's architectural maximum: 2048 bits.
+      IntegerType i32 = IntegerType::get(context, 32);
+      vscaleRange = LLVM::VScaleRangeAttr::get(
+          context, IntegerAttr::get(i32, vscaleMin), IntegerAttr::get(i32, 16));
+    }
     // Functions do not nest: their bodies are skipped, not walked.
     getOperation()->walk<WalkOrder::PreOrder>([&](LLVM::LLVMFuncOp function) {
       if (!function.isExternal()) {
@@ -54,6 +62,8 @@ struct GatherLLVMTargetPass
           function.setTargetFeaturesAttr(features);
         if (tuneName && !function.getTuneCpuAttr())
           function.setTuneCpuAttr(tuneName);
+        if (vscaleRange && !function.getVscaleRangeAttr())
+          function.setVscaleRangeAttr(vscaleRange);
       }
       return WalkResult::skip();
     });

@@ -25,7 +25,14 @@
 # `__into` entries into caller buffers aligned to 64 bytes (streamed) and 4
 # bytes past (the plain copy).
 #
-# Usage: cross_cpu.py ARCH GATHER_BIN SRC_ROOT WORK_DIR (ARCH: aarch64, riscv64)
+# An SVE CPU (aarch64-sve) is described with 256-bit registers (the DLTI
+# entry `max_vector_op_width`, as Neoverse V1's): the functions carry
+# vscale_range(2, 16) and LLVM lowers their 256-bit vectors with SVE (its
+# gathers, predicated loads and stores). The programs run on 256-bit and
+# on 512-bit SVE registers: the code needs at least the width described.
+#
+# Usage: cross_cpu.py ARCH GATHER_BIN SRC_ROOT WORK_DIR (ARCH: aarch64,
+# aarch64-sve, riscv64)
 import os
 import re
 import subprocess
@@ -41,16 +48,26 @@ from gather_testing.difftest import (POLICY_PAIRS, FunctionCases, difference, ex
 ARCH, BIN, SRC, WORK = sys.argv[1:5]
 LLVM = "/usr/lib/llvm-22/bin"
 # Per architecture: the CPU, its vector width in bits, the cross tools, how
-# QEMU runs it, and what orders streamed rows in its assembly.
+# QEMU runs it (each way in turn), what orders streamed rows in its
+# assembly, DLTI entries of every module, and SVE's gather instruction
+# where the functions must use it.
 TARGETS = {
     # NEON; non-temporal pair stores (stnp) where DLTI asks.
     "aarch64": dict(cpu="neoverse-n1", bits=128, triple="aarch64-linux-gnu", llc=[],
-                    qemu=["qemu-aarch64"], streams=r"\bstnp\b", fence=r"\bdmb\s+ish\b"),
+                    qemu=[["qemu-aarch64"]], streams=r"\bstnp\b", fence=r"\bdmb\s+ish\b"),
+    # SVE registers of at least 256 bits (QEMU's are 32 and 64 bytes).
+    "aarch64-sve": dict(cpu="neoverse-v1", bits=256, triple="aarch64-linux-gnu", llc=[],
+                        entries={"max_vector_op_width": 256},
+                        qemu=[["qemu-aarch64", "-cpu", f"max,sve-default-vector-length={n}"]
+                              for n in (32, 64)],
+                        streams=r"\bstnt1w\b|\bstnp\b", fence=r"\bdmb\s+ish\b",
+                        gather=r"\bld1w\s+\{\s*z\d+\.d\s*\}.*\[x\d+,\s*z\d+\.d"),
     # RISC-V V with 512-bit registers (zvl512b), as QEMU emulates them; the
     # Linux ABI's floats in registers (llc's default is soft-float lp64).
     "riscv64": dict(cpu="sifive-x280", bits=512, triple="riscv64-linux-gnu",
                     llc=["-target-abi=lp64d"],
-                    qemu=["qemu-riscv64", "-cpu", "rv64,v=true,vlen=512,vext_spec=v1.0,Zfh=true,zba=true,zbb=true"],
+                    qemu=[["qemu-riscv64", "-cpu",
+                           "rv64,v=true,vlen=512,vext_spec=v1.0,Zfh=true,zba=true,zbb=true"]],
                     streams=None, fence=r"\bfence\s+rw,\s*rw\b"),
 }
 TARGET = TARGETS[ARCH]
@@ -272,52 +289,10 @@ standin = os.path.join(WORK, "omp_standin.o")
 run([f"{TARGET['triple']}-gcc", "-O2", "-c", os.path.join(os.path.dirname(__file__), "omp_standin.c"),
      "-o", standin])
 
-ALL = list(calls)
-modules = [("serial", ALL, None, False), ("parallel", ALL, None, True),
-           ("streaming", STREAMING, {"L3_cache_size_in_bytes": 65536, "nontemporal_stores": 1},
-            True)]
-host_errors = {}
-for label, names, entries, parallel in modules:
-    text = suite.module(entries, names)
-    # The streamed module also writes into caller buffers (`__into`).
-    into = label == "streaming"
-    lowered, ll, obj, asm = compile_for_target(label, text, parallel, into)
-    if parallel != ("__kmpc_fork_call" in ll):
-        fail(f"{label}: {'no' if parallel else 'an'} OpenMP region")
-    # What the module holds for this target: its CPU on every function,
-    # f32 rows a register of the target's width at a time, no x86 code.
-    if "llvm.x86" in ll:
-        fail(f"{label}: x86 code in an {ARCH} module")
-    if f'"target-cpu"="{CPU}"' not in ll:
-        fail(f"{label}: the functions do not name {CPU}")
-    widths = {int(n) * 32 for n in re.findall(r"vector<(\d+)xf32>", lowered)}
-    if not widths or max(widths) != TARGET["bits"]:
-        fail(f"{label}: f32 vectors of {sorted(widths)} bits, not {TARGET['bits']}")
-    streams = TARGET["streams"] is None or re.search(TARGET["streams"], asm) is not None
-    fenced = re.search(TARGET["fence"], asm) is not None
-    if label != "streaming" and ("!nontemporal" in ll or fenced):
-        fail(f"{label}: non-temporal stores where the target has none")
-    if label == "streaming" and not ("!nontemporal" in ll and streams and fenced
-                                     and "fence seq_cst" in ll):
-        fail(f"{label}: no non-temporal stores with a fence (stores {streams}, fence {fenced})")
-    driver = os.path.join(WORK, f"{label}_driver.c")
-    with open(driver, "w") as out:
-        out.write(driver_source(names, into))
-    program = os.path.join(WORK, f"{label}_program")
-    run([CXX, "-static", "-O1", "-x", "c", driver, "-x", "none", obj, runtime, standin, "-o",
-         program])
-    for name in names:
-        for k, (data, indices, _) in enumerate(calls[name]):
-            data.tofile(os.path.join(WORK, f"{name}_{k}_d.bin"))
-            indices.tofile(os.path.join(WORK, f"{name}_{k}_i.bin"))
-    run(TARGET["qemu"] + [program, WORK])
-    # The host JIT's report for the same module, where a call must fail.
-    if label == "serial":
-        host = jit.compile(text, entry="rows768_error_invalid")
-        try:
-            host(*calls["rows768_error_invalid"][0][:2])
-        except jit.GatherError as e:
-            host_errors["rows768_error_invalid"] = str(e)
+
+def check_results(label, names, into):
+    """The results the program wrote against numpy's."""
+    global passed
     for name in names:
         for k, (data, indices, want) in enumerate(calls[name]):
             call = f"{name}_{k}"
@@ -344,5 +319,62 @@ for label, names, entries, parallel in modules:
                     passed += 1
                 else:
                     fail(f"{label} {output}: result differs from numpy: {difference(got, want)}")
+
+
+ALL = list(calls)
+modules = [("serial", ALL, None, False), ("parallel", ALL, None, True),
+           ("streaming", STREAMING, {"L3_cache_size_in_bytes": 65536, "nontemporal_stores": 1},
+            True)]
+host_errors = {}
+for label, names, entries, parallel in modules:
+    text = suite.module({**TARGET.get("entries", {}), **(entries or {})} or None, names)
+    # The streamed module also writes into caller buffers (`__into`).
+    into = label == "streaming"
+    lowered, ll, obj, asm = compile_for_target(label, text, parallel, into)
+    if parallel != ("__kmpc_fork_call" in ll):
+        fail(f"{label}: {'no' if parallel else 'an'} OpenMP region")
+    # What the module holds for this target: its CPU on every function,
+    # f32 rows a register of the target's width at a time, no x86 code.
+    if "llvm.x86" in ll:
+        fail(f"{label}: x86 code in an {ARCH} module")
+    if f'"target-cpu"="{CPU}"' not in ll:
+        fail(f"{label}: the functions do not name {CPU}")
+    widths = {int(n) * 32 for n in re.findall(r"vector<(\d+)xf32>", lowered)}
+    if not widths or max(widths) != TARGET["bits"]:
+        fail(f"{label}: f32 vectors of {sorted(widths)} bits, not {TARGET['bits']}")
+    # SVE's vscale_range on the functions, and its gathers in the code.
+    ranges = set(re.findall(r"vscale_range\((\d+), (\d+)\)", lowered))
+    want_ranges = {(str(TARGET["bits"] // 128), "16")} if "gather" in TARGET else set()
+    if ranges != want_ranges:
+        fail(f"{label}: vscale_range {sorted(ranges)}, not {sorted(want_ranges)}")
+    if "gather" in TARGET and not re.search(TARGET["gather"], asm):
+        fail(f"{label}: no SVE gather")
+    streams = TARGET["streams"] is None or re.search(TARGET["streams"], asm) is not None
+    fenced = re.search(TARGET["fence"], asm) is not None
+    if label != "streaming" and ("!nontemporal" in ll or fenced):
+        fail(f"{label}: non-temporal stores where the target has none")
+    if label == "streaming" and not ("!nontemporal" in ll and streams and fenced
+                                     and "fence seq_cst" in ll):
+        fail(f"{label}: no non-temporal stores with a fence (stores {streams}, fence {fenced})")
+    driver = os.path.join(WORK, f"{label}_driver.c")
+    with open(driver, "w") as out:
+        out.write(driver_source(names, into))
+    program = os.path.join(WORK, f"{label}_program")
+    run([CXX, "-static", "-O1", "-x", "c", driver, "-x", "none", obj, runtime, standin, "-o",
+         program])
+    for name in names:
+        for k, (data, indices, _) in enumerate(calls[name]):
+            data.tofile(os.path.join(WORK, f"{name}_{k}_d.bin"))
+            indices.tofile(os.path.join(WORK, f"{name}_{k}_i.bin"))
+    # The host JIT's report for the same module, where a call must fail.
+    if label == "serial":
+        host = jit.compile(suite.module(None, names), entry="rows768_error_invalid")
+        try:
+            host(*calls["rows768_error_invalid"][0][:2])
+        except jit.GatherError as e:
+            host_errors["rows768_error_invalid"] = str(e)
+    for qemu in TARGET["qemu"]:
+        run(qemu + [program, WORK])
+        check_results(" ".join([label] + qemu[1:]), names, into)
 
 print(f"{ARCH}: {passed} passed, {failed} failed")
