@@ -104,9 +104,11 @@ PIPELINES = [
     # x86-64 baseline's 128-bit vectors (4 lanes, 4-block tiles).
     ("to-linalg-avx2", ["--convert-gather-to-linalg=target-cpu=x86-64-v3"], True),
     ("cpu-pipeline-sse2", ["--gather-cpu-pipeline=target-cpu=x86-64"], True),
-    # Other architectures' plans: NEON (128 bits, no non-temporal stores)
-    # and RISC-V V at 512 bits with mask registers.
+    # Other architectures' plans: NEON (128 bits, no non-temporal stores),
+    # SVE registers of 256 bits (vscale_range) and RISC-V V at 512 bits
+    # with mask registers.
     ("cpu-pipeline-aarch64", ["--gather-cpu-pipeline=target-cpu=neoverse-n1"], True),
+    ("cpu-pipeline-sve", ["--gather-cpu-pipeline=target-cpu=neoverse-v1 vector-bits=256"], True),
     ("cpu-pipeline-rvv", ["--gather-cpu-pipeline=target-cpu=sifive-x280"], True),
     ("to-scf", ["--convert-gather-to-scf"], True),
     ("to-tensor", ["--convert-gather-to-tensor"], False),
