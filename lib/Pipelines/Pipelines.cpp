@@ -254,6 +254,7 @@ void mlir::gather::buildGatherCpuPipeline(
   llvmTarget.tuneCpu = tuneCpu;
   llvmTarget.vectorBits = options.vectorBits;
   pm.addPass(createGatherLLVMTarget(llvmTarget));
+  pm.addPass(createGatherVectorLengthGuard());
 }
 
 //===----------------------------------------------------------------------===//

@@ -327,8 +327,10 @@ def GatherLLVMTarget : Pass<"gather-llvm-target", "ModuleOp"> {
     `vector-bits`, as the lowering read them) it sets
     `vscale_range<minRange = width / 128, maxRange = 16>`: LLVM then lowers
     those vectors with SVE's instructions, on CPUs whose SVE registers are
-    at least that wide. Attributes a function already has are kept. An
-    empty `cpu` leaves the module as it is.
+    at least that wide (not on the `_mlir_ciface_` wrappers, which copy
+    descriptors before the function they call checks that length,
+    `gather-vector-length-guard`). Attributes a function already has are
+    kept. An empty `cpu` leaves the module as it is.
   }];
   let options = [
     Option<"cpu", "cpu", "std::string", "\"\"",
@@ -341,6 +343,27 @@ def GatherLLVMTarget : Pass<"gather-llvm-target", "ModuleOp"> {
            "x86-64, AArch64 or RISC-V 64 CPU name LLVM knows; empty: cpu's "
            "own">
   ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def GatherVectorLengthGuard : Pass<"gather-vector-length-guard", "ModuleOp"> {
+  let summary = "Check at each entry point that the CPU's vector registers "
+                "are as long as the code needs";
+  let description = [{
+    Code for an SVE CPU described with registers wider than NEON's
+    (`gather-llvm-target`'s `vscale_range` with a minimum above 1) is wrong
+    on a CPU whose registers are shorter: its predicates name lanes that
+    are not there. Each function callable from outside the module with such
+    a `vscale_range` (not the `_mlir_ciface_` wrappers, which call one)
+    first compares the register length (SVE's `rdvl`, in inline assembly:
+    LLVM folds `llvm.intr.vscale` against the function's own range) with
+    the minimum. Below it, the
+    function reports the run-time error `vector_length_too_short` through
+    the error hook ("@f: the code needs vector registers of at least 256
+    bits, this CPU's are 128 bits") and returns zeros (a recording hook
+    returns; the caller finds the error) before any vector code runs.
+    Constant-size allocas stay in the entry block.
+  }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 

@@ -62,7 +62,11 @@ struct GatherLLVMTargetPass
           function.setTargetFeaturesAttr(features);
         if (tuneName && !function.getTuneCpuAttr())
           function.setTuneCpuAttr(tuneName);
-        if (vscaleRange && !function.getVscaleRangeAttr())
+        // Not the C interface wrappers: they copy descriptors (with SVE,
+        // LLVM would copy them a 256-bit register at a time) before the
+        // function they call checks the length (gather-vector-length-guard).
+        if (vscaleRange && !function.getVscaleRangeAttr() &&
+            !function.getName().starts_with("_mlir_ciface_"))
           function.setVscaleRangeAttr(vscaleRange);
       }
       return WalkResult::skip();

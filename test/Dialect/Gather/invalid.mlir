@@ -461,6 +461,16 @@ func.func @check_shape_kind_not_a_shape_kind(%ok: i1, %a: index) {
 
 // -----
 
+// The register length is checked by gather-vector-length-guard, not by
+// gather.check_shape.
+func.func @check_shape_kind_vector_length(%ok: i1, %a: index) {
+  // expected-error @+1 {{'gather.check_shape' op kind 6 is not a shape error kind}}
+  gather.check_shape %ok, vector_length_too_short dim = 0 sizes(%a, %a) for "gather.block"
+  return
+}
+
+// -----
+
 func.func @check_shape_unknown_kind(%ok: i1, %a: index) {
   // expected-error @+1 {{unknown run-time error kind 'too_large'}}
   gather.check_shape %ok, too_large dim = 0 sizes(%a, %a) for "gather.block"

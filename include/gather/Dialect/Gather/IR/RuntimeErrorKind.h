@@ -53,6 +53,10 @@ enum class RuntimeErrorKind : int64_t {
   /// hold whole coordinates. Details: indices dimension, its size, the
   /// coordinate size (number of axes).
   IndicesNotWholeCoordinates = 5,
+  /// Code compiled for vector registers of at least some length (an SVE
+  /// CPU described with a width, vscale_range) called on a CPU whose
+  /// registers are shorter. Details: the bits the code needs, the CPU's.
+  VectorLengthTooShort = 6,
 };
 
 /// The keyword of a kind in the IR (`gather.check_shape`), or null for a
@@ -69,6 +73,8 @@ inline const char *getRuntimeErrorKindKeyword(int64_t kind) {
     return "init_size_mismatch";
   case RuntimeErrorKind::IndicesNotWholeCoordinates:
     return "indices_not_whole_coordinates";
+  case RuntimeErrorKind::VectorLengthTooShort:
+    return "vector_length_too_short";
   }
   return nullptr;
 }
@@ -93,6 +99,8 @@ inline const char *describeRuntimeErrorKind(int64_t kind) {
     return "the init size differs from the output size";
   case RuntimeErrorKind::IndicesNotWholeCoordinates:
     return "the last indices dimension does not hold whole coordinates";
+  case RuntimeErrorKind::VectorLengthTooShort:
+    return "this CPU's vector registers are shorter than the code needs";
   }
   return "run-time check failed";
 }
@@ -141,6 +149,11 @@ inline std::string formatRuntimeError(int64_t kind, int64_t count,
       break;
     return "indices dimension " + at(0) + " (size " + at(1) +
            ") is not a multiple of the coordinate size " + at(2);
+  case RuntimeErrorKind::VectorLengthTooShort:
+    if (count < 2)
+      break;
+    return "the code needs vector registers of at least " + at(0) +
+           " bits, this CPU's are " + at(1) + " bits";
   }
   return describeRuntimeErrorKind(kind);
 }
