@@ -41,21 +41,23 @@ static int64_t requiredVscale(LLVM::LLVMFuncOp function) {
 }
 
 /// `@__gather_runtime_error(i64 x 6)`, declared where missing.
-static LLVM::LLVMFuncOp getOrDeclareHook(ModuleOp module) {
-  if (auto hook =
-          module.lookupSymbol<LLVM::LLVMFuncOp>(gather::kRuntimeErrorHook))
+static LLVM::LLVMFuncOp getOrDeclareHook(ModuleOp module,
+                                         SymbolTable &symbols) {
+  if (auto hook = symbols.lookup<LLVM::LLVMFuncOp>(gather::kRuntimeErrorHook))
     return hook;
   MLIRContext *context = module.getContext();
   auto i64 = IntegerType::get(context, 64);
   auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
                                           SmallVector<Type>(6, i64));
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  return LLVM::LLVMFuncOp::create(b, module.getLoc(), gather::kRuntimeErrorHook,
-                                  type);
+  auto hook = LLVM::LLVMFuncOp::create(b, module.getLoc(),
+                                       gather::kRuntimeErrorHook, type);
+  symbols.insert(hook);
+  return hook;
 }
 
 /// A NUL-terminated constant "@name" naming the function in the report.
-static LLVM::GlobalOp createSiteString(ModuleOp module,
+static LLVM::GlobalOp createSiteString(ModuleOp module, SymbolTable &symbols,
                                        LLVM::LLVMFuncOp function) {
   MLIRContext *context = module.getContext();
   std::string text = "@" + function.getName().str();
@@ -67,19 +69,19 @@ static LLVM::GlobalOp createSiteString(ModuleOp module,
       b, function.getLoc(), type, /*isConstant=*/true, LLVM::Linkage::Internal,
       ("__gather_vector_length_site_" + function.getName()).str(),
       b.getStringAttr(text));
-  SymbolTable(module).insert(global);
+  // Renamed where the name is taken.
+  symbols.insert(global);
   return global;
 }
 
 /// At the function's entry: the CPU's SVE register length against
-/// `required` units of 128 bits; below it,
-/// a report of both lengths in bits and a return (of zeros: a recording
-/// error hook returns, and the caller then finds the error), before any
-/// vector code runs.
-static void guard(ModuleOp module, LLVM::LLVMFuncOp function,
-                  int64_t required) {
-  LLVM::LLVMFuncOp hook = getOrDeclareHook(module);
-  LLVM::GlobalOp site = createSiteString(module, function);
+/// `required` units of 128 bits; below it, a report of both lengths in bits
+/// and a return (of zeros: a recording error hook returns, and the caller
+/// then finds the error), before any vector code runs.
+static void guard(ModuleOp module, SymbolTable &symbols,
+                  LLVM::LLVMFuncOp function, int64_t required) {
+  LLVM::LLVMFuncOp hook = getOrDeclareHook(module, symbols);
+  LLVM::GlobalOp site = createSiteString(module, symbols, function);
   MLIRContext *context = module.getContext();
   Location loc = function.getLoc();
   auto i64 = IntegerType::get(context, 64);
@@ -155,8 +157,9 @@ struct GatherVectorLengthGuardPass
     for (auto function : module.getOps<LLVM::LLVMFuncOp>())
       if (int64_t required = requiredVscale(function))
         entries.emplace_back(function, required);
+    SymbolTable symbols(module);
     for (auto [function, required] : entries)
-      guard(module, function, required);
+      guard(module, symbols, function, required);
   }
 };
 
