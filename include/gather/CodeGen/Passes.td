@@ -353,8 +353,9 @@ def GatherVectorLengthGuard : Pass<"gather-vector-length-guard", "ModuleOp"> {
     Code for an SVE CPU described with registers wider than NEON's
     (`gather-llvm-target`'s `vscale_range` with a minimum above 1) is wrong
     on a CPU whose registers are shorter: its predicates name lanes that
-    are not there. Each function callable from outside the module with such
-    a `vscale_range` (not the `_mlir_ciface_` wrappers, which call one)
+    are not there. Each function for SVE (`target_features` with `+sve`)
+    callable from outside the module with such a `vscale_range` (not the
+    `_mlir_ciface_` wrappers, which call one)
     first compares the register length (SVE's `rdvl`, in inline assembly:
     LLVM folds `llvm.intr.vscale` against the function's own range) with
     the minimum. Below it, the

@@ -22,8 +22,9 @@ using namespace mlir;
 
 namespace {
 
-/// The entry points the guard goes into: functions callable from outside
-/// the module whose vscale_range asks for more than one unit of 128 bits.
+/// The entry points the guard goes into: functions for SVE (the feature
+/// "+sve"; the check is SVE's instruction) callable from outside the module
+/// whose vscale_range asks for more than one unit of 128 bits.
 /// The C interface wrappers (which gather-llvm-target leaves without a
 /// vscale_range) only call the function they wrap, which is guarded
 /// itself: a wrapper that returned early would leave its result unwritten.
@@ -33,8 +34,9 @@ static int64_t requiredVscale(LLVM::LLVMFuncOp function) {
       function.getLinkage() == LLVM::Linkage::Private ||
       function.getName().starts_with("_mlir_ciface_"))
     return 0;
+  LLVM::TargetFeaturesAttr features = function.getTargetFeaturesAttr();
   LLVM::VScaleRangeAttr range = function.getVscaleRangeAttr();
-  if (!range || !range.getMinRange())
+  if (!features || !features.contains("+sve") || !range || !range.getMinRange())
     return 0;
   int64_t min = range.getMinRange().getInt();
   return min > 1 ? min : 0;

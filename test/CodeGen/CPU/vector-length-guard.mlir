@@ -33,7 +33,8 @@
 // CHECK:         llvm.call @__gather_runtime_error
 // CHECK-NEXT:    llvm.return{{$}}
 // No check: a private function (its callers check), a C interface wrapper
-// (the function it calls checks), 128-bit registers, no vscale_range.
+// (the function it calls checks), 128-bit registers, no vscale_range, no
+// SVE (the check is SVE's `rdvl`).
 // CHECK-LABEL: llvm.func internal @helper(
 // CHECK-NOT:     rdvl
 // CHECK-LABEL: llvm.func @_mlir_ciface_results(
@@ -41,6 +42,8 @@
 // CHECK-LABEL: llvm.func @neon(
 // CHECK-NOT:     rdvl
 // CHECK-LABEL: llvm.func @plain(
+// CHECK-NOT:     rdvl
+// CHECK-LABEL: llvm.func @not_sve(
 // CHECK-NOT:     rdvl
 // CHECK:       llvm.func @__gather_runtime_error(i64, i64, i64, i64, i64, i64)
 
@@ -54,7 +57,7 @@
 // NEON-NOT:       rdvl
 // NEON-NOT:       __gather_vector_length_site
 
-llvm.func @results(%p: !llvm.ptr) -> !llvm.struct<(ptr, i64)> vscale_range(2, 16) {
+llvm.func @results(%p: !llvm.ptr) -> !llvm.struct<(ptr, i64)> vscale_range(2, 16) attributes {target_features = #llvm.target_features<["+sve"]>} {
   %c1 = llvm.mlir.constant(1 : i64) : i64
   %a = llvm.alloca %c1 x f32 : (i64) -> !llvm.ptr
   %v = llvm.load %p : !llvm.ptr -> i64
@@ -63,18 +66,21 @@ llvm.func @results(%p: !llvm.ptr) -> !llvm.struct<(ptr, i64)> vscale_range(2, 16
   %s1 = llvm.insertvalue %v, %s0[1] : !llvm.struct<(ptr, i64)>
   llvm.return %s1 : !llvm.struct<(ptr, i64)>
 }
-llvm.func @nothing() vscale_range(4, 16) {
+llvm.func @nothing() vscale_range(4, 16) attributes {target_features = #llvm.target_features<["+sve"]>} {
   llvm.return
 }
-llvm.func internal @helper() vscale_range(2, 16) {
+llvm.func internal @helper() vscale_range(2, 16) attributes {target_features = #llvm.target_features<["+sve"]>} {
   llvm.return
 }
-llvm.func @_mlir_ciface_results(%p: !llvm.ptr) vscale_range(2, 16) {
+llvm.func @_mlir_ciface_results(%p: !llvm.ptr) vscale_range(2, 16) attributes {target_features = #llvm.target_features<["+sve"]>} {
   llvm.return
 }
-llvm.func @neon() vscale_range(1, 16) {
+llvm.func @neon() vscale_range(1, 16) attributes {target_features = #llvm.target_features<["+sve"]>} {
   llvm.return
 }
 llvm.func @plain() {
+  llvm.return
+}
+llvm.func @not_sve() vscale_range(8, 1024) attributes {target_features = #llvm.target_features<["+v", "+zvl512b"]>} {
   llvm.return
 }
