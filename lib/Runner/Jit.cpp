@@ -12,6 +12,7 @@
 #include "gather/Runtime/GatherGpuRuntime.h"
 #include "gather/Runtime/GatherRuntime.h"
 #include "gather/Target/CpuTarget.h"
+#include "gather/Utils/CInterface.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -130,7 +131,7 @@ void addPackedInterfaces(llvm::Module &module) {
   SmallVector<llvm::Function *> interfaces;
   for (llvm::Function &function : module)
     if (!function.isDeclaration() &&
-        function.getName().starts_with("_mlir_ciface_"))
+        gather::isCInterfaceWrapper(function.getName()))
       interfaces.push_back(&function);
   for (llvm::Function *function : interfaces) {
     auto *type =
@@ -669,7 +670,7 @@ llvm::Expected<mlir::gather::PackedEntry>
 mlir::gather::lookupEntry(JitProgram &program, StringRef entry) {
   if (llvm::Error err = program.initialize())
     return std::move(err);
-  return program.lookupPacked(("_mlir_ciface_" + entry).str());
+  return program.lookupPacked((gather::kCInterfacePrefix + entry).str());
 }
 
 void mlir::gather::JitCall::invoke(PackedEntry function) {

@@ -8,6 +8,7 @@
 
 #include "gather/CodeGen/Passes.h"
 #include "gather/Target/CpuTarget.h"
+#include "gather/Utils/CInterface.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -66,7 +67,7 @@ struct GatherLLVMTargetPass
         // LLVM would copy them a 256-bit register at a time) before the
         // function they call checks the length (gather-vector-length-guard).
         if (vscaleRange && !function.getVscaleRangeAttr() &&
-            !function.getName().starts_with("_mlir_ciface_"))
+            !gather::isCInterfaceWrapper(function.getName()))
           function.setVscaleRangeAttr(vscaleRange);
       }
       return WalkResult::skip();

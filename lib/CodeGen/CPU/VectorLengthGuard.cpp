@@ -8,6 +8,7 @@
 
 #include "gather/CodeGen/Passes.h"
 #include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
+#include "gather/Utils/CInterface.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -32,7 +33,7 @@ static int64_t requiredVscale(LLVM::LLVMFuncOp function) {
   if (function.isExternal() || function.isPrivate() ||
       function.getLinkage() == LLVM::Linkage::Internal ||
       function.getLinkage() == LLVM::Linkage::Private ||
-      function.getName().starts_with("_mlir_ciface_"))
+      gather::isCInterfaceWrapper(function.getName()))
     return 0;
   LLVM::TargetFeaturesAttr features = function.getTargetFeaturesAttr();
   LLVM::VScaleRangeAttr range = function.getVscaleRangeAttr();
