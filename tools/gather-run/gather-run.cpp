@@ -264,10 +264,10 @@ int main(int argc, char **argv) {
       static_cast<int>(args.size()), args.data(),
       "gather JIT runner\n\n  --threads N  worker threads (default: "
       "OMP_NUM_THREADS, or all cores)\n");
+  if (vectorBits != 0 && !mlir::gather::isValidVectorBits(vectorBits))
+    fail("--vector-bits must be a positive multiple of 64 up to 4096, got " +
+         llvm::Twine(vectorBits));
   if (printTarget) {
-    if (vectorBits != 0 && !mlir::gather::isValidVectorBits(vectorBits))
-      fail("--vector-bits must be a positive multiple of 64 up to 4096, got " +
-           llvm::Twine(vectorBits));
     // The description as the lowering resolves it for a module with no DLTI
     // entries.
     MLIRContext context;
@@ -375,9 +375,6 @@ int main(int argc, char **argv) {
   jitOptions.outlineDuplicates = !noOutline;
   jitOptions.raiseLinalg = !noRaise;
   jitOptions.pipeline = pipeline;
-  if (vectorBits != 0 && (vectorBits < 64 || vectorBits % 64 != 0))
-    fail("--vector-bits must be a positive multiple of 64 up to 4096, got " +
-         llvm::Twine(vectorBits));
   jitOptions.vectorBits = vectorBits;
   jitOptions.targetCpu = targetCpu;
   jitOptions.onHost = onHost;
