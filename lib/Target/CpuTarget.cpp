@@ -113,6 +113,15 @@ bool mlir::gather::isValidVectorBits(int64_t bits) {
   return bits >= 64 && bits <= 4096 && bits % 64 == 0;
 }
 
+int64_t mlir::gather::riscvZvlBits(StringRef feature) {
+  feature.consume_front("+");
+  int64_t bits = 0;
+  if (!feature.consume_front("zvl") || !feature.consume_back("b") ||
+      feature.getAsInteger(10, bits))
+    return 0;
+  return bits;
+}
+
 static int64_t vectorBitsOf(const llvm::StringMap<bool> &features) {
   if (features.lookup("avx512f"))
     return 512;
@@ -122,13 +131,9 @@ static int64_t vectorBitsOf(const llvm::StringMap<bool> &features) {
   // names (V implies 128); LLVM gives fixed-length vectors up to that width
   // one register each. The lowering plans at most 512 bits.
   int64_t vlen = 0;
-  for (const auto &feature : features) {
-    StringRef name = feature.first();
-    int64_t bits = 0;
-    if (feature.second && name.consume_front("zvl") && name.consume_back("b") &&
-        !name.getAsInteger(10, bits))
-      vlen = std::max(vlen, bits);
-  }
+  for (const auto &feature : features)
+    if (feature.second)
+      vlen = std::max(vlen, riscvZvlBits(feature.first()));
   return std::clamp<int64_t>(vlen, 128, 512);
 }
 

@@ -46,10 +46,15 @@
 // SVE-LABEL:   llvm.func @own_target() vscale_range(2, 16)
 // NOSVE-NOT:   vscale_range
 // SVEBITS:     error: vector width 384 of the SVE CPU 'neoverse-v1' is not a power of two in [128, 2048] (the length its SVE registers guarantee)
-// PIPESVE:     llvm.func @element_rows({{.*}} vscale_range(4, 16) attributes {{.*}}target_cpu = "a64fx"
+// Through the pipeline, the body of each entry point (gather-vector-length-
+// guard moves it into <name>.vl<bits>, behind the check) keeps the range.
+// PIPESVE:     llvm.func @element_rows(
+// PIPESVE-NOT:   vscale_range
+// PIPESVE-SAME:  target_cpu = "a64fx"
+// PIPESVE:     llvm.func internal @element_rows.vl512({{.*}} vscale_range(4, 16) attributes {{.*}}target_cpu = "a64fx"
 // PIPESVE:       llvm.intr.masked.gather {{.*}} -> vector<16xf32>
-// PIPESVE:     llvm.func @block_rows({{.*}} vscale_range(4, 16)
-// DLTISVE:     llvm.func @width_from_the_description({{.*}} vscale_range(2, 16)
+// PIPESVE:     llvm.func internal @block_rows.vl512({{.*}} vscale_range(4, 16)
+// DLTISVE:     llvm.func internal @width_from_the_description.vl256({{.*}} vscale_range(2, 16)
 // DLTISVE:       llvm.intr.masked.gather {{.*}} -> vector<8xf32>
 // DLTISVE:     llvm.func @narrow_vector_units(
 // DLTISVE-NOT:   vscale_range

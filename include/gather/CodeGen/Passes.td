@@ -327,10 +327,10 @@ def GatherLLVMTarget : Pass<"gather-llvm-target", "ModuleOp"> {
     `vector-bits`, as the lowering read them) it sets
     `vscale_range<minRange = width / 128, maxRange = 16>`: LLVM then lowers
     those vectors with SVE's instructions, on CPUs whose SVE registers are
-    at least that wide (not on the `_mlir_ciface_` wrappers, which copy
-    descriptors before the function they call checks that length,
-    `gather-vector-length-guard`). Attributes a function already has are
-    kept. An empty `cpu` leaves the module as it is.
+    at least that wide (every function: gather-vector-length-guard takes
+    the promise off the entry points, behind a check). Attributes a
+    function already has are kept. An empty `cpu` leaves the module as it
+    is.
   }];
   let options = [
     Option<"cpu", "cpu", "std::string", "\"\"",
@@ -350,20 +350,26 @@ def GatherVectorLengthGuard : Pass<"gather-vector-length-guard", "ModuleOp"> {
   let summary = "Check at each entry point that the CPU's vector registers "
                 "are as long as the code needs";
   let description = [{
-    Code for an SVE CPU described with registers wider than NEON's
-    (`gather-llvm-target`'s `vscale_range` with a minimum above 1) is wrong
-    on a CPU whose registers are shorter: its predicates name lanes that
-    are not there. Each function for SVE (`target_features` with `+sve`)
-    callable from outside the module with such a `vscale_range` (not the
-    `_mlir_ciface_` wrappers, which call one)
-    first compares the register length (SVE's `rdvl`, in inline assembly:
-    LLVM folds `llvm.intr.vscale` against the function's own range) with
-    the minimum. Below it, the
-    function reports the run-time error `vector_length_too_short` through
-    the error hook ("@f: the code needs vector registers of at least 256
-    bits, this CPU's are 128 bits") and returns zeros (a recording hook
-    returns; the caller finds the error) before any vector code runs.
-    Constant-size allocas stay in the entry block.
+    Code that assumes vector registers longer than its architecture
+    guarantees is wrong on a CPU whose registers are shorter: its
+    predicates and vector lengths name lanes that are not there. That is
+    SVE code (`target_features` with `+sve`) with a `vscale_range` minimum
+    above 1 (as `gather-llvm-target` sets for an SVE CPU described with
+    wide registers), and RISC-V V code (`+v`) with `zvl<N>b` for N above
+    128 among its `target_features` (which `gather-llvm-target` spells
+    out from the CPU) or such a `vscale_range`. Each such function callable from outside
+    the module is split: its body moves unchanged into an internal,
+    never-inlined `<name>.vl<bits>` that keeps the promise, and the entry,
+    without it (no `vscale_range`; each `zvl<N>b` above 128 turned off,
+    `-zvl512b`, since `target_cpu` may imply it), compares
+    `llvm.intr.vscale` times the unit (128 bits on SVE, 64 on RISC-V V)
+    with the length. Enough, it calls the body; below, it reports the
+    run-time error `vector_length_too_short` through the error hook ("@f:
+    the code needs vector registers of at least 256 bits, this CPU's are
+    128 bits") and returns zeros (a recording hook returns; the caller
+    finds the error). The `_mlir_ciface_` wrappers give the promise up
+    without a check: they call an entry that checks. No instruction that
+    assumes the length runs before the check, by construction.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -257,6 +257,10 @@ std::string featuresMissingOnHost(const CpuTarget &target);
 /// 4096.
 bool isValidVectorBits(int64_t bits);
 
+/// The N of RISC-V's feature zvl<N>b (the vector registers' guaranteed
+/// length in bits), with or without a leading '+'; 0 for any other name.
+int64_t riscvZvlBits(llvm::StringRef feature);
+
 } // namespace mlir::gather
 
 #endif // GATHER_TARGET_CPUTARGET_H

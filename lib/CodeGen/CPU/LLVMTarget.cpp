@@ -8,7 +8,6 @@
 
 #include "gather/CodeGen/Passes.h"
 #include "gather/Target/CpuTarget.h"
-#include "gather/Utils/CInterface.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -63,11 +62,9 @@ struct GatherLLVMTargetPass
           function.setTargetFeaturesAttr(features);
         if (tuneName && !function.getTuneCpuAttr())
           function.setTuneCpuAttr(tuneName);
-        // Not the C interface wrappers: they copy descriptors (with SVE,
-        // LLVM would copy them a 256-bit register at a time) before the
-        // function they call checks the length (gather-vector-length-guard).
-        if (vscaleRange && !function.getVscaleRangeAttr() &&
-            !gather::isCInterfaceWrapper(function.getName()))
+        // Entry points, C interface wrappers included, give the promise up
+        // again in gather-vector-length-guard, which checks it.
+        if (vscaleRange && !function.getVscaleRangeAttr())
           function.setVscaleRangeAttr(vscaleRange);
       }
       return WalkResult::skip();

@@ -8,6 +8,7 @@
 
 #include "gather/CodeGen/Passes.h"
 #include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
+#include "gather/Target/CpuTarget.h"
 #include "gather/Utils/CInterface.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -23,24 +24,68 @@ using namespace mlir;
 
 namespace {
 
-/// The entry points the guard goes into: functions for SVE (the feature
-/// "+sve"; the check is SVE's instruction) callable from outside the module
-/// whose vscale_range asks for more than one unit of 128 bits.
-/// The C interface wrappers (which gather-llvm-target leaves without a
-/// vscale_range) only call the function they wrap, which is guarded
-/// itself: a wrapper that returned early would leave its result unwritten.
-static int64_t requiredVscale(LLVM::LLVMFuncOp function) {
-  if (function.isExternal() || function.isPrivate() ||
-      function.getLinkage() == LLVM::Linkage::Internal ||
-      function.getLinkage() == LLVM::Linkage::Private ||
-      gather::isCInterfaceWrapper(function.getName()))
-    return 0;
+/// What a function's code assumes of the vector registers beyond what its
+/// architecture guarantees (128 bits for SVE and for RISC-V V).
+struct LengthPromise {
+  /// The register length the code needs; 0: nothing beyond the guarantee.
+  int64_t bits = 0;
+  /// The bits in one unit of LLVM's vscale: 128 for SVE, 64 for RISC-V V.
+  int64_t bitsPerVscale = 0;
+};
+
+/// SVE code (`+sve`) with vscale_range(min > 1, _), as gather-llvm-target
+/// sets for an SVE CPU described with wide registers; RISC-V V code (`+v`)
+/// with zvl<N>b for N above 128 (LLVM takes the minimum from that feature,
+/// the CPU's or the description's) or with such a vscale_range.
+static LengthPromise promiseOf(LLVM::LLVMFuncOp function) {
   LLVM::TargetFeaturesAttr features = function.getTargetFeaturesAttr();
+  if (!features)
+    return {};
+  bool sve = features.contains("+sve");
+  bool rvv = features.contains("+v");
+  if (!sve && !rvv)
+    return {};
+  LengthPromise promise{0, sve ? 128 : 64};
   LLVM::VScaleRangeAttr range = function.getVscaleRangeAttr();
-  if (!features || !features.contains("+sve") || !range || !range.getMinRange())
-    return 0;
-  int64_t min = range.getMinRange().getInt();
-  return min > 1 ? min : 0;
+  if (range && range.getMinRange())
+    promise.bits = range.getMinRange().getInt() * promise.bitsPerVscale;
+  if (rvv)
+    for (StringAttr feature : features.getFeatures())
+      if (feature.getValue().starts_with("+"))
+        promise.bits =
+            std::max(promise.bits, gather::riscvZvlBits(feature.getValue()));
+  if (promise.bits <= 128)
+    promise.bits = 0;
+  return promise;
+}
+
+/// The function with no more than the architecture's guarantee: no
+/// vscale_range, and each RISC-V zvl<N>b above 128 turned off (the CPU
+/// named by target_cpu may imply it; a '-' feature overrides the CPU's).
+static void dropPromise(LLVM::LLVMFuncOp function) {
+  function.removeVscaleRangeAttr();
+  LLVM::TargetFeaturesAttr features = function.getTargetFeaturesAttr();
+  if (!features)
+    return;
+  SmallVector<std::string> names;
+  for (StringAttr feature : features.getFeatures()) {
+    StringRef name = feature.getValue();
+    if (gather::riscvZvlBits(name) > 128)
+      names.push_back(
+          ("-" + name.drop_front(name.starts_with("+") ? 1 : 0)).str());
+    else
+      names.push_back(name.str());
+  }
+  SmallVector<StringRef> refs(names.begin(), names.end());
+  function.setTargetFeaturesAttr(
+      LLVM::TargetFeaturesAttr::get(function.getContext(), refs));
+}
+
+/// Functions callable from outside the module.
+static bool isEntryPoint(LLVM::LLVMFuncOp function) {
+  return !function.isExternal() && !function.isPrivate() &&
+         function.getLinkage() != LLVM::Linkage::Internal &&
+         function.getLinkage() != LLVM::Linkage::Private;
 }
 
 /// `@__gather_runtime_error(i64 x 6)`, declared where missing.
@@ -77,66 +122,63 @@ static LLVM::GlobalOp createSiteString(ModuleOp module, SymbolTable &symbols,
   return global;
 }
 
-/// At the function's entry: the CPU's SVE register length against
-/// `required` units of 128 bits; below it, a report of both lengths in bits
-/// and a return (of zeros: a recording error hook returns, and the caller
-/// then finds the error), before any vector code runs.
+/// Splits an entry point into its body, moved unchanged into an internal
+/// function `<name>.vl<bits>` that keeps the promise, and a checked entry
+/// without it: the CPU's register length (llvm.intr.vscale, which nothing
+/// in the entry bounds) against the promise; enough, a call of the body;
+/// too short, a report of both lengths in bits and a return of zeros (a
+/// recording error hook returns, and the caller then finds the error).
+/// No instruction that needs the length runs before the check, by
+/// construction: the promise is not where the check is.
 static void guard(ModuleOp module, SymbolTable &symbols,
-                  LLVM::LLVMFuncOp function, int64_t required) {
-  LLVM::LLVMFuncOp hook = getOrDeclareHook(module, symbols);
-  LLVM::GlobalOp site = createSiteString(module, symbols, function);
+                  LLVM::LLVMFuncOp function, LengthPromise promise) {
   MLIRContext *context = module.getContext();
   Location loc = function.getLoc();
   auto i64 = IntegerType::get(context, 64);
   auto ptr = LLVM::LLVMPointerType::get(context);
 
-  Block *entry = &function.front();
-  Block *rest = entry->splitBlock(entry->begin());
-  // Allocas of constant size stay in the entry block: LLVM places only
-  // those in the function's frame.
-  for (Operation &op : llvm::make_early_inc_range(*rest)) {
-    auto alloca = dyn_cast<LLVM::AllocaOp>(op);
-    if (!alloca)
-      continue;
-    Operation *size = alloca.getArraySize().getDefiningOp();
-    if (!size || !size->hasTrait<OpTrait::ConstantLike>())
-      continue;
-    if (size->getBlock() == rest)
-      size->moveBefore(entry, entry->end());
-    alloca->moveBefore(entry, entry->end());
-  }
+  auto body = cast<LLVM::LLVMFuncOp>(function->clone());
+  body.setSymName((function.getName() + ".vl" + Twine(promise.bits)).str());
+  body.setLinkage(LLVM::Linkage::Internal);
+  // Inlined into the entry, the body would lose the promise (and with it
+  // SVE's instructions for fixed-length vectors), not its correctness.
+  body.setNoInline(true);
+  symbols.insert(body, std::next(Block::iterator(function)));
+  LLVM::LLVMFuncOp hook = getOrDeclareHook(module, symbols);
+  LLVM::GlobalOp site = createSiteString(module, symbols, function);
 
+  function.getBody().dropAllReferences();
+  function.getBody().getBlocks().clear();
+  dropPromise(function);
+  OpBuilder b(context);
+  Block *entry = function.addEntryBlock(b);
+  Block *run = new Block();
   Block *fail = new Block();
-  function.getBody().getBlocks().insertAfter(Region::iterator(rest), fail);
+  function.getBody().push_back(run);
+  function.getBody().push_back(fail);
 
-  OpBuilder b = OpBuilder::atBlockEnd(entry);
-  // The register length in bytes from SVE's `rdvl`, which LLVM cannot see
-  // through: llvm.intr.vscale would fold against the function's own
-  // vscale_range, which promises the very length checked.
-  Value bytes = LLVM::InlineAsmOp::create(
-                    b, loc, i64, ValueRange{}, "rdvl $0, #1", "=r",
-                    /*has_side_effects=*/true, /*is_align_stack=*/false,
-                    LLVM::tailcallkind::TailCallKind::None,
-                    /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr)
-                    .getResult(0);
-  Value minimum =
-      LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(required * 16));
-  Value enough =
-      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, bytes, minimum);
+  b.setInsertionPointToEnd(entry);
   auto constant = [&](int64_t value) -> Value {
     return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(value));
   };
+  Value bits = LLVM::MulOp::create(b, loc, LLVM::vscale::create(b, loc, i64),
+                                   constant(promise.bitsPerVscale));
+  Value enough = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, bits,
+                                      constant(promise.bits));
   // In the entry block, a slot of the frame.
   Value two = constant(2);
   Value details = LLVM::AllocaOp::create(b, loc, ptr, i64, two);
-  LLVM::CondBrOp::create(b, loc, enough, rest, fail);
+  LLVM::CondBrOp::create(b, loc, enough, run, fail);
+
+  b.setInsertionPointToEnd(run);
+  auto call = LLVM::CallOp::create(b, loc, body, entry->getArguments());
+  LLVM::ReturnOp::create(b, loc, call.getResults());
 
   b.setInsertionPointToEnd(fail);
-  LLVM::StoreOp::create(b, loc, constant(required * 128), details);
+  LLVM::StoreOp::create(b, loc, constant(promise.bits), details);
   Value second =
       LLVM::GEPOp::create(b, loc, ptr, i64, details, ArrayRef<LLVM::GEPArg>{1});
-  LLVM::StoreOp::create(b, loc, LLVM::MulOp::create(b, loc, bytes, constant(8)),
-                        second);
+  LLVM::StoreOp::create(b, loc, bits, second);
   Value siteAddress = LLVM::AddressOfOp::create(b, loc, site);
   Value zero = constant(0);
   LLVM::CallOp::create(
@@ -156,13 +198,28 @@ struct GatherVectorLengthGuardPass
     : gather::impl::GatherVectorLengthGuardBase<GatherVectorLengthGuardPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<std::pair<LLVM::LLVMFuncOp, int64_t>> entries;
-    for (auto function : module.getOps<LLVM::LLVMFuncOp>())
-      if (int64_t required = requiredVscale(function))
-        entries.emplace_back(function, required);
+    SmallVector<std::pair<LLVM::LLVMFuncOp, LengthPromise>> entries;
+    SmallVector<LLVM::LLVMFuncOp> wrappers;
+    for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
+      if (!isEntryPoint(function))
+        continue;
+      LengthPromise promise = promiseOf(function);
+      if (!promise.bits)
+        continue;
+      // A C interface wrapper copies descriptors (with the promise, in
+      // registers of the promised length) and calls the function it wraps,
+      // an entry point checked itself: without the promise it is right on
+      // any length.
+      if (gather::isCInterfaceWrapper(function.getName()))
+        wrappers.push_back(function);
+      else
+        entries.emplace_back(function, promise);
+    }
+    for (LLVM::LLVMFuncOp wrapper : wrappers)
+      dropPromise(wrapper);
     SymbolTable symbols(module);
-    for (auto [function, required] : entries)
-      guard(module, symbols, function, required);
+    for (auto [function, promise] : entries)
+      guard(module, symbols, function, promise);
   }
 };
 
