@@ -54,8 +54,9 @@ enum class RuntimeErrorKind : int64_t {
   /// coordinate size (number of axes).
   IndicesNotWholeCoordinates = 5,
   /// Code compiled for vector registers of at least some length (an SVE
-  /// CPU described with a width, vscale_range) called on a CPU whose
-  /// registers are shorter. Details: the bits the code needs, the CPU's.
+  /// CPU described with a width, vscale_range; RISC-V V's zvl<N>b) called
+  /// on a CPU whose registers are shorter. Details: the bits the code
+  /// needs, the CPU's.
   VectorLengthTooShort = 6,
 };
 
