@@ -187,7 +187,7 @@ static void setTuning(CpuTarget &target,
   target.prefetchOffsetTables = cpu != "znver1" && !features.lookup("amx-tile");
   target.vectorUnitBits = cpu == "znver1" ? 128 : target.vectorBits;
   target.meshL3 = cpu == "sapphirerapids" || cpu == "emeraldrapids";
-  target.nonTemporalStores = target.arch == llvm::Triple::x86_64;
+  target.nonTemporalStores = streamsByDefault(target.arch);
 }
 
 /// The data caches of CPU 0 from Linux's sysfs, where present.

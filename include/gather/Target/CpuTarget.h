@@ -29,6 +29,16 @@ namespace mlir::gather {
 /// default target triple where no CPU is named.
 llvm::Triple::ArchType hostArch();
 
+/// Whether rows of large outputs are written with non-temporal stores on
+/// `arch` unless the description says otherwise: on x86, where they were
+/// measured (x86's movnt, fenced with sfence); not on AArch64, where no
+/// measurement backs them (its non-temporal pair stores are a hint, and
+/// Arm's cores have a write streaming mode for runs of whole-line writes),
+/// nor on RISC-V.
+inline bool streamsByDefault(llvm::Triple::ArchType arch) {
+  return arch == llvm::Triple::x86_64;
+}
+
 struct CpuTarget {
   /// LLVM's name of the CPU ("znver3", "x86-64-v3", "neoverse-n1"); empty:
   /// none named (the code generator's default).
@@ -79,13 +89,10 @@ struct CpuTarget {
   /// Set from the CPU name; the DLTI entry "mesh_l3" (0 or 1) overrides it.
   bool meshL3 = false;
   /// Rows of large outputs may be written with non-temporal stores
-  /// (streamingStoreMinBytes). Set from the architecture: on x86, where
-  /// they were measured (x86's movnt, fenced with sfence); not on AArch64,
-  /// where no measurement backs them (its non-temporal pair stores are a
-  /// hint, and Arm's cores have a write streaming mode for runs of
-  /// whole-line writes). The DLTI entry "nontemporal_stores" (0 or 1)
+  /// (streamingStoreMinBytes). Set from the architecture
+  /// (streamsByDefault); the DLTI entry "nontemporal_stores" (0 or 1)
   /// overrides it.
-  bool nonTemporalStores = hostArch() == llvm::Triple::x86_64;
+  bool nonTemporalStores = streamsByDefault(hostArch());
   int64_t cacheLineBytes = 64;
   /// The virtual memory page: hardware prefetchers stop at its end.
   int64_t pageBytes = 4096;
