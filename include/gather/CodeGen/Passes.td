@@ -234,19 +234,23 @@ def GatherStreamingStores : Pass<"gather-streaming-stores"> {
 }
 
 def GatherCopiesToMemcpy : Pass<"gather-copies-to-memcpy"> {
-  let summary = "Copy views with run-time sizes or strides with memcpy";
+  let summary = "Copy views with run-time sizes or strides without memrefCopy";
   let description = [{
     Upstream lowers `memref.copy` to one `llvm.intr.memcpy` only where both
     sides have an identity layout or a static contiguous shape; any other
     copy becomes a call of `memrefCopy`, a library function that copies
     element by element (a block gather with dynamic row lengths copies
-    each row that way: 18x slower than with static sizes). This pass
-    rewrites such a copy between host views with a unit innermost stride:
-    one memcpy when both views are row-major contiguous at run time, else
-    one per innermost row. Where an innermost stride is known at run time
-    only, the memcpy is taken when the views are contiguous with unit
-    innermost strides, else the copy stays. Run it on host code only (not before
-    gather-map-to-gpu, which turns copies into device copies).
+    each row that way: 18x slower than with static sizes), and that only
+    MLIR's C runner utils define, so code that calls it needs that library
+    wherever it runs. This pass rewrites every such copy between host
+    views. With a unit innermost stride: one memcpy when both views are
+    row-major contiguous at run time, else one per innermost row. Where an
+    innermost stride is known at run time only, the memcpys are taken when
+    the views have unit innermost strides, else loops of loads and stores
+    copy the elements. The rest (a static innermost stride other than 1,
+    element types without a whole number of bytes or that the data layout
+    pads) are copied by those loops too. Run it on host code only (not
+    before gather-map-to-gpu, which turns copies into device copies).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::scf::SCFDialect",

@@ -1,4 +1,4 @@
-//===- CopiesToMemcpy.cpp - memref.copy of run-time contiguous views ------===//
+//===- CopiesToMemcpy.cpp - memref.copy without memrefCopy ----------------===//
 //
 // Part of the gather project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -49,18 +49,44 @@ static bool innermostStrideMayBeUnit(MemRefType type) {
   return strides.back() == 1 || ShapedType::isDynamic(strides.back());
 }
 
-static bool isCandidate(memref::CopyOp copy) {
+/// How a copy is rewritten: left to upstream (which copies identity and
+/// static contiguous layouts with one memcpy, and device memory in its
+/// own way), with memcpys where both innermost strides may be 1, or
+/// element by element. Upstream would call `memrefCopy` for the last two,
+/// a function only MLIR's C runner utils define: compiled code that called
+/// it would need that library beside the gather run-time wherever it runs.
+enum class CopyForm { Upstream, Memcpy, Elements };
+
+static CopyForm formOf(memref::CopyOp copy) {
   auto source = dyn_cast<MemRefType>(copy.getSource().getType());
   auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
-  if (!source || !target || source.getRank() == 0 ||
-      source.getRank() != target.getRank() ||
-      source.getElementType() != target.getElementType() ||
-      !elementBytes(source.getElementType()) || source.getMemorySpace() ||
-      target.getMemorySpace())
-    return false;
-  if (upstreamUsesMemcpy(source) && upstreamUsesMemcpy(target))
-    return false;
-  return innermostStrideMayBeUnit(source) && innermostStrideMayBeUnit(target);
+  if (!source || !target || source.getMemorySpace() ||
+      target.getMemorySpace() ||
+      (upstreamUsesMemcpy(source) && upstreamUsesMemcpy(target)))
+    return CopyForm::Upstream;
+  // The memcpys copy rows: rank 0 has none.
+  if (source.getRank() == 0 || !elementBytes(source.getElementType()) ||
+      !innermostStrideMayBeUnit(source) || !innermostStrideMayBeUnit(target))
+    return CopyForm::Elements;
+  return CopyForm::Memcpy;
+}
+
+/// The copy as loops of loads and stores over every dimension.
+static void emitElementLoops(OpBuilder &b, Location loc, Value source,
+                             Value target) {
+  int64_t rank = cast<MemRefType>(source.getType()).getRank();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < rank; ++d)
+    sizes.push_back(memref::DimOp::create(b, loc, source, d));
+  SmallVector<Value> lows(rank, zero), steps(rank, one);
+  scf::buildLoopNest(b, loc, lows, sizes, steps,
+                     [&](OpBuilder &lb, Location ll, ValueRange ivs) {
+                       Value value =
+                           memref::LoadOp::create(lb, ll, source, ivs);
+                       memref::StoreOp::create(lb, ll, value, target, ivs);
+                     });
 }
 
 /// The address of element `offset` (in elements) of `memref`'s buffer.
@@ -110,7 +136,7 @@ static Value isContiguous(OpBuilder &b, Location loc, ValueRange sizes,
 
 /// One memcpy when both views are contiguous, else one per innermost row;
 /// where an innermost stride is known at run time only, the memcpys are
-/// taken when it is 1, else the copy stays as it was.
+/// taken when it is 1, else the elements are copied one by one.
 static void rewriteCopy(memref::CopyOp copy) {
   OpBuilder b(copy);
   Location loc = copy.getLoc();
@@ -161,7 +187,7 @@ static void rewriteCopy(memref::CopyOp copy) {
       },
       [&](OpBuilder &eb, Location el) {
         if (!unitRows) {
-          memref::CopyOp::create(eb, el, source, target);
+          emitElementLoops(eb, el, source, target);
           scf::YieldOp::create(eb, el);
           return;
         }
@@ -195,13 +221,21 @@ namespace {
 struct GatherCopiesToMemcpyPass
     : gather::impl::GatherCopiesToMemcpyBase<GatherCopiesToMemcpyPass> {
   void runOnOperation() override {
-    SmallVector<memref::CopyOp> copies;
+    SmallVector<std::pair<memref::CopyOp, CopyForm>> copies;
     getOperation()->walk([&](memref::CopyOp copy) {
-      if (isCandidate(copy))
-        copies.push_back(copy);
+      CopyForm form = formOf(copy);
+      if (form != CopyForm::Upstream)
+        copies.emplace_back(copy, form);
     });
-    for (memref::CopyOp copy : copies)
-      rewriteCopy(copy);
+    for (auto [copy, form] : copies) {
+      if (form == CopyForm::Memcpy) {
+        rewriteCopy(copy);
+        continue;
+      }
+      OpBuilder b(copy);
+      emitElementLoops(b, copy.getLoc(), copy.getSource(), copy.getTarget());
+      copy->erase();
+    }
   }
 };
 } // namespace

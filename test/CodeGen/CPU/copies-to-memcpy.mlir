@@ -66,7 +66,9 @@ func.func @dynamic_block(%src: memref<?x?xf16, strided<[?, 1], offset: ?>>, %dst
 
 // An innermost stride known at run time only (the view an scf.if yields
 // from a slice or a new zero block, under fill): the memcpy where the
-// views are contiguous with unit innermost strides, else the copy as it was.
+// views are contiguous with unit innermost strides, else loops of loads
+// and stores (not upstream's memrefCopy, which only MLIR's C runner utils
+// define).
 // CHECK-LABEL: func.func @runtime_innermost_stride
 // CHECK-SAME:    %[[SRC:[^:]*]]: memref<1x?xf32, strided<[?, ?], offset: ?>>, %[[DST:[^:]*]]: memref<1x?xf32, strided<[?, 1], offset: ?>>
 // CHECK:         %{{.*}}, %{{.*}}, %{{.*}}:2, %[[SSTRIDES:.*]]:2 = memref.extract_strided_metadata %[[SRC]]
@@ -80,8 +82,13 @@ func.func @dynamic_block(%src: memref<?x?xf16, strided<[?, 1], offset: ?>>, %dst
 // CHECK:         scf.if %[[BOTH]] {
 // CHECK:           "llvm.intr.memcpy"
 // CHECK:         } else {
-// CHECK-NEXT:      memref.copy %[[SRC]], %[[DST]]
-// CHECK-NEXT:    }
+// CHECK:             %[[D0:.*]] = memref.dim %[[SRC]], %{{.*}}
+// CHECK:             %[[D1:.*]] = memref.dim %[[SRC]], %{{.*}}
+// CHECK:             scf.for %[[I:.*]] = %{{.*}} to %[[D0]]
+// CHECK-NEXT:          scf.for %[[J:.*]] = %{{.*}} to %[[D1]]
+// CHECK-NEXT:            %[[V:.*]] = memref.load %[[SRC]][%[[I]], %[[J]]]
+// CHECK-NEXT:            memref.store %[[V]], %[[DST]][%[[I]], %[[J]]]
+// CHECK-NOT:     memref.copy
 func.func @runtime_innermost_stride(%src: memref<1x?xf32, strided<[?, ?], offset: ?>>, %dst: memref<1x?xf32, strided<[?, 1], offset: ?>>) {
   memref.copy %src, %dst : memref<1x?xf32, strided<[?, ?], offset: ?>> to memref<1x?xf32, strided<[?, 1], offset: ?>>
   return
@@ -103,23 +110,41 @@ func.func @bool_row(%src: memref<?xi1, strided<[1], offset: ?>>, %dst: memref<?x
 // -----
 
 // Left to upstream: identity layouts and static contiguous views (which it
-// copies with memcpy itself), a static non-unit innermost stride, device
-// memory, element types without a whole number of bytes, and those the
-// data layout pads (f80 takes 16 bytes, not 10; i24 takes 4).
+// copies with memcpy itself), and device memory.
 // CHECK-LABEL: func.func @left_alone
-// CHECK-COUNT-7: memref.copy
+// CHECK-COUNT-3: memref.copy
 // CHECK-NOT:     llvm.intr.memcpy
+// CHECK-NOT:     scf.for
 func.func @left_alone(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
                       %c: memref<4x8xf32, strided<[8, 1], offset: ?>>, %d: memref<4x8xf32, strided<[8, 1], offset: ?>>,
-                      %e: memref<?xf32, strided<[2], offset: ?>>, %f: memref<?xf32, strided<[2], offset: ?>>,
-                      %g: memref<?xf32, strided<[1], offset: ?>, 1>, %h: memref<?xf32, strided<[1], offset: ?>, 1>,
-                      %i: memref<?xi4, strided<[1], offset: ?>>, %j: memref<?xi4, strided<[1], offset: ?>>,
-                      %k: memref<?xf80, strided<[1], offset: ?>>, %l: memref<?xf80, strided<[1], offset: ?>>,
-                      %m: memref<?xi24, strided<[1], offset: ?>>, %n: memref<?xi24, strided<[1], offset: ?>>) {
+                      %g: memref<?xf32, strided<[1], offset: ?>, 1>, %h: memref<?xf32, strided<[1], offset: ?>, 1>) {
   memref.copy %a, %b : memref<?x?xf32> to memref<?x?xf32>
   memref.copy %c, %d : memref<4x8xf32, strided<[8, 1], offset: ?>> to memref<4x8xf32, strided<[8, 1], offset: ?>>
-  memref.copy %e, %f : memref<?xf32, strided<[2], offset: ?>> to memref<?xf32, strided<[2], offset: ?>>
   memref.copy %g, %h : memref<?xf32, strided<[1], offset: ?>, 1> to memref<?xf32, strided<[1], offset: ?>, 1>
+  return
+}
+
+// -----
+
+// Copied element by element, where upstream would call memrefCopy: a
+// static non-unit innermost stride, element types without a whole number
+// of bytes or that the data layout pads (f80 takes 16 bytes, not 10; i24
+// takes 4).
+// CHECK-LABEL: func.func @element_loops
+// CHECK-SAME:    %[[E:[^:]*]]: memref<?xf32, strided<[2], offset: ?>>, %[[F:[^:]*]]: memref<?xf32, strided<[2], offset: ?>>
+// CHECK:         %[[N:.*]] = memref.dim %[[E]], %{{.*}}
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %[[N]]
+// CHECK-NEXT:      %[[V:.*]] = memref.load %[[E]][%[[I]]]
+// CHECK-NEXT:      memref.store %[[V]], %[[F]][%[[I]]]
+// CHECK:         memref.load {{.*}} : memref<?xi4, strided<[1], offset: ?>>
+// CHECK:         memref.load {{.*}} : memref<?xf80, strided<[1], offset: ?>>
+// CHECK:         memref.load {{.*}} : memref<?xi24, strided<[1], offset: ?>>
+// CHECK-NOT:     memref.copy
+func.func @element_loops(%e: memref<?xf32, strided<[2], offset: ?>>, %f: memref<?xf32, strided<[2], offset: ?>>,
+                         %i: memref<?xi4, strided<[1], offset: ?>>, %j: memref<?xi4, strided<[1], offset: ?>>,
+                         %k: memref<?xf80, strided<[1], offset: ?>>, %l: memref<?xf80, strided<[1], offset: ?>>,
+                         %m: memref<?xi24, strided<[1], offset: ?>>, %n: memref<?xi24, strided<[1], offset: ?>>) {
+  memref.copy %e, %f : memref<?xf32, strided<[2], offset: ?>> to memref<?xf32, strided<[2], offset: ?>>
   memref.copy %i, %j : memref<?xi4, strided<[1], offset: ?>> to memref<?xi4, strided<[1], offset: ?>>
   memref.copy %k, %l : memref<?xf80, strided<[1], offset: ?>> to memref<?xf80, strided<[1], offset: ?>>
   memref.copy %m, %n : memref<?xi24, strided<[1], offset: ?>> to memref<?xi24, strided<[1], offset: ?>>

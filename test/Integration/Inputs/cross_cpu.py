@@ -34,8 +34,15 @@
 # the RISC-V programs, built for zvl512b, on 256-bit V registers; they run
 # on 512-bit and 1024-bit ones.
 #
-# Usage: cross_cpu.py ARCH GATHER_BIN SRC_ROOT WORK_DIR (ARCH: aarch64,
-# aarch64-sve, riscv64)
+# With `--random N` it also runs N random valid cases of the differential
+# tests (gather_testing.difftest: ranks 1 to 6, every element and index
+# type, dynamic and empty dimensions, every index policy), the four ops in
+# turn, from `--seed`: the element types and shapes the fixed cases above
+# leave out.
+#
+# Usage: cross_cpu.py ARCH GATHER_BIN SRC_ROOT WORK_DIR [--random N]
+# [--seed S] (ARCH: aarch64, aarch64-sve, riscv64)
+import argparse
 import os
 import re
 import subprocess
@@ -45,10 +52,19 @@ import numpy as np
 
 from gather import jit
 from gather import reference as ref
+from gather_testing import difftest
 from gather_testing.difftest import (POLICY_PAIRS, FunctionCases, difference, expected,
                                      policy_indices, policy_text, same_bits)
 
-ARCH, BIN, SRC, WORK = sys.argv[1:5]
+parser = argparse.ArgumentParser()
+parser.add_argument("arch")
+parser.add_argument("bin")
+parser.add_argument("src")
+parser.add_argument("work")
+parser.add_argument("--random", type=int, default=0, help="random cases (difftest's)")
+parser.add_argument("--seed", type=int, default=1)
+options = parser.parse_args()
+ARCH, BIN, SRC, WORK = options.arch, options.bin, options.src, options.work
 LLVM = "/usr/lib/llvm-22/bin"
 # Per architecture: the CPU, its vector width in bits, the cross tools, how
 # QEMU runs it (each way in turn), what orders streamed rows in its
@@ -81,7 +97,8 @@ TARGETS = {
 TARGET = TARGETS[ARCH]
 CPU = TARGET["cpu"]
 ELEMENT = FunctionCases.ELEMENT
-C_TYPE = {np.float32: "float", np.float16: "uint16_t", np.int8: "int8_t"}
+C_TYPE = {np.float32: "float", np.float64: "double", np.float16: "uint16_t",
+          np.int8: "int8_t", np.int32: "int32_t", np.int64: "int64_t", np.bool_: "uint8_t"}
 
 rng = np.random.default_rng(64)
 passed = failed = 0
@@ -162,6 +179,23 @@ add("elements_dynamic", "elements", "axis = 1", rows, rng.integers(-512, 512, (6
     ref.elements, 1, dynamic=((), (1,), ((1, ("i", 1)),)))
 ids = rng.integers(-512, 512, (64, 33))
 calls["elements_dynamic"].append((rows, ids, ref.elements(rows, ids, 1)))
+
+# Random cases: each function as difftest writes it (its output's sizes
+# all dynamic), with a C interface.
+random_rng = np.random.default_rng(options.seed)
+for k in range(options.random):
+    op = ("block", "elements", "nd", "multiaxis")[k % 4]
+    case = difftest.make_case(op, random_rng)
+    want = difftest.reference_or_error(case.expected)
+    shape = difftest.output_shape(case, None if isinstance(want, Exception) else want)
+    name = f"random{k}_{op}"
+    text = difftest.function_text(case, name, shape)
+    text = re.sub(r"^(func\.func @\S+\(.*\) -> .*) \{$",
+                  r"\1 attributes {llvm.emit_c_interface} {", text, count=1, flags=re.M)
+    suite.functions.append(text)
+    suite.cases.append((name, case.data, case.indices, want))
+    calls[name] = [(case.data, case.indices, want)]
+    out_ranks[name] = len(shape)
 
 STREAMING = ("rows768_fill_wrap", "elements_axis1", "offset_table_f32")
 
