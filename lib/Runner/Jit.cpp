@@ -460,8 +460,10 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     os << "cannot define the run-time hooks: " << std::move(err);
     return nullptr;
   }
-  // memref.copy of strided buffers calls memrefCopy from the C runner utils;
-  // the OpenMP loops call libomp. Both are loaded into the process's global
+  // The C runner utils for what a module of the user's may call there
+  // (vector.print's printF32 and the like; the CPU pipeline's own copies
+  // call no memrefCopy, gather-copies-to-memcpy); the OpenMP loops call
+  // libomp. Both are loaded into the process's global
   // scope, and every symbol resolves there, as a symbol of the process does:
   // searching a library's own dependencies first would bind `free` to libc's
   // while `malloc` is the runtime's, which goes through a sanitizer's or a
