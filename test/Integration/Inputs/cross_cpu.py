@@ -38,10 +38,12 @@
 # tests (gather_testing.difftest: ranks 1 to 6, every element and index
 # type, dynamic and empty dimensions, every index policy), the four ops in
 # turn, from `--seed`: the element types and shapes the fixed cases above
-# leave out.
+# leave out. `--large M`: the first M of them from difftest's large size
+# class (rows up to 1024, about a million elements), which take the vector
+# paths more often.
 #
 # Usage: cross_cpu.py ARCH GATHER_BIN SRC_ROOT WORK_DIR [--random N]
-# [--seed S] (ARCH: aarch64, aarch64-sve, riscv64)
+# [--large M] [--seed S] (ARCH: aarch64, aarch64-sve, riscv64)
 import argparse
 import os
 import re
@@ -62,6 +64,8 @@ parser.add_argument("bin")
 parser.add_argument("src")
 parser.add_argument("work")
 parser.add_argument("--random", type=int, default=0, help="random cases (difftest's)")
+parser.add_argument("--large", type=int, default=0,
+                    help="of the random cases, how many from difftest's large size class")
 parser.add_argument("--seed", type=int, default=1)
 options = parser.parse_args()
 ARCH, BIN, SRC, WORK = options.arch, options.bin, options.src, options.work
@@ -185,7 +189,8 @@ calls["elements_dynamic"].append((rows, ids, ref.elements(rows, ids, 1)))
 random_rng = np.random.default_rng(options.seed)
 for k in range(options.random):
     op = ("block", "elements", "nd", "multiaxis")[k % 4]
-    case = difftest.make_case(op, random_rng)
+    case = difftest.make_case(op, random_rng,
+                              size_class="large" if k < options.large else "tiny")
     want = difftest.reference_or_error(case.expected)
     shape = difftest.output_shape(case, None if isinstance(want, Exception) else want)
     name = f"random{k}_{op}"
