@@ -84,9 +84,10 @@ int64_t CpuTarget::offsetChunkBytes() const {
 }
 
 int64_t CpuTarget::vscaleMin() const {
-  if (arch != llvm::Triple::aarch64 || !sve || vectorBits <= 128)
+  if (arch != llvm::Triple::aarch64 || !sve ||
+      vectorBits <= kGuaranteedVectorBits)
     return 0;
-  return vectorBits / 128;
+  return vectorBits / kSveBitsPerVscale;
 }
 
 std::string CpuTarget::describe() const {

@@ -29,6 +29,14 @@ namespace mlir::gather {
 /// default target triple where no CPU is named.
 llvm::Triple::ArchType hostArch();
 
+/// The vector register length SVE and RISC-V V (zvl128b) guarantee, in
+/// bits: code that assumes more checks the CPU's first
+/// (gather-vector-length-guard).
+inline constexpr int64_t kGuaranteedVectorBits = 128;
+/// The bits in one unit of LLVM's vscale on SVE (RISC-V V's:
+/// llvm::RISCV::RVVBitsPerBlock).
+inline constexpr int64_t kSveBitsPerVscale = 128;
+
 /// Whether rows of large outputs are written with non-temporal stores on
 /// `arch` unless the description says otherwise: on x86, where they were
 /// measured (x86's movnt, fenced with sfence); not on AArch64, where no

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/TargetParser/RISCVTargetParser.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERVECTORLENGTHGUARD
@@ -45,7 +46,8 @@ static LengthPromise promiseOf(LLVM::LLVMFuncOp function) {
   bool rvv = features.contains("+v");
   if (!sve && !rvv)
     return {};
-  LengthPromise promise{0, sve ? 128 : 64};
+  LengthPromise promise{0, sve ? gather::kSveBitsPerVscale
+                               : llvm::RISCV::RVVBitsPerBlock};
   LLVM::VScaleRangeAttr range = function.getVscaleRangeAttr();
   if (range && range.getMinRange())
     promise.bits = range.getMinRange().getInt() * promise.bitsPerVscale;
@@ -54,7 +56,7 @@ static LengthPromise promiseOf(LLVM::LLVMFuncOp function) {
       if (feature.getValue().starts_with("+"))
         promise.bits =
             std::max(promise.bits, gather::riscvZvlBits(feature.getValue()));
-  if (promise.bits <= 128)
+  if (promise.bits <= gather::kGuaranteedVectorBits)
     promise.bits = 0;
   return promise;
 }
@@ -70,7 +72,7 @@ static void dropPromise(LLVM::LLVMFuncOp function) {
   SmallVector<std::string> names;
   for (StringAttr feature : features.getFeatures()) {
     StringRef name = feature.getValue();
-    if (gather::riscvZvlBits(name) > 128)
+    if (gather::riscvZvlBits(name) > gather::kGuaranteedVectorBits)
       names.push_back(
           ("-" + name.drop_front(name.starts_with("+") ? 1 : 0)).str());
     else
