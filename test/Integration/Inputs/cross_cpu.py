@@ -116,7 +116,8 @@ def fail(message):
 
 # The functions (with C interfaces for the driver) and each one's calls:
 # name -> [(data, indices, expected result or error)].
-suite = FunctionCases(attributes="{llvm.emit_c_interface}")
+C_INTERFACE = "{llvm.emit_c_interface}"
+suite = FunctionCases(attributes=C_INTERFACE)
 calls, out_ranks = {}, {}
 
 
@@ -194,10 +195,7 @@ for k in range(options.random):
     want = difftest.reference_or_error(case.expected)
     shape = difftest.output_shape(case, None if isinstance(want, Exception) else want)
     name = f"random{k}_{op}"
-    text = difftest.function_text(case, name, shape)
-    text = re.sub(r"^(func\.func @\S+\(.*\) -> .*) \{$",
-                  r"\1 attributes {llvm.emit_c_interface} {", text, count=1, flags=re.M)
-    suite.functions.append(text)
+    suite.functions.append(difftest.function_text(case, name, shape, C_INTERFACE))
     suite.cases.append((name, case.data, case.indices, want))
     calls[name] = [(case.data, case.indices, want)]
     out_ranks[name] = len(shape)

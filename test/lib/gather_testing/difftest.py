@@ -64,7 +64,9 @@ class Case:
             return ref.elements(self.data, self.indices, self.attrs["axis"], **kw)
         return ref.nd(self.data, self.indices, self.attrs["batch_dims"], **kw)
 
-    def mlir(self, out_shape):
+    def mlir(self, out_shape, attributes=""):
+        """@main with the case's gather; `attributes`: text of its attribute
+        dictionary (`{llvm.emit_c_interface}`), if any."""
         dt = tensor_type(self.data.shape, self.ety, self.data_dyn)
         it = tensor_type(self.indices.shape, self.ity, self.idx_dyn)
         ot = tensor_type(out_shape, self.ety, [True] * len(out_shape))
@@ -82,7 +84,8 @@ class Case:
         body = gather_op_text(self.op, "%0", "%data", "%indices", dt, it, ot, attrs=attr + policy,
                               axis=self.attrs.get("axis", 0), axes=self.attrs.get("axes", ()),
                               batch_dims=self.attrs.get("batch_dims", 0))
-        return (f"func.func @main(%data: {dt}, %indices: {it}) -> {ot} {{\n"
+        attrs_text = f" attributes {attributes}" if attributes else ""
+        return (f"func.func @main(%data: {dt}, %indices: {it}) -> {ot}{attrs_text} {{\n"
                 f"{body}\n  return %0 : {ot}\n}}\n")
 
     def describe(self):
@@ -553,8 +556,8 @@ _PRECISE = re.compile(r"index (-?\d+) at indices\[([-\d, ]*)\] is out of range "
                       r"(\[-?\d+, -?\d+\]|\(no valid index\)) for dimension \d+ \(size (\d+)\)")
 
 
-def function_text(case, name, out_shape):
-    return case.mlir(out_shape).replace("func.func @main(", f"func.func @{name}(", 1)
+def function_text(case, name, out_shape, attributes=""):
+    return case.mlir(out_shape, attributes).replace("func.func @main(", f"func.func @{name}(", 1)
 
 
 def split_functions(module_text):
