@@ -7,11 +7,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Target/CpuTarget.h"
+#include "gather/Target/HostVectorLength.h"
 
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Threading.h"
@@ -130,12 +132,37 @@ static int64_t vectorBitsOf(const llvm::StringMap<bool> &features) {
     return 256;
   // RISC-V's vector extension: registers of at least the zvl<N>b the CPU
   // names (V implies 128); LLVM gives fixed-length vectors up to that width
-  // one register each. The lowering plans at most 512 bits.
+  // one register each.
   int64_t vlen = 0;
   for (const auto &feature : features)
     if (feature.second)
       vlen = std::max(vlen, riscvZvlBits(feature.first()));
-  return std::clamp<int64_t>(vlen, 128, 512);
+  return std::clamp<int64_t>(vlen, kGuaranteedVectorBits, kMaxScalableBits);
+}
+
+/// The width an SVE CPU whose registers are `bits` long is planned at: the
+/// largest power of two within them (vscale_range's bounds are powers of
+/// two; SVE allowed other multiples of 128 before Armv9.2), at most
+/// kMaxScalableBits, and NEON's 128 where they are no longer.
+static int64_t sveBitsOf(int64_t bits) {
+  if (bits <= kGuaranteedVectorBits)
+    return kGuaranteedVectorBits;
+  return std::min<int64_t>(llvm::bit_floor(uint64_t(bits)), kMaxScalableBits);
+}
+
+/// A RISC-V V host's VLEN as features: zvl<N>b for each N up to it on, the
+/// rest off. LLVM then assumes the length the host has, and a named CPU
+/// that assumes more (sifive-x280's zvl512b on 256-bit registers) lacks a
+/// feature of the host (featuresMissing).
+static void addVectorLengthFeatures(llvm::Triple::ArchType arch,
+                                    llvm::StringMap<bool> &features,
+                                    int64_t scalableVectorBits) {
+  if (arch != llvm::Triple::riscv64 || !features.lookup("v") ||
+      scalableVectorBits < kGuaranteedVectorBits)
+    return;
+  constexpr int64_t kMinZvl = 32, kMaxZvl = 65536;
+  for (int64_t bits = kMinZvl; bits <= kMaxZvl; bits *= 2)
+    features["zvl" + std::to_string(bits) + "b"] = bits <= scalableVectorBits;
 }
 
 static std::string featureString(const llvm::StringMap<bool> &features) {
@@ -219,14 +246,36 @@ static void readHostCaches(CpuTarget &target) {
   }
 }
 
+CpuTarget mlir::gather::describeHostCpu(llvm::Triple::ArchType arch,
+                                        StringRef cpu,
+                                        llvm::StringMap<bool> features,
+                                        int64_t scalableVectorBits) {
+  CpuTarget target;
+  target.arch = arch;
+  target.cpu = cpu.str();
+  addVectorLengthFeatures(arch, features, scalableVectorBits);
+  setFeatures(target, features);
+  if (target.sve)
+    target.vectorBits = sveBitsOf(scalableVectorBits);
+  setTuning(target, features);
+  return target;
+}
+
+/// LLVM's host features, with the OS's vector length where it is one.
+static const llvm::StringMap<bool> &hostFeatures() {
+  static const llvm::StringMap<bool> features = [] {
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    addVectorLengthFeatures(hostArch(), features, hostScalableVectorBits());
+    return features;
+  }();
+  return features;
+}
+
 const CpuTarget &mlir::gather::hostCpuTarget() {
   static const CpuTarget host = [] {
-    CpuTarget target;
-    target.arch = hostArch();
-    target.cpu = llvm::sys::getHostCPUName().str();
-    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-    setFeatures(target, features);
-    setTuning(target, features);
+    CpuTarget target =
+        describeHostCpu(hostArch(), llvm::sys::getHostCPUName(), hostFeatures(),
+                        hostScalableVectorBits());
     readHostCaches(target);
     if (unsigned page = llvm::sys::Process::getPageSizeEstimate())
       target.pageBytes = page;
@@ -298,6 +347,10 @@ FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
     target = hostCpuTarget();
     target.cpu = name.str();
     setFeatures(target, features);
+    // An SVE name gives no length (LLVM's tables do not): the host's
+    // registers do.
+    if (target.sve)
+      target.vectorBits = sveBitsOf(hostScalableVectorBits());
     target.vectorUnitBits = std::min(target.vectorUnitBits, target.vectorBits);
     return target;
   }
@@ -308,8 +361,8 @@ FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
   return target;
 }
 
-std::string mlir::gather::featuresMissingOnHost(const CpuTarget &target) {
-  llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+std::string mlir::gather::featuresMissing(const CpuTarget &target,
+                                          const llvm::StringMap<bool> &host) {
   SmallVector<StringRef> features, missing;
   StringRef(target.features).split(features, ',', -1, /*KeepEmpty=*/false);
   for (StringRef feature : features)
@@ -318,6 +371,10 @@ std::string mlir::gather::featuresMissingOnHost(const CpuTarget &target) {
         !host.lookup(feature))
       missing.push_back(feature);
   return llvm::join(missing, ", ");
+}
+
+std::string mlir::gather::featuresMissingOnHost(const CpuTarget &target) {
+  return featuresMissing(target, hostFeatures());
 }
 
 FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,

@@ -18,9 +18,15 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+namespace mlir::gather::test {
+void registerTestDescribeHostPass();
+} // namespace mlir::gather::test
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::gather::registerAllGatherPasses();
+  // Test only: the description of hosts of other architectures.
+  mlir::gather::test::registerTestDescribeHostPass();
 
   mlir::DialectRegistry registry;
   mlir::gather::registerAllGatherDialects(registry);

@@ -18,6 +18,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Triple.h"
 
 #include <cstdint>
@@ -33,6 +34,10 @@ llvm::Triple::ArchType hostArch();
 /// bits: code that assumes more checks the CPU's first
 /// (gather-vector-length-guard).
 inline constexpr int64_t kGuaranteedVectorBits = 128;
+/// The widest vectors a scalable extension's registers are planned at
+/// (RISC-V's zvl<N>b, an SVE host's length; a description may give more):
+/// the lowering's rows and tiles take at most 16 lanes.
+inline constexpr int64_t kMaxScalableBits = 512;
 /// The bits in one unit of LLVM's vscale on SVE (RISC-V V's:
 /// llvm::RISCV::RVVBitsPerBlock).
 inline constexpr int64_t kSveBitsPerVscale = 128;
@@ -59,7 +64,8 @@ struct CpuTarget {
   /// The widest vector registers in bits: 512 with AVX-512F, 256 with AVX,
   /// RISC-V's guaranteed vector length (zvl<N>b, 128 to 512), 128
   /// otherwise (SSE, NEON; and SVE, whose length LLVM's CPU tables do not
-  /// give, unless the description does: see vscaleMin).
+  /// give, unless the description does or the CPU is the host's: see
+  /// vscaleMin and describeHostCpu).
   int64_t vectorBits = 512;
   /// An AArch64 CPU with SVE (the feature "sve").
   bool sve = false;
@@ -225,10 +231,23 @@ struct CpuTarget {
   std::string describe() const;
 };
 
-/// The host: LLVM's host CPU name and features, the caches the OS reports
-/// (Linux sysfs; the defaults where it reports none) and the cores the
+/// The host: LLVM's host CPU name and features with the OS's scalable
+/// vector length (describeHostCpu), the caches the OS reports (Linux sysfs;
+/// the defaults where it reports none), the page size and the cores the
 /// process may run on.
 const CpuTarget &hostCpuTarget();
+
+/// The instruction set and tuning of a host that LLVM reports as `cpu` of
+/// `arch` with `features`, whose scalable vector registers are
+/// `scalableVectorBits` long (hostScalableVectorBits; 0: none): an SVE
+/// host's vectors are planned at that length (a power of two, at most
+/// kMaxScalableBits; vscaleMin follows), a RISC-V V host's length becomes
+/// its zvl<N>b features (LLVM's host features give none). The caches,
+/// page and cores keep their defaults. hostCpuTarget's first half, apart so
+/// that tests can describe hosts of other architectures.
+CpuTarget describeHostCpu(llvm::Triple::ArchType arch, StringRef cpu,
+                          llvm::StringMap<bool> features,
+                          int64_t scalableVectorBits);
 
 /// The target of an LLVM CPU name: "native" is the host (hostCpuTarget);
 /// an x86-64 name (x86-64-v3, skylake-avx512, znver4, ...), an AArch64
@@ -264,8 +283,14 @@ FailureOr<CpuTarget> applyDltiCpuSpec(Operation *op, CpuTarget target);
 FailureOr<CpuTarget> resolveCpuTarget(Operation *op, StringRef cpu,
                                       int64_t vectorBits, bool onHost = false);
 
-/// The features `target` enables that the host lacks, comma-separated
-/// (empty: the host runs its code).
+/// The features `target` enables that `host` names as off, comma-separated
+/// (empty: such a host runs its code). Features `host` does not name (x87)
+/// cannot be judged and are not listed.
+std::string featuresMissing(const CpuTarget &target,
+                            const llvm::StringMap<bool> &host);
+
+/// featuresMissing for this host: LLVM's host features with the OS's
+/// vector length (RISC-V V's zvl<N>b, as describeHostCpu).
 std::string featuresMissingOnHost(const CpuTarget &target);
 
 /// Whether `bits` can be a vector width: a positive multiple of 64, at most

@@ -1,0 +1,61 @@
+// What the JIT's host description (describeHostCpu) makes of the scalable
+// vector length the OS reports (host-vector-length.test reads it), for
+// hosts of other architectures: the features are those LLVM's tables give
+// the CPU name.
+
+// An SVE host plans vectors of its registers' length: vscale_range follows
+// (vscale-min), and the vector units run at it.
+// RUN: gather-opt %s --test-gather-describe-host="cpu=neoverse-v1 scalable-vector-bits=256" -o /dev/null | FileCheck %s --check-prefix=SVE256
+// SVE256: host: cpu=neoverse-v1 arch=aarch64 vector-bits=256 vector-unit-bits=256 mask-registers=0 vscale-min=2
+// SVE256-SAME: nontemporal-stores=0
+// SVE256: features: {{.*}}+sve
+
+// A length that is not a power of two (allowed before Armv9.2): the largest
+// power of two within it, since vscale_range's bounds are powers of two.
+// RUN: gather-opt %s --test-gather-describe-host="cpu=neoverse-v1 scalable-vector-bits=384" -o /dev/null | FileCheck %s --check-prefix=SVE256
+
+// Longer registers than the lowering plans for: 512 bits.
+// RUN: gather-opt %s --test-gather-describe-host="cpu=a64fx scalable-vector-bits=2048" -o /dev/null | FileCheck %s --check-prefix=SVE2048
+// SVE2048: host: cpu=a64fx arch=aarch64 vector-bits=512 vector-unit-bits=512 mask-registers=0 vscale-min=4
+
+// 128-bit SVE (Neoverse V2, N2) promises nothing beyond NEON's length; nor
+// does an SVE CPU whose length the OS did not give.
+// RUN: gather-opt %s --test-gather-describe-host="cpu=neoverse-v2 scalable-vector-bits=128" -o /dev/null | FileCheck %s --check-prefix=SVE128
+// RUN: gather-opt %s --test-gather-describe-host="cpu=neoverse-v1" -o /dev/null | FileCheck %s --check-prefix=SVE128
+// SVE128: host: cpu={{neoverse-v[12]}} arch=aarch64 vector-bits=128 vector-unit-bits=128 mask-registers=0 vscale-min=0
+
+// A CPU without SVE ignores a length.
+// RUN: gather-opt %s --test-gather-describe-host="cpu=neoverse-n1 scalable-vector-bits=256" -o /dev/null | FileCheck %s --check-prefix=NEON
+// NEON: host: cpu=neoverse-n1 arch=aarch64 vector-bits=128 vector-unit-bits=128 mask-registers=0 vscale-min=0
+// NEON-NOT: sve
+
+// A RISC-V V host's VLEN becomes zvl<N>b features: on up to it, off above,
+// so that LLVM assumes the length the host has, and a CPU name that assumes
+// more (sifive-x280's zvl512b) lacks a feature of this host.
+// RUN: gather-opt %s --test-gather-describe-host="cpu=spacemit-x60 scalable-vector-bits=512 run=sifive-x280" -o /dev/null | FileCheck %s --check-prefix=RV512
+// RV512: host: cpu=spacemit-x60 arch=riscv64 vector-bits=512 vector-unit-bits=512 mask-registers=1 vscale-min=0
+// RV512: features: {{.*}}+zvl256b,+zvl32b,+zvl512b,+zvl64b,-zvl1024b,
+// RV512: missing for sifive-x280: {{$}}
+
+// RUN: gather-opt %s --test-gather-describe-host="cpu=spacemit-x60 scalable-vector-bits=256 run=sifive-x280" -o /dev/null | FileCheck %s --check-prefix=RV256
+// RV256: host: cpu=spacemit-x60 arch=riscv64 vector-bits=256
+// RV256: features: {{.*}}+zvl128b,+zvl256b,+zvl32b,+zvl64b,-zvl1024b,{{.*}}-zvl512b,
+// RV256: missing for sifive-x280: zvl512b{{$}}
+
+// The length of a longer VLEN than the lowering plans for stays in the
+// features: LLVM may assume it.
+// RUN: gather-opt %s --test-gather-describe-host="cpu=sifive-x280 scalable-vector-bits=1024" -o /dev/null | FileCheck %s --check-prefix=RV1024
+// RV1024: host: cpu=sifive-x280 arch=riscv64 vector-bits=512
+// RV1024: features: {{.*}}+zvl1024b,
+
+// No length from the OS (no V, or a kernel that does not say): the
+// features of the name alone.
+// RUN: gather-opt %s --test-gather-describe-host="cpu=sifive-u74 scalable-vector-bits=0" -o /dev/null | FileCheck %s --check-prefix=RVNONE
+// RVNONE: host: cpu=sifive-u74 arch=riscv64 vector-bits=128 vector-unit-bits=128 mask-registers=0
+// RVNONE-NOT: zvl
+
+// x86 has no scalable length.
+// RUN: gather-opt %s --test-gather-describe-host="cpu=znver4 scalable-vector-bits=256" -o /dev/null | FileCheck %s --check-prefix=X86
+// X86: host: cpu=znver4 arch=x86_64 vector-bits=512 vector-unit-bits=512 mask-registers=1 vscale-min=0
+
+module {}

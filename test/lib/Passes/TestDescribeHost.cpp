@@ -1,0 +1,94 @@
+//===- TestDescribeHost.cpp - describe a host of another architecture -----===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The JIT describes its host from LLVM's host CPU name and features and the
+// OS's scalable vector length (describeHostCpu). The tests run on x86, so
+// this pass describes a host of any architecture instead: the features of
+// a CPU name LLVM knows, with a vector length the options give. Registered
+// in gather-opt, as upstream's test passes are in mlir-opt.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Target/CpuTarget.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+/// "+a,-b" as {a: on, b: off}.
+static llvm::StringMap<bool> featureMap(StringRef text) {
+  llvm::StringMap<bool> features;
+  SmallVector<StringRef> list;
+  text.split(list, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef feature : list)
+    features[feature.drop_front()] = feature.front() == '+';
+  return features;
+}
+
+namespace {
+/// Prints the description of a host that LLVM reports as `cpu`, with
+/// scalable vector registers of `scalable-vector-bits`, and the features a
+/// CPU named `run` needs that such a host lacks.
+struct TestDescribeHostPass
+    : PassWrapper<TestDescribeHostPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestDescribeHostPass)
+
+  TestDescribeHostPass() = default;
+  TestDescribeHostPass(const TestDescribeHostPass &other)
+      : PassWrapper(other) {}
+
+  StringRef getArgument() const final { return "test-gather-describe-host"; }
+  StringRef getDescription() const final {
+    return "Test only: print the description of a host whose CPU LLVM "
+           "names `cpu`, with scalable vector registers of the given length";
+  }
+
+  Option<std::string> cpu{*this, "cpu",
+                          llvm::cl::desc("The host CPU's LLVM name")};
+  Option<int64_t> scalableVectorBits{
+      *this, "scalable-vector-bits",
+      llvm::cl::desc("The length of the host's SVE or RISC-V V registers, "
+                     "as the OS reports it (0: none)"),
+      llvm::cl::init(0)};
+  Option<std::string> run{
+      *this, "run",
+      llvm::cl::desc("A CPU name whose features are checked against the "
+                     "host's")};
+
+  void runOnOperation() override {
+    std::string error;
+    FailureOr<gather::CpuTarget> named = gather::cpuTargetForName(cpu, error);
+    if (failed(named)) {
+      getOperation().emitError(error);
+      return signalPassFailure();
+    }
+    gather::CpuTarget host = gather::describeHostCpu(
+        named->arch, named->cpu, featureMap(named->features),
+        scalableVectorBits);
+    llvm::outs() << "host: " << host.describe() << "\n";
+    llvm::outs() << "features: " << host.features << "\n";
+    if (run.empty())
+      return;
+    FailureOr<gather::CpuTarget> other = gather::cpuTargetForName(run, error);
+    if (failed(other)) {
+      getOperation().emitError(error);
+      return signalPassFailure();
+    }
+    llvm::outs() << "missing for " << run << ": "
+                 << gather::featuresMissing(*other, featureMap(host.features))
+                 << "\n";
+  }
+};
+} // namespace
+
+namespace mlir::gather::test {
+void registerTestDescribeHostPass() {
+  PassRegistration<TestDescribeHostPass>();
+}
+} // namespace mlir::gather::test
