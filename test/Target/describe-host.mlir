@@ -10,6 +10,16 @@
 // SVE256-SAME: nontemporal-stores=0
 // SVE256: features: {{.*}}+sve
 
+// The same plan as the CPU described with that width ahead of time, which
+// Integration/cross-aarch64-sve.test runs under QEMU (and the same for
+// RISC-V: cross-riscv64.test).
+// RUN: gather-opt %s --test-gather-describe-host="cpu=neoverse-v1 scalable-vector-bits=256" -o /dev/null | sed -n 's/^host: //p' > %t.sve.host
+// RUN: gather-run --print-target --target-cpu=neoverse-v1 --on-host=false --vector-bits=256 > %t.sve.described
+// RUN: diff %t.sve.host %t.sve.described
+// RUN: gather-opt %s --test-gather-describe-host="cpu=sifive-x280 scalable-vector-bits=512" -o /dev/null | sed -n 's/^host: //p' > %t.rv.host
+// RUN: gather-run --print-target --target-cpu=sifive-x280 --on-host=false > %t.rv.described
+// RUN: diff %t.rv.host %t.rv.described
+
 // A length that is not a power of two (allowed before Armv9.2): the largest
 // power of two within it, since vscale_range's bounds are powers of two.
 // RUN: gather-opt %s --test-gather-describe-host="cpu=neoverse-v1 scalable-vector-bits=384" -o /dev/null | FileCheck %s --check-prefix=SVE256
