@@ -204,6 +204,13 @@ partitionModule(std::unique_ptr<llvm::Module> module,
         parts.emplace_back(std::move(parsed), std::move(partContext));
       },
       /*PreserveLocals=*/false, /*RoundRobin=*/true);
+  // The module before its context, whose destructor would free the module
+  // first: the order in which a function's parameters are destroyed is the
+  // compiler's choice, and GCC for AArch64 destroyed the context first (the
+  // module's destructor then wrote into the freed context; under QEMU every
+  // module that was split crashed).
+  module.reset();
+  context.reset();
   return parts;
 }
 } // namespace
