@@ -115,4 +115,5 @@ EOF
 chmod +x "$WORK/gather-run"
 
 echo "== running the JIT under QEMU"
-PYTHONPATH="$ROOT/python" /usr/bin/python3 "$ROOT/scripts/aarch64_jit_check.py" "$WORK" "$ROOT/build/bin"
+PYTHONPATH="$ROOT/python:$ROOT/test/lib" /usr/bin/python3 "$ROOT/scripts/aarch64_jit_check.py" \
+  "$WORK" "$ROOT/build/bin" --random "${GATHER_RANDOM:-24}"

@@ -5,12 +5,17 @@ under QEMU through WORK/gather-run (which shows it WORK/cpuinfo-<cpu> as
 /proc/cpuinfo and gives QEMU the CPU in QEMU_CPU), on emulated Neoverse V1
 hosts with 128-, 256- and 512-bit SVE and a Neoverse N1 host.
 
-    PYTHONPATH=python /usr/bin/python3 scripts/aarch64_jit_check.py WORK HOST_BIN
+    PYTHONPATH=python:test/lib /usr/bin/python3 scripts/aarch64_jit_check.py WORK HOST_BIN
+        [--random N] [--seed S]
 
 HOST_BIN holds this machine's gather-run, whose error report the AArch64
 JIT's must equal. Each result is compared with python/gather/reference.py.
+`--random N` adds N random valid cases of the differential tests (every
+element type, ranks 1 to 6, every policy, dynamic and empty sizes), run on
+the 256-bit SVE host and on the N1 at 2 threads.
 """
 
+import argparse
 import os
 import subprocess
 import sys
@@ -19,8 +24,15 @@ import numpy as np
 
 from gather import reference
 from gather.mlir_text import gather_op_text, tensor_type
+from gather_testing import difftest
 
-work, host_bin = sys.argv[1:3]
+parser = argparse.ArgumentParser()
+parser.add_argument("work")
+parser.add_argument("host_bin")
+parser.add_argument("--random", type=int, default=0)
+parser.add_argument("--seed", type=int, default=1)
+options = parser.parse_args()
+work, host_bin = options.work, options.host_bin
 run_dir = os.path.join(work, "run")
 os.makedirs(run_dir, exist_ok=True)
 rng = np.random.default_rng(7)
@@ -144,6 +156,39 @@ for cpu, sve_bytes, bits, vscale in HOSTS:
                 wrong.append(f"{name}: {result.stderr.strip()[-300:]!r}")
         check(f"{host}, {threads} thread(s): {len(CASES)} gathers equal the reference's "
               "(the error report this machine's JIT's)", not wrong, "; ".join(wrong))
+
+# Random cases of the differential tests, each function as difftest
+# writes it (the output's sizes dynamic).
+random_rng = np.random.default_rng(options.seed)
+RANDOM = []
+for k in range(options.random):
+    op = ("block", "elements", "nd", "multiaxis")[k % 4]
+    rcase = difftest.make_case(op, random_rng)
+    want = difftest.reference_or_error(rcase.expected)
+    failed = isinstance(want, Exception)
+    shape = difftest.output_shape(rcase, None if failed else want)
+    name = f"random{k}_{op}"
+    path = os.path.join(run_dir, name)
+    with open(path + ".mlir", "w") as f:
+        f.write(difftest.function_text(rcase, "main", shape))
+    np.save(path + ".data.npy", rcase.data)
+    np.save(path + ".indices.npy", rcase.indices)
+    RANDOM.append((name, None if failed else want))
+for cpu, qemu_cpu, host in [("neoverse-v1", "max,sve-default-vector-length=32", "256-bit SVE"),
+                            ("neoverse-n1", "max,sve=off", "no SVE")]:
+    if not RANDOM:
+        break
+    wrong = []
+    for name, want in RANDOM:
+        result, out = run_case(name, emulated(cpu, qemu_cpu), "--threads", "2")
+        if want is None:
+            expected = run_case(name, on_this_machine)[0].stderr
+            if result.returncode == 0 or result.stderr != expected or not expected:
+                wrong.append(f"{name}: {result.stderr.strip()[-300:]!r}")
+        elif result.returncode != 0 or not difftest.same_bits(np.load(out), want):
+            wrong.append(f"{name}: {result.stderr.strip()[-300:]!r}")
+    check(f"{cpu}, {host}, 2 threads: {len(RANDOM)} random cases (seed {options.seed}) equal "
+          "the reference's", not wrong, "; ".join(wrong))
 
 # The 256-bit plan's code: the body the entry's check calls holds SVE's
 # gathers (the instruction selector's output, which LLVM prints).
