@@ -133,6 +133,22 @@ def run_case(name, runner, *extra):
     return result, out
 
 
+def wrong_results(cases, runner, threads):
+    """What differs: a result from the reference's (bit for bit), or an
+    error report from this machine's JIT's for the same module."""
+    wrong = []
+    for name, want in cases:
+        result, out = run_case(name, runner, "--threads", threads)
+        if want is None:
+            expected = run_case(name, on_this_machine)[0].stderr
+            ok = result.returncode != 0 and result.stderr == expected and expected
+        else:
+            ok = result.returncode == 0 and difftest.same_bits(np.load(out), want)
+        if not ok:
+            wrong.append(f"{name}: {result.stderr.strip()[-300:]!r}")
+    return wrong
+
+
 HOSTS = [("neoverse-v1", 16, 128, 0), ("neoverse-v1", 32, 256, 2),
          ("neoverse-v1", 64, 512, 4), ("neoverse-n1", 0, 128, 0)]
 for cpu, sve_bytes, bits, vscale in HOSTS:
@@ -145,15 +161,7 @@ for cpu, sve_bytes, bits, vscale in HOSTS:
           (fields.get("cpu"), fields.get("vector-bits"), fields.get("vscale-min")) ==
           (cpu, str(bits), str(vscale)), target.strip())
     for threads in ("1", "2"):
-        wrong = []
-        for name, want in CASES:
-            result, out = run_case(name, runner, "--threads", threads)
-            if want is None:
-                expected = run_case(name, on_this_machine)[0].stderr
-                if result.returncode == 0 or result.stderr != expected or not expected:
-                    wrong.append(f"{name}: {result.stderr.strip()[-300:]!r}")
-            elif result.returncode != 0 or not np.array_equal(np.load(out), want):
-                wrong.append(f"{name}: {result.stderr.strip()[-300:]!r}")
+        wrong = wrong_results(CASES, runner, threads)
         check(f"{host}, {threads} thread(s): {len(CASES)} gathers equal the reference's "
               "(the error report this machine's JIT's)", not wrong, "; ".join(wrong))
 
@@ -178,15 +186,7 @@ for cpu, qemu_cpu, host in [("neoverse-v1", "max,sve-default-vector-length=32", 
                             ("neoverse-n1", "max,sve=off", "no SVE")]:
     if not RANDOM:
         break
-    wrong = []
-    for name, want in RANDOM:
-        result, out = run_case(name, emulated(cpu, qemu_cpu), "--threads", "2")
-        if want is None:
-            expected = run_case(name, on_this_machine)[0].stderr
-            if result.returncode == 0 or result.stderr != expected or not expected:
-                wrong.append(f"{name}: {result.stderr.strip()[-300:]!r}")
-        elif result.returncode != 0 or not difftest.same_bits(np.load(out), want):
-            wrong.append(f"{name}: {result.stderr.strip()[-300:]!r}")
+    wrong = wrong_results(RANDOM, emulated(cpu, qemu_cpu), "2")
     check(f"{cpu}, {host}, 2 threads: {len(RANDOM)} random cases (seed {options.seed}) equal "
           "the reference's", not wrong, "; ".join(wrong))
 
