@@ -257,9 +257,10 @@ CpuTarget describeHostCpu(llvm::Triple::ArchType arch, StringRef cpu,
 /// with the default caches and the name's tuning (ahead of time: the
 /// machine is not known). With `onHost` (a JIT, whose code runs here) the
 /// name gives only the instruction set: the features, the vector width (the
-/// vector units at most that wide) and the mask registers; the caches,
-/// cores and tuning are the host's, and a CPU of another architecture is
-/// an error. Fails with a message for an unknown name.
+/// vector units at most that wide; an SVE name's width is the host's SVE
+/// length, which no name gives) and the mask registers; the caches, cores
+/// and tuning are the host's, and a CPU of another architecture is an
+/// error. Fails with a message for an unknown name.
 FailureOr<CpuTarget> cpuTargetForName(StringRef name, std::string &error,
                                       bool onHost = false);
 
