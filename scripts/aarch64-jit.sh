@@ -8,18 +8,20 @@
 # mount namespace of its own), with SVE registers of 128, 256 and 512 bits,
 # and as a Neoverse N1 (no SVE). scripts/aarch64_jit_check.py checks what
 # the JIT planned (--print-target), its results (eight gathers, static and
-# dynamic, against python/gather/reference.py, and an error report against
-# this machine's gather-run, which build/ must hold), that the 256-bit
-# plan's code holds SVE gathers in the body the length check calls, and
-# that code planned for more than the registers hold reports it.
+# dynamic, and GATHER_RANDOM (24) random cases of the differential tests,
+# against python/gather/reference.py; an error report against this
+# machine's gather-run, which build/ must hold), that the 256-bit plan's
+# code holds SVE gathers in the body the length check calls, and that code
+# planned for more than the registers hold reports it.
 #
 #   scripts/aarch64-jit.sh [WORK]    (default /tmp/gather-aarch64-jit)
 #
 # Needs root (dpkg --add-architecture, unshare -m, mount --bind), about
-# 200 MB of downloads and 2 GB in WORK; the first run takes 6-8 minutes on
-# 2 cores (the cross build, at -O1), a later one about a minute. Not part of
-# check-gather: test/Target/host-vector-length.test and describe-host.mlir
-# are what CI runs of this (docs/Testing.md, "Other architectures").
+# 200 MB of downloads and 2 GB in WORK. On 2 cores the cross build (at -O1)
+# takes 6 minutes the first time, and the checks about 8 minutes each time.
+# Not part of check-gather: test/Target/host-vector-length.test and
+# describe-host.mlir are what CI runs of this (docs/Testing.md, "Other
+# architectures").
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
