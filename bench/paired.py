@@ -23,7 +23,7 @@ whose data fits the L3 cache (W3, W8: 24-80 MB of it in a 32 MiB L3) ran
 
     /usr/bin/python3 bench/paired.py [--calls 60] [--threads 2] [--warm 1]
         [--only W1,W3] [--target native|x86-64-v3|CPU]
-        [--libomp /usr/lib/llvm-22/lib/libomp.so.5] [--torch]
+        [--libomp /usr/lib/llvm-22/lib/libomp.so.5] [--torch] [--entry KEY=VALUE]
         [--from-c [--offset 16]]
 
 --from-c runs the same turns (no torch, no W5 floor) in bench/paired_c.c, a
@@ -223,6 +223,10 @@ def main():
                         "caches holding the previous contender's data)")
     p.add_argument("--only", default="", help="comma-separated workload names")
     p.add_argument("--target", default="native")
+    p.add_argument("--entry", action="append", default=[],
+                   help="KEY=VALUE: the gathers planned with this integer entry of the CPU's "
+                        "description replaced (bench/target_ab.py's form; repeated: all of them); "
+                        "the C++ loops keep the host's")
     p.add_argument("--libomp", default="/usr/lib/llvm-22/lib/libomp.so.5")
     p.add_argument("--torch", action="store_true",
                    help="time torch too (its OpenMP calls on the preloaded libomp)")
@@ -245,11 +249,15 @@ def main():
     described = jit.target_description(args.target)
     print(f"target: {' '.join(f'{k}={v}' for k, v in described.items())}")
     run.peer_environment(described)
+    entries = [(key, int(value)) for key, _, value in (e.partition("=") for e in args.entry)]
     if args.from_c:
+        if entries:
+            sys.exit("--entry applies to the Python turns only")
         return from_c(args)
     print(f"threads={args.threads}, {args.calls} turns, policy=error; "
           "peer time / gather time, median over the turns [quartiles]"
-          + ("; torch on libomp (preloaded)" if torch else ""))
+          + ("; torch on libomp (preloaded)" if torch else "")
+          + "".join(f"; gathers planned with {k}={v}" for k, v in entries))
     with tempfile.TemporaryDirectory(prefix="gather-paired-") as work:
         lib = ctypes.CDLL(build_library(work, args.target, args.libomp))
         lib.baseline_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int,
@@ -271,7 +279,8 @@ def main():
                 continue
             data, idx = w["data"], w["idx"]
             want = w["numpy"]()
-            gather = jit.compile(run.workload_text(w, want), threads=args.threads,
+            gather = jit.compile(run.with_target_entries(run.workload_text(w, want), entries),
+                                 threads=args.threads,
                                  destination_entries=True, target_cpu=args.target)
             # The C++ loops read these very arrays (a copy of their own
             # would sit elsewhere in the caches: the four C++ loops then

@@ -175,6 +175,18 @@ def peer_environment(description):
         os.environ["GATHER_" + entry.upper().replace("-", "_")] = str(description[entry])
 
 
+def with_target_entries(text, entries):
+    """`text` in a module whose target description has `entries` ((key,
+    integer) pairs) for device "CPU" (docs/Lowering.md, "Target
+    description"): the plan for the host with those entries replaced."""
+    if not entries:
+        return text
+    spec = ", ".join(f'"{key}" = {value} : i64' for key, value in entries)
+    return ('module attributes {dlti.target_system_spec = #dlti.target_system_spec<'
+            f'"CPU" = #dlti.target_device_spec<{spec}>>}} {{\n'
+            f"{text}}}\n")
+
+
 def workload_text(w, want, policy=""):
     """The workload's gather as a one-op function @main(data, indices);
     `policy` is attribute text such as " out_of_bounds = unchecked"."""

@@ -30,13 +30,6 @@ import paired  # noqa: E402
 import run  # noqa: E402
 
 
-def with_entries(text, entries):
-    spec = ", ".join(f'"{key}" = {value} : i64' for key, value in entries)
-    return ('module attributes {dlti.target_system_spec = #dlti.target_system_spec<'
-            f'"CPU" = #dlti.target_device_spec<{spec}>>}} {{\n'
-            f"{text}}}\n")
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--entry", action="append",
@@ -73,7 +66,7 @@ def main():
         text = run.workload_text(w, want, policy)
         progs = [jit.compile(t, threads=args.threads, destination_entries=True,
                              target_cpu=args.target)
-                 for t in (text, with_entries(text, entries))]
+                 for t in (text, run.with_target_entries(text, entries))]
         (host, other), (median, low, high) = paired.compare_programs(
             name, w, want, progs, args.calls, args.warm)
         print(f"| {name} | {host * 1e3:.3f} | {other * 1e3:.3f} "
