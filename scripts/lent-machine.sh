@@ -30,6 +30,18 @@
 #                 against offset-table prefetch and tiles for half and
 #                 four times the L1d (W5 read 0.88-0.89 of the C++ loops at
 #                 8 and 16 threads on the Emerald Rapids, 2026-11-28)
+#   ab.txt        (cores-ab) every workload at 16 and 8 threads, the host's
+#                 plan against one for 4 cores (the parallel prefix of
+#                 16 iterations where the host's 16 cores ask for 64)
+#   paired.txt    (cores-paired) bench/paired.py at 16 threads with the
+#                 gathers planned for 4 cores, appended
+#   c.txt         (c-threads) bench/paired.py --from-c (the gather called
+#                 from C, no Python between the calls) at 16, 8 and 4 threads
+#   paired.txt    (w5-warm) bench/paired.py --only W5,W5x64 at 16 threads
+#                 with 1, 3 and 10 untimed calls before each timed one
+#                 (whether the gap is where each contender's data sits in
+#                 the 16 L2s after the others' calls), appended
+#   lit.txt       (lit-arch) Pipelines/other-architectures.mlir alone, -v
 # The steps share one deadline (LENT_SECONDS, default 540 s from the start),
 # so that the call ends inside the device tool's limit with the later steps
 # cut short rather than the whole output lost; order them by what matters.
@@ -77,6 +89,17 @@ for s in $steps; do
     w5-threads) for e in prefetch_offset_tables=1 L1_cache_size_in_bytes=24576 L1_cache_size_in_bytes=196608; do
         step ab 40 $py bench/target_ab.py --threads 16 --only W5,W5x64 --calls 60 --entry $e
       done ;;
+    cores-ab) for t in 16 8; do
+        step ab 60 $py bench/target_ab.py --threads $t --calls 40 --entry cores=4
+      done ;;
+    cores-paired) step paired 60 $py bench/paired.py --calls 30 --threads 16 --entry cores=4 ;;
+    c-threads) for t in 16 8 4; do
+        step c 45 $py bench/paired.py --from-c --calls 60 --threads $t
+      done ;;
+    w5-warm) for w in 1 3 10; do
+        step paired 40 $py bench/paired.py --calls 40 --threads 16 --only W5,W5x64 --warm $w
+      done ;;
+    lit-arch) step lit 60 /usr/lib/llvm-22/bin/lit -v --filter other-architectures build/test ;;
     v3) grep -q avx512f /proc/cpuinfo &&
       step cpu-v3 90 $py bench/run.py --runs 15 --rounds 2 --threads 2 --target x86-64-v3 ;;
     sweep) step sweep 60 bash -c 'g++ -O3 -march=native -fopenmp bench/streaming_sweep.cpp -o /tmp/sweep &&
