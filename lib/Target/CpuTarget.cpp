@@ -361,15 +361,23 @@ FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
   return target;
 }
 
+llvm::StringMap<bool> mlir::gather::featureMap(StringRef features) {
+  SmallVector<StringRef> list;
+  features.split(list, ',', -1, /*KeepEmpty=*/false);
+  llvm::StringMap<bool> map;
+  addSignedFeatures(map, list);
+  return map;
+}
+
 std::string mlir::gather::featuresMissing(const CpuTarget &target,
                                           const llvm::StringMap<bool> &host) {
-  SmallVector<StringRef> features, missing;
-  StringRef(target.features).split(features, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef feature : features)
+  llvm::StringMap<bool> features = featureMap(target.features);
+  SmallVector<StringRef> missing;
+  for (const auto &[feature, on] : features)
     // Features the host's list does not name (x87) cannot be judged.
-    if (feature.consume_front("+") && host.count(feature) &&
-        !host.lookup(feature))
+    if (on && host.count(feature) && !host.lookup(feature))
       missing.push_back(feature);
+  llvm::sort(missing);
   return llvm::join(missing, ", ");
 }
 

@@ -284,6 +284,10 @@ FailureOr<CpuTarget> applyDltiCpuSpec(Operation *op, CpuTarget target);
 FailureOr<CpuTarget> resolveCpuTarget(Operation *op, StringRef cpu,
                                       int64_t vectorBits, bool onHost = false);
 
+/// A feature string as CpuTarget::features writes it ("+avx2,-avx512f") as
+/// a map from each feature to whether it is on.
+llvm::StringMap<bool> featureMap(StringRef features);
+
 /// The features `target` enables that `host` names as off, comma-separated
 /// (empty: such a host runs its code). Features `host` does not name (x87)
 /// cannot be judged and are not listed.

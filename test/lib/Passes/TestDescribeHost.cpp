@@ -16,20 +16,9 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
-
-/// "+a,-b" as {a: on, b: off}.
-static llvm::StringMap<bool> featureMap(StringRef text) {
-  llvm::StringMap<bool> features;
-  SmallVector<StringRef> list;
-  text.split(list, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef feature : list)
-    features[feature.drop_front()] = feature.front() == '+';
-  return features;
-}
 
 namespace {
 /// Prints the description of a host that LLVM reports as `cpu`, with
@@ -69,7 +58,7 @@ struct TestDescribeHostPass
       return signalPassFailure();
     }
     gather::CpuTarget host = gather::describeHostCpu(
-        named->arch, named->cpu, featureMap(named->features),
+        named->arch, named->cpu, gather::featureMap(named->features),
         scalableVectorBits);
     llvm::outs() << "host: " << host.describe() << "\n";
     llvm::outs() << "features: " << host.features << "\n";
@@ -81,7 +70,8 @@ struct TestDescribeHostPass
       return signalPassFailure();
     }
     llvm::outs() << "missing for " << run << ": "
-                 << gather::featuresMissing(*other, featureMap(host.features))
+                 << gather::featuresMissing(*other,
+                                            gather::featureMap(host.features))
                  << "\n";
   }
 };
