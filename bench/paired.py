@@ -249,7 +249,7 @@ def main():
     described = jit.target_description(args.target)
     print(f"target: {' '.join(f'{k}={v}' for k, v in described.items())}")
     run.peer_environment(described)
-    entries = [(key, int(value)) for key, _, value in (e.partition("=") for e in args.entry)]
+    entries = run.parse_entries(args.entry)
     if args.from_c:
         if entries:
             sys.exit("--entry applies to the Python turns only")

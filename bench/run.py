@@ -175,6 +175,11 @@ def peer_environment(description):
         os.environ["GATHER_" + entry.upper().replace("-", "_")] = str(description[entry])
 
 
+def parse_entries(texts):
+    """KEY=VALUE texts (--entry) as (key, integer) pairs."""
+    return [(key, int(value)) for key, _, value in (t.partition("=") for t in texts)]
+
+
 def with_target_entries(text, entries):
     """`text` in a module whose target description has `entries` ((key,
     integer) pairs) for device "CPU" (docs/Lowering.md, "Target

@@ -50,8 +50,7 @@ def main():
                         "valid: the same result)")
     args = p.parse_args()
     policy = "" if args.policy == "error" else f" out_of_bounds = {args.policy}"
-    entries = [(key, int(value)) for key, _, value in
-               (e.partition("=") for e in args.entry or ["max_vector_op_width=128"])]
+    entries = run.parse_entries(args.entry or ["max_vector_op_width=128"])
     other = " ".join(f"{key}={value}" for key, value in entries)
     print(f"target: {' '.join(f'{k}={v}' for k, v in jit.target_description(args.target).items())}")
     print(f"threads={args.threads}, calls={args.calls} of each, alternated, warm={args.warm}, "
