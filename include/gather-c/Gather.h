@@ -34,8 +34,11 @@ MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Gather, gather);
 typedef struct GatherProgram GatherProgram;
 
 /* Compiles function `entry` (NULL: the only public function, or "main") of
-   the module in `mlirText` for `device` ("cpu" or "gpu"). `threads` > 0 sets
-   OMP_NUM_THREADS for the CPU's OpenMP loops. Returns NULL on failure with
+   the module in `mlirText` for `device` ("cpu" or "gpu"). `threads` > 0: the
+   CPU's OpenMP loops run on that many threads in each call of this program
+   (set on the calling thread for the call and restored after it, whatever
+   other programs use); 0: libomp's default (OMP_NUM_THREADS, or one per
+   core). Returns NULL on failure with
    the diagnostics in `error`. */
 GatherProgram *gatherProgramCreate(const char *mlirText, const char *entry,
                                    const char *device, int threads, char *error,
@@ -86,7 +89,8 @@ typedef struct GatherProgramOptions {
   size_t structSize;
   /* "cpu" (default) or "gpu". */
   const char *device;
-  /* > 0: OMP_NUM_THREADS for the CPU's OpenMP loops; 0 (default): as set. */
+  /* > 0: the threads of the CPU's OpenMP loops in this program's calls; 0
+     (default): libomp's default (OMP_NUM_THREADS, or one per core). */
   int threads;
   /* LLVM's optimization level, 0 to 3 (default 3); another is an error. */
   int optLevel;

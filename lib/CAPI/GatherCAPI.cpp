@@ -62,6 +62,8 @@ struct GatherProgram {
   std::unique_ptr<gather::JitProgram> engine;
   std::string entry;
   bool onGpu = false;
+  /// The threads of the program's OpenMP loops (0: libomp's default).
+  int threads = 0;
   std::vector<TensorInfo> inputs, results;
   /// Every public function of the module, for gatherProgramSelect.
   std::map<std::string, Signature> signatures;
@@ -319,8 +321,9 @@ gatherProgramCreateWithOptions(const char *mlirText, const char *entry,
     return fail(signature.unsupported);
   program->inputs = signature.inputs;
   program->results = signature.results;
-  if (threads > 0)
-    setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
+  // Set for each call (gather::ScopedOmpThreads), not as OMP_NUM_THREADS:
+  // libomp reads that once, and a second program's count would be ignored.
+  program->threads = std::max(threads, 0);
   gather::JitOptions options;
   options.device = deviceName;
   options.optLevel = read->optLevel;
@@ -509,6 +512,7 @@ extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
   CallArguments args;
   if (!collectInputs(program, inputs, inputShapes, args, error, errorSize))
     return 1;
+  gather::ScopedOmpThreads threads(program->threads);
   std::unique_ptr<gather::JitCall> call =
       runSelected(program, args, error, errorSize);
   if (!call)
@@ -582,6 +586,7 @@ extern "C" int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
   CallArguments args;
   if (!collectInputs(program, inputs, inputShapes, args, error, errorSize))
     return 1;
+  gather::ScopedOmpThreads threads(program->threads);
   std::vector<SmallVector<int64_t>> outShapes;
   for (size_t r = 0; r < program->results.size(); ++r) {
     const TensorInfo &info = program->results[r];

@@ -726,6 +726,50 @@ mlir::gather::lookupEntry(JitProgram &program, StringRef entry) {
   return program.lookupPacked((gather::kCInterfacePrefix + entry).str());
 }
 
+namespace {
+/// libomp's setter and getter of the calling thread's nthreads ICV, found in
+/// the process once compileForJit has loaded libomp; null before.
+struct OmpThreadControls {
+  void (*set)(int) = nullptr;
+  int (*get)() = nullptr;
+};
+
+OmpThreadControls ompThreadControls() {
+  static std::mutex mutex;
+  static OmpThreadControls found;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!found.set) {
+    auto *set = reinterpret_cast<void (*)(int)>(
+        llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
+            "omp_set_num_threads"));
+    auto *get = reinterpret_cast<int (*)()>(
+        llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
+            "omp_get_max_threads"));
+    if (set && get)
+      found = {set, get};
+  }
+  return found;
+}
+} // namespace
+
+mlir::gather::ScopedOmpThreads::ScopedOmpThreads(int threads) {
+  if (threads <= 0)
+    return;
+  OmpThreadControls omp = ompThreadControls();
+  if (!omp.set)
+    return;
+  previous = omp.get();
+  if (previous != threads)
+    omp.set(threads);
+  else
+    previous = 0;
+}
+
+mlir::gather::ScopedOmpThreads::~ScopedOmpThreads() {
+  if (previous > 0)
+    ompThreadControls().set(previous);
+}
+
 void mlir::gather::JitCall::invoke(PackedEntry function) {
   freeResults();
   // _mlir_ciface_<entry> takes a pointer to the results (if any), then a

@@ -396,7 +396,9 @@ def compile(mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
             compile_threads=0, verify_each=False):
     """Compiles a function of an MLIR module (gather ops on tensors) into a
     callable on numpy arrays (every public function: see Program.select).
-    `opt_level` is LLVM's (0-3); `destination_entries`: calls with `out=`
+    `threads` > 0: the threads of its OpenMP loops in each of its calls,
+    whatever other programs use (0: libomp's default, OMP_NUM_THREADS or one
+    per core); `opt_level` is LLVM's (0-3); `destination_entries`: calls with `out=`
     write into the given arrays without a copy (longer compilation);
     `raise_linalg=False` leaves gather-like linalg.generic ops unraised;
     `target_cpu`: "native" (the host) or a CPU name LLVM knows of the

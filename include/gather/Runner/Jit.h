@@ -139,6 +139,24 @@ func::FuncOp findEntryFunction(ModuleOp module, StringRef name,
 /// module's initializers if that has not happened yet.
 llvm::Expected<PackedEntry> lookupEntry(JitProgram &program, StringRef entry);
 
+/// The number of threads the calling thread's OpenMP loops start, set for
+/// the scope and restored after it: each program runs on the threads it was
+/// created for, whatever another program of the process asked for
+/// (OMP_NUM_THREADS is read once, when libomp starts). `threads` 0, or no
+/// libomp loaded yet (no CPU program compiled with parallel loops): no
+/// effect.
+class ScopedOmpThreads {
+public:
+  explicit ScopedOmpThreads(int threads);
+  ~ScopedOmpThreads();
+  ScopedOmpThreads(const ScopedOmpThreads &) = delete;
+  ScopedOmpThreads &operator=(const ScopedOmpThreads &) = delete;
+
+private:
+  /// The calling thread's count before the scope; 0: nothing to restore.
+  int previous = 0;
+};
+
 /// One call of `_mlir_ciface_<entry>` on row-major host arrays: builds the
 /// argument descriptors (on `device` "gpu" the arguments are first copied
 /// to device buffers, freed with the call), invokes, and owns the result
