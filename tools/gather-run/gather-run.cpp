@@ -365,8 +365,6 @@ int main(int argc, char **argv) {
          " results, got " + llvm::Twine(outputs.size()) + " --output files");
 
   // Compile.
-  if (threads > 0)
-    setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
   mlir::gather::JitOptions jitOptions;
   jitOptions.device = device;
   jitOptions.parallel = !sequential;
@@ -391,6 +389,8 @@ int main(int argc, char **argv) {
       fail("compilation of " + inputFile + " failed" + detail);
     fail(jitError);
   }
+  // After compileForJit, which loads libomp; for every call below.
+  mlir::gather::ScopedOmpThreads threadsScope(threads);
   if (compileTimes) {
     const mlir::gather::JitProgram::Times &times = program->times;
     llvm::errs() << llvm::format(
