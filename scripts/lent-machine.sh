@@ -42,6 +42,18 @@
 #                 (whether the gap is where each contender's data sits in
 #                 the 16 L2s after the others' calls), appended
 #   lit.txt       (lit-arch) Pipelines/other-architectures.mlir alone, -v
+#   serial.txt    (serial) bench/serial_threshold.py at 2, 4, 8 and 16
+#                 threads: where a parallel block copy starts to beat a
+#                 serial one (parallel_min_bytes)
+#   ab.txt        (w7-distance) W7 and W1 at 1, 2 and 16 threads, the
+#                 host's prefetch distance (128 lines) against 32 and 512
+#                 lines (W7 at one thread on the model 167 VM: 32 lines
+#                 1.3x faster, 512 too, 64-160 no faster, 2026-11-28)
+#   lit.txt       (lit-threads) test/Python, test/CAPI and parallel-cores
+#   ab.txt        (distance) every workload at 1, 2 and 16 threads, the
+#                 host's prefetch distance against 32 and 64 lines
+#   paired.txt    (distance-paired) bench/paired.py --torch at 16 threads
+#                 with the gathers' prefetch distance 32 lines, appended
 # The steps share one deadline (LENT_SECONDS, default 540 s from the start),
 # so that the call ends inside the device tool's limit with the later steps
 # cut short rather than the whole output lost; order them by what matters.
@@ -99,6 +111,18 @@ for s in $steps; do
     w5-warm) for w in 1 3 10; do
         step paired 40 $py bench/paired.py --calls 40 --threads 16 --only W5,W5x64 --warm $w
       done ;;
+    serial) step serial 120 $py bench/serial_threshold.py --threads 2,4,8,16 --calls 200 \
+        --kib 48,96,192,384,768,1536,3072 ;;
+    w7-distance) for t in 1 2 16; do for e in 32 512; do
+        step ab 30 $py bench/target_ab.py --only W7,W1 --threads $t --calls 30 --entry prefetch_lines_ahead=$e
+      done; done ;;
+    distance) for t in 1 2 16; do for e in 32 64; do
+        step ab 40 $py bench/target_ab.py --threads $t --calls 30 --entry prefetch_lines_ahead=$e
+      done; done ;;
+    distance-paired) step paired 60 $py bench/paired.py --calls 30 --threads 16 --torch \
+        --entry prefetch_lines_ahead=32 ;;
+    lit-threads) step lit 60 /usr/lib/llvm-22/bin/lit -v build/test/Python build/test/CAPI \
+        build/test/Integration/parallel-cores.py ;;
     lit-arch) step lit 60 /usr/lib/llvm-22/bin/lit -v --filter other-architectures build/test ;;
     v3) grep -q avx512f /proc/cpuinfo &&
       step cpu-v3 90 $py bench/run.py --runs 15 --rounds 2 --threads 2 --target x86-64-v3 ;;
