@@ -10,7 +10,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "GATHER"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".py", ".test", ".c"]
+config.suffixes = [".mlir", ".py", ".test", ".c", ".cpp"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gather_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Consumer", "__pycache__", "lib"]
@@ -33,7 +33,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.gather_tools_dir, config.llvm_tools_dir]
-tools = ["gather-opt", "gather-run", "gather-capi-test", "mlir-translate"]
+tools = ["gather-opt", "gather-run", "gather-capi-test", "gather-runner-test", "mlir-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.gather_tools_dir, append_path=True)
 # not, count and FileCheck live in the LLVM tools directory.

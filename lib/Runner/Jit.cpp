@@ -9,6 +9,7 @@
 #include "gather/Runner/Jit.h"
 
 #include "gather/InitGather.h"
+#include "gather/Runner/ProcessSymbols.h"
 #include "gather/Runtime/GatherGpuRuntime.h"
 #include "gather/Runtime/GatherRuntime.h"
 #include "gather/Target/CpuTarget.h"
@@ -168,51 +169,6 @@ struct FailedPassRecorder : PassInstrumentation {
       failed.add(pass->getArgument().str());
   }
   Messages failed;
-};
-
-/// The process's symbols (libomp's, the C runner utils', libc's) for the
-/// JIT's code, each defined once. ORC filters a lookup's candidates before
-/// it takes the generator, so a lookup that waited for another's run of
-/// it can still hold names that run defined (two compile threads linking
-/// partitions that both call `__kmpc_barrier`). LLVM's
-/// DynamicLibrarySearchGenerator defines them again, and the JIT failed
-/// with "duplicate definition of symbol '__kmpc_barrier'" (once, in CI).
-class ProcessSymbols : public llvm::orc::DefinitionGenerator {
-public:
-  explicit ProcessSymbols(char globalPrefix) : globalPrefix(globalPrefix) {}
-
-  llvm::Error tryToGenerate(llvm::orc::LookupState &, llvm::orc::LookupKind,
-                            llvm::orc::JITDylib &library,
-                            llvm::orc::JITDylibLookupFlags,
-                            const llvm::orc::SymbolLookupSet &names) override {
-    std::lock_guard<std::mutex> lock(mutex);
-    llvm::orc::SymbolMap found;
-    for (const auto &[name, flags] : names) {
-      if (defined.count(name))
-        continue;
-      StringRef symbol = *name;
-      if (globalPrefix && !symbol.consume_front(StringRef(&globalPrefix, 1)))
-        continue;
-      if (void *address = process.getAddressOfSymbol(symbol.str().c_str()))
-        found[name] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                       llvm::JITSymbolFlags::Exported};
-    }
-    if (found.empty())
-      return llvm::Error::success();
-    for (const auto &entry : found)
-      defined.insert(entry.first);
-    return library.define(llvm::orc::absoluteSymbols(std::move(found)));
-  }
-
-private:
-  /// The process's global scope, as the loader resolves a symbol of the
-  /// executable (compileForJit loads libomp and the C runner utils into
-  /// it).
-  llvm::sys::DynamicLibrary process =
-      llvm::sys::DynamicLibrary::getPermanentLibrary(nullptr);
-  char globalPrefix;
-  std::mutex mutex;
-  llvm::DenseSet<llvm::orc::SymbolStringPtr> defined;
 };
 
 /// `module` split for `threads` compile threads, each partition in a
