@@ -46,6 +46,7 @@
 #include "llvm/Transforms/Utils/SplitModule.h"
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -691,6 +692,12 @@ struct OmpThreadControls {
 };
 
 OmpThreadControls ompThreadControls() {
+  // Found once, then read without the lock on every call (a gather of a
+  // few microseconds pays for each).
+  static std::atomic<const OmpThreadControls *> published{nullptr};
+  if (const OmpThreadControls *found =
+          published.load(std::memory_order_acquire))
+    return *found;
   static std::mutex mutex;
   static OmpThreadControls found;
   std::lock_guard<std::mutex> lock(mutex);
@@ -701,8 +708,10 @@ OmpThreadControls ompThreadControls() {
     auto *get = reinterpret_cast<int (*)()>(
         llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
             "omp_get_max_threads"));
-    if (set && get)
-      found = {set, get};
+    if (!set || !get)
+      return {};
+    found = {set, get};
+    published.store(&found, std::memory_order_release);
   }
   return found;
 }
