@@ -702,12 +702,11 @@ OmpThreadControls ompThreadControls() {
   static OmpThreadControls found;
   std::lock_guard<std::mutex> lock(mutex);
   if (!found.set) {
+    // Where the compiled code's __kmpc_fork_call comes from.
     auto *set = reinterpret_cast<void (*)(int)>(
-        llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
-            "omp_set_num_threads"));
+        mlir::gather::processSymbolAddress("omp_set_num_threads"));
     auto *get = reinterpret_cast<int (*)()>(
-        llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
-            "omp_get_max_threads"));
+        mlir::gather::processSymbolAddress("omp_get_max_threads"));
     if (!set || !get)
       return {};
     found = {set, get};

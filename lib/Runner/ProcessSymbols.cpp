@@ -9,8 +9,17 @@
 #include "gather/Runner/ProcessSymbols.h"
 
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
+#include "llvm/Support/DynamicLibrary.h"
 
 using namespace mlir::gather;
+
+void *mlir::gather::processSymbolAddress(llvm::StringRef name) {
+  // dlsym on the executable's handle: the global scope, in load order, as
+  // the loader resolves a symbol of the executable.
+  static llvm::sys::DynamicLibrary process =
+      llvm::sys::DynamicLibrary::getPermanentLibrary(nullptr);
+  return process.getAddressOfSymbol(name.str().c_str());
+}
 
 llvm::Error
 ProcessSymbols::tryToGenerate(llvm::orc::LookupState &, llvm::orc::LookupKind,
@@ -26,7 +35,7 @@ ProcessSymbols::tryToGenerate(llvm::orc::LookupState &, llvm::orc::LookupKind,
     if (globalPrefix &&
         !symbol.consume_front(llvm::StringRef(&globalPrefix, 1)))
       continue;
-    if (void *address = process.getAddressOfSymbol(symbol.str().c_str()))
+    if (void *address = processSymbolAddress(symbol))
       found[name] = {llvm::orc::ExecutorAddr::fromPtr(address),
                      llvm::JITSymbolFlags::Exported};
   }

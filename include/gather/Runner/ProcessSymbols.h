@@ -11,11 +11,15 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
-#include "llvm/Support/DynamicLibrary.h"
 
 #include <mutex>
 
 namespace mlir::gather {
+
+/// The address the JIT's code gets for the process symbol `name` (no global
+/// prefix): the process's global scope, where compileForJit loads libomp
+/// and the C runner utils. Null when the process has none.
+void *processSymbolAddress(llvm::StringRef name);
 
 /// The process's symbols (libomp's, the C runner utils', libc's) for the
 /// JIT's code, each defined once. ORC filters a lookup's candidates before
@@ -36,11 +40,6 @@ public:
                             const llvm::orc::SymbolLookupSet &names) override;
 
 private:
-  /// The process's global scope, as the loader resolves a symbol of the
-  /// executable (compileForJit loads libomp and the C runner utils into
-  /// it).
-  llvm::sys::DynamicLibrary process =
-      llvm::sys::DynamicLibrary::getPermanentLibrary(nullptr);
   char globalPrefix;
   std::mutex mutex;
   llvm::DenseSet<llvm::orc::SymbolStringPtr> defined;
