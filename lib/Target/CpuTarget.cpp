@@ -55,7 +55,9 @@ int64_t CpuTarget::vectorRowMinBytes() const { return cacheLineBytes; }
 int64_t CpuTarget::smallBlockBytes() const { return 4 * cacheLineBytes; }
 int64_t CpuTarget::rolledLaneLoopBytes() const { return 2 * cacheLineBytes; }
 int64_t CpuTarget::tileBlocks() const {
-  return std::max<int64_t>(4, 2 * std::min(vectorBits, vectorUnitBits) / 64);
+  if (tileBlocksGiven > 0)
+    return tileBlocksGiven;
+  return std::max<int64_t>(4, std::min(vectorBits, vectorUnitBits) / 64);
 }
 int64_t CpuTarget::vectorRowLanes(unsigned bitWidth) const {
   return std::min<int64_t>(
@@ -108,7 +110,8 @@ std::string CpuTarget::describe() const {
      << " l3-bytes=" << l3Bytes << " cores=" << cores
      << " streaming-store-min-bytes=" << streamingStoreMinBytes()
      << " prefetch-lines-ahead=" << prefetchLinesAhead()
-     << " parallel-min-bytes=" << parallelMinBytes();
+     << " parallel-min-bytes=" << parallelMinBytes()
+     << " tile-blocks=" << tileBlocks();
   return text;
 }
 
@@ -412,6 +415,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
        false},
       {"parallel_min_bytes", &target.parallelMinBytesGiven, 0, kMaxCacheBytes,
        false},
+      {"tile_blocks", &target.tileBlocksGiven, 2, 64, false},
       {"prefetch_offset_tables", &prefetchOffsetTables, 0, 1, false},
       {"mesh_l3", &meshL3, 0, 1, false},
       {"nontemporal_stores", &nonTemporalStores, 0, 1, false}};

@@ -1,22 +1,24 @@
 # Block copies of small blocks (at most 256 bytes) run in tiles of blocks
-# (16 with AVX-512, 8 with AVX2, 4 on 128-bit vector units such as Zen 1's)
+# (8 with AVX-512, 4 with AVX2 and on 128-bit vector units such as Zen 1's)
 # along the innermost loop dimension, their index tuples read and resolved
 # as vectors (BlockCopy.cpp). The suite runs as planned for the host, then
-# for 128-bit vector units (a DLTI entry) whatever the host. Executed through the C API at -O3 against the
-# numpy reference: gather.nd blocks (k = 2 and 3), block gathers of short
-# rows (k = 1, f32, f16, i8, i32 indices; rows of a cache line or more,
-# which are copied a vector register at a time, in blocks of one and two
-# rows and with a shorter last register), every out_of_bounds policy with
-# negative and out-of-range indices, rows whose length is not a multiple of
-# 16 (a partial tile) and static multiples of 16 (full tiles only), an
-# invalid index in a full and in a partial tile,
-# dynamic sizes, and indices broadcast at run time along the tile
-# dimension (every tile partial). The module is also lowered with
-# gather-opt to make sure that every function takes the tiled path.
+# for 128-bit vector units whatever the host, then in tiles of 3 (DLTI
+# entries). Executed through the C API at -O3 against the numpy reference:
+# gather.nd blocks (k = 2 and 3), block gathers of short rows (k = 1, f32,
+# f16, i8, i32 indices; rows of a cache line or more, which are copied a
+# vector register at a time, in blocks of one and two rows and with a
+# shorter last register), every out_of_bounds policy with negative and
+# out-of-range indices, rows whose length is not a multiple of the tile (a
+# partial tile) and static multiples of 16 (full tiles only where the tile
+# divides them), an invalid index in a full and in a partial tile, dynamic
+# sizes, and indices broadcast at run time along the tile dimension (every
+# tile partial). The module is also lowered with gather-opt to make sure
+# that every function takes the tiled path.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
 # CHECK: block-tiles: 39 passed, 0 failed
 # CHECK: block-tiles, tiles of 4: 39 passed, 0 failed
+# CHECK: block-tiles, tiles of 3: 39 passed, 0 failed
 import sys
 
 import numpy as np
@@ -145,3 +147,8 @@ suite.report("block-tiles", sys.argv[1], r"vector\.transfer_read .*xi(32|64)>, v
 suite.report("block-tiles, tiles of 4", sys.argv[1],
              r"vector\.shuffle .*\[1, 2, 3, 0\] : vector<4xindex>", "not lowered in tiles of 4",
              cpu_entries={"vector_unit_width": 128})
+# Tiles as the description's "tile_blocks" gives them, here 3 (no power of
+# two): the lane loop rotates 3-lane coordinate vectors.
+suite.report("block-tiles, tiles of 3", sys.argv[1],
+             r"vector\.shuffle .*\[1, 2, 0\] : vector<3xindex>", "not lowered in tiles of 3",
+             cpu_entries={"tile_blocks": 3})

@@ -1,7 +1,7 @@
 // Both pipelines raise gather-like generics first: the embedding lookup a
 // frontend wrote as a linalg.generic gets the gather op's run-time index
 // check (a plain read is raised to out_of_bounds = error) and, on the CPU,
-// its fast form (the indices checked 16 at a time, rows copied a vector
+// its fast form (the indices checked 8 at a time, rows copied a vector
 // register at a time); with
 // raise-linalg=false it stays upstream's scalar loop without a check.
 // RUN: gather-opt %s --gather-cpu-pipeline | FileCheck %s --check-prefix=CPU
@@ -10,7 +10,7 @@
 // RUN: gather-opt %s --gather-gpu-pipeline=raise-linalg=false | FileCheck %s --check-prefix=NORAISE
 
 // CPU-LABEL: llvm.func @embedding
-// CPU:         llvm.load {{.*}} -> vector<16xi64>
+// CPU:         llvm.load {{.*}} -> vector<8xi64>
 // CPU:         llvm.intr.vector.reduce.or
 // CPU:         llvm.load {{.*}} -> vector<16xf32>
 // CPU:         llvm.store {{.*}} : vector<16xf32>, !llvm.ptr

@@ -89,11 +89,11 @@ def GatherRolledLoops : Pass<"gather-rolled-loops"> {
   let description = [{
     The lowering marks a loop `gather.rolled_loop` where unrolling it buys
     little at run time (0-8% on 256-byte rows) and costs much compile time:
-    the loop over the 16 blocks
-    of a tile whose blocks are 128 bytes or more (each iteration is two or
-    more vector copies). LLVM's full unrolling would copy its body 16
-    times, and once more for every iteration of a short tile loop around
-    it (64 inline block copies for a 64-row gather).
+    the loop over the blocks of a tile whose blocks are 128 bytes or more
+    (each iteration is two or more vector copies). LLVM's full unrolling
+    would copy its body once per block of the tile, and once more for
+    every iteration of a short tile loop around it (64 inline block copies
+    for a 64-row gather).
 
     This pass replaces the mark with
     `loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>`,

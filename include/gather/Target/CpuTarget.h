@@ -123,6 +123,9 @@ struct CpuTarget {
   /// The serial threshold of parallel loops in bytes where given (the DLTI
   /// entry "parallel_min_bytes"); -1: parallelMinBytes's measured default.
   int64_t parallelMinBytesGiven = -1;
+  /// Blocks per tile of small blocks where given (the DLTI entry
+  /// "tile_blocks"); 0: derived from the vector units (tileBlocks).
+  int64_t tileBlocksGiven = 0;
 
   // The thresholds, each a function of the parameters above.
 
@@ -163,11 +166,13 @@ struct CpuTarget {
   /// unroll: two cache lines.
   int64_t rolledLaneLoopBytes() const;
   /// Blocks per tile of the tiled form: each iteration of its lane loop
-  /// rotates the tile's coordinate vectors by one lane, which stays two
-  /// passes of the vector units per vector (vectorUnitBits, at most the
-  /// vector width): 16 with AVX-512, 8 with AVX2 (there 16 lanes are four
-  /// registers each, and W4 of bench/run.py ran 1.4-1.6x faster with 8 on a
-  /// Zen 3), 4 on Zen 1's 128-bit units, never fewer than 4.
+  /// rotates the tile's coordinate vectors by one lane, which stays one
+  /// pass of the vector units per vector (vectorUnitBits, at most the
+  /// vector width): 8 with AVX-512, 4 with AVX2 and on Zen 1's 128-bit
+  /// units, never fewer than 4; or as tileBlocksGiven says. Every CPU
+  /// measured ran W4 of bench/run.py faster with the smaller tile: 8
+  /// against 16 1.4-1.6x on a Zen 3 (AVX2), 4 against 8 1.03-1.07x on a
+  /// Zen 1 and 1.04-1.07x on a Zen 2 (docs/Lowering.md).
   int64_t tileBlocks() const;
   /// Lanes of a vector row of `bitWidth`-bit elements: one vector register,
   /// 4 to 16 lanes.
@@ -226,8 +231,9 @@ struct CpuTarget {
   /// nontemporal-stores=1 cache-line-bytes=64 page-bytes=4096
   /// l1d-bytes=32768 l2-bytes=524288 l3-bytes=33554432 cores=2
   /// streaming-store-min-bytes=16777216 prefetch-lines-ahead=128
-  /// parallel-min-bytes=163840": what the lowering planned with (the last
-  /// three, derived or defaulted, for peers that follow the same rules).
+  /// parallel-min-bytes=163840 tile-blocks=4": what the lowering planned
+  /// with (the last four, derived or defaulted, for peers that follow the
+  /// same rules).
   std::string describe() const;
 };
 

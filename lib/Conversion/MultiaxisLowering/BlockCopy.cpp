@@ -11,8 +11,8 @@
 // dynamic length too, where their bytes are within the same bounds at run
 // time), other blocks with a memcpy after bufferization. Small blocks
 // (GatherND's 16-byte rows) cost less to copy than to address: their index
-// tuples are read and resolved a tile at a time (CpuTarget::tileBlocks: 16
-// with AVX-512, 8 with AVX2, 4 on Zen 1) with vector arithmetic, and the
+// tuples are read and resolved a tile at a time (CpuTarget::tileBlocks: 8
+// with AVX-512, 4 with AVX2) with vector arithmetic, and the
 // policy's check becomes one reduction per tile.
 //
 //===----------------------------------------------------------------------===//

@@ -1,48 +1,47 @@
 // RUN: gather-opt %s --convert-gather-to-linalg --canonicalize --cse --split-input-file | FileCheck %s
-// With AVX2's 256-bit registers the tiles hold 8 blocks (two registers of
-// 64-bit coordinates per vector, as 16 are with AVX-512).
+// With AVX2's 256-bit registers the tiles hold 4 blocks (one register of
+// 64-bit coordinates per vector, as 8 are with AVX-512); so do Zen 1's
+// 128-bit units, never fewer.
 // RUN: gather-opt %s --convert-gather-to-linalg=vector-bits=256 --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=AVX2
-// Zen 1's vector units run a 256-bit operation as two 128-bit halves: tiles
-// of 4 blocks there (W4 of bench/run.py 1.03-1.07x faster than with 8).
-// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=znver1 --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=ZEN1
+// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=znver1 --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=AVX2
 // RUN: not gather-opt %s --convert-gather-to-linalg=vector-bits=100 --split-input-file 2>&1 | FileCheck %s --check-prefix=BITS
 // BITS: vector-bits must be a positive multiple of 64 up to 4096, got 100
 
-// Small blocks (at most 256 bytes) are copied in tiles of 16 along the
-// innermost loop dimension. A full tile reads its 16 (y, x) tuples as one
-// vector of 32 index values, applies the policy to each coordinate as a
+// Small blocks (at most 256 bytes) are copied in tiles of 8 along the
+// innermost loop dimension. A full tile reads its 8 (y, x) tuples as one
+// vector of 16 index values, applies the policy to each coordinate as a
 // vector and reports a bad index with one reduction per tile; then a loop
-// over the 16 lanes copies the blocks one by one, reading each block's
+// over the 8 lanes copies the blocks one by one, reading each block's
 // coordinates from lane 0 of vectors it rotates by one lane per iteration
-// (a loop, not 16 copies of the body: compile time). A partial tile
-// (40 = 2 x 16 + 8) copies block by block, checking each.
+// (a loop, not 8 copies of the body: compile time). A partial tile
+// (42 = 5 x 8 + 2) copies block by block, checking each.
 // CHECK-LABEL: func.func @nd_small_blocks_in_tiles
-// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
-// CHECK-DAG:     %[[SIZE:.*]] = arith.constant dense<8> : vector<16xindex>
-// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2]] : tensor<2x40x2xi64> into tensor<160xi64>
-// CHECK:         scf.forall (%[[B:.*]], %[[T:.*]]) in (2, 3)
-// CHECK:           %[[START:.*]] = arith.muli %[[T]], %[[C16]] : index
-// CHECK:           %[[LEN:.*]] = arith.minui %{{.*}}, %[[C16]] : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[SIZE:.*]] = arith.constant dense<8> : vector<8xindex>
+// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2]] : tensor<2x42x2xi64> into tensor<168xi64>
+// CHECK:         scf.forall (%[[B:.*]], %[[T:.*]]) in (2, 6)
+// CHECK:           %[[START:.*]] = arith.muli %[[T]], %[[C8]] : index
+// CHECK:           %[[LEN:.*]] = arith.minui %{{.*}}, %[[C8]] : index
 // CHECK:           %[[TILE:.*]] = tensor.extract_slice %{{.*}}[%[[B]], %[[START]], 0, 0] [1, %[[LEN]], 1, 4]
-// CHECK:           %[[FULL:.*]] = arith.cmpi eq, %[[LEN]], %[[C16]] : index
+// CHECK:           %[[FULL:.*]] = arith.cmpi eq, %[[LEN]], %[[C8]] : index
 // CHECK:           scf.if %[[FULL]]
-// CHECK:             %[[RAW:.*]] = vector.transfer_read %[[FLAT]][%{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<160xi64>, vector<32xi64>
-// CHECK:             %[[Y:.*]] = vector.shuffle %[[RAW]], %[[RAW]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]
-// CHECK:             %[[YOK:.*]] = arith.cmpi ult, %{{.*}}, %[[SIZE]] : vector<16xindex>
+// CHECK:             %[[RAW:.*]] = vector.transfer_read %[[FLAT]][%{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<168xi64>, vector<16xi64>
+// CHECK:             %[[Y:.*]] = vector.shuffle %[[RAW]], %[[RAW]] [0, 2, 4, 6, 8, 10, 12, 14]
+// CHECK:             %[[YOK:.*]] = arith.cmpi ult, %{{.*}}, %[[SIZE]] : vector<8xindex>
 // CHECK:             %[[YS:.*]] = arith.select %[[YOK]]
-// CHECK:             %[[X:.*]] = vector.shuffle %[[RAW]], %[[RAW]] [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31]
-// CHECK:             %[[XOK:.*]] = arith.cmpi ult, %{{.*}}, %[[SIZE]] : vector<16xindex>
+// CHECK:             %[[X:.*]] = vector.shuffle %[[RAW]], %[[RAW]] [1, 3, 5, 7, 9, 11, 13, 15]
+// CHECK:             %[[XOK:.*]] = arith.cmpi ult, %{{.*}}, %[[SIZE]] : vector<8xindex>
 // CHECK:             %[[XS:.*]] = arith.select %[[XOK]]
-// CHECK:             %[[OK:.*]] = arith.andi %[[YOK]], %[[XOK]] : vector<16xi1>
+// CHECK:             %[[OK:.*]] = arith.andi %[[YOK]], %[[XOK]] : vector<8xi1>
 // CHECK:             %[[BAD:.*]] = arith.xori %[[OK]]
-// CHECK:             %[[ANY:.*]] = vector.reduction <or>, %[[BAD]] : vector<16xi1> into i1
+// CHECK:             %[[ANY:.*]] = vector.reduction <or>, %[[BAD]] : vector<8xi1> into i1
 // CHECK:             scf.if %[[ANY]]
 // CHECK:               memref.store
-// CHECK:             %[[LANES:.*]]:3 = scf.for %[[L:.*]] = %{{.*}} to %[[C16]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[TILE]], %[[YV:.*]] = %[[YS]], %[[XV:.*]] = %[[XS]])
+// CHECK:             %[[LANES:.*]]:3 = scf.for %[[L:.*]] = %{{.*}} to %[[C8]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[TILE]], %[[YV:.*]] = %[[YS]], %[[XV:.*]] = %[[XS]])
 // CHECK:               %[[Y0:.*]] = vector.extract %[[YV]][0]
-// CHECK:               %[[YR:.*]] = vector.shuffle %[[YV]], %[[YV]] [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0]
+// CHECK:               %[[YR:.*]] = vector.shuffle %[[YV]], %[[YV]] [1, 2, 3, 4, 5, 6, 7, 0]
 // CHECK:               %[[X0:.*]] = vector.extract %[[XV]][0]
-// CHECK:               %[[XR:.*]] = vector.shuffle %[[XV]], %[[XV]] [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0]
+// CHECK:               %[[XR:.*]] = vector.shuffle %[[XV]], %[[XV]] [1, 2, 3, 4, 5, 6, 7, 0]
 // CHECK:               %[[BLOCK:.*]] = tensor.extract_slice %{{.*}}[%[[B]], %[[Y0]], %[[X0]], 0] [1, 1, 1, 4]
 // CHECK:               %[[NEXT:.*]] = tensor.insert_slice %[[BLOCK]] into %[[ACC]][0, %[[L]], 0, 0] [1, 1, 1, 4]
 // CHECK-NOT:           vector.reduction
@@ -50,31 +49,23 @@
 // CHECK:             scf.yield %[[LANES]]#0
 // CHECK:           } else {
 // CHECK:             scf.for %[[J:.*]] = %{{.*}} to %[[LEN]] step
-// CHECK:               tensor.extract %{{.*}} : tensor<2x40x1x2xi64>
+// CHECK:               tensor.extract %{{.*}} : tensor<2x42x1x2xi64>
 // CHECK:               scf.if
 // CHECK:                 memref.store
 // CHECK:               tensor.insert_slice %{{.*}}[0, %[[J]], 0, 0] [1, 1, 1, 4]
 // CHECK:         tensor.parallel_insert_slice %{{.*}}[%[[B]], %[[START]], 0, 0] [1, %[[LEN]], 1, 4]
 // AVX2-LABEL: func.func @nd_small_blocks_in_tiles
-// AVX2-DAG:     %[[C8:.*]] = arith.constant 8 : index
-// AVX2:         scf.forall (%{{.*}}, %{{.*}}) in (2, 5)
-// AVX2:           vector.transfer_read %{{.*}}[%{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<160xi64>, vector<16xi64>
-// AVX2:           vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14]
-// AVX2:           vector.reduction <or>, %{{.*}} : vector<8xi1> into i1
-// AVX2:           scf.for %{{.*}} = %{{.*}} to %[[C8]] step
-// AVX2:             vector.shuffle %{{.*}}, %{{.*}} [1, 2, 3, 4, 5, 6, 7, 0] : vector<8xindex>, vector<8xindex>
-// ZEN1-LABEL: func.func @nd_small_blocks_in_tiles
-// ZEN1-DAG:     %[[C4:.*]] = arith.constant 4 : index
-// ZEN1:         scf.forall (%{{.*}}, %{{.*}}) in (2, 10)
-// ZEN1:           vector.transfer_read %{{.*}}[%{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<160xi64>, vector<8xi64>
-// ZEN1:           vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6]
-// ZEN1:           vector.reduction <or>, %{{.*}} : vector<4xi1> into i1
-// ZEN1:           scf.for %{{.*}} = %{{.*}} to %[[C4]] step
-// ZEN1:             vector.shuffle %{{.*}}, %{{.*}} [1, 2, 3, 0] : vector<4xindex>, vector<4xindex>
-func.func @nd_small_blocks_in_tiles(%d: tensor<2x8x8x4xf32>, %i: tensor<2x40x2xi64>) -> tensor<2x40x4xf32> {
-  %e = tensor.empty() : tensor<2x40x4xf32>
-  %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<2x8x8x4xf32>, tensor<2x40x2xi64> into tensor<2x40x4xf32>
-  return %r : tensor<2x40x4xf32>
+// AVX2-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// AVX2:         scf.forall (%{{.*}}, %{{.*}}) in (2, 11)
+// AVX2:           vector.transfer_read %{{.*}}[%{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<168xi64>, vector<8xi64>
+// AVX2:           vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6]
+// AVX2:           vector.reduction <or>, %{{.*}} : vector<4xi1> into i1
+// AVX2:           scf.for %{{.*}} = %{{.*}} to %[[C4]] step
+// AVX2:             vector.shuffle %{{.*}}, %{{.*}} [1, 2, 3, 0] : vector<4xindex>, vector<4xindex>
+func.func @nd_small_blocks_in_tiles(%d: tensor<2x8x8x4xf32>, %i: tensor<2x42x2xi64>) -> tensor<2x42x4xf32> {
+  %e = tensor.empty() : tensor<2x42x4xf32>
+  %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<2x8x8x4xf32>, tensor<2x42x2xi64> into tensor<2x42x4xf32>
+  return %r : tensor<2x42x4xf32>
 }
 
 // -----
@@ -85,11 +76,11 @@ func.func @nd_small_blocks_in_tiles(%d: tensor<2x8x8x4xf32>, %i: tensor<2x40x2xi
 // CHECK-LABEL: func.func @fill_selects_per_block
 // CHECK:         scf.forall
 // CHECK:           scf.if
-// CHECK:             %[[OK:.*]] = arith.cmpi ult, %{{.*}} : vector<16xindex>
+// CHECK:             %[[OK:.*]] = arith.cmpi ult, %{{.*}} : vector<8xindex>
 // CHECK-NOT:         vector.reduction
 // CHECK:             scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[ROWS:.*]] = %{{.*}}, %[[OKS:.*]] = %[[OK]])
-// CHECK-DAG:           %[[ROW:.*]] = vector.extract %[[ROWS]][0] : index from vector<16xindex>
-// CHECK-DAG:           %[[LANE:.*]] = vector.extract %[[OKS]][0] : i1 from vector<16xi1>
+// CHECK-DAG:           %[[ROW:.*]] = vector.extract %[[ROWS]][0] : index from vector<8xindex>
+// CHECK-DAG:           %[[LANE:.*]] = vector.extract %[[OKS]][0] : i1 from vector<8xi1>
 // CHECK:               %[[BLOCK:.*]] = tensor.extract_slice %{{.*}}[%[[ROW]], 0] [1, 4]
 // CHECK:               arith.select %[[LANE]], %[[BLOCK]], %{{.*}} : tensor<1x4xf32>
 func.func @fill_selects_per_block(%d: tensor<1000x4xf32>, %i: tensor<100xi32>) -> tensor<100x4xf32> {
@@ -105,40 +96,40 @@ func.func @fill_selects_per_block(%d: tensor<1000x4xf32>, %i: tensor<100xi32>) -
 // clamped, one prefetch per block in the lane loop.
 // CHECK-LABEL: func.func @tiles_prefetch_ahead
 // CHECK-DAG:     %[[AHEAD:.*]] = arith.constant 128 : index
-// CHECK-DAG:     %[[LASTTILE:.*]] = arith.constant 984 : index
+// CHECK-DAG:     %[[LASTTILE:.*]] = arith.constant 996 : index
 // CHECK:         scf.forall
 // CHECK:           scf.if
 // CHECK:             vector.reduction <or>
 // CHECK:             %[[NEXT:.*]] = arith.addi %{{.*}}, %[[AHEAD]] : index
 // CHECK:             arith.minui %[[NEXT]], %[[LASTTILE]] : index
-// CHECK:             vector.transfer_read {{.*}} : tensor<1000xi64>, vector<16xi64>
-// CHECK:             arith.minsi {{.*}} : vector<16xindex>
-// CHECK:             arith.maxsi {{.*}} : vector<16xindex>
+// CHECK:             vector.transfer_read {{.*}} : tensor<1004xi64>, vector<8xi64>
+// CHECK:             arith.minsi {{.*}} : vector<8xindex>
+// CHECK:             arith.maxsi {{.*}} : vector<8xindex>
 // CHECK:             scf.for
 // CHECK:               memref.prefetch
 // CHECK-NOT:           memref.prefetch
 // CHECK:           } else {
 // CHECK:             scf.for
 // CHECK:               memref.prefetch
-func.func @tiles_prefetch_ahead(%d: tensor<100000x4xf32>, %i: tensor<1000xi64>) -> tensor<1000x4xf32> {
-  %e = tensor.empty() : tensor<1000x4xf32>
-  %r = gather.block %d[%i] axis = 0 into %e : tensor<100000x4xf32>, tensor<1000xi64> into tensor<1000x4xf32>
-  return %r : tensor<1000x4xf32>
+func.func @tiles_prefetch_ahead(%d: tensor<100000x4xf32>, %i: tensor<1004xi64>) -> tensor<1004x4xf32> {
+  %e = tensor.empty() : tensor<1004x4xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<100000x4xf32>, tensor<1004xi64> into tensor<1004x4xf32>
+  return %r : tensor<1004x4xf32>
 }
 
 // -----
 
-// Where the tiled extent is a static multiple of 16 (here 64) every tile is
+// Where the tiled extent is a static multiple of 8 (here 64) every tile is
 // full: no run-time test of the tile's length and no block-by-block path.
 // CHECK-LABEL: func.func @static_full_tiles_only
-// CHECK:         scf.forall (%{{.*}}) in (4)
+// CHECK:         scf.forall (%{{.*}}) in (8)
 // CHECK-NOT:       arith.minui
 // CHECK-NOT:       scf.if {{.*}} -> (tensor
-// CHECK:           vector.transfer_read {{.*}} : tensor<64xi64>, vector<16xi64>
+// CHECK:           vector.transfer_read {{.*}} : tensor<64xi64>, vector<8xi64>
 // CHECK:           vector.reduction <or>
-// CHECK:           scf.for {{.*}} -> (tensor<16x4xf32>, vector<16xindex>)
+// CHECK:           scf.for {{.*}} -> (tensor<8x4xf32>, vector<8xindex>)
 // CHECK-NOT:       scf.for {{.*}} iter_args
-// CHECK:           tensor.parallel_insert_slice %{{.*}} [16, 4]
+// CHECK:           tensor.parallel_insert_slice %{{.*}} [8, 4]
 func.func @static_full_tiles_only(%d: tensor<1000x4xf32>, %i: tensor<64xi64>) -> tensor<64x4xf32> {
   %e = tensor.empty() : tensor<64x4xf32>
   %r = gather.block %d[%i] axis = 0 into %e : tensor<1000x4xf32>, tensor<64xi64> into tensor<64x4xf32>
@@ -152,11 +143,11 @@ func.func @static_full_tiles_only(%d: tensor<1000x4xf32>, %i: tensor<64xi64>) ->
 // to LLVM (here 124 bytes, and the 16-byte blocks above).
 // CHECK-LABEL: func.func @lane_loop_rolled_from_128_bytes
 // CHECK:         scf.forall
-// CHECK:           scf.for {{.*}} -> (tensor<16x32xf32>, vector<16xindex>)
-// CHECK:             vector.transfer_write %{{.*}} : vector<16xf32>, tensor<16x32xf32>
+// CHECK:           scf.for {{.*}} -> (tensor<8x32xf32>, vector<8xindex>)
+// CHECK:             vector.transfer_write %{{.*}} : vector<16xf32>, tensor<8x32xf32>
 // CHECK:           } {gather.rolled_loop}
 // CHECK-LABEL: func.func @lane_loop_unrolled_under_128_bytes
-// CHECK:         scf.for {{.*}} -> (tensor<16x31xf32>, vector<16xindex>)
+// CHECK:         scf.for {{.*}} -> (tensor<8x31xf32>, vector<8xindex>)
 // CHECK-NOT:     gather.rolled_loop
 // CHECK:         return
 func.func @lane_loop_rolled_from_128_bytes(%d: tensor<1000x32xf32>, %i: tensor<64xi64>) -> tensor<64x32xf32> {
@@ -181,18 +172,18 @@ func.func @lane_loop_unrolled_under_128_bytes(%d: tensor<1000x31xf32>, %i: tenso
 // CHECK-SAME:    %[[D:[^:]*]]: tensor<1000x2x16xf32>
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
-// CHECK:         scf.for %[[T:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %[[ROWS:[^ ]*]] = %{{.*}}) -> (tensor<16x2x16xf32>, vector<16xindex>)
+// CHECK:         scf.for %[[T:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %[[ROWS:[^ ]*]] = %{{.*}}) -> (tensor<8x2x16xf32>, vector<8xindex>)
 // CHECK:           %[[R:.*]] = vector.extract %[[ROWS]][0]
 // CHECK:           %[[V0:.*]] = vector.transfer_read %[[D]][%[[R]], %[[C0]], %[[C0]]], %{{.*}} {in_bounds = [true]} : tensor<1000x2x16xf32>, vector<16xf32>
 // CHECK-NEXT:      %[[V1:.*]] = vector.transfer_read %[[D]][%[[R]], %[[C1]], %[[C0]]], %{{.*}} {in_bounds = [true]} : tensor<1000x2x16xf32>, vector<16xf32>
-// CHECK-NEXT:      %[[W0:.*]] = vector.transfer_write %[[V0]], %[[ACC]][%[[T]], %[[C0]], %[[C0]]] {in_bounds = [true]} : vector<16xf32>, tensor<16x2x16xf32>
-// CHECK-NEXT:      vector.transfer_write %[[V1]], %[[W0]][%[[T]], %[[C1]], %[[C0]]] {in_bounds = [true]} : vector<16xf32>, tensor<16x2x16xf32>
+// CHECK-NEXT:      %[[W0:.*]] = vector.transfer_write %[[V0]], %[[ACC]][%[[T]], %[[C0]], %[[C0]]] {in_bounds = [true]} : vector<16xf32>, tensor<8x2x16xf32>
+// CHECK-NEXT:      vector.transfer_write %[[V1]], %[[W0]][%[[T]], %[[C1]], %[[C0]]] {in_bounds = [true]} : vector<16xf32>, tensor<8x2x16xf32>
 // CHECK-NOT:       tensor.insert_slice
 // CHECK:         } {gather.rolled_loop}
 // CHECK-LABEL: func.func @tile_rows_in_registers_fill
 // CHECK-DAG:     %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
-// CHECK:         scf.for {{.*}} -> (tensor<16x2x16xf32>, vector<16xindex>, vector<16xi1>)
-// CHECK:           %[[OK:.*]] = vector.extract %{{.*}}[0] : i1 from vector<16xi1>
+// CHECK:         scf.for {{.*}} -> (tensor<8x2x16xf32>, vector<8xindex>, vector<8xi1>)
+// CHECK:           %[[OK:.*]] = vector.extract %{{.*}}[0] : i1 from vector<8xi1>
 // CHECK:           %[[V0:.*]] = vector.transfer_read
 // CHECK-NEXT:      %[[S0:.*]] = arith.select %[[OK]], %[[V0]], %[[ZEROS]] : vector<16xf32>
 // CHECK-NEXT:      %[[V1:.*]] = vector.transfer_read
@@ -216,12 +207,12 @@ func.func @tile_rows_in_registers_fill(%d: tensor<1000x2x16xf32>, %i: tensor<64x
 // CHECK-LABEL: func.func @tile_row_registers_rolled
 // CHECK-SAME:    %[[D:[^:]*]]: tensor<1000x64xf32>
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
-// CHECK:         scf.for %[[T:[^ ]*]] = {{.*}} iter_args(%{{[^ ]*}} = %{{.*}}, %[[ROWS:[^ ]*]] = %{{.*}}) -> (tensor<16x64xf32>, vector<16xindex>)
+// CHECK:         scf.for %[[T:[^ ]*]] = {{.*}} iter_args(%{{[^ ]*}} = %{{.*}}, %[[ROWS:[^ ]*]] = %{{.*}}) -> (tensor<8x64xf32>, vector<8xindex>)
 // CHECK:           %[[R:.*]] = vector.extract %[[ROWS]][0]
-// CHECK:           scf.for %[[J:[^ ]*]] = %{{.*}} to %[[C4]] step %{{[^ ]*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}) -> (tensor<16x64xf32>)
+// CHECK:           scf.for %[[J:[^ ]*]] = %{{.*}} to %[[C4]] step %{{[^ ]*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}) -> (tensor<8x64xf32>)
 // CHECK:             %[[AT:.*]] = arith.muli %[[J]], %{{.*}} : index
 // CHECK:             %[[V:.*]] = vector.transfer_read %[[D]][%[[R]], %[[AT]]], %{{.*}} {in_bounds = [true]} : tensor<1000x64xf32>, vector<16xf32>
-// CHECK:             %[[W:.*]] = vector.transfer_write %[[V]], %[[ACC]][%[[T]], %[[AT]]] {in_bounds = [true]} : vector<16xf32>, tensor<16x64xf32>
+// CHECK:             %[[W:.*]] = vector.transfer_write %[[V]], %[[ACC]][%[[T]], %[[AT]]] {in_bounds = [true]} : vector<16xf32>, tensor<8x64xf32>
 // CHECK:             scf.yield %[[W]]
 // CHECK:           } {gather.rolled_loop}
 // CHECK:         } {gather.rolled_loop}

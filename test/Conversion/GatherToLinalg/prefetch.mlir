@@ -8,18 +8,18 @@
 // RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false" --convert-gather-checks-to-runtime --split-input-file | FileCheck %s --check-prefix=OFF
 // OFF-NOT: memref.prefetch
 
-// 16-byte blocks, copied in tiles of 16 (block-tiles.mlir): a full tile
+// 16-byte blocks, copied in tiles of 8 (block-tiles.mlir): a full tile
 // resolves the tuples of the tile 128 blocks ahead (the last full tile of
 // the row at the end) as vectors, wrapped and clamped into the input
 // whatever the op's policy (no compare and branch for a prefetch), and
 // prefetches one line per block in the lane loop; a partial tile (65530
-// is no multiple of 16) prefetches block by block, the iteration 128 ahead
+// is no multiple of 8) prefetches block by block, the iteration 128 ahead
 // clamped to the last one.
 // CHECK-LABEL: func.func @nd_blocks_prefetched_ahead
 // CHECK-SAME:      %[[D:[^:]*]]: tensor<16x512x512x4xf32>, %[[I:[^:]*]]: tensor<16x65530x2xi64>
 // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
 // CHECK-DAG:     %[[LAST:.*]] = arith.constant 65529 : index
-// CHECK-DAG:     %[[LASTTILE:.*]] = arith.constant 65514 : index
+// CHECK-DAG:     %[[LASTTILE:.*]] = arith.constant 65522 : index
 // CHECK-DAG:     %[[C511:.*]] = arith.constant 511 : index
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %[[D]] read_only : tensor<16x512x512x4xf32> to memref<16x512x512x4xf32, strided<[?, ?, ?, ?], offset: ?>>
 // CHECK:         scf.forall (%[[B:.*]], %[[T:.*]], %{{.*}}) in (16, %{{.*}}, 1)
@@ -27,11 +27,11 @@
 // CHECK:           scf.if
 // CHECK:             %[[AHEAD:.*]] = arith.addi %[[START]], %[[C128]] : index
 // CHECK:             arith.minui %[[AHEAD]], %[[LASTTILE]] : index
-// CHECK:             vector.transfer_read {{.*}} : tensor<2096960xi64>, vector<32xi64>
-// CHECK:             arith.minsi {{.*}} : vector<16xindex>
-// CHECK:             %[[YS:.*]] = arith.maxsi {{.*}} : vector<16xindex>
-// CHECK:             arith.minsi {{.*}} : vector<16xindex>
-// CHECK:             %[[XS:.*]] = arith.maxsi {{.*}} : vector<16xindex>
+// CHECK:             vector.transfer_read {{.*}} : tensor<2096960xi64>, vector<16xi64>
+// CHECK:             arith.minsi {{.*}} : vector<8xindex>
+// CHECK:             %[[YS:.*]] = arith.maxsi {{.*}} : vector<8xindex>
+// CHECK:             arith.minsi {{.*}} : vector<8xindex>
+// CHECK:             %[[XS:.*]] = arith.maxsi {{.*}} : vector<8xindex>
 // CHECK:             scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[YV:.*]] = %[[YS]], %[[XV:.*]] = %[[XS]])
 // CHECK:               %[[Y:.*]] = vector.extract %[[YV]][0]
 // CHECK:               %[[X:.*]] = vector.extract %[[XV]][0]

@@ -36,6 +36,22 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 
 // -----
 
+// "tile_blocks" gives the tile instead of the vector units: 16 blocks where
+// AVX-512 registers give 8.
+// CHECK-LABEL: func.func @tile_blocks_given
+// CHECK:         vector.reduction <or>, %{{.*}} : vector<16xi1> into i1
+// CHECK:         vector.shuffle %{{.*}}, %{{.*}} [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0] : vector<16xindex>, vector<16xindex>
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"tile_blocks" = 16 : i64>>} {
+  func.func @tile_blocks_given(%d: tensor<2x8x8x4xf32>, %i: tensor<2x40x2xi64>) -> tensor<2x40x4xf32> {
+    %e = tensor.empty() : tensor<2x40x4xf32>
+    // expected-remark @+1 {{lowered as block-copy tiles}}
+    %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<2x8x8x4xf32>, tensor<2x40x2xi64> into tensor<2x40x4xf32>
+    return %r : tensor<2x40x4xf32>
+  }
+}
+
+// -----
+
 // A 64 KiB table is prefetched where the L2 cache is smaller than it.
 // CHECK-LABEL: func.func @small_l2
 // CHECK:         memref.prefetch

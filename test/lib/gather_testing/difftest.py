@@ -130,8 +130,8 @@ def large_dim_source(rng):
 
 def random_dim(rng, allow_empty=True, large=0.0):
     """Mostly 1-4; 0 at times; with probability `large` 16-40, long enough
-    for the lowering's vector forms (block rows of a cache line, tiles of
-    16 blocks, several vector steps per row)."""
+    for the lowering's vector forms (block rows of a cache line, full tiles
+    of blocks, several vector steps per row)."""
     r = rng.random() if allow_empty or large else 1.0
     if allow_empty and r < 0.04:
         return 0
