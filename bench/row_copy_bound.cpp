@@ -19,6 +19,10 @@
 //                bytes with AVX-512, 256 with AVX2) instead of a call of
 //                memcpy, as the compiled block copy does;
 //   streaming D: vector D with non-temporal stores (copyRowStreaming);
+//   streaming 0: streaming D without the prefetch;
+//   streaming D, L lines: streaming D prefetching only the first L lines
+//                of each row ahead (the hardware prefetchers may follow a
+//                row's lines once its first ones were read);
 //   memcpy streaming: memcpy's copy with non-temporal stores;
 //   vector D + read, streaming D + read: the gather, then a consumer that
 //                reads its whole output (a vectorized sum): what streaming
@@ -111,11 +115,12 @@ Problem make(const Shape &s) {
 }
 
 // The row copies of a block gather, `distance` copies ahead prefetched
-// (none when 0), each row by memcpy or by vector loads and stores.
-// `rowsPerSlice` is the table's row count per slice.
+// (none when 0; its first `prefetchLines` lines where given), each row by
+// memcpy or by vector loads and stores. `rowsPerSlice` is the table's row
+// count per slice.
 void copyRows(Problem &p, const float *source, const std::vector<int64_t> &idx,
               int64_t rowsPerSlice, int64_t distance, bool vectorCopy = false,
-              bool streaming = false) {
+              bool streaming = false, int64_t prefetchLines = 0) {
   const Shape &s = p.shape;
   int64_t rowBytes = s.rowFloats * sizeof(float);
   int64_t copies = s.slices * s.picks;
@@ -128,7 +133,9 @@ void copyRows(Problem &p, const float *source, const std::vector<int64_t> &idx,
       const char *row = reinterpret_cast<const char *>(
           source + ((ahead / s.picks) * rowsPerSlice + picks[ahead % s.picks]) *
                        s.rowFloats);
-      for (int64_t line = 0; line < rowBytes; line += 64)
+      int64_t prefetchBytes =
+          prefetchLines > 0 ? std::min(rowBytes, prefetchLines * 64) : rowBytes;
+      for (int64_t line = 0; line < prefetchBytes; line += 64)
         _mm_prefetch(row + line, _MM_HINT_T0);
     }
     const float *from =
@@ -222,6 +229,22 @@ int main(int argc, char **argv) {
     };
     variants.push_back({"vector " + ahead, vector, true});
     variants.push_back({"streaming " + ahead, streaming, true});
+    variants.push_back({"streaming 0",
+                        [&] {
+                          copyRows(p, p.table.data(), p.random, s.tableRows, 0,
+                                   true, true);
+                          _mm_sfence();
+                        },
+                        true});
+    for (int64_t lines : {int64_t(1), int64_t(4), int64_t(16)})
+      variants.push_back(
+          {"streaming " + ahead + ", " + std::to_string(lines) + " lines",
+           [&, lines] {
+             copyRows(p, p.table.data(), p.random, s.tableRows, linesAhead128,
+                      true, true, lines);
+             _mm_sfence();
+           },
+           true});
     variants.push_back({"memcpy streaming", [&] { copyAll(p, true); }, false});
     variants.push_back({"vector " + ahead + " + read",
                         [&] {
