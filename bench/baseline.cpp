@@ -152,13 +152,17 @@ static bool streamsRows(int64_t outputBytes, int64_t rowBytes) {
   return outputBytes >= streamingStoreMinBytes() && rowBytes % 64 == 0;
 }
 
-// Prefetches the lines of `bytes` bytes from `p` (at most 64 lines).
+// Prefetches the lines of `bytes` bytes from `p`, at most
+// prefetchBlockLines(), and the line of the last byte where the block has
+// fewer lines than that (it may not start on a line), as the compiled block
+// copy does.
 static inline void prefetchLines(const void *p, int64_t bytes) {
   const char *c = static_cast<const char *>(p);
-  int64_t lines = std::min<int64_t>(64, (bytes + 63) / 64);
+  const int64_t most = prefetchBlockLines();
+  int64_t lines = std::min<int64_t>(most, (bytes + 63) / 64);
   for (int64_t l = 0; l < lines; ++l)
     prefetchLine(c + l * 64);
-  if (lines > 1 && lines < 64)
+  if (lines > 1 && lines < most)
     prefetchLine(c + bytes - 1);
 }
 

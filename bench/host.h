@@ -104,6 +104,18 @@ static inline int64_t prefetchLinesAhead() {
   return lines;
 }
 
+/// Lines of a block prefetched at most: the compiled code's rule
+/// (CpuTarget::prefetchMaxBlockLines) for the target the benchmark compiles
+/// for, which bench/run.py and bench/paired.py pass in
+/// GATHER_PREFETCH_BLOCK_LINES from the target description; else 16.
+static inline int64_t prefetchBlockLines() {
+  static const int64_t lines = [] {
+    int64_t value = describedEntry("GATHER_PREFETCH_BLOCK_LINES");
+    return value > 0 ? value : int64_t(16);
+  }();
+  return lines;
+}
+
 /// Whether rows read at offsets from a table (W5) prefetch each read's
 /// offset in the next pixel: the compiled code's choice
 /// (CpuTarget::prefetchOffsetTables) for the target the benchmark compiles

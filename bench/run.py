@@ -165,7 +165,8 @@ def torch_result(fn):
 # The target description's entries that baseline.cpp's C++ loops follow
 # (bench/host.h), so that they stream rows and prefetch by the compiled
 # code's rules for the same target.
-PEER_ENTRIES = ("streaming-store-min-bytes", "prefetch-lines-ahead", "prefetch-offset-tables")
+PEER_ENTRIES = ("streaming-store-min-bytes", "prefetch-lines-ahead", "prefetch-offset-tables",
+                "prefetch-block-lines")
 
 
 def peer_environment(description):

@@ -382,8 +382,9 @@ def target_description(target_cpu="native"):
     NEON's; else 0), prefetch-offset-tables (1: rows of reads at table
     offsets prefetch), mesh-l3, nontemporal-stores (1: rows of large outputs
     may stream), cache-line-bytes, page-bytes, l1d-bytes, l2-bytes, l3-bytes,
-    cores (0: unknown), streaming-store-min-bytes and prefetch-lines-ahead
-    (derived)."""
+    cores (0: unknown), streaming-store-min-bytes, prefetch-lines-ahead,
+    parallel-min-bytes, tile-blocks and prefetch-block-lines (derived, or as
+    the description gives them)."""
     text = ctypes.create_string_buffer(1024)
     if _library().gatherTargetDescription(target_cpu.encode(), text, len(text)):
         raise GatherError(text.value.decode(errors="replace"))

@@ -1,7 +1,9 @@
 # The prefetch distance the DLTI entry "prefetch_lines_ahead" gives
 # (CpuTarget::prefetchLinesAhead), executed through the C API at -O3 and
 # compared with the numpy reference: for 1 line, 32 lines and 2^20 lines
-# (past every loop's end: the prefetched index clamped to the last), block
+# (past every loop's end: the prefetched index clamped to the last), and 32
+# lines with at most 3 lines of a block prefetched (the entry
+# "prefetch_block_lines", CpuTarget::prefetchMaxBlockLines), block
 # rows of 1 KiB (16 lines a row: 1, 2 and all rows ahead), tiled blocks of
 # 256 bytes (W7's rows: 1, 8 and all rows ahead), with a tail of rows
 # (702: 87 tiles of 8 and 6, 175 of 4 and 2), and gather.nd blocks of 16
@@ -13,6 +15,7 @@
 # CHECK: prefetch-distance 1: 8 passed, 0 failed
 # CHECK: prefetch-distance 32: 8 passed, 0 failed
 # CHECK: prefetch-distance 1048576: 8 passed, 0 failed
+# CHECK: prefetch-distance 32, 3 lines a block: 8 passed, 0 failed
 import sys
 
 import numpy as np
@@ -25,7 +28,9 @@ rows = rng.standard_normal((512, 256)).astype(np.float32)  # 512 KiB
 short = rng.standard_normal((4096, 64)).astype(np.float32)  # 1 MiB, 256-byte rows
 volume = rng.standard_normal((4, 128, 128, 4)).astype(np.float32)  # 1 MiB
 
-for lines in (1, 32, 1 << 20):
+# The distance in lines, and the lines prefetched of a block at most (the
+# DLTI entry "prefetch_block_lines"; None: the description's 16).
+for lines, block_lines in ((1, None), (32, None), (1 << 20, None), (32, 3)):
     suite = FunctionCases()
     for oob in ("error", "clamp"):
         ids = policy_indices(rng, 300, 512, oob, every=37)
@@ -48,6 +53,9 @@ for lines in (1, 32, 1 << 20):
     ids[299] = -513
     suite.add("rows_error_invalid_last", "block", "axis = 0", rows, ids, (300, 256),
               expected(ref.block, rows, ids, 0))
-    suite.report(f"prefetch-distance {lines}", sys.argv[1], r"memref\.prefetch",
-                 "no prefetch",
-                 cpu_entries={"prefetch_lines_ahead": lines, "L2_cache_size_in_bytes": 65536})
+    entries = {"prefetch_lines_ahead": lines, "L2_cache_size_in_bytes": 65536}
+    title = f"prefetch-distance {lines}"
+    if block_lines:
+        entries["prefetch_block_lines"] = block_lines
+        title += f", {block_lines} lines a block"
+    suite.report(title, sys.argv[1], r"memref\.prefetch", "no prefetch", cpu_entries=entries)

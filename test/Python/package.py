@@ -144,13 +144,19 @@ want["nontemporal-stores"] = int(platform.machine() == "x86_64")
 want["prefetch-offset-tables"] = int(host["cpu"] != "znver1" and "amx_tile" not in flags)
 # The prefetch distance: a quarter of the L1d in flight, at most 8 KiB.
 want["prefetch-lines-ahead"] = max(1, min(host["l1d-bytes"] // 4, 8192) // host["cache-line-bytes"])
+# Tiles of small blocks: one pass of the vector units of 64-bit
+# coordinates, at least 4.
+want["tile-blocks"] = max(4, want["vector-unit-bits"] // 64)
+# Lines prefetched of a block: 16, at most a page's.
+want["prefetch-block-lines"] = max(1, min(host["page-bytes"] // host["cache-line-bytes"], 16))
 wrong = {k: (host[k], v) for k, v in want.items() if v is not None and host[k] != v}
 print("host target:", "as the CPU's flags and the OS's caches say" if not wrong else wrong)
 # A named CPU in the JIT: its instruction set, the host's caches, cores and
 # tuning (the vector units at most the named width).
 named = jit.target_description("x86-64-v3")
 want = dict(host, cpu="x86-64-v3", **{"vector-bits": 256, "mask-registers": 0,
-                                      "vector-unit-bits": min(host["vector-unit-bits"], 256)})
+                                      "vector-unit-bits": min(host["vector-unit-bits"], 256),
+                                      "tile-blocks": max(4, min(host["vector-unit-bits"], 256) // 64)})
 wrong = {k: (named.get(k), v) for k, v in want.items() if named.get(k) != v}
 print("named target on the host:", "its instruction set, the host's caches" if not wrong else wrong)
 

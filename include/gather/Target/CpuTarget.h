@@ -126,6 +126,9 @@ struct CpuTarget {
   /// Blocks per tile of small blocks where given (the DLTI entry
   /// "tile_blocks"); 0: derived from the vector units (tileBlocks).
   int64_t tileBlocksGiven = 0;
+  /// Lines of one block prefetched at most where given (the DLTI entry
+  /// "prefetch_block_lines"); 0: derived (prefetchMaxBlockLines).
+  int64_t prefetchBlockLinesGiven = 0;
 
   // The thresholds, each a function of the parameters above.
 
@@ -153,8 +156,9 @@ struct CpuTarget {
   /// Blocks from this size on are copied by one memcpy call instead of
   /// inline vector copies: a page.
   int64_t vectorCopyMaxBytes() const;
-  /// Lines of one block prefetched at most: a page's, beyond which the
-  /// hardware prefetcher follows the block's own reads.
+  /// Lines of one block prefetched at most: 16 (at most a page's), beyond
+  /// which the hardware prefetchers follow the block's own reads; or as
+  /// prefetchBlockLinesGiven says.
   int64_t prefetchMaxBlockLines() const;
   /// Rows of at least this many bytes are copied with vector loads and
   /// stores: one cache line.
@@ -231,9 +235,9 @@ struct CpuTarget {
   /// nontemporal-stores=1 cache-line-bytes=64 page-bytes=4096
   /// l1d-bytes=32768 l2-bytes=524288 l3-bytes=33554432 cores=2
   /// streaming-store-min-bytes=16777216 prefetch-lines-ahead=128
-  /// parallel-min-bytes=163840 tile-blocks=4": what the lowering planned
-  /// with (the last four, derived or defaulted, for peers that follow the
-  /// same rules).
+  /// parallel-min-bytes=163840 tile-blocks=4 prefetch-block-lines=16": what
+  /// the lowering planned with (the last five, derived or defaulted, for
+  /// peers that follow the same rules).
   std::string describe() const;
 };
 

@@ -72,7 +72,9 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK:         scf.forall (%[[K:.*]]) in (8192)
 // CHECK:           arith.addi %[[K]], %[[C1]] : index
-// CHECK-COUNT-48:  memref.prefetch
+// CHECK-COUNT-16:  memref.prefetch
+// CHECK-NOT:       memref.prefetch
+// CHECK:           scf.forall.in_parallel
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 16384 : ui32>>} {
   func.func @small_l1(%d: tensor<50000x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
     %e = tensor.empty() : tensor<8192x768xf32>
@@ -90,7 +92,9 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK:         scf.forall (%[[K:.*]]) in (8192)
 // CHECK:           arith.addi %[[K]], %[[C2]] : index
-// CHECK-COUNT-48:  memref.prefetch
+// CHECK-COUNT-16:  memref.prefetch
+// CHECK-NOT:       memref.prefetch
+// CHECK:           scf.forall.in_parallel
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 65536 : ui32>>} {
   func.func @large_l1(%d: tensor<50000x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
     %e = tensor.empty() : tensor<8192x768xf32>
@@ -109,9 +113,35 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK:         scf.forall (%[[K:.*]]) in (8192)
 // CHECK:           arith.addi %[[K]], %[[C2]] : index
-// CHECK-COUNT-48:  memref.prefetch
+// CHECK-COUNT-16:  memref.prefetch
+// CHECK-NOT:       memref.prefetch
+// CHECK:           scf.forall.in_parallel
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_lines_ahead" = 96 : i64, "L1_cache_size_in_bytes" = 16384 : i64>>} {
   func.func @given_distance(%d: tensor<50000x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
+    %e = tensor.empty() : tensor<8192x768xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<50000x768xf32>, tensor<8192xi64> into tensor<8192x768xf32>
+    return %r : tensor<8192x768xf32>
+  }
+}
+
+// -----
+
+// "prefetch_block_lines" caps the lines prefetched of each row ahead: the
+// first 4 of a 3 KiB row's 48, and not the line of its last element.
+// CHECK-LABEL: func.func @given_block_lines
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C48:.*]] = arith.constant 48 : index
+// CHECK:         scf.forall
+// CHECK:           memref.prefetch %{{.*}}[%{{.*}}, %c0]
+// CHECK-NEXT:      memref.prefetch %{{.*}}[%{{.*}}, %[[C16]]]
+// CHECK-NEXT:      memref.prefetch %{{.*}}[%{{.*}}, %[[C32]]]
+// CHECK-NEXT:      memref.prefetch %{{.*}}[%{{.*}}, %[[C48]]]
+// CHECK-NOT:       memref.prefetch
+// CHECK:         scf.forall.in_parallel
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_block_lines" = 4 : i64>>} {
+  func.func @given_block_lines(%d: tensor<50000x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
     %e = tensor.empty() : tensor<8192x768xf32>
     // expected-remark @+1 {{lowered as block-copy vector-rows}}
     %r = gather.block %d[%i] axis = 0 into %e : tensor<50000x768xf32>, tensor<8192xi64> into tensor<8192x768xf32>
@@ -138,22 +168,22 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 
 // -----
 
-// 128-byte lines: 24 lines per 3 KiB row (32 elements apart), then the
+// 128-byte lines: 12 lines per 1.5 KiB row (32 elements apart), then the
 // line of its last element.
 // CHECK-LABEL: func.func @long_lines
 // CHECK-DAG:       %[[C32:.*]] = arith.constant 32 : index
-// CHECK-DAG:       %[[C767:.*]] = arith.constant 767 : index
+// CHECK-DAG:       %[[C383:.*]] = arith.constant 383 : index
 // CHECK:           memref.prefetch %{{.*}}[%{{.*}}, %c0]
 // CHECK-NEXT:      memref.prefetch %{{.*}}[%{{.*}}, %[[C32]]]
-// CHECK-COUNT-22:  memref.prefetch
-// CHECK-NEXT:      memref.prefetch %{{.*}}[%{{.*}}, %[[C767]]]
+// CHECK-COUNT-10:  memref.prefetch
+// CHECK-NEXT:      memref.prefetch %{{.*}}[%{{.*}}, %[[C383]]]
 // CHECK-NOT:       memref.prefetch
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"cache_line_size_in_bytes" = 128 : i64>>} {
-  func.func @long_lines(%d: tensor<50000x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
-    %e = tensor.empty() : tensor<8192x768xf32>
+  func.func @long_lines(%d: tensor<50000x384xf32>, %i: tensor<8192xi64>) -> tensor<8192x384xf32> {
+    %e = tensor.empty() : tensor<8192x384xf32>
     // expected-remark @+1 {{lowered as block-copy vector-rows}}
-    %r = gather.block %d[%i] axis = 0 into %e : tensor<50000x768xf32>, tensor<8192xi64> into tensor<8192x768xf32>
-    return %r : tensor<8192x768xf32>
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<50000x384xf32>, tensor<8192xi64> into tensor<8192x384xf32>
+    return %r : tensor<8192x384xf32>
   }
 }
 

@@ -71,6 +71,12 @@ module @tile_blocks_below_two attributes {dlti.target_system_spec = #dlti.target
 
 // -----
 
+// expected-error @+1 {{the target description's CPU entry "prefetch_block_lines" must be an integer in [1, 4096], got 0 : i64}}
+module @prefetch_block_lines_not_positive attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_block_lines" = 0 : i64>>} {
+}
+
+// -----
+
 // expected-error @+1 {{the target description's CPU entry "prefetch_lines_ahead" must be an integer in [1, 1048576], got 0 : i64}}
 module @prefetch_lines_ahead_not_positive attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_lines_ahead" = 0 : i64>>} {
 }
