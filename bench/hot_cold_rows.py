@@ -3,8 +3,8 @@
 """Whether the row prefetch pays for a small lookup (W6 of bench/run.py:
 32 rows of 768 f32 from a 30000-row table), with its rows in the caches
 and out of them: the lookup compiled twice in one process, as planned for
-the host (every line of the rows ahead prefetched: docs/Lowering.md,
-"Software prefetch") and with a target description whose L2 holds the
+the host (the first lines of the rows ahead prefetched, at most
+prefetch-block-lines of each: docs/Lowering.md, "Software prefetch") and with a target description whose L2 holds the
 table (no prefetch), the two called alternately. `hot` repeats one set of
 indices (the rows stay in the caches, as in run.py's W6); `cold` draws a
 new set for every call (the rows mostly come from memory: the table is
@@ -33,35 +33,27 @@ import run  # noqa: E402
 TABLE_ROWS, WIDTH = 30000, 768
 
 
-def lookup_text(rows):
-    dt = f"tensor<{TABLE_ROWS}x{WIDTH}xf32>"
-    it, ot = f"tensor<{rows}xi64>", f"tensor<{rows}x{WIDTH}xf32>"
-    return (f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n"
-            f"  %e = tensor.empty() : {ot}\n"
-            f"  %0 = gather.block %d[%i] axis = 0 into %e : {dt}, {it} into {ot}\n"
-            f"  return %0 : {ot}\n}}\n")
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--calls", type=int, default=4000, help="pairs of calls per mode")
     p.add_argument("--rows", type=int, default=32)
     p.add_argument("--threads", type=int, default=2)
     args = p.parse_args()
-    text = lookup_text(args.rows)
+    rng = np.random.default_rng(1)
+    table = rng.standard_normal((TABLE_ROWS, WIDTH)).astype(np.float32)
+    fixed = rng.integers(0, TABLE_ROWS, args.rows)
+    text = run.workload_text({"op": "block", "attr": "axis = 0", "data": table, "idx": fixed},
+                             table[fixed])
     with_prefetch = jit.compile(text, threads=args.threads)
     # An L2 that holds the table: no input is large enough to prefetch.
     without = jit.compile(run.with_target_entries(
         text, [("L2_cache_size_in_bytes", 1 << 40)]), threads=args.threads)
-    rng = np.random.default_rng(1)
-    table = rng.standard_normal((TABLE_ROWS, WIDTH)).astype(np.float32)
     print(f"target: {' '.join(f'{k}={v}' for k, v in jit.target_description('native').items())}")
     print(f"threads={args.threads}, {args.rows} rows of {WIDTH} f32 from {TABLE_ROWS}, "
           f"{args.calls} pairs per mode")
     print("| mode | with prefetch (us, median) | without (us, median) | without / with, paired median | quartiles |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for mode in ("hot", "cold"):
-        fixed = rng.integers(0, TABLE_ROWS, args.rows)
         times = {with_prefetch: [], without: []}
         for call in range(args.calls):
             order = (with_prefetch, without) if call % 2 == 0 else (without, with_prefetch)
