@@ -470,14 +470,17 @@ struct Workloads {
     // and the pixels go in tiles, each index row
     // walking the tile, of as many pixels as the compiled code takes
     // (CpuTarget's offsetTileFootprintBytes: the pixels' reads, a line each
-    // but at most the 128 lines of a pixel's channel rows, within twice the
-    // L1d; the largest such count that divides the columns); the other
+    // but at most the 128 lines of a pixel's channel rows, within the
+    // budget, which depends on whether the reads are fewer than 4 a line;
+    // the largest such count that divides the columns); the other
     // variants one pixel at a time.
     const bool Prefetch = prefetches(M) && prefetchOffsetTables();
     int64_t T = 1;
     if (prefetches(M)) {
-      int64_t pixelBytes = std::min<int64_t>(R * P * 64, N * C * 4);
-      T = std::min<int64_t>(W, 2 * hostL1dBytes() / pixelBytes);
+      const int64_t sliceLines = N * C * 4 / 64;
+      int64_t pixelBytes = std::min<int64_t>(R * P * 64, sliceLines * 64);
+      T = std::min<int64_t>(W, offsetTileBytes(R * P < 4 * sliceLines) /
+                                   pixelBytes);
       while (T > 1 && W % T != 0)
         --T;
     }

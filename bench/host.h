@@ -116,6 +116,20 @@ static inline int64_t prefetchBlockLines() {
   return lines;
 }
 
+/// The footprint budget of offset-table tiles (W5's pixels): the compiled
+/// code's (CpuTarget::offsetTileFootprintBytes) for the target the
+/// benchmark compiles for, which bench/run.py and bench/paired.py pass in
+/// GATHER_OFFSET_TILE_BYTES, and GATHER_OFFSET_TILE_BYTES_FEW_READS for
+/// pixels that read their lines fewer than 4 times each; else twice the
+/// host's L1d.
+static inline int64_t offsetTileBytes(bool fewReads) {
+  static const int64_t many = describedEntry("GATHER_OFFSET_TILE_BYTES");
+  static const int64_t few =
+      describedEntry("GATHER_OFFSET_TILE_BYTES_FEW_READS");
+  int64_t value = fewReads ? few : many;
+  return value > 0 ? value : 2 * hostL1dBytes();
+}
+
 /// Whether rows read at offsets from a table (W5) prefetch each read's
 /// offset in the next pixel: the compiled code's choice
 /// (CpuTarget::prefetchOffsetTables) for the target the benchmark compiles

@@ -45,7 +45,11 @@ int64_t CpuTarget::prefetchLinesAhead() const {
 }
 int64_t CpuTarget::prefetchMinInputBytes() const { return l2Bytes; }
 int64_t CpuTarget::reuseFootprintBytes() const { return l1dBytes / 2; }
-int64_t CpuTarget::offsetTileFootprintBytes() const { return 2 * l1dBytes; }
+int64_t CpuTarget::offsetTileFootprintBytes(bool fewReads) const {
+  if (offsetTileBytesGiven > 0)
+    return offsetTileBytesGiven;
+  return fewReads && longOffsetTiles ? l2Bytes / 2 : 2 * l1dBytes;
+}
 int64_t CpuTarget::copyChunkBytes() const { return 8 * (vectorBits / 8); }
 int64_t CpuTarget::vectorCopyMaxBytes() const { return pageBytes; }
 int64_t CpuTarget::prefetchMaxBlockLines() const {
@@ -113,6 +117,7 @@ std::string CpuTarget::describe() const {
      << " prefetch-offset-tables=" << (prefetchOffsetTables ? 1 : 0)
      << " mesh-l3=" << (meshL3 ? 1 : 0)
      << " nontemporal-stores=" << (nonTemporalStores ? 1 : 0)
+     << " long-offset-tiles=" << (longOffsetTiles ? 1 : 0)
      << " cache-line-bytes=" << cacheLineBytes << " page-bytes=" << pageBytes
      << " l1d-bytes=" << l1dBytes << " l2-bytes=" << l2Bytes
      << " l3-bytes=" << l3Bytes << " cores=" << cores
@@ -120,7 +125,9 @@ std::string CpuTarget::describe() const {
      << " prefetch-lines-ahead=" << prefetchLinesAhead()
      << " parallel-min-bytes=" << parallelMinBytes()
      << " tile-blocks=" << tileBlocks()
-     << " prefetch-block-lines=" << prefetchMaxBlockLines();
+     << " prefetch-block-lines=" << prefetchMaxBlockLines()
+     << " offset-tile-bytes=" << offsetTileFootprintBytes(false)
+     << " offset-tile-bytes-few-reads=" << offsetTileFootprintBytes(true);
   return text;
 }
 
@@ -227,6 +234,7 @@ static void setTuning(CpuTarget &target,
   target.prefetchOffsetTables = cpu != "znver1" && !features.lookup("amx-tile");
   target.vectorUnitBits = cpu == "znver1" ? 128 : target.vectorBits;
   target.meshL3 = cpu == "sapphirerapids" || cpu == "emeraldrapids";
+  target.longOffsetTiles = cpu == "znver1" || cpu == "znver2";
   target.nonTemporalStores = streamsByDefault(target.arch);
 }
 
@@ -411,6 +419,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
   int64_t prefetchOffsetTables = target.prefetchOffsetTables;
   int64_t meshL3 = target.meshL3;
   int64_t nonTemporalStores = target.nonTemporalStores;
+  int64_t longOffsetTiles = target.longOffsetTiles;
   Entry entries[] = {
       {"max_vector_op_width", &target.vectorBits, 64, 4096, false},
       {"vector_unit_width", &target.vectorUnitBits, 64, 4096, false},
@@ -426,6 +435,9 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
        false},
       {"tile_blocks", &target.tileBlocksGiven, 2, 64, false},
       {"prefetch_block_lines", &target.prefetchBlockLinesGiven, 1, 4096, false},
+      {"offset_tile_bytes", &target.offsetTileBytesGiven, 1, kMaxCacheBytes,
+       false},
+      {"long_offset_tiles", &longOffsetTiles, 0, 1, false},
       {"prefetch_offset_tables", &prefetchOffsetTables, 0, 1, false},
       {"mesh_l3", &meshL3, 0, 1, false},
       {"nontemporal_stores", &nonTemporalStores, 0, 1, false}};
@@ -456,6 +468,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
   target.prefetchOffsetTables = prefetchOffsetTables != 0;
   target.meshL3 = meshL3 != 0;
   target.nonTemporalStores = nonTemporalStores != 0;
+  target.longOffsetTiles = longOffsetTiles != 0;
   return target;
 }
 

@@ -381,10 +381,13 @@ def target_description(target_cpu="native"):
     length in units of 128 bits where the description makes it wider than
     NEON's; else 0), prefetch-offset-tables (1: rows of reads at table
     offsets prefetch), mesh-l3, nontemporal-stores (1: rows of large outputs
-    may stream), cache-line-bytes, page-bytes, l1d-bytes, l2-bytes, l3-bytes,
-    cores (0: unknown), streaming-store-min-bytes, prefetch-lines-ahead,
-    parallel-min-bytes, tile-blocks and prefetch-block-lines (derived, or as
-    the description gives them)."""
+    may stream), long-offset-tiles (1: offset-table tiles of pixels that
+    read their lines few times fill half the L2), cache-line-bytes,
+    page-bytes, l1d-bytes, l2-bytes, l3-bytes, cores (0: unknown),
+    streaming-store-min-bytes, prefetch-lines-ahead, parallel-min-bytes,
+    tile-blocks, prefetch-block-lines, offset-tile-bytes and
+    offset-tile-bytes-few-reads (the offset-table tiles' budgets; derived,
+    or as the description gives them)."""
     text = ctypes.create_string_buffer(1024)
     if _library().gatherTargetDescription(target_cpu.encode(), text, len(text)):
         raise GatherError(text.value.decode(errors="replace"))

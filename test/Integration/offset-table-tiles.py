@@ -6,7 +6,8 @@
 # largest divisor within the budget), none of 13 columns and at most 4096
 # of 8192 (the cap, once, without prefetch), under every
 # policy with negative and out-of-range indices, an invalid index under
-# `error`, f16 elements, and a tile that spans the whole row.
+# `error`, f16 elements, a tile that spans the whole row, and long tiles
+# (half the L2, or a given budget) for pixels whose lines are read few times.
 # Every case runs twice: with the prefetch of each read's offset ahead and
 # without it (the DLTI entry "prefetch_offset_tables"; Zen 1 plans without,
 # other CPUs with), under L1 sizes of 8-32 KiB (tiles within twice the L1)
@@ -15,7 +16,7 @@
 # tile it was meant to, and prefetches or not as described.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: offset-table-tiles: 29 passed, 0 failed
+# CHECK: offset-table-tiles: 39 passed, 0 failed
 import re
 import subprocess
 import sys
@@ -32,29 +33,30 @@ rng = np.random.default_rng(11)
 passed = failed = 0
 
 
-def module(l1, prefetch, data, idx, want_shape, ety, attrs):
+def module(l1, prefetch, data, idx, want_shape, ety, attrs, extra):
     dt, it = tensor_type(data.shape, ety), tensor_type(idx.shape, "i64")
     ot = tensor_type(want_shape, ety)
     body = gather_op_text("multiaxis", "%0", "%d", "%i", dt, it, ot, attrs=attrs)
+    entries = {"L1_cache_size_in_bytes": l1, "L2_cache_size_in_bytes": max(l1, 65536),
+               "prefetch_offset_tables": prefetch, "long_offset_tiles": 0, **extra}
+    spec = ", ".join(f'"{key}" = {value} : i64' for key, value in entries.items())
     return ('module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = '
-            f'#dlti.target_device_spec<"L1_cache_size_in_bytes" = {l1} : i64, '
-            f'"L2_cache_size_in_bytes" = {max(l1, 65536)} : i64, '
-            f'"prefetch_offset_tables" = {prefetch} : i64>>}} {{\n'
+            f'#dlti.target_device_spec<{spec}>>}} {{\n'
             f"func.func @main(%d: {dt}, %i: {it}) -> {ot} {{\n{body}\n  return %0 : {ot}\n}}\n}}\n")
 
 
-def case(name, l1, tile, data, pairs, ety="f32", oob="error", negative="wrap"):
+def case(name, l1, tile, data, pairs, ety="f32", oob="error", negative="wrap", extra={}):
     for prefetch in (0, 1):
         case_once(f"{name}_prefetch_{prefetch}", l1, prefetch, tile, data, pairs, ety, oob,
-                  negative)
+                  negative, extra)
 
 
-def case_once(name, l1, prefetch, tile, data, pairs, ety, oob, negative):
+def case_once(name, l1, prefetch, tile, data, pairs, ety, oob, negative, extra={}):
     global passed, failed
     rows = pairs.shape[0]
     out_shape = (rows, data.shape[1], data.shape[2], pairs.shape[-1] // 2)
     attrs = "axes = [0, 3]" + policy_text(oob, negative)
-    text = module(l1, prefetch, data, pairs, out_shape, ety, attrs)
+    text = module(l1, prefetch, data, pairs, out_shape, ety, attrs, extra)
     lowered = subprocess.run([gather_opt, "--convert-gather-to-linalg", "-"], input=text,
                              capture_output=True, text=True, check=True).stdout
     got_tile = re.search(r"tensor\.extract_slice %arg\d+\[[^]]*\] \[1, 1, (\d+), \d+\]", lowered)
@@ -115,6 +117,23 @@ bad[3, 0, 0, 31] = 64
 case("tiles_error_invalid", 8192, 4, image, bad)
 # f16: the slice is 32 lines, fewer than the 64 reads.
 case("tiles_f16", 8192, 8, image.astype(np.float16), pairs_for(4), ety="f16")
+# Long tiles (the DLTI entry "long_offset_tiles", Zen 1 and Zen 2's
+# choice): pixels whose reads are fewer than 4 a line of their 64-line slice
+# fill half the L2 instead of twice the L1 (8 KiB: tiles of 4): 15 index
+# rows (240 reads) take 8 pixels with a 64 KiB L2 and the whole row of 16
+# with 128 KiB, 16 index rows (256 reads, 4 a line) keep tiles of 4. The
+# entry "offset_tile_bytes" gives the budget itself: 8 KiB, tiles of 2.
+for name, rows, l2, tile in (("few_reads_half_l2", 15, 65536, 8),
+                             ("few_reads_whole_row", 15, 131072, 16),
+                             ("four_reads_a_line", 16, 131072, 4)):
+    case(f"long_tiles_of_{tile}_{name}", 8192, tile, image, pairs_for(rows),
+         extra={"long_offset_tiles": 1, "L2_cache_size_in_bytes": l2})
+case("given_budget_tiles_of_2", 8192, 2, image, pairs_for(15),
+     extra={"long_offset_tiles": 1, "offset_tile_bytes": 8192})
+bad = pairs_for(15)
+bad[14, 0, 0, 0] = -17
+case("long_tiles_error_invalid", 8192, 8, image, bad,
+     extra={"long_offset_tiles": 1, "L2_cache_size_in_bytes": 65536})
 # A 256 GiB L1 would take all 8192 columns: tiles stop at 4096 (one run,
 # without the prefetch).
 # 2 images of 2 x 8192 pixels, 16 channels.

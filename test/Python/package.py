@@ -149,6 +149,12 @@ want["prefetch-lines-ahead"] = max(1, min(host["l1d-bytes"] // 4, 8192) // host[
 want["tile-blocks"] = max(4, want["vector-unit-bits"] // 64)
 # Lines prefetched of a block: 16, at most a page's.
 want["prefetch-block-lines"] = max(1, min(host["page-bytes"] // host["cache-line-bytes"], 16))
+# Long offset-table tiles (half the L2 for pixels whose lines are read few
+# times) on Zen 1 and Zen 2; twice the L1d otherwise.
+want["long-offset-tiles"] = int(host["cpu"] in ("znver1", "znver2"))
+want["offset-tile-bytes"] = 2 * host["l1d-bytes"]
+want["offset-tile-bytes-few-reads"] = (host["l2-bytes"] // 2 if want["long-offset-tiles"]
+                                       else 2 * host["l1d-bytes"])
 wrong = {k: (host[k], v) for k, v in want.items() if v is not None and host[k] != v}
 print("host target:", "as the CPU's flags and the OS's caches say" if not wrong else wrong)
 # A named CPU in the JIT: its instruction set, the host's caches, cores and

@@ -102,6 +102,16 @@ struct CpuTarget {
   /// such a VM reports whole: 300 MiB on the Emerald Rapids measured).
   /// Set from the CPU name; the DLTI entry "mesh_l3" (0 or 1) overrides it.
   bool meshL3 = false;
+  /// Offset-table tiles of pixels whose lines are read few times (W5 of
+  /// bench/run.py: 128 reads in 128 lines) fill half the L2 instead of
+  /// twice the L1d: the tile is then a long run of each image's pixels,
+  /// which the hardware prefetchers follow, where the L1's reuse saves
+  /// little. Set from the CPU name: Zen 1 and Zen 2 (znver1, znver2), where
+  /// W5 ran 1.05-1.09x and 1.17-1.23x faster in tiles of 28 than of 8; not
+  /// on an Intel AVX-512 core, where tiles of 8 ran W5 1.06x faster than
+  /// 28 (docs/Lowering.md). The DLTI entry "long_offset_tiles" (0 or 1)
+  /// overrides it.
+  bool longOffsetTiles = false;
   /// Rows of large outputs may be written with non-temporal stores
   /// (streamingStoreMinBytes). Set from the architecture
   /// (streamsByDefault); the DLTI entry "nontemporal_stores" (0 or 1)
@@ -129,6 +139,13 @@ struct CpuTarget {
   /// Lines of one block prefetched at most where given (the DLTI entry
   /// "prefetch_block_lines"); 0: derived (prefetchMaxBlockLines).
   int64_t prefetchBlockLinesGiven = 0;
+  /// The offset-table tiles' footprint budget in bytes where given (the
+  /// DLTI entry "offset_tile_bytes"); 0: derived (offsetTileFootprintBytes).
+  int64_t offsetTileBytesGiven = 0;
+  /// Pixels of an offset-table tile read their slice's lines "few" times
+  /// below this many reads a line: W5x16 (2) ran 1.14x faster in tiles of
+  /// 28 than of 8 on a Zen 2, W5x32 (4) 1.02-1.04x, W5x64 (8) 0.90x.
+  static constexpr int64_t kOffsetTileFewReadsPerLine = 4;
 
   // The thresholds, each a function of the parameters above.
 
@@ -148,8 +165,11 @@ struct CpuTarget {
   /// counted a line, at most the slice's lines) fill at most twice the L1
   /// data cache: each index row walks the tile while most of its lines
   /// are still in the L1 (tiles of 8 of W5's 8 KiB pixels with a 32 or 48
-  /// KiB L1; docs/Lowering.md gives the measurements).
-  int64_t offsetTileFootprintBytes() const;
+  /// KiB L1; docs/Lowering.md gives the measurements). Pixels that read
+  /// their slice's lines `fewReads` (fewer than kOffsetTileFewReadsPerLine
+  /// reads a line) fill half the L2 where longOffsetTiles says so. The
+  /// DLTI entry "offset_tile_bytes" gives the budget for both instead.
+  int64_t offsetTileFootprintBytes(bool fewReads) const;
   /// A block row is copied in steps of this many bytes, all loads before
   /// all stores: eight vector registers.
   int64_t copyChunkBytes() const;

@@ -192,10 +192,11 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
 /// the lines of the input slice they range over (axesFootprintBytes: W5x64's
 /// 1024 reads a pixel fall in 128 lines). The tile is the largest divisor
 /// of the dimension (static sizes) within the budget
-/// (CpuTarget::offsetTileFootprintBytes), none below 2 and at most 4096;
-/// along a dynamic size, the budget's count with a partial last tile. The
-/// best tile differs by CPU (docs/Lowering.md, loop order): 8 on a Zen 3
-/// and on an Intel AVX-512 server core, 28-56 on a Zen 1.
+/// (CpuTarget::offsetTileFootprintBytes, larger on some CPUs for pixels
+/// whose lines are read few times), none below 2 and at most 4096; along a
+/// dynamic size, the budget's count with a partial last tile. The best
+/// tile differs by CPU (docs/Lowering.md, loop order): 8 on a Zen 3 and on
+/// an Intel AVX-512 server core, 28-56 for W5 on a Zen 1 and a Zen 2.
 static void planOffsetTableTile(const LoweringState &s,
                                 RankedTensorType outputType,
                                 VectorRowsPlan &plan) {
@@ -208,9 +209,14 @@ static void planOffsetTableTile(const LoweringState &s,
     pixelBytes = std::numeric_limits<int64_t>::max(); // (bounded by the slice)
   std::optional<int64_t> slice = axesFootprintBytes(
       s, cast<RankedTensorType>(s.op.getInput().getType()).getElementType());
-  if (slice && *slice > 0)
+  bool fewReads = false;
+  if (slice && *slice > 0) {
     pixelBytes = std::min(pixelBytes, *slice);
-  int64_t pixels = s.target.offsetTileFootprintBytes() / pixelBytes;
+    // Reads a line of the slice (a slice of unknown size: many).
+    int64_t lines = std::max<int64_t>(1, *slice / s.target.cacheLineBytes);
+    fewReads = loop->reads / CpuTarget::kOffsetTileFewReadsPerLine < lines;
+  }
+  int64_t pixels = s.target.offsetTileFootprintBytes(fewReads) / pixelBytes;
   int64_t size = outputType.getDimSize(loop->dim);
   // At most kMaxTileRows, which bounds the search for a divisor (a DLTI L2
   // may be a TiB): tiles gain little past a few dozen pixels.

@@ -187,3 +187,88 @@ func.func @prime_beyond_4096_no_tiles(%d: tensor<32x2x2147483647x64xf32>, %i: te
   return %r : tensor<8x2x2147483647x16xf32>
 }
 }
+
+// -----
+
+// Long tiles (DLTI "long_offset_tiles", Zen 1 and Zen 2's choice): W5's 128
+// reads a pixel are fewer than 4 a line of its 128-line slice, so its tiles
+// fill half the L2 (256 KiB of 512 KiB: 32 pixels), the largest count
+// dividing 56 within it: 28.
+// CHECK-LABEL: func.func @few_reads_long_tiles
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 2, 8)
+// CHECK:           tensor.extract_slice {{.*}} [1, 1, 28, 16]
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"long_offset_tiles" = 1 : i64, "L2_cache_size_in_bytes" = 524288 : i64, "L1_cache_size_in_bytes" = 32768 : i64>>} {
+func.func @few_reads_long_tiles(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
+  %e = tensor.empty() : tensor<8x56x56x16xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x56x16xf32>
+  return %r : tensor<8x56x56x16xf32>
+}
+}
+
+// -----
+
+// 31 index rows: 496 reads, still fewer than 4 a line (512): long tiles.
+// CHECK-LABEL: func.func @just_under_four_reads_a_line
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 2, 31)
+// CHECK:           tensor.extract_slice {{.*}} [1, 1, 28, 16]
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"long_offset_tiles" = 1 : i64, "L2_cache_size_in_bytes" = 524288 : i64, "L1_cache_size_in_bytes" = 32768 : i64>>} {
+func.func @just_under_four_reads_a_line(%d: tensor<32x56x56x64xf32>, %i: tensor<31x1x1x32xi64>) -> tensor<31x56x56x16xf32> {
+  %e = tensor.empty() : tensor<31x56x56x16xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<31x1x1x32xi64> into tensor<31x56x56x16xf32>
+  return %r : tensor<31x56x56x16xf32>
+}
+}
+
+// -----
+
+// 32 index rows read each of the 128 lines 4 times: tiles within twice the
+// L1, as without long tiles (W5x32 ran 1.02-1.04x faster in tiles of 28 on
+// a Zen 2, W5x64 0.90x).
+// CHECK-LABEL: func.func @four_reads_a_line_keeps_l1_tiles
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 32)
+// CHECK:           tensor.extract_slice {{.*}} [1, 1, 8, 16]
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"long_offset_tiles" = 1 : i64, "L2_cache_size_in_bytes" = 524288 : i64, "L1_cache_size_in_bytes" = 32768 : i64>>} {
+func.func @four_reads_a_line_keeps_l1_tiles(%d: tensor<32x56x56x64xf32>, %i: tensor<32x1x1x32xi64>) -> tensor<32x56x56x16xf32> {
+  %e = tensor.empty() : tensor<32x56x56x16xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<32x1x1x32xi64> into tensor<32x56x56x16xf32>
+  return %r : tensor<32x56x56x16xf32>
+}
+}
+
+// -----
+
+// Along a dynamic column count the long budget's count (32 pixels), the
+// last tile partial.
+// CHECK-LABEL: func.func @few_reads_dynamic_columns
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK:         %[[TILES:.*]] = arith.ceildivui %{{.*}}, %[[C32]] : index
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, %[[TILES]], 8)
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"long_offset_tiles" = 1 : i64, "L2_cache_size_in_bytes" = 524288 : i64, "L1_cache_size_in_bytes" = 32768 : i64>>} {
+func.func @few_reads_dynamic_columns(%d: tensor<32x56x?x64xf32>, %i: tensor<8x1x1x32xi64>, %e: tensor<8x56x?x16xf32>) -> tensor<8x56x?x16xf32> {
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x?x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x?x16xf32>
+  return %r : tensor<8x56x?x16xf32>
+}
+}
+
+// -----
+
+// "offset_tile_bytes" gives the budget for every pixel: 32 KiB, tiles of 4
+// for W5 even with long tiles, and for W5x64.
+// CHECK-LABEL: func.func @given_budget
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 14, 8)
+// CHECK:           tensor.extract_slice {{.*}} [1, 1, 4, 16]
+// CHECK-LABEL: func.func @given_budget_many_reads
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 14, 64)
+// CHECK:           tensor.extract_slice {{.*}} [1, 1, 4, 16]
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"long_offset_tiles" = 1 : i64, "offset_tile_bytes" = 32768 : i64>>} {
+func.func @given_budget(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
+  %e = tensor.empty() : tensor<8x56x56x16xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<8x1x1x32xi64> into tensor<8x56x56x16xf32>
+  return %r : tensor<8x56x56x16xf32>
+}
+func.func @given_budget_many_reads(%d: tensor<32x56x56x64xf32>, %i: tensor<64x1x1x32xi64>) -> tensor<64x56x56x16xf32> {
+  %e = tensor.empty() : tensor<64x56x56x16xf32>
+  %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<32x56x56x64xf32>, tensor<64x1x1x32xi64> into tensor<64x56x56x16xf32>
+  return %r : tensor<64x56x56x16xf32>
+}
+}

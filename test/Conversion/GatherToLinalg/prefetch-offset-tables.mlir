@@ -3,17 +3,20 @@
 // following those rows' images themselves, nor do Intel's server cores
 // with AMX (sapphirerapids, emeraldrapids); other CPUs do. A DLTI entry
 // "prefetch_offset_tables" overrides the CPU's choice either way. The rows
-// keep their tiles with or without the prefetch (of 8 pixels under the
-// default 32 KiB L1).
-// RUN: gather-opt %s --convert-gather-to-linalg --split-input-file | FileCheck %s --check-prefixes=CHECK,WITH
-// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=znver3 --split-input-file | FileCheck %s --check-prefixes=CHECK,WITH
-// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=skylake-avx512 --split-input-file | FileCheck %s --check-prefixes=CHECK,WITH
-// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=znver1 --split-input-file | FileCheck %s --check-prefixes=CHECK,WITHOUT
-// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=sapphirerapids --split-input-file | FileCheck %s --check-prefixes=CHECK,WITHOUT
+// keep their tiles with or without the prefetch: of 8 pixels under the
+// default 32 KiB L1, or on Zen 1, whose long tiles (CpuTarget's
+// longOffsetTiles) take half the default 1 MiB L2 for W5's pixels, the
+// whole row of 56 (offset-table-tiles.mlir).
+// RUN: gather-opt %s --convert-gather-to-linalg --split-input-file | FileCheck %s --check-prefixes=CHECK,WITH,TILE8
+// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=znver3 --split-input-file | FileCheck %s --check-prefixes=CHECK,WITH,TILE8
+// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=skylake-avx512 --split-input-file | FileCheck %s --check-prefixes=CHECK,WITH,TILE8
+// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=znver1 --split-input-file | FileCheck %s --check-prefixes=CHECK,WITHOUT,ROW
+// RUN: gather-opt %s --convert-gather-to-linalg=target-cpu=sapphirerapids --split-input-file | FileCheck %s --check-prefixes=CHECK,WITHOUT,TILE8
 
 // CHECK-LABEL:  func.func @offset_table_rows
 // CHECK:          %[[FLAT:.*]] = tensor.collapse_shape
-// CHECK:          scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 8)
+// TILE8:          scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 8)
+// ROW:            scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 1, 8)
 // WITH:             memref.prefetch
 // WITHOUT-NOT:      memref.prefetch
 // CHECK:            tensor.extract %[[FLAT]]
@@ -27,7 +30,8 @@ func.func @offset_table_rows(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi6
 // -----
 
 // CHECK-LABEL:  func.func @described_with_prefetch
-// CHECK:          scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 8)
+// TILE8:          scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 8)
+// ROW:            scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 1, 8)
 // CHECK:            memref.prefetch
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_offset_tables" = 1 : i64>>} {
   func.func @described_with_prefetch(%d: tensor<32x56x56x64xf32>, %i: tensor<8x1x1x32xi64>) -> tensor<8x56x56x16xf32> {
@@ -41,7 +45,8 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 
 // CHECK-LABEL:  func.func @described_without_prefetch
 // CHECK:          %[[FLAT:.*]] = tensor.collapse_shape
-// CHECK:          scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 8)
+// TILE8:          scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 8)
+// ROW:            scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 1, 8)
 // CHECK-NOT:        memref.prefetch
 // CHECK:            tensor.extract %[[FLAT]]
 // CHECK:          return

@@ -80,3 +80,15 @@ module @prefetch_block_lines_not_positive attributes {dlti.target_system_spec = 
 // expected-error @+1 {{the target description's CPU entry "prefetch_lines_ahead" must be an integer in [1, 1048576], got 0 : i64}}
 module @prefetch_lines_ahead_not_positive attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_lines_ahead" = 0 : i64>>} {
 }
+
+// -----
+
+// expected-error @+1 {{the target description's CPU entry "offset_tile_bytes" must be an integer in [1, 1099511627776], got 0 : i64}}
+module @offset_tile_bytes_not_positive attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"offset_tile_bytes" = 0 : i64>>} {
+}
+
+// -----
+
+// expected-error @+1 {{the target description's CPU entry "long_offset_tiles" must be an integer in [0, 1], got 2 : i64}}
+module @long_offset_tiles_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"long_offset_tiles" = 2 : i64>>} {
+}
