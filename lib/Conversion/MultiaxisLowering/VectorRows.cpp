@@ -209,10 +209,11 @@ static void planOffsetTableTile(const LoweringState &s,
     pixelBytes = std::numeric_limits<int64_t>::max(); // (bounded by the slice)
   std::optional<int64_t> slice = axesFootprintBytes(
       s, cast<RankedTensorType>(s.op.getInput().getType()).getElementType());
+  // Whether a pixel reads each line of its slice few times (a slice of
+  // unknown size counts as many reads).
   bool fewReads = false;
   if (slice && *slice > 0) {
     pixelBytes = std::min(pixelBytes, *slice);
-    // Reads a line of the slice (a slice of unknown size: many).
     int64_t lines = std::max<int64_t>(1, *slice / s.target.cacheLineBytes);
     fewReads = loop->reads / CpuTarget::kOffsetTileFewReadsPerLine < lines;
   }
