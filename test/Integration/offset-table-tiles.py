@@ -7,7 +7,8 @@
 # of 8192 (the cap, once, without prefetch), under every
 # policy with negative and out-of-range indices, an invalid index under
 # `error`, f16 elements, a tile that spans the whole row, and long tiles
-# (half the L2, or a given budget) for pixels whose lines are read few times.
+# (half the L2, or a given budget) for pixels whose lines are read few times,
+# also along columns typed "?" (the last tile partial).
 # Every case runs twice: with the prefetch of each read's offset ahead and
 # without it (the DLTI entry "prefetch_offset_tables"; Zen 1 plans without,
 # other CPUs with), under L1 sizes of 8-32 KiB (tiles within twice the L1)
@@ -16,7 +17,7 @@
 # tile it was meant to, and prefetches or not as described.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: offset-table-tiles: 39 passed, 0 failed
+# CHECK: offset-table-tiles: 41 passed, 0 failed
 import re
 import subprocess
 import sys
@@ -33,8 +34,8 @@ rng = np.random.default_rng(11)
 passed = failed = 0
 
 
-def module(l1, prefetch, data, idx, want_shape, ety, attrs, extra):
-    dt, it = tensor_type(data.shape, ety), tensor_type(idx.shape, "i64")
+def module(l1, prefetch, data_shape, idx_shape, want_shape, ety, attrs, extra):
+    dt, it = tensor_type(data_shape, ety), tensor_type(idx_shape, "i64")
     ot = tensor_type(want_shape, ety)
     body = gather_op_text("multiaxis", "%0", "%d", "%i", dt, it, ot, attrs=attrs)
     entries = {"L1_cache_size_in_bytes": l1, "L2_cache_size_in_bytes": max(l1, 65536),
@@ -56,7 +57,7 @@ def case_once(name, l1, prefetch, tile, data, pairs, ety, oob, negative, extra={
     rows = pairs.shape[0]
     out_shape = (rows, data.shape[1], data.shape[2], pairs.shape[-1] // 2)
     attrs = "axes = [0, 3]" + policy_text(oob, negative)
-    text = module(l1, prefetch, data, pairs, out_shape, ety, attrs, extra)
+    text = module(l1, prefetch, data.shape, pairs.shape, out_shape, ety, attrs, extra)
     lowered = subprocess.run([gather_opt, "--convert-gather-to-linalg", "-"], input=text,
                              capture_output=True, text=True, check=True).stdout
     got_tile = re.search(r"tensor\.extract_slice %arg\d+\[[^]]*\] \[1, 1, (\d+), \d+\]", lowered)
@@ -134,6 +135,39 @@ bad = pairs_for(15)
 bad[14, 0, 0, 0] = -17
 case("long_tiles_error_invalid", 8192, 8, image, bad,
      extra={"long_offset_tiles": 1, "L2_cache_size_in_bytes": 65536})
+
+
+def case_dynamic(name, l1, tile, data, pairs, extra):
+    """The columns typed "?": tiles of the budget's count, the last one
+    partial (13 columns here), checked in the lowered IR by the tile count's
+    divisor, then run against numpy."""
+    global passed, failed
+    rows = pairs.shape[0]
+    out_shape = (rows, data.shape[1], None, pairs.shape[-1] // 2)
+    dshape = (data.shape[0], data.shape[1], None, data.shape[3])
+    text = module(l1, 1, dshape, pairs.shape, out_shape, "f32", "axes = [0, 3]", extra)
+    lowered = subprocess.run([gather_opt, "--convert-gather-to-linalg", "-"], input=text,
+                             capture_output=True, text=True, check=True).stdout
+    got = re.search(r"arith\.ceildivui %\w+, %c(\d+) : index", lowered)
+    if not got or int(got.group(1)) != tile:
+        print(f"FAIL {name}: expected tiles of {tile}, lowered {got and got.group(0)}")
+        failed += 1
+        return
+    want = ref.multiaxis(data, pairs, [0, 3], "wrap", "error")
+    got = jit.compile(text, threads=2)(data, pairs)
+    if np.array_equal(got, want):
+        passed += 1
+    else:
+        print(f"FAIL {name}")
+        failed += 1
+
+
+# 13 columns typed "?": long tiles of 8 (a 64 KiB L2), the last of 5; of 4
+# without long tiles, the last of 1.
+columns_13 = rng.standard_normal((16, 16, 13, 64)).astype(np.float32)
+case_dynamic("dynamic_long_tiles_of_8", 8192, 8, columns_13, pairs_for(15),
+             {"long_offset_tiles": 1, "L2_cache_size_in_bytes": 65536})
+case_dynamic("dynamic_tiles_of_4", 8192, 4, columns_13, pairs_for(15), {})
 # A 256 GiB L1 would take all 8192 columns: tiles stop at 4096 (one run,
 # without the prefetch).
 # 2 images of 2 x 8192 pixels, 16 channels.
