@@ -252,12 +252,13 @@ struct CpuTarget {
 
   /// "cpu=znver3 arch=x86_64 vector-bits=256 vector-unit-bits=256
   /// mask-registers=0 vscale-min=0 prefetch-offset-tables=1 mesh-l3=0
-  /// nontemporal-stores=1 cache-line-bytes=64 page-bytes=4096
-  /// l1d-bytes=32768 l2-bytes=524288 l3-bytes=33554432 cores=2
-  /// streaming-store-min-bytes=16777216 prefetch-lines-ahead=128
-  /// parallel-min-bytes=163840 tile-blocks=4 prefetch-block-lines=16": what
-  /// the lowering planned with (the last five, derived or defaulted, for
-  /// peers that follow the same rules).
+  /// nontemporal-stores=1 long-offset-tiles=0 cache-line-bytes=64
+  /// page-bytes=4096 l1d-bytes=32768 l2-bytes=524288 l3-bytes=33554432
+  /// cores=2 streaming-store-min-bytes=16777216 prefetch-lines-ahead=128
+  /// parallel-min-bytes=163840 tile-blocks=4 prefetch-block-lines=16
+  /// offset-tile-bytes=65536 offset-tile-bytes-few-reads=65536": what the
+  /// lowering planned with (the last seven, derived or defaulted, for peers
+  /// that follow the same rules).
   std::string describe() const;
 };
 
