@@ -11,7 +11,7 @@ printed ratio is the median over the pairs of host-plan time /
 other-plan time (above 1: the other plan is faster), with its quartiles.
 Both results are compared with numpy.
 
-    /usr/bin/python3 bench/target_ab.py [--entry KEY=VALUE ...] [--base KEY=VALUE ...] [--calls 100] [--threads 2] [--only W1,W4] [--policy fill] [--nhwc N,H,W,C,ROWS ...]
+    /usr/bin/python3 bench/target_ab.py [--entry KEY=VALUE ...] [--base KEY=VALUE ...] [--calls 100] [--threads 2] [--only W1,W4] [--policy fill] [--nhwc N,H,W,C,ROWS ...] [--rows N,D,K ...]
 
 For example `--entry max_vector_op_width=128` (128-bit vectors),
 `--entry L3_cache_size_in_bytes=4294967296` (an L3 no output reaches: no
@@ -21,8 +21,9 @@ wins): `--base long_offset_tiles=0 --entry long_offset_tiles=1`.
 `--nhwc N,H,W,C,ROWS` adds a lookup shaped like W5 (`gather.multiaxis`
 over axes [0, 3] of an NHWC f32 image, ROWS index rows of 16 (n, c)
 pairs, broadcast over the pixels), named nhwc-N-H-W-C-xROWS; `--nhwc
-32,56,56,64,16` is W5 with 16 index rows. With `--only`, list it there
-too.
+32,56,56,64,16` is W5 with 16 index rows. `--rows N,D,K` adds W7's row
+gather (K random rows of an N x D f32 table), named rows-N-D-xK; `--rows
+100000,64,65536` is W7. With `--only`, list them there too.
 """
 import argparse
 import os
@@ -60,6 +61,8 @@ def main():
                    help="KEY=VALUE, an entry of both plans (repeated: all of them)")
     p.add_argument("--nhwc", action="append", default=[],
                    help="N,H,W,C,ROWS: one more workload, W5's lookup on that image")
+    p.add_argument("--rows", action="append", default=[],
+                   help="N,D,K: one more workload, W7's row gather on other sizes")
     args = p.parse_args()
     policy = "" if args.policy == "error" else f" out_of_bounds = {args.policy}"
     base = run.parse_entries(args.base)
@@ -70,6 +73,8 @@ def main():
     workloads = run.workloads(np.random.default_rng(0))
     for text in args.nhwc:
         workloads.update(nhwc_workload(*(int(v) for v in text.split(","))))
+    for text in args.rows:
+        workloads.update(rows_workload(*(int(v) for v in text.split(","))))
     print(f"target: {' '.join(f'{k}={v}' for k, v in jit.target_description(args.target).items())}")
     print(f"threads={args.threads}, calls={args.calls} of each, alternated, warm={args.warm}, "
           f"policy={args.policy}" + (f", both plans: {' '.join(args.base)}" if base else ""))
@@ -104,6 +109,16 @@ def nhwc_workload(n, h, w, c, rows):
         data=d, idx=i, op="multiaxis", attr="axes = [0, 3]",
         numpy=lambda: d[ns[:, None, None, :], :, :, cs[:, None, None, :]]
         .reshape(rows, 16, h, w).transpose(0, 2, 3, 1))}
+
+
+def rows_workload(n, d, k):
+    """W7's gather (bench/run.py) on other sizes: `k` random rows of an
+    n x d f32 table (`gather.block`, axis 0)."""
+    rng = np.random.default_rng(6)
+    data = rng.standard_normal((n, d), dtype=np.float32)
+    i = rng.integers(0, n, size=k)
+    return {f"rows-{n}-{d}-x{k}": dict(data=data, idx=i, op="block", attr="axis = 0",
+                                       numpy=lambda: np.take(data, i, axis=0))}
 
 
 if __name__ == "__main__":
