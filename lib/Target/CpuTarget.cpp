@@ -64,7 +64,9 @@ int64_t CpuTarget::prefetchMaxBlockLines() const {
       1, std::min(pageBytes / cacheLineBytes, kLinesHardwareFollows));
 }
 int64_t CpuTarget::vectorRowMinBytes() const { return cacheLineBytes; }
-int64_t CpuTarget::smallBlockBytes() const { return 4 * cacheLineBytes; }
+int64_t CpuTarget::smallBlockBytes() const {
+  return tileMaxBlockLines * cacheLineBytes;
+}
 int64_t CpuTarget::rolledLaneLoopBytes() const { return 2 * cacheLineBytes; }
 int64_t CpuTarget::tileBlocks() const {
   if (tileBlocksGiven > 0)
@@ -125,6 +127,7 @@ std::string CpuTarget::describe() const {
      << " prefetch-lines-ahead=" << prefetchLinesAhead()
      << " parallel-min-bytes=" << parallelMinBytes()
      << " tile-blocks=" << tileBlocks()
+     << " tile-max-block-bytes=" << smallBlockBytes()
      << " prefetch-block-lines=" << prefetchMaxBlockLines()
      << " offset-tile-bytes=" << offsetTileFootprintBytes(false)
      << " offset-tile-bytes-few-reads=" << offsetTileFootprintBytes(true);
@@ -235,6 +238,7 @@ static void setTuning(CpuTarget &target,
   target.vectorUnitBits = cpu == "znver1" ? 128 : target.vectorBits;
   target.meshL3 = cpu == "sapphirerapids" || cpu == "emeraldrapids";
   target.longOffsetTiles = cpu == "znver1" || cpu == "znver2";
+  target.tileMaxBlockLines = cpu == "znver2" ? 2 : 4;
   target.nonTemporalStores = streamsByDefault(target.arch);
 }
 
@@ -433,11 +437,12 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
        false},
       {"parallel_min_bytes", &target.parallelMinBytesGiven, 0, kMaxCacheBytes,
        false},
-      {"tile_blocks", &target.tileBlocksGiven, 2, 64, false},
+      {"tile_blocks", &target.tileBlocksGiven, 1, 64, false},
       {"prefetch_block_lines", &target.prefetchBlockLinesGiven, 1, 4096, false},
       {"offset_tile_bytes", &target.offsetTileBytesGiven, 1, kMaxCacheBytes,
        false},
       {"long_offset_tiles", &longOffsetTiles, 0, 1, false},
+      {"tile_max_block_lines", &target.tileMaxBlockLines, 1, 64, false},
       {"prefetch_offset_tables", &prefetchOffsetTables, 0, 1, false},
       {"mesh_l3", &meshL3, 0, 1, false},
       {"nontemporal_stores", &nonTemporalStores, 0, 1, false}};

@@ -147,6 +147,8 @@ want["prefetch-lines-ahead"] = max(1, min(host["l1d-bytes"] // 4, 8192) // host[
 # Tiles of small blocks: one pass of the vector units of 64-bit
 # coordinates, at least 4.
 want["tile-blocks"] = max(4, want["vector-unit-bits"] // 64)
+# Blocks in tiles: at most 2 lines on Zen 2, 4 elsewhere.
+want["tile-max-block-bytes"] = (2 if host["cpu"] == "znver2" else 4) * host["cache-line-bytes"]
 # Lines prefetched of a block: 16, at most a page's.
 want["prefetch-block-lines"] = max(1, min(host["page-bytes"] // host["cache-line-bytes"], 16))
 # Long offset-table tiles (half the L2 for pixels whose lines are read few

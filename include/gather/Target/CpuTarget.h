@@ -112,6 +112,12 @@ struct CpuTarget {
   /// 28 (docs/Lowering.md). The DLTI entry "long_offset_tiles" (0 or 1)
   /// overrides it.
   bool longOffsetTiles = false;
+  /// The largest block, in cache lines, that block copies take in tiles
+  /// (smallBlockBytes): 4; 2 on Zen 2 (znver2), where rows of 3 and 4
+  /// lines ran 1.07-1.12x faster a row at a time (W7 of bench/run.py,
+  /// 256-byte rows) and rows of 1 line 0.76-0.78x as fast (docs/Lowering.md).
+  /// The DLTI entry "tile_max_block_lines" (1 to 64) overrides it.
+  int64_t tileMaxBlockLines = 4;
   /// Rows of large outputs may be written with non-temporal stores
   /// (streamingStoreMinBytes). Set from the architecture
   /// (streamsByDefault); the DLTI entry "nontemporal_stores" (0 or 1)
@@ -134,7 +140,8 @@ struct CpuTarget {
   /// entry "parallel_min_bytes"); -1: parallelMinBytes's measured default.
   int64_t parallelMinBytesGiven = -1;
   /// Blocks per tile of small blocks where given (the DLTI entry
-  /// "tile_blocks"); 0: derived from the vector units (tileBlocks).
+  /// "tile_blocks"; 1: no tiles, a block at a time); 0: derived from the
+  /// vector units (tileBlocks).
   int64_t tileBlocksGiven = 0;
   /// Lines of one block prefetched at most where given (the DLTI entry
   /// "prefetch_block_lines"); 0: derived (prefetchMaxBlockLines).
@@ -184,7 +191,7 @@ struct CpuTarget {
   /// stores: one cache line.
   int64_t vectorRowMinBytes() const;
   /// The largest block the tiled form (index tuples resolved a tile at a
-  /// time) takes: four cache lines.
+  /// time) takes: tileMaxBlockLines cache lines.
   int64_t smallBlockBytes() const;
   /// Tiled blocks from this size on are copied in a loop LLVM does not
   /// unroll: two cache lines.

@@ -497,7 +497,8 @@ static std::optional<int64_t> tileDimension(const LoweringState &s,
                                             int64_t blockStart,
                                             ArrayRef<int64_t> outputShape,
                                             int64_t tileBlocks) {
-  if (blockStart < 1 || s.resolved || s.axes.empty())
+  // (A tile of one block: no tiles.)
+  if (blockStart < 1 || s.resolved || s.axes.empty() || tileBlocks < 2)
     return std::nullopt;
   std::optional<int64_t> tileDim =
       innermostLoopDimension(outputShape, blockStart);

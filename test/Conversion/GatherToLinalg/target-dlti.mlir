@@ -52,6 +52,53 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 
 // -----
 
+// "tile_blocks" 1: no tiles, the blocks copied one at a time.
+// CHECK-LABEL: func.func @tile_blocks_one_no_tiles
+// CHECK-NOT:     vector.shuffle
+// CHECK:         return
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"tile_blocks" = 1 : i64>>} {
+  func.func @tile_blocks_one_no_tiles(%d: tensor<2x8x8x4xf32>, %i: tensor<2x40x2xi64>) -> tensor<2x40x4xf32> {
+    %e = tensor.empty() : tensor<2x40x4xf32>
+    // expected-remark @+1 {{lowered as block-copy slices}}
+    %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<2x8x8x4xf32>, tensor<2x40x2xi64> into tensor<2x40x4xf32>
+    return %r : tensor<2x40x4xf32>
+  }
+}
+
+// -----
+
+// Blocks of 4 lines (W7's 256-byte rows) go in tiles under the default 4
+// lines, a row at a time under "tile_max_block_lines" 2 (Zen 2's), and 2
+// lines still in tiles.
+// CHECK-LABEL: func.func @four_line_rows
+func.func @four_line_rows(%d: tensor<100x64xf32>, %i: tensor<40xi64>) -> tensor<40x64xf32> {
+  %e = tensor.empty() : tensor<40x64xf32>
+  // expected-remark @+1 {{lowered as block-copy tiles}}
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<100x64xf32>, tensor<40xi64> into tensor<40x64xf32>
+  return %r : tensor<40x64xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @four_line_rows_two_lines_at_most
+// CHECK-LABEL: func.func @two_line_rows_two_lines_at_most
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"tile_max_block_lines" = 2 : i64>>} {
+  func.func @four_line_rows_two_lines_at_most(%d: tensor<100x64xf32>, %i: tensor<40xi64>) -> tensor<40x64xf32> {
+    %e = tensor.empty() : tensor<40x64xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<100x64xf32>, tensor<40xi64> into tensor<40x64xf32>
+    return %r : tensor<40x64xf32>
+  }
+  func.func @two_line_rows_two_lines_at_most(%d: tensor<100x32xf32>, %i: tensor<40xi64>) -> tensor<40x32xf32> {
+    %e = tensor.empty() : tensor<40x32xf32>
+    // expected-remark @+1 {{lowered as block-copy tiles}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<100x32xf32>, tensor<40xi64> into tensor<40x32xf32>
+    return %r : tensor<40x32xf32>
+  }
+}
+
+// -----
+
 // A 64 KiB table is prefetched where the L2 cache is smaller than it.
 // CHECK-LABEL: func.func @small_l2
 // CHECK:         memref.prefetch

@@ -65,8 +65,14 @@ module @nontemporal_stores_not_0_or_1 attributes {dlti.target_system_spec = #dlt
 
 // -----
 
-// expected-error @+1 {{the target description's CPU entry "tile_blocks" must be an integer in [2, 64], got 1 : i64}}
-module @tile_blocks_below_two attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"tile_blocks" = 1 : i64>>} {
+// expected-error @+1 {{the target description's CPU entry "tile_blocks" must be an integer in [1, 64], got 0 : i64}}
+module @tile_blocks_not_positive attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"tile_blocks" = 0 : i64>>} {
+}
+
+// -----
+
+// expected-error @+1 {{the target description's CPU entry "tile_max_block_lines" must be an integer in [1, 64], got 65 : i64}}
+module @tile_max_block_lines_above_64 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"tile_max_block_lines" = 65 : i64>>} {
 }
 
 // -----
