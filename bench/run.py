@@ -62,6 +62,18 @@ sys.path.insert(0, os.path.join(HERE, "..", "python"))
 from gather.mlir_text import gather_op_text, tensor_type as ttype  # noqa: E402
 
 
+def nhwc_lookup(d, n, c):
+    """W5's lookup: `gather.multiaxis` over axes [0, 3] of the NHWC image
+    `d`, each index row r the (n[r, p], c[r, p]) pairs, broadcast over the
+    pixels."""
+    rows, pairs = n.shape
+    h, w = d.shape[1:3]
+    i = np.stack([n, c], axis=-1).reshape(rows, 1, 1, 2 * pairs)
+    return dict(data=d, idx=i, op="multiaxis", attr="axes = [0, 3]",
+                numpy=lambda: d[n[:, None, None, :], :, :, c[:, None, None, :]]
+                .reshape(rows, pairs, h, w).transpose(0, 2, 3, 1))
+
+
 def workloads(rng):
     w = {}
     d = rng.standard_normal((50000, 768), dtype=np.float32)
@@ -84,18 +96,11 @@ def workloads(rng):
     d = rng.standard_normal((32, 56, 56, 64), dtype=np.float32)
     n = rng.integers(0, 32, size=(8, 16))
     c = rng.integers(0, 64, size=(8, 16))
-    i = np.stack([n, c], axis=-1).reshape(8, 1, 1, 32)
-    w["W5"] = dict(data=d, idx=i, op="multiaxis", attr="axes = [0, 3]",
-                   numpy=lambda d=d, n=n, c=c: d[n[:, None, None, :], :, :, c[:, None, None, :]]
-                   .reshape(8, 16, 56, 56).transpose(0, 2, 3, 1))
+    w["W5"] = nhwc_lookup(d, n, c)
     # W5 with 64 index rows: the lookup of each pixel is reused 64 times.
     n64 = rng.integers(0, 32, size=(64, 16))
     c64 = rng.integers(0, 64, size=(64, 16))
-    i64 = np.stack([n64, c64], axis=-1).reshape(64, 1, 1, 32)
-    w["W5x64"] = dict(data=d, idx=i64, op="multiaxis", attr="axes = [0, 3]",
-                      numpy=lambda d=d, n=n64, c=c64: d[n[:, None, None, :], :, :,
-                                                          c[:, None, None, :]]
-                      .reshape(64, 16, 56, 56).transpose(0, 2, 3, 1))
+    w["W5x64"] = nhwc_lookup(d, n64, c64)
     i32 = w["W1"]["idx"].astype(np.int32)
     w["W1i32"] = dict(data=w["W1"]["data"], idx=i32, op="block", attr="axis = 0", ity="i32",
                       numpy=lambda d=w["W1"]["data"], i=i32: np.take(d, i, axis=0))

@@ -104,11 +104,7 @@ def nhwc_workload(n, h, w, c, rows):
     rng = np.random.default_rng(5)
     d = rng.standard_normal((n, h, w, c), dtype=np.float32)
     ns, cs = rng.integers(0, n, size=(rows, 16)), rng.integers(0, c, size=(rows, 16))
-    i = np.stack([ns, cs], axis=-1).reshape(rows, 1, 1, 32)
-    return {f"nhwc-{n}-{h}-{w}-{c}-x{rows}": dict(
-        data=d, idx=i, op="multiaxis", attr="axes = [0, 3]",
-        numpy=lambda: d[ns[:, None, None, :], :, :, cs[:, None, None, :]]
-        .reshape(rows, 16, h, w).transpose(0, 2, 3, 1))}
+    return {f"nhwc-{n}-{h}-{w}-{c}-x{rows}": run.nhwc_lookup(d, ns, cs)}
 
 
 def rows_workload(n, d, k):
