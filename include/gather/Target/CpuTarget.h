@@ -262,10 +262,11 @@ struct CpuTarget {
   /// nontemporal-stores=1 long-offset-tiles=0 cache-line-bytes=64
   /// page-bytes=4096 l1d-bytes=32768 l2-bytes=524288 l3-bytes=33554432
   /// cores=2 streaming-store-min-bytes=16777216 prefetch-lines-ahead=128
-  /// parallel-min-bytes=163840 tile-blocks=4 prefetch-block-lines=16
-  /// offset-tile-bytes=65536 offset-tile-bytes-few-reads=65536": what the
-  /// lowering planned with (the last seven, derived or defaulted, for peers
-  /// that follow the same rules).
+  /// parallel-min-bytes=163840 tile-blocks=4 tile-max-block-bytes=256
+  /// prefetch-block-lines=16 offset-tile-bytes=65536
+  /// offset-tile-bytes-few-reads=65536": what the lowering planned with
+  /// (the last eight, derived or defaulted, for peers that follow the same
+  /// rules).
   std::string describe() const;
 };
 
