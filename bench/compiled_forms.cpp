@@ -11,15 +11,21 @@
 //     loop: baseline.cpp's checked prefetch loop: a block at a time, the
 //           block 128 ahead prefetched with its coordinates wrapped;
 //     tile: the compiled tile of 4 blocks (CpuTarget::tileBlocks with
-//           AVX2): the 4 pairs wrapped and checked in 256-bit vectors, the
-//           tile 128 blocks ahead prefetched with clamped coordinates,
-//           then the 4 copies.
+//           AVX2) as it was until 2026-12-02: the 4 pairs wrapped and
+//           checked in 256-bit vectors, the tile 128 blocks ahead
+//           prefetched with clamped coordinates, then the 4 copies, each
+//           lane's coordinates taken out of the vectors one by one;
+//     linear tile: the tile as compiled since: each block's offset in the
+//           image computed in the vectors, one value taken out a lane.
 //   W3 (4096 rows of 4096 f32, 1024 indices a row), each 16 outputs with
 //   the next row's 4 lines prefetched and streamed past the caches:
 //     buffer: baseline.cpp's form: a 64-byte line buffer, then two 32-byte
 //             non-temporal stores;
 //     regs16: the compiled code's: 4 outputs a register, 16-byte stores;
-//     regs32: 8 outputs a register, 32-byte stores.
+//     regs32: 8 outputs a register, 32-byte stores;
+//     vector steps: 16-byte stores of outputs whose indices were wrapped,
+//             checked and made addresses 4 at a time in 256-bit vectors,
+//             as the compiled step does (here as GCC compiles it).
 //
 //   g++ -O3 -march=native -fopenmp bench/compiled_forms.cpp -o /tmp/forms
 //   OMP_NUM_THREADS=2 /tmp/forms [CALLS]
@@ -168,6 +174,53 @@ bool tile() {
     }
   return bad;
 }
+
+// The tile with each block's element offset computed in the vectors (y * W *
+// C + x * C, then clamped for the prefetch): one extract a lane instead of
+// one a coordinate, and no scalar arithmetic on them.
+bool tileLinear() {
+  const int64_t ahead = prefetchLinesAhead();
+  bool bad = false;
+#pragma omp parallel for collapse(2) reduction(|| : bad)
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t t = 0; t < K / 4; ++t) {
+      const int64_t k = 4 * t;
+      const __m256i size = _mm256_set1_epi64x(H),
+                    minus1 = _mm256_set1_epi64x(-1),
+                    lastOffset = _mm256_set1_epi64x((H * W - 1) * C);
+      __m256i ys, xs, aheadYs, aheadXs;
+      coordinates(&idx[(b * K + k) * 2], ys, xs);
+      __m256i ok =
+          _mm256_and_si256(_mm256_and_si256(_mm256_cmpgt_epi64(size, ys),
+                                            _mm256_cmpgt_epi64(size, xs)),
+                           _mm256_and_si256(_mm256_cmpgt_epi64(ys, minus1),
+                                            _mm256_cmpgt_epi64(xs, minus1)));
+      bad |= _mm256_movemask_pd(_mm256_castsi256_pd(ok)) != 0xF;
+      __m256i offsets = _mm256_and_si256(
+          _mm256_add_epi64(_mm256_slli_epi64(ys, 11), _mm256_slli_epi64(xs, 2)),
+          ok);
+      coordinates(&idx[(b * K + std::min(k + ahead, K - 4)) * 2], aheadYs,
+                  aheadXs);
+      __m256i aheadOffsets = _mm256_add_epi64(_mm256_slli_epi64(aheadYs, 11),
+                                              _mm256_slli_epi64(aheadXs, 2));
+      // Unsigned min against the last block: a negative offset is large.
+      const __m256i sign = _mm256_set1_epi64x(INT64_MIN);
+      aheadOffsets = _mm256_blendv_epi8(
+          aheadOffsets, lastOffset,
+          _mm256_cmpgt_epi64(_mm256_xor_si256(aheadOffsets, sign),
+                             _mm256_xor_si256(lastOffset, sign)));
+      const float *image = &data[b * H * W * C];
+      for (int l = 0; l < 4; ++l) {
+        prefetchLine(image + _mm256_extract_epi64(aheadOffsets, 0));
+        std::memcpy(&out[(b * K + k + l) * C],
+                    image + _mm256_extract_epi64(offsets, 0),
+                    C * sizeof(float));
+        offsets = _mm256_permute4x64_epi64(offsets, 0x39);
+        aheadOffsets = _mm256_permute4x64_epi64(aheadOffsets, 0x39);
+      }
+    }
+  return bad;
+}
 } // namespace w4
 
 namespace w3 {
@@ -175,7 +228,9 @@ constexpr int64_t R = 4096, C = 4096, K = 1024;
 float *data, *out;
 int64_t *idx;
 
-// Form 0: the line buffer; 1: 16-byte stores; 2: 32-byte stores.
+// Form 0: the line buffer; 1: 16-byte stores; 2: 32-byte stores; 3: 16-byte
+// stores of elements whose indices were wrapped, checked and made addresses
+// 4 at a time in 256-bit vectors (the compiled step).
 template <int Form> bool rows() {
   bool bad = false;
 #pragma omp parallel reduction(|| : bad)
@@ -205,6 +260,36 @@ template <int Form> bool rows() {
           for (int h = 0; h < 16; h += 4)
             _mm_stream_ps(o + k + h, _mm_setr_ps(at(k + h), at(k + h + 1),
                                                  at(k + h + 2), at(k + h + 3)));
+        } else if (Form == 3) {
+          const __m256i size = _mm256_set1_epi64x(C),
+                        zero = _mm256_setzero_si256(),
+                        base = _mm256_set1_epi64x(int64_t(row));
+          __m256i anyBad = zero;
+          __m256i addr[4];
+          for (int h = 0; h < 16; h += 4) {
+            __m256i v = _mm256_loadu_si256(
+                reinterpret_cast<const __m256i *>(ix + k + h));
+            v = _mm256_add_epi64(
+                v, _mm256_and_si256(_mm256_cmpgt_epi64(zero, v), size));
+            __m256i badLanes = _mm256_or_si256(
+                _mm256_cmpgt_epi64(zero, v),
+                _mm256_cmpgt_epi64(v, _mm256_set1_epi64x(C - 1)));
+            anyBad = _mm256_or_si256(anyBad, badLanes);
+            v = _mm256_andnot_si256(badLanes, v);
+            addr[h / 4] = _mm256_add_epi64(base, _mm256_slli_epi64(v, 2));
+          }
+          bad |= !_mm256_testz_si256(anyBad, anyBad);
+          for (int h = 0; h < 16; h += 4) {
+            __m256i a = addr[h / 4];
+            auto e = [&](int j) {
+              int64_t p = j == 0   ? _mm256_extract_epi64(a, 0)
+                          : j == 1 ? _mm256_extract_epi64(a, 1)
+                          : j == 2 ? _mm256_extract_epi64(a, 2)
+                                   : _mm256_extract_epi64(a, 3);
+              return *reinterpret_cast<const float *>(p);
+            };
+            _mm_stream_ps(o + k + h, _mm_setr_ps(e(0), e(1), e(2), e(3)));
+          }
         } else {
           for (int h = 0; h < 16; h += 8)
             _mm256_stream_ps(o + k + h,
@@ -249,7 +334,13 @@ int main(int argc, char **argv) {
   size_t w4Bytes = w4::B * w4::K * w4::C * sizeof(float);
   size_t w3Bytes = w3::R * w3::K * sizeof(float);
   pair("W4: loop, tile", w4::loop, w4::tile, w4::out, w4Bytes, calls);
+  pair("W4: loop, linear tile", w4::loop, w4::tileLinear, w4::out, w4Bytes,
+       calls);
+  pair("W4: tile, linear tile", w4::tile, w4::tileLinear, w4::out, w4Bytes,
+       calls);
   pair("W3: buffer, regs16", w3::rows<0>, w3::rows<1>, w3::out, w3Bytes, calls);
   pair("W3: buffer, regs32", w3::rows<0>, w3::rows<2>, w3::out, w3Bytes, calls);
+  pair("W3: buffer, vector steps", w3::rows<0>, w3::rows<3>, w3::out, w3Bytes,
+       calls);
   return 0;
 }

@@ -11,15 +11,16 @@
 # out-of-range indices, rows whose length is not a multiple of the tile (a
 # partial tile) and static multiples of 16 (full tiles only where the tile
 # divides them), an invalid index in a full and in a partial tile, dynamic
-# sizes, and indices broadcast at run time along the tile dimension (every
-# tile partial). The module is also lowered with gather-opt to make sure
+# sizes, indices broadcast at run time along the tile dimension (every
+# tile partial), and an input whose size there is dynamic (spanned or
+# broadcast at run time). The module is also lowered with gather-opt to make sure
 # that every function takes the tiled path.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: block-tiles: 39 passed, 0 failed
-# CHECK: block-tiles, tiles of 4: 39 passed, 0 failed
-# CHECK: block-tiles, tiles of 3: 39 passed, 0 failed
-# CHECK: block-tiles, no tiles: 39 passed, 0 failed
+# CHECK: block-tiles: 41 passed, 0 failed
+# CHECK: block-tiles, tiles of 4: 41 passed, 0 failed
+# CHECK: block-tiles, tiles of 3: 41 passed, 0 failed
+# CHECK: block-tiles, no tiles: 41 passed, 0 failed
 import sys
 
 import numpy as np
@@ -140,6 +141,14 @@ for name, extent in (("broadcast", 1), ("spanning", 40)):
     idx = rng.integers(-10, 10, (5, extent, 1))
     add(f"multiaxis_runtime_{name}", "multiaxis", "axes = [0]", table, idx, (5, 40, 4),
         expected(ref.multiaxis, table, idx, (0,)), dynamic=((), (1,), ()))
+# The same with the input's size there dynamic: 40 at run time is spanned
+# (each lane's block at its output position along it), 1 a broadcast (every
+# lane at position 0 there).
+for name, shape in (("spanning", (10, 40, 4)), ("broadcast", (10, 1, 4))):
+    data = rng.standard_normal(shape).astype(np.float32)
+    idx = rng.integers(-10, 10, (5, 40, 1))
+    add(f"multiaxis_runtime_input_{name}", "multiaxis", "axes = [0]", data, idx, (5, 40, 4),
+        expected(ref.multiaxis, data, idx, (0,)), dynamic=((1,), (), ()))
 
 # Blocks of up to 4 lines in tiles on every host (Zen 2 takes 2:
 # "tile_max_block_lines").

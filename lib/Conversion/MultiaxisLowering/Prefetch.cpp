@@ -157,6 +157,14 @@ lowering::planBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
   return plan;
 }
 
+BlockPrefetch lowering::prefetchReading(OpBuilder &b, Location loc,
+                                        const BlockPrefetch &plan,
+                                        Value input) {
+  BlockPrefetch reading = plan;
+  reading.buffer = readOnlyBuffer(b, loc, input);
+  return reading;
+}
+
 void lowering::emitBlockPrefetch(OpBuilder &b, Location loc,
                                  const LoweringState &s,
                                  const BlockPrefetch &plan, ValueRange ivs,

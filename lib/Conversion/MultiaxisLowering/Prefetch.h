@@ -42,6 +42,11 @@ std::optional<BlockPrefetch> planBlockPrefetch(OpBuilder &b, Location loc,
                                                const LoweringState &s,
                                                Value init, int64_t blockStart);
 
+/// `plan` reading `input` instead of the op's input: the same input
+/// reshaped (the blocks' dimensions kept), whose buffer is made here.
+BlockPrefetch prefetchReading(OpBuilder &b, Location loc,
+                              const BlockPrefetch &plan, Value input);
+
 /// In the loop body (induction variables `ivs` over `upperBounds`): the
 /// prefetch of the block that iteration ivs + distance copies.
 void emitBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,

@@ -11,14 +11,17 @@
 // innermost loop dimension. A full tile reads its 8 (y, x) tuples as one
 // vector of 16 index values, applies the policy to each coordinate as a
 // vector and reports a bad index with one reduction per tile; then a loop
-// over the 8 lanes copies the blocks one by one, reading each block's
-// coordinates from lane 0 of vectors it rotates by one lane per iteration
-// (a loop, not 8 copies of the body: compile time). A partial tile
+// over the 8 lanes copies the blocks one by one, each from its offset in
+// the input collapsed to blocks (b * 64 + y * 8 + x, computed as vectors),
+// read from lane 0 of a vector it rotates by one lane per iteration (a
+// loop, not 8 copies of the body: compile time). A partial tile
 // (42 = 5 x 8 + 2) copies block by block, checking each.
 // CHECK-LABEL: func.func @nd_small_blocks_in_tiles
 // CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // CHECK-DAG:     %[[SIZE:.*]] = arith.constant dense<8> : vector<8xindex>
 // CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2]] : tensor<2x42x2xi64> into tensor<168xi64>
+// CHECK:         %[[BLOCKS:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<2x8x8x4xf32> into tensor<128x4xf32>
 // CHECK:         scf.forall (%[[B:.*]], %[[T:.*]]) in (2, 6)
 // CHECK:           %[[START:.*]] = arith.muli %[[T]], %[[C8]] : index
 // CHECK:           %[[LEN:.*]] = arith.minui %{{.*}}, %[[C8]] : index
@@ -37,15 +40,18 @@
 // CHECK:             %[[ANY:.*]] = vector.reduction <or>, %[[BAD]] : vector<8xi1> into i1
 // CHECK:             scf.if %[[ANY]]
 // CHECK:               memref.store
-// CHECK:             %[[LANES:.*]]:3 = scf.for %[[L:.*]] = %{{.*}} to %[[C8]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[TILE]], %[[YV:.*]] = %[[YS]], %[[XV:.*]] = %[[XS]])
-// CHECK:               %[[Y0:.*]] = vector.extract %[[YV]][0]
-// CHECK:               %[[YR:.*]] = vector.shuffle %[[YV]], %[[YV]] [1, 2, 3, 4, 5, 6, 7, 0]
-// CHECK:               %[[X0:.*]] = vector.extract %[[XV]][0]
-// CHECK:               %[[XR:.*]] = vector.shuffle %[[XV]], %[[XV]] [1, 2, 3, 4, 5, 6, 7, 0]
-// CHECK:               %[[BLOCK:.*]] = tensor.extract_slice %{{.*}}[%[[B]], %[[Y0]], %[[X0]], 0] [1, 1, 1, 4]
+// CHECK:             %[[BATCH:.*]] = arith.muli %[[B]], %[[C64]] : index
+// CHECK:             %[[BASE:.*]] = vector.broadcast %[[BATCH]] : index to vector<8xindex>
+// CHECK:             %[[ROWS:.*]] = arith.muli %[[YS]], %[[SIZE]] : vector<8xindex>
+// CHECK:             %[[SUM:.*]] = arith.addi %[[BASE]], %[[ROWS]] : vector<8xindex>
+// CHECK:             %[[OFFSETS:.*]] = arith.addi %[[SUM]], %[[XS]] : vector<8xindex>
+// CHECK:             %[[LANES:.*]]:2 = scf.for %[[L:.*]] = %{{.*}} to %[[C8]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[TILE]], %[[OV:.*]] = %[[OFFSETS]])
+// CHECK:               %[[O0:.*]] = vector.extract %[[OV]][0]
+// CHECK:               %[[OR:.*]] = vector.shuffle %[[OV]], %[[OV]] [1, 2, 3, 4, 5, 6, 7, 0]
+// CHECK:               %[[BLOCK:.*]] = tensor.extract_slice %[[BLOCKS]][%[[O0]], 0] [1, 4] [1, 1] : tensor<128x4xf32> to tensor<4xf32>
 // CHECK:               %[[NEXT:.*]] = tensor.insert_slice %[[BLOCK]] into %[[ACC]][0, %[[L]], 0, 0] [1, 1, 1, 4]
 // CHECK-NOT:           vector.reduction
-// CHECK:               scf.yield %[[NEXT]], %[[YR]], %[[XR]]
+// CHECK:               scf.yield %[[NEXT]], %[[OR]]
 // CHECK:             scf.yield %[[LANES]]#0
 // CHECK:           } else {
 // CHECK:             scf.for %[[J:.*]] = %{{.*}} to %[[LEN]] step
@@ -82,7 +88,7 @@ func.func @nd_small_blocks_in_tiles(%d: tensor<2x8x8x4xf32>, %i: tensor<2x42x2xi
 // CHECK-DAG:           %[[ROW:.*]] = vector.extract %[[ROWS]][0] : index from vector<8xindex>
 // CHECK-DAG:           %[[LANE:.*]] = vector.extract %[[OKS]][0] : i1 from vector<8xi1>
 // CHECK:               %[[BLOCK:.*]] = tensor.extract_slice %{{.*}}[%[[ROW]], 0] [1, 4]
-// CHECK:               arith.select %[[LANE]], %[[BLOCK]], %{{.*}} : tensor<1x4xf32>
+// CHECK:               arith.select %[[LANE]], %[[BLOCK]], %{{.*}} : tensor<4xf32>
 func.func @fill_selects_per_block(%d: tensor<1000x4xf32>, %i: tensor<100xi32>) -> tensor<100x4xf32> {
   %e = tensor.empty() : tensor<100x4xf32>
   %r = gather.block %d[%i] axis = 0 out_of_bounds = fill into %e : tensor<1000x4xf32>, tensor<100xi32> into tensor<100x4xf32>
@@ -248,4 +254,80 @@ func.func @sliced_indices_not_tiled(%d: tensor<100x4xf32>, %all: tensor<60xi64>)
   %e = tensor.empty() : tensor<30x4xf32>
   %r = gather.block %d[%i] axis = 0 into %e : tensor<100x4xf32>, tensor<30xi64> into tensor<30x4xf32>
   return %r : tensor<30x4xf32>
+}
+
+// -----
+
+// A tile addresses its blocks by their offsets in the input collapsed
+// before the block, which a strided slice of the input cannot be without
+// a copy: one block per iteration.
+// CHECK-LABEL: func.func @sliced_input_not_tiled
+// CHECK:         scf.forall (%{{.*}}) in (30)
+// CHECK-NOT:     vector.transfer_read
+func.func @sliced_input_not_tiled(%all: tensor<200x4xf32>, %i: tensor<30xi64>) -> tensor<30x4xf32> {
+  %d = tensor.extract_slice %all[0, 0] [100, 4] [2, 1] : tensor<200x4xf32> to tensor<100x4xf32>
+  %e = tensor.empty() : tensor<30x4xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<100x4xf32>, tensor<30xi64> into tensor<30x4xf32>
+  return %r : tensor<30x4xf32>
+}
+
+// -----
+
+// An empty input has no block to read (its collapse would pair a static 0
+// with a dynamic size, which no buffer can be): no tiles.
+// CHECK-LABEL: func.func @empty_input_not_tiled
+// CHECK-NOT:     vector.transfer_read
+func.func @empty_input_not_tiled(%d: tensor<?x0x4xf32>, %i: tensor<2x30x2xi64>) -> tensor<2x30x4xf32> {
+  %e = tensor.empty() : tensor<2x30x4xf32>
+  %r = gather.nd %d[%i] batch_dims = 0 out_of_bounds = fill into %e : tensor<?x0x4xf32>, tensor<2x30x2xi64> into tensor<2x30x4xf32>
+  return %r : tensor<2x30x4xf32>
+}
+
+// -----
+
+// Tiles along a dimension that is not an axis and that the input spans
+// (the indices and the input both 16 there): each lane's block is at its
+// output position along it, step + the tile's start, plus the axis
+// coordinate times the 16 blocks of an input row.
+// CHECK-LABEL: func.func @tile_along_a_dimension_of_the_input
+// CHECK-DAG:     %[[ROW:.*]] = arith.constant dense<16> : vector<8xindex>
+// CHECK:         %[[BLOCKS:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<100x16x4xf32> into tensor<1600x4xf32>
+// CHECK:         scf.forall (%{{.*}}, %[[T:.*]]) in (3, 2)
+// CHECK:           %[[START:.*]] = arith.muli %[[T]], %{{.*}} : index
+// CHECK:           arith.cmpi ult, %{{.*}} : vector<8xindex>
+// CHECK-NEXT:      %[[YS:.*]] = arith.select %{{.*}} : vector<8xi1>, vector<8xindex>
+// CHECK:           %[[STEP:.*]] = vector.step : vector<8xindex>
+// CHECK:           %[[FIRST:.*]] = vector.broadcast %[[START]] : index to vector<8xindex>
+// CHECK:           %[[POS:.*]] = arith.addi %[[FIRST]], %[[STEP]] : vector<8xindex>
+// CHECK:           %[[ROWS:.*]] = arith.muli %[[YS]], %[[ROW]] : vector<8xindex>
+// CHECK:           %[[OFFSETS:.*]] = arith.addi %[[POS]], %[[ROWS]] : vector<8xindex>
+// CHECK:           scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[OV:.*]] = %[[OFFSETS]])
+// CHECK:             %[[O:.*]] = vector.extract %[[OV]][0]
+// CHECK:             tensor.extract_slice %[[BLOCKS]][%[[O]], 0] [1, 4]
+func.func @tile_along_a_dimension_of_the_input(%d: tensor<100x16x4xf32>, %i: tensor<3x16x1xi64>) -> tensor<3x16x4xf32> {
+  %e = tensor.empty() : tensor<3x16x4xf32>
+  %r = gather.multiaxis %d[%i] axes = [0] into %e : tensor<100x16x4xf32>, tensor<3x16x1xi64> into tensor<3x16x4xf32>
+  return %r : tensor<3x16x4xf32>
+}
+
+// -----
+
+// The same dimension of dynamic size in the input: 1 at run time is a
+// broadcast, whose lanes all read position 0 there (a select against
+// zeros), and the input row's blocks are that size.
+// CHECK-LABEL: func.func @tile_along_a_dynamic_dimension
+// CHECK-DAG:     %[[ZEROS:.*]] = arith.constant dense<0> : vector<8xindex>
+// CHECK:         %[[DIM:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<100x?x4xf32>
+// CHECK:         %[[UNIT:.*]] = arith.cmpi eq, %[[DIM]], %{{.*}} : index
+// CHECK:         scf.forall
+// CHECK:           %[[STEP:.*]] = vector.step : vector<8xindex>
+// CHECK:           %[[POS:.*]] = arith.addi %{{.*}}, %[[STEP]] : vector<8xindex>
+// CHECK:           %[[AT:.*]] = arith.select %[[UNIT]], %[[ZEROS]], %[[POS]] : vector<8xindex>
+// CHECK:           %[[ROW:.*]] = vector.broadcast %[[DIM]] : index to vector<8xindex>
+// CHECK:           %[[ROWS:.*]] = arith.muli %{{.*}}, %[[ROW]] : vector<8xindex>
+// CHECK:           arith.addi %[[AT]], %[[ROWS]] : vector<8xindex>
+func.func @tile_along_a_dynamic_dimension(%d: tensor<100x?x4xf32>, %i: tensor<3x16x1xi64>) -> tensor<3x16x4xf32> {
+  %e = tensor.empty() : tensor<3x16x4xf32>
+  %r = gather.multiaxis %d[%i] axes = [0] into %e : tensor<100x?x4xf32>, tensor<3x16x1xi64> into tensor<3x16x4xf32>
+  return %r : tensor<3x16x4xf32>
 }

@@ -11,17 +11,22 @@
 // 16-byte blocks, copied in tiles of 8 (block-tiles.mlir): a full tile
 // resolves the tuples of the tile 128 blocks ahead (the last full tile of
 // the row at the end) as vectors, wrapped and clamped into the input
-// whatever the op's policy (no compare and branch for a prefetch), and
-// prefetches one line per block in the lane loop; a partial tile (65530
-// is no multiple of 8) prefetches block by block, the iteration 128 ahead
-// clamped to the last one.
+// whatever the op's policy (no compare and branch for a prefetch), made
+// offsets in the input collapsed to blocks (b * 262144 + y * 512 + x) as
+// the copies' are, and prefetches one line per block in the lane loop; a
+// partial tile (65530 is no multiple of 8) prefetches block by block, the
+// iteration 128 ahead clamped to the last one.
 // CHECK-LABEL: func.func @nd_blocks_prefetched_ahead
 // CHECK-SAME:      %[[D:[^:]*]]: tensor<16x512x512x4xf32>, %[[I:[^:]*]]: tensor<16x65530x2xi64>
 // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
 // CHECK-DAG:     %[[LAST:.*]] = arith.constant 65529 : index
 // CHECK-DAG:     %[[LASTTILE:.*]] = arith.constant 65522 : index
 // CHECK-DAG:     %[[C511:.*]] = arith.constant 511 : index
+// CHECK-DAG:     %[[C262144:.*]] = arith.constant 262144 : index
+// CHECK-DAG:     %[[C512V:.*]] = arith.constant dense<512> : vector<8xindex>
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %[[D]] read_only : tensor<16x512x512x4xf32> to memref<16x512x512x4xf32, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK:         %[[BLOCKS:.*]] = tensor.collapse_shape %[[D]] {{\[\[}}0, 1, 2], [3]] : tensor<16x512x512x4xf32> into tensor<4194304x4xf32>
+// CHECK:         %[[BLOCKBUF:.*]] = bufferization.to_buffer %[[BLOCKS]] read_only
 // CHECK:         scf.forall (%[[B:.*]], %[[T:.*]], %{{.*}}) in (16, %{{.*}}, 1)
 // CHECK:           %[[START:.*]] = arith.muli %[[T]], %{{.*}} : index
 // CHECK:           scf.if
@@ -32,12 +37,16 @@
 // CHECK:             %[[YS:.*]] = arith.maxsi {{.*}} : vector<8xindex>
 // CHECK:             arith.minsi {{.*}} : vector<8xindex>
 // CHECK:             %[[XS:.*]] = arith.maxsi {{.*}} : vector<8xindex>
-// CHECK:             scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[YV:.*]] = %[[YS]], %[[XV:.*]] = %[[XS]])
-// CHECK:               %[[Y:.*]] = vector.extract %[[YV]][0]
-// CHECK:               %[[X:.*]] = vector.extract %[[XV]][0]
-// CHECK:               memref.prefetch %[[BUF]][%[[B]], %[[Y]], %[[X]], %{{.*}}], read, locality<3>, data
+// CHECK:             arith.muli %[[B]], %[[C262144]] : index
+// CHECK:             %[[ROWS:.*]] = arith.muli %[[YS]], %[[C512V]] : vector<8xindex>
+// CHECK:             %[[SUM:.*]] = arith.addi %{{.*}}, %[[ROWS]] : vector<8xindex>
+// CHECK:             %[[AHEADS:.*]] = arith.addi %[[SUM]], %[[XS]] : vector<8xindex>
+// CHECK:             scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[OV:.*]] = %{{.*}}, %[[AV:.*]] = %[[AHEADS]])
+// CHECK:               %[[O:.*]] = vector.extract %[[OV]][0]
+// CHECK:               %[[A:.*]] = vector.extract %[[AV]][0]
+// CHECK:               memref.prefetch %[[BLOCKBUF]][%[[A]], %{{.*}}], read, locality<3>, data
 // CHECK-NOT:           memref.prefetch
-// CHECK:               tensor.extract_slice %[[D]]
+// CHECK:               tensor.extract_slice %[[BLOCKS]][%[[O]], 0] [1, 4]
 // CHECK:           } else {
 // CHECK:             scf.for %[[J:[^ ]*]] =
 // CHECK:               %[[K:.*]] = arith.addi %[[START]], %[[J]] : index
