@@ -530,6 +530,92 @@ struct Workloads {
     return !bad;
   }
 
+  // W3's memory floor (bench/paired.py): every index read, each line of a
+  // table row that the row's indices point into loaded once (98% of the
+  // row's 256 lines, for 1024 random indices), and the output stored,
+  // streamed where the C++ prefetch loops stream it. A correct call moves
+  // at least these bytes; this one does nothing else (no gather: a load per
+  // line, summed as integers, and a load per line of indices make the
+  // stored values). The lines of each row come from a table built on the
+  // first call, outside the timed region of later ones. With `Prefetch`,
+  // each line's load prefetches the same line of the next row, as the
+  // gathers prefetch the next row while reading one.
+  std::vector<uint64_t> w3Lines;
+  template <bool Prefetch, bool AsTheLoops = false> void W3Floor() {
+    const int64_t R = 4096, C = 4096, K = 1024, LineFloats = 16;
+    const int64_t Words = C / LineFloats / 64;
+    const uint32_t *data = reinterpret_cast<const uint32_t *>(
+        loadData<float>(dir + "/W3_data.bin", R * C));
+    const int64_t *idx = loadIndices<int64_t>(dir + "/W3_idx.bin", R * K);
+    if (w3Lines.empty()) {
+      w3Lines.assign(R * Words, 0);
+      for (int64_t r = 0; r < R; ++r)
+        for (int64_t k = 0; k < K; ++k) {
+          int64_t line = wrap(idx[r * K + k], C) / LineFloats;
+          w3Lines[r * Words + line / 64] |= uint64_t(1) << (line % 64);
+        }
+    }
+    const bool streaming =
+        streamsRows(R * K * int64_t(sizeof(float)), K * sizeof(float));
+#pragma omp parallel
+    {
+#pragma omp for
+      for (int64_t r = 0; r < R; ++r) {
+        if (AsTheLoops) {
+          // Every line of the row (2% more than the needed ones), a line
+          // of indices and 16 outputs a step, and the 4 lines of the next
+          // row the loops prefetch in that step.
+          const uint32_t *row = &data[r * C];
+          const uint32_t *next = &data[std::min(r + 1, R - 1) * C];
+          const int64_t *ix = &idx[r * K];
+          for (int64_t k = 0; k < K; k += 16) {
+            uint32_t sum = 0;
+            for (int64_t l = 0; l < 4; ++l) {
+              prefetchLine(next + k * (C / K) + l * LineFloats);
+              sum += row[k * (C / K) + l * LineFloats];
+            }
+            const float v = static_cast<float>(sum + ix[k] + ix[k + 8]);
+            float *o = &out[r * K + k];
+#ifdef __AVX2__
+            if (streaming) {
+              _mm256_stream_ps(o, _mm256_set1_ps(v));
+              _mm256_stream_ps(o + 8, _mm256_set1_ps(v));
+              continue;
+            }
+#endif
+            for (int64_t j = 0; j < 16; ++j)
+              o[j] = v;
+          }
+          continue;
+        }
+        uint32_t sum = 0;
+        for (int64_t w = 0; w < Words; ++w)
+          for (uint64_t bits = w3Lines[r * Words + w]; bits; bits &= bits - 1) {
+            const int64_t at = (w * 64 + __builtin_ctzll(bits)) * LineFloats;
+            if (Prefetch)
+              prefetchLine(&data[std::min(r + 1, R - 1) * C + at]);
+            sum += data[r * C + at];
+          }
+        float *row = &out[r * K];
+        const int64_t *ix = &idx[r * K];
+        for (int64_t k = 0; k < K; k += 16) {
+          const float v = static_cast<float>(sum + ix[k] + ix[k + 8]);
+#ifdef __AVX2__
+          if (streaming) {
+            _mm256_stream_ps(row + k, _mm256_set1_ps(v));
+            _mm256_stream_ps(row + k + 8, _mm256_set1_ps(v));
+            continue;
+          }
+#endif
+          for (int64_t j = 0; j < 16; ++j)
+            row[k + j] = v;
+        }
+      }
+      if (streaming)
+        _mm_sfence();
+    }
+  }
+
   // W5's memory floor (bench/paired.py): each cache line any (n, c) pair
   // reads in a pixel (the distinct (n, c / 16) of all pairs, the same for
   // every pixel) loaded once, and every output element stored. A correct
@@ -708,17 +794,37 @@ int baseline_call(int mode) {
   }
   return runWorkload(*library, libraryWorkload, mode);
 }
-// The memory floor's forms (Workloads::W5Floor), in baseline_floor's order.
-static const char *const kFloorForms[] = {"pixels", "pixels, prefetch",
-                                          "tiles of 8", "tiles of 28"};
-// The name of the memory floor's form `form`, or null past the last.
+// The memory floor's forms (Workloads::W5Floor, W3Floor), in
+// baseline_floor's order.
+static const char *const kW5FloorForms[] = {"pixels", "pixels, prefetch",
+                                            "tiles of 8", "tiles of 28"};
+// The name of the workload's memory floor in form `form`, or null past the
+// last (or where it has none).
 const char *baseline_floor_name(int form) {
-  return form >= 0 && form < 4 ? kFloorForms[form] : nullptr;
+  if (libraryWorkload == "W3")
+    return form == 0   ? "lines of each row"
+           : form == 1 ? "lines, the next row's prefetched"
+           : form == 2 ? "rows, as the loops prefetch"
+                       : nullptr;
+  if (libraryWorkload != "W5" && libraryWorkload != "W5x64")
+    return nullptr;
+  return form >= 0 && form < 4 ? kW5FloorForms[form] : nullptr;
 }
-// One call of the workload's memory floor (W5, W5x64: Workloads::W5Floor)
-// in form `form` (baseline_floor_name). 1: done, 0: the workload has no
-// floor or no such form.
+// One call of the workload's memory floor (W3: Workloads::W3Floor; W5,
+// W5x64: Workloads::W5Floor) in form `form` (baseline_floor_name). 1: done,
+// 0: the workload has no floor or no such form.
 int baseline_floor(int form) {
+  if (libraryWorkload == "W3") {
+    if (form == 0)
+      library->W3Floor<false>();
+    else if (form == 1)
+      library->W3Floor<true>();
+    else if (form == 2)
+      library->W3Floor<true, true>();
+    else
+      return 0;
+    return 1;
+  }
   auto call = [&](auto rows) {
     constexpr int64_t R = decltype(rows)::value;
     const char *name = R == 8 ? "W5" : "W5x64";

@@ -26,19 +26,21 @@ whose data fits the L3 cache (W3, W8: 24-80 MB of it in a 32 MiB L3) ran
         [--libomp /usr/lib/llvm-22/lib/libomp.so.5] [--torch] [--entry KEY=VALUE]
         [--from-c [--offset 16]]
 
---from-c runs the same turns (no torch, no W5 floor) in bench/paired_c.c, a
+--from-c runs the same turns (no torch, no memory floor) in bench/paired_c.c, a
 C program that calls the gather through the C API: no Python between the
 calls. On the model 167 VM (2026-11-28) the two agreed within the
 turns' spread but for W5, 0.98-1.01 from C where this script read 0.97,
 and W1, W1i32 and W1f16, 0-3% further ahead of the C++ loops from C
 (bench/README.md).
 
-For W5 and W5x64 the turns also time the memory floor (baseline.cpp's
-W5Floor, in each of its forms): the lines the call must read, each loaded
-once, and the output stored, with no gather. A second table gives its
-fastest form's time, floor / gather and torch / floor: while the gather is
-no faster than the floor, torch / gather cannot exceed torch / floor on
-this machine (the floor writes in place; torch there allocates).
+For W3, W5 and W5x64 the turns also time the memory floor (baseline.cpp's
+W3Floor and W5Floor, in each of their forms): the lines the call must read,
+each loaded once, and the output stored, with no gather. A second table
+gives its fastest form's time, floor / gather and torch / floor: while the
+gather is no faster than the floor, torch / gather cannot exceed torch /
+floor on this machine (for W5 and W5x64, whose torch allocates, the floor
+writes in place), and no gather, compiled or written in C++, can be faster
+than the floor.
 
 --torch adds torch, in the same turns, and for its out= forms torch /
 memcpy: the most torch / gather can be while the gather copies its bytes
@@ -232,8 +234,8 @@ def main():
                    help="time torch too (its OpenMP calls on the preloaded libomp)")
     p.add_argument("--from-c", action="store_true",
                    help="the same turns run by bench/paired_c.c, a C program: the gather "
-                        "through the C API, no Python between the calls (no torch, no W5 "
-                        "floor)")
+                        "through the C API, no Python between the calls (no torch, no "
+                        "memory floor)")
     p.add_argument("--offset", type=int, default=16,
                    help="with --from-c: the inputs' bytes past a 64-byte boundary (numpy's "
                         "arrays of these sizes: 16)")
@@ -386,8 +388,9 @@ def main():
                         *quartiles([times[torch_at][k] / f[k] for k in range(len(g))]))
                 floors.append(row + " |")
     if floors:
-        print("\nThe memory floor (baseline.cpp's W5Floor: each needed line of every pixel "
-              "loaded once, the output stored; its fastest form), "
+        print("\nThe memory floor (baseline.cpp's W3Floor and W5Floor: each needed line "
+              "of the input (and of W3's indices) loaded once, the output stored; "
+              "its fastest form), "
               "in the same turns; torch / floor bounds torch / gather from above while the "
               "gather is no faster than the floor:")
         print("| workload | fastest form | floor (ms) | floor / gather |"
