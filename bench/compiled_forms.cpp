@@ -134,89 +134,68 @@ void coordinates(const int64_t *p, __m256i &ys, __m256i &xs) {
                         _mm256_and_si256(_mm256_cmpgt_epi64(zero, xs), size));
 }
 
-bool tile() {
+// All ones in the lanes whose (y, x) is in the image.
+__m256i validLanes(__m256i ys, __m256i xs) {
+  const __m256i size = _mm256_set1_epi64x(H), minus1 = _mm256_set1_epi64x(-1);
+  return _mm256_and_si256(_mm256_and_si256(_mm256_cmpgt_epi64(size, ys),
+                                           _mm256_cmpgt_epi64(size, xs)),
+                          _mm256_and_si256(_mm256_cmpgt_epi64(ys, minus1),
+                                           _mm256_cmpgt_epi64(xs, minus1)));
+}
+
+// A coordinate clamped into [0, H - 1] (the prefetch's address).
+__m256i clampCoordinate(__m256i v) {
+  const __m256i last = _mm256_set1_epi64x(H - 1), zero = _mm256_setzero_si256();
+  v = _mm256_blendv_epi8(v, last, _mm256_cmpgt_epi64(v, last));
+  return _mm256_blendv_epi8(v, zero, _mm256_cmpgt_epi64(zero, v));
+}
+
+// The tile; with `Linear` (as compiled since 2026-12-02) each block's
+// element offset in its image is computed in the vectors (y * W * C + x *
+// C; the prefetch's from clamped coordinates): one extract a lane instead
+// of one a coordinate, and no scalar arithmetic on them.
+template <bool Linear> bool tile() {
   const int64_t ahead = prefetchLinesAhead();
   bool bad = false;
 #pragma omp parallel for collapse(2) reduction(|| : bad)
   for (int64_t b = 0; b < B; ++b)
     for (int64_t t = 0; t < K / 4; ++t) {
       const int64_t k = 4 * t;
-      const __m256i size = _mm256_set1_epi64x(H),
-                    last = _mm256_set1_epi64x(H - 1),
-                    zero = _mm256_setzero_si256(),
-                    minus1 = _mm256_set1_epi64x(-1);
       __m256i ys, xs, aheadYs, aheadXs;
       coordinates(&idx[(b * K + k) * 2], ys, xs);
-      __m256i ok =
-          _mm256_and_si256(_mm256_and_si256(_mm256_cmpgt_epi64(size, ys),
-                                            _mm256_cmpgt_epi64(size, xs)),
-                           _mm256_and_si256(_mm256_cmpgt_epi64(ys, minus1),
-                                            _mm256_cmpgt_epi64(xs, minus1)));
+      __m256i ok = validLanes(ys, xs);
       bad |= _mm256_movemask_pd(_mm256_castsi256_pd(ok)) != 0xF;
       ys = _mm256_and_si256(ys, ok);
       xs = _mm256_and_si256(xs, ok);
       coordinates(&idx[(b * K + std::min(k + ahead, K - 4)) * 2], aheadYs,
                   aheadXs);
-      auto clamp = [&](__m256i v) {
-        v = _mm256_blendv_epi8(v, last, _mm256_cmpgt_epi64(v, last));
-        return _mm256_blendv_epi8(v, zero, _mm256_cmpgt_epi64(zero, v));
-      };
+      aheadYs = clampCoordinate(aheadYs);
+      aheadXs = clampCoordinate(aheadXs);
+      if (Linear) {
+        __m256i offsets = _mm256_add_epi64(_mm256_slli_epi64(ys, 11),
+                                           _mm256_slli_epi64(xs, 2));
+        __m256i aheadOffsets = _mm256_add_epi64(_mm256_slli_epi64(aheadYs, 11),
+                                                _mm256_slli_epi64(aheadXs, 2));
+        const float *image = &data[b * H * W * C];
+        for (int l = 0; l < 4; ++l) {
+          prefetchLine(image + _mm256_extract_epi64(aheadOffsets, 0));
+          std::memcpy(&out[(b * K + k + l) * C],
+                      image + _mm256_extract_epi64(offsets, 0),
+                      C * sizeof(float));
+          offsets = _mm256_permute4x64_epi64(offsets, 0x39);
+          aheadOffsets = _mm256_permute4x64_epi64(aheadOffsets, 0x39);
+        }
+        continue;
+      }
       alignas(32) int64_t y[4], x[4], aheadY[4], aheadX[4];
       _mm256_store_si256(reinterpret_cast<__m256i *>(y), ys);
       _mm256_store_si256(reinterpret_cast<__m256i *>(x), xs);
-      _mm256_store_si256(reinterpret_cast<__m256i *>(aheadY), clamp(aheadYs));
-      _mm256_store_si256(reinterpret_cast<__m256i *>(aheadX), clamp(aheadXs));
+      _mm256_store_si256(reinterpret_cast<__m256i *>(aheadY), aheadYs);
+      _mm256_store_si256(reinterpret_cast<__m256i *>(aheadX), aheadXs);
       for (int l = 0; l < 4; ++l) {
         prefetchLine(&data[((b * H + aheadY[l]) * W + aheadX[l]) * C]);
         std::memcpy(&out[(b * K + k + l) * C],
                     &data[((b * H + y[l]) * W + x[l]) * C], C * sizeof(float));
-      }
-    }
-  return bad;
-}
-
-// The tile with each block's element offset computed in the vectors (y * W *
-// C + x * C, then clamped for the prefetch): one extract a lane instead of
-// one a coordinate, and no scalar arithmetic on them.
-bool tileLinear() {
-  const int64_t ahead = prefetchLinesAhead();
-  bool bad = false;
-#pragma omp parallel for collapse(2) reduction(|| : bad)
-  for (int64_t b = 0; b < B; ++b)
-    for (int64_t t = 0; t < K / 4; ++t) {
-      const int64_t k = 4 * t;
-      const __m256i size = _mm256_set1_epi64x(H),
-                    minus1 = _mm256_set1_epi64x(-1),
-                    lastOffset = _mm256_set1_epi64x((H * W - 1) * C);
-      __m256i ys, xs, aheadYs, aheadXs;
-      coordinates(&idx[(b * K + k) * 2], ys, xs);
-      __m256i ok =
-          _mm256_and_si256(_mm256_and_si256(_mm256_cmpgt_epi64(size, ys),
-                                            _mm256_cmpgt_epi64(size, xs)),
-                           _mm256_and_si256(_mm256_cmpgt_epi64(ys, minus1),
-                                            _mm256_cmpgt_epi64(xs, minus1)));
-      bad |= _mm256_movemask_pd(_mm256_castsi256_pd(ok)) != 0xF;
-      __m256i offsets = _mm256_and_si256(
-          _mm256_add_epi64(_mm256_slli_epi64(ys, 11), _mm256_slli_epi64(xs, 2)),
-          ok);
-      coordinates(&idx[(b * K + std::min(k + ahead, K - 4)) * 2], aheadYs,
-                  aheadXs);
-      __m256i aheadOffsets = _mm256_add_epi64(_mm256_slli_epi64(aheadYs, 11),
-                                              _mm256_slli_epi64(aheadXs, 2));
-      // Unsigned min against the last block: a negative offset is large.
-      const __m256i sign = _mm256_set1_epi64x(INT64_MIN);
-      aheadOffsets = _mm256_blendv_epi8(
-          aheadOffsets, lastOffset,
-          _mm256_cmpgt_epi64(_mm256_xor_si256(aheadOffsets, sign),
-                             _mm256_xor_si256(lastOffset, sign)));
-      const float *image = &data[b * H * W * C];
-      for (int l = 0; l < 4; ++l) {
-        prefetchLine(image + _mm256_extract_epi64(aheadOffsets, 0));
-        std::memcpy(&out[(b * K + k + l) * C],
-                    image + _mm256_extract_epi64(offsets, 0),
-                    C * sizeof(float));
-        offsets = _mm256_permute4x64_epi64(offsets, 0x39);
-        aheadOffsets = _mm256_permute4x64_epi64(aheadOffsets, 0x39);
       }
     }
   return bad;
@@ -333,11 +312,11 @@ int main(int argc, char **argv) {
               "/ second [quartiles] |\n| --- | ---: | ---: | ---: |\n");
   size_t w4Bytes = w4::B * w4::K * w4::C * sizeof(float);
   size_t w3Bytes = w3::R * w3::K * sizeof(float);
-  pair("W4: loop, tile", w4::loop, w4::tile, w4::out, w4Bytes, calls);
-  pair("W4: loop, linear tile", w4::loop, w4::tileLinear, w4::out, w4Bytes,
+  pair("W4: loop, tile", w4::loop, w4::tile<false>, w4::out, w4Bytes, calls);
+  pair("W4: loop, linear tile", w4::loop, w4::tile<true>, w4::out, w4Bytes,
        calls);
-  pair("W4: tile, linear tile", w4::tile, w4::tileLinear, w4::out, w4Bytes,
-       calls);
+  pair("W4: tile, linear tile", w4::tile<false>, w4::tile<true>, w4::out,
+       w4Bytes, calls);
   pair("W3: buffer, regs16", w3::rows<0>, w3::rows<1>, w3::out, w3Bytes, calls);
   pair("W3: buffer, regs32", w3::rows<0>, w3::rows<2>, w3::out, w3Bytes, calls);
   pair("W3: buffer, vector steps", w3::rows<0>, w3::rows<3>, w3::out, w3Bytes,

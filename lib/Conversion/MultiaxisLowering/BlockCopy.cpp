@@ -792,8 +792,8 @@ Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
   }
   // Each block's coordinates become one offset in the vectors: a lane then
   // takes one value out of them, where a coordinate each took one and
-  // scalar arithmetic on it (W4 of bench/run.py in C++ on a Zen 2: the
-  // tile 1.02x faster, bench/compiled_forms.cpp).
+  // scalar arithmetic on it (docs/Lowering.md: W4 1.04-1.05x faster on a
+  // Zen 2).
   SmallVector<Value> laneVectors{blockOffsets(tb, tl, axisCoords, tileStart)};
   if (prefetch)
     laneVectors.push_back(blockOffsets(tb, tl, aheadCoords, aheadStart));
