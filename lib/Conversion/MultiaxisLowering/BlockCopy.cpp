@@ -12,8 +12,8 @@
 // time), other blocks with a memcpy after bufferization. Small blocks
 // (GatherND's 16-byte rows) cost less to copy than to address: their index
 // tuples are read and resolved a tile at a time (CpuTarget::tileBlocks: 8
-// with AVX-512, 4 with AVX2) with vector arithmetic, and the
-// policy's check becomes one reduction per tile.
+// with AVX-512, 4 with AVX2) with vector arithmetic into one offset per
+// block, and the policy's check becomes one reduction per tile.
 //
 //===----------------------------------------------------------------------===//
 
