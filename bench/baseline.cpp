@@ -15,7 +15,8 @@
 //              offset in the next pixel (not on Zen 1), and its pixels in
 //              tiles as compiled.
 //              W8 has none (as compiled), but resolves a chunk of offsets
-//              before its loads where the compiled code does;
+//              (the compiled code's chunk) before its loads where the
+//              compiled code does;
 //   checked prefetch: checked, with the same prefetch (what the compiled
 //              code does under its default policy).
 // Both prefetch variants write rows with non-temporal stores where the
@@ -276,7 +277,7 @@ struct Workloads {
     const float *data = loadData<float>(dir + "/W8_data.bin", R * C);
     const int64_t *idx = loadIndices<int64_t>(dir + "/W8_idx.bin", N * K * 2);
     constexpr bool Checked = checks(M);
-    constexpr int64_t Chunk = 512;
+    const int64_t chunk = offsetChunkElements();
     const bool chunks =
         prefetches(M) && R * C * int64_t(sizeof(float)) >= hostL2Bytes();
     const bool streaming =
@@ -285,6 +286,8 @@ struct Workloads {
     bool bad = false;
 #pragma omp parallel reduction(|| : bad)
     {
+      // Each thread's chunk buffer, as the compiled code's stack buffer.
+      std::vector<int64_t> chunkOffsets(chunks ? chunk : 0);
 #pragma omp for
       for (int64_t n = 0; n < N; ++n) {
         const int64_t *pairs = &idx[n * K * 2];
@@ -297,9 +300,10 @@ struct Workloads {
             row[k] = data[y * C + x];
           }
         } else {
-          int64_t offsets[Chunk];
-          for (int64_t c = 0; c < K; c += Chunk) {
-            for (int64_t k = 0; k < Chunk; ++k) {
+          int64_t *offsets = chunkOffsets.data();
+          for (int64_t c = 0; c < K; c += chunk) {
+            const int64_t length = std::min(chunk, K - c);
+            for (int64_t k = 0; k < length; ++k) {
               int64_t y = resolve<Checked>(pairs[2 * (c + k)], R, rowBad);
               int64_t x = resolve<Checked>(pairs[2 * (c + k) + 1], C, rowBad);
               offsets[k] = y * C + x;
@@ -307,7 +311,7 @@ struct Workloads {
 #if defined(__AVX2__)
             if (streaming) {
               constexpr int64_t Lanes = kRegisterBytes / sizeof(float);
-              for (int64_t k = 0; k < Chunk; k += Lanes) {
+              for (int64_t k = 0; k < length; k += Lanes) {
                 alignas(64) float v[Lanes];
                 for (int64_t l = 0; l < Lanes; ++l)
                   v[l] = data[offsets[k + l]];
@@ -317,7 +321,7 @@ struct Workloads {
               continue;
             }
 #endif
-            for (int64_t k = 0; k < Chunk; ++k)
+            for (int64_t k = 0; k < length; ++k)
               row[c + k] = data[offsets[k]];
           }
         }

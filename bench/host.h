@@ -130,6 +130,21 @@ static inline int64_t offsetTileBytes(bool fewReads) {
   return value > 0 ? value : 2 * hostL1dBytes();
 }
 
+/// Offsets per chunk of the chunked point loops (W8): the compiled code's
+/// chunk (CpuTarget::offsetChunkBytes, 8-byte offsets) for the target the
+/// benchmark compiles for, which bench/run.py and bench/paired.py pass in
+/// GATHER_OFFSET_CHUNK_BYTES, in whole steps of 16 (as the compiled code
+/// takes whole vector steps; the streamed loads take 16 at a time); else
+/// 512.
+static inline int64_t offsetChunkElements() {
+  static const int64_t elements = [] {
+    int64_t bytes = describedEntry("GATHER_OFFSET_CHUNK_BYTES");
+    return bytes >= 8 ? std::max<int64_t>(16, bytes / 8 / 16 * 16)
+                      : int64_t(512);
+  }();
+  return elements;
+}
+
 /// Whether rows read at offsets from a table (W5) prefetch each read's
 /// offset in the next pixel: the compiled code's choice
 /// (CpuTarget::prefetchOffsetTables) for the target the benchmark compiles

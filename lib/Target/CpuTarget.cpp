@@ -96,6 +96,11 @@ int64_t CpuTarget::parallelMinBytes() const {
 }
 int64_t CpuTarget::offsetChunkMinReadBytes() const { return l2Bytes; }
 int64_t CpuTarget::offsetChunkBytes() const {
+  if (offsetChunkBytesGiven > 0)
+    return offsetChunkBytesGiven;
+  constexpr int64_t kLargeChunkBytes = 8 * 1024;
+  if (largeOffsetChunks)
+    return kLargeChunkBytes;
   // An 8-byte offset per line its loads bring into the L1d: two thirds of
   // its lines, the rest left to the offsets, the indices and the output.
   return std::max<int64_t>(1, l1dBytes / cacheLineBytes * 2 / 3) * 8;
@@ -130,7 +135,8 @@ std::string CpuTarget::describe() const {
      << " tile-max-block-bytes=" << smallBlockBytes()
      << " prefetch-block-lines=" << prefetchMaxBlockLines()
      << " offset-tile-bytes=" << offsetTileFootprintBytes(false)
-     << " offset-tile-bytes-few-reads=" << offsetTileFootprintBytes(true);
+     << " offset-tile-bytes-few-reads=" << offsetTileFootprintBytes(true)
+     << " offset-chunk-bytes=" << offsetChunkBytes();
   return text;
 }
 
@@ -239,6 +245,7 @@ static void setTuning(CpuTarget &target,
   target.meshL3 = cpu == "sapphirerapids" || cpu == "emeraldrapids";
   target.longOffsetTiles = cpu == "znver1" || cpu == "znver2";
   target.tileMaxBlockLines = cpu == "znver2" ? 2 : 4;
+  target.largeOffsetChunks = cpu == "znver2";
   target.nonTemporalStores = streamsByDefault(target.arch);
 }
 
@@ -441,6 +448,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
       {"prefetch_block_lines", &target.prefetchBlockLinesGiven, 1, 4096, false},
       {"offset_tile_bytes", &target.offsetTileBytesGiven, 1, kMaxCacheBytes,
        false},
+      {"offset_chunk_bytes", &target.offsetChunkBytesGiven, 8, 1 << 20, false},
       {"long_offset_tiles", &longOffsetTiles, 0, 1, false},
       {"tile_max_block_lines", &target.tileMaxBlockLines, 1, 64, false},
       {"prefetch_offset_tables", &prefetchOffsetTables, 0, 1, false},

@@ -385,9 +385,10 @@ def target_description(target_cpu="native"):
     read their lines few times fill half the L2), cache-line-bytes,
     page-bytes, l1d-bytes, l2-bytes, l3-bytes, cores (0: unknown),
     streaming-store-min-bytes, prefetch-lines-ahead, parallel-min-bytes,
-    tile-blocks, prefetch-block-lines, offset-tile-bytes and
-    offset-tile-bytes-few-reads (the offset-table tiles' budgets; derived,
-    or as the description gives them)."""
+    tile-blocks, tile-max-block-bytes, prefetch-block-lines,
+    offset-tile-bytes and offset-tile-bytes-few-reads (the offset-table
+    tiles' budgets) and offset-chunk-bytes (a chunk of 8-byte offsets;
+    derived, or as the description gives them)."""
     text = ctypes.create_string_buffer(1024)
     if _library().gatherTargetDescription(target_cpu.encode(), text, len(text)):
         raise GatherError(text.value.decode(errors="replace"))

@@ -14,10 +14,12 @@
 # dimension not an axis); element gathers along input rows of 2000 and
 # along axis 0 (the innermost coordinate not an axis), and fill with i32
 # indices, f16 data, dynamic sizes, own columns and along rows. Every
-# function must take the chunks.
+# function must take the chunks. The suite runs again with the chunk given
+# by the description ("offset_chunk_bytes"): chunks of 32 offsets.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
 # CHECK: offset-chunks: 22 passed, 0 failed
+# CHECK: offset-chunks, 256-byte chunks: 22 passed, 0 failed
 import sys
 
 import numpy as np
@@ -113,3 +115,8 @@ add("axis0_row150", "elements", "axis = 0", tall[:, :150].copy(), idx, (7, 150),
 
 suite.report("offset-chunks", sys.argv[1], r"memref\.alloca\(\) : memref<\d+xindex>",
              "no chunks of offsets", cpu_entries=CPU)
+# The chunk as the description's "offset_chunk_bytes" gives it: 256 bytes,
+# 32 offsets (whole steps of 8 or 16 lanes), whatever the L1.
+suite.report("offset-chunks, 256-byte chunks", sys.argv[1],
+             r"memref\.alloca\(\) : memref<32xindex>", "no chunks of 32 offsets",
+             cpu_entries={"L2_cache_size_in_bytes": 4096, "offset_chunk_bytes": 256})

@@ -157,6 +157,10 @@ want["long-offset-tiles"] = int(host["cpu"] in ("znver1", "znver2"))
 want["offset-tile-bytes"] = 2 * host["l1d-bytes"]
 want["offset-tile-bytes-few-reads"] = (host["l2-bytes"] // 2 if want["long-offset-tiles"]
                                        else 2 * host["l1d-bytes"])
+# A chunk of offsets: 8 KiB on Zen 2, else an 8-byte offset for each line
+# of two thirds of the L1d.
+want["offset-chunk-bytes"] = (8192 if host["cpu"] == "znver2" else
+                              max(1, host["l1d-bytes"] // host["cache-line-bytes"] * 2 // 3) * 8)
 wrong = {k: (host[k], v) for k, v in want.items() if v is not None and host[k] != v}
 print("host target:", "as the CPU's flags and the OS's caches say" if not wrong else wrong)
 # A named CPU in the JIT: its instruction set, the host's caches, cores and

@@ -149,6 +149,15 @@ struct CpuTarget {
   /// The offset-table tiles' footprint budget in bytes where given (the
   /// DLTI entry "offset_tile_bytes"); 0: derived (offsetTileFootprintBytes).
   int64_t offsetTileBytesGiven = 0;
+  /// Chunks of offsets of 8 KiB (1024 offsets) instead of the L1d's rule
+  /// (offsetChunkBytes): Zen 2 (znver2), where W8's whole 1024-element rows
+  /// in one chunk ran 1.03-1.10x faster than the rule's 336 offsets. Set
+  /// from the CPU name; the DLTI entry "offset_chunk_bytes" overrides it.
+  bool largeOffsetChunks = false;
+  /// Bytes of a chunk of 8-byte offsets where given (the DLTI entry
+  /// "offset_chunk_bytes", at most 1 MiB: the chunk is a stack buffer of
+  /// each thread); 0: derived (offsetChunkBytes).
+  int64_t offsetChunkBytesGiven = 0;
   /// Pixels of an offset-table tile read their slice's lines "few" times
   /// below this many reads a line: W5x16 (2) ran 1.14x faster in tiles of
   /// 28 than of 8 on a Zen 2, W5x32 (4) 1.02-1.04x, W5x64 (8) 0.90x.
@@ -223,7 +232,11 @@ struct CpuTarget {
   /// brings a line into it (512 with 48 KiB, 341 with 32 KiB; the plan
   /// takes whole vector steps). With the whole L1d's lines (768 offsets) W8
   /// ran 4-9% slower at one thread on a 48 KiB L1d; with half (384) 3-5%
-  /// slower under AVX2 (docs/Lowering.md).
+  /// slower under AVX2 (docs/Lowering.md). On a Zen 2 (32 KiB L1d) the
+  /// whole 1024-element row of W8 ran 1.03-1.10x faster than this rule's
+  /// 336, where the 48 KiB machine ran it 0.96x against 768: no rule of
+  /// the caches fits both, so Zen 2 takes 8 KiB (largeOffsetChunks), and
+  /// the DLTI entry "offset_chunk_bytes" gives the bytes instead.
   int64_t offsetChunkBytes() const;
   /// Rows written a vector register at a time (block copies, vector rows)
   /// go with non-temporal stores into outputs from this size on: half of
@@ -264,9 +277,9 @@ struct CpuTarget {
   /// cores=2 streaming-store-min-bytes=16777216 prefetch-lines-ahead=128
   /// parallel-min-bytes=163840 tile-blocks=4 tile-max-block-bytes=256
   /// prefetch-block-lines=16 offset-tile-bytes=65536
-  /// offset-tile-bytes-few-reads=65536": what the lowering planned with
-  /// (the last eight, derived or defaulted, for peers that follow the same
-  /// rules).
+  /// offset-tile-bytes-few-reads=65536 offset-chunk-bytes=2728": what the
+  /// lowering planned with (the last nine, derived or defaulted, for peers
+  /// that follow the same rules and for readers of the plan).
   std::string describe() const;
 };
 
@@ -308,8 +321,10 @@ FailureOr<CpuTarget> cpuTargetForName(StringRef name, std::string &error,
 /// key), "cache_line_size_in_bytes", "page_size_in_bytes",
 /// "L1_cache_size_in_bytes" (upstream's key), "L2_cache_size_in_bytes",
 /// "L3_cache_size_in_bytes", "cores", "prefetch_lines_ahead",
-/// "vector_unit_width", "parallel_min_bytes", "prefetch_offset_tables",
-/// "mesh_l3" and "nontemporal_stores" (0 or 1),
+/// "vector_unit_width", "parallel_min_bytes", "tile_blocks",
+/// "tile_max_block_lines", "prefetch_block_lines", "offset_tile_bytes",
+/// "offset_chunk_bytes", "long_offset_tiles", "prefetch_offset_tables",
+/// "mesh_l3" and "nontemporal_stores" (the last four 0 or 1),
 /// each an integer in a range that keeps the thresholds' arithmetic exact
 /// (a line and a page powers of two). An entry outside it is an error on
 /// `op`.

@@ -8,6 +8,9 @@
 // more reads miss the L2 at once. The row's rest stays one masked step.
 // RUN: gather-opt %s --convert-gather-to-linalg="report-forms target-cpu=x86-64-v3" --canonicalize --cse --split-input-file -verify-diagnostics | FileCheck %s
 // RUN: gather-opt %s --convert-gather-to-linalg="report-forms" --canonicalize --cse --split-input-file -verify-diagnostics | FileCheck %s --check-prefix=AVX512
+// Zen 2 takes chunks of 8 KiB, 1024 offsets, whatever its L1d
+// (CpuTarget::largeOffsetChunks).
+// RUN: gather-opt %s --convert-gather-to-linalg="report-forms target-cpu=znver2" --canonicalize --cse --split-input-file -verify-diagnostics | FileCheck %s --check-prefix=ZEN2
 
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 65536 : i64>>} {
   // A 64 KiB table, rows of 1100 points: 137 full steps of 8 in chunks of
@@ -18,6 +21,8 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
   // lanes (64-bit, AVX2 has no mask registers) into what the row carries,
   // and the chunk's loads run only while all are valid (no output is
   // returned after an error), so the offsets need no mask.
+  // ZEN2-LABEL: func.func @points_over_the_l2
+  // ZEN2:         memref.alloca() : memref<1024xindex>
   // CHECK-LABEL: func.func @points_over_the_l2
   // CHECK-SAME:    %[[D:[^:]*]]: tensor<128x128xf32>, %[[I:[^:]*]]: tensor<8x2200xi64>
   // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
@@ -172,11 +177,30 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 // of 8.
 // CHECK-LABEL: func.func @chunk_from_the_l1
 // CHECK:         memref.alloca() : memref<680xindex>
+// ZEN2-LABEL: func.func @chunk_from_the_l1
+// ZEN2:         memref.alloca() : memref<1024xindex>
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 65536 : i64, "L1_cache_size_in_bytes" = 65536 : i64>>} {
   func.func @chunk_from_the_l1(%d: tensor<128x128xf32>, %i: tensor<8x2200xi64>) -> tensor<8x1100xf32> {
     %e = tensor.empty() : tensor<8x1100xf32>
     // expected-remark @+1 {{lowered as vector-rows offset-chunks}}
     %r = gather.multiaxis %d[%i] axes = [0, 1] into %e : tensor<128x128xf32>, tensor<8x2200xi64> into tensor<8x1100xf32>
     return %r : tensor<8x1100xf32>
+  }
+}
+
+// -----
+
+// "offset_chunk_bytes" gives the chunk's bytes instead (the L1 entry then
+// moves nothing here): 8192, a whole row of 1024 points in one chunk, the
+// chunk loop folded away.
+// CHECK-LABEL: func.func @chunk_given
+// CHECK:         memref.alloca() : memref<1024xindex>
+// CHECK-NOT:     arith.constant 336 : index
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 65536 : i64, "offset_chunk_bytes" = 8192 : i64>>} {
+  func.func @chunk_given(%d: tensor<128x128xf32>, %i: tensor<8x2048xi64>) -> tensor<8x1024xf32> {
+    %e = tensor.empty() : tensor<8x1024xf32>
+    // expected-remark @+1 {{lowered as vector-rows offset-chunks}}
+    %r = gather.multiaxis %d[%i] axes = [0, 1] into %e : tensor<128x128xf32>, tensor<8x2048xi64> into tensor<8x1024xf32>
+    return %r : tensor<8x1024xf32>
   }
 }

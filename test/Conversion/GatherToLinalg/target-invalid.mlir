@@ -95,6 +95,19 @@ module @offset_tile_bytes_not_positive attributes {dlti.target_system_spec = #dl
 
 // -----
 
+// expected-error @+1 {{the target description's CPU entry "offset_chunk_bytes" must be an integer in [8, 1048576], got 4 : i64}}
+module @offset_chunk_bytes_below_one_offset attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"offset_chunk_bytes" = 4 : i64>>} {
+}
+
+// -----
+
+// A chunk is a stack buffer of each thread: at most 1 MiB.
+// expected-error @+1 {{the target description's CPU entry "offset_chunk_bytes" must be an integer in [8, 1048576], got 2097152 : i64}}
+module @offset_chunk_bytes_above_a_mib attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"offset_chunk_bytes" = 2097152 : i64>>} {
+}
+
+// -----
+
 // expected-error @+1 {{the target description's CPU entry "long_offset_tiles" must be an integer in [0, 1], got 2 : i64}}
 module @long_offset_tiles_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"long_offset_tiles" = 2 : i64>>} {
 }
