@@ -267,10 +267,11 @@ struct Workloads {
   // reads its (row, column) pair from the indices row (interleaved). No
   // software prefetch (the compiled code has none here); the prefetch
   // variants do what the compiled code does instead: where the table is
-  // the L2 or larger, a row's offsets in chunks of 512 resolved first, then
-  // the chunk's loads (docs/Lowering.md, "Chunks of offsets"; the compiled
-  // code's chunks are an offset per line of two thirds of the L1d: 512
-  // with 48 KiB, 336 with 32 KiB), and rows streamed a vector register at a
+  // the L2 or larger, a row's offsets in chunks resolved first, then the
+  // chunk's loads (docs/Lowering.md, "Chunks of offsets"; the compiled
+  // code's chunk, offsetChunkElements: an offset per line of two thirds of
+  // the L1d, 512 with 48 KiB, 336 with 32 KiB, or 1024 on Zen 2; 512 where
+  // no description is given), and rows streamed a vector register at a
   // time where the output reaches the streaming threshold.
   template <int M> bool W8() {
     const int64_t R = 1024, C = 1024, N = 1024, K = 1024;
