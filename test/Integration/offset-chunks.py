@@ -14,12 +14,14 @@
 # dimension not an axis); element gathers along input rows of 2000 and
 # along axis 0 (the innermost coordinate not an axis), and fill with i32
 # indices, f16 data, dynamic sizes, own columns and along rows. Every
-# function must take the chunks. The suite runs again with the chunk given
-# by the description ("offset_chunk_bytes"): chunks of 32 offsets.
+# function must take the chunks. The suite runs again with chunks of 32
+# offsets and of 1024 (Zen 2's), given by the description
+# ("offset_chunk_bytes").
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
 # CHECK: offset-chunks: 22 passed, 0 failed
 # CHECK: offset-chunks, 256-byte chunks: 22 passed, 0 failed
+# CHECK: offset-chunks, 8 KiB chunks: 22 passed, 0 failed
 import sys
 
 import numpy as np
@@ -27,8 +29,11 @@ import numpy as np
 from gather import reference as ref
 from gather_testing.difftest import FunctionCases, expected, policy_indices, policy_text
 
-# The description's entries (#dlti.target_system_spec on the module).
-CPU = {"L2_cache_size_in_bytes": 4096, "L1_cache_size_in_bytes": 6144}
+# The description's entries (#dlti.target_system_spec on the module). The
+# chunk is also given outright (64 offsets, as the L1's rule makes it),
+# since a Zen 2 host takes 8 KiB whatever its L1.
+CPU = {"L2_cache_size_in_bytes": 4096, "L1_cache_size_in_bytes": 6144,
+       "offset_chunk_bytes": 512}
 
 rng = np.random.default_rng(17)
 suite = FunctionCases()
@@ -113,10 +118,15 @@ idx = rng.integers(-50, 50, (7, 150))
 add("axis0_row150", "elements", "axis = 0", tall[:, :150].copy(), idx, (7, 150),
     expected(ref.elements, tall[:, :150], idx, 0), dynamic=STATIC)
 
-suite.report("offset-chunks", sys.argv[1], r"memref\.alloca\(\) : memref<\d+xindex>",
-             "no chunks of offsets", cpu_entries=CPU)
+suite.report("offset-chunks", sys.argv[1], r"memref\.alloca\(\) : memref<64xindex>",
+             "no chunks of 64 offsets", cpu_entries=CPU)
 # The chunk as the description's "offset_chunk_bytes" gives it: 256 bytes,
 # 32 offsets (whole steps of 8 or 16 lanes), whatever the L1.
 suite.report("offset-chunks, 256-byte chunks", sys.argv[1],
              r"memref\.alloca\(\) : memref<32xindex>", "no chunks of 32 offsets",
              cpu_entries={"L2_cache_size_in_bytes": 4096, "offset_chunk_bytes": 256})
+# Zen 2's 8 KiB (CpuTarget::largeOffsetChunks), given on every host: 1024
+# offsets, more than a row holds, so each row is one partial chunk.
+suite.report("offset-chunks, 8 KiB chunks", sys.argv[1],
+             r"memref\.alloca\(\) : memref<1024xindex>", "no chunks of 1024 offsets",
+             cpu_entries={"L2_cache_size_in_bytes": 4096, "offset_chunk_bytes": 8192})
