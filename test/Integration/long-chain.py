@@ -12,8 +12,7 @@
 # CHECK: gpu pipeline: 240 kernels in {{[1-9][0-9]*}} pieces, 15 distinct
 # CHECK: long chain of 240 gathers: equal to the reference
 # CHECK: without outlining, 2 compile threads: 8 LLVM modules, equal to the reference
-# CHECK: without outlining, 1 compile thread: 1 LLVM module, equal to the reference
-# CHECK: small split bounds: {{[1-9][0-9]*}} pieces of pieces, equal to the reference
+# CHECK: small split bounds, 1 compile thread: {{[1-9][0-9]*}} pieces of pieces, 1 LLVM module, equal to the reference
 # CHECK: with destination entries, without outlining: split @main__into into {{[1-9][0-9]*}} pieces, @main split 0 times
 # CHECK: through __into: equal to the reference
 # CHECK: dynamic chain of 40 gathers: 4 outlined functions, equal to the reference
@@ -114,25 +113,28 @@ if not np.array_equal(got, want):
     sys.exit(f"mismatch at {np.argwhere(got != want)[:5].tolist()}")
 print(f"long chain of {N} gathers: equal to the reference")
 # 240 distinct gathers are enough LLVM IR for the JIT to split the module:
-# 4 partitions per compile thread (lib/Runner/Jit.cpp).
-for threads in (2, 1):
-    run = subprocess.run([os.path.join(bin_dir, "gather-run"), src_path, "--no-outline", "--compile-times",
-                          f"--compile-threads={threads}", *sum([["--input", p] for p in paths], []),
-                          "--output", out], capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.exit(f"gather-run without outlining failed: {run.stderr}")
-    modules = re.search(r"LLVM instructions in (\d+) modules?\)", run.stderr)
-    got = np.load(out)
-    if not np.array_equal(got, want):
-        sys.exit(f"mismatch without outlining, {threads} compile threads, at "
-                 f"{np.argwhere(got != want)[:5].tolist()}")
-    print(f"without outlining, {threads} compile thread{'s' if threads > 1 else ''}: "
-          f"{modules.group(1) if modules else '?'} LLVM module{'s' if threads > 1 else ''}, "
-          "equal to the reference")
+# 4 partitions per compile thread (lib/Runner/Jit.cpp); one compile thread
+# takes it whole (the run with small split bounds below).
+LLVM_MODULES = r"LLVM instructions in (\d+) modules?\)"
+run = subprocess.run([os.path.join(bin_dir, "gather-run"), src_path, "--no-outline", "--compile-times",
+                      "--compile-threads=2", *sum([["--input", p] for p in paths], []),
+                      "--output", out], capture_output=True, text=True)
+if run.returncode != 0:
+    sys.exit(f"gather-run without outlining failed: {run.stderr}")
+modules = re.search(LLVM_MODULES, run.stderr)
+got = np.load(out)
+if not np.array_equal(got, want):
+    sys.exit(f"mismatch without outlining at {np.argwhere(got != want)[:5].tolist()}")
+print(f"without outlining, 2 compile threads: {modules.group(1) if modules else '?'} LLVM modules, "
+      "equal to the reference")
 
 # The CPU pipeline as text with small split bounds: @main's list of piece
-# calls exceeds them and is cut again (pieces calling pieces).
-dumped = subprocess.run([os.path.join(bin_dir, "gather-opt"), src_path, "--dump-pass-pipeline",
+# calls exceeds them and is cut again (pieces calling pieces). (The
+# pipeline is dumped from an empty module: it is the same text.)
+empty_path = os.path.join(work, "empty.mlir")
+with open(empty_path, "w") as f:
+    f.write("module {}\n")
+dumped = subprocess.run([os.path.join(bin_dir, "gather-opt"), empty_path, "--dump-pass-pipeline",
                          "--gather-cpu-pipeline=outline-duplicates=false", "-o", os.devnull],
                         check=True, capture_output=True, text=True).stderr
 text = re.search(r"builtin\.module\(.*\)", dumped.replace("\n", " ")).group(0)
@@ -143,13 +145,16 @@ lowered = subprocess.run([os.path.join(bin_dir, "gather-opt"), src_path, f"--pas
                          check=True, capture_output=True, text=True).stdout
 nested = len(re.findall(r"llvm\.func (?:private )?@main_part\d+_\d+\(", lowered))
 run = subprocess.run([os.path.join(bin_dir, "gather-run"), src_path, f"--pipeline={text}",
+                      "--compile-times", "--compile-threads=1",
                       *sum([["--input", p] for p in paths], []), "--output", out], capture_output=True, text=True)
 if run.returncode != 0:
     sys.exit(f"gather-run with small split bounds failed: {run.stderr}")
+modules = re.search(LLVM_MODULES, run.stderr)
 got = np.load(out)
 if not np.array_equal(got, want):
     sys.exit(f"mismatch with small split bounds at {np.argwhere(got != want)[:5].tolist()}")
-print(f"small split bounds: {nested} pieces of pieces, equal to the reference")
+print(f"small split bounds, 1 compile thread: {nested} pieces of pieces, "
+      f"{modules.group(1) if modules else '?'} LLVM module, equal to the reference")
 
 # With the destination entries @main allocates its result and calls
 # @main__into, whose body the pipeline splits instead.
