@@ -124,6 +124,13 @@ PIPELINES = [
 ]
 
 
+# The plans for other targets than the host's: with --variant-stride N an
+# input goes through every Nth of them, in turn (its position in the
+# batch picks which), instead of through all.
+TARGET_VARIANTS = ("to-linalg-avx2", "cpu-pipeline-sse2", "cpu-pipeline-aarch64",
+                   "cpu-pipeline-sve", "cpu-pipeline-rvv")
+
+
 class Input:
     """One module's text and what the verifier must say about it:
     expect "valid", "invalid" (then `op` is the op the diagnostic must
@@ -698,6 +705,7 @@ class Runner:
         self.work = work
         self.failures_dir = args.failures
         self.failures = []
+        self.variant_stride = max(1, args.variant_stride)
         self.calls = 0
         self.transform_script = os.path.join(work, "tile.transform.mlir")
         with open(self.transform_script, "w") as f:
@@ -808,6 +816,9 @@ class Runner:
         for name, extra, must_pass in PIPELINES[1:]:
             batch = [i for i in accepted if name not in i.skip
                      and (not name.startswith("transform-tile") or i.tileable)]
+            if name in TARGET_VARIANTS and self.variant_stride > 1:
+                turn = TARGET_VARIANTS.index(name) % self.variant_stride
+                batch = [i for k, i in enumerate(batch) if k % self.variant_stride == turn]
             if batch:
                 produced = self.check_pipeline(batch, name, extra, must_pass)
                 # Every output must parse and verify again. (One call per
@@ -905,6 +916,9 @@ def main(argv=None):
                         help="share of the executed programs from the large size class "
                              "(difftest --sizes large: the block copies, tiles, offset tables)")
     parser.add_argument("--timeout", type=float, default=20, help="seconds per input before a hang")
+    parser.add_argument("--variant-stride", type=int, default=1,
+                        help="each input through every Nth of the other targets' plans "
+                             f"({', '.join(TARGET_VARIANTS)}), in turn; 1: through all")
     parser.add_argument("--failures", default="", help="directory for failing inputs")
     args = parser.parse_args(argv)
 
