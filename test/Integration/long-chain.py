@@ -104,27 +104,31 @@ for k, a in enumerate(inputs):
     paths.append(os.path.join(work, f"in{k}.npy"))
     np.save(paths[-1], a)
 out = os.path.join(work, "out.npy")
-run = subprocess.run([os.path.join(bin_dir, "gather-run"), src_path, *sum([["--input", p] for p in paths], []),
-                      "--output", out], capture_output=True, text=True)
-if run.returncode != 0:
-    sys.exit(f"gather-run failed: {run.stderr}")
-got = np.load(out)
-if not np.array_equal(got, want):
-    sys.exit(f"mismatch at {np.argwhere(got != want)[:5].tolist()}")
+
+
+def gather_run(path, inputs, expected, extra, what):
+    """gather-run on `path` with `extra` options, its result compared with
+    `expected`; returns its stderr."""
+    run = subprocess.run([os.path.join(bin_dir, "gather-run"), path, *extra,
+                          *sum([["--input", p] for p in inputs], []), "--output", out],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"gather-run {what} failed: {run.stderr}")
+    got = np.load(out)
+    if not np.array_equal(got, expected):
+        sys.exit(f"mismatch {what} at {np.argwhere(got != expected)[:5].tolist()}")
+    return run.stderr
+
+
+gather_run(src_path, paths, want, [], "on the chain")
 print(f"long chain of {N} gathers: equal to the reference")
 # 240 distinct gathers are enough LLVM IR for the JIT to split the module:
 # 4 partitions per compile thread (lib/Runner/Jit.cpp); one compile thread
 # takes it whole (the run with small split bounds below).
 LLVM_MODULES = r"LLVM instructions in (\d+) modules?\)"
-run = subprocess.run([os.path.join(bin_dir, "gather-run"), src_path, "--no-outline", "--compile-times",
-                      "--compile-threads=2", *sum([["--input", p] for p in paths], []),
-                      "--output", out], capture_output=True, text=True)
-if run.returncode != 0:
-    sys.exit(f"gather-run without outlining failed: {run.stderr}")
-modules = re.search(LLVM_MODULES, run.stderr)
-got = np.load(out)
-if not np.array_equal(got, want):
-    sys.exit(f"mismatch without outlining at {np.argwhere(got != want)[:5].tolist()}")
+stderr = gather_run(src_path, paths, want, ["--no-outline", "--compile-times", "--compile-threads=2"],
+                    "without outlining")
+modules = re.search(LLVM_MODULES, stderr)
 print(f"without outlining, 2 compile threads: {modules.group(1) if modules else '?'} LLVM modules, "
       "equal to the reference")
 
@@ -144,15 +148,9 @@ if count != 1:
 lowered = subprocess.run([os.path.join(bin_dir, "gather-opt"), src_path, f"--pass-pipeline={text}"],
                          check=True, capture_output=True, text=True).stdout
 nested = len(re.findall(r"llvm\.func (?:private )?@main_part\d+_\d+\(", lowered))
-run = subprocess.run([os.path.join(bin_dir, "gather-run"), src_path, f"--pipeline={text}",
-                      "--compile-times", "--compile-threads=1",
-                      *sum([["--input", p] for p in paths], []), "--output", out], capture_output=True, text=True)
-if run.returncode != 0:
-    sys.exit(f"gather-run with small split bounds failed: {run.stderr}")
-modules = re.search(LLVM_MODULES, run.stderr)
-got = np.load(out)
-if not np.array_equal(got, want):
-    sys.exit(f"mismatch with small split bounds at {np.argwhere(got != want)[:5].tolist()}")
+stderr = gather_run(src_path, paths, want, [f"--pipeline={text}", "--compile-times", "--compile-threads=1"],
+                    "with small split bounds")
+modules = re.search(LLVM_MODULES, stderr)
 print(f"small split bounds, 1 compile thread: {nested} pieces of pieces, "
       f"{modules.group(1) if modules else '?'} LLVM module, equal to the reference")
 
@@ -164,14 +162,7 @@ lowered = subprocess.run([os.path.join(bin_dir, "gather-opt"), src_path,
 print(f"with destination entries, without outlining: split @main__into into "
       f"{lowered.count('llvm.func @main__into_part')} pieces, "
       f"@main split {lowered.count('llvm.func @main_part')} times")
-run = subprocess.run([os.path.join(bin_dir, "gather-run"), src_path, "--destination-entries",
-                      *sum([["--input", p] for p in paths], []), "--output", out],
-                     capture_output=True, text=True)
-if run.returncode != 0:
-    sys.exit(f"gather-run --destination-entries failed: {run.stderr}")
-got = np.load(out)
-if not np.array_equal(got, want):
-    sys.exit(f"mismatch through __into at {np.argwhere(got != want)[:5].tolist()}")
+gather_run(src_path, paths, want, ["--destination-entries"], "through __into")
 print(f"through __into: equal to the reference")
 
 # The same kinds with every size dynamic and the default policy: the
@@ -207,11 +198,5 @@ lowered = subprocess.run([os.path.join(bin_dir, "gather-opt"), dyn_path, "--gath
 dyn_inputs = [paths[0]] + [os.path.join(work, f"dyn_{k}.npy") for k in "benm"]
 for k, p in zip("benm", dyn_inputs[1:]):
     np.save(p, (nonneg if k == "b" else good)[k].astype(np.int64))
-run = subprocess.run([os.path.join(bin_dir, "gather-run"), dyn_path, *sum([["--input", p] for p in dyn_inputs], []),
-                      "--output", out], capture_output=True, text=True)
-if run.returncode != 0:
-    sys.exit(f"gather-run on the dynamic chain failed: {run.stderr}")
-got = np.load(out)
-if not np.array_equal(got, want):
-    sys.exit(f"mismatch in the dynamic chain at {np.argwhere(got != want)[:5].tolist()}")
+gather_run(dyn_path, dyn_inputs, want, [], "on the dynamic chain")
 print(f"dynamic chain of {D} gathers: {len(re.findall(OUTLINED, lowered))} outlined functions, equal to the reference")
