@@ -9,7 +9,7 @@
 # GPU). With ptxas, the fused kernels also assemble for sm_80 and sm_90.
 # RUN: %python %s %gather_bin cpu | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: fused-consumers (cpu): 13 functions, 20 runs passed, 0 failed
+# CHECK: fused-consumers (cpu): 14 functions, 22 runs passed, 0 failed
 import os
 import re
 import shutil
@@ -143,6 +143,13 @@ nidx = rng.integers(0, 4, size=(6, 2)).astype(np.int64)
 nbad = nidx.copy()
 nbad[4, 0] = 5
 add("nd_double", "nd", "batch_dims = 0", ndata, nidx, [DOUBLE], bad=nbad)
+# A 0-d result: the consumer has no loop to fuse into, so on the GPU its
+# load of the gather's buffer, its add and its store run in a one-thread
+# kernel of their own (gather-map-to-gpu; before, the pipeline rejected
+# the function: a host load of device memory).
+ndata0 = rng.standard_normal((4, 3)).astype(np.float32)
+add("nd_rank0_double", "nd", "batch_dims = 0", ndata0, np.array([2, -1], np.int64), [DOUBLE],
+    bad=np.array([2, 3], np.int64), kernels=(2, 2))
 # Not fused: a consumer that reads the gather transposed (not at its own
 # position) keeps two kernels.
 add("block_transposed_read", "block", "axis = 0", table[:, :4].copy(),

@@ -32,6 +32,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERMAPTOGPU
@@ -492,10 +494,69 @@ static bool isHostMemory(Value memref, const llvm::DenseSet<Value> &keptOnHost,
   });
 }
 
-/// A rank-0 linalg op (a fill of a 0-d output) bufferizes to a store with
-/// no loop around it: give each such store to a device buffer a
-/// one-iteration scf.parallel, so that it becomes a one-thread launch like
-/// the rest instead of host code touching device memory.
+/// Whether `buffer` is one the host launches kernels on (a device
+/// allocation or a public function's argument), for the stores and loads
+/// that lie outside any loop.
+static bool isDeviceBuffer(Value buffer, HostBuffers &hostBuffers) {
+  buffer = stripCasts(buffer);
+  auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+  auto argument = dyn_cast<BlockArgument>(buffer);
+  auto fn = argument
+                ? dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp())
+                : func::FuncOp();
+  return (alloc && !hostBuffers.isHostOnly(alloc.getResult())) ||
+         (fn && fn.isPublic());
+}
+
+/// Whether `op` may write memory (or has effects it does not state).
+static bool mayWrite(Operation *op) {
+  if (isMemoryEffectFree(op))
+    return false;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  return !effects || effects.hasEffect<MemoryEffects::Write>() ||
+         effects.hasEffect<MemoryEffects::Free>();
+}
+
+/// The ops of `store`'s block that compute its value from loads of device
+/// buffers (a rank-0 consumer's `load, addf, store`), in block order: the
+/// side-effect-free ops and those loads, where nothing between a load and
+/// the store writes memory. The host computes the rest and passes it in.
+static SmallVector<Operation *> deviceValueSlice(memref::StoreOp store,
+                                                 HostBuffers &hostBuffers) {
+  Block *block = store->getBlock();
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> work = {store.getValueToStore()};
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != block || slice.contains(def) ||
+        def->getNumRegions() != 0)
+      continue;
+    if (auto load = dyn_cast<memref::LoadOp>(def)) {
+      if (!isDeviceBuffer(load.getMemRef(), hostBuffers))
+        continue;
+      bool written = false;
+      for (Operation *op = def->getNextNode(); op != store;
+           op = op->getNextNode())
+        written |= mayWrite(op);
+      if (written)
+        continue;
+    } else if (!isMemoryEffectFree(def)) {
+      continue;
+    }
+    slice.insert(def);
+    llvm::append_range(work, def->getOperands());
+  }
+  SmallVector<Operation *> ordered = slice.takeVector();
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+/// A rank-0 linalg op (a fill of a 0-d output, a consumer of a 0-d gather)
+/// bufferizes to a store with no loop around it: give each such store to a
+/// device buffer a one-iteration scf.parallel, so that it becomes a
+/// one-thread launch like the rest instead of host code touching device
+/// memory; the loads of device buffers its value comes from go with it.
 static void wrapLoneDeviceStores(ModuleOp module) {
   HostBuffers hostBuffers(module);
   SmallVector<memref::StoreOp> lone;
@@ -504,24 +565,27 @@ static void wrapLoneDeviceStores(ModuleOp module) {
         store->getParentOfType<LoopLikeOpInterface>() ||
         isInsideLaunch(store) || store->getParentOfType<gpu::GPUModuleOp>())
       return;
-    Value buffer = stripCasts(store.getMemRef());
-    auto alloc = buffer.getDefiningOp<memref::AllocOp>();
-    auto argument = dyn_cast<BlockArgument>(buffer);
-    auto fn = argument
-                  ? dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp())
-                  : func::FuncOp();
-    if ((alloc && !hostBuffers.isHostOnly(alloc.getResult())) ||
-        (fn && fn.isPublic()))
+    if (isDeviceBuffer(store.getMemRef(), hostBuffers))
       lone.push_back(store);
   });
   for (memref::StoreOp store : lone) {
+    SmallVector<Operation *> slice = deviceValueSlice(store, hostBuffers);
     OpBuilder b(store);
     Location loc = store.getLoc();
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     auto loop = scf::ParallelOp::create(b, loc, ValueRange{zero},
                                         ValueRange{one}, ValueRange{one});
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    IRMapping inLoop;
+    for (Operation *op : slice)
+      b.clone(*op, inLoop);
     store->moveBefore(loop.getBody()->getTerminator());
+    store.getValueMutable().assign(
+        inLoop.lookupOrDefault(store.getValueToStore()));
+    for (Operation *op : llvm::reverse(slice))
+      if (op->use_empty())
+        op->erase();
   }
 }
 

@@ -398,6 +398,57 @@ func.func @lone_rank0_store(%out: memref<i16>) {
 
 // -----
 
+// A rank-0 consumer of a 0-d gather (its linalg.generic bufferized without
+// a loop) loads the gather's device buffer, computes and stores: the load
+// and the arithmetic go into the one-iteration launch with the store.
+// CHECK-LABEL: func.func @lone_rank0_consumer
+// CHECK-SAME:    %[[IN:[^:]*]]: memref<f64>, %[[OUT:[^:]*]]: memref<f64>
+// CHECK-NOT:     memref.load
+// CHECK:         gpu.launch
+// CHECK:           %[[V:.*]] = memref.load %[[IN]][]
+// CHECK:           %[[S:.*]] = arith.addf %[[V]], %[[V]] : f64
+// CHECK:           memref.store %[[S]], %[[OUT]][]
+// CHECK:         return
+func.func @lone_rank0_consumer(%in: memref<f64>, %out: memref<f64>) {
+  %v = memref.load %in[] : memref<f64>
+  %s = arith.addf %v, %v : f64
+  memref.store %s, %out[] : memref<f64>
+  return
+}
+
+// -----
+
+// The value of a host buffer is read on the host and passed in.
+// CHECK-LABEL: func.func @lone_rank0_store_of_host_value
+// CHECK:         %[[H:.*]] = memref.alloca() : memref<f32>
+// CHECK:         %[[V:.*]] = memref.load %[[H]][]
+// CHECK:         gpu.launch
+// CHECK:           %[[S:.*]] = arith.mulf %[[V]], %[[V]] : f32
+// CHECK:           memref.store %[[S]], %{{.*}}[]
+func.func @lone_rank0_store_of_host_value(%out: memref<f32>) {
+  %h = memref.alloca() : memref<f32>
+  %one = arith.constant 1.0 : f32
+  memref.store %one, %h[] : memref<f32>
+  %v = memref.load %h[] : memref<f32>
+  %s = arith.mulf %v, %v : f32
+  memref.store %s, %out[] : memref<f32>
+  return
+}
+
+// -----
+
+// A write between the load and the store: the load cannot move past it,
+// and host code reading a device buffer is rejected.
+func.func @lone_rank0_store_after_a_write(%in: memref<f64>, %out: memref<f64>, %other: memref<f64>) {
+  // expected-error @+1 {{'memref.load' op on the host would access device memory; gather-map-to-gpu cannot place it on the GPU}}
+  %v = memref.load %in[] : memref<f64>
+  memref.store %v, %in[] : memref<f64>
+  memref.store %v, %out[] : memref<f64>
+  return
+}
+
+// -----
+
 // A trip count of INT64_MAX: computed without overflow (a UBSan report of
 // the fuzzer), too large for 32-bit thread indices.
 // CHECK-LABEL: func.func @trip_count_near_int64_max
