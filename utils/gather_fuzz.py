@@ -124,6 +124,12 @@ PIPELINES = [
 ]
 
 
+# The elementwise op of a consumer, by element type (an add of the value to
+# itself; i1 an xor). f8E4M3FN has no arithmetic the CPU lowering takes.
+CONSUMERS = {"f16": "arith.addf", "bf16": "arith.addf", "f32": "arith.addf", "f64": "arith.addf",
+             "i1": "arith.xori", "i8": "arith.addi", "i16": "arith.addi", "i32": "arith.addi",
+             "i64": "arith.addi", "index": "arith.addi", "i3": "arith.addi"}
+
 # The plans for other targets than the host's: with --variant-stride N an
 # input goes through every Nth of them, in turn (its position in the
 # batch picks which), instead of through all.
@@ -347,6 +353,7 @@ class Program:
             self.idx_dyn[-1] = False  # the coordinate size must be static
         self.out_dyn = [bool(rng.random() < 0.4) for _ in self.output]
         self.result_type = None  # generic form: the init type unless broken
+        self.consumer = None  # an elementwise op on the result (valid programs: make_inputs)
         self.const_indices = None
         self.const_data = None
         n_idx = int(np.prod(self.indices)) if self.indices else 1
@@ -410,7 +417,25 @@ class Program:
             lhs = "%0 = " if self.tensors else ""
             lines.append(f"  {lhs}gather.{self.op} {data}[{indices}] {attrs} into %init : "
                          f"{dt}, {it} into {ot}")
-        if self.tensors:
+        if self.tensors and self.consumer:
+            # The result read by an elementwise linalg.generic (what
+            # --gather-cpu-pipeline=fuse-consumers=true fuses into the
+            # gather's tiles), which the function returns instead.
+            args.append(f"%init2: {result}")
+            rank = len(self.output)
+            dims = ", ".join(f"d{d}" for d in range(rank))
+            identity = f"affine_map<({dims}) -> ({dims})>"
+            iterators = ", ".join(['"parallel"'] * rank)
+            element = self.element
+            lines += [f"  %1 = linalg.generic {{indexing_maps = [{identity}, {identity}], "
+                      f"iterator_types = [{iterators}]}} ins(%0 : {result}) outs(%init2 : {result}) {{",
+                      f"  ^bb0(%x: {element}, %o: {element}):",
+                      f"    %y = {self.consumer} %x, %x : {element}",
+                      f"    linalg.yield %y : {element}",
+                      f"  }} -> {result}",
+                      f"  return %1 : {result}"]
+            signature = f"({', '.join(args)}) -> {result}"
+        elif self.tensors:
             lines.append(f"  return %0 : {result}")
             signature = f"({', '.join(args)}) -> {result}"
         else:
@@ -816,6 +841,10 @@ class Runner:
         for name, extra, must_pass in PIPELINES[1:]:
             batch = [i for i in accepted if name not in i.skip
                      and (not name.startswith("transform-tile") or i.tileable)]
+            if name == "cpu-pipeline-fused":
+                # Fusion rewrites only linalg ops and the gathers they read:
+                # on an input without one this is cpu-pipeline again.
+                batch = [i for i in batch if "linalg." in i.text]
             if name in TARGET_VARIANTS and self.variant_stride > 1:
                 turn = TARGET_VARIANTS.index(name) % self.variant_stride
                 batch = [i for k, i in enumerate(batch) if k % self.variant_stride == turn]
@@ -851,7 +880,10 @@ def make_inputs(rng, count, corpus):
         r = rng.random()
         if r < 0.45:
             p = Program(rng)
-            inputs.append(Input(p.render(), "valid", f"valid {p.op}", p.op, p.tensors,
+            if p.tensors and p.element in CONSUMERS and rng.random() < 0.25:
+                p.consumer = CONSUMERS[p.element]
+            inputs.append(Input(p.render(), "valid", f"valid {p.op}"
+                                + (" with a consumer" if p.consumer else ""), p.op, p.tensors,
                                 tileable=len(p.output) > 0))
         elif r < 0.8:
             p = Program(rng)
