@@ -33,6 +33,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::gather {
@@ -498,7 +499,10 @@ static bool isHostMemory(Value memref, const llvm::DenseSet<Value> &keptOnHost,
 /// allocation or a public function's argument), for the stores and loads
 /// that lie outside any loop.
 static bool isDeviceBuffer(Value buffer, HostBuffers &hostBuffers) {
-  buffer = stripCasts(buffer);
+  // Through views too: a gather of constant indices folds to a load from a
+  // subview of the data.
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
   auto alloc = buffer.getDefiningOp<memref::AllocOp>();
   auto argument = dyn_cast<BlockArgument>(buffer);
   auto fn = argument
@@ -519,8 +523,9 @@ static bool mayWrite(Operation *op) {
 
 /// The ops of `store`'s block that compute its value from loads of device
 /// buffers (a rank-0 consumer's `load, addf, store`), in block order: the
-/// side-effect-free ops and those loads, where nothing between a load and
-/// the store writes memory. The host computes the rest and passes it in.
+/// side-effect-free ops but views and those loads, where nothing between a
+/// load and the store writes memory. The host computes the rest and passes
+/// it in.
 static SmallVector<Operation *> deviceValueSlice(memref::StoreOp store,
                                                  HostBuffers &hostBuffers) {
   Block *block = store->getBlock();
@@ -528,8 +533,11 @@ static SmallVector<Operation *> deviceValueSlice(memref::StoreOp store,
   SmallVector<Value> work = {store.getValueToStore()};
   while (!work.empty()) {
     Operation *def = work.pop_back_val().getDefiningOp();
+    // Views of buffers stay on the host (the kernel takes the view it
+    // makes): its lowering expands no view metadata.
     if (!def || def->getBlock() != block || slice.contains(def) ||
-        def->getNumRegions() != 0)
+        def->getNumRegions() != 0 ||
+        llvm::any_of(def->getResultTypes(), llvm::IsaPred<BaseMemRefType>))
       continue;
     if (auto load = dyn_cast<memref::LoadOp>(def)) {
       if (!isDeviceBuffer(load.getMemRef(), hostBuffers))

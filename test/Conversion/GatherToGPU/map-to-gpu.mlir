@@ -418,6 +418,29 @@ func.func @lone_rank0_consumer(%in: memref<f64>, %out: memref<f64>) {
 
 // -----
 
+// A 0-d gather of constant indices folds to a load from a view of the
+// data: the load goes into the launch, the view stays on the host (the
+// kernel's lowering expands no view metadata) and is passed in.
+// CHECK-LABEL: func.func @lone_rank0_consumer_of_a_view
+// CHECK-SAME:    %[[IN:[^:]*]]: memref<3x1x4xi8>
+// CHECK:         %[[SUB:.*]] = memref.subview %[[IN]]
+// CHECK:         %[[VIEW:.*]] = memref.collapse_shape %[[SUB]]
+// CHECK-NOT:     memref.load
+// CHECK:         gpu.launch
+// CHECK-NOT:       memref.subview
+// CHECK:           %[[V:.*]] = memref.load %[[VIEW]][]
+// CHECK:           arith.addi %[[V]], %[[V]] : i8
+func.func @lone_rank0_consumer_of_a_view(%in: memref<3x1x4xi8>, %out: memref<i8>) {
+  %sub = memref.subview %in[0, 0, 2] [1, 1, 1] [1, 1, 1] : memref<3x1x4xi8> to memref<1x1x1xi8, strided<[4, 4, 1], offset: 2>>
+  %view = memref.collapse_shape %sub [] : memref<1x1x1xi8, strided<[4, 4, 1], offset: 2>> into memref<i8, strided<[], offset: 2>>
+  %v = memref.load %view[] : memref<i8, strided<[], offset: 2>>
+  %s = arith.addi %v, %v : i8
+  memref.store %s, %out[] : memref<i8>
+  return
+}
+
+// -----
+
 // The value of a host buffer is read on the host and passed in.
 // CHECK-LABEL: func.func @lone_rank0_store_of_host_value
 // CHECK:         %[[H:.*]] = memref.alloca() : memref<f32>
