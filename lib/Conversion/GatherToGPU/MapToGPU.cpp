@@ -468,18 +468,19 @@ static void copyGlobalToDevice(memref::GetGlobalOp getGlobal) {
   });
 }
 
-/// The buffer `memref` views through memref.cast ops.
-static Value stripCasts(Value memref) {
-  while (auto cast = memref.getDefiningOp<memref::CastOp>())
-    memref = cast.getSource();
+/// The buffer `memref` views, through casts, subviews and reshapes: the
+/// memory is the host's or the device's as that buffer's is.
+static Value viewedBuffer(Value memref) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
   return memref;
 }
 
-/// Stack slots, buffers kept on the host (and casts of them), and the
+/// Stack slots, buffers kept on the host (and views of them), and the
 /// arguments of private host helpers that every caller passes such a buffer.
 static bool isHostMemory(Value memref, const llvm::DenseSet<Value> &keptOnHost,
                          SymbolUserMap &callers) {
-  memref = stripCasts(memref);
+  memref = viewedBuffer(memref);
   if (memref.getDefiningOp<memref::AllocaOp>() || keptOnHost.contains(memref))
     return true;
   auto argument = dyn_cast<BlockArgument>(memref);
@@ -499,10 +500,9 @@ static bool isHostMemory(Value memref, const llvm::DenseSet<Value> &keptOnHost,
 /// allocation or a public function's argument), for the stores and loads
 /// that lie outside any loop.
 static bool isDeviceBuffer(Value buffer, HostBuffers &hostBuffers) {
-  // Through views too: a gather of constant indices folds to a load from a
-  // subview of the data.
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
+  // (A gather of constant indices folds to a load from a subview of the
+  // data.)
+  buffer = viewedBuffer(buffer);
   auto alloc = buffer.getDefiningOp<memref::AllocOp>();
   auto argument = dyn_cast<BlockArgument>(buffer);
   auto fn = argument
