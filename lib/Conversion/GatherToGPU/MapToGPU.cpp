@@ -476,13 +476,20 @@ static Value viewedBuffer(Value memref) {
   return memref;
 }
 
-/// Stack slots, buffers kept on the host (and views of them), and the
-/// arguments of private host helpers that every caller passes such a buffer.
+/// Stack slots, constant globals (the kernels read a device copy:
+/// copyGlobalToDevice), buffers kept on the host (and views of them), and
+/// the arguments of private host helpers that every caller passes such a
+/// buffer.
 static bool isHostMemory(Value memref, const llvm::DenseSet<Value> &keptOnHost,
                          SymbolUserMap &callers) {
   memref = viewedBuffer(memref);
   if (memref.getDefiningOp<memref::AllocaOp>() || keptOnHost.contains(memref))
     return true;
+  if (auto getGlobal = memref.getDefiningOp<memref::GetGlobalOp>()) {
+    auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+        getGlobal, getGlobal.getNameAttr());
+    return global && global.getConstant();
+  }
   auto argument = dyn_cast<BlockArgument>(memref);
   if (!argument)
     return false;

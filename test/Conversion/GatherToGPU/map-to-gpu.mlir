@@ -460,6 +460,25 @@ func.func @lone_rank0_store_of_host_value(%out: memref<f32>) {
 
 // -----
 
+// A constant global is host memory (kernels read a device copy of it): the
+// host reads it and passes the value into the store's launch.
+memref.global "private" constant @seven : memref<f32> = dense<-7.0>
+// CHECK-LABEL: func.func @lone_rank0_store_of_a_constant
+// CHECK:         %[[G:.*]] = memref.get_global @seven
+// CHECK:         %[[V:.*]] = memref.load %[[G]][]
+// CHECK:         gpu.launch
+// CHECK:           %[[S:.*]] = arith.addf %[[V]], %[[V]] : f32
+// CHECK:           memref.store %[[S]], %{{.*}}[]
+func.func @lone_rank0_store_of_a_constant(%out: memref<f32>) {
+  %g = memref.get_global @seven : memref<f32>
+  %v = memref.load %g[] : memref<f32>
+  %s = arith.addf %v, %v : f32
+  memref.store %s, %out[] : memref<f32>
+  return
+}
+
+// -----
+
 // A write between the load and the store: the load cannot move past it,
 // and host code reading a device buffer is rejected.
 func.func @lone_rank0_store_after_a_write(%in: memref<f64>, %out: memref<f64>, %other: memref<f64>) {

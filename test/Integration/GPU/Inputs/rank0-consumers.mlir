@@ -1,7 +1,8 @@
 // Consumers of 0-d gathers: the loop-free load, add and store become a
 // one-thread kernel of their own (gather-map-to-gpu). The fuzzer's finds:
-// indices as an argument, the empty-axes multiaxis under `fill`, and
-// constant indices, which fold the gather to a load from a view of the data.
+// indices as an argument, the empty-axes multiaxis under `fill`, constant
+// indices, which fold the gather to a load from a view of the data, and
+// constant data and indices, which fold it to a load of a constant global.
 func.func @nd_scalar(%data: tensor<3xf64>, %indices: tensor<1xi32>) -> tensor<f64> {
   %init = tensor.empty() : tensor<f64>
   %0 = gather.nd %data[%indices] batch_dims = 0 into %init : tensor<3xf64>, tensor<1xi32> into tensor<f64>
@@ -37,4 +38,17 @@ func.func @nd_constant_indices(%data: tensor<3x1x4xi8>) -> tensor<i8> {
     linalg.yield %y : i8
   } -> tensor<i8>
   return %1 : tensor<i8>
+}
+
+func.func @multiaxis_constant(%init2: tensor<f32>) -> tensor<f32> {
+  %data = arith.constant dense<-7.0> : tensor<f32>
+  %indices = arith.constant dense<0> : tensor<index>
+  %init = tensor.empty() : tensor<f32>
+  %0 = gather.multiaxis %data[%indices] axes = [] out_of_bounds = unchecked into %init : tensor<f32>, tensor<index> into tensor<f32>
+  %1 = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%0 : tensor<f32>) outs(%init2 : tensor<f32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.addf %x, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<f32>
+  return %1 : tensor<f32>
 }
