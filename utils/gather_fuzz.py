@@ -908,8 +908,11 @@ def execute(rng, cases, tools, work, process_cases, large_dims, large_cases=0.0)
     up to about a million elements); returns (executed, failure messages)."""
     problems, executed = [], 0
     op = str(rng.choice(OPS))
+    # A quarter return the gather through an elementwise consumer, which
+    # the JIT fuses into the gather's tiles.
     batch = [difftest.make_case(op, rng, large_dims,
-                                "large" if rng.random() < large_cases else "tiny")
+                                "large" if rng.random() < large_cases else "tiny",
+                                consumers=0.25)
              for _ in range(cases)]
     # Every pass's output verified: a pass that breaks the IR is a finding
     # even where the code it ends in runs right.
@@ -920,7 +923,7 @@ def execute(rng, cases, tools, work, process_cases, large_dims, large_cases=0.0)
     executed += len(batch)
     problems += [f"execute {op} case: {batch[i].describe()}: {p}" for i, p in result.items() if p]
     for i in range(process_cases):
-        case = difftest.make_case(op, rng, large_dims)
+        case = difftest.make_case(op, rng, large_dims, consumers=0.25)
         p = difftest.run_case(case, tools, work, 10**6 + i, verify_each=True)
         executed += 1
         if p:

@@ -660,21 +660,24 @@ static Value buildGather(OpBuilder &b, Location loc, const RaisePlan &plan,
   switch (plan.kind) {
   case RaisePlan::Kind::Elements:
     return ElementsOp::create(b, loc, plan.table, indices, plan.axis, negative,
-                              outOfBounds, init)
+                              outOfBounds, /*whole_indices=*/Value(), init)
         .getOutput();
   case RaisePlan::Kind::Block:
     return BlockOp::create(b, loc, sliceTable(b, loc, plan, init), indices,
-                           plan.axis, negative, outOfBounds, init)
+                           plan.axis, negative, outOfBounds,
+                           /*whole_indices=*/Value(), init)
         .getOutput();
   case RaisePlan::Kind::Nd:
     return NdOp::create(b, loc, sliceTable(b, loc, plan, init), indices,
-                        plan.axis, negative, outOfBounds, init)
+                        plan.axis, negative, outOfBounds,
+                        /*whole_indices=*/Value(), init)
         .getOutput();
   case RaisePlan::Kind::Multiaxis:
     return MultiaxisOp::create(
                b, loc, sliceTable(b, loc, plan, init),
                indicesForEveryLoop(b, loc, indices, plan.indicesMap, loops),
-               ArrayRef<int64_t>{plan.axis}, negative, outOfBounds, init)
+               ArrayRef<int64_t>{plan.axis}, negative, outOfBounds,
+               /*whole_indices=*/Value(), init)
         .getOutput();
   }
   llvm_unreachable("unknown gather kind");

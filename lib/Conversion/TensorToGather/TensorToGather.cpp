@@ -95,9 +95,9 @@ struct TensorGatherToMultiaxis : OpRewritePattern<tensor::GatherOp> {
     if (!init)
       return rewriter.notifyMatchFailure(op,
                                          "shapes break the multiaxis rules");
-    auto multiaxis = MultiaxisOp::create(rewriter, loc, input, indices, axes,
-                                         NegativeIndexMode::out_of_bounds,
-                                         outOfBounds, init);
+    auto multiaxis = MultiaxisOp::create(
+        rewriter, loc, input, indices, axes, NegativeIndexMode::out_of_bounds,
+        outOfBounds, /*whole_indices=*/Value(), init);
     // The multiaxis output is the non-rank-reduced result; a rank-reduced
     // tensor.gather drops the unit gather dimensions.
     Value result = multiaxis.getOutput();

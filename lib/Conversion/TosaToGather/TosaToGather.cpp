@@ -63,7 +63,8 @@ struct TosaGatherToMultiaxis : OpRewritePattern<tosa::GatherOp> {
                                          "shapes break the multiaxis rules");
     auto multiaxis = MultiaxisOp::create(
         rewriter, loc, op.getValues(), indices, ArrayRef<int64_t>{1},
-        NegativeIndexMode::out_of_bounds, OutOfBoundsMode::error, init);
+        NegativeIndexMode::out_of_bounds, OutOfBoundsMode::error,
+        /*whole_indices=*/Value(), init);
     Value result = multiaxis.getOutput();
     if (result.getType() != resultType)
       result = tensor::CastOp::create(rewriter, loc, resultType, result);

@@ -367,3 +367,27 @@ func.func @elements_runtime_sizes(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %ini
   %0 = gather.elements %d[%i] axis = 1 into %init_0 : tensor<?x?xf32>, tensor<?x?xi64> into tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// A tile of a larger gather (whole_indices, from tiling): the loop checks
+// the tile's own indices, and the report scans the whole op's indices as
+// written (a gather.nd's, 3-d), in their own shape, so that it names the
+// position the untiled op would.
+// CHECK-LABEL: func.func @error_in_a_tile
+// CHECK-SAME:    %[[D:[^:]*]]: tensor<4x3xf32>, %[[I:[^:]*]]: tensor<2x1xi64>, %[[WHOLE:[^:]*]]: tensor<8x1x1xi64>
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK:         scf.forall
+// CHECK:           tensor.extract %[[I]]
+// CHECK:         scf.if %{{.*}} {
+// CHECK:           %[[BUF:.*]] = bufferization.to_buffer %[[WHOLE]] read_only : tensor<8x1x1xi64>
+// CHECK:           %[[ANY:.*]] = memref.cast %[[BUF]] {{.*}} to memref<?x?x?xi64, strided<[?, ?, ?], offset: ?>>
+// CHECK:           gather.check_indices %[[ANY]] sizes(%[[C4]]) dims = [0] shape(%[[C8]], %[[C1]], %[[C1]]) assume_invalid for "gather.nd" : memref<?x?x?xi64, strided<[?, ?, ?], offset: ?>>
+func.func @error_in_a_tile(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>, %whole: tensor<8x1x1xi64>) -> tensor<2x3xf32> {
+  %init_0 = tensor.empty() : tensor<2x3xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0] whole_indices(%whole : tensor<8x1x1xi64>) into %init_0 {gather.origin = #gather.origin<"gather.nd", dims = [0], indices = [2x1x1], indices_dims = [0, 1, 1]>} : tensor<4x3xf32>, tensor<2x1xi64> into tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -442,3 +442,62 @@ func.func @refine_dynamic_destination(%d: tensor<4x3xf32>, %i: tensor<2xi64>, %e
   %r = gather.block %d[%i] axis = 0 into %e : tensor<4x3xf32>, tensor<2xi64> into tensor<?x3xf32>
   return %r : tensor<?x3xf32>
 }
+
+// -----
+
+// A tile's whole indices stay as they are through the rewrite to multiaxis
+// form: the report scans them as written.
+// CHECK-LABEL: func.func @tile_to_multiaxis_keeps_whole_indices
+// CHECK-SAME:    %{{[^:]*}}: tensor<4x3xf32>, %{{[^:]*}}: tensor<2xi64>, %[[WHOLE:[^:]*]]: tensor<8xi64>
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] whole_indices(%[[WHOLE]] : tensor<8xi64>) into
+func.func @tile_to_multiaxis_keeps_whole_indices(%data: tensor<4x3xf32>, %indices: tensor<2xi64>, %whole: tensor<8xi64>) -> tensor<2x3xf32> {
+  %init = tensor.empty() : tensor<2x3xf32>
+  %0 = gather.block %data[%indices] axis = 0 whole_indices(%whole : tensor<8xi64>) into %init : tensor<4x3xf32>, tensor<2xi64> into tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+#id1 = affine_map<(d0) -> (d0)>
+
+// Whole indices that only tiles' reports read, computed by an op that tiles
+// (a producer fused into the tiles): dropped, and the producer with them.
+// CHECK-LABEL: func.func @report_only_whole_indices_dropped
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     whole_indices
+// CHECK:         return
+func.func @report_only_whole_indices_dropped(%data: tensor<4x3xf32>, %indices: tensor<2x1xi64>, %ids: tensor<8xi64>) -> tensor<2x3xf32> {
+  %e = tensor.empty() : tensor<8xi64>
+  %whole = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%ids : tensor<8xi64>) outs(%e : tensor<8xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    %c = arith.constant 1 : i64
+    %s = arith.addi %a, %c : i64
+    linalg.yield %s : i64
+  } -> tensor<8xi64>
+  %init = tensor.empty() : tensor<2x3xf32>
+  %0 = gather.multiaxis %data[%indices] axes = [0] whole_indices(%whole : tensor<8xi64>) into %init : tensor<4x3xf32>, tensor<2x1xi64> into tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+#id1 = affine_map<(d0) -> (d0)>
+
+// The same whole, also a result: it stays.
+// CHECK-LABEL: func.func @whole_indices_in_use_kept
+// CHECK:         %[[WHOLE:.*]] = linalg.generic
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] whole_indices(%[[WHOLE]] : tensor<8xi64>) into
+func.func @whole_indices_in_use_kept(%data: tensor<4x3xf32>, %indices: tensor<2x1xi64>, %ids: tensor<8xi64>) -> (tensor<2x3xf32>, tensor<8xi64>) {
+  %e = tensor.empty() : tensor<8xi64>
+  %whole = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%ids : tensor<8xi64>) outs(%e : tensor<8xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    %c = arith.constant 1 : i64
+    %s = arith.addi %a, %c : i64
+    linalg.yield %s : i64
+  } -> tensor<8xi64>
+  %init = tensor.empty() : tensor<2x3xf32>
+  %0 = gather.multiaxis %data[%indices] axes = [0] whole_indices(%whole : tensor<8xi64>) into %init : tensor<4x3xf32>, tensor<2x1xi64> into tensor<2x3xf32>
+  return %0, %whole : tensor<2x3xf32>, tensor<8xi64>
+}

@@ -12,7 +12,7 @@
 // CHECK-NOT:       tensor.extract_slice %{{.*}}[%[[I]], %[[J]], 0] [1, 8, 64] [1, 1, 1] : tensor<1x256x64xf32>
 // CHECK-DAG:       %[[IDTILE:.*]] = tensor.extract_slice %[[IDS]][%[[I]], %[[J]], 0] [1, 8, 1] [1, 1, 1]
 // CHECK-DAG:       %[[DEST:.*]] = tensor.extract_slice %[[ACC]][%[[I]], %[[J]], 0] [1, 8, 64] [1, 1, 1]
-// CHECK:           %[[G:.*]] = gather.multiaxis %{{.*}}[%[[IDTILE]]] axes = [1] negative_indices = out_of_bounds into %[[DEST]]
+// CHECK:           %[[G:.*]] = gather.multiaxis %{{.*}}[%[[IDTILE]]] axes = [1] negative_indices = out_of_bounds whole_indices(%[[IDS]] : tensor<1x256x1xi32>) into %[[DEST]]
 // CHECK:           %[[Y:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x1x64xf32>) outs(%[[G]] : tensor<1x8x64xf32>)
 // CHECK:             arith.addf
 // CHECK:             math.tanh

@@ -687,3 +687,21 @@ func.func @error_flag_not_unit(%h: memref<i32>, %d: memref<i32>) {
   gpu.memcpy %h, %d : memref<i32>, memref<i32> {gather.error_flag = 1 : i32}
   return
 }
+
+// -----
+
+// A tile's whole indices are of the same kind as its other operands.
+func.func @whole_indices_not_tensor(%data: tensor<4x3xf32>, %indices: tensor<2xi64>, %whole: memref<8xi64>) -> tensor<2x3xf32> {
+  %init = tensor.empty() : tensor<2x3xf32>
+  // expected-error @+1 {{'gather.block' op whole_indices type 'memref<8xi64>' must be a tensor like the other operands}}
+  %0 = gather.block %data[%indices] axis = 0 whole_indices(%whole : memref<8xi64>) into %init : tensor<4x3xf32>, tensor<2xi64> into tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @whole_indices_not_memref(%data: memref<4x3xf32>, %indices: memref<2xi64>, %whole: tensor<8xi64>, %init: memref<2x3xf32>) {
+  // expected-error @+1 {{'gather.elements' op whole_indices type 'tensor<8xi64>' must be a memref like the other operands}}
+  gather.elements %data[%indices] axis = 0 whole_indices(%whole : tensor<8xi64>) into %init : memref<4x3xf32>, memref<2xi64> into memref<2x3xf32>
+  return
+}

@@ -160,3 +160,19 @@ func.func @origin(%input: tensor<6x8xf32>, %indices: tensor<?x10xi64>, %init: te
   %1 = gather.multiaxis %t[%j] axes = [0] into %init2 {gather.origin = #gather.origin<"gather.block", dims = [0], indices = [], indices_dims = []>} : tensor<4x8xf32>, tensor<1x1xi64> into tensor<1x8xf32>
   return %0, %1 : tensor<?x5xf32>, tensor<1x8xf32>
 }
+
+// A tile of a larger gather names that gather's indices for its reports
+// (on tensors and on buffers).
+// CHECK-LABEL: func.func @whole_indices
+// CHECK-SAME:    %{{[^:]*}}: tensor<4x3xf32>, %{{[^:]*}}: tensor<2xi64>, %[[WHOLE:[^:]*]]: tensor<8xi64>
+// CHECK:         gather.block %{{.*}}[%{{.*}}] axis = 0 whole_indices(%[[WHOLE]] : tensor<8xi64>) into %{{.*}} : tensor<4x3xf32>, tensor<2xi64> into tensor<2x3xf32>
+// CHECK:         gather.multiaxis %{{.*}}[%{{.*}}] axes = [0] whole_indices(%{{.*}} : memref<8x1xi64>) into %{{.*}} : memref<4x3xf32>, memref<2x1xi64> into memref<2x3xf32>
+// GENERIC-LABEL: sym_name = "whole_indices"
+// GENERIC:       "gather.block"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{axis = 0 : i64
+// GENERIC:       "gather.multiaxis"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{axes = array<i64: 0>
+func.func @whole_indices(%data: tensor<4x3xf32>, %indices: tensor<2xi64>, %whole: tensor<8xi64>, %md: memref<4x3xf32>, %mi: memref<2x1xi64>, %mw: memref<8x1xi64>, %out: memref<2x3xf32>) -> tensor<2x3xf32> {
+  %init = tensor.empty() : tensor<2x3xf32>
+  %0 = gather.block %data[%indices] axis = 0 out_of_bounds = error whole_indices(%whole : tensor<8xi64>) into %init : tensor<4x3xf32>, tensor<2xi64> into tensor<2x3xf32>
+  gather.multiaxis %md[%mi] axes = [0] whole_indices(%mw : memref<8x1xi64>) into %out : memref<4x3xf32>, memref<2x1xi64> into memref<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -13,7 +13,8 @@
 // CHECK-DAG:       %[[INIT:.*]] = tensor.extract_slice %[[OUT]][%[[I]], %[[J]]] [4, 64] [1, 1]
 // CHECK-DAG:       %[[ROWS:.*]] = tensor.extract_slice %[[TABLE]][0, %[[J]]] [1000, 64] [1, 1]
 // CHECK-DAG:       %[[IDTILE:.*]] = tensor.extract_slice %[[IDS]][%[[I]]] [4] [1]
-// CHECK:           %[[TILE:.*]] = gather.block %[[ROWS]][%[[IDTILE]]] axis = 0 into %[[INIT]] : tensor<1000x64xf32>, tensor<4xi64> into tensor<4x64xf32>
+// The tile reports an invalid index in the whole indices (`error`).
+// CHECK:           %[[TILE:.*]] = gather.block %[[ROWS]][%[[IDTILE]]] axis = 0 whole_indices(%[[IDS]] : tensor<32xi64>) into %[[INIT]] : tensor<1000x64xf32>, tensor<4xi64> into tensor<4x64xf32>
 // CHECK:           tensor.parallel_insert_slice %[[TILE]] into %[[OUT]][%[[I]], %[[J]]] [4, 64] [1, 1]
 func.func @tile_block(%table: tensor<1000x256xf32>, %ids: tensor<32xi64>) -> tensor<32x256xf32> {
   %init = tensor.empty() : tensor<32x256xf32>
@@ -63,7 +64,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK:           %[[B:.*]] = affine.apply #{{.*}}(%[[T]])
 // CHECK-DAG:       tensor.extract_slice %[[DATA]][%[[B]], 0, 0, 0] [2, 5, 6, 16] [1, 1, 1, 1]
 // CHECK-DAG:       tensor.extract_slice %[[IDX]][%[[B]], 0, 0] [2, 3, 2] [1, 1, 1]
-// CHECK:           gather.nd {{.*}} batch_dims = 1 into {{.*}} : tensor<2x5x6x16xf32>, tensor<2x3x2xi64> into tensor<2x3x16xf32>
+// CHECK:           gather.nd {{.*}} batch_dims = 1 whole_indices(%[[IDX]] : tensor<8x3x2xi64>) into {{.*}} : tensor<2x5x6x16xf32>, tensor<2x3x2xi64> into tensor<2x3x16xf32>
 func.func @tile_nd(%data: tensor<8x5x6x16xf32>, %idx: tensor<8x3x2xi64>) -> tensor<8x3x16xf32> {
   %init = tensor.empty() : tensor<8x3x16xf32>
   %0 = gather.nd %data[%idx] batch_dims = 1 into %init : tensor<8x5x6x16xf32>, tensor<8x3x2xi64> into tensor<8x3x16xf32>
@@ -150,6 +151,32 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %op = transform.structured.match ops{["gather.block"]} in %root : (!transform.any_op) -> !transform.any_op
     %loops = transform.structured.convert_to_loops %op : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A gather already in canonical form (a gather.nd's, its coordinates folded
+// into the last indices dimension): the tiles' whole indices are the
+// indices as written, found back through the reshape, so that a report
+// names the gather.nd position.
+// CHECK-LABEL: func.func @tile_canonical_nd
+// CHECK-SAME:      %{{[^:]*}}: tensor<6x8xf32>, %[[ND:[^:]*]]: tensor<12x5x2xi64>
+// CHECK:         %[[FOLDED:.*]] = tensor.collapse_shape %[[ND]]
+// CHECK:         scf.forall
+// CHECK:           %[[TILE:.*]] = tensor.extract_slice %[[FOLDED]]
+// CHECK:           gather.multiaxis %{{.*}}[%[[TILE]]] axes = [0, 1] whole_indices(%[[ND]] : tensor<12x5x2xi64>) into
+func.func @tile_canonical_nd(%input: tensor<6x8xf32>, %nd: tensor<12x5x2xi64>) -> tensor<12x5xf32> {
+  %indices = tensor.collapse_shape %nd [[0], [1, 2]] : tensor<12x5x2xi64> into tensor<12x10xi64>
+  %init = tensor.empty() : tensor<12x5xf32>
+  %0 = gather.multiaxis %input[%indices] axes = [0, 1] into %init {gather.origin = #gather.origin<"gather.nd", dims = [0, 1], indices = [12x5x2], indices_dims = [0, 1, 1]>} : tensor<6x8xf32>, tensor<12x10xi64> into tensor<12x5xf32>
+  return %0 : tensor<12x5xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["gather.multiaxis"]} in %root : (!transform.any_op) -> !transform.any_op
+    %tiled, %loop = transform.structured.tile_using_forall %op tile_sizes [4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }

@@ -39,6 +39,46 @@ ELEMENT_TYPES = {
 INDEX_TYPES = {"i32": np.int32, "i64": np.int64}
 POLICIES = ["error", "clamp", "fill", "unchecked"]
 
+# Elementwise consumers of the gather's result (a linalg.generic the CPU
+# pipeline fuses into the gather's loops and the GPU one into its kernel),
+# each exact in numpy: by kind and element type, (payload lines from %x to
+# %y, result element type, the numpy function). `double` adds the value to
+# itself (integers wrap; i1 negates), `convert` widens or narrows, `compare`
+# tests x > 0.
+_FLOAT_WIDER = {"f16": "f32", "f32": "f64", "f64": "f32"}
+_INT_OTHER = {"i8": "i32", "i32": "i64", "i64": "i32", "i1": "i8"}
+
+
+def consumer(kind, ety):
+    """(payload lines, result element type, numpy function) of a consumer
+    of `kind` on `ety` values."""
+    floating = ety.startswith("f")
+    if kind == "double" and ety == "i1":
+        return (["%t = arith.constant true", "%y = arith.xori %x, %t : i1"], "i1",
+                np.logical_not)
+    if kind == "double":
+        op = "arith.addf" if floating else "arith.addi"
+        return [f"%y = {op} %x, %x : {ety}"], ety, lambda a: a + a
+    if kind == "convert" and floating:
+        to = _FLOAT_WIDER[ety]
+        op = "arith.extf" if int(to[1:]) > int(ety[1:]) else "arith.truncf"
+        return [f"%y = {op} %x : {ety} to {to}"], to, lambda a: a.astype(ELEMENT_TYPES[to])
+    if kind == "convert":
+        to = _INT_OTHER[ety]
+        op = ("arith.extui" if ety == "i1" else
+              "arith.extsi" if int(to[1:]) > int(ety[1:]) else "arith.trunci")
+        return [f"%y = {op} %x : {ety} to {to}"], to, lambda a: a.astype(ELEMENT_TYPES[to])
+    if kind == "compare" and ety != "i1":
+        zero = "0.0" if floating else "0"
+        test = "arith.cmpf ogt" if floating else "arith.cmpi sgt"
+        return ([f"%z = arith.constant {zero} : {ety}", f"%y = {test}, %x, %z : {ety}"], "i1",
+                lambda a: a > 0)
+    raise ValueError(f"no {kind} consumer of {ety}")
+
+
+def consumer_kinds(ety):
+    return ["double", "convert"] + ([] if ety == "i1" else ["compare"])
+
 
 def tensor_type(shape, ety, dynamic):
     """`shape` with the dimensions flagged in `dynamic` written `?`."""
@@ -49,6 +89,7 @@ class Case:
     def __init__(self, op, data, indices, attrs, ety, ity, negative, oob, rng):
         self.op, self.data, self.indices, self.attrs = op, data, indices, attrs
         self.ety, self.ity, self.negative, self.oob = ety, ity, negative, oob
+        self.consumer = None  # a kind of consumer() applied to the result, if any
         self.data_dyn = [bool(rng.random() < 0.3) for _ in data.shape]
         self.idx_dyn = [bool(rng.random() < 0.3) for _ in indices.shape]
         if op == "nd" and indices.ndim:
@@ -57,12 +98,22 @@ class Case:
     def expected(self):
         kw = dict(negative=self.negative, out_of_bounds=self.oob)
         if self.op == "multiaxis":
-            return ref.multiaxis(self.data, self.indices, self.attrs["axes"], **kw)
-        if self.op == "block":
-            return ref.block(self.data, self.indices, self.attrs["axis"], **kw)
-        if self.op == "elements":
-            return ref.elements(self.data, self.indices, self.attrs["axis"], **kw)
-        return ref.nd(self.data, self.indices, self.attrs["batch_dims"], **kw)
+            result = ref.multiaxis(self.data, self.indices, self.attrs["axes"], **kw)
+        elif self.op == "block":
+            result = ref.block(self.data, self.indices, self.attrs["axis"], **kw)
+        elif self.op == "elements":
+            result = ref.elements(self.data, self.indices, self.attrs["axis"], **kw)
+        else:
+            result = ref.nd(self.data, self.indices, self.attrs["batch_dims"], **kw)
+        if self.consumer:
+            result = np.asarray(consumer(self.consumer, self.ety)[2](result))
+        return result
+
+    def result_dtype(self):
+        """The numpy type of the function's result."""
+        if self.consumer:
+            return ELEMENT_TYPES[consumer(self.consumer, self.ety)[1]]
+        return self.data.dtype
 
     def mlir(self, out_shape, attributes=""):
         """@main with the case's gather; `attributes`: text of its attribute
@@ -85,13 +136,42 @@ class Case:
                               axis=self.attrs.get("axis", 0), axes=self.attrs.get("axes", ()),
                               batch_dims=self.attrs.get("batch_dims", 0))
         attrs_text = f" attributes {attributes}" if attributes else ""
-        return (f"func.func @main(%data: {dt}, %indices: {it}) -> {ot}{attrs_text} {{\n"
-                f"{body}\n  return %0 : {ot}\n}}\n")
+        result, rt = "%0", ot
+        if self.consumer:
+            body += "\n" + self.consumer_text(out_shape, ot)
+            result = "%1"
+            rt = tensor_type(out_shape, consumer(self.consumer, self.ety)[1],
+                             [True] * len(out_shape))
+        return (f"func.func @main(%data: {dt}, %indices: {it}) -> {rt}{attrs_text} {{\n"
+                f"{body}\n  return {result} : {rt}\n}}\n")
+
+    def consumer_text(self, out_shape, ot):
+        """%1 = the consumer's linalg.generic over %0 (of type `ot`, every
+        size dynamic), into a tensor.empty of %0's sizes."""
+        lines, to, _ = consumer(self.consumer, self.ety)
+        rank = len(out_shape)
+        rt = tensor_type(out_shape, to, [True] * rank)
+        text = []
+        for d in range(rank):
+            text += [f"  %cd{d} = arith.constant {d} : index",
+                     f"  %sz{d} = tensor.dim %0, %cd{d} : {ot}"]
+        sizes = ", ".join(f"%sz{d}" for d in range(rank))
+        dims = ", ".join(f"d{d}" for d in range(rank))
+        identity = f"affine_map<({dims}) -> ({dims})>"
+        iterators = ", ".join(['"parallel"'] * rank)
+        text += [f"  %e1 = tensor.empty({sizes}) : {rt}",
+                 f"  %1 = linalg.generic {{indexing_maps = [{identity}, {identity}], "
+                 f"iterator_types = [{iterators}]}} ins(%0 : {ot}) outs(%e1 : {rt}) {{",
+                 f"  ^bb0(%x: {self.ety}, %o: {to}):"]
+        text += [f"    {line}" for line in lines]
+        text += [f"    linalg.yield %y : {to}", f"  }} -> {rt}"]
+        return "\n".join(text)
 
     def describe(self):
         return (f"gather.{self.op} {self.attrs} data {self.data.shape} {self.ety} "
                 f"indices {self.indices.shape} {self.ity} policy {self.negative}/{self.oob} "
-                f"dynamic {self.data_dyn}/{self.idx_dyn}")
+                f"dynamic {self.data_dyn}/{self.idx_dyn}"
+                + (f" consumer {self.consumer}" if self.consumer else ""))
 
 
 def random_values(rng, shape, ety):
@@ -189,11 +269,14 @@ def gen_multiaxis(rng, dim, limit=4096):
     return in_shape, idx_shape, {"axes": axes}, np.reshape(period, (-1,)) if idx_shape[-1] else np.zeros((0,), np.int64)
 
 
-def make_case(op, rng, large_dims=0.0, size_class="tiny"):
+def make_case(op, rng, large_dims=0.0, size_class="tiny", consumers=0.0):
     """A random valid case of `op`; `large_dims`: the probability of a
     dimension of 16-40 (random_dim), at most two per case (the arrays stay
     under a few MB). `size_class` "large": every dimension from
-    large_dim_source(), up to 1024 and about a million elements in all."""
+    large_dim_source(), up to 1024 and about a million elements in all.
+    `consumers`: the probability that an elementwise consumer of a random
+    kind reads the result (no random draw for it at 0, so the cases of a
+    seed stay as they were)."""
     large_left = [2]
 
     def dim():
@@ -266,6 +349,8 @@ def make_case(op, rng, large_dims=0.0, size_class="tiny"):
             case.expected()
         except ref.GatherIndexError:
             case.oob = "fill"
+    if consumers and rng.random() < consumers:
+        case.consumer = str(rng.choice(consumer_kinds(ety)))
     return case
 
 
@@ -609,7 +694,7 @@ def run_into(program, case, want):
     if not program.writes_in_place:
         return "no destination entry was compiled"
     shape = want.shape if want is not None else output_shape(case, None)
-    out = np.empty(shape, case.data.dtype)
+    out = np.empty(shape, case.result_dtype())
     out.reshape(-1).view(np.uint8)[...] = 0xA5
     try:
         got = program(case.data, case.indices, out=out)
@@ -740,12 +825,17 @@ def main(argv=None):
                              "--canonicalize (default: all); the CPU pipeline canonicalizes "
                              "as its first step, so the form as written runs the same "
                              "rewrites, and the extra form adds the printed round trip")
+    parser.add_argument("--consumers", type=float, default=0.0,
+                        help="share of the cases whose result an elementwise linalg.generic "
+                             "reads (doubled, converted or compared with 0; fused into the "
+                             "gather's loops)")
     args = parser.parse_args(argv)
     tools = {t: os.path.join(args.bin, t) for t in ("gather-opt", "gather-run")}
     rng = np.random.default_rng(args.seed)
     work = tempfile.mkdtemp(prefix=f"gather-diff-{args.op}-")
     passed = failed = 0
-    cases = [make_case(args.op, rng, size_class=args.sizes) for _ in range(args.cases)]
+    cases = [make_case(args.op, rng, size_class=args.sizes, consumers=args.consumers)
+             for _ in range(args.cases)]
     into = args.sizes == "large" and args.device == "cpu"
     forms = {}
     if args.sizes == "large":

@@ -198,11 +198,23 @@ def check_transformed(p, function_text, bufferize):
     return None
 
 
-def compare(p, label, name, got, error):
-    """None when the run of one program (tiled or not) is right."""
+_LOCATION = re.compile(r" at .*?:\d+:\d+:")
+
+
+def compare(p, label, name, got, error, untiled_error=None):
+    """None when the run of one program (tiled or not) is right. An error
+    must name an invalid value, its position and its dimension, and a tiled
+    program's the same as the untiled one's (the first invalid value in
+    row-major order, whichever tile meets one first): `untiled_error`."""
     if p.want_error:
-        if error is None or ("out of bounds" not in error and "is out of range" not in error):
-            return f"{name} ({label}): expected an out-of-bounds error, got {error!r}"
+        if error is None:
+            return f"{name} ({label}): expected an out-of-bounds error, got a result"
+        problem = difftest.expect_error_text(p.case, error)
+        if problem:
+            return f"{name} ({label}): {problem}"
+        if untiled_error is not None and (_LOCATION.sub(":", error) !=
+                                          _LOCATION.sub(":", untiled_error)):
+            return f"{name} ({label}): error {error!r} differs from the untiled {untiled_error!r}"
         return None
     if error is not None:
         return f"{name} ({label}): {error}"
@@ -235,15 +247,17 @@ def run_case(p, opt, work, bufferize=False):
     problem = check_transformed(p, transformed, bufferize)
     if problem:
         return problem
+    untiled_error = None
     for name, program_text in (("untiled", p.text), ("tiled", transformed)):
         try:
             program = jit.compile(program_text, entry=f"t{p.index}", opt_level=OPT_LEVEL)
             got, error = program(p.case.data, p.case.indices), None
         except jit.GatherError as e:
             got, error = None, str(e)
-        problem = compare(p, label, name, got, error)
+        problem = compare(p, label, name, got, error, untiled_error)
         if problem:
             return problem
+        untiled_error = error
     return None
 
 
@@ -280,6 +294,7 @@ def run_batch(prepared, opt, work, bufferize=False):
     for p in prepared:
         label = "bufferized" if bufferize else f"sizes {p.sizes}, fuse {p.fuse}"
         problem = check_transformed(p, functions.get(f"t{p.index}", ""), bufferize)
+        untiled_error = None
         for name, program in programs.items():
             if problem:
                 break
@@ -288,7 +303,8 @@ def run_batch(prepared, opt, work, bufferize=False):
                 got, error = program(p.case.data, p.case.indices), None
             except jit.GatherError as e:
                 got, error = None, str(e)
-            problem = compare(p, label, name, got, error)
+            problem = compare(p, label, name, got, error, untiled_error)
+            untiled_error = error
         results[p.index] = problem
     return results
 

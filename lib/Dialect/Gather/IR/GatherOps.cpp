@@ -189,6 +189,11 @@ template <typename OpTy> static LogicalResult verifyGatherShapes(OpTy op) {
     return op.emitOpError("operands must be all tensors or all memrefs, got ")
            << dataName << " " << dataType << ", indices " << indicesType
            << " and init " << initType;
+  if (Value whole = op.getWholeIndices();
+      whole && isa<RankedTensorType>(whole.getType()) != tensors)
+    return op.emitOpError("whole_indices type ")
+           << whole.getType() << " must be a "
+           << (tensors ? "tensor" : "memref") << " like the other operands";
   // Sizes and offsets in bytes must fit in 64 bits for the lowerings' index
   // arithmetic; a static shape whose byte size does not is rejected (the
   // static sizes of a shape with dynamic ones, too: they are a lower bound

@@ -18,7 +18,9 @@
 // tile checks them on the whole operands before it slices them, so that a
 // tile never slices out of bounds and a violation is reported as the untiled
 // op would report it. A tile of an op whose output is empty does not exist,
-// so such an op reads and checks no index value once tiled.
+// so such an op reads and checks no index value once tiled. An invalid index
+// value is reported as the untiled op reports it, too: each tile carries the
+// op's indices as written (`whole_indices`), which the report scans.
 //
 //===----------------------------------------------------------------------===//
 
@@ -144,6 +146,49 @@ Value extractSlice(OpBuilder &b, Location loc, Value tensor,
                                         strides);
 }
 
+/// What a tile of `op` reports an invalid index in (its `whole_indices`):
+/// the indices of `op` as written, so that the report names the position
+/// the untiled op would, whichever tile finds the value first. Those are
+/// `op`'s own unless the canonical rewrites reshaped them (gather.origin):
+/// then the value they reshaped, found back through the reshapes (which
+/// keep row-major positions). Null where nothing is reported (a policy
+/// that never traps, no gathered dimension) and where the written indices
+/// are not found (constants folded into another shape, whose values the
+/// verifier has checked): a tile then reports positions in its own slice.
+Value wholeIndicesForReports(GatherOpInterface op) {
+  if (Value whole = op.getWholeIndices())
+    return whole;
+  if (!op.getIndexPolicy().canTrap() || op.getGatheredDims().empty())
+    return Value();
+  Operation *gatherOp = op.getOperation();
+  OriginAttr origin = gatherOp->getContext()
+                          ->getLoadedDialect<GatherDialect>()
+                          ->getOriginAttrHelper()
+                          .getAttr(gatherOp);
+  if (!origin)
+    return op.getIndices();
+  ArrayRef<int64_t> written = origin.getIndices();
+  auto isWritten = [&](Value value) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || type.getRank() != static_cast<int64_t>(written.size()))
+      return false;
+    for (auto [have, want] : llvm::zip_equal(type.getShape(), written))
+      if (!ShapedType::isDynamic(have) && !ShapedType::isDynamic(want) &&
+          have != want)
+        return false;
+    return true;
+  };
+  for (Value value = op.getIndices();;) {
+    if (isWritten(value))
+      return value;
+    Operation *def = value.getDefiningOp();
+    if (!isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+                         tensor::CastOp>(def))
+      return Value();
+    value = def->getOperand(0);
+  }
+}
+
 /// The tile of `gatherOp` at output tile (offsets, sizes): the same op on
 /// operand slices, writing into the slice of its init.
 FailureOr<TilingResult> tileGather(OpBuilder &b, Operation *gatherOp,
@@ -179,8 +224,11 @@ FailureOr<TilingResult> tileGather(OpBuilder &b, Operation *gatherOp,
     Value indicesTile = extractSlice(tb, loc, op.getIndices(), slices->indices);
     recordSlice(sourceTile);
     recordSlice(indicesTile);
-    return mlir::clone(tb, gatherOp, {initTile.getType()},
-                       {sourceTile, indicesTile, initTile});
+    SmallVector<Value> operands{sourceTile, indicesTile};
+    if (Value whole = wholeIndicesForReports(op))
+      operands.push_back(whole);
+    operands.push_back(initTile);
+    return mlir::clone(tb, gatherOp, {initTile.getType()}, operands);
   };
 
   SmallVector<RuntimeShapeCheck> checks =

@@ -179,22 +179,25 @@ void mlir::gather::buildIndexCheck(OpBuilder &b, Location loc,
                                    IndicesToHostFn indicesToHost) {
   auto op = cast<GatherOpInterface>(gatherOp);
   Value indices = op.getIndices(), source = op.getSource();
-  auto indicesType = cast<ShapedType>(indices.getType());
   SmallVector<int64_t> gathered = op.getGatheredDims();
   if (gathered.empty())
     return;
   OriginAttr origin = getGatherOrigin(gatherOp);
-  int64_t rank = indicesType.getRank();
+  // A tile reports in the whole op's indices as written, by their own sizes.
+  Value whole = op.getWholeIndices();
+  Value scanned = whole ? whole : indices;
+  auto scannedType = cast<ShapedType>(scanned.getType());
+  int64_t rank = scannedType.getRank();
   // The check reads the indices through a buffer of any layout: the
   // indices themselves, their host copy, or their tensor's buffer (which
   // one-shot-bufferize puts in place of to_buffer).
-  Value readable = indicesToHost ? indicesToHost(b, loc, indices) : indices;
+  Value readable = indicesToHost ? indicesToHost(b, loc, scanned) : scanned;
   auto anyLayout =
       StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
                              SmallVector<int64_t>(rank, ShapedType::kDynamic));
   auto bufferType =
       MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
-                      indicesType.getElementType(), anyLayout);
+                      scannedType.getElementType(), anyLayout);
   if (auto tensorType = dyn_cast<RankedTensorType>(readable.getType()))
     readable = bufferization::ToBufferOp::create(
         b, loc,
@@ -207,10 +210,16 @@ void mlir::gather::buildIndexCheck(OpBuilder &b, Location loc,
   SmallVector<Value> sizes;
   for (int64_t dim : gathered)
     sizes.push_back(buildDimSize(b, loc, source, dim));
+  SmallVector<Value> writtenSizes;
+  if (whole) {
+    for (int64_t d = 0; d < rank; ++d)
+      writtenSizes.push_back(buildDimSize(b, loc, whole, d));
+  } else {
+    writtenSizes = buildWrittenIndicesSizes(b, loc, origin, indices);
+  }
   CheckIndicesOp::create(b, loc, readable, sizes, origin.getDims(),
-                         buildWrittenIndicesSizes(b, loc, origin, indices),
-                         op.getIndexPolicy().negative, assumeInvalid,
-                         origin.getName());
+                         writtenSizes, op.getIndexPolicy().negative,
+                         assumeInvalid, origin.getName());
 }
 
 void mlir::gather::buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,

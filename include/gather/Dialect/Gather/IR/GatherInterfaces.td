@@ -25,6 +25,11 @@ def Gather_GatherOpInterface : OpInterface<"GatherOpInterface"> {
       "getSource">,
     InterfaceMethod<"The index values.", "::mlir::Value", "getIndices", (ins),
       [{ return $_op.getIndices(); }]>,
+    InterfaceMethod<[{
+        On a tile of a larger gather, that gather's indices as written,
+        which an error report scans and names positions in; else null.
+      }], "::mlir::Value", "getWholeIndices", (ins),
+      [{ return $_op.getWholeIndices(); }]>,
     InterfaceMethod<"The destination.", "::mlir::Value", "getInit", (ins),
       [{ return $_op.getInit(); }]>,
     InterfaceMethod<[{

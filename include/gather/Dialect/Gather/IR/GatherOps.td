@@ -92,10 +92,22 @@ class Gather_Op<string mnemonic, list<Trait> traits = []>
     When the indices are a constant, the verifier rejects out-of-range values
     under `error` at compile time.
   }];
+  code tileDescription = [{
+
+    Tiles. A tile of a larger gather (what the TilingInterface makes: the
+    same op on slices of the operands) carries that gather's indices as
+    written in `whole_indices`. The op reads only `indices`; under `error`
+    an invalid index is reported as the larger gather reports it: the
+    first invalid value of `whole_indices` in row-major order, with its
+    position there (value `p` of their last dimension addresses coordinate
+    component `p mod` the number of gathered dimensions). Without it the
+    report names positions in `indices`.
+  }];
   string policyFormat =
       "(`negative_indices` `=` `` $negative_indices^)? "
-      "(`out_of_bounds` `=` `` $out_of_bounds^)? `into` $init attr-dict "
-      "`:` ";
+      "(`out_of_bounds` `=` `` $out_of_bounds^)? "
+      "(`whole_indices` `(` $whole_indices^ `:` type($whole_indices) `)`)? "
+      "`into` $init attr-dict `:` ";
   string typesFormat = " `,` type($indices) `into` "
       "custom<DestinationType>(type($init), type($output))";
   let hasVerifier = 1;
@@ -103,11 +115,13 @@ class Gather_Op<string mnemonic, list<Trait> traits = []>
   let hasCanonicalizer = 1;
 }
 
+// The policy, and the indices an error report scans (see tileDescription).
 defvar GatherPolicyArgs = (ins
     DefaultValuedAttr<Gather_NegativeIndexModeAttr,
                       "::mlir::gather::NegativeIndexMode::wrap">:$negative_indices,
     DefaultValuedAttr<Gather_OutOfBoundsModeAttr,
-                      "::mlir::gather::OutOfBoundsMode::error">:$out_of_bounds);
+                      "::mlir::gather::OutOfBoundsMode::error">:$out_of_bounds,
+    Optional<Gather_Indices>:$whole_indices);
 
 
 
@@ -149,7 +163,7 @@ def Gather_MultiaxisOp : Gather_Op<"multiaxis"> {
     gather.multiaxis %ma[%mb] axes = [1] into %buffer
         : memref<4x2x1x2xf32>, memref<1x3x2x2xi32> into memref<4x3x2x2xf32>
     ```
-  }] # dpsDescription # policyDescription;
+  }] # dpsDescription # policyDescription # tileDescription;
   let arguments = !con((ins Gather_Shaped:$input,
                             Gather_Indices:$indices,
                             DenseI64ArrayAttr:$axes), GatherPolicyArgs,
@@ -184,7 +198,7 @@ def Gather_BlockOp : Gather_Op<"block"> {
     %0 = gather.block %table[%ids] axis = 0 into %init
         : tensor<50000x768xf32>, tensor<8x1024xi64> into tensor<8x1024x768xf32>
     ```
-  }] # dpsDescription # policyDescription;
+  }] # dpsDescription # policyDescription # tileDescription;
   let arguments = !con((ins Gather_Shaped:$data,
                             Gather_Indices:$indices,
                             DefaultValuedAttr<I64Attr, "0">:$axis),
@@ -223,7 +237,7 @@ def Gather_ElementsOp : Gather_Op<"elements"> {
     %0 = gather.elements %data[%indices] axis = 1 into %init
         : tensor<4096x4096xf32>, tensor<4096x1024xi64> into tensor<4096x1024xf32>
     ```
-  }] # dpsDescription # policyDescription;
+  }] # dpsDescription # policyDescription # tileDescription;
   let arguments = !con((ins Gather_Shaped:$data,
                             Gather_Indices:$indices,
                             DefaultValuedAttr<I64Attr, "0">:$axis),
@@ -261,7 +275,7 @@ def Gather_NdOp : Gather_Op<"nd"> {
     %0 = gather.nd %data[%indices] batch_dims = 1 into %init
         : tensor<16x512x512x4xf32>, tensor<16x65536x2xi64> into tensor<16x65536x4xf32>
     ```
-  }] # dpsDescription # policyDescription;
+  }] # dpsDescription # policyDescription # tileDescription;
   let arguments = !con((ins Gather_Shaped:$data,
                             Gather_Indices:$indices,
                             DefaultValuedAttr<I64Attr, "0">:$batch_dims),
