@@ -30,6 +30,7 @@ import numpy as np
 
 from gather import reference as ref
 from gather.mlir_text import gather_op_text
+from gather.mlir_text import output_shape as mlir_output_shape
 from gather.mlir_text import tensor_type as mlir_tensor_type
 
 ELEMENT_TYPES = {
@@ -41,10 +42,12 @@ POLICIES = ["error", "clamp", "fill", "unchecked"]
 
 # Elementwise consumers of the gather's result (a linalg.generic the CPU
 # pipeline fuses into the gather's loops and the GPU one into its kernel),
-# each exact in numpy: by kind and element type, (payload lines from %x to
-# %y, result element type, the numpy function). `double` adds the value to
-# itself (integers wrap; i1 negates), `convert` widens or narrows, `compare`
-# tests x > 0.
+# each exact in numpy: by kind and element type, (payload lines from %x (and
+# %b, a second operand) to %y, result element type, the numpy function of
+# the result and the second operand). `double` adds the value to itself
+# (integers wrap; i1 negates), `convert` widens or narrows, `compare` tests
+# x > 0, `bias` adds a vector along the last dimension (a further argument,
+# read through slices of its own in the fused tiles).
 _FLOAT_WIDER = {"f16": "f32", "f32": "f64", "f64": "f32"}
 _INT_OTHER = {"i8": "i32", "i32": "i64", "i64": "i32", "i1": "i8"}
 
@@ -55,29 +58,37 @@ def consumer(kind, ety):
     floating = ety.startswith("f")
     if kind == "double" and ety == "i1":
         return (["%t = arith.constant true", "%y = arith.xori %x, %t : i1"], "i1",
-                np.logical_not)
+                lambda a, b: np.logical_not(a))
     if kind == "double":
         op = "arith.addf" if floating else "arith.addi"
-        return [f"%y = {op} %x, %x : {ety}"], ety, lambda a: a + a
+        return [f"%y = {op} %x, %x : {ety}"], ety, lambda a, b: a + a
+    if kind == "bias" and ety != "i1":
+        op = "arith.addf" if floating else "arith.addi"
+        return [f"%y = {op} %x, %b : {ety}"], ety, lambda a, b: a + b
     if kind == "convert" and floating:
         to = _FLOAT_WIDER[ety]
         op = "arith.extf" if int(to[1:]) > int(ety[1:]) else "arith.truncf"
-        return [f"%y = {op} %x : {ety} to {to}"], to, lambda a: a.astype(ELEMENT_TYPES[to])
+        return ([f"%y = {op} %x : {ety} to {to}"], to,
+                lambda a, b: a.astype(ELEMENT_TYPES[to]))
     if kind == "convert":
         to = _INT_OTHER[ety]
         op = ("arith.extui" if ety == "i1" else
               "arith.extsi" if int(to[1:]) > int(ety[1:]) else "arith.trunci")
-        return [f"%y = {op} %x : {ety} to {to}"], to, lambda a: a.astype(ELEMENT_TYPES[to])
+        return ([f"%y = {op} %x : {ety} to {to}"], to,
+                lambda a, b: a.astype(ELEMENT_TYPES[to]))
     if kind == "compare" and ety != "i1":
         zero = "0.0" if floating else "0"
         test = "arith.cmpf ogt" if floating else "arith.cmpi sgt"
         return ([f"%z = arith.constant {zero} : {ety}", f"%y = {test}, %x, %z : {ety}"], "i1",
-                lambda a: a > 0)
+                lambda a, b: a > 0)
     raise ValueError(f"no {kind} consumer of {ety}")
 
 
-def consumer_kinds(ety):
-    return ["double", "convert"] + ([] if ety == "i1" else ["compare"])
+def consumer_kinds(ety, rank):
+    """The kinds of consumer of a result of `ety` and `rank`: a bias needs a
+    dimension to run along."""
+    return (["double", "convert"] + ([] if ety == "i1" else ["compare"]) +
+            (["bias"] if ety != "i1" and rank else []))
 
 
 def tensor_type(shape, ety, dynamic):
@@ -90,6 +101,7 @@ class Case:
         self.op, self.data, self.indices, self.attrs = op, data, indices, attrs
         self.ety, self.ity, self.negative, self.oob = ety, ity, negative, oob
         self.consumer = None  # a kind of consumer() applied to the result, if any
+        self.bias = None  # the consumer's second operand (kind `bias`)
         self.data_dyn = [bool(rng.random() < 0.3) for _ in data.shape]
         self.idx_dyn = [bool(rng.random() < 0.3) for _ in indices.shape]
         if op == "nd" and indices.ndim:
@@ -106,8 +118,12 @@ class Case:
         else:
             result = ref.nd(self.data, self.indices, self.attrs["batch_dims"], **kw)
         if self.consumer:
-            result = np.asarray(consumer(self.consumer, self.ety)[2](result))
+            result = np.asarray(consumer(self.consumer, self.ety)[2](result, self.bias))
         return result
+
+    def arguments(self):
+        """The arrays the function takes."""
+        return [self.data, self.indices] + ([self.bias] if self.bias is not None else [])
 
     def result_dtype(self):
         """The numpy type of the function's result."""
@@ -136,14 +152,20 @@ class Case:
                               axis=self.attrs.get("axis", 0), axes=self.attrs.get("axes", ()),
                               batch_dims=self.attrs.get("batch_dims", 0))
         attrs_text = f" attributes {attributes}" if attributes else ""
-        result, rt = "%0", ot
+        result, rt, args = "%0", ot, f"%data: {dt}, %indices: {it}"
         if self.consumer:
             body += "\n" + self.consumer_text(out_shape, ot)
             result = "%1"
             rt = tensor_type(out_shape, consumer(self.consumer, self.ety)[1],
                              [True] * len(out_shape))
-        return (f"func.func @main(%data: {dt}, %indices: {it}) -> {rt}{attrs_text} {{\n"
+        if self.bias is not None:
+            args += f", %bias: {self.bias_type()}"
+        return (f"func.func @main({args}) -> {rt}{attrs_text} {{\n"
                 f"{body}\n  return {result} : {rt}\n}}\n")
+
+    def bias_type(self):
+        return tensor_type(self.bias.shape, self.ety, [self.idx_dyn[-1] if self.idx_dyn
+                                                       else False])
 
     def consumer_text(self, out_shape, ot):
         """%1 = the consumer's linalg.generic over %0 (of type `ot`, every
@@ -159,10 +181,17 @@ class Case:
         dims = ", ".join(f"d{d}" for d in range(rank))
         identity = f"affine_map<({dims}) -> ({dims})>"
         iterators = ", ".join(['"parallel"'] * rank)
+        maps, ins, types, block = [identity], ["%0"], [ot], [f"%x: {self.ety}"]
+        if self.bias is not None:
+            maps.append(f"affine_map<({dims}) -> (d{rank - 1})>")
+            ins.append("%bias")
+            types.append(self.bias_type())
+            block.append(f"%b: {self.ety}")
         text += [f"  %e1 = tensor.empty({sizes}) : {rt}",
-                 f"  %1 = linalg.generic {{indexing_maps = [{identity}, {identity}], "
-                 f"iterator_types = [{iterators}]}} ins(%0 : {ot}) outs(%e1 : {rt}) {{",
-                 f"  ^bb0(%x: {self.ety}, %o: {to}):"]
+                 f"  %1 = linalg.generic {{indexing_maps = [{', '.join(maps + [identity])}], "
+                 f"iterator_types = [{iterators}]}} ins({', '.join(ins)} : {', '.join(types)}) "
+                 f"outs(%e1 : {rt}) {{",
+                 f"  ^bb0({', '.join(block)}, %o: {to}):"]
         text += [f"    {line}" for line in lines]
         text += [f"    linalg.yield %y : {to}", f"  }} -> {rt}"]
         return "\n".join(text)
@@ -350,7 +379,13 @@ def make_case(op, rng, large_dims=0.0, size_class="tiny", consumers=0.0):
         except ref.GatherIndexError:
             case.oob = "fill"
     if consumers and rng.random() < consumers:
-        case.consumer = str(rng.choice(consumer_kinds(ety)))
+        # The output's sizes by the shape rules (also where an index is bad).
+        shape = mlir_output_shape(op, data.shape, indices.shape, axis=attrs.get("axis", 0),
+                                  axes=attrs.get("axes", ()),
+                                  batch_dims=attrs.get("batch_dims", 0))
+        case.consumer = str(rng.choice(consumer_kinds(ety, len(shape))))
+        if case.consumer == "bias":
+            case.bias = random_values(rng, (shape[-1],), ety)
     return case
 
 
@@ -574,10 +609,11 @@ def run_case(case, tools, work, index, device="cpu", verify_each=False):
         want, want_error = None, e
     except Exception as e:  # a bug in the reference or the generator
         return f"reference failed: {type(e).__name__}: {e}"
-    data_path = os.path.join(work, f"c{index}_data.npy")
-    idx_path = os.path.join(work, f"c{index}_idx.npy")
-    np.save(data_path, case.data)
-    np.save(idx_path, case.indices)
+    inputs = []
+    for name, array in zip(("data", "idx", "bias"), case.arguments()):
+        path = os.path.join(work, f"c{index}_{name}.npy")
+        np.save(path, array)
+        inputs += ["--input", path]
     out_shape = output_shape(case, want)
     src = os.path.join(work, f"c{index}.mlir")
     with open(src, "w") as f:
@@ -589,8 +625,8 @@ def run_case(case, tools, work, index, device="cpu", verify_each=False):
         return f"gather-opt --canonicalize failed: {r.stderr.strip()}"
     for label, path in (("direct", src), ("canonical", canon)):
         out = os.path.join(work, f"c{index}_{label}.npy")
-        r = subprocess.run([tools["gather-run"], path, "--device", device, "--input", data_path,
-                            "--input", idx_path, "--output", out]
+        r = subprocess.run([tools["gather-run"], path, "--device", device] + inputs
+                           + ["--output", out]
                            + (["--verify-each"] if verify_each else []),
                            capture_output=True, text=True)
         if want_error is not None:
@@ -697,12 +733,12 @@ def run_into(program, case, want):
     out = np.empty(shape, case.result_dtype())
     out.reshape(-1).view(np.uint8)[...] = 0xA5
     try:
-        got = program(case.data, case.indices, out=out)
+        got = program(*case.arguments(), out=out)
     except jit.GatherError as e:
         if want is not None:
             return f"failed: {e}"
         try:
-            program(case.data, case.indices)
+            program(*case.arguments())
             return "raised where the plain call did not"
         except jit.GatherError as plain:
             if str(e) != str(plain) and not str(e).startswith("output 0: dimension"):
@@ -774,7 +810,7 @@ def run_batch(cases, first, tools, work, device, opt_level, canonical=True, into
                     problems[index] = f"out=: {problem}"
                     continue
             try:
-                got = program(case.data, case.indices)
+                got = program(*case.arguments())
             except jit.GatherError as e:
                 if want_error is None:
                     problems[index] = f"{label}: failed: {e}"
