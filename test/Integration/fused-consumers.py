@@ -9,7 +9,7 @@
 # GPU). With ptxas, the fused kernels also assemble for sm_80 and sm_90.
 # RUN: %python %s %gather_bin cpu | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: fused-consumers (cpu): 15 functions, 24 runs passed, 0 failed
+# CHECK: fused-consumers (cpu): 16 functions, 26 runs passed, 0 failed
 import os
 import re
 import shutil
@@ -184,6 +184,26 @@ functions.append(("two_gathers",
                   [table, ids, bad2]))
 
 
+# Indices that a linalg.generic computes (the argument plus one): the CPU
+# fuses only the gather into the consumer's tiles, the producer stays whole,
+# and an invalid value in the second tile is reported at its position in
+# the producer's result.
+it2 = tensor_type(lidx.shape, "i64")
+dt2, ot2 = tensor_type(ldata.shape, "f32"), tensor_type(lidx.shape, "f32")
+computed = generic("%idx", ["%x1"], it2, ["%one = arith.constant 1 : i64",
+                                          "%y = arith.addi %a, %one : i64"],
+                   ins_types=[it2], in_ety=["i64"], out_ety="i64")
+computed.append(gather_op_text("elements", "%g", "%x0", "%idx", dt2, it2, ot2,
+                               attrs="axis = 1"))
+computed += generic("%c0", ["%g"], ot2, ["%y = arith.addf %a, %a : f32"], ins_types=[ot2],
+                    in_ety=["f32"], out_ety="f32")
+functions.append(("computed_indices_second_tile",
+                  f"func.func @computed_indices_second_tile(%x0: {dt2}, %x1: {it2}) -> {ot2} {{\n"
+                  + "\n".join(computed) + f"\n  return %c0 : {ot2}\n}}\n", (2, 3),
+                  [ldata, lidx - 1], 2 * np.take_along_axis(ldata, lidx, axis=1),
+                  [ldata, lbad - 1]))
+
+
 def count_kernels(opt, text, fuse):
     """{function: gpu.launch_func count} in the GPU pipeline's output."""
     r = subprocess.run([opt, f"--gather-gpu-pipeline=format=isa fuse-consumers={int(fuse)}"],
@@ -249,7 +269,8 @@ def main():
             which = 1 if name != "two_gathers" else 2
             position = tuple(int(p) for p in
                              np.argwhere(bad_args[which] != args[which])[0])
-            value = int(bad_args[which][position])
+            # (The computed indices are the argument plus one.)
+            value = int(bad_args[which][position]) + (name == "computed_indices_second_tile")
             expected = (f"index {value} at indices[{', '.join(map(str, position))}] "
                         f"is out of range")
             if expected not in str(e):

@@ -107,3 +107,35 @@ func.func @two_gathers_one_consumer(%table: tensor<40x16xf32>, %ids: tensor<8xi6
   } -> tensor<8x16xf32>
   return %y : tensor<8x16xf32>
 }
+
+// -----
+
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+
+// Indices that a linalg.generic computes: the pass fuses only the gather,
+// so the producer stays whole and the tiles' reports scan its result.
+// CHECK-LABEL: func.func @computed_indices
+// CHECK:         %[[SHIFTED:.*]] = linalg.generic
+// CHECK:         scf.forall
+// CHECK:           gather.block %{{.*}}[%{{.*}}] axis = 0 whole_indices(%[[SHIFTED]] : tensor<4096xi64>) into
+func.func @computed_indices(%table: tensor<1000x64xf32>, %ids: tensor<4096xi64>) -> tensor<4096x64xf32> {
+  %e = tensor.empty() : tensor<4096xi64>
+  %shifted = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%ids : tensor<4096xi64>) outs(%e : tensor<4096xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    %c1 = arith.constant 1 : i64
+    %s = arith.addi %a, %c1 : i64
+    linalg.yield %s : i64
+  } -> tensor<4096xi64>
+  %init = tensor.empty() : tensor<4096x64xf32>
+  %g = gather.block %table[%shifted] axis = 0 into %init : tensor<1000x64xf32>, tensor<4096xi64> into tensor<4096x64xf32>
+  %e2 = tensor.empty() : tensor<4096x64xf32>
+  %t = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%g : tensor<4096x64xf32>) outs(%e2 : tensor<4096x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.addf %x, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4096x64xf32>
+  return %t : tensor<4096x64xf32>
+}

@@ -20,7 +20,6 @@
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/TilingInterface.h"
 
 using namespace mlir;
 using namespace mlir::gather;
@@ -758,42 +757,11 @@ void mlir::gather::populateGatherCanonicalizationPatterns(
   NdOp::getCanonicalizationPatterns(patterns, context);
 }
 
-/// A tile's `whole_indices` computed by a producer that tiles and that
-/// only tiles' reports read: the producer was fused into the tiles, which
-/// compute their own slices of it, and the report would keep the whole
-/// computation alive for the failing path alone. Dropped (the tile then
-/// reports positions in its own indices), so that the producer goes away.
-template <typename OpTy>
-struct DropReportOnlyWholeIndices : OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const override {
-    Value whole = op.getWholeIndices();
-    if (!whole)
-      return failure();
-    Operation *producer = whole.getDefiningOp();
-    if (!producer || !isa<TilingInterface>(producer) ||
-        !isMemoryEffectFree(producer))
-      return failure();
-    for (Value result : producer->getResults())
-      for (OpOperand &use : result.getUses()) {
-        auto user = dyn_cast<GatherOpInterface>(use.getOwner());
-        if (!user || user.getWholeIndices() != result ||
-            user.getIndices() == result || user.getSource() == result)
-          return rewriter.notifyMatchFailure(op, "the whole is used");
-      }
-    rewriter.modifyOpInPlace(op, [&] { op.getWholeIndicesMutable().clear(); });
-    return success();
-  }
-};
-
 template <typename OpTy>
 static void addCommonCanonicalizations(RewritePatternSet &results,
                                        MLIRContext *context) {
   results.add<RefineResultType<OpTy>>(context, /*withContents=*/false);
-  results.add<DropNegativeWrap<OpTy>, DropReportOnlyWholeIndices<OpTy>>(
-      context);
+  results.add<DropNegativeWrap<OpTy>>(context);
 }
 
 void MultiaxisOp::getCanonicalizationPatterns(RewritePatternSet &results,

@@ -146,20 +146,12 @@ Value extractSlice(OpBuilder &b, Location loc, Value tensor,
                                         strides);
 }
 
-/// What a tile of `op` reports an invalid index in (its `whole_indices`):
-/// the indices of `op` as written, so that the report names the position
-/// the untiled op would, whichever tile finds the value first. Those are
-/// `op`'s own unless the canonical rewrites reshaped them (gather.origin):
+/// The indices as written of `op` (what its error report names positions
+/// in): its own unless the canonical rewrites reshaped them (gather.origin);
 /// then the value they reshaped, found back through the reshapes (which
-/// keep row-major positions). Null where nothing is reported (a policy
-/// that never traps, no gathered dimension) and where the written indices
-/// are not found (constants folded into another shape, whose values the
-/// verifier has checked): a tile then reports positions in its own slice.
-Value wholeIndicesForReports(GatherOpInterface op) {
-  if (Value whole = op.getWholeIndices())
-    return whole;
-  if (!op.getIndexPolicy().canTrap() || op.getGatheredDims().empty())
-    return Value();
+/// keep row-major positions), or null where it is not found (constants
+/// folded into another shape, whose values the verifier has checked).
+Value findWrittenIndices(GatherOpInterface op) {
   Operation *gatherOp = op.getOperation();
   OriginAttr origin = gatherOp->getContext()
                           ->getLoadedDialect<GatherDialect>()
@@ -188,6 +180,34 @@ Value wholeIndicesForReports(GatherOpInterface op) {
     value = def->getOperand(0);
   }
 }
+
+} // namespace
+
+/// A tile's `whole_indices`: the untiled op's indices as written, so that
+/// its report names the position the untiled op would, whichever tile
+/// meets an invalid value first. None where nothing is reported (a policy
+/// that never traps, no gathered dimension), and none for indices that an
+/// op with a TilingInterface computes, unless the caller keeps that
+/// producer whole: fusion may pull it into the loop, and the report's use
+/// of the whole would then keep the whole computation in the loop (upstream
+/// fuse_into_containing_op clones it in for that use, and crashes where the
+/// tile sits in the shape checks' scf.if). Such a tile reports positions in
+/// its own slice.
+Value mlir::gather::getWholeIndicesForTiles(Operation *gatherOp,
+                                            bool producerStaysWhole) {
+  auto op = cast<GatherOpInterface>(gatherOp);
+  if (Value whole = op.getWholeIndices())
+    return whole;
+  if (!op.getIndexPolicy().canTrap() || op.getGatheredDims().empty())
+    return Value();
+  Value written = findWrittenIndices(op);
+  if (written && !producerStaysWhole &&
+      isa_and_nonnull<TilingInterface>(written.getDefiningOp()))
+    return Value();
+  return written;
+}
+
+namespace {
 
 /// The tile of `gatherOp` at output tile (offsets, sizes): the same op on
 /// operand slices, writing into the slice of its init.
@@ -225,7 +245,8 @@ FailureOr<TilingResult> tileGather(OpBuilder &b, Operation *gatherOp,
     recordSlice(sourceTile);
     recordSlice(indicesTile);
     SmallVector<Value> operands{sourceTile, indicesTile};
-    if (Value whole = wholeIndicesForReports(op))
+    if (Value whole = getWholeIndicesForTiles(gatherOp,
+                                              /*producerStaysWhole=*/false))
       operands.push_back(whole);
     operands.push_back(initTile);
     return mlir::clone(tb, gatherOp, {initTile.getType()}, operands);

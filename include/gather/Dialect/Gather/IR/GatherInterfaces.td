@@ -30,6 +30,9 @@ def Gather_GatherOpInterface : OpInterface<"GatherOpInterface"> {
         which an error report scans and names positions in; else null.
       }], "::mlir::Value", "getWholeIndices", (ins),
       [{ return $_op.getWholeIndices(); }]>,
+    InterfaceMethod<"The `whole_indices` operand, to set or clear.",
+      "::mlir::MutableOperandRange", "getWholeIndicesMutable", (ins),
+      [{ return $_op.getWholeIndicesMutable(); }]>,
     InterfaceMethod<"The destination.", "::mlir::Value", "getInit", (ins),
       [{ return $_op.getInit(); }]>,
     InterfaceMethod<[{

@@ -17,11 +17,20 @@
 
 namespace mlir {
 class DialectRegistry;
+class Operation;
+class Value;
 
 namespace gather {
 
 /// TilingInterface on all four ops (TilingInterfaceImpl.cpp).
 void registerTilingInterfaceExternalModels(DialectRegistry &registry);
+
+/// What a tile of the gather `gatherOp` reports an invalid index in (its
+/// `whole_indices`): the indices as written, or null (see
+/// TilingInterfaceImpl.cpp). Indices that an op with a TilingInterface
+/// computes are left out unless `producerStaysWhole` (the caller fuses
+/// nothing but the gather into the loop).
+Value getWholeIndicesForTiles(Operation *gatherOp, bool producerStaysWhole);
 
 /// BufferizableOpInterface on all four ops (BufferizableOpInterfaceImpl.cpp).
 void registerBufferizableOpInterfaceExternalModels(DialectRegistry &registry);
