@@ -136,3 +136,28 @@ def gather_op_text(op, result, data, indices, data_type, indices_type, output_ty
     lines.append(f"{result} = gather.{op} {data}[{indices}]{attrs} into {base} : "
                  f"{data_type}, {indices_type} into {output_type}{(' ' + loc) if loc else ''}")
     return "\n".join(indent + line for line in lines)
+
+
+def identity_map(rank):
+    """affine_map<(d0, ...) -> (d0, ...)> of `rank` dimensions."""
+    dims = ", ".join(f"d{d}" for d in range(rank))
+    return f"affine_map<({dims}) -> ({dims})>"
+
+
+def generic_text(result, ins, in_types, init, init_type, block_args, payload, maps=None):
+    """The lines of `result = linalg.generic`, all loops parallel over the
+    rank of `init_type`: it reads `ins` (of `in_types`, through `maps`,
+    identity ones by default) into `init`; `block_args` are the block's
+    arguments (the output's last) and `payload` its lines, which define
+    %y, the value it yields."""
+    rank = len(parse_tensor_type(init_type)[0])
+    maps = (maps or [identity_map(rank)] * len(ins)) + [identity_map(rank)]
+    iterators = ", ".join(['"parallel"'] * rank)
+    out_element = parse_tensor_type(init_type)[1]
+    lines = [f"  {result} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+             f"iterator_types = [{iterators}]}} ins({', '.join(ins)} : {', '.join(in_types)}) "
+             f"outs({init} : {init_type}) {{",
+             f"  ^bb0({', '.join(block_args)}):"]
+    lines += [f"    {line}" for line in payload]
+    lines += [f"    linalg.yield %y : {out_element}", f"  }} -> {init_type}"]
+    return lines

@@ -21,15 +21,11 @@ import numpy as np
 
 from gather import jit
 from gather import reference as ref
-from gather.mlir_text import gather_op_text, output_shape, tensor_type
+from gather.mlir_text import (gather_op_text, generic_text, identity_map, output_shape,
+                               tensor_type)
 
 rng = np.random.default_rng(5)
 functions = []  # (name, text, kernels fused, kernels unfused, args, want, error args)
-
-
-def ident(rank):
-    dims = ", ".join(f"d{i}" for i in range(rank))
-    return f"affine_map<({dims}) -> ({dims})>"
 
 
 def generic(result, ins, out_type, payload, maps=None, ins_types=None, in_ety=None,
@@ -37,17 +33,9 @@ def generic(result, ins, out_type, payload, maps=None, ins_types=None, in_ety=No
     """`result` = a parallel linalg.generic over `out_type` reading `ins`
     (identity maps unless `maps`), its body `payload` lines over the block
     arguments %a, %b, ... (yielding %y)."""
-    rank = out_type.count("x")
-    maps = maps or [ident(rank)] * len(ins)
     args = [f"%{chr(ord('a') + i)}: {t}" for i, t in enumerate(in_ety)] + [f"%o: {out_ety}"]
-    iters = ", ".join(['"parallel"'] * rank)
-    lines = [f"  {result}_e = tensor.empty() : {out_type}",
-             f"  {result} = linalg.generic {{indexing_maps = [{', '.join(maps + [ident(rank)])}], "
-             f"iterator_types = [{iters}]}} ins({', '.join(ins)} : {', '.join(ins_types)}) "
-             f"outs({result}_e : {out_type}) {{",
-             f"  ^bb0({', '.join(args)}):"]
-    lines += [f"    {line}" for line in payload]
-    lines += [f"    linalg.yield %y : {out_ety}", f"  }} -> {out_type}"]
+    lines = [f"  {result}_e = tensor.empty() : {out_type}"]
+    lines += generic_text(result, ins, ins_types, f"{result}_e", out_type, args, payload, maps)
     return lines
 
 
@@ -99,7 +87,7 @@ ids = rng.integers(-40, 40, size=(5, 3)).astype(np.int64)
 bad = ids.copy()
 bad[3, 1] = 40
 bias_map = "affine_map<(d0, d1, d2) -> (d2)>"
-tanh_bias = (TANH[0], TANH[1], "f32", [ident(3), bias_map])
+tanh_bias = (TANH[0], TANH[1], "f32", [identity_map(3), bias_map])
 # An embedding lookup, a bias and tanh: one kernel, under each policy.
 for policy in ("", "out_of_bounds = clamp", "out_of_bounds = fill",
                "negative_indices = out_of_bounds out_of_bounds = fill"):

@@ -29,7 +29,7 @@ import tempfile
 import numpy as np
 
 from gather import reference as ref
-from gather.mlir_text import gather_op_text
+from gather.mlir_text import gather_op_text, generic_text, identity_map
 from gather.mlir_text import output_shape as mlir_output_shape
 from gather.mlir_text import tensor_type as mlir_tensor_type
 
@@ -179,21 +179,14 @@ class Case:
                      f"  %sz{d} = tensor.dim %0, %cd{d} : {ot}"]
         sizes = ", ".join(f"%sz{d}" for d in range(rank))
         dims = ", ".join(f"d{d}" for d in range(rank))
-        identity = f"affine_map<({dims}) -> ({dims})>"
-        iterators = ", ".join(['"parallel"'] * rank)
-        maps, ins, types, block = [identity], ["%0"], [ot], [f"%x: {self.ety}"]
+        maps, ins, types, block = [identity_map(rank)], ["%0"], [ot], [f"%x: {self.ety}"]
         if self.bias is not None:
             maps.append(f"affine_map<({dims}) -> (d{rank - 1})>")
             ins.append("%bias")
             types.append(self.bias_type())
             block.append(f"%b: {self.ety}")
-        text += [f"  %e1 = tensor.empty({sizes}) : {rt}",
-                 f"  %1 = linalg.generic {{indexing_maps = [{', '.join(maps + [identity])}], "
-                 f"iterator_types = [{iterators}]}} ins({', '.join(ins)} : {', '.join(types)}) "
-                 f"outs(%e1 : {rt}) {{",
-                 f"  ^bb0({', '.join(block)}, %o: {to}):"]
-        text += [f"    {line}" for line in lines]
-        text += [f"    linalg.yield %y : {to}", f"  }} -> {rt}"]
+        text.append(f"  %e1 = tensor.empty({sizes}) : {rt}")
+        text += generic_text("%1", ins, types, "%e1", rt, block + [f"%o: {to}"], lines, maps)
         return "\n".join(text)
 
     def describe(self):
