@@ -20,7 +20,9 @@
 // op would report it. A tile of an op whose output is empty does not exist,
 // so such an op reads and checks no index value once tiled. An invalid index
 // value is reported as the untiled op reports it, too: each tile carries the
-// op's indices as written (`whole_indices`), which the report scans.
+// op's indices as written (`whole_indices`), which the report scans, unless
+// an op that fusion may pull into the tiles computes them
+// (getWholeIndicesForTiles).
 //
 //===----------------------------------------------------------------------===//
 

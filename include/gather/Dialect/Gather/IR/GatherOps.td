@@ -96,7 +96,8 @@ class Gather_Op<string mnemonic, list<Trait> traits = []>
 
     Tiles. A tile of a larger gather (what the TilingInterface makes: the
     same op on slices of the operands) carries that gather's indices as
-    written in `whole_indices`. The op reads only `indices`; under `error`
+    written in `whole_indices` (not where an op that tiling may fuse
+    computes them). The op reads only `indices`; under `error`
     an invalid index is reported as the larger gather reports it: the
     first invalid value of `whole_indices` in row-major order, with its
     position there (value `p` of their last dimension addresses coordinate
