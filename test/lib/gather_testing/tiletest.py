@@ -34,6 +34,7 @@ import numpy as np
 from gather import jit
 from gather_testing import difftest
 from gather import reference as ref
+from gather.mlir_text import generic_text
 
 # The consumer's payload and its numpy form, per element type.
 CONSUMERS = {
@@ -78,9 +79,30 @@ ANY = "(!transform.any_op) -> !transform.any_op"
 TWO = "(!transform.any_op) -> (!transform.any_op, !transform.any_op)"
 
 
-def transform_steps(tile_sizes, fuse, scope="%root", tag=""):
-    """Tiles the gathers in `scope` (or fuses them into the tiled consumer)."""
+def with_index_producer(text, ity, rank):
+    """`text` (a @main of %data and %indices, static sizes) whose indices an
+    elementwise producer computes: the function takes them less one and
+    adds one back."""
+    it = text.split("%indices: ")[1].split(")")[0]
+    head, body = text.split(" {\n", 1)
+    head = head.replace("%indices: ", "%indices_m1: ", 1)
+    lines = [f"  %pe = tensor.empty() : {it}"]
+    lines += generic_text("%indices", ["%indices_m1"], [it], "%pe", it,
+                          [f"%pa: {ity}", f"%po: {ity}"],
+                          [f"%pone = arith.constant 1 : {ity}", f"%y = arith.addi %pa, %pone : {ity}"])
+    return head + " {\n" + "\n".join(lines) + "\n" + body
+
+
+def transform_steps(tile_sizes, fuse, scope="%root", tag="", producer=False):
+    """Tiles the gathers in `scope` (or fuses them into the tiled consumer;
+    with `producer`, then fuses the indices' producer into their loop)."""
     sizes = ", ".join(map(str, tile_sizes))
+    if producer:
+        return (f"    %g{tag} = transform.structured.match ops{{{GATHER_OPS}}} in {scope} : {ANY}\n"
+                f"    %t{tag}, %loop{tag} = transform.structured.tile_using_forall %g{tag} tile_sizes [{sizes}] : {TWO}\n"
+                f'    %p{tag} = transform.structured.match ops{{["linalg.generic"]}} in {scope} : {ANY}\n'
+                f"    %f{tag}, %l{tag} = transform.structured.fuse_into_containing_op %p{tag} into %loop{tag} : "
+                "(!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)\n")
     if fuse:
         return (f'    %c{tag} = transform.structured.match ops{{["linalg.generic"]}} in {scope} : {ANY}\n'
                 f"    %g{tag} = transform.structured.match ops{{{GATHER_OPS}}} in {scope} : {ANY}\n"
@@ -97,8 +119,8 @@ def transform_module(steps):
             + steps + "    transform.yield\n  }\n}\n")
 
 
-def transform_script(tile_sizes, fuse):
-    return transform_module(transform_steps(tile_sizes, fuse))
+def transform_script(tile_sizes, fuse, producer=False):
+    return transform_module(transform_steps(tile_sizes, fuse, producer=producer))
 
 
 def batch_transform_script(prepared):
@@ -108,7 +130,8 @@ def batch_transform_script(prepared):
     for p in prepared:
         steps += (f'    %fn{p.index} = transform.structured.match ops{{["func.func"]}} '
                   f'attributes{{sym_name = "t{p.index}"}} in %root : {ANY}\n')
-        steps += transform_steps(p.sizes, p.fuse, scope=f"%fn{p.index}", tag=str(p.index))
+        steps += transform_steps(p.sizes, p.fuse, scope=f"%fn{p.index}", tag=str(p.index),
+                                 producer=p.producer)
     return transform_module(steps)
 
 
@@ -138,9 +161,21 @@ def run(program_text, case):
 class Prepared:
     """A case's program, tile sizes, consumer and expected result."""
 
-    def __init__(self, case, index, text, sizes, fuse, want, want_error, rank):
+    def __init__(self, case, index, text, sizes, fuse, want, want_error, rank, producer=False):
         self.case, self.index, self.text, self.sizes, self.fuse = case, index, text, sizes, fuse
         self.want, self.want_error, self.rank = want, want_error, rank
+        self.producer = producer
+
+    def arguments(self):
+        """The function's arguments: the indices less one where a producer
+        adds it back."""
+        if self.producer:
+            return self.case.data, (self.case.indices - 1).astype(self.case.indices.dtype)
+        return self.case.data, self.case.indices
+
+    def label(self):
+        return f"sizes {self.sizes}, fuse {self.fuse}" + (", index producer" if self.producer
+                                                          else "")
 
 
 def prepare(case, rng, index, bufferize):
@@ -171,8 +206,18 @@ def prepare(case, rng, index, bufferize):
     sizes = [int(rng.integers(0, 6)) for _ in range(rank)]
     if rank and not any(sizes):
         sizes[int(rng.integers(0, rank))] = int(rng.integers(1, 6))
+    # Else, half the time where the sizes are static, the indices come from
+    # an elementwise producer fused into the tiled loop, each tile computing
+    # its slice. (With dynamic sizes each tile checks the whole op's sizes,
+    # a tensor.dim of the producer's result in the loop, and upstream's
+    # fuse_into_containing_op crashed: MLIR 22.)
+    static = not any(case.data_dyn) and not any(case.idx_dyn)
+    producer = (not fuse and not bufferize and case.indices.ndim > 0 and static and
+                bool(rng.random() < 0.5))
+    if producer:
+        text = with_index_producer(text, case.ity, case.indices.ndim)
     text = text.replace("func.func @main(", f"func.func @t{index}(", 1)
-    return Prepared(case, index, text, sizes, fuse, want, want_error, rank)
+    return Prepared(case, index, text, sizes, fuse, want, want_error, rank, producer)
 
 
 def bufferized_text(opt, src):
@@ -199,6 +244,20 @@ def check_transformed(p, function_text, bufferize):
 
 
 _LOCATION = re.compile(r" at .*?:\d+:\d+:")
+_VALUE = re.compile(r"index (-?\d+) at indices\[[-\d, ]*\] is out of range .* \(size (\d+)\)")
+
+
+def _value_and_dimension_problem(case, error, name, label):
+    """None when `error` names a value of the indices that is invalid for
+    the size it names."""
+    m = _VALUE.search(error)
+    if not m:
+        return f"{name} ({label}): expected an index, its dimension and size in {error!r}"
+    value, size = int(m.group(1)), int(m.group(2))
+    low = -size if case.negative == "wrap" else 0
+    if value not in case.indices or low <= value < size:
+        return f"{name} ({label}): {value} is not an invalid index value: {error!r}"
+    return None
 
 
 def compare(p, label, name, got, error, untiled_error=None):
@@ -209,6 +268,10 @@ def compare(p, label, name, got, error, untiled_error=None):
     if p.want_error:
         if error is None:
             return f"{name} ({label}): expected an out-of-bounds error, got a result"
+        if p.producer and untiled_error is not None:
+            # A tile of computed indices reports the position in its own
+            # slice (docs/Composing.md): the value and the dimension only.
+            return _value_and_dimension_problem(p.case, error, name, label)
         problem = difftest.expect_error_text(p.case, error)
         if problem:
             return f"{name} ({label}): {problem}"
@@ -231,7 +294,7 @@ def run_case(p, opt, work, bufferize=False):
     with open(src, "w") as f:
         f.write(p.text)
     with open(script, "w") as f:
-        f.write(transform_script(p.sizes, p.fuse))
+        f.write(transform_script(p.sizes, p.fuse, p.producer))
     if bufferize:
         transformed, error = bufferized_text(opt, src)
         if error:
@@ -241,9 +304,9 @@ def run_case(p, opt, work, bufferize=False):
         r = subprocess.run([opt, src, f"--transform-preload-library=transform-library-paths={script}",
                             "--transform-interpreter"], capture_output=True, text=True)
         if r.returncode != 0:
-            return f"tiling (sizes {p.sizes}, fuse {p.fuse}) failed: {r.stderr.strip()}"
+            return f"tiling ({p.label()}) failed: {r.stderr.strip()}"
         transformed = r.stdout
-        label = f"sizes {p.sizes}, fuse {p.fuse}"
+        label = p.label()
     problem = check_transformed(p, transformed, bufferize)
     if problem:
         return problem
@@ -251,7 +314,7 @@ def run_case(p, opt, work, bufferize=False):
     for name, program_text in (("untiled", p.text), ("tiled", transformed)):
         try:
             program = jit.compile(program_text, entry=f"t{p.index}", opt_level=OPT_LEVEL)
-            got, error = program(p.case.data, p.case.indices), None
+            got, error = program(*p.arguments()), None
         except jit.GatherError as e:
             got, error = None, str(e)
         problem = compare(p, label, name, got, error, untiled_error)
@@ -292,7 +355,7 @@ def run_batch(prepared, opt, work, bufferize=False):
         return None
     results = {}
     for p in prepared:
-        label = "bufferized" if bufferize else f"sizes {p.sizes}, fuse {p.fuse}"
+        label = "bufferized" if bufferize else p.label()
         problem = check_transformed(p, functions.get(f"t{p.index}", ""), bufferize)
         untiled_error = None
         for name, program in programs.items():
@@ -300,7 +363,7 @@ def run_batch(prepared, opt, work, bufferize=False):
                 break
             program.select(f"t{p.index}")
             try:
-                got, error = program(p.case.data, p.case.indices), None
+                got, error = program(*p.arguments()), None
             except jit.GatherError as e:
                 got, error = None, str(e)
             problem = compare(p, label, name, got, error, untiled_error)
