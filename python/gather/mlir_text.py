@@ -150,10 +150,10 @@ def generic_text(result, ins, in_types, init, init_type, block_args, payload, ma
     identity ones by default) into `init`; `block_args` are the block's
     arguments (the output's last) and `payload` its lines, which define
     %y, the value it yields."""
-    rank = len(parse_tensor_type(init_type)[0])
+    shape, out_element = parse_tensor_type(init_type)
+    rank = len(shape)
     maps = (maps or [identity_map(rank)] * len(ins)) + [identity_map(rank)]
     iterators = ", ".join(['"parallel"'] * rank)
-    out_element = parse_tensor_type(init_type)[1]
     lines = [f"  {result} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
              f"iterator_types = [{iterators}]}} ins({', '.join(ins)} : {', '.join(in_types)}) "
              f"outs({init} : {init_type}) {{",

@@ -164,6 +164,8 @@ class Case:
                 f"{body}\n  return {result} : {rt}\n}}\n")
 
     def bias_type(self):
+        # Dynamic where the indices' last size is (a choice that draws no
+        # random number).
         return tensor_type(self.bias.shape, self.ety, [self.idx_dyn[-1] if self.idx_dyn
                                                        else False])
 
@@ -641,11 +643,13 @@ def run_case(case, tools, work, index, device="cpu", verify_each=False):
     return None
 
 
-def expect_error_text(case, text):
+def expect_error_text(case, text, position=True):
     """None when `text` is the out-of-bounds error the case must give,
     naming the op as written (also after canonicalization, which records it
     in gather.origin) with a value that is invalid at the reported position
-    and dimension of the op as written."""
+    and dimension of the op as written. Without `position`, a value of the
+    indices that is invalid for the reported size, at any position (a tile
+    of computed indices names its own slice's: docs/Composing.md)."""
     op_name = f"gather.{case.op}"
     if "index out of bounds" not in text and "is out of range" not in text:
         return f"expected an out-of-bounds error naming {op_name}, got {text!r}"
@@ -657,9 +661,11 @@ def expect_error_text(case, text):
     if not m:
         return f"expected the value, position and dimension in {text!r}"
     value, size = int(m.group(1)), int(m.group(4))
-    position = tuple(int(p) for p in m.group(2).split(",")) if m.group(2).strip() else ()
-    if len(position) != case.indices.ndim or int(case.indices[position]) != value:
+    at = tuple(int(p) for p in m.group(2).split(",")) if m.group(2).strip() else ()
+    if position and (len(at) != case.indices.ndim or int(case.indices[at]) != value):
         return f"the reported position does not hold the reported value: {text!r}"
+    if not position and value not in case.indices:
+        return f"the reported value is not in the indices: {text!r}"
     low = -size if case.negative == "wrap" else 0
     if low <= value < size:
         return f"the reported value is valid for the reported size: {text!r}"
@@ -856,8 +862,8 @@ def main(argv=None):
                              "rewrites, and the extra form adds the printed round trip")
     parser.add_argument("--consumers", type=float, default=0.0,
                         help="share of the cases whose result an elementwise linalg.generic "
-                             "reads (doubled, converted or compared with 0; fused into the "
-                             "gather's loops)")
+                             "reads (doubled, converted, compared with 0 or plus a bias "
+                             "vector; fused into the gather's loops)")
     args = parser.parse_args(argv)
     tools = {t: os.path.join(args.bin, t) for t in ("gather-opt", "gather-run")}
     rng = np.random.default_rng(args.seed)

@@ -36,40 +36,18 @@ from gather_testing import difftest
 from gather import reference as ref
 from gather.mlir_text import generic_text
 
-# The consumer's payload and its numpy form, per element type.
-CONSUMERS = {
-    "f": ("arith.addf %x, %x : {t}", lambda a: a + a),
-    "i": ("arith.addi %x, %x : {t}", lambda a: a + a),
-    "b": ("arith.xori %x, %true : {t}", lambda a: np.logical_not(a)),
-}
-
-
-def consumer_kind(ety):
-    return "b" if ety == "i1" else ety[0]
-
-
 def with_consumer(text, ety, rank):
-    """`text` (a @main returning %0) with an elementwise consumer of %0."""
+    """`text` (a @main returning %0) with difftest's `double` consumer of %0
+    (x + x; i1 negated)."""
     ot = text.split("-> ")[1].split(" {")[0]
     body, _ = text.rsplit("  return %0", 1)
-    dims = []
     lines = []
     for d in range(rank):
         lines.append(f"  %cd{d} = arith.constant {d} : index")
         lines.append(f"  %d{d} = tensor.dim %0, %cd{d} : {ot}")
-        dims.append(f"%d{d}")
-    lines.append(f"  %e = tensor.empty({', '.join(dims)}) : {ot}")
-    ident = "affine_map<(" + ", ".join(f"i{d}" for d in range(rank)) + ") -> (" + \
-        ", ".join(f"i{d}" for d in range(rank)) + ")>"
-    payload, _ = CONSUMERS[consumer_kind(ety)]
-    lines.append(f"  %1 = linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = ["
-                 + ", ".join(['"parallel"'] * rank) + f"]}} ins(%0 : {ot}) outs(%e : {ot}) {{")
-    lines.append(f"  ^bb0(%x: {ety}, %o: {ety}):")
-    if ety == "i1":
-        lines.append("    %true = arith.constant true")
-    lines.append("    %y = " + payload.format(t=ety))
-    lines.append(f"    linalg.yield %y : {ety}")
-    lines.append(f"  }} -> {ot}")
+    lines.append(f"  %e = tensor.empty({', '.join(f'%d{d}' for d in range(rank))}) : {ot}")
+    payload, _, _ = difftest.consumer("double", ety)
+    lines += generic_text("%1", ["%0"], [ot], "%e", ot, [f"%x: {ety}", f"%o: {ety}"], payload)
     lines.append(f"  return %1 : {ot}\n}}\n")
     return body + "\n".join(lines)
 
@@ -202,7 +180,7 @@ def prepare(case, rng, index, bufferize):
     if fuse:
         text = with_consumer(text, case.ety, rank)
         if want is not None:
-            want = CONSUMERS[consumer_kind(case.ety)][1](want)
+            want = difftest.consumer("double", case.ety)[2](want, None)
     sizes = [int(rng.integers(0, 6)) for _ in range(rank)]
     if rank and not any(sizes):
         sizes[int(rng.integers(0, rank))] = int(rng.integers(1, 6))
@@ -244,20 +222,6 @@ def check_transformed(p, function_text, bufferize):
 
 
 _LOCATION = re.compile(r" at .*?:\d+:\d+:")
-_VALUE = re.compile(r"index (-?\d+) at indices\[[-\d, ]*\] is out of range .* \(size (\d+)\)")
-
-
-def _value_and_dimension_problem(case, error, name, label):
-    """None when `error` names a value of the indices that is invalid for
-    the size it names."""
-    m = _VALUE.search(error)
-    if not m:
-        return f"{name} ({label}): expected an index, its dimension and size in {error!r}"
-    value, size = int(m.group(1)), int(m.group(2))
-    low = -size if case.negative == "wrap" else 0
-    if value not in case.indices or low <= value < size:
-        return f"{name} ({label}): {value} is not an invalid index value: {error!r}"
-    return None
 
 
 def compare(p, label, name, got, error, untiled_error=None):
@@ -268,15 +232,14 @@ def compare(p, label, name, got, error, untiled_error=None):
     if p.want_error:
         if error is None:
             return f"{name} ({label}): expected an out-of-bounds error, got a result"
-        if p.producer and untiled_error is not None:
-            # A tile of computed indices reports the position in its own
-            # slice (docs/Composing.md): the value and the dimension only.
-            return _value_and_dimension_problem(p.case, error, name, label)
-        problem = difftest.expect_error_text(p.case, error)
+        # A tile of computed indices reports the position in its own slice
+        # (docs/Composing.md): the value and the dimension only.
+        tile_of_computed = p.producer and untiled_error is not None
+        problem = difftest.expect_error_text(p.case, error, position=not tile_of_computed)
         if problem:
             return f"{name} ({label}): {problem}"
-        if untiled_error is not None and (_LOCATION.sub(":", error) !=
-                                          _LOCATION.sub(":", untiled_error)):
+        if (not tile_of_computed and untiled_error is not None and
+                _LOCATION.sub(":", error) != _LOCATION.sub(":", untiled_error)):
             return f"{name} ({label}): error {error!r} differs from the untiled {untiled_error!r}"
         return None
     if error is not None:
