@@ -140,8 +140,10 @@ want["streaming-store-min-bytes"] = 4 * host["l2-bytes"] if host["mesh-l3"] else
 # non-temporal stores on x86 only.
 want["arch"] = platform.machine()
 want["nontemporal-stores"] = int(platform.machine() == "x86_64")
-# Offset-table rows prefetch except on Zen 1 and on Intel's cores with AMX.
-want["prefetch-offset-tables"] = int(host["cpu"] != "znver1" and "amx_tile" not in flags)
+# Offset-table rows prefetch except on Zen 1 and on Intel's server cores:
+# named Sapphire or Emerald Rapids, or with AMX (a VM may mask either).
+want["prefetch-offset-tables"] = int(host["cpu"] not in ("znver1", "sapphirerapids", "emeraldrapids")
+                                     and "amx_tile" not in flags)
 # The prefetch distance: a quarter of the L1d in flight, at most 8 KiB.
 want["prefetch-lines-ahead"] = max(1, min(host["l1d-bytes"] // 4, 8192) // host["cache-line-bytes"])
 # Tiles of small blocks: one pass of the vector units of 64-bit

@@ -22,7 +22,8 @@ using namespace mlir;
 
 namespace {
 /// Prints the description of a host that LLVM reports as `cpu`, with
-/// scalable vector registers of `scalable-vector-bits`, and the features a
+/// scalable vector registers of `scalable-vector-bits` and the name's
+/// features changed by `features`, and the features a
 /// CPU named `run` needs that such a host lacks.
 struct TestDescribeHostPass
     : PassWrapper<TestDescribeHostPass, OperationPass<ModuleOp>> {
@@ -45,6 +46,10 @@ struct TestDescribeHostPass
       llvm::cl::desc("The length of the host's SVE or RISC-V V registers, "
                      "as the OS reports it (0: none)"),
       llvm::cl::init(0)};
+  Option<std::string> featureChanges{
+      *this, "features",
+      llvm::cl::desc("LLVM's \"+feature\" and \"-feature\" applied to the "
+                     "name's features, as a VM that masks some reports them")};
   Option<std::string> run{
       *this, "run",
       llvm::cl::desc("A CPU name whose features are checked against the "
@@ -57,9 +62,11 @@ struct TestDescribeHostPass
       getOperation().emitError(error);
       return signalPassFailure();
     }
+    llvm::StringMap<bool> features = gather::featureMap(named->features);
+    for (const auto &change : gather::featureMap(featureChanges))
+      features[change.first()] = change.second;
     gather::CpuTarget host = gather::describeHostCpu(
-        named->arch, named->cpu, gather::featureMap(named->features),
-        scalableVectorBits);
+        named->arch, named->cpu, features, scalableVectorBits);
     llvm::outs() << "host: " << host.describe() << "\n";
     llvm::outs() << "features: " << host.features << "\n";
     if (run.empty())
