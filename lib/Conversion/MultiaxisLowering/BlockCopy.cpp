@@ -33,6 +33,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::gather;
@@ -598,11 +599,12 @@ static Value policyBlock(OpBuilder &b, Location loc, const LoweringState &s,
 /// The index tuples of `tile` consecutive blocks, read as one vector
 /// at `first` of the indices collapsed to 1-D, resolved under `policy`: per
 /// axis a vector of input coordinates, and the lanes' validity (null where
-/// the policy has no check).
+/// the policy has no check). With `unmasked` an invalid lane keeps its
+/// coordinate: the caller makes it safe.
 static std::pair<SmallVector<Value>, Value>
 resolveTileTuples(OpBuilder &b, Location loc, const LoweringState &s,
                   IndexPolicy policy, Value flatIndices, Value first,
-                  int64_t tile) {
+                  int64_t tile, bool unmasked = false) {
   int64_t k = s.coordinateSize;
   Type indexElementType =
       cast<RankedTensorType>(flatIndices.getType()).getElementType();
@@ -627,7 +629,7 @@ resolveTileTuples(OpBuilder &b, Location loc, const LoweringState &s,
     Value size =
         vector::BroadcastOp::create(b, loc, indexVecType, s.inputSize[axis]);
     ResolvedIndexValue resolved =
-        buildResolvedIndex(b, loc, policy, component, size);
+        buildResolvedIndex(b, loc, policy, component, size, unmasked);
     axisCoords[c] = resolved.index;
     valid = andValues(b, loc, valid, resolved.valid);
   }
@@ -761,17 +763,52 @@ Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
         arith::MulIOp::create(tb, tl, start, indicesStrides[tileDim]));
   };
   Value first = firstOf(tileStart);
-  auto [axisCoords, valid] =
-      resolveTileTuples(tb, tl, s, s.policy, flatIndices, first, tile);
-  // One check per tile: the blocks read through index 0 meanwhile.
-  Value fillValid = raiseInvalidReads(
-      tb, tl, s.policy, valid,
-      [&](OpBuilder &rb, Location rl, Value invalidLanes) {
-        reportIfAnyInvalid(
-            rb, rl, s,
-            vector::ReductionOp::create(rb, rl, vector::CombiningKind::OR,
-                                        invalidLanes));
-      });
+  // Under `error` the invalid lanes read through index 0 only on the branch
+  // that reports them: the valid tiles' path selects no coordinate (without
+  // mask registers a compare and an AND per coordinate).
+  bool reportsTile = s.policy.outOfBounds == OutOfBoundsMode::error &&
+                     static_cast<bool>(s.errorFlag);
+  SmallVector<Value> axisCoords;
+  Value valid;
+  std::tie(axisCoords, valid) = resolveTileTuples(
+      tb, tl, s, s.policy, flatIndices, first, tile, reportsTile);
+  // One check per tile.
+  Value fillValid;
+  if (reportsTile && valid) {
+    Value ones = arith::ConstantOp::create(
+        tb, tl, valid.getType(),
+        DenseElementsAttr::get(cast<ShapedType>(valid.getType()), true));
+    Value anyInvalid =
+        vector::ReductionOp::create(tb, tl, vector::CombiningKind::OR,
+                                    arith::XOrIOp::create(tb, tl, valid, ones));
+    auto branch = scf::IfOp::create(
+        tb, tl, anyInvalid,
+        [&](OpBuilder &rb, Location rl) {
+          reportIfAnyInvalid(rb, rl, s,
+                             arith::ConstantIntOp::create(rb, rl, 1, 1));
+          SmallVector<Value> safe;
+          for (Value coord : axisCoords) {
+            Value zero = arith::ConstantOp::create(
+                rb, rl, coord.getType(), rb.getZeroAttr(coord.getType()));
+            safe.push_back(arith::SelectOp::create(rb, rl, valid, coord, zero));
+          }
+          scf::YieldOp::create(rb, rl, safe);
+        },
+        [&](OpBuilder &rb, Location rl) {
+          scf::YieldOp::create(rb, rl, axisCoords);
+        });
+    axisCoords = llvm::to_vector_of<Value>(branch.getResults());
+  } else {
+    // The blocks read through index 0 meanwhile.
+    fillValid = raiseInvalidReads(
+        tb, tl, s.policy, valid,
+        [&](OpBuilder &rb, Location rl, Value invalidLanes) {
+          reportIfAnyInvalid(
+              rb, rl, s,
+              vector::ReductionOp::create(rb, rl, vector::CombiningKind::OR,
+                                          invalidLanes));
+        });
+  }
   // The prefetch of the tile `distance` blocks ahead (the last full tile of
   // the row at the end), its tuples resolved as vectors and clamped into
   // the input (an address, not the policy's answer). The prefetch plan runs

@@ -10,7 +10,9 @@
 // Small blocks (at most 256 bytes) are copied in tiles of 8 along the
 // innermost loop dimension. A full tile reads its 8 (y, x) tuples as one
 // vector of 16 index values, applies the policy to each coordinate as a
-// vector and reports a bad index with one reduction per tile; then a loop
+// vector and reports a bad index with one reduction per tile, the branch
+// that reports it also reading the bad lanes through coordinate 0 (the
+// valid tiles' path selects nothing: W4 with AVX2); then a loop
 // over the 8 lanes copies the blocks one by one, each from its offset in
 // the input collapsed to blocks (b * 64 + y * 8 + x, computed as vectors),
 // read from lane 0 of a vector it rotates by one lane per iteration (a
@@ -30,21 +32,26 @@
 // CHECK:           scf.if %[[FULL]]
 // CHECK:             %[[RAW:.*]] = vector.transfer_read %[[FLAT]][%{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<168xi64>, vector<16xi64>
 // CHECK:             %[[Y:.*]] = vector.shuffle %[[RAW]], %[[RAW]] [0, 2, 4, 6, 8, 10, 12, 14]
-// CHECK:             %[[YOK:.*]] = arith.cmpi ult, %{{.*}}, %[[SIZE]] : vector<8xindex>
-// CHECK:             %[[YS:.*]] = arith.select %[[YOK]]
+// CHECK:             %[[YW:.*]] = arith.select %{{.*}} : vector<8xi1>, vector<8xindex>
+// CHECK:             %[[YOK:.*]] = arith.cmpi ult, %[[YW]], %[[SIZE]] : vector<8xindex>
 // CHECK:             %[[X:.*]] = vector.shuffle %[[RAW]], %[[RAW]] [1, 3, 5, 7, 9, 11, 13, 15]
-// CHECK:             %[[XOK:.*]] = arith.cmpi ult, %{{.*}}, %[[SIZE]] : vector<8xindex>
-// CHECK:             %[[XS:.*]] = arith.select %[[XOK]]
+// CHECK:             %[[XW:.*]] = arith.select %{{.*}} : vector<8xi1>, vector<8xindex>
+// CHECK:             %[[XOK:.*]] = arith.cmpi ult, %[[XW]], %[[SIZE]] : vector<8xindex>
 // CHECK:             %[[OK:.*]] = arith.andi %[[YOK]], %[[XOK]] : vector<8xi1>
 // CHECK:             %[[BAD:.*]] = arith.xori %[[OK]]
 // CHECK:             %[[ANY:.*]] = vector.reduction <or>, %[[BAD]] : vector<8xi1> into i1
-// CHECK:             scf.if %[[ANY]]
+// CHECK:             %[[SAFE:.*]]:2 = scf.if %[[ANY]] -> (vector<8xindex>, vector<8xindex>)
 // CHECK:               memref.store
+// CHECK:               %[[YS:.*]] = arith.select %[[OK]], %[[YW]], %[[ZEROS:.*]] : vector<8xi1>, vector<8xindex>
+// CHECK:               %[[XS:.*]] = arith.select %[[OK]], %[[XW]], %[[ZEROS]] : vector<8xi1>, vector<8xindex>
+// CHECK:               scf.yield %[[YS]], %[[XS]]
+// CHECK:             } else {
+// CHECK:               scf.yield %[[YW]], %[[XW]]
 // CHECK:             %[[BATCH:.*]] = arith.muli %[[B]], %[[C64]] : index
 // CHECK:             %[[BASE:.*]] = vector.broadcast %[[BATCH]] : index to vector<8xindex>
-// CHECK:             %[[ROWS:.*]] = arith.muli %[[YS]], %[[SIZE]] : vector<8xindex>
+// CHECK:             %[[ROWS:.*]] = arith.muli %[[SAFE]]#0, %[[SIZE]] : vector<8xindex>
 // CHECK:             %[[SUM:.*]] = arith.addi %[[BASE]], %[[ROWS]] : vector<8xindex>
-// CHECK:             %[[OFFSETS:.*]] = arith.addi %[[SUM]], %[[XS]] : vector<8xindex>
+// CHECK:             %[[OFFSETS:.*]] = arith.addi %[[SUM]], %[[SAFE]]#1 : vector<8xindex>
 // CHECK:             %[[LANES:.*]]:2 = scf.for %[[L:.*]] = %{{.*}} to %[[C8]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[TILE]], %[[OV:.*]] = %[[OFFSETS]])
 // CHECK:               %[[O0:.*]] = vector.extract %[[OV]][0]
 // CHECK:               %[[OR:.*]] = vector.shuffle %[[OV]], %[[OV]] [1, 2, 3, 4, 5, 6, 7, 0]
@@ -294,8 +301,9 @@ func.func @empty_input_not_tiled(%d: tensor<?x0x4xf32>, %i: tensor<2x30x2xi64>) 
 // CHECK:         %[[BLOCKS:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<100x16x4xf32> into tensor<1600x4xf32>
 // CHECK:         scf.forall (%{{.*}}, %[[T:.*]]) in (3, 2)
 // CHECK:           %[[START:.*]] = arith.muli %[[T]], %{{.*}} : index
-// CHECK:           arith.cmpi ult, %{{.*}} : vector<8xindex>
-// CHECK-NEXT:      %[[YS:.*]] = arith.select %{{.*}} : vector<8xi1>, vector<8xindex>
+// CHECK:           %[[YOK:.*]] = arith.cmpi ult, %{{.*}} : vector<8xindex>
+// CHECK:           %[[YS:.*]] = scf.if %{{.*}} -> (vector<8xindex>)
+// CHECK:             arith.select %[[YOK]], %{{.*}} : vector<8xi1>, vector<8xindex>
 // CHECK:           %[[STEP:.*]] = vector.step : vector<8xindex>
 // CHECK:           %[[FIRST:.*]] = vector.broadcast %[[START]] : index to vector<8xindex>
 // CHECK:           %[[POS:.*]] = arith.addi %[[FIRST]], %[[STEP]] : vector<8xindex>
