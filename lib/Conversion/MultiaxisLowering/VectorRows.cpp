@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 
@@ -341,7 +342,9 @@ public:
         validByteType(VectorType::get({plan.lanes}, b.getI8Type())),
         badLanesType(s.target.maskRegisters
                          ? maskType
-                         : VectorType::get({plan.lanes}, b.getI64Type())) {}
+                         : VectorType::get({plan.lanes}, b.getI64Type())) {
+    planOredChecks();
+  }
 
   Value splat(OpBuilder &b, Location loc, Value scalar) const {
     return vector::BroadcastOp::create(b, loc, indexVecType, scalar);
@@ -510,9 +513,12 @@ public:
   /// every lane so far is valid, so an invalid lane's offset stays as it is.
   /// `inTupleOrder` (a full step, with tupleOrder): lane l resolves the
   /// step's tuple tupleOrder[l].
+  /// `ored` (guarded loads, with oredBits): the chunk's ORed coordinates,
+  /// updated in place of the step's compares.
   StepOffsets resolveStep(OpBuilder &lb, Location ll, Value j, Value badLanes,
                           bool full, bool loadsGuarded = false,
-                          bool inTupleOrder = false) const {
+                          bool inTupleOrder = false,
+                          Value *ored = nullptr) const {
     if (rowPrefetch)
       emitRowPrefetch(lb, ll, s, *rowPrefetch, inputPos, ivs[last - 1], j);
     // `mask` is null for a full step (the transfers take none);
@@ -556,7 +562,13 @@ public:
       // the step's valid lanes: one AND per register and coordinate, where
       // the i1 vectors ANDed, inverted and widened were packed to 16-bit
       // lanes and back in every step.
-      if (plan.reports && resolved.valid && carriesValid()) {
+      if (ored && resolved.valid) {
+        Value coord = resolved.index;
+        if (oredShifts[c])
+          coord = arith::ShRUIOp::create(
+              lb, ll, coord, splat(lb, ll, constIndex(lb, ll, oredShifts[c])));
+        *ored = arith::OrIOp::create(lb, ll, *ored, coord);
+      } else if (plan.reports && resolved.valid && carriesValid()) {
         Value valid = resolved.valid;
         if (mask)
           valid = arith::OrIOp::create(
@@ -665,14 +677,18 @@ public:
                  SmallVector<Value> carried;
                  if (plan.reports)
                    carried.push_back(chunkArgs[1]);
+                 bool ors = plan.reports && oredBits.has_value();
+                 if (ors)
+                   carried.push_back(zeroVec);
                  auto resolved = scf::ForOp::create(
                      cb, cl, c0, cEnd, lanesValue, carried,
                      [&](OpBuilder &lb, Location ll, Value j,
                          ValueRange iterArgs) {
+                       Value ored = ors ? iterArgs[1] : Value();
                        StepOffsets o = resolveStep(
                            lb, ll, j, plan.reports ? iterArgs[0] : Value(),
                            /*full=*/true, /*loadsGuarded=*/true,
-                           !tupleOrder.empty());
+                           !tupleOrder.empty(), ors ? &ored : nullptr);
                        Value slot = arith::SubIOp::create(lb, ll, j, c0);
                        vector::StoreOp::create(lb, ll, o.gatherAt, chunkOffsets,
                                                ValueRange{slot});
@@ -685,10 +701,30 @@ public:
                        SmallVector<Value> yields;
                        if (plan.reports)
                          yields.push_back(o.badLanes);
+                       if (ors)
+                         yields.push_back(ored);
                        scf::YieldOp::create(lb, ll, yields);
                      });
                  Value badLanes =
                      plan.reports ? resolved.getResult(0) : Value();
+                 // The ORed coordinates against the smallest axis's size
+                 // once a chunk; where one is out, no lane counts as valid.
+                 if (ors) {
+                   Value ored = vector::ReductionOp::create(
+                       cb, cl, vector::CombiningKind::OR,
+                       resolved.getResult(1));
+                   Value out = arith::CmpIOp::create(
+                       cb, cl, arith::CmpIPredicate::uge, ored,
+                       constIndex(cb, cl, int64_t(1) << *oredBits));
+                   Value none = arith::ConstantOp::create(
+                       cb, cl, badLanesType,
+                       DenseElementsAttr::get(
+                           badLanesType,
+                           cb.getIntegerAttr(badLanesType.getElementType(),
+                                             0)));
+                   badLanes =
+                       arith::SelectOp::create(cb, cl, out, none, badLanes);
+                 }
                  auto loads = [&](OpBuilder &lb, Location ll) {
                    return scf::ForOp::create(
                               lb, ll, c0, cEnd, lanesValue,
@@ -724,6 +760,31 @@ public:
                  scf::YieldOp::create(cb, cl, yields);
                })
         .getResults();
+  }
+
+  /// Where the row carries valid lanes (no mask registers) and every
+  /// gathered axis has a static power-of-two size, a chunk's steps check
+  /// without compares: they OR the coordinates (a wrapped negative one is
+  /// huge as unsigned), each shifted right by its axis's bits over the
+  /// smallest axis's, and the chunk compares the OR with that size once.
+  /// AVX2 has no unsigned 64-bit compare: each was an XOR and a vpcmpgtq,
+  /// which Intel's cores run on one port (W8 on an Emerald Rapids VM with
+  /// `--target x86-64-v3`, docs/Lowering.md).
+  void planOredChecks() {
+    if (!plan.reports || !carriesValid() || !plan.offsetChunk)
+      return;
+    SmallVector<int64_t> bits;
+    for (int64_t axis : s.axes) {
+      std::optional<int64_t> size = getConstantIntValue(s.inputSize[axis]);
+      if (!size || *size <= 0 || !llvm::isPowerOf2_64(*size))
+        return;
+      bits.push_back(llvm::Log2_64(*size));
+    }
+    if (bits.empty())
+      return;
+    oredBits = *llvm::min_element(bits);
+    for (int64_t b : bits)
+      oredShifts.push_back(b - *oredBits);
   }
 
   /// Whether the row carries valid lanes (64-bit, ANDed) rather than bad
@@ -816,6 +877,9 @@ public:
   /// AVX2: 71 instructions a step of 8 lanes, then 66 with 64-bit bad
   /// lanes; 56 unchecked).
   VectorType badLanesType;
+  /// planOredChecks: the smallest axis's bits, and each axis's shift.
+  std::optional<int64_t> oredBits;
+  SmallVector<int64_t> oredShifts;
 
   // Before the loops.
   Value flatInput;

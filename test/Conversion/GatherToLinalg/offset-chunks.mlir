@@ -17,10 +17,12 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
   // 336, then a rest of 4. A step resolves its pairs in the order one
   // unpack per register pair gives them (AVX2: tuples 0, 2, 1, 3 of each
   // 4), and the loads read the slots back in the row's order. Under `error`
-  // each chunk's steps AND the valid
-  // lanes (64-bit, AVX2 has no mask registers) into what the row carries,
-  // and the chunk's loads run only while all are valid (no output is
-  // returned after an error), so the offsets need no mask.
+  // each chunk's steps OR the wrapped coordinates (both axes 128, a power of
+  // two, and AVX2 has no mask registers: no compare a step), the chunk
+  // compares the OR with 128 once, and an OR out of range makes no lane of
+  // what the row carries valid (64-bit lanes); the chunk's loads run only
+  // while all are valid (no output is returned after an error), so the
+  // offsets need no mask.
   // ZEN2-LABEL: func.func @points_over_the_l2
   // ZEN2:         memref.alloca() : memref<1024xindex>
   // CHECK-LABEL: func.func @points_over_the_l2
@@ -30,21 +32,32 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
   // CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
   // CHECK-DAG:     %[[C336:.*]] = arith.constant 336 : index
   // CHECK-DAG:     %[[C1096:.*]] = arith.constant 1096 : index
+  // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
   // CHECK-DAG:     %[[ONES:.*]] = arith.constant dense<-1> : vector<8xi64>
+  // CHECK-DAG:     %[[NONE:.*]] = arith.constant dense<0> : vector<8xi64>
+  // CHECK-DAG:     %[[ZEROS:.*]] = arith.constant dense<0> : vector<8xindex>
   // CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %[[D]]
   // CHECK:         scf.forall (%[[ROW:.*]]) in (8)
   // CHECK:           %[[BUF:.*]] = memref.alloca() : memref<336xindex>
   // CHECK:           %[[CHUNKS:.*]]:2 = scf.for %[[C0:.*]] = %{{.*}} to %[[C1096]] step %[[C336]] iter_args(%[[R:.*]] = %{{.*}}, %[[V:.*]] = %[[ONES]])
   // CHECK:             %[[NEXT:.*]] = arith.addi %[[C0]], %[[C336]] : index
   // CHECK:             %[[END:.*]] = arith.minui %[[NEXT]], %[[C1096]] : index
-  // CHECK:             %[[VALID:.*]] = scf.for %[[J:.*]] = %[[C0]] to %[[END]] step %[[C8]] iter_args(%[[ACC:.*]] = %[[V]]) -> (vector<8xi64>)
+  // CHECK:             %[[ORED:.*]] = scf.for %[[J:.*]] = %[[C0]] to %[[END]] step %[[C8]] iter_args(%[[ACC:.*]] = %[[ZEROS]]) -> (vector<8xindex>)
   // CHECK:               %[[PAIRS:.*]] = vector.transfer_read %[[I]][%[[ROW]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<8x2200xi64>, vector<16xi64>
   // CHECK:               vector.shuffle %[[PAIRS]], %[[PAIRS]] [0, 4, 2, 6, 8, 12, 10, 14]
+  // CHECK:               %[[Y:.*]] = arith.select %{{.*}} : vector<8xi1>, vector<8xindex>
+  // CHECK:               %[[OY:.*]] = arith.ori %[[ACC]], %[[Y]] : vector<8xindex>
   // CHECK:               vector.shuffle %[[PAIRS]], %[[PAIRS]] [1, 5, 3, 7, 9, 13, 11, 15]
-  // CHECK:               arith.andi %[[ACC]], %{{.*}} : vector<8xi64>
+  // CHECK:               %[[X:.*]] = arith.select %{{.*}} : vector<8xi1>, vector<8xindex>
+  // CHECK:               %[[OX:.*]] = arith.ori %[[OY]], %[[X]] : vector<8xindex>
+  // CHECK-NOT:           arith.cmpi ult
   // CHECK:               %[[SLOT:.*]] = arith.subi %[[J]], %[[C0]] : index
   // CHECK:               vector.store %{{.*}}, %[[BUF]][%[[SLOT]]] : memref<336xindex>, vector<8xindex>
   // CHECK-NOT:           vector.gather
+  // CHECK:               scf.yield %[[OX]]
+  // CHECK:             %[[OR:.*]] = vector.reduction <or>, %[[ORED]] : vector<8xindex> into index
+  // CHECK:             %[[OUTSIDE:.*]] = arith.cmpi uge, %[[OR]], %[[C128]] : index
+  // CHECK:             %[[VALID:.*]] = arith.select %[[OUTSIDE]], %[[NONE]], %[[V]] : vector<8xi64>
   // CHECK:             %[[ALL:.*]] = vector.reduction <and>, %[[VALID]] : vector<8xi64> into i64
   // CHECK:             %[[BAD:.*]] = arith.cmpi ne, %[[ALL]], %{{.*}} : i64
   // CHECK:             %[[ROWOUT:.*]] = scf.if %[[BAD]]
@@ -80,6 +93,44 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
     %e = tensor.empty() : tensor<8x1100xf32>
     // expected-remark @+1 {{lowered as vector-rows offset-chunks}}
     %r = gather.multiaxis %d[%i] axes = [0, 1] into %e : tensor<128x128xf32>, tensor<8x2200xi64> into tensor<8x1100xf32>
+    return %r : tensor<8x1100xf32>
+  }
+
+  // Axes of other powers of two (256 and 128): each coordinate is shifted
+  // right by its axis's bits over the smallest axis's (256: by 1), and the
+  // OR is compared with the smallest size.
+  // CHECK-LABEL: func.func @points_unequal_powers_of_two
+  // CHECK-DAG:     %[[ONE:.*]] = arith.constant dense<1> : vector<8xindex>
+  // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
+  // CHECK:         scf.for
+  // CHECK:           %[[ORED:.*]] = scf.for {{.*}} -> (vector<8xindex>)
+  // CHECK:             %[[Y:.*]] = arith.select %{{.*}} : vector<8xi1>, vector<8xindex>
+  // CHECK:             %[[YS:.*]] = arith.shrui %[[Y]], %[[ONE]] : vector<8xindex>
+  // CHECK:             arith.ori %{{.*}}, %[[YS]] : vector<8xindex>
+  // CHECK-NOT:         arith.cmpi ult
+  // CHECK:           %[[OR:.*]] = vector.reduction <or>, %[[ORED]] : vector<8xindex> into index
+  // CHECK:           arith.cmpi uge, %[[OR]], %[[C128]] : index
+  func.func @points_unequal_powers_of_two(%d: tensor<256x128xf32>, %i: tensor<8x2200xi64>) -> tensor<8x1100xf32> {
+    %e = tensor.empty() : tensor<8x1100xf32>
+    // expected-remark @+1 {{lowered as vector-rows offset-chunks}}
+    %r = gather.multiaxis %d[%i] axes = [0, 1] into %e : tensor<256x128xf32>, tensor<8x2200xi64> into tensor<8x1100xf32>
+    return %r : tensor<8x1100xf32>
+  }
+
+  // An axis of another size (136): the steps compare each coordinate and
+  // AND the valid lanes (64-bit) into what the row carries.
+  // CHECK-LABEL: func.func @points_not_powers_of_two
+  // CHECK-DAG:     %[[ONES:.*]] = arith.constant dense<-1> : vector<8xi64>
+  // CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[V:.*]] = %[[ONES]])
+  // CHECK:           %[[VALID:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[V]]) -> (vector<8xi64>)
+  // CHECK:             arith.cmpi ult, %{{.*}} : vector<8xindex>
+  // CHECK:             arith.andi %[[ACC]], %{{.*}} : vector<8xi64>
+  // CHECK-NOT:         arith.ori
+  // CHECK:           vector.reduction <and>, %[[VALID]] : vector<8xi64> into i64
+  func.func @points_not_powers_of_two(%d: tensor<136x128xf32>, %i: tensor<8x2200xi64>) -> tensor<8x1100xf32> {
+    %e = tensor.empty() : tensor<8x1100xf32>
+    // expected-remark @+1 {{lowered as vector-rows offset-chunks}}
+    %r = gather.multiaxis %d[%i] axes = [0, 1] into %e : tensor<136x128xf32>, tensor<8x2200xi64> into tensor<8x1100xf32>
     return %r : tensor<8x1100xf32>
   }
 

@@ -544,12 +544,14 @@ func.func @{name}(%d: {dt}, %i: {it}) -> {ot}{self.attributes} {{
         return ("module attributes {dlti.target_system_spec = #dlti.target_system_spec<"
                 f'"CPU" = #dlti.target_device_spec<{entries}>>}} {{{body}\n}}\n')
 
-    def lacking(self, bin_dir, marker, cpu_entries=None):
-        """The functions whose --convert-gather-to-linalg form has no match
-        of `marker` (a regular expression for the path a suite means to
-        test)."""
+    def lacking(self, bin_dir, marker, cpu_entries=None, target_cpu=None):
+        """The functions whose --convert-gather-to-linalg form (the pass's
+        default target, or `target_cpu`'s instruction set on this host) has
+        no match of `marker` (a regular expression for the path a suite
+        means to test)."""
+        option = f"=target-cpu={target_cpu} on-host=1" if target_cpu else ""
         lowered = subprocess.run([os.path.join(bin_dir, "gather-opt"),
-                                  "--convert-gather-to-linalg"],
+                                  "--convert-gather-to-linalg" + option],
                                  input=self.module(cpu_entries), capture_output=True, text=True,
                                  check=True).stdout
         bodies = re.split(r"\n  func\.func ", lowered)
@@ -557,26 +559,27 @@ func.func @{name}(%d: {dt}, %i: {it}) -> {ot}{self.attributes} {{
                 if not re.search(marker,
                                  next((b for b in bodies if b.startswith(f"@{name}(")), ""))]
 
-    def report(self, title, bin_dir, marker, missing, cpu_entries=None):
+    def report(self, title, bin_dir, marker, missing, cpu_entries=None, target_cpu=None):
         """Checks that every function takes the path `marker` matches (else
         prints FAIL with `missing`), runs them all, prints each problem and
-        the line "TITLE: P passed, F failed". `cpu_entries`: as module's."""
+        the line "TITLE: P passed, F failed". `cpu_entries`: as module's;
+        `target_cpu`: as jit.compile's."""
         failed = 0
-        for name in self.lacking(bin_dir, marker, cpu_entries):
+        for name in self.lacking(bin_dir, marker, cpu_entries, target_cpu):
             print(f"FAIL {name}: {missing}")
             failed += 1
-        problems = self.run(cpu_entries=cpu_entries)
+        problems = self.run(cpu_entries=cpu_entries, target_cpu=target_cpu or "native")
         for name, problem in problems:
             print(f"FAIL {name}: {problem}")
         failed += len(problems)
         print(f"{title}: {len(self.cases) - len(problems)} passed, {failed} failed")
 
-    def run(self, opt_level=3, cpu_entries=None):
+    def run(self, opt_level=3, cpu_entries=None, target_cpu="native"):
         """Compiles the module once and calls every function: the list of
         (name, problem) that did not give the expected result."""
         from gather import jit
         program = jit.compile(self.module(cpu_entries), entry=self.cases[0][0],
-                              opt_level=opt_level)
+                              opt_level=opt_level, target_cpu=target_cpu)
         problems = []
         for name, data, indices, want in self.cases:
             problem = call_problem(program, name, (data, indices), want)
