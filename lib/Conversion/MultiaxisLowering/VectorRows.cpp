@@ -556,6 +556,25 @@ public:
       ResolvedIndexValue resolved = buildResolvedIndex(
           lb, ll, s.policy, index, splat(lb, ll, s.inputSize[axis]),
           /*readIsMasked=*/plan.masksInvalid);
+      // A full step's coordinate on an axis of a static power-of-two size
+      // (bitsOfAxis) is not compared either: its lanes read coord &
+      // (size - 1), in bounds, and the valid lanes carried lose every bit
+      // where coord >> bits is not 0 (an AND NOT).
+      bool shifted = !ored && full && resolved.valid && bitsOfAxis[c];
+      if (shifted) {
+        Value high = arith::ShRUIOp::create(
+            lb, ll, resolved.index,
+            splat(lb, ll, constIndex(lb, ll, *bitsOfAxis[c])));
+        Value wide = arith::IndexCastOp::create(lb, ll, badLanesType, high);
+        badLanes = arith::AndIOp::create(
+            lb, ll, badLanes,
+            arith::XOrIOp::create(lb, ll, wide, noBadLanes(lb, ll)));
+        axisCoords[c] = arith::AndIOp::create(
+            lb, ll, resolved.index,
+            splat(lb, ll,
+                  constIndex(lb, ll, (int64_t(1) << *bitsOfAxis[c]) - 1)));
+        continue;
+      }
       if (resolved.valid && plan.masksInvalid)
         gatherMask = arith::AndIOp::create(lb, ll, gatherMask, resolved.valid);
       // Without mask registers the compares' 64-bit lanes are ANDed into
@@ -770,17 +789,25 @@ public:
   /// AVX2 has no unsigned 64-bit compare: each was an XOR and a vpcmpgtq,
   /// which Intel's cores run on one port (W8 on an Emerald Rapids VM with
   /// `--target x86-64-v3`, docs/Lowering.md).
+  /// Outside chunks the same holds per axis (bitsOfAxis): a full step
+  /// reads coord & (size - 1) and ANDs NOT (coord >> bits) into the valid
+  /// lanes carried (W3 with AVX2).
   void planOredChecks() {
-    if (!plan.reports || !carriesValid() || !plan.offsetChunk)
+    bitsOfAxis.assign(s.axes.size(), std::nullopt);
+    if (!plan.reports || !carriesValid())
       return;
     SmallVector<int64_t> bits;
-    for (int64_t axis : s.axes) {
+    for (auto [c, axis] : llvm::enumerate(s.axes)) {
       std::optional<int64_t> size = getConstantIntValue(s.inputSize[axis]);
-      if (!size || *size <= 0 || !llvm::isPowerOf2_64(*size))
-        return;
-      bits.push_back(llvm::Log2_64(*size));
+      if (size && *size > 0 && llvm::isPowerOf2_64(*size))
+        bitsOfAxis[c] = llvm::Log2_64(*size);
     }
-    if (bits.empty())
+    for (std::optional<int64_t> b : bitsOfAxis) {
+      if (!b)
+        return;
+      bits.push_back(*b);
+    }
+    if (bits.empty() || !plan.offsetChunk)
       return;
     oredBits = *llvm::min_element(bits);
     for (int64_t b : bits)
@@ -877,9 +904,11 @@ public:
   /// AVX2: 71 instructions a step of 8 lanes, then 66 with 64-bit bad
   /// lanes; 56 unchecked).
   VectorType badLanesType;
-  /// planOredChecks: the smallest axis's bits, and each axis's shift.
+  /// planOredChecks: the smallest axis's bits, and each axis's shift; each
+  /// axis's bits where its size is a static power of two.
   std::optional<int64_t> oredBits;
   SmallVector<int64_t> oredShifts;
+  SmallVector<std::optional<int64_t>> bitsOfAxis;
 
   // Before the loops.
   Value flatInput;

@@ -40,14 +40,45 @@
 // CHECK:           } else {
 // CHECK:             scf.yield %[[FULL]]#0, %[[FULL]]#1
 // CHECK:           vector.reduction <or>, %[[DONE]]#1
-// Without mask registers (AVX2) the valid lanes are carried as the
-// compares' 64-bit lanes, ANDed (all ones: valid so far): an i1 vector
-// carried through the loop was packed in every step, and one inverted for
-// the bad lanes packed too. A full step's invalid lanes read offset 0 by an
-// AND with the same lanes.
+// Without mask registers (AVX2) the valid lanes are carried as 64-bit
+// lanes, ANDed (all ones: valid so far): an i1 vector carried through the
+// loop was packed in every step, and one inverted for the bad lanes packed
+// too. The axis here is 4096, a power of two: a full step compares
+// nothing, its lanes read index & 4095 (in bounds) and the lanes carried
+// lose every bit of index >> 12 (an AND NOT); the masked rest compares.
 // AVX2-LABEL: func.func @dynamic_row_full_steps_then_rest
 // AVX2-DAG:     %[[ONES:.*]] = arith.constant dense<-1> : vector<8xi64>
+// AVX2-DAG:     %[[TWELVE:.*]] = arith.constant dense<12> : vector<8xindex>
+// AVX2-DAG:     %[[LOW:.*]] = arith.constant dense<4095> : vector<8xindex>
 // AVX2-DAG:     %[[ALL_VALID:.*]] = arith.constant -1 : i64
+// AVX2:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %[[ONES]])
+// AVX2:           %[[INDEX:.*]] = arith.select
+// AVX2-NOT:       arith.cmpi ult
+// AVX2:           %[[HIGH:.*]] = arith.shrui %[[INDEX]], %[[TWELVE]] : vector<8xindex>
+// AVX2:           %[[WIDE:.*]] = arith.index_cast %[[HIGH]] : vector<8xindex> to vector<8xi64>
+// AVX2:           %[[OUT:.*]] = arith.xori %[[WIDE]], %[[ONES]] : vector<8xi64>
+// AVX2:           arith.andi %[[ACC]], %[[OUT]] : vector<8xi64>
+// AVX2:           %[[SAFE:.*]] = arith.andi %[[INDEX]], %[[LOW]] : vector<8xindex>
+// AVX2:           vector.gather %{{.*}}[%{{.*}}, %{{.*}}] [%[[SAFE]]]
+// AVX2:         vector.create_mask
+// AVX2:         arith.cmpi ult, %{{.*}} : vector<8xindex>
+// AVX2:         %[[ALL:.*]] = vector.reduction <and>, %{{.*}} : vector<8xi64> into i64
+// AVX2:         arith.cmpi ne, %[[ALL]], %[[ALL_VALID]] : i64
+func.func @dynamic_row_full_steps_then_rest(%d: tensor<4096x4096xf32>, %i: tensor<4096x?xi64>) -> tensor<4096x?xf32> {
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %i, %c1 : tensor<4096x?xi64>
+  %e = tensor.empty(%n) : tensor<4096x?xf32>
+  %0 = gather.elements %d[%i] axis = 1 into %e : tensor<4096x4096xf32>, tensor<4096x?xi64> into tensor<4096x?xf32>
+  return %0 : tensor<4096x?xf32>
+}
+
+// -----
+
+// An axis of another size (4000): a full step's compares give the valid
+// lanes as 64-bit lanes, ANDed into what the row carries, and its invalid
+// lanes read offset 0 by an AND with the same lanes.
+// AVX2-LABEL: func.func @dynamic_row_not_a_power_of_two
+// AVX2-DAG:     %[[ONES:.*]] = arith.constant dense<-1> : vector<8xi64>
 // AVX2:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %[[ONES]])
 // AVX2:           %[[INDEX:.*]] = arith.select
 // AVX2:           %[[VALID:.*]] = arith.cmpi ult, %[[INDEX]], %{{.*}} : vector<8xindex>
@@ -56,13 +87,13 @@
 // AVX2:           %[[KEEP:.*]] = arith.index_cast %[[VALID]] : vector<8xi1> to vector<8xindex>
 // AVX2:           %[[SAFE:.*]] = arith.andi %[[INDEX]], %[[KEEP]] : vector<8xindex>
 // AVX2:           vector.gather %{{.*}}[%{{.*}}, %{{.*}}] [%[[SAFE]]]
-// AVX2:         %[[ALL:.*]] = vector.reduction <and>, %{{.*}} : vector<8xi64> into i64
-// AVX2:         arith.cmpi ne, %[[ALL]], %[[ALL_VALID]] : i64
-func.func @dynamic_row_full_steps_then_rest(%d: tensor<4096x4096xf32>, %i: tensor<4096x?xi64>) -> tensor<4096x?xf32> {
+// AVX2-NOT:       arith.shrui
+// AVX2:         vector.reduction <and>, %{{.*}} : vector<8xi64> into i64
+func.func @dynamic_row_not_a_power_of_two(%d: tensor<4096x4000xf32>, %i: tensor<4096x?xi64>) -> tensor<4096x?xf32> {
   %c1 = arith.constant 1 : index
   %n = tensor.dim %i, %c1 : tensor<4096x?xi64>
   %e = tensor.empty(%n) : tensor<4096x?xf32>
-  %0 = gather.elements %d[%i] axis = 1 into %e : tensor<4096x4096xf32>, tensor<4096x?xi64> into tensor<4096x?xf32>
+  %0 = gather.elements %d[%i] axis = 1 into %e : tensor<4096x4000xf32>, tensor<4096x?xi64> into tensor<4096x?xf32>
   return %0 : tensor<4096x?xf32>
 }
 
