@@ -1,6 +1,7 @@
 # -*- Python -*-
 import ctypes
 import os
+import platform
 import shutil
 import subprocess
 
@@ -116,6 +117,11 @@ def cuda_gpu_present():
 for arch in ("aarch64", "riscv64"):
     if shutil.which(f"qemu-{arch}") and shutil.which(f"{arch}-linux-gnu-g++"):
         config.available_features.add(f"{arch}-cross")
+
+# JIT runs that name an x86-64 CPU (x86-64-v3: AVX2 code on any x86-64
+# host, whatever its own width): REQUIRES: x86_64-host.
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64-host")
 
 # Building a project against an install of this build.
 if shutil.which("cmake") and shutil.which("ninja"):

@@ -17,14 +17,11 @@
 # function must take the chunks. The suite runs again with chunks of 32
 # offsets and of 1024 (Zen 2's), given by the description
 # ("offset_chunk_bytes").
-# Power-of-two axis sizes without mask registers (AVX2, x86-64-v3, on any
-# x86-64 host) check a chunk by ORed coordinates (planOredChecks).
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
 # CHECK: offset-chunks: 22 passed, 0 failed
 # CHECK: offset-chunks, 256-byte chunks: 22 passed, 0 failed
 # CHECK: offset-chunks, 8 KiB chunks: 22 passed, 0 failed
-# CHECK: offset-chunks, power-of-two sizes, AVX2: 11 passed, 0 failed
 import sys
 
 import numpy as np
@@ -133,30 +130,3 @@ suite.report("offset-chunks, 256-byte chunks", sys.argv[1],
 suite.report("offset-chunks, 8 KiB chunks", sys.argv[1],
              r"memref\.alloca\(\) : memref<1024xindex>", "no chunks of 1024 offsets",
              cpu_entries={"L2_cache_size_in_bytes": 4096, "offset_chunk_bytes": 8192})
-
-# Power-of-two axis sizes, AVX2: a chunk's steps OR the wrapped coordinates,
-# each shifted right by its axis's bits over the smallest axis's, and the
-# chunk compares the OR once. Invalid values past the smaller axis but
-# within the larger one's size, past the larger, below -size (wrapped, still
-# negative) and the edges (all valid), in the first and the second chunk.
-pow2 = FunctionCases()
-for label, shape in (("square", (64, 64)), ("unequal", (16, 128))):
-    t = rng.standard_normal(shape).astype(np.float32)
-    rows, cols = shape
-    edits = {"valid": [],
-             "edges": [((0, 0), -rows), ((1, 1), -cols), ((2, 0), rows - 1), ((3, 1), cols - 1)],
-             "row_past": [((2, 0), rows)],
-             "column_past": [((4, 1), cols)],
-             "below": [((1, 0), -rows - 1)]}
-    if label == "unequal":
-        edits["row_within_columns"] = [((5, 0), cols - 1)]
-    for what, changes in edits.items():
-        idx = pairs(rows, cols, (6, 150))
-        for (row, c), value in changes:
-            # the second chunk for rows 2 and 4 (step 100), else the first
-            idx[row, 2 * (100 if row in (2, 4) else 10) + c] = value
-        pow2.add(f"pow2_{label}_{what}", "multiaxis", "axes = [0, 1]", t, idx, (6, 150),
-                 expected(ref.multiaxis, t, idx, (0, 1)), dynamic=STATIC_OUT)
-pow2.report("offset-chunks, power-of-two sizes, AVX2", sys.argv[1],
-            r"vector\.reduction <or>, %\S+ : vector<\d+xindex> into index",
-            "no ORed coordinates", cpu_entries=CPU, target_cpu="x86-64-v3")

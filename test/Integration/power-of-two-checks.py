@@ -1,20 +1,27 @@
 # Index checks without compares on axes of a static power-of-two size
 # (VectorRows.cpp: planOredChecks), which apply without mask registers
-# (AVX2: x86-64-v3, on any x86-64 host) under `error`: a full vector step
+# (AVX2: x86-64-v3, on any x86-64 host) under `error`. A full vector step
 # reads coordinate & (size - 1) and clears the row's valid lanes wherever
 # coordinate >> bits is not 0; the masked rest and axes of other sizes
-# compare. (Chunks of offsets: offset-chunks.py.) Element gathers along
-# rows of 64 (static and dynamic row lengths, so full steps and a rest),
-# points of a 16 x 32 table (two powers of two) and of a 16 x 24 one (one
-# of each), i32 indices and negative_indices = out_of_bounds; each valid,
-# at the edges (-size and size - 1), and with one invalid value past the
-# end, within the larger axis but past the smaller, or below -size, in a
-# full step and in the rest. Executed through the C API against the numpy
-# reference, for AVX2 and for the host.
+# compare. Element gathers along rows of 64 (static and dynamic row
+# lengths, so full steps and a rest), points of a 16 x 32 table (two powers
+# of two) and of a 16 x 24 one (one of each), i32 indices and
+# negative_indices = out_of_bounds. Chunks of offsets (a 4 KiB L2
+# described, so that small tables take them) OR the coordinates, each
+# shifted right by its axis's bits over the smallest axis's, and compare
+# once a chunk: points of a 64 x 64 and a 16 x 128 table in rows of 150.
+# Each valid, at the edges (-size and size - 1), and with one invalid value
+# past the end, within the larger axis but past the smaller, or below
+# -size, in a full step and in the rest (in the first and the second
+# chunk). Executed through the C API against the numpy reference, for AVX2
+# and for the host.
+# REQUIRES: x86_64-host
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
 # CHECK: power-of-two checks, AVX2: 30 passed, 0 failed
 # CHECK: power-of-two checks, host: 30 passed, 0 failed
+# CHECK: power-of-two checks in chunks, AVX2: 11 passed, 0 failed
+# CHECK: power-of-two checks in chunks, host: 11 passed, 0 failed
 import sys
 
 import numpy as np
@@ -76,3 +83,32 @@ suite.add("rows40_negative_out_of_bounds", "elements",
 suite.report("power-of-two checks, AVX2", sys.argv[1], r"arith\.shrui", "no shifted check",
              target_cpu="x86-64-v3")
 suite.report("power-of-two checks, host", sys.argv[1], r"vector\.gather", "no vector rows")
+
+# Chunks of offsets: a 4 KiB L2 and a 6 KiB L1 described, chunks of 64
+# offsets given (offset-chunks.py's description).
+CPU = {"L2_cache_size_in_bytes": 4096, "L1_cache_size_in_bytes": 6144,
+       "offset_chunk_bytes": 512}
+chunks = FunctionCases()
+for label, shape in (("square", (64, 64)), ("unequal", (16, 128))):
+    t = rng.standard_normal(shape).astype(np.float32)
+    rows, cols = shape
+    edits = {"valid": [],
+             "edges": [((0, 0), -rows), ((1, 1), -cols), ((2, 0), rows - 1), ((3, 1), cols - 1)],
+             "row_past": [((2, 0), rows)],
+             "column_past": [((4, 1), cols)],
+             "below": [((1, 0), -rows - 1)]}
+    if label == "unequal":
+        edits["row_within_columns"] = [((5, 0), cols - 1)]
+    for what, changes in edits.items():
+        idx = points(rows, cols, (6, 150))
+        for (row, c), value in changes:
+            # the second chunk for rows 2 and 4 (pair 100), else the first
+            idx[row, 2 * (100 if row in (2, 4) else 10) + c] = value
+        chunks.add(f"chunks_{label}_{what}", "multiaxis", "axes = [0, 1]", t, idx, (6, 150),
+                   expected(ref.multiaxis, t, idx, (0, 1)), dynamic=STATIC)
+chunks.report("power-of-two checks in chunks, AVX2", sys.argv[1],
+              r"vector\.reduction <or>, %\S+ : vector<\d+xindex> into index",
+              "no ORed coordinates", cpu_entries=CPU, target_cpu="x86-64-v3")
+chunks.report("power-of-two checks in chunks, host", sys.argv[1],
+              r"memref\.alloca\(\) : memref<64xindex>", "no chunks of 64 offsets",
+              cpu_entries=CPU)

@@ -599,7 +599,7 @@ def output_shape(case, want):
                    "elements": case.data.ndim}[case.op]
 
 
-def run_case(case, tools, work, index, device="cpu", verify_each=False):
+def run_case(case, tools, work, index, device="cpu", verify_each=False, target_cpu="native"):
     try:
         want = case.expected()
         want_error = None
@@ -625,7 +625,8 @@ def run_case(case, tools, work, index, device="cpu", verify_each=False):
         out = os.path.join(work, f"c{index}_{label}.npy")
         r = subprocess.run([tools["gather-run"], path, "--device", device] + inputs
                            + ["--output", out]
-                           + (["--verify-each"] if verify_each else []),
+                           + (["--verify-each"] if verify_each else [])
+                           + (["--target-cpu", target_cpu] if target_cpu != "native" else []),
                            capture_output=True, text=True)
         if want_error is not None:
             # Both runs name the op as written (canonicalization records it
@@ -754,14 +755,15 @@ def run_into(program, case, want):
 
 
 def run_batch(cases, first, tools, work, device, opt_level, canonical=True, into=False,
-              verify_each=False):
+              verify_each=False, target_cpu="native"):
     """Runs cases[i] as function @c<first+i> of one module, compiled once as
     written and (with `canonical`) once after --canonicalize, in this
     process through the C API. With `into` (CPU), the form as written is
     compiled with destination entries and every case also runs with out=
     (the compiled code writing into an array filled with garbage first).
     `verify_each` verifies the IR after every pass of the pipeline (the
-    fuzzer's setting). Returns {case number: problem} for the failures."""
+    fuzzer's setting); `target_cpu` as jit.compile's. Returns {case
+    number: problem} for the failures."""
     from gather import jit
     problems, wants, names, written = {}, {}, [], {}
     parts = []
@@ -797,7 +799,8 @@ def run_batch(cases, first, tools, work, device, opt_level, canonical=True, into
         try:
             in_place = into and label == "direct" and device == "cpu"
             program = jit.compile(text, entry=f"c{names[0]}", device=device, opt_level=opt_level,
-                                  destination_entries=in_place, verify_each=verify_each)
+                                  destination_entries=in_place, verify_each=verify_each,
+                                  target_cpu=target_cpu)
         except jit.GatherError:
             return None
         for index in names:
@@ -835,6 +838,9 @@ def main(argv=None):
     parser.add_argument("--cases", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bin", default="build/bin", help="directory with gather-opt and gather-run")
+    parser.add_argument("--target-cpu", default="native",
+                        help="the CPU the cases are compiled for on this host (as gather-run's "
+                             "--target-cpu: x86-64-v3 runs AVX2 code on an AVX-512 host)")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu",
                         help="where the compiled functions run")
@@ -901,13 +907,14 @@ def main(argv=None):
         chunk = cases[first:first + step]
         canonical = args.canonical_cases < 0 or first < args.canonical_cases
         problems = (run_batch(chunk, first, tools, work, args.device, args.opt_level, canonical,
-                              into=into)
+                              into=into, target_cpu=args.target_cpu)
                     if args.batch > 0 else None)
         if problems is None:
             # One case at a time, each in its own gather-run process: a
             # batch that does not compile is narrowed down to its cases.
             for offset, case in enumerate(chunk):
-                report(first + offset, run_case(case, tools, work, first + offset, args.device))
+                report(first + offset, run_case(case, tools, work, first + offset, args.device,
+                                                target_cpu=args.target_cpu))
             continue
         for offset in range(len(chunk)):
             report(first + offset, problems.get(first + offset))
