@@ -13,8 +13,8 @@ is compared with numpy.
         [--policy error|clamp|fill|unchecked] [--other-bin DIR] [--ort DIR]
         [--target native|x86-64-v3|x86-64-v4|CPU]
 
---target compiles both the gathers (gather-run --target-cpu) and the C++
-peers (g++ -march) for one CPU: native (the host, the default) or a CPU
+--target compiles the gathers (gather-run --target-cpu, --other-bin's
+too) and the C++ peers (g++ -march) for one CPU: native (the host, the default) or a CPU
 name both know, such as x86-64-v3 (AVX2) on an AVX-512 machine. The first
 line printed is the target description the gathers are planned with.
 
@@ -378,7 +378,8 @@ def main():
                                 # Timed writing into buffers it owns, as the
                                 # C++ loops do (gather-run since 2026-11-28).
                                 "--destination-entries"]
-                               + (target_flags if bin_dir == args.bin else []),
+                               # --other-bin too: both builds for the same CPU.
+                               + target_flags,
                                capture_output=True, text=True, check=True)
             if not np.array_equal(np.load(out), want):
                 sys.exit(f"{name}: compiled result of {source} ({bin_dir}) differs from numpy")
