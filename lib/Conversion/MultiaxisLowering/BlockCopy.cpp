@@ -763,29 +763,30 @@ Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
         arith::MulIOp::create(tb, tl, start, indicesStrides[tileDim]));
   };
   Value first = firstOf(tileStart);
-  // Under `error` the invalid lanes read through index 0 only on the branch
-  // that reports them: the valid tiles' path selects no coordinate (without
-  // mask registers a compare and an AND per coordinate).
+  // One check per tile; the blocks read through index 0 meanwhile. Under
+  // `error` the bad lanes do so only on the branch that reports them: the
+  // valid tiles' path selects no coordinate (without mask registers a
+  // compare and an AND per coordinate).
   bool reportsTile = s.policy.outOfBounds == OutOfBoundsMode::error &&
                      static_cast<bool>(s.errorFlag);
   SmallVector<Value> axisCoords;
   Value valid;
   std::tie(axisCoords, valid) = resolveTileTuples(
       tb, tl, s, s.policy, flatIndices, first, tile, reportsTile);
-  // One check per tile.
-  Value fillValid;
-  if (reportsTile && valid) {
-    Value ones = arith::ConstantOp::create(
-        tb, tl, valid.getType(),
-        DenseElementsAttr::get(cast<ShapedType>(valid.getType()), true));
-    Value anyInvalid =
-        vector::ReductionOp::create(tb, tl, vector::CombiningKind::OR,
-                                    arith::XOrIOp::create(tb, tl, valid, ones));
+  Value anyInvalid;
+  Value fillValid =
+      raiseInvalidReads(tb, tl, s.policy, valid,
+                        [&](OpBuilder &rb, Location rl, Value invalidLanes) {
+                          anyInvalid = vector::ReductionOp::create(
+                              rb, rl, vector::CombiningKind::OR, invalidLanes);
+                          if (!reportsTile)
+                            reportIfAnyInvalid(rb, rl, s, anyInvalid);
+                        });
+  if (reportsTile && anyInvalid) {
     auto branch = scf::IfOp::create(
         tb, tl, anyInvalid,
         [&](OpBuilder &rb, Location rl) {
-          reportIfAnyInvalid(rb, rl, s,
-                             arith::ConstantIntOp::create(rb, rl, 1, 1));
+          raiseErrorFlag(rb, rl, s);
           SmallVector<Value> safe;
           for (Value coord : axisCoords) {
             Value zero = arith::ConstantOp::create(
@@ -798,16 +799,6 @@ Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
           scf::YieldOp::create(rb, rl, axisCoords);
         });
     axisCoords = llvm::to_vector_of<Value>(branch.getResults());
-  } else {
-    // The blocks read through index 0 meanwhile.
-    fillValid = raiseInvalidReads(
-        tb, tl, s.policy, valid,
-        [&](OpBuilder &rb, Location rl, Value invalidLanes) {
-          reportIfAnyInvalid(
-              rb, rl, s,
-              vector::ReductionOp::create(rb, rl, vector::CombiningKind::OR,
-                                          invalidLanes));
-        });
   }
   // The prefetch of the tile `distance` blocks ahead (the last full tile of
   // the row at the end), its tuples resolved as vectors and clamped into

@@ -157,6 +157,13 @@ Value lowering::computeElement(OpBuilder &b, Location loc,
                          });
 }
 
+void lowering::raiseErrorFlag(OpBuilder &b, Location loc,
+                              const LoweringState &s) {
+  Type flagType = cast<MemRefType>(s.errorFlag.getType()).getElementType();
+  Value one = arith::ConstantIntOp::create(b, loc, flagType, 1);
+  memref::StoreOp::create(b, loc, one, s.errorFlag, ValueRange{});
+}
+
 void lowering::reportIfAnyInvalid(OpBuilder &b, Location loc,
                                   const LoweringState &s, Value anyInvalid) {
   if (!anyInvalid || !s.errorFlag)
@@ -164,9 +171,7 @@ void lowering::reportIfAnyInvalid(OpBuilder &b, Location loc,
   // A store only on the (rare) failure: no write traffic in the loops, and
   // every writer stores the same value.
   scf::IfOp::create(b, loc, anyInvalid, [&](OpBuilder &tb, Location tl) {
-    Type flagType = cast<MemRefType>(s.errorFlag.getType()).getElementType();
-    Value one = arith::ConstantIntOp::create(tb, tl, flagType, 1);
-    memref::StoreOp::create(tb, tl, one, s.errorFlag, ValueRange{});
+    raiseErrorFlag(tb, tl, s);
     scf::YieldOp::create(tb, tl);
   });
 }

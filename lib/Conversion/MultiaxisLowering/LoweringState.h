@@ -102,6 +102,9 @@ inline bool fillsInvalid(const LoweringState &s) {
   return s.policy.outOfBounds == OutOfBoundsMode::fill;
 }
 
+/// Under a check in the loops: sets the error flag (s.errorFlag, present).
+void raiseErrorFlag(OpBuilder &b, Location loc, const LoweringState &s);
+
 /// Under a check in the loops: sets the error flag when `anyInvalid` (i1)
 /// is true (the `raise` of applyReadPolicy).
 void reportIfAnyInvalid(OpBuilder &b, Location loc, const LoweringState &s,
