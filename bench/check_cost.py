@@ -43,7 +43,7 @@ def main():
     p.add_argument("--calls", type=int, default=150)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--only", default="", help="comma-separated workload names")
-    p.add_argument("--warm", type=int, default=1,
+    p.add_argument("--warm", type=int, default=paired.DEFAULT_WARM,
                    help="untimed calls of each program right before its timed one, as in "
                         "paired.py (0: each timed call follows the other program's, whose "
                         "output pushed this one's out of the caches)")

@@ -28,7 +28,7 @@ sys.path.insert(0, HERE)
 from gather import jit  # noqa: E402
 from gather.mlir_text import gather_op_text, output_shape, tensor_type  # noqa: E402
 import run  # noqa: E402
-from paired import aligned_empty, time_in_turns  # noqa: E402
+from paired import DEFAULT_WARM, aligned_empty, time_in_turns  # noqa: E402
 
 # Name: (the data's dynamic dimensions, the indices'), for W5 and W5x64.
 VARIANTS = {
@@ -105,7 +105,7 @@ def main():
                 sys.exit(f"{name} {dynamic}: differs from numpy")
             calls.append(call)
         # Each timed call after an untimed one of the same function.
-        times = time_in_turns(calls, args.calls, warm=1)
+        times = time_in_turns(calls, args.calls, warm=DEFAULT_WARM)
         for v, t in zip(kinds, times):
             ratio = statistics.median(a / b for a, b in zip(t, times[0]))
             rows.setdefault(v, {})[name] = f"{statistics.median(t) * 1e3:.3f} [{ratio:.2f}]"

@@ -15,13 +15,13 @@ all; each ratio is the median over the turns of peer time / gather time
 the loop of the lowest median time. Every output is compared with
 numpy before the timed turns and after them. Every contender reads the
 same input arrays and writes the same output array. Each timed call follows
-`--warm` untimed calls of the same contender (default 1), so that its data
+`--warm` untimed calls of the same contender (default 4), so that its data
 is in the caches as in bench/run.py's repeated runs: without them each
 contender starts from the caches the one before left, and the workloads
 whose data fits the L3 cache (W3, W8: 24-80 MB of it in a 32 MiB L3) ran
 2-3x slower on both sides.
 
-    /usr/bin/python3 bench/paired.py [--calls 60] [--threads 2] [--warm 1]
+    /usr/bin/python3 bench/paired.py [--calls 60] [--threads 2] [--warm 4]
         [--only W1,W3] [--target native|x86-64-v3|CPU]
         [--libomp /usr/lib/llvm-22/lib/libomp.so.5] [--torch] [--entry KEY=VALUE]
         [--from-c [--offset 16]]
@@ -80,6 +80,17 @@ sys.path.insert(0, HERE)
 from gather import jit  # noqa: E402
 import run  # noqa: E402
 
+# Untimed calls of each contender right before its timed one. On the
+# Emerald Rapids VM of 2026-12-02 (a non-inclusive L3 that fills from the L2s'
+# evictions) a contender that stores normally (torch, the C++ loops without
+# prefetch, memcpy) took 2-3 calls to get back to its repeated-call time after
+# one whose streaming stores had pushed the shared output out of the caches:
+# torch's W1 index_select after one gather call took 2.5, 2.3, 1.9, 1.5, 1.4,
+# 1.3 ms against 1.15 ms called alone. With one warm call the paired turns had
+# put torch / gather at 2.25 and memcpy / gather at 1.10 for W1; with 3, 5 and
+# 8 both settled at 1.24 and 0.85-0.89.
+DEFAULT_WARM = 4
+
 # baseline_call's modes, in its order; mode len(CPP) is the memcpy reference.
 CPP = ("C++ unchecked", "C++ checked", "C++ prefetch", "C++ checked prefetch")
 
@@ -116,22 +127,6 @@ def aligned_empty(shape, dtype):
         if end > begin:
             _libc.madvise(ctypes.c_void_p(begin), ctypes.c_size_t(end - begin), MADV_HUGEPAGE)
     return array
-
-
-def torch_into(torch, w, out):
-    """Torch's call that writes the workload's result into `out` (a numpy
-    array, shared), or None where torch has no such call."""
-    d, i = torch.from_numpy(w["data"]), torch.from_numpy(np.asarray(w["idx"]))
-    o = torch.from_numpy(out)
-    if w["op"] == "block":  # (index_select takes int32 indices too: W1i32)
-        # index_select takes no negative indices: W1's are wrapped here,
-        # outside the timed calls (the gather wraps them in its own).
-        axis = int(w["attr"].split("=")[1])
-        i = torch.remainder(i, d.shape[axis])
-        return lambda: torch.index_select(d, axis, i, out=o)
-    if w["op"] == "elements" and i.dtype == torch.int64:
-        return lambda: torch.gather(d, 1, i, out=o)
-    return None
 
 
 def time_in_turns(calls, turns, warm=0):
@@ -212,14 +207,15 @@ def from_c(args):
             names.append(name)
         env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
         return subprocess.run([program, library, work, str(args.threads), str(args.calls),
-                               str(args.offset), args.target] + names, env=env).returncode
+                               str(args.warm), str(args.offset), args.target] + names,
+                              env=env).returncode
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--calls", type=int, default=60)
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--warm", type=int, default=1,
+    p.add_argument("--warm", type=int, default=DEFAULT_WARM,
                    help="untimed calls of each contender right before its timed one: its data "
                         "back in the caches, as in repeated runs (0: each timed call finds the "
                         "caches holding the previous contender's data)")
@@ -312,23 +308,24 @@ def main():
             checked = [(bound, "the compiled result")]
             checked += [(lambda m=m: lib.baseline_call(m), CPP[m]) for m in range(len(CPP))]
             calls = [bound] + [lambda m=m: lib.baseline_call(m) for m in range(len(CPP) + 1)]
-            torch_fn, torch_form = None, None
+            # Torch's forms: into the shared output (out=) against the bound
+            # gather, and allocating (run.py's peer) against the gather's
+            # allocating call; the stronger of the two is its column.
+            torch_forms = []  # (form, torch's call, the gather's call)
             if torch:
-                torch_fn = torch_into(torch, w, out)
-                if torch_fn:
-                    torch_form = "out="
-                    checked.append((torch_fn, "torch (out=)"))
-                    calls += [torch_fn]
-                else:
-                    torch_fn = run.torch_peer(torch, w)
-                if torch_fn and not torch_form:
-                    if not np.array_equal(run.torch_result(torch_fn), want):
+                into = run.torch_into(torch, w, out)
+                if into:
+                    checked.append((into, "torch (out=)"))
+                    calls.append(into)
+                    torch_forms.append(("out=", len(calls) - 1, 0))
+                alloc = run.torch_peer(torch, w)
+                if alloc:
+                    if not np.array_equal(run.torch_result(alloc), want):
                         sys.exit(f"{name}: torch's result differs from numpy")
                     if not np.array_equal(gather(data, idx), want):
                         sys.exit(f"{name}: compiled result differs from numpy (allocating call)")
-                    torch_form = "alloc"
-                    calls += [lambda: gather(data, idx), torch_fn]
-            torch_at = len(calls) - 1
+                    calls += [lambda: gather(data, idx), alloc]
+                    torch_forms.append(("alloc", len(calls) - 1, len(calls) - 2))
             # The memory floor in each of its forms, where baseline.cpp has
             # one (it writes the output, but no gather's values).
             floor_at = len(calls)
@@ -351,25 +348,30 @@ def main():
             # takes the least of several draws of the same time).
             fastest = min(range(len(CPP)), key=lambda m: statistics.median(times[1 + m]))
             extra = ""
+            torch_at = None
             if torch:
                 extra = " - | - | - | - |"
-                if torch_form:
-                    # Against the bound call (out=) or the allocating one.
-                    a = g if torch_form == "out=" else times[len(CPP) + 2]
+                forms = {}
+                for form, t_at, g_at in torch_forms:
+                    t, a = times[t_at], times[g_at]
+                    forms[form] = (quartiles([t[k] / a[k] for k in range(len(a))]), t_at, g_at)
+                if forms:
+                    form = min(forms, key=lambda f: forms[f][0][0])
+                    (m, lo, hi), torch_at, g_at = forms[form]
                     t = times[torch_at]
-                    m, lo, hi = quartiles([t[k] / a[k] for k in range(len(a))])
-                    form = torch_form if torch_form == "out=" else (
-                        f"alloc (gather {statistics.median(a) * 1e3:.3f} ms)")
+                    label = form if form == "out=" else (
+                        f"alloc (gather {statistics.median(times[g_at]) * 1e3:.3f} ms)")
+                    label += "".join(f"; {f} {r[0][0]:.2f}" for f, r in forms.items() if f != form)
                     # Torch against the memcpy of the output's bytes: what
                     # torch / gather can reach while the gather moves its
                     # bytes no faster than memcpy does (out= forms only:
                     # the allocating ones also pay for their allocation).
                     bound = "-"
-                    if torch_form == "out=":
+                    if form == "out=":
                         c = times[1 + len(CPP)]
                         bound = "{:.2f} [{:.2f}, {:.2f}]".format(
                             *quartiles([t[k] / c[k] for k in range(len(c))]))
-                    extra = (f" {form} | {statistics.median(t) * 1e3:.3f} "
+                    extra = (f" {label} | {statistics.median(t) * 1e3:.3f} "
                              f"| {m:.2f} [{lo:.2f}, {hi:.2f}] | {bound} |")
             print(f"| {name} | {statistics.median(g) * 1e3:.3f} | "
                   + " | ".join(f"{m:.2f} [{lo:.2f}, {hi:.2f}]"
@@ -383,7 +385,7 @@ def main():
                        f"| {statistics.median(f) * 1e3:.3f} | "
                        + "{:.2f} [{:.2f}, {:.2f}]".format(
                            *quartiles([f[k] / g[k] for k in range(len(g))])))
-                if torch_form:
+                if torch_at is not None:
                     row += " | {:.2f} [{:.2f}, {:.2f}]".format(
                         *quartiles([times[torch_at][k] / f[k] for k in range(len(g))]))
                 floors.append(row + " |")

@@ -4,13 +4,13 @@
    (gatherProgramCreateWithFlags, results written in place) and called by
    gatherProgramRunInto for the CPU TARGET, against baseline.cpp's loops
    (libbaseline.so's baseline_call) and the memcpy of the output, in an order
-   drawn afresh each turn, each timed call after one untimed call of its own,
+   drawn afresh each turn, each timed call after WARM untimed calls of its own,
    all on the same input buffers and the library's output. The inputs start
    `offset` bytes past a 64-byte boundary (numpy's arrays of these sizes sit 16
    past one). Every contender's output is compared with numpy's result
    (NAME_want.bin) before and after the turns.
 
-     paired_c LIBBASELINE DIR THREADS TURNS OFFSET TARGET NAME...
+     paired_c LIBBASELINE DIR THREADS TURNS WARM OFFSET TARGET NAME...
 
    DIR holds, per workload, NAME.mlir (the gather as @main(data, indices)),
    NAME_data.bin, NAME_idx.bin, NAME_want.bin and NAME.txt (the output's
@@ -65,15 +65,15 @@ static char *readFile(const char *dir, const char *name, const char *suffix,
 }
 
 int main(int argc, char **argv) {
-  if (argc < 8) {
-    fprintf(stderr, "usage: paired_c LIBBASELINE DIR THREADS TURNS OFFSET "
-                    "TARGET NAME...\n");
+  if (argc < 9) {
+    fprintf(stderr, "usage: paired_c LIBBASELINE DIR THREADS TURNS WARM "
+                    "OFFSET TARGET NAME...\n");
     return 2;
   }
   const char *dir = argv[2];
-  int threads = atoi(argv[3]), turns = atoi(argv[4]);
-  size_t offset = (size_t)atoi(argv[5]);
-  const char *target = argv[6];
+  int threads = atoi(argv[3]), turns = atoi(argv[4]), warm = atoi(argv[5]);
+  size_t offset = (size_t)atoi(argv[6]);
+  const char *target = argv[7];
   void *library = dlopen(argv[1], RTLD_NOW);
   if (!library) {
     fprintf(stderr, "paired_c: %s\n", dlerror());
@@ -100,7 +100,7 @@ int main(int argc, char **argv) {
   for (int c = 1; c < Contenders; ++c)
     printf(" ---: |");
   printf("\n");
-  for (int w = 7; w < argc; ++w) {
+  for (int w = 8; w < argc; ++w) {
     const char *name = argv[w];
     size_t size, dataBytes, idxBytes, wantBytes;
     char *text = readFile(dir, name, ".mlir", 0, &size);
@@ -168,7 +168,7 @@ int main(int argc, char **argv) {
       for (int k = 0; k < Contenders; ++k) {
         int c = order[k];
         double start = 0;
-        for (int rep = 0; rep < 2; ++rep) { /* one untimed, one timed */
+        for (int rep = 0; rep <= warm; ++rep) { /* warm untimed, one timed */
           start = now();
           if (c == 0)
             gatherProgramRunInto(program, inputs, inputShapes, outputs,
