@@ -42,18 +42,23 @@ floor on this machine (for W5 and W5x64, whose torch allocates, the floor
 writes in place), and no gather, compiled or written in C++, can be faster
 than the floor.
 
---torch adds torch, in the same turns, and for its out= forms torch /
-memcpy: the most torch / gather can be while the gather copies its bytes
-no faster than the memcpy of the output's bytes. Its strongest form: where torch
+--torch adds torch, in the same turns, in each of its forms: where torch
 writes into a given tensor (index_select and gather with out=: W1, W2,
 W1i32, W1f16, W7, W3; W1's negative indices wrapped before the turns, since
 index_select takes none), that call against the gather written in place;
-elsewhere (advanced indexing, which allocates its result: W4, W5, W5x64,
-W8) run.py's peer against the gather called as Python users call it, which
-also returns a new array from the compiled code's allocation. Torch's
-OpenMP calls go to LLVM's libomp too (preloaded: libomp implements
-libgomp's entry points, as Intel's runtime, which PyTorch's tuning guides
-preload, does), so that one thread pool serves every contender: two
+where it has advanced indexing (run.py's peer, which allocates its result:
+all but W1i32), that call against the gather called as Python users call
+it, which also returns a new array from the compiled code's allocation. The
+column is torch's stronger form (the lower median torch / gather; the other
+form's ratio follows it): W2's index_select along axis 1 took twice as long
+as its indexing. For the out= form it adds torch / memcpy: the most torch /
+gather can be while the gather copies its bytes no faster than the memcpy
+of the output's bytes. Torch's OpenMP calls go to LLVM's libomp too
+(preloaded: libomp implements libgomp's entry points, as Intel's runtime,
+which PyTorch's tuning guides preload, does; on the Emerald Rapids VM of
+2026-12-02 torch's W1, W2 and W7 took the same time, within the spread,
+with its own libgomp in a process of its own), so that one thread pool
+serves every contender: two
 runtimes' threads would spin against each other on a 2-core machine. The
 script re-executes itself with LD_PRELOAD set for that.
 

@@ -6,8 +6,9 @@ as the C++ loops' do) against
 hand-written C++ loops (g++ -O3 -march=TARGET -fopenmp; unchecked, and
 checked in the same pass as the default policy, and unchecked with the
 software prefetch the compiled CPU code does), numpy and torch (where
-installed) on the same data, in one run, printing the ratios. Every result
-is compared with numpy.
+installed; the faster of its allocating call and its call with out= into a
+tensor allocated once, where it has one) on the same data, in one run,
+printing the ratios. Every result is compared with numpy.
 
     /usr/bin/python3 bench/run.py [--runs 15] [--threads 2] [--bin build/bin]
         [--policy error|clamp|fill|unchecked] [--other-bin DIR] [--ort DIR]

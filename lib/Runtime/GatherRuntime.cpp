@@ -48,20 +48,23 @@ extern "C" void __gather_runtime_error(int64_t site, int64_t line,
   }
 }
 
+extern "C" void gather_runtime_advise_huge_pages(void *pointer, size_t size) {
+  constexpr size_t kHugePageMinimum = size_t(4) << 20;
+  if (!pointer || size < kHugePageMinimum)
+    return;
+  // Only whole pages inside the block.
+  long pageSize = sysconf(_SC_PAGESIZE);
+  uintptr_t page = pageSize > 0 ? static_cast<uintptr_t>(pageSize) : 4096;
+  uintptr_t begin =
+      (reinterpret_cast<uintptr_t>(pointer) + page - 1) & ~(page - 1);
+  uintptr_t end = (reinterpret_cast<uintptr_t>(pointer) + size) & ~(page - 1);
+  if (end > begin)
+    (void)madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
+}
+
 extern "C" void *gather_runtime_malloc(size_t size) {
   void *pointer = std::malloc(size);
-  constexpr size_t kHugePageMinimum = size_t(4) << 20;
-  if (pointer && size >= kHugePageMinimum) {
-    // Only whole pages inside the block.
-    long pageSize = sysconf(_SC_PAGESIZE);
-    uintptr_t page = pageSize > 0 ? static_cast<uintptr_t>(pageSize) : 4096;
-    uintptr_t begin =
-        (reinterpret_cast<uintptr_t>(pointer) + page - 1) & ~(page - 1);
-    uintptr_t end = (reinterpret_cast<uintptr_t>(pointer) + size) & ~(page - 1);
-    if (end > begin)
-      (void)madvise(reinterpret_cast<void *>(begin), end - begin,
-                    MADV_HUGEPAGE);
-  }
+  gather_runtime_advise_huge_pages(pointer, size);
   return pointer;
 }
 

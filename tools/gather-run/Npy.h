@@ -12,6 +12,8 @@
 #ifndef GATHER_TOOLS_GATHER_RUN_NPY_H
 #define GATHER_TOOLS_GATHER_RUN_NPY_H
 
+#include "gather/Runtime/GatherRuntime.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -23,14 +25,19 @@ namespace gather::npy {
 /// Allocates on 64-byte boundaries: an array's rows then start where the
 /// compiled code's own buffers (and bench/baseline.cpp's) do. malloc put
 /// large blocks 16 bytes past one, so a 256-byte row spanned five cache
-/// lines instead of four.
+/// lines instead of four. Blocks of 4 MiB or more are advised for huge
+/// pages, as the compiled code's results and numpy's arrays are: on 4 KiB
+/// pages the random rows of a 25.6 MB table (W7 of bench/run.py) missed
+/// the TLB where the C++ loops' advised tables did not.
 template <typename T> struct LineAligned {
   using value_type = T;
   static constexpr std::align_val_t kAlign{64};
   LineAligned() = default;
   template <typename U> LineAligned(const LineAligned<U> &) {}
   T *allocate(std::size_t n) {
-    return static_cast<T *>(::operator new(n * sizeof(T), kAlign));
+    T *p = static_cast<T *>(::operator new(n * sizeof(T), kAlign));
+    gather_runtime_advise_huge_pages(p, n * sizeof(T));
+    return p;
   }
   void deallocate(T *p, std::size_t) { ::operator delete(p, kAlign); }
   template <typename U> bool operator==(const LineAligned<U> &) const {

@@ -37,6 +37,12 @@ void __gather_runtime_error(int64_t site, int64_t line, int64_t column,
    12,288. Freed with free. */
 void *gather_runtime_malloc(size_t size);
 
+/* The huge-page advice of gather_runtime_malloc for a block allocated
+   elsewhere (gather-run's input arrays): for 4 MiB or more, the whole pages
+   inside [pointer, pointer + size) advised with MADV_HUGEPAGE. Smaller
+   blocks, and systems without madvise, are left as they are. */
+void gather_runtime_advise_huge_pages(void *pointer, size_t size);
+
 /* 0: print and exit(1) (default); 1: record the first error and return. */
 void gather_runtime_set_record_errors(int record);
 
