@@ -2,7 +2,9 @@
 // How close a gather of whole rows can come to a memcpy of its output bytes
 // on this machine, whatever code does it. For a block gather (W1: 3 KiB
 // embedding rows picked from a 50000-row table; W2: 1 KiB rows picked along
-// the middle axis of 64 slices of 1000 rows) it times, in alternating rounds
+// the middle axis of 64 slices of 1000 rows; W7: 256-byte rows of a
+// 100000-row table, copied a row at a time here where the compiled code
+// tiles them) it times, in alternating rounds
 // on the same threads:
 //   memcpy:      one memcpy of the output's bytes from a buffer of that
 //                size, split over the threads (bench/run.py's reference);
@@ -191,7 +193,8 @@ int main(int argc, char **argv) {
   const Shape shapes[] = {{"W1", 1, 50000, 8192, 768},
                           {"W1, 2048 indices", 1, 50000, 2048, 768},
                           {"W1, 512 indices", 1, 50000, 512, 768},
-                          {"W2", 64, 1000, 500, 256}};
+                          {"W2", 64, 1000, 500, 256},
+                          {"W7", 1, 100000, 65536, 64}};
   std::printf("%d threads, median of %d runs, best of %d alternating rounds\n",
               omp_get_max_threads(), runs, rounds);
   for (const Shape &s : shapes) {
