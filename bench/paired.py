@@ -58,9 +58,9 @@ of the output's bytes. Torch's OpenMP calls go to LLVM's libomp too
 which PyTorch's tuning guides preload, does; on the Emerald Rapids VM of
 2026-12-02 torch's W1, W2 and W7 took the same time, within the spread,
 with its own libgomp in a process of its own), so that one thread pool
-serves every contender: two
-runtimes' threads would spin against each other on a 2-core machine. The
-script re-executes itself with LD_PRELOAD set for that.
+serves every contender: two runtimes' threads would spin against each
+other on a 2-core machine. The script re-executes itself with LD_PRELOAD
+set for that.
 
 bench/run.py times each contender in a process of its own (gather-run, the
 baseline program, torch), seconds apart: on the 2-core VM of 2026-11-26 the
@@ -88,12 +88,12 @@ import run  # noqa: E402
 # Untimed calls of each contender right before its timed one. On the
 # Emerald Rapids VM of 2026-12-02 (a non-inclusive L3 that fills from the L2s'
 # evictions) a contender that stores normally (torch, the C++ loops without
-# prefetch, memcpy) took 2-3 calls to get back to its repeated-call time after
-# one whose streaming stores had pushed the shared output out of the caches:
-# torch's W1 index_select after one gather call took 2.5, 2.3, 1.9, 1.5, 1.4,
-# 1.3 ms against 1.15 ms called alone. With one warm call the paired turns had
-# put torch / gather at 2.25 and memcpy / gather at 1.10 for W1; with 3, 5 and
-# 8 both settled at 1.24 and 0.85-0.89.
+# prefetch, memcpy) took several calls to get back to its repeated-call time
+# after one whose streaming stores had pushed the shared output out of the
+# caches: torch's W1 index_select after one gather call took 2.5, 2.3, 1.9,
+# 1.5, 1.4, 1.3 ms against 1.15 ms called alone. With one warm call the paired
+# turns had put torch / gather at 2.25 and memcpy / gather at 1.10 for W1;
+# with 3, 5 and 8 both settled at 1.24 and 0.85-0.89.
 DEFAULT_WARM = 4
 
 # baseline_call's modes, in its order; mode len(CPP) is the memcpy reference.
