@@ -22,13 +22,13 @@
 # CHECK: freed: peak grew by less than 400 MB True
 # CHECK-NOT: False
 import gc
-import os
 import resource
 
 import numpy as np
 
 import gather
 from gather import jit
+from gather_testing.memory import has_transparent_huge_pages, vm_flags
 
 rng = np.random.default_rng(5)
 data = rng.standard_normal((64, 5)).astype(np.float32)
@@ -100,23 +100,9 @@ rows = rng.integers(0, 4096, 2048)
 gather.block(table, rows, axis=0)
 
 
-def vm_flags(address):
-    """The VmFlags of the mapping that holds `address` in this process."""
-    inside = False
-    with open("/proc/self/smaps") as f:
-        for line in f:
-            head = line.split()[0]
-            if "-" in head and ":" not in head:
-                low, high = (int(x, 16) for x in head.split("-"))
-                inside = low <= address < high
-            elif inside and head == "VmFlags:":
-                return line.split()[1:]
-    return []
-
-
 big = gather.block(table, rows, axis=0)
 # (A kernel without transparent huge pages has nothing to ask for.)
-thp = os.path.exists("/sys/kernel/mm/transparent_hugepage/enabled")
+thp = has_transparent_huge_pages()
 print(f"huge pages asked for: {not thp or 'hg' in vm_flags(big.ctypes.data + big.nbytes // 2)}")
 del big
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

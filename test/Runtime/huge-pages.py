@@ -9,26 +9,13 @@
 # CHECK-NEXT: null pointer: no crash
 import ctypes
 import mmap
-import os
 import sys
+
+from gather_testing.memory import has_transparent_huge_pages, vm_flags
 
 lib = ctypes.CDLL(sys.argv[1])
 lib.gather_runtime_advise_huge_pages.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
 lib.gather_runtime_advise_huge_pages.restype = None
-
-
-def vm_flags(address):
-    """The VmFlags of the mapping that holds `address` in this process."""
-    inside = False
-    with open("/proc/self/smaps") as f:
-        for line in f:
-            head = line.split()[0]
-            if "-" in head and ":" not in head:
-                low, high = (int(x, 16) for x in head.split("-"))
-                inside = low <= address < high
-            elif inside and head == "VmFlags:":
-                return line.split()[1:]
-    return []
 
 
 def mapped(size):
@@ -40,7 +27,7 @@ def mapped(size):
 
 # A kernel without transparent huge pages has nothing to advise: the flags
 # are then what an advised block would show.
-thp = os.path.exists("/sys/kernel/mm/transparent_hugepage/enabled")
+thp = has_transparent_huge_pages()
 big, address = mapped(8 << 20)
 lib.gather_runtime_advise_huge_pages(address + 100, (8 << 20) - 200)
 inside = not thp or "hg" in vm_flags(address + (4 << 20))
