@@ -53,11 +53,13 @@ column is torch's stronger form (the lower median torch / gather; the other
 form's ratio follows it): W2's index_select along axis 1 took twice as long
 as its indexing. For the out= form it adds torch / memcpy: the most torch /
 gather can be while the gather copies its bytes no faster than the memcpy
-of the output's bytes. Torch's OpenMP calls go to LLVM's libomp too
-(preloaded: libomp implements libgomp's entry points, as Intel's runtime,
-which PyTorch's tuning guides preload, does; on the Emerald Rapids VM of
-2026-12-02 torch's W1, W2 and W7 took the same time, within the spread,
-with its own libgomp in a process of its own), so that one thread pool
+of the output's bytes, and torch / fastest C++: the most torch / gather
+can be while the gather is no faster than the best C++ loop. Torch's
+OpenMP calls go to LLVM's libomp too (preloaded: libomp implements
+libgomp's entry points, as Intel's runtime, which PyTorch's tuning guides
+preload, does; on the Emerald Rapids VM of 2026-12-02 torch's W1, W2 and
+W7 took the same time, within the spread, with its own libgomp in a
+process of its own), so that one thread pool
 serves every contender: two runtimes' threads would spin against each
 other on a 2-core machine. The script re-executes itself with LD_PRELOAD
 set for that.
@@ -270,12 +272,13 @@ def main():
         lib.baseline_floor.argtypes = [ctypes.c_int]
         lib.baseline_floor_name.argtypes = [ctypes.c_int]
         lib.baseline_floor_name.restype = ctypes.c_char_p
-        torch_columns = (" torch form | torch (ms) | torch / gather | torch / memcpy |"
+        torch_columns = (" torch form | torch (ms) | torch / gather | torch / memcpy "
+                         "| torch / fastest C++ |"
                          if torch else "")
         print("| workload | gather (ms) | fastest C++ / gather | "
               + " | ".join(f"{c} / gather" for c in CPP) + " | memcpy / gather |"
               + torch_columns)
-        print("| --- | ---: | ---: |" + " ---: |" * (len(CPP) + 1 + (4 if torch else 0)))
+        print("| --- | ---: | ---: |" + " ---: |" * (len(CPP) + 1 + (5 if torch else 0)))
         floors = []
         for name, w in run.workloads(np.random.default_rng(0)).items():
             if name == "W6" or (args.only and name not in args.only.split(",")):
@@ -355,7 +358,7 @@ def main():
             extra = ""
             torch_at = None
             if torch:
-                extra = " - | - | - | - |"
+                extra = " - | - | - | - | - |"
                 forms = {}
                 for form, t_at, g_at in torch_forms:
                     t, a = times[t_at], times[g_at]
@@ -371,13 +374,19 @@ def main():
                     # torch / gather can reach while the gather moves its
                     # bytes no faster than memcpy does (out= forms only:
                     # the allocating ones also pay for their allocation).
-                    bound = "-"
-                    if form == "out=":
-                        c = times[1 + len(CPP)]
-                        bound = "{:.2f} [{:.2f}, {:.2f}]".format(
+                    # And against the fastest C++ loop, which writes the
+                    # same output in place: what torch / gather can reach
+                    # while the gather is no faster than that loop.
+                    def against(c):
+                        return "{:.2f} [{:.2f}, {:.2f}]".format(
                             *quartiles([t[k] / c[k] for k in range(len(c))]))
+
+                    bound, loop = "-", "-"
+                    if form == "out=":
+                        bound = against(times[1 + len(CPP)])
+                        loop = against(times[1 + fastest])
                     extra = (f" {label} | {statistics.median(t) * 1e3:.3f} "
-                             f"| {m:.2f} [{lo:.2f}, {hi:.2f}] | {bound} |")
+                             f"| {m:.2f} [{lo:.2f}, {hi:.2f}] | {bound} | {loop} |")
             print(f"| {name} | {statistics.median(g) * 1e3:.3f} | "
                   + " | ".join(f"{m:.2f} [{lo:.2f}, {hi:.2f}]"
                                for m, lo, hi in [cells[fastest]] + cells) + " |" + extra)
