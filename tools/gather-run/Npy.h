@@ -26,9 +26,9 @@ namespace gather::npy {
 /// compiled code's own buffers (and bench/baseline.cpp's) do. malloc put
 /// large blocks 16 bytes past one, so a 256-byte row spanned five cache
 /// lines instead of four. Blocks of 4 MiB or more are advised for huge
-/// pages, as the compiled code's results and numpy's arrays are: on 4 KiB
-/// pages the random rows of a 25.6 MB table (W7 of bench/run.py) missed
-/// the TLB where the C++ loops' advised tables did not.
+/// pages, as the compiled code's results, numpy's arrays and the C++ peers'
+/// inputs are: on 4 KiB pages the gather of W7 (bench/run.py: random
+/// 256-byte rows of a 25.6 MB table) ran 1.02-1.16x slower.
 template <typename T> struct LineAligned {
   using value_type = T;
   static constexpr std::align_val_t kAlign{64};

@@ -599,12 +599,12 @@ static Value policyBlock(OpBuilder &b, Location loc, const LoweringState &s,
 /// The index tuples of `tile` consecutive blocks, read as one vector
 /// at `first` of the indices collapsed to 1-D, resolved under `policy`: per
 /// axis a vector of input coordinates, and the lanes' validity (null where
-/// the policy has no check). With `unmasked` an invalid lane keeps its
+/// the policy has no check). With `keepInvalid` an invalid lane keeps its
 /// coordinate: the caller makes it safe.
 static std::pair<SmallVector<Value>, Value>
 resolveTileTuples(OpBuilder &b, Location loc, const LoweringState &s,
                   IndexPolicy policy, Value flatIndices, Value first,
-                  int64_t tile, bool unmasked = false) {
+                  int64_t tile, bool keepInvalid = false) {
   int64_t k = s.coordinateSize;
   Type indexElementType =
       cast<RankedTensorType>(flatIndices.getType()).getElementType();
@@ -629,7 +629,7 @@ resolveTileTuples(OpBuilder &b, Location loc, const LoweringState &s,
     Value size =
         vector::BroadcastOp::create(b, loc, indexVecType, s.inputSize[axis]);
     ResolvedIndexValue resolved =
-        buildResolvedIndex(b, loc, policy, component, size, unmasked);
+        buildResolvedIndex(b, loc, policy, component, size, keepInvalid);
     axisCoords[c] = resolved.index;
     valid = andValues(b, loc, valid, resolved.valid);
   }
