@@ -55,13 +55,12 @@
 #include <map>
 #include <omp.h>
 #include <string>
-#include <sys/mman.h>
 #include <type_traits>
 #include <vector>
 
 // A 64-byte aligned array; from 4 MiB on advised for transparent huge pages
 // (whole pages inside it), as gather_runtime_malloc does for the compiled
-// code's buffers.
+// code's buffers (alignedAdvised).
 template <typename T> class AlignedBuffer {
 public:
   AlignedBuffer() = default;
@@ -70,19 +69,7 @@ public:
   ~AlignedBuffer() { std::free(data_); }
   void assign(size_t n, T value) {
     std::free(data_);
-    size_t bytes = (n * sizeof(T) + 63) / 64 * 64;
-    data_ = static_cast<T *>(std::aligned_alloc(64, bytes ? bytes : 64));
-    if (!data_) {
-      std::fprintf(stderr, "out of memory\n");
-      std::exit(1);
-    }
-    if (bytes >= (size_t(4) << 20)) {
-      uintptr_t begin = (reinterpret_cast<uintptr_t>(data_) + 4095) & ~4095ul;
-      uintptr_t end = (reinterpret_cast<uintptr_t>(data_) + bytes) & ~4095ul;
-      if (end > begin)
-        (void)madvise(reinterpret_cast<void *>(begin), end - begin,
-                      MADV_HUGEPAGE);
-    }
+    data_ = static_cast<T *>(alignedAdvised(n * sizeof(T)));
     size_ = n;
     std::fill(data_, data_ + n, value);
   }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What the hand-written benchmark programs (baseline.cpp, row_copy_bound.cpp,
-// streaming_sweep.cpp, offset_chunks.cpp) share besides the row copy: the
-// host's caches as the compiled code plans with them, its prefetch distance
-// and streaming threshold, and the median of timed calls.
+// streaming_sweep.cpp, offset_chunks.cpp) share besides the row copy: their
+// arrays' placement, the host's caches as the compiled code plans with
+// them, its prefetch distance and streaming threshold, and the median of
+// timed calls.
 #ifndef GATHER_BENCH_HOST_H
 #define GATHER_BENCH_HOST_H
 
@@ -13,6 +14,31 @@
 #include <cstdlib>
 #include <functional>
 #include <vector>
+
+#include <sys/mman.h>
+
+/// `bytes` of storage (at least one line) at a 64-byte aligned address,
+/// from std::aligned_alloc (freed with std::free); from 4 MiB on, the whole
+/// pages inside it advised for transparent huge pages, as
+/// gather_runtime_malloc does for the compiled code's buffers. Exits when
+/// memory runs out.
+static inline void *alignedAdvised(size_t bytes) {
+  bytes = bytes ? (bytes + 63) / 64 * 64 : 64;
+  void *data =
+      bytes < (size_t(1) << 48) ? std::aligned_alloc(64, bytes) : nullptr;
+  if (!data) {
+    std::fprintf(stderr, "out of memory\n");
+    std::exit(1);
+  }
+  if (bytes >= (size_t(4) << 20)) {
+    uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + 4095) & ~4095ul;
+    uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~4095ul;
+    if (end > begin)
+      (void)madvise(reinterpret_cast<void *>(begin), end - begin,
+                    MADV_HUGEPAGE);
+  }
+  return data;
+}
 
 /// A cache's size as Linux's sysfs reports it for cpu0 (`index` 0: L1d on
 /// x86, 2: L2, 3: L3), else `fallback`.

@@ -30,14 +30,41 @@
 //                reads its whole output (a vectorized sum): what streaming
 //                stores cost a consumer that would have found the output
 //                in the caches;
-// and prints each median against memcpy's. Every variant's output is checked
-// against a plain loop. W1 also runs with 2048 and 512 indices (6.3 and 1.6
-// MB outputs) to see where streaming stores stop paying.
+//   compiled:    built with GATHER_CAPI, the gather itself: the workload's
+//                gather.block compiled by the C API for the host (default
+//                policy) and called with its result written in place,
+//                on the same arrays and threads (bench/run.py's program);
+// and prints each median against memcpy's, against the faster of the two
+// memcpy forms (the bytes the gather writes, copied at the best rate
+// measured here), and against "random". "random" is torch's kernel for W1
+// and W7: ATen's index_select_out_cpu_ copies the rows of a contiguous
+// dim-0 gather with one memcpy per row in a parallel loop (and a bounds
+// check per row). Every variant's output is checked against a plain loop.
+// W1 also runs with 2048 and 512 indices (6.3 and 1.6 MB outputs) to see
+// where streaming stores stop paying.
+//
+// The arrays are 64-byte aligned and from 4 MiB on advised for huge pages
+// (as the compiled code's and bench/paired.py's). OFFSET puts the table
+// that many bytes past a 64-byte boundary (a multiple of 4): 16 is where
+// numpy's large arrays start, which bench/paired.py's gathers read.
 //
 //   g++ -O3 -march=native -fopenmp bench/row_copy_bound.cpp -o /tmp/rowbound
-//   OMP_NUM_THREADS=2 /tmp/rowbound [RUNS] [ROUNDS]
+//   OMP_NUM_THREADS=2 /tmp/rowbound [RUNS] [ROUNDS] [OFFSET]
+//
+// With the compiled gather (LLVM's libomp for the C++ loops too: one OpenMP
+// runtime, whose threads both use, where two would each start a team):
+//
+//   g++ -O3 -march=native -fopenmp -DGATHER_CAPI -Iinclude \
+//       -I/usr/lib/llvm-22/include -c \
+//       bench/row_copy_bound.cpp -o /tmp/rowbound.o
+//   g++ /tmp/rowbound.o -o /tmp/rowbound /usr/lib/llvm-22/lib/libomp.so \
+//       -Lbuild/lib -lGatherCAPI -Wl,-rpath,$PWD/build/lib
 #include "host.h"
 #include "row_copy.h"
+
+#ifdef GATHER_CAPI
+#include "gather-c/Gather.h"
+#endif
 
 #include <immintrin.h>
 #include <omp.h>
@@ -66,17 +93,17 @@ struct Shape {
 // from mmap), W2's 1 KiB rows copied by memcpy ran at half speed here.
 constexpr int64_t kSourceShift = 64;
 
-// 64-byte aligned storage, as the compiled code's buffers and
-// baseline.cpp's: with glibc's addresses (16 mod 64) every streaming copy
-// began and ended a row with a part of a line written through the caches,
-// and W2's 1 KiB rows streamed ran 1.8x slower (bench/README.md).
+// 64-byte aligned storage, advised for huge pages from 4 MiB on, as the
+// compiled code's buffers and baseline.cpp's: with glibc's addresses (16
+// mod 64) every streaming copy began and ended a row with a part of a line
+// written through the caches, and W2's 1 KiB rows streamed ran 1.8x slower
+// (bench/README.md).
 template <typename T> struct LineAligned {
   using value_type = T;
   LineAligned() = default;
   template <typename U> LineAligned(const LineAligned<U> &) {}
   T *allocate(size_t n) {
-    size_t bytes = (n * sizeof(T) + 63) / 64 * 64;
-    return static_cast<T *>(std::aligned_alloc(64, bytes ? bytes : 64));
+    return static_cast<T *>(alignedAdvised(n * sizeof(T)));
   }
   void deallocate(T *p, size_t) { std::free(p); }
   template <typename U> bool operator==(const LineAligned<U> &) const {
@@ -87,19 +114,23 @@ using Floats = std::vector<float, LineAligned<float>>;
 
 struct Problem {
   Shape shape;
-  Floats table, sequentialTable, copySource, out, want;
+  // The table proper starts `shift` floats into `storage` (OFFSET).
+  Floats storage, sequentialTable, copySource, out, want;
+  int64_t shift = 0;
   std::vector<int64_t> random, sequential;
+  const float *table() const { return storage.data() + shift; }
 };
 
-Problem make(const Shape &s) {
+Problem make(const Shape &s, int64_t offsetBytes) {
   Problem p{s};
+  p.shift = offsetBytes / static_cast<int64_t>(sizeof(float));
   int64_t outFloats = s.slices * s.picks * s.rowFloats;
-  p.table.resize(s.slices * s.tableRows * s.rowFloats);
+  int64_t tableFloats = s.slices * s.tableRows * s.rowFloats;
+  p.storage.resize(p.shift + tableFloats);
   std::mt19937_64 rng(0);
-  for (float &x : p.table)
+  for (float &x : p.storage)
     x = static_cast<float>(rng() % 1000);
-  p.sequentialTable.assign(p.table.begin(),
-                           p.table.begin() + outFloats + kSourceShift);
+  p.sequentialTable.assign(p.table(), p.table() + outFloats + kSourceShift);
   p.copySource.assign(outFloats, 1.0f);
   p.out.assign(outFloats, 0.0f);
   for (int64_t k = 0; k < s.picks; ++k) {
@@ -111,7 +142,7 @@ Problem make(const Shape &s) {
   for (int64_t a = 0; a < s.slices; ++a)
     for (int64_t k = 0; k < s.picks; ++k)
       std::memcpy(&p.want[(a * s.picks + k) * s.rowFloats],
-                  &p.table[(a * s.tableRows + p.random[k]) * s.rowFloats],
+                  &p.table()[(a * s.tableRows + p.random[k]) * s.rowFloats],
                   s.rowFloats * sizeof(float));
   return p;
 }
@@ -174,6 +205,73 @@ void copyAll(Problem &p, bool streaming = false) {
 
 volatile float readSink;
 
+#ifdef GATHER_CAPI
+// The workload's gather compiled by the C API for the host, its result
+// written into the problem's output (destination entries).
+struct Compiled {
+  GatherProgram *program = nullptr;
+  std::vector<int64_t> dataShape, indexShape, outShape;
+  ~Compiled() { gatherProgramDestroy(program); }
+};
+
+std::string tensorType(const std::vector<int64_t> &shape, const char *type) {
+  std::string text = "tensor<";
+  for (int64_t d : shape)
+    text += std::to_string(d) + "x";
+  return text + type + ">";
+}
+
+// W1 and W7 as bench/run.py writes them (a 2-D table, axis 0), W2 along
+// its middle axis.
+bool compile(const Shape &s, Compiled &c) {
+  int axis = s.slices > 1 ? 1 : 0;
+  c.dataShape = {s.tableRows, s.rowFloats};
+  c.outShape = {s.picks, s.rowFloats};
+  if (axis == 1) {
+    c.dataShape.insert(c.dataShape.begin(), s.slices);
+    c.outShape.insert(c.outShape.begin(), s.slices);
+  }
+  c.indexShape = {s.picks};
+  std::string data = tensorType(c.dataShape, "f32"),
+              index = tensorType(c.indexShape, "i64"),
+              out = tensorType(c.outShape, "f32");
+  std::string text =
+      "func.func @main(%d: " + data + ", %i: " + index + ") -> " + out +
+      " {\n  %init = tensor.empty() : " + out +
+      "\n  %0 = gather.block %d[%i] axis = " + std::to_string(axis) +
+      " into %init : " + data + ", " + index + " into " + out +
+      "\n  return %0 : " + out + "\n}\n";
+  char error[4096];
+  c.program = gatherProgramCreateForTarget(
+      text.c_str(), "main", "cpu", omp_get_max_threads(), 3,
+      GATHER_PROGRAM_DESTINATION_ENTRIES, "native", error, sizeof(error));
+  if (!c.program) {
+    std::fprintf(stderr, "%s: %s\n", s.name, error);
+    return false;
+  }
+  if (!gatherProgramWritesInPlace(c.program)) {
+    std::fprintf(stderr, "%s: the compiled gather does not write in place\n",
+                 s.name);
+    return false;
+  }
+  return true;
+}
+
+void runCompiled(Compiled &c, Problem &p) {
+  void *const inputs[] = {const_cast<float *>(p.table()), p.random.data()};
+  const int64_t *const inputShapes[] = {c.dataShape.data(),
+                                        c.indexShape.data()};
+  void *const outputs[] = {p.out.data()};
+  const int64_t *const outputShapes[] = {c.outShape.data()};
+  char error[4096];
+  if (gatherProgramRunInto(c.program, inputs, inputShapes, outputs,
+                           outputShapes, error, sizeof(error))) {
+    std::fprintf(stderr, "%s: %s\n", p.shape.name, error);
+    std::exit(1);
+  }
+}
+#endif
+
 // A consumer of the whole output.
 void readAll(const Problem &p) {
   const float *o = p.out.data();
@@ -190,15 +288,22 @@ void readAll(const Problem &p) {
 int main(int argc, char **argv) {
   int runs = argc > 1 ? std::atoi(argv[1]) : 31;
   int rounds = argc > 2 ? std::atoi(argv[2]) : 7;
+  int64_t offsetBytes = argc > 3 ? std::atoll(argv[3]) : 0;
+  if (offsetBytes < 0 || offsetBytes >= 64 || offsetBytes % 4) {
+    std::fprintf(stderr, "OFFSET must be a multiple of 4 in [0, 64)\n");
+    return 1;
+  }
   const Shape shapes[] = {{"W1", 1, 50000, 8192, 768},
                           {"W1, 2048 indices", 1, 50000, 2048, 768},
                           {"W1, 512 indices", 1, 50000, 512, 768},
                           {"W2", 64, 1000, 500, 256},
                           {"W7", 1, 100000, 65536, 64}};
-  std::printf("%d threads, median of %d runs, best of %d alternating rounds\n",
-              omp_get_max_threads(), runs, rounds);
+  std::printf("%d threads, median of %d runs, best of %d alternating rounds, "
+              "table %lld bytes past a 64-byte boundary\n",
+              omp_get_max_threads(), runs, rounds,
+              static_cast<long long>(offsetBytes));
   for (const Shape &s : shapes) {
-    Problem p = make(s);
+    Problem p = make(s, offsetBytes);
     int64_t linesAhead128 =
         std::max<int64_t>(1, 128 * 64 / (s.rowFloats * sizeof(float)));
     struct Variant {
@@ -214,28 +319,26 @@ int main(int argc, char **argv) {
                     s.picks, 0, true);
          },
          false},
-        {"random",
-         [&] { copyRows(p, p.table.data(), p.random, s.tableRows, 0); }, true}};
+        {"random", [&] { copyRows(p, p.table(), p.random, s.tableRows, 0); },
+         true}};
     for (int64_t d : {int64_t(1), linesAhead128, 4 * linesAhead128})
       variants.push_back(
           {"prefetch " + std::to_string(d),
-           [&, d] { copyRows(p, p.table.data(), p.random, s.tableRows, d); },
-           true});
+           [&, d] { copyRows(p, p.table(), p.random, s.tableRows, d); }, true});
     std::string ahead = std::to_string(linesAhead128);
     auto vector = [&] {
-      copyRows(p, p.table.data(), p.random, s.tableRows, linesAhead128, true);
+      copyRows(p, p.table(), p.random, s.tableRows, linesAhead128, true);
     };
     auto streaming = [&] {
-      copyRows(p, p.table.data(), p.random, s.tableRows, linesAhead128, true,
-               true);
+      copyRows(p, p.table(), p.random, s.tableRows, linesAhead128, true, true);
       _mm_sfence();
     };
     variants.push_back({"vector " + ahead, vector, true});
     variants.push_back({"streaming " + ahead, streaming, true});
     variants.push_back({"streaming 0",
                         [&] {
-                          copyRows(p, p.table.data(), p.random, s.tableRows, 0,
-                                   true, true);
+                          copyRows(p, p.table(), p.random, s.tableRows, 0, true,
+                                   true);
                           _mm_sfence();
                         },
                         true});
@@ -243,8 +346,8 @@ int main(int argc, char **argv) {
       variants.push_back(
           {"streaming " + ahead + ", " + std::to_string(lines) + " lines",
            [&, lines] {
-             copyRows(p, p.table.data(), p.random, s.tableRows, linesAhead128,
-                      true, true, lines);
+             copyRows(p, p.table(), p.random, s.tableRows, linesAhead128, true,
+                      true, lines);
              _mm_sfence();
            },
            true});
@@ -261,11 +364,22 @@ int main(int argc, char **argv) {
                           readAll(p);
                         },
                         true});
+#ifdef GATHER_CAPI
+    Compiled compiled;
+    if (!compile(s, compiled))
+      return 1;
+    variants.push_back({"compiled", [&] { runCompiled(compiled, p); }, true});
+#endif
     std::vector<double> best(variants.size(), 1e30);
     for (int round = 0; round < rounds; ++round)
       for (size_t v = 0; v < variants.size(); ++v) {
         best[v] = std::min(best[v], medianMs(variants[v].run, runs));
-        if (variants[v].gathers && p.out != p.want) {
+        if (!variants[v].gathers)
+          continue;
+        // One more call on a poisoned output: what is compared is its own.
+        std::fill(p.out.begin(), p.out.end(), -1.0f);
+        variants[v].run();
+        if (p.out != p.want) {
           std::fprintf(stderr, "%s %s: wrong output\n", s.name,
                        variants[v].name.c_str());
           return 1;
@@ -275,9 +389,17 @@ int main(int argc, char **argv) {
                 static_cast<long long>(s.slices * s.picks),
                 static_cast<long long>(s.rowFloats * sizeof(float)),
                 p.out.size() * sizeof(float) / 1e6);
+    // The faster memcpy form, and torch's kernel ("random").
+    double copy = best[0];
     for (size_t v = 0; v < variants.size(); ++v)
-      std::printf("  %-20s %7.3f ms   memcpy / this %.2f\n",
-                  variants[v].name.c_str(), best[v], best[0] / best[v]);
+      if (variants[v].name == "memcpy streaming")
+        copy = std::min(copy, best[v]);
+    std::printf("  %-28s %8s   %13s %18s %13s\n", "", "ms", "memcpy / this",
+                "best memcpy / this", "random / this");
+    for (size_t v = 0; v < variants.size(); ++v)
+      std::printf("  %-28s %8.3f   %13.2f %18.2f %13.2f\n",
+                  variants[v].name.c_str(), best[v], best[0] / best[v],
+                  copy / best[v], best[2] / best[v]);
   }
   return 0;
 }
