@@ -49,15 +49,17 @@
 // numpy's large arrays start, which bench/paired.py's gathers read.
 //
 //   g++ -O3 -march=native -fopenmp bench/row_copy_bound.cpp -o /tmp/rowbound
-//   OMP_NUM_THREADS=2 /tmp/rowbound [RUNS] [ROUNDS] [OFFSET]
+//   OMP_NUM_THREADS=2 /tmp/rowbound [RUNS] [ROUNDS] [OFFSET] [TARGET]
 //
-// With the compiled gather (LLVM's libomp for the C++ loops too: one OpenMP
-// runtime, whose threads both use, where two would each start a team):
+// With the compiled gather, for the CPU TARGET (default native; x86-64-v3
+// with a -march=x86-64-v3 build), and LLVM's libomp for the C++ loops too:
+// one OpenMP runtime, whose threads both use, where two would each start a
+// team (two commands, as bench/README.md gives them on one line each):
 //
-//   g++ -O3 -march=native -fopenmp -DGATHER_CAPI -Iinclude \
-//       -I/usr/lib/llvm-22/include -c \
-//       bench/row_copy_bound.cpp -o /tmp/rowbound.o
-//   g++ /tmp/rowbound.o -o /tmp/rowbound /usr/lib/llvm-22/lib/libomp.so \
+//   g++ -O3 -march=native -fopenmp -DGATHER_CAPI -Iinclude
+//       -I/usr/lib/llvm-22/include -c bench/row_copy_bound.cpp
+//       -o /tmp/rowbound.o
+//   g++ /tmp/rowbound.o -o /tmp/rowbound /usr/lib/llvm-22/lib/libomp.so
 //       -Lbuild/lib -lGatherCAPI -Wl,-rpath,$PWD/build/lib
 #include "host.h"
 #include "row_copy.h"
@@ -122,7 +124,8 @@ struct Problem {
 };
 
 Problem make(const Shape &s, int64_t offsetBytes) {
-  Problem p{s};
+  Problem p;
+  p.shape = s;
   p.shift = offsetBytes / static_cast<int64_t>(sizeof(float));
   int64_t outFloats = s.slices * s.picks * s.rowFloats;
   int64_t tableFloats = s.slices * s.tableRows * s.rowFloats;
@@ -223,7 +226,7 @@ std::string tensorType(const std::vector<int64_t> &shape, const char *type) {
 
 // W1 and W7 as bench/run.py writes them (a 2-D table, axis 0), W2 along
 // its middle axis.
-bool compile(const Shape &s, Compiled &c) {
+bool compile(const Shape &s, const char *target, Compiled &c) {
   int axis = s.slices > 1 ? 1 : 0;
   c.dataShape = {s.tableRows, s.rowFloats};
   c.outShape = {s.picks, s.rowFloats};
@@ -244,7 +247,7 @@ bool compile(const Shape &s, Compiled &c) {
   char error[4096];
   c.program = gatherProgramCreateForTarget(
       text.c_str(), "main", "cpu", omp_get_max_threads(), 3,
-      GATHER_PROGRAM_DESTINATION_ENTRIES, "native", error, sizeof(error));
+      GATHER_PROGRAM_DESTINATION_ENTRIES, target, error, sizeof(error));
   if (!c.program) {
     std::fprintf(stderr, "%s: %s\n", s.name, error);
     return false;
@@ -289,6 +292,7 @@ int main(int argc, char **argv) {
   int runs = argc > 1 ? std::atoi(argv[1]) : 31;
   int rounds = argc > 2 ? std::atoi(argv[2]) : 7;
   int64_t offsetBytes = argc > 3 ? std::atoll(argv[3]) : 0;
+  [[maybe_unused]] const char *target = argc > 4 ? argv[4] : "native";
   if (offsetBytes < 0 || offsetBytes >= 64 || offsetBytes % 4) {
     std::fprintf(stderr, "OFFSET must be a multiple of 4 in [0, 64)\n");
     return 1;
@@ -366,7 +370,7 @@ int main(int argc, char **argv) {
                         true});
 #ifdef GATHER_CAPI
     Compiled compiled;
-    if (!compile(s, compiled))
+    if (!compile(s, target, compiled))
       return 1;
     variants.push_back({"compiled", [&] { runCompiled(compiled, p); }, true});
 #endif
