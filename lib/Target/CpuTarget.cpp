@@ -236,14 +236,16 @@ static std::string readSysfs(const std::string &path) {
 }
 
 /// Measured tuning, from the CPU's name and, where a VM masks the model,
-/// its features: AMX marks Intel's server cores since Sapphire Rapids. A VM
-/// may mask AMX instead and keep the model (an Emerald Rapids VM did).
+/// its features: AMX marks Intel's server cores since Sapphire Rapids (a VM
+/// reporting family 6 model 167, which LLVM names rocketlake, a client
+/// core, kept it). A VM may mask AMX instead and keep the model (an Emerald
+/// Rapids VM did).
 static void setTuning(CpuTarget &target,
                       const llvm::StringMap<bool> &features) {
   StringRef cpu = target.cpu;
-  bool meshServer = cpu == "sapphirerapids" || cpu == "emeraldrapids";
-  target.prefetchOffsetTables =
-      cpu != "znver1" && !meshServer && !features.lookup("amx-tile");
+  bool meshServer = cpu == "sapphirerapids" || cpu == "emeraldrapids" ||
+                    features.lookup("amx-tile");
+  target.prefetchOffsetTables = cpu != "znver1" && !meshServer;
   target.vectorUnitBits = cpu == "znver1" ? 128 : target.vectorBits;
   target.meshL3 = meshServer;
   target.longOffsetTiles = cpu == "znver1" || cpu == "znver2";

@@ -131,19 +131,20 @@ def sysfs_cache(level):
 host = jit.target_description()
 want = {"vector-bits": want_bits, "mask-registers": int("avx512f" in flags), "l1d-bytes": sysfs_cache(1), "l2-bytes": sysfs_cache(2),
         "l3-bytes": sysfs_cache(3), "cores": len(os.sched_getaffinity(0))}
-# The streaming threshold as docs/Lowering.md states it: four L2s with a
-# mesh L3 (Sapphire and Emerald Rapids), else half the L3.
+# Intel's server cores: named Sapphire or Emerald Rapids, or with AMX (a
+# VM may mask either). Their L3 is a mesh, and the streaming threshold as
+# docs/Lowering.md states it is then four L2s, else half the L3.
+intel_server = host["cpu"] in ("sapphirerapids", "emeraldrapids") or "amx_tile" in flags
+want["mesh-l3"] = int(intel_server)
 # Zen 1 runs a 256-bit vector operation as two 128-bit halves.
 want["vector-unit-bits"] = 128 if host["cpu"] == "znver1" else want_bits
-want["streaming-store-min-bytes"] = 4 * host["l2-bytes"] if host["mesh-l3"] else host["l3-bytes"] // 2
+want["streaming-store-min-bytes"] = 4 * host["l2-bytes"] if intel_server else host["l3-bytes"] // 2
 # The process's architecture (LLVM's name, as platform's on Linux), and
 # non-temporal stores on x86 only.
 want["arch"] = platform.machine()
 want["nontemporal-stores"] = int(platform.machine() == "x86_64")
-# Offset-table rows prefetch except on Zen 1 and on Intel's server cores:
-# named Sapphire or Emerald Rapids, or with AMX (a VM may mask either).
-want["prefetch-offset-tables"] = int(host["cpu"] not in ("znver1", "sapphirerapids", "emeraldrapids")
-                                     and "amx_tile" not in flags)
+# Offset-table rows prefetch except on Zen 1 and on Intel's server cores.
+want["prefetch-offset-tables"] = int(host["cpu"] != "znver1" and not intel_server)
 # The prefetch distance: a quarter of the L1d in flight, at most 8 KiB.
 want["prefetch-lines-ahead"] = max(1, min(host["l1d-bytes"] // 4, 8192) // host["cache-line-bytes"])
 # Tiles of small blocks: one pass of the vector units of 64-bit

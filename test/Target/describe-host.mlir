@@ -64,15 +64,15 @@
 // RVNONE: host: cpu=sifive-u74 arch=riscv64 vector-bits=128 vector-unit-bits=128 mask-registers=0
 // RVNONE-NOT: zvl
 
-// Intel's server cores plan offset-table rows without prefetch, known by
-// the name or, where a VM masks the model (family 6 model 167, named
-// rocketlake), by AMX; a VM may mask AMX instead and keep the name (an
-// Emerald Rapids VM, 2026-12-02). The mesh L3 goes with the name alone.
+// Intel's server cores plan offset-table rows without prefetch and stream
+// from four L2s (a mesh L3), known by the name or, where a VM masks the
+// model (family 6 model 167, named rocketlake), by AMX; a VM may mask AMX
+// instead and keep the name (an Emerald Rapids VM, 2026-12-02).
 // RUN: gather-opt %s --test-gather-describe-host="cpu=emeraldrapids" -o /dev/null | FileCheck %s --check-prefix=EMR
 // RUN: gather-opt %s --test-gather-describe-host="cpu=emeraldrapids features=-amx-tile,-amx-int8,-amx-bf16" -o /dev/null | FileCheck %s --check-prefix=EMR
 // EMR: host: cpu=emeraldrapids {{.*}} prefetch-offset-tables=0 mesh-l3=1
 // RUN: gather-opt %s --test-gather-describe-host="cpu=rocketlake features=+amx-tile" -o /dev/null | FileCheck %s --check-prefix=AMX
-// AMX: host: cpu=rocketlake {{.*}} prefetch-offset-tables=0 mesh-l3=0
+// AMX: host: cpu=rocketlake {{.*}} prefetch-offset-tables=0 mesh-l3=1
 // RUN: gather-opt %s --test-gather-describe-host="cpu=rocketlake" -o /dev/null | FileCheck %s --check-prefix=CLIENT
 // CLIENT: host: cpu=rocketlake {{.*}} prefetch-offset-tables=1 mesh-l3=0
 

@@ -95,12 +95,14 @@ struct CpuTarget {
   bool prefetchOffsetTables = true;
   /// The L3 is a mesh of slices shared by every core of the package (and,
   /// in a VM, by other guests), outside the cores' own L2s: Intel's server
-  /// CPUs of the Sapphire Rapids generation (sapphirerapids,
-  /// emeraldrapids). A line written through the caches and evicted from the
-  /// L2 costs there as if it came from memory, so non-temporal stores pay
-  /// for outputs that a few L2s cannot hold, far below half the L3 (which
-  /// such a VM reports whole: 300 MiB on the Emerald Rapids measured).
-  /// Set from the CPU name; the DLTI entry "mesh_l3" (0 or 1) overrides it.
+  /// CPUs since Sapphire Rapids (sapphirerapids, emeraldrapids, and with AMX
+  /// whatever the name: graniterapids, a VM that masks the model). A line
+  /// written through the caches and evicted from the L2 costs there as if
+  /// it came from memory, so non-temporal stores pay for outputs that a few
+  /// L2s cannot hold, far below half the L3 (which such a VM reports whole:
+  /// 300 MiB on the Emerald Rapids measured). Set from the CPU's name and
+  /// features, as prefetchOffsetTables; the DLTI entry "mesh_l3" (0 or 1)
+  /// overrides it.
   bool meshL3 = false;
   /// Offset-table tiles of pixels whose lines are read few times (W5 of
   /// bench/run.py: 128 reads in 128 lines) fill half the L2 instead of
