@@ -73,6 +73,9 @@
 // EMR: host: cpu=emeraldrapids {{.*}} prefetch-offset-tables=0 mesh-l3=1
 // RUN: gather-opt %s --test-gather-describe-host="cpu=rocketlake features=+amx-tile" -o /dev/null | FileCheck %s --check-prefix=AMX
 // AMX: host: cpu=rocketlake {{.*}} prefetch-offset-tables=0 mesh-l3=1
+// Granite Rapids has AMX in LLVM's table of its features: the same rules.
+// RUN: gather-opt %s --test-gather-describe-host="cpu=graniterapids" -o /dev/null | FileCheck %s --check-prefix=GNR
+// GNR: host: cpu=graniterapids {{.*}} prefetch-offset-tables=0 mesh-l3=1
 // RUN: gather-opt %s --test-gather-describe-host="cpu=rocketlake" -o /dev/null | FileCheck %s --check-prefix=CLIENT
 // CLIENT: host: cpu=rocketlake {{.*}} prefetch-offset-tables=1 mesh-l3=0
 
