@@ -243,11 +243,11 @@ static std::string readSysfs(const std::string &path) {
 static void setTuning(CpuTarget &target,
                       const llvm::StringMap<bool> &features) {
   StringRef cpu = target.cpu;
-  bool meshServer = cpu == "sapphirerapids" || cpu == "emeraldrapids" ||
-                    features.lookup("amx-tile");
-  target.prefetchOffsetTables = cpu != "znver1" && !meshServer;
+  bool intelServer = cpu == "sapphirerapids" || cpu == "emeraldrapids" ||
+                     features.lookup("amx-tile");
+  target.prefetchOffsetTables = cpu != "znver1" && !intelServer;
   target.vectorUnitBits = cpu == "znver1" ? 128 : target.vectorBits;
-  target.meshL3 = meshServer;
+  target.meshL3 = intelServer;
   target.longOffsetTiles = cpu == "znver1" || cpu == "znver2";
   target.tileMaxBlockLines = cpu == "znver2" ? 2 : 4;
   target.largeOffsetChunks = cpu == "znver2";
