@@ -482,6 +482,12 @@ struct Workloads {
     // and written with two non-temporal stores, as the compiled
     // offset-table rows do.
     const bool streaming = prefetches(M) && streamsW5Rows(R);
+    // Where the compiled code gathers rows that do not stream (its rule,
+    // gatherOffsetRows: Intel's server cores, whose rows are not
+    // prefetched), the prefetch variants do too: two gathers of 8 lanes and
+    // one store a row with AVX-512, four of 4 and two stores with AVX2.
+    const bool gathered =
+        prefetches(M) && gatherOffsetRows() && !Prefetch && !streaming;
 #pragma omp parallel
     {
 #pragma omp for
@@ -494,6 +500,36 @@ struct Workloads {
                   &data[std::min(h * W + x + 1, H * W - 1) * C];
               float *row = &out[((r * H + h) * W + x) * P];
               const int64_t *o = offset[r];
+#if defined(__AVX512F__)
+              if (gathered) {
+                __m256 low = _mm512_i64gather_ps(_mm512_loadu_si512(o), pixel,
+                                                 sizeof(float));
+                __m256 high = _mm512_i64gather_ps(_mm512_loadu_si512(o + 8),
+                                                  pixel, sizeof(float));
+                _mm512_storeu_ps(
+                    row, _mm512_castpd_ps(_mm512_insertf64x4(
+                             _mm512_castpd256_pd512(_mm256_castps_pd(low)),
+                             _mm256_castps_pd(high), 1)));
+                continue;
+              }
+#elif defined(__AVX2__)
+              if (gathered) {
+                for (int64_t p = 0; p < P; p += 8) {
+                  __m128 low = _mm256_i64gather_ps(
+                      pixel,
+                      _mm256_loadu_si256(
+                          reinterpret_cast<const __m256i *>(o + p)),
+                      sizeof(float));
+                  __m128 high = _mm256_i64gather_ps(
+                      pixel,
+                      _mm256_loadu_si256(
+                          reinterpret_cast<const __m256i *>(o + p + 4)),
+                      sizeof(float));
+                  _mm256_storeu_ps(row + p, _mm256_set_m128(high, low));
+                }
+                continue;
+              }
+#endif
 #ifdef __AVX2__
               if (streaming) {
                 for (int64_t p = 0; p < P; p += 8) {

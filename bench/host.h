@@ -191,6 +191,16 @@ static inline bool prefetchOffsetTables() {
   return on;
 }
 
+/// Whether rows read at offsets from a table (W5) that do not stream load
+/// each register with gathers: the compiled code's choice
+/// (CpuTarget::gatherOffsetRows: Intel's server cores) for the target the
+/// benchmark compiles for, which bench/run.py and bench/paired.py pass in
+/// GATHER_GATHER_OFFSET_ROWS (0 or 1); else none do.
+static inline bool gatherOffsetRows() {
+  static const bool on = describedEntry("GATHER_GATHER_OFFSET_ROWS") > 0;
+  return on;
+}
+
 /// The median time in ms of `runs` calls of `f`, after one untimed call
 /// (which touches every page outside the timed runs).
 static inline double medianMs(const std::function<void()> &f, int runs) {

@@ -122,6 +122,7 @@ std::string CpuTarget::describe() const {
      << " mask-registers=" << (maskRegisters ? 1 : 0)
      << " vscale-min=" << vscaleMin()
      << " prefetch-offset-tables=" << (prefetchOffsetTables ? 1 : 0)
+     << " gather-offset-rows=" << (gatherOffsetRows ? 1 : 0)
      << " mesh-l3=" << (meshL3 ? 1 : 0)
      << " nontemporal-stores=" << (nonTemporalStores ? 1 : 0)
      << " long-offset-tiles=" << (longOffsetTiles ? 1 : 0)
@@ -248,6 +249,7 @@ static void setTuning(CpuTarget &target,
   target.prefetchOffsetTables = cpu != "znver1" && !intelServer;
   target.vectorUnitBits = cpu == "znver1" ? 128 : target.vectorBits;
   target.meshL3 = intelServer;
+  target.gatherOffsetRows = intelServer;
   target.longOffsetTiles = cpu == "znver1" || cpu == "znver2";
   target.tileMaxBlockLines = cpu == "znver2" ? 2 : 4;
   target.largeOffsetChunks = cpu == "znver2";
@@ -436,6 +438,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
   int64_t meshL3 = target.meshL3;
   int64_t nonTemporalStores = target.nonTemporalStores;
   int64_t longOffsetTiles = target.longOffsetTiles;
+  int64_t gatherOffsetRows = target.gatherOffsetRows;
   Entry entries[] = {
       {"max_vector_op_width", &target.vectorBits, 64, 4096, false},
       {"vector_unit_width", &target.vectorUnitBits, 64, 4096, false},
@@ -458,6 +461,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
       {"tile_max_block_lines", &target.tileMaxBlockLines, 1, 64, false},
       {"prefetch_offset_tables", &prefetchOffsetTables, 0, 1, false},
       {"mesh_l3", &meshL3, 0, 1, false},
+      {"gather_offset_rows", &gatherOffsetRows, 0, 1, false},
       {"nontemporal_stores", &nonTemporalStores, 0, 1, false}};
   for (Entry entry : entries) {
     FailureOr<Attribute> value = dlti::query(op, {"CPU", entry.key});
@@ -487,6 +491,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
   target.meshL3 = meshL3 != 0;
   target.nonTemporalStores = nonTemporalStores != 0;
   target.longOffsetTiles = longOffsetTiles != 0;
+  target.gatherOffsetRows = gatherOffsetRows != 0;
   return target;
 }
 

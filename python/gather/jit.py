@@ -380,8 +380,10 @@ def target_description(target_cpu="native"):
     predicate registers), vscale-min (an SVE CPU's guaranteed register
     length in units of 128 bits where the description makes it wider than
     NEON's; else 0), prefetch-offset-tables (1: rows of reads at table
-    offsets prefetch), mesh-l3, nontemporal-stores (1: rows of large outputs
-    may stream), long-offset-tiles (1: offset-table tiles of pixels that
+    offsets prefetch), gather-offset-rows (1: offset-table rows that do not
+    stream load each register with one gather instruction), mesh-l3,
+    nontemporal-stores (1: rows of large outputs may stream),
+    long-offset-tiles (1: offset-table tiles of pixels that
     read their lines few times fill half the L2), cache-line-bytes,
     page-bytes, l1d-bytes, l2-bytes, l3-bytes, cores (0: unknown),
     streaming-store-min-bytes, prefetch-lines-ahead, parallel-min-bytes,

@@ -114,6 +114,15 @@ struct CpuTarget {
   /// 28 (docs/Lowering.md). The DLTI entry "long_offset_tiles" (0 or 1)
   /// overrides it.
   bool longOffsetTiles = false;
+  /// Offset-table rows that do not stream load a register of elements with
+  /// one gather instruction instead of a scalar load each: Intel's server
+  /// cores (as meshL3), whose gathers ran W5 of bench/run.py 1.02-1.06x and
+  /// its shapes with more index rows 1.08-1.23x faster (docs/Lowering.md,
+  /// "Gathered offset-table rows"), where AMD's Zen 4 had run W5's rows 20%
+  /// slower with them. Only where the rows are not prefetched
+  /// (prefetchOffsetTables). The DLTI entry "gather_offset_rows" (0 or 1)
+  /// overrides it.
+  bool gatherOffsetRows = false;
   /// The largest block, in cache lines, that block copies take in tiles
   /// (smallBlockBytes): 4; 2 on Zen 2 (znver2), where rows of 3 and 4
   /// lines ran 1.07-1.12x faster a row at a time (W7 of bench/run.py,

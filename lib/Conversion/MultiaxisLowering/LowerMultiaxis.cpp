@@ -106,6 +106,8 @@ static std::string describeForm(const LoweringPlan &plan,
     break;
   case LoweringPlan::Form::VectorRows:
     name = plan.offsetTable ? "vector-rows offset-table" : "vector-rows";
+    if (vectorRows->gatherOffsetRows)
+      name += " gathered";
     if (vectorRows->offsetChunk)
       name += " offset-chunks";
     break;

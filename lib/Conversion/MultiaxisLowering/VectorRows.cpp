@@ -66,14 +66,16 @@ bool lowering::canVectorizeInnermost(const LoweringState &s, Type elementType) {
 /// vectorize the loop where its cost model prefers gathers. Each element
 /// is stored on its own, or with `registerLanes` (plan.offsetRowLanes)
 /// collected a register at a time and written as one, which the
-/// streaming-stores pass can make non-temporal.
+/// streaming-stores pass can make non-temporal. With `gathers`
+/// (plan.gatherOffsetRows) each register is instead one gather at its
+/// offsets, read from the table as one vector.
 static Value buildOffsetTableRow(OpBuilder &b, Location loc,
                                  const LoweringState &s, Value row,
                                  Value rowLength, Value offsetTable,
                                  Value flatInput, ArrayRef<Value> indicesPos,
                                  Value rowBase, bool indicesVary,
                                  const std::optional<TablePrefetch> &prefetch,
-                                 int64_t registerLanes) {
+                                 int64_t registerLanes, bool gathers) {
   int64_t last = s.rank - 1;
   Value zero = constIndex(b, loc, 0);
   // Each element also prefetches the one at its offset a few iterations
@@ -156,20 +158,57 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
           ? rowLength
           : wholeStepsEnd(b, loc, rowLength, step);
   auto vectorType = VectorType::get({registerLanes}, elementType);
+  // The register at `r` from its elements' scalar loads.
+  auto collectedRegister = [&](OpBuilder &lb, Location ll, Value r) -> Value {
+    SmallVector<Value> elements;
+    for (int64_t l = 0; l < registerLanes; ++l)
+      elements.push_back(elementAt(
+          lb, ll,
+          l == 0 ? r
+                 : arith::AddIOp::create(lb, ll, r, constIndex(lb, ll, l))
+                       .getResult()));
+    return vector::FromElementsOp::create(lb, ll, vectorType, elements);
+  };
+  // The register at `r` as one vector.gather at its offsets, read from the
+  // table as a vector (only where every lane has an offset of its own and
+  // no coordinate of its own: planVectorRows).
+  auto gatheredRegister = [&](OpBuilder &lb, Location ll, Value r) -> Value {
+    auto offsetsType = VectorType::get({registerLanes}, lb.getIndexType());
+    SmallVector<Value> at(indicesPos);
+    at.back() = r;
+    Value offsets = vector::TransferReadOp::create(
+        lb, ll, offsetsType, offsetTable, at, zero, ArrayRef<bool>{true});
+    Value zeros = arith::ConstantOp::create(
+        lb, ll, offsetsType,
+        DenseElementsAttr::get(offsetsType, lb.getIndexAttr(0)));
+    // As elementAt: a `fill` miss (-1) reads element 0 and keeps zero.
+    Value hit;
+    if (fillsInvalid(s)) {
+      hit = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sge, offsets,
+                                  zeros);
+      offsets = arith::SelectOp::create(lb, ll, hit, offsets, zeros);
+    }
+    offsets = arith::AddIOp::create(
+        lb, ll, offsets,
+        vector::BroadcastOp::create(lb, ll, offsetsType, rowBase));
+    auto maskType = VectorType::get({registerLanes}, lb.getI1Type());
+    Value allLanes = arith::ConstantOp::create(
+        lb, ll, maskType, DenseElementsAttr::get(maskType, true));
+    Value zeroValues = arith::ConstantOp::create(lb, ll, vectorType,
+                                                 lb.getZeroAttr(vectorType));
+    Value values = vector::GatherOp::create(lb, ll, vectorType, flatInput,
+                                            ValueRange{zero}, offsets, allLanes,
+                                            zeroValues, nullptr);
+    if (hit)
+      values = arith::SelectOp::create(lb, ll, hit, values, zeroValues);
+    return values;
+  };
   Value written =
       scf::ForOp::create(
           b, loc, zero, registersEnd, step, ValueRange{row},
           [&](OpBuilder &lb, Location ll, Value r, ValueRange iterArgs) {
-            SmallVector<Value> elements;
-            for (int64_t l = 0; l < registerLanes; ++l)
-              elements.push_back(elementAt(
-                  lb, ll,
-                  l == 0
-                      ? r
-                      : arith::AddIOp::create(lb, ll, r, constIndex(lb, ll, l))
-                            .getResult()));
-            Value values =
-                vector::FromElementsOp::create(lb, ll, vectorType, elements);
+            Value values = gathers ? gatheredRegister(lb, ll, r)
+                                   : collectedRegister(lb, ll, r);
             SmallVector<Value> at(last, zero);
             at.push_back(r);
             scf::YieldOp::create(
@@ -319,6 +358,25 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
     if (lanes > 1 &&
         (ShapedType::isDynamic(rowLength) || rowLength % lanes == 0))
       plan.offsetRowLanes = lanes;
+  }
+  // Where the target's gathers beat scalar loads (CpuTarget's
+  // gatherOffsetRows), rows that do not stream take a gather a register:
+  // each lane needs its own offset and no coordinate of its own (the
+  // innermost dimension an axis), and an element of 32 or 64 bits, the
+  // widths x86's gathers load. Streamed rows keep their scalar loads: W5x64
+  // (12.8 MB, streamed on an Intel AVX-512 server core) ran 0.86-0.96x as
+  // fast with gathers (docs/Lowering.md, "Gathered offset-table rows").
+  unsigned elementBits =
+      8 * static_cast<unsigned>(packedElementBytes(elementType));
+  if (plan.offsetTable && s.target.gatherOffsetRows && !plan.prefetchTable &&
+      !plan.streamingStoreMinBytes && plan.indicesVary && innermostIsAxis &&
+      (elementBits == 32 || elementBits == 64)) {
+    int64_t lanes = s.target.registerLanes(elementBits);
+    if (lanes > 1 &&
+        (ShapedType::isDynamic(rowLength) || rowLength % lanes == 0)) {
+      plan.offsetRowLanes = lanes;
+      plan.gatherOffsetRows = true;
+    }
   }
   plan.offsetChunk = planOffsetChunk(s, elementType, plan, prefetch);
   return plan;
@@ -1061,7 +1119,7 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
       rowResult = buildOffsetTableRow(
           b, loc, s, row, rows.rowLength, offsetTable, rows.flatInput,
           rows.indicesPos, rowBase, plan.indicesVary, tablePrefetch,
-          plan.offsetRowLanes);
+          plan.offsetRowLanes, plan.gatherOffsetRows);
     } else {
       // The tile's rows one after another, each at its own row base (the
       // indices broadcast along the tile: one table row serves them all).
@@ -1083,7 +1141,7 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
                 Value result = buildOffsetTableRow(
                     lb, ll, s, sub, rows.rowLength, offsetTable, rows.flatInput,
                     rows.indicesPos, base, plan.indicesVary, tablePrefetch,
-                    plan.offsetRowLanes);
+                    plan.offsetRowLanes, plan.gatherOffsetRows);
                 scf::YieldOp::create(
                     lb, ll,
                     tensor::InsertSliceOp::create(lb, ll, result, iterArgs[0],

@@ -64,6 +64,10 @@ struct VectorRowsPlan {
   /// written as one, so that the rows can stream; 0: one scalar store per
   /// element.
   int64_t offsetRowLanes = 0;
+  /// With the offset table: each register of offsetRowLanes elements is
+  /// one vector.gather at the offsets read from the table as one vector
+  /// (rows that do not stream, on targets with gatherOffsetRows).
+  bool gatherOffsetRows = false;
 };
 
 /// The plan for `s` (with its error flag, if any, already made): `offsetTable`
