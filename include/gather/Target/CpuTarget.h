@@ -116,8 +116,9 @@ struct CpuTarget {
   bool longOffsetTiles = false;
   /// Offset-table rows that do not stream load a register of elements with
   /// one gather instruction instead of a scalar load each: Intel's server
-  /// cores (as meshL3), whose gathers ran W5 of bench/run.py 1.02-1.06x and
-  /// its shapes with more index rows 1.08-1.23x faster (docs/Lowering.md,
+  /// cores (as meshL3), whose gathers ran W5 of bench/run.py 1.01-1.02x
+  /// (1.06 at one thread) and its shapes with more index rows 1.08-1.20x
+  /// faster at two threads (docs/Lowering.md,
   /// "Gathered offset-table rows"), where AMD's Zen 4 had run W5's rows 20%
   /// slower with them. Only where the rows are not prefetched
   /// (prefetchOffsetTables). The DLTI entry "gather_offset_rows" (0 or 1)
