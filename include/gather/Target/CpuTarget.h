@@ -336,7 +336,8 @@ FailureOr<CpuTarget> cpuTargetForName(StringRef name, std::string &error,
 /// "vector_unit_width", "parallel_min_bytes", "tile_blocks",
 /// "tile_max_block_lines", "prefetch_block_lines", "offset_tile_bytes",
 /// "offset_chunk_bytes", "long_offset_tiles", "prefetch_offset_tables",
-/// "mesh_l3" and "nontemporal_stores" (the last four 0 or 1),
+/// "gather_offset_rows", "mesh_l3" and "nontemporal_stores" (the last five 0
+/// or 1),
 /// each an integer in a range that keeps the thresholds' arithmetic exact
 /// (a line and a page powers of two). An entry outside it is an error on
 /// `op`.

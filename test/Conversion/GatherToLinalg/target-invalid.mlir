@@ -59,6 +59,12 @@ module @mesh_l3_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_sy
 
 // -----
 
+// expected-error @+1 {{the target description's CPU entry "gather_offset_rows" must be an integer in [0, 1], got 2 : i64}}
+module @gather_offset_rows_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"gather_offset_rows" = 2 : i64>>} {
+}
+
+// -----
+
 // expected-error @+1 {{the target description's CPU entry "nontemporal_stores" must be an integer in [0, 1], got 2 : i64}}
 module @nontemporal_stores_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"nontemporal_stores" = 2 : i64>>} {
 }
