@@ -502,14 +502,17 @@ struct Workloads {
               const int64_t *o = offset[r];
 #if defined(__AVX512F__)
               if (gathered) {
-                __m256 low = _mm512_i64gather_ps(_mm512_loadu_si512(o), pixel,
-                                                 sizeof(float));
-                __m256 high = _mm512_i64gather_ps(_mm512_loadu_si512(o + 8),
-                                                  pixel, sizeof(float));
-                _mm512_storeu_ps(
-                    row, _mm512_castpd_ps(_mm512_insertf64x4(
-                             _mm512_castpd256_pd512(_mm256_castps_pd(low)),
-                             _mm256_castps_pd(high), 1)));
+                for (int64_t p = 0; p < P; p += 16) {
+                  __m256 low = _mm512_i64gather_ps(_mm512_loadu_si512(o + p),
+                                                   pixel, sizeof(float));
+                  __m256 high = _mm512_i64gather_ps(
+                      _mm512_loadu_si512(o + p + 8), pixel, sizeof(float));
+                  _mm512_storeu_ps(
+                      row + p,
+                      _mm512_castpd_ps(_mm512_insertf64x4(
+                          _mm512_castpd256_pd512(_mm256_castps_pd(low)),
+                          _mm256_castps_pd(high), 1)));
+                }
                 continue;
               }
 #elif defined(__AVX2__)

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IndexTables.h"
 #include "LoweringState.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -139,11 +140,8 @@ InputCoords lowering::computeInputCoords(OpBuilder &b, Location loc,
         Value index = tensor::ExtractOp::create(nb, nl, s.resolved, position);
         if (!fillsInvalid(s))
           return {index, Value()};
-        Value valid = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sge,
-                                            index, constIndex(nb, nl, 0));
-        index = arith::SelectOp::create(nb, nl, valid, index,
-                                        constIndex(nb, nl, 0));
-        return {index, valid};
+        auto [read, valid] = readFillTableEntry(nb, nl, index);
+        return {read, valid};
       });
 }
 

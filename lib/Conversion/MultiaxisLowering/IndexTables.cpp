@@ -38,6 +38,18 @@ static Value applyTablePolicy(OpBuilder &b, Location loc,
       });
 }
 
+std::pair<Value, Value> lowering::readFillTableEntry(OpBuilder &b, Location loc,
+                                                     Value entry) {
+  Type type = entry.getType();
+  TypedAttr zeroAttr = b.getIndexAttr(0);
+  if (auto vectorType = dyn_cast<VectorType>(type))
+    zeroAttr = DenseElementsAttr::get(vectorType, zeroAttr);
+  Value zero = arith::ConstantOp::create(b, loc, type, zeroAttr);
+  Value hit =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, entry, zero);
+  return {arith::SelectOp::create(b, loc, hit, entry, zero), hit};
+}
+
 /// Applies the index policy to every index value once, into a table of
 /// input coordinates, so that loops that reuse each index many times
 /// (broadcast dimensions) only read it.

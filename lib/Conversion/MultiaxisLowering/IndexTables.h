@@ -28,6 +28,12 @@ Value buildCoordinateTable(OpBuilder &b, Location loc, const LoweringState &s);
 Value buildAxisOffsetTable(OpBuilder &b, Location loc, const LoweringState &s,
                            ArrayRef<Value> inputStrides);
 
+/// An entry of either table (an index, or a vector of them) as a `fill`
+/// read takes it: the entry, or 0 where it marks a miss (-1), and whether
+/// it is a hit (i1 of the entry's shape).
+std::pair<Value, Value> readFillTableEntry(OpBuilder &b, Location loc,
+                                           Value entry);
+
 } // namespace mlir::gather::lowering
 
 #endif // GATHER_LIB_CONVERSION_MULTIAXISLOWERING_INDEXTABLES_H

@@ -100,11 +100,8 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
     // The table holds -1 for a `fill` miss (and reported `error` misses
     // itself): read element 0, keep zero.
     Value hit;
-    if (fillsInvalid(s)) {
-      hit = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sge, offset,
-                                  zero);
-      offset = arith::SelectOp::create(lb, ll, hit, offset, zero);
-    }
+    if (fillsInvalid(s))
+      std::tie(offset, hit) = readFillTableEntry(lb, ll, offset);
     Value tableOffset = offset;
     offset = arith::AddIOp::create(lb, ll, tableOffset, rowBase);
     // The innermost dimension as a non-axis: the element's own coordinate,
@@ -178,16 +175,10 @@ static Value buildOffsetTableRow(OpBuilder &b, Location loc,
     at.back() = r;
     Value offsets = vector::TransferReadOp::create(
         lb, ll, offsetsType, offsetTable, at, zero, ArrayRef<bool>{true});
-    Value zeros = arith::ConstantOp::create(
-        lb, ll, offsetsType,
-        DenseElementsAttr::get(offsetsType, lb.getIndexAttr(0)));
-    // As elementAt: a `fill` miss (-1) reads element 0 and keeps zero.
+    // As elementAt: a `fill` miss reads element 0 and keeps zero.
     Value hit;
-    if (fillsInvalid(s)) {
-      hit = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sge, offsets,
-                                  zeros);
-      offsets = arith::SelectOp::create(lb, ll, hit, offsets, zeros);
-    }
+    if (fillsInvalid(s))
+      std::tie(offsets, hit) = readFillTableEntry(lb, ll, offsets);
     offsets = arith::AddIOp::create(
         lb, ll, offsets,
         vector::BroadcastOp::create(lb, ll, offsetsType, rowBase));
