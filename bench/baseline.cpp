@@ -11,7 +11,8 @@
 //   prefetch:  unchecked, with the software prefetch the compiled CPU code
 //              does (bench/README.md): the row or block a later iteration
 //              reads, 128 cache lines ahead; for W3 the next table row
-//              while the current one is gathered; for W5 each read's
+//              and the next row of indices while the current ones are
+//              gathered; for W5 each read's
 //              offset in the next pixel (not on Zen 1), and its pixels in
 //              tiles as compiled.
 //              W8 has none (as compiled), but resolves a chunk of offsets
@@ -369,12 +370,17 @@ struct Workloads {
         bool rowBad = false;
         if (prefetches(M)) {
           // The next row's 256 lines, 4 per 16 outputs (C / K = 4 elements
-          // of the row per output); with streaming stores the 16 outputs (a
-          // line) gathered in registers, then written past the caches.
+          // of the row per output), and the 2 lines of the next row's
+          // indices that the same 16 outputs read there, as compiled; with
+          // streaming stores the 16 outputs (a line) gathered in registers,
+          // then written past the caches.
           const float *next = &data[std::min(r + 1, R - 1) * C];
+          const int64_t *nextIdx = &idx[std::min(r + 1, R - 1) * K];
           for (int64_t k = 0; k < K; k += 16) {
             for (int64_t l = 0; l < 4; ++l)
               prefetchLine(next + k * (C / K) + l * 16);
+            prefetchLine(nextIdx + k);
+            prefetchLine(nextIdx + k + 8);
             alignas(64) float line[16];
             float *to = streaming ? line : &out[r * K + k];
             for (int64_t j = 0; j < 16; ++j)
@@ -593,18 +599,21 @@ struct Workloads {
 #pragma omp for
       for (int64_t r = 0; r < R; ++r) {
         if (AsTheLoops) {
-          // Every line of the row (2% more than the needed ones), a line
-          // of indices and 16 outputs a step, and the 4 lines of the next
-          // row the loops prefetch in that step.
+          // Every line of the row (2% more than the needed ones), the 2
+          // lines of indices and 16 outputs a step, and the 4 lines of the
+          // next row and 2 of its indices the loops prefetch in that step.
           const uint32_t *row = &data[r * C];
           const uint32_t *next = &data[std::min(r + 1, R - 1) * C];
           const int64_t *ix = &idx[r * K];
+          const int64_t *nextIdx = &idx[std::min(r + 1, R - 1) * K];
           for (int64_t k = 0; k < K; k += 16) {
             uint32_t sum = 0;
             for (int64_t l = 0; l < 4; ++l) {
               prefetchLine(next + k * (C / K) + l * LineFloats);
               sum += row[k * (C / K) + l * LineFloats];
             }
+            prefetchLine(nextIdx + k);
+            prefetchLine(nextIdx + k + 8);
             const float v = static_cast<float>(sum + ix[k] + ix[k + 8]);
             float *o = &out[r * K + k];
 #ifdef __AVX2__

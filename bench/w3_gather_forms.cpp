@@ -8,11 +8,12 @@
 //              back (baseline.cpp's C++ loops load this way);
 //   one dps:   the coordinates narrowed to i32 (`vpmovqd`) and one
 //              `vgatherdps` of 16 lanes.
-// Each form prefetches the next row's 4 lines per 16 outputs and streams
-// them, as the compiled code does. The three run in turn, each timed call
-// after WARM untimed ones (bench/paired.py's turns); printed: each median
-// and each form's time / two qps's, median [quartiles] over the turns.
-// Every form's output is compared with a plain loop's.
+// Each form prefetches the next row's 4 lines and the 2 lines of the next
+// row's indices per 16 outputs and streams them, as the compiled code does. The
+// three run in turn, each timed call after WARM untimed ones (bench/paired.py's
+// turns); printed: each median and each form's time / two qps's, median
+// [quartiles] over the turns. Every form's output is compared with a plain
+// loop's.
 //
 //   g++ -O3 -march=native -fopenmp bench/w3_gather_forms.cpp -o /tmp/w3forms
 //   OMP_NUM_THREADS=2 /tmp/w3forms [WARM] [TURNS]
@@ -55,12 +56,16 @@ template <Form F> void rows() {
     const float *row = data + r * C;
     const float *next = data + std::min(r + 1, R - 1) * C;
     const long long *ir = idx + r * K;
+    const long long *nextIdx = idx + std::min(r + 1, R - 1) * K;
     float *o = out + r * K;
     const __m512i size = _mm512_set1_epi64(C);
     __mmask16 invalid = 0;
     for (long k = 0; k < K; k += 16) {
       for (int l = 0; l < 4; ++l)
         _mm_prefetch(reinterpret_cast<const char *>(next + k * 4 + l * 16),
+                     _MM_HINT_T0);
+      for (int l = 0; l < 2; ++l)
+        _mm_prefetch(reinterpret_cast<const char *>(nextIdx + k + l * 8),
                      _MM_HINT_T0);
       __m512i a = _mm512_loadu_si512(ir + k),
               b = _mm512_loadu_si512(ir + k + 8);

@@ -2,7 +2,8 @@
 # sizes), executed through the C API at -O3 and compared with the numpy
 # reference: block copies that prefetch a later iteration's block (embedding
 # rows, gather.nd blocks, a loop shorter than the prefetch distance) and
-# element rows that prefetch the next input row, offset-table rows that
+# element rows that prefetch the next input row (and the next indices
+# row), offset-table rows that
 # prefetch each read's offset in a later pixel, under every out_of_bounds
 # policy with negative and out-of-range indices, f32, f16 and i8, static
 # and dynamic sizes. The
@@ -10,7 +11,7 @@
 # here does take the prefetching path.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: prefetch: 41 passed, 0 failed
+# CHECK: prefetch: 44 passed, 0 failed
 import sys
 
 import numpy as np
@@ -74,6 +75,20 @@ cols = rng.integers(0, 1024, (512, 300))
 cols[511, 299] = 1024
 add("elements_error_invalid", "elements", "axis = 1", rows, cols, (512, 300),
     expected(ref.elements, rows, cols, 1))
+# Each step also prefetches the lines of the next indices row that it reads
+# there: i32 indices (one line a step), one indices row broadcast over the
+# input's rows (not prefetched), and the same broadcast of a dynamic indices
+# row count, 1 at run time (the next indices row clamped to the only one).
+cols = rng.integers(-1024, 1024, (512, 300)).astype(np.int32)
+cols[-1, -1] = 1023
+add("elements_i32_indices", "elements", "axis = 1", rows, cols, (512, 300),
+    expected(ref.elements, rows, cols, 1))
+one_row = rng.integers(-1024, 1024, (1, 300))
+add("multiaxis_broadcast_index_row", "multiaxis", "axes = [1]", rows, one_row, (512, 300),
+    expected(ref.multiaxis, rows, one_row, [1]))
+add("multiaxis_broadcast_index_row_dynamic", "multiaxis", "axes = [1]", rows, one_row,
+    (512, 300), expected(ref.multiaxis, rows, one_row, [1]),
+    dynamic=((), (0,), [(0, ("d", 0))]))
 # i8 rows (2048 x 1024 bytes, 2 MiB; 64 reads per 16-line row), a row
 # length that is not a multiple of the vector width.
 small = rng.integers(-128, 127, (2048, 1024)).astype(np.int8)

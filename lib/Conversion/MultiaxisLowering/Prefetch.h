@@ -73,22 +73,32 @@ struct RowPrefetch {
   /// With dynamic sizes: the spacing of the step's prefetches and the
   /// share's last line (elements).
   Value dynamicLineStride, dynamicLastLine;
+  /// The indices' next row too, where the steps read their index values
+  /// contiguously: the indices as a buffer (null: not prefetched), the
+  /// lines a step's index values take, and the elements per line.
+  Value indicesBuffer;
+  int64_t indexLinesPerStep = 0;
+  int64_t indexLineElements = 1;
 };
 
 /// A plan where the rows are dense (at least one read per cache line of the
 /// input row, static row sizes) and the input is larger than the caches
-/// keep (or of dynamic size), else nullopt.
+/// keep (or of dynamic size), else nullopt. `contiguousIndices`: each step
+/// reads its `lanes` index values contiguously along the indices' row,
+/// whose next row is then prefetched as well.
 std::optional<RowPrefetch> planRowPrefetch(OpBuilder &b, Location loc,
                                            const LoweringState &s, Value init,
-                                           int64_t lanes);
+                                           int64_t lanes,
+                                           bool contiguousIndices);
 
 /// In the vector step at output position `step` of the row whose input
-/// position is `inputPos` (`rowIv`: its coordinate along the dimension
-/// before the innermost): the prefetch of this step's share of the next
-/// input row.
+/// position is `inputPos` and indices position `indicesPos` (`rowIv`: its
+/// coordinate along the dimension before the innermost): the prefetch of
+/// this step's share of the next input row, and of the lines of the next
+/// indices row that the same step will read there.
 void emitRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
                      const RowPrefetch &plan, ArrayRef<Value> inputPos,
-                     Value rowIv, Value step);
+                     ArrayRef<Value> indicesPos, Value rowIv, Value step);
 
 /// How the rows that take their elements' offsets from an offset table
 /// prefetch what a later iteration reads: the same offsets from the input

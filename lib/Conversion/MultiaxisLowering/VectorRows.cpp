@@ -569,7 +569,8 @@ public:
                           bool inTupleOrder = false,
                           Value *ored = nullptr) const {
     if (rowPrefetch)
-      emitRowPrefetch(lb, ll, s, *rowPrefetch, inputPos, ivs[last - 1], j);
+      emitRowPrefetch(lb, ll, s, *rowPrefetch, inputPos, indicesPos,
+                      ivs[last - 1], j);
     // `mask` is null for a full step (the transfers take none);
     // `laneMask` is what the gathers take.
     Value mask, laneMask = allLanes, remaining;
@@ -1024,7 +1025,8 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   if (plan.offsetTable)
     offsetTable = buildAxisOffsetTable(b, loc, s, rows.inputStrides);
   if (plan.prefetchNextRow)
-    rows.rowPrefetch = planRowPrefetch(b, loc, s, init, plan.lanes);
+    rows.rowPrefetch = planRowPrefetch(b, loc, s, init, plan.lanes,
+                                       /*contiguousIndices=*/plan.indicesVary);
   std::optional<TablePrefetch> tablePrefetch;
   if (plan.prefetchTable)
     tablePrefetch =

@@ -3,7 +3,8 @@
 // `distance` later along its innermost loop dimension copies (128 cache
 // lines ahead: 128 iterations for 16-byte blocks, 2 for 3 KiB rows), and the
 // vector rows of an element gather along dense input rows prefetch the next
-// input row in shares, one share per vector step.
+// input row in shares, one share per vector step, and the lines of the next
+// indices row that the step reads there.
 // RUN: gather-opt %s --convert-gather-to-linalg --convert-gather-checks-to-runtime --split-input-file | FileCheck %s
 // RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false" --convert-gather-checks-to-runtime --split-input-file | FileCheck %s --check-prefix=OFF
 // OFF-NOT: memref.prefetch
@@ -155,11 +156,17 @@ func.func @dynamic_rows_prefetched(%d: tensor<50000x?xf32>, %i: tensor<8192xi64>
 
 // Element rows: 1024 reads per 16 KiB input row (256 lines) are dense; each
 // 16-lane step prefetches its 4 lines of the next row (row + 1, clamped),
-// from element step * 4096 / 1024 on.
+// from element step * 4096 / 1024 on, and the 2 lines (16 i64) of the next
+// indices row that the same step reads there (columns step and step + 8,
+// clamped to the row's last).
 // CHECK-LABEL: func.func @element_rows_prefetch_next_row
 // CHECK-SAME:      %[[D:[^:]*]]: tensor<4096x4096xf32>
+// CHECK-SAME:      %[[I:[^:]*]]: tensor<4096x1024xi64>
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C1023:.*]] = arith.constant 1023 : index
 // CHECK-DAG:     %[[C4095:.*]] = arith.constant 4095 : index
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %[[D]] read_only
+// CHECK:         %[[IBUF:.*]] = bufferization.to_buffer %[[I]] read_only
 // CHECK:         scf.forall (%[[R:.*]]) in (4096)
 // CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}}
 // CHECK:             %[[NEXT:.*]] = arith.addi %[[R]], %{{.*}} : index
@@ -169,11 +176,56 @@ func.func @dynamic_rows_prefetched(%d: tensor<50000x?xf32>, %i: tensor<8192xi64>
 // CHECK:             %[[COL:.*]] = arith.minui %[[FIRST]], %[[C4095]] : index
 // CHECK:             memref.prefetch %[[BUF]][%[[ROW]], %[[COL]]], read, locality<3>, data
 // CHECK-COUNT-3:     memref.prefetch %[[BUF]][%[[ROW]],
+// CHECK:             %[[IROW:.*]] = arith.minui %[[NEXT]], %[[C4095]] : index
+// CHECK:             %[[ICOL:.*]] = arith.minui %[[J]], %[[C1023]] : index
+// CHECK:             memref.prefetch %[[IBUF]][%[[IROW]], %[[ICOL]]], read, locality<3>, data
+// CHECK:             %[[J8:.*]] = arith.addi %[[J]], %[[C8]] : index
+// CHECK:             %[[ICOL8:.*]] = arith.minui %[[J8]], %[[C1023]] : index
+// CHECK:             memref.prefetch %[[IBUF]][%[[IROW]], %[[ICOL8]]], read, locality<3>, data
 // CHECK-NOT:         memref.prefetch
+// CHECK:             vector.transfer_read %[[I]][%[[R]], %[[J]]]
 // CHECK:             vector.gather %[[D]]
 func.func @element_rows_prefetch_next_row(%d: tensor<4096x4096xf32>, %i: tensor<4096x1024xi64>) -> tensor<4096x1024xf32> {
   %e = tensor.empty() : tensor<4096x1024xf32>
   %r = gather.elements %d[%i] axis = 1 into %e : tensor<4096x4096xf32>, tensor<4096x1024xi64> into tensor<4096x1024xf32>
+  return %r : tensor<4096x1024xf32>
+}
+
+// -----
+
+// 32-bit indices: a step's 16 index values are one line of the next
+// indices row.
+// CHECK-LABEL: func.func @element_rows_prefetch_next_index_row_i32
+// CHECK-SAME:      %[[D:[^:]*]]: tensor<4096x4096xf32>
+// CHECK-SAME:      %[[I:[^:]*]]: tensor<4096x1024xi32>
+// CHECK:         %[[IBUF:.*]] = bufferization.to_buffer %[[I]] read_only
+// CHECK:         scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}}
+// CHECK-COUNT-4:   memref.prefetch %{{.*}} : memref<4096x4096xf32
+// CHECK:           %[[ICOL:.*]] = arith.minui %[[J]], %{{.*}} : index
+// CHECK:           memref.prefetch %[[IBUF]][%{{.*}}, %[[ICOL]]]
+// CHECK-NOT:       memref.prefetch
+// CHECK:           vector.gather %[[D]]
+func.func @element_rows_prefetch_next_index_row_i32(%d: tensor<4096x4096xf32>, %i: tensor<4096x1024xi32>) -> tensor<4096x1024xf32> {
+  %e = tensor.empty() : tensor<4096x1024xf32>
+  %r = gather.elements %d[%i] axis = 1 into %e : tensor<4096x4096xf32>, tensor<4096x1024xi32> into tensor<4096x1024xf32>
+  return %r : tensor<4096x1024xf32>
+}
+
+// -----
+
+// One indices row broadcast over the input's rows: every row reads the
+// same index values, so only the next input row is prefetched.
+// CHECK-LABEL: func.func @broadcast_index_row_not_prefetched
+// CHECK-SAME:      %[[D:[^:]*]]: tensor<4096x4096xf32>
+// CHECK-SAME:      %[[I:[^:]*]]: tensor<1x1024xi64>
+// CHECK-NOT:     bufferization.to_buffer %[[I]]
+// CHECK:         scf.for
+// CHECK-COUNT-4:   memref.prefetch %{{.*}} : memref<4096x4096xf32
+// CHECK-NOT:       memref.prefetch
+// CHECK:           vector.gather %[[D]]
+func.func @broadcast_index_row_not_prefetched(%d: tensor<4096x4096xf32>, %i: tensor<1x1024xi64>) -> tensor<4096x1024xf32> {
+  %e = tensor.empty() : tensor<4096x1024xf32>
+  %r = gather.multiaxis %d[%i] axes = [1] into %e : tensor<4096x4096xf32>, tensor<1x1024xi64> into tensor<4096x1024xf32>
   return %r : tensor<4096x1024xf32>
 }
 
@@ -201,6 +253,9 @@ func.func @sparse_element_rows_not_prefetched(%d: tensor<4096x4096xf32>, %i: ten
 // CHECK:             %[[LASTROW:.*]] = arith.subi %{{.*}}, %{{.*}} : index
 // CHECK:             %[[ROW:.*]] = arith.minui %[[NEXT]], %[[LASTROW]] : index
 // CHECK-COUNT-4:     memref.prefetch %{{.*}}[%[[ROW]],
+// CHECK:             %[[LASTIROW:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// CHECK:             %[[IROW:.*]] = arith.minui %[[NEXT]], %[[LASTIROW]] : index
+// CHECK-COUNT-2:     memref.prefetch %{{.*}}[%[[IROW]], %{{.*}}], {{.*}} : memref<?x1024xi64
 func.func @dynamic_rows_prefetch_next_row(%d: tensor<?x4096xf32>, %i: tensor<?x1024xi64>, %e: tensor<?x1024xf32>) -> tensor<?x1024xf32> {
   %r = gather.elements %d[%i] axis = 1 into %e : tensor<?x4096xf32>, tensor<?x1024xi64> into tensor<?x1024xf32>
   return %r : tensor<?x1024xf32>
@@ -234,6 +289,8 @@ func.func @dynamic_rows_prefetch_next_row(%d: tensor<?x4096xf32>, %i: tensor<?x1
 // CHECK:               memref.prefetch %[[BUF]]
 // CHECK:               memref.prefetch %[[BUF]]
 // CHECK:               memref.prefetch %[[BUF]]
+// CHECK:               memref.prefetch %[[IBUF:[0-9]+]]
+// CHECK:               memref.prefetch %[[IBUF]]
 // CHECK-NOT:           memref.prefetch
 // CHECK:             }
 // CHECK:             scf.if
