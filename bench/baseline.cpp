@@ -15,9 +15,10 @@
 //              gathered; for W5 each read's
 //              offset in the next pixel (not on Zen 1), and its pixels in
 //              tiles as compiled.
-//              W8 has none (as compiled), but resolves a chunk of offsets
-//              (the compiled code's chunk) before its loads where the
-//              compiled code does;
+//              for W8 the next row's pairs (as compiled: it has no other
+//              prefetch), and it resolves a chunk of offsets (the
+//              compiled code's chunk) before its loads where the compiled
+//              code does;
 //   checked prefetch: checked, with the same prefetch (what the compiled
 //              code does under its default policy).
 // Both prefetch variants write rows with non-temporal stores where the
@@ -280,10 +281,15 @@ struct Workloads {
 #pragma omp for
       for (int64_t n = 0; n < N; ++n) {
         const int64_t *pairs = &idx[n * K * 2];
+        // As compiled, the prefetch variants fetch the next row's pairs
+        // while reading this row's, a line (4 pairs) at a time.
+        const int64_t *nextPairs = &idx[std::min(n + 1, N - 1) * K * 2];
         float *row = &out[n * K];
         bool rowBad = false;
         if (!chunks) {
           for (int64_t k = 0; k < K; ++k) {
+            if (prefetches(M) && k % 4 == 0)
+              prefetchLine(&nextPairs[2 * k]);
             int64_t y = resolve<Checked>(pairs[2 * k], R, rowBad);
             int64_t x = resolve<Checked>(pairs[2 * k + 1], C, rowBad);
             row[k] = data[y * C + x];
@@ -293,6 +299,8 @@ struct Workloads {
           for (int64_t c = 0; c < K; c += chunk) {
             const int64_t length = std::min(chunk, K - c);
             for (int64_t k = 0; k < length; ++k) {
+              if ((c + k) % 4 == 0)
+                prefetchLine(&nextPairs[2 * (c + k)]);
               int64_t y = resolve<Checked>(pairs[2 * (c + k)], R, rowBad);
               int64_t x = resolve<Checked>(pairs[2 * (c + k) + 1], C, rowBad);
               offsets[k] = y * C + x;

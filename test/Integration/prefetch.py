@@ -2,8 +2,8 @@
 # sizes), executed through the C API at -O3 and compared with the numpy
 # reference: block copies that prefetch a later iteration's block (embedding
 # rows, gather.nd blocks, a loop shorter than the prefetch distance) and
-# element rows that prefetch the next input row (and the next indices
-# row), offset-table rows that
+# element rows that prefetch the next input row, rows that prefetch the
+# index values of the next indices row, offset-table rows that
 # prefetch each read's offset in a later pixel, under every out_of_bounds
 # policy with negative and out-of-range indices, f32, f16 and i8, static
 # and dynamic sizes. The
@@ -11,7 +11,7 @@
 # here does take the prefetching path.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: prefetch: 44 passed, 0 failed
+# CHECK: prefetch: 51 passed, 0 failed
 import sys
 
 import numpy as np
@@ -89,6 +89,22 @@ add("multiaxis_broadcast_index_row", "multiaxis", "axes = [1]", rows, one_row, (
 add("multiaxis_broadcast_index_row_dynamic", "multiaxis", "axes = [1]", rows, one_row,
     (512, 300), expected(ref.multiaxis, rows, one_row, [1]),
     dynamic=((), (0,), [(0, ("d", 0))]))
+# Interleaved (row, column) pairs read contiguously (W8's form: 4 MiB of
+# indices, more than any host's L2): each step prefetches its values of the
+# next indices row, under every policy, with i32 indices (4 MiB too) and a
+# dynamic row count (the last row's next one clamped at run time).
+grid = rng.standard_normal((512, 512)).astype(np.float32)
+for oob, negative in POLICIES:
+    pairs = policy_indices(rng, (512, 1024), 512, oob, every=13)
+    add(f"multiaxis_pairs_{oob}_{negative}", "multiaxis", "axes = [0, 1]" + policy_text(oob, negative),
+        grid, pairs, (512, 512), expected(ref.multiaxis, grid, pairs, [0, 1], negative, oob))
+pairs = rng.integers(-512, 512, (1024, 1024)).astype(np.int32)
+add("multiaxis_pairs_i32", "multiaxis", "axes = [0, 1]", grid, pairs, (1024, 512),
+    expected(ref.multiaxis, grid, pairs, [0, 1]))
+pairs = rng.integers(-512, 512, (512, 1024))
+pairs[511, 1023] = 512
+add("multiaxis_pairs_error_invalid_dynamic", "multiaxis", "axes = [0, 1]", grid, pairs, (512, 512),
+    expected(ref.multiaxis, grid, pairs, [0, 1]), dynamic=((), (0,), [(0, ("i", 0))]))
 # i8 rows (2048 x 1024 bytes, 2 MiB; 64 reads per 16-line row), a row
 # length that is not a multiple of the vector width.
 small = rng.integers(-128, 127, (2048, 1024)).astype(np.int8)

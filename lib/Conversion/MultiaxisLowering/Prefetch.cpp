@@ -218,36 +218,10 @@ void lowering::emitBlockPrefetchAt(OpBuilder &b, Location loc,
   prefetch(b, loc, plan.buffer, where);
 }
 
-/// Adds the indices' next row to a row plan where each step reads its
-/// `lanes` index values contiguously. The index values are one sequential
-/// stream, yet W3 of bench/run.py (8 KiB index rows) ran 5-10% faster with
-/// AVX-512 and 0-3% with AVX2 when its steps prefetched them a row ahead
-/// too (an Intel AVX-512 server core; docs/Lowering.md, "Prefetched index
-/// rows"). The hardware's stream prefetchers, which stop at each 4 KiB
-/// page, are the likely reason.
-static void planIndicesPrefetch(OpBuilder &b, Location loc,
-                                const LoweringState &s, RowPrefetch &plan,
-                                int64_t lanes) {
-  int64_t last = s.rank - 1;
-  // A broadcast indices row is the same row for every output row.
-  if (s.indicesUnitStatic[last - 1] == std::optional<bool>(true))
-    return;
-  Value indices = s.op.getIndices();
-  Type elementType = cast<RankedTensorType>(indices.getType()).getElementType();
-  int64_t indexBytes =
-      elementType.isIndex() ? 8 : packedElementBytes(elementType);
-  if (!indexBytes)
-    return;
-  int64_t lineBytes = s.target.cacheLineBytes;
-  plan.indicesBuffer = readOnlyBuffer(b, loc, indices);
-  plan.indexLineElements = std::max<int64_t>(1, lineBytes / indexBytes);
-  plan.indexLinesPerStep = (lanes * indexBytes + lineBytes - 1) / lineBytes;
-}
-
 std::optional<RowPrefetch> lowering::planRowPrefetch(OpBuilder &b, Location loc,
                                                      const LoweringState &s,
-                                                     Value init, int64_t lanes,
-                                                     bool contiguousIndices) {
+                                                     Value init,
+                                                     int64_t lanes) {
   int64_t last = s.rank - 1;
   if (last < 1 || !worthPrefetching(s, s.rank))
     return std::nullopt;
@@ -305,8 +279,6 @@ std::optional<RowPrefetch> lowering::planRowPrefetch(OpBuilder &b, Location loc,
             arith::MaxUIOp::create(b, loc, lines, constIndex(b, loc, 1)),
             constIndex(b, loc, 1)),
         lineElements);
-    if (contiguousIndices)
-      planIndicesPrefetch(b, loc, s, plan, lanes);
     return plan;
   }
   int64_t rowBytes;
@@ -331,48 +303,21 @@ std::optional<RowPrefetch> lowering::planRowPrefetch(OpBuilder &b, Location loc,
   int64_t bytesPerStep = stepBytes / rowLength + (stepBytes % rowLength != 0);
   plan.linesPerStep =
       (bytesPerStep + s.target.cacheLineBytes - 1) / s.target.cacheLineBytes;
-  if (contiguousIndices)
-    planIndicesPrefetch(b, loc, s, plan, lanes);
   return plan;
-}
-
-/// The lines that the step at `step` reads of the indices row after the
-/// one at `indicesPos` (`next`: the output's next row), clamped to the
-/// indices' last row (a row broadcast at run time stays the same row) and
-/// each position to the row's last element.
-static void emitIndicesRowPrefetch(OpBuilder &b, Location loc,
-                                   const LoweringState &s,
-                                   const RowPrefetch &plan,
-                                   ArrayRef<Value> indicesPos, Value next,
-                                   Value step) {
-  int64_t last = s.rank - 1;
-  SmallVector<Value> at(indicesPos.begin(), indicesPos.end());
-  Value one = constIndex(b, loc, 1);
-  at[last - 1] = arith::MinUIOp::create(
-      b, loc, next,
-      arith::SubIOp::create(b, loc, s.logicalIndicesSize[last - 1], one));
-  Value lastIndex =
-      arith::SubIOp::create(b, loc, s.logicalIndicesSize[last], one);
-  for (int64_t m = 0; m < plan.indexLinesPerStep; ++m) {
-    Value column = arith::AddIOp::create(
-        b, loc, step, constIndex(b, loc, m * plan.indexLineElements));
-    at[last] = arith::MinUIOp::create(b, loc, column, lastIndex);
-    prefetch(b, loc, plan.indicesBuffer, at);
-  }
 }
 
 void lowering::emitRowPrefetch(OpBuilder &b, Location loc,
                                const LoweringState &s, const RowPrefetch &plan,
-                               ArrayRef<Value> inputPos,
-                               ArrayRef<Value> indicesPos, Value rowIv,
+                               ArrayRef<Value> inputPos, Value rowIv,
                                Value step) {
   int64_t last = s.rank - 1;
   // The next row of this thread's loop, clamped to the last row.
   Value next = arith::AddIOp::create(b, loc, rowIv, constIndex(b, loc, 1));
   Value lastRow = arith::SubIOp::create(b, loc, s.inputSize[last - 1],
                                         constIndex(b, loc, 1));
+  next = arith::MinUIOp::create(b, loc, next, lastRow);
   SmallVector<Value> where(inputPos.begin(), inputPos.end());
-  where[last - 1] = arith::MinUIOp::create(b, loc, next, lastRow);
+  where[last - 1] = next;
   // The lines of the next row in proportion to this step's place in the
   // output row: element (step * inputRow / rowLength) onwards.
   Value first = arith::DivUIOp::create(
@@ -388,33 +333,93 @@ void lowering::emitRowPrefetch(OpBuilder &b, Location loc,
   if (!plan.dynamicLinesPerStep) {
     for (int64_t m = 0; m < plan.linesPerStep; ++m)
       prefetchLine(b, loc, constIndex(b, loc, m * plan.lineElements));
-    if (plan.indicesBuffer)
-      emitIndicesRowPrefetch(b, loc, s, plan, indicesPos, next, step);
     return;
   }
   // kUnrolledLines prefetches spread over the share, no loop: any loop
   // inside the vector step, even one of zero iterations, kept LLVM from
   // simplifying the step loop and cost W3 with a dynamic table size half
   // its time (4.3 against 2.3 ms). Shares of more lines are sampled;
-  // sparse rows (no line) prefetch nothing, as a static plan of sparse rows
-  // does not exist (their indices rows included).
-  scf::IfOp::create(
+  // sparse rows (no line) prefetch nothing.
+  scf::IfOp::create(b, loc,
+                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                          plan.dynamicLinesPerStep,
+                                          constIndex(b, loc, 0)),
+                    [&](OpBuilder &tb, Location tl) {
+                      for (int64_t m = 0; m < kUnrolledLines; ++m) {
+                        Value offset = arith::MinUIOp::create(
+                            tb, tl,
+                            arith::MulIOp::create(tb, tl, constIndex(tb, tl, m),
+                                                  plan.dynamicLineStride),
+                            plan.dynamicLastLine);
+                        prefetchLine(tb, tl, offset);
+                      }
+                      scf::YieldOp::create(tb, tl);
+                    });
+}
+
+// The index values of a row are one sequential stream, yet W3 and W8 of
+// bench/run.py (8 and 16 KiB index rows) ran 5-10% faster with each step
+// prefetching its index values of the next row (an Intel AVX-512 server
+// core, both vector widths; docs/Lowering.md, "Prefetched index rows").
+// The hardware's stream prefetchers, which stop at each 4 KiB page, are the
+// likely reason.
+std::optional<IndexRowPrefetch>
+lowering::planIndexRowPrefetch(OpBuilder &b, Location loc,
+                               const LoweringState &s, int64_t lanes,
+                               int64_t valuesPerLane) {
+  int64_t last = s.rank - 1;
+  // One indices row broadcast over the rows is the same row for all.
+  if (last < 1 || s.indicesUnitStatic[last - 1] == std::optional<bool>(true))
+    return std::nullopt;
+  Value indices = s.op.getIndices();
+  auto type = cast<RankedTensorType>(indices.getType());
+  Type elementType = type.getElementType();
+  int64_t bytes = elementType.isIndex() ? 8 : packedElementBytes(elementType);
+  if (!bytes)
+    return std::nullopt;
+  int64_t indexBytes = bytes;
+  // As for inputs: indices that stay in a core's caches gain nothing.
+  if (type.hasStaticShape()) {
+    for (int64_t size : type.getShape())
+      if (llvm::MulOverflow(bytes, size, bytes))
+        return std::nullopt; // beyond any memory
+    if (bytes < s.target.prefetchMinInputBytes())
+      return std::nullopt;
+  }
+  int64_t lineBytes = s.target.cacheLineBytes;
+  IndexRowPrefetch plan;
+  plan.buffer = readOnlyBuffer(b, loc, indices);
+  plan.lineElements = std::max<int64_t>(1, lineBytes / indexBytes);
+  plan.valuesPerLane = valuesPerLane;
+  plan.linesPerStep =
+      (lanes * valuesPerLane * indexBytes + lineBytes - 1) / lineBytes;
+  return plan;
+}
+
+void lowering::emitIndexRowPrefetch(OpBuilder &b, Location loc,
+                                    const LoweringState &s,
+                                    const IndexRowPrefetch &plan,
+                                    ArrayRef<Value> indicesPos, Value rowIv,
+                                    Value step) {
+  int64_t last = s.rank - 1;
+  Value one = constIndex(b, loc, 1);
+  // The next row, clamped to the indices' last one (a row broadcast at run
+  // time prefetches itself), each position to the row's last value.
+  SmallVector<Value> at(indicesPos.begin(), indicesPos.end());
+  at[last - 1] = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, rowIv, one),
+      arith::SubIOp::create(b, loc, s.logicalIndicesSize[last - 1], one));
+  Value perLane = constIndex(b, loc, plan.valuesPerLane);
+  Value first = arith::MulIOp::create(b, loc, step, perLane);
+  Value lastValue = arith::SubIOp::create(
       b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
-                            plan.dynamicLinesPerStep, constIndex(b, loc, 0)),
-      [&](OpBuilder &tb, Location tl) {
-        for (int64_t m = 0; m < kUnrolledLines; ++m) {
-          Value offset = arith::MinUIOp::create(
-              tb, tl,
-              arith::MulIOp::create(tb, tl, constIndex(tb, tl, m),
-                                    plan.dynamicLineStride),
-              plan.dynamicLastLine);
-          prefetchLine(tb, tl, offset);
-        }
-        if (plan.indicesBuffer)
-          emitIndicesRowPrefetch(tb, tl, s, plan, indicesPos, next, step);
-        scf::YieldOp::create(tb, tl);
-      });
+      arith::MulIOp::create(b, loc, s.logicalIndicesSize[last], perLane), one);
+  for (int64_t m = 0; m < plan.linesPerStep; ++m) {
+    Value column = arith::AddIOp::create(
+        b, loc, first, constIndex(b, loc, m * plan.lineElements));
+    at[last] = arith::MinUIOp::create(b, loc, column, lastValue);
+    prefetch(b, loc, plan.buffer, at);
+  }
 }
 
 std::optional<TablePrefetch>

@@ -73,32 +73,51 @@ struct RowPrefetch {
   /// With dynamic sizes: the spacing of the step's prefetches and the
   /// share's last line (elements).
   Value dynamicLineStride, dynamicLastLine;
-  /// The indices' next row too, where the steps read their index values
-  /// contiguously: the indices as a buffer (null: not prefetched), the
-  /// lines a step's index values take, and the elements per line.
-  Value indicesBuffer;
-  int64_t indexLinesPerStep = 0;
-  int64_t indexLineElements = 1;
 };
 
 /// A plan where the rows are dense (at least one read per cache line of the
 /// input row, static row sizes) and the input is larger than the caches
-/// keep (or of dynamic size), else nullopt. `contiguousIndices`: each step
-/// reads its `lanes` index values contiguously along the indices' row,
-/// whose next row is then prefetched as well.
+/// keep (or of dynamic size), else nullopt.
 std::optional<RowPrefetch> planRowPrefetch(OpBuilder &b, Location loc,
                                            const LoweringState &s, Value init,
-                                           int64_t lanes,
-                                           bool contiguousIndices);
+                                           int64_t lanes);
 
 /// In the vector step at output position `step` of the row whose input
-/// position is `inputPos` and indices position `indicesPos` (`rowIv`: its
-/// coordinate along the dimension before the innermost): the prefetch of
-/// this step's share of the next input row, and of the lines of the next
-/// indices row that the same step will read there.
+/// position is `inputPos` (`rowIv`: its coordinate along the dimension
+/// before the innermost): the prefetch of this step's share of the next
+/// input row.
 void emitRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
                      const RowPrefetch &plan, ArrayRef<Value> inputPos,
-                     ArrayRef<Value> indicesPos, Value rowIv, Value step);
+                     Value rowIv, Value step);
+
+/// How vector rows that read their index values contiguously along the
+/// indices' row (one coordinate a lane, or `k` interleaved) prefetch the
+/// lines of the next indices row that the same step will read there.
+struct IndexRowPrefetch {
+  /// The indices as a read-only buffer.
+  Value buffer;
+  /// Lines a step's index values take, and index values per line.
+  int64_t linesPerStep = 0;
+  int64_t lineElements = 1;
+  /// Index values per lane (the coordinate size).
+  int64_t valuesPerLane = 1;
+};
+
+/// A plan where the indices are larger than the caches keep (or of dynamic
+/// size) and not one row broadcast over the output's rows, else nullopt;
+/// each step reads `lanes` * `valuesPerLane` index values.
+std::optional<IndexRowPrefetch> planIndexRowPrefetch(OpBuilder &b, Location loc,
+                                                     const LoweringState &s,
+                                                     int64_t lanes,
+                                                     int64_t valuesPerLane);
+
+/// In the vector step at output position `step` of the row whose indices
+/// position is `indicesPos` (`rowIv`: the output's coordinate along the
+/// dimension before the innermost): the prefetch of the lines that the
+/// same step will read in the next indices row.
+void emitIndexRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
+                          const IndexRowPrefetch &plan,
+                          ArrayRef<Value> indicesPos, Value rowIv, Value step);
 
 /// How the rows that take their elements' offsets from an offset table
 /// prefetch what a later iteration reads: the same offsets from the input

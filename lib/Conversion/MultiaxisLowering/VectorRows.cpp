@@ -330,6 +330,12 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
   // meanwhile (the row after in the output's order).
   plan.prefetchNextRow = prefetch && plan.onlyInnermostVaries &&
                          llvm::equal(plan.order, llvm::seq<int64_t>(last));
+  // Rows that read their index values contiguously (no offset table) in
+  // the output's order fetch the next indices row meanwhile: W3 and W8 of
+  // bench/run.py ran 5-10% faster with them (docs/Lowering.md, "Prefetched
+  // index rows").
+  plan.prefetchIndexRows = prefetch && plan.indicesVary && !plan.offsetTable &&
+                           llvm::equal(plan.order, llvm::seq<int64_t>(last));
   plan.prefetchTable =
       prefetch && plan.offsetTable && s.target.prefetchOffsetTables;
   if (plan.offsetTable)
@@ -569,8 +575,10 @@ public:
                           bool inTupleOrder = false,
                           Value *ored = nullptr) const {
     if (rowPrefetch)
-      emitRowPrefetch(lb, ll, s, *rowPrefetch, inputPos, indicesPos,
-                      ivs[last - 1], j);
+      emitRowPrefetch(lb, ll, s, *rowPrefetch, inputPos, ivs[last - 1], j);
+    if (indexRowPrefetch)
+      emitIndexRowPrefetch(lb, ll, s, *indexRowPrefetch, indicesPos,
+                           ivs[last - 1], j);
     // `mask` is null for a full step (the transfers take none);
     // `laneMask` is what the gathers take.
     Value mask, laneMask = allLanes, remaining;
@@ -964,6 +972,7 @@ public:
   Value flatInput;
   SmallVector<Value> inputStrides;
   std::optional<RowPrefetch> rowPrefetch;
+  std::optional<IndexRowPrefetch> indexRowPrefetch;
   // Per row.
   SmallVector<Value> ivs, indicesPos, inputPos;
   Value rowLength, zeroIndex, zeroVec;
@@ -1025,8 +1034,10 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   if (plan.offsetTable)
     offsetTable = buildAxisOffsetTable(b, loc, s, rows.inputStrides);
   if (plan.prefetchNextRow)
-    rows.rowPrefetch = planRowPrefetch(b, loc, s, init, plan.lanes,
-                                       /*contiguousIndices=*/plan.indicesVary);
+    rows.rowPrefetch = planRowPrefetch(b, loc, s, init, plan.lanes);
+  if (plan.prefetchIndexRows)
+    rows.indexRowPrefetch =
+        planIndexRowPrefetch(b, loc, s, plan.lanes, s.coordinateSize);
   std::optional<TablePrefetch> tablePrefetch;
   if (plan.prefetchTable)
     tablePrefetch =

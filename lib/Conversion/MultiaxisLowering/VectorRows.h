@@ -36,6 +36,9 @@ struct VectorRowsPlan {
   /// Each row prefetches the next input row (planRowPrefetch decides
   /// whether it pays).
   bool prefetchNextRow = false;
+  /// Each step prefetches the index values it will read in the next row
+  /// (planIndexRowPrefetch decides whether it pays).
+  bool prefetchIndexRows = false;
   /// With the offset table: each element prefetches the one at its offset
   /// some iterations ahead (planTablePrefetch decides whether it pays).
   bool prefetchTable = false;

@@ -47,8 +47,9 @@ func.func @dynamic_axis_keeps_output_order(%input: tensor<?x6x5x8xf32>, %indices
 // -----
 
 // One innermost axis, the input broadcast along dimension 0: the 8 index
-// rows of one input row run together. The row prefetch (which fetches the
-// next row in the output's order) is left out: the input rows are reused.
+// rows of one input row run together. The row prefetches (of the next
+// input and indices rows in the output's order) are left out: the input
+// rows are reused, and the next iteration is another indices row's.
 // CHECK-LABEL: func.func @shared_rows_outermost_without_prefetch
 // CHECK-NOT:     memref.prefetch
 // CHECK:         scf.forall (%[[ROW:.*]], %[[R:.*]]) in (4096, 8)
