@@ -10,11 +10,11 @@
 //              out of bounds), and an error returned instead of the output;
 //   prefetch:  unchecked, with the software prefetch the compiled CPU code
 //              does (bench/README.md): the row or block a later iteration
-//              reads, 128 cache lines ahead; for W3 the next table row
-//              and the next row of indices while the current ones are
-//              gathered; for W5 each read's
-//              offset in the next pixel (not on Zen 1), and its pixels in
-//              tiles as compiled.
+//              reads, 128 cache lines ahead (for W4 also the pairs that
+//              the read ahead takes 128 blocks later); for W3 the next
+//              table row and the next row of indices while the current
+//              ones are gathered; for W5 each read's offset in the next
+//              pixel (not on Zen 1), and its pixels in tiles as compiled;
 //              for W8 the next row's pairs (as compiled: it has no other
 //              prefetch), and it resolves a chunk of offsets (the
 //              compiled code's chunk) before its loads where the compiled
@@ -428,6 +428,10 @@ struct Workloads {
           const int64_t *q = &idx[(b * K + std::min(k + ahead, K - 1)) * 2];
           prefetchLine(
               &data[((b * H + wrap(q[0], H)) * W + wrap(q[1], W)) * C]);
+          // As compiled: the pairs that read will take `ahead` blocks
+          // later, a line (4 pairs) at a time.
+          if (k % 4 == 0)
+            prefetchLine(&idx[(b * K + std::min(k + 2 * ahead, K - 1)) * 2]);
         }
         const int64_t *p = &idx[(b * K + k) * 2];
         int64_t y = resolve<Checked>(p[0], H, bad);

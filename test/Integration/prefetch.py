@@ -1,17 +1,17 @@
 # The CPU forms with software prefetch (inputs of 1 MiB or more, static
 # sizes), executed through the C API at -O3 and compared with the numpy
 # reference: block copies that prefetch a later iteration's block (embedding
-# rows, gather.nd blocks, a loop shorter than the prefetch distance) and
-# element rows that prefetch the next input row, rows that prefetch the
-# index values of the next indices row, offset-table rows that
-# prefetch each read's offset in a later pixel, under every out_of_bounds
-# policy with negative and out-of-range indices, f32, f16 and i8, static
-# and dynamic sizes. The
-# module is also lowered with gather-opt to make sure that every function
-# here does take the prefetching path.
+# rows, gather.nd blocks and the index values of later tiles, a loop shorter
+# than the prefetch distance), element rows that prefetch the next input
+# row, rows that prefetch the index values of the next indices row, and
+# offset-table rows that prefetch each read's offset in a later pixel,
+# under every out_of_bounds policy with negative and out-of-range indices,
+# f32, f16 and i8, static and dynamic sizes. The module is also lowered
+# with gather-opt to make sure that every function here does take the
+# prefetching path.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: prefetch: 51 passed, 0 failed
+# CHECK: prefetch: 57 passed, 0 failed
 import sys
 
 import numpy as np
@@ -60,6 +60,21 @@ coords = rng.integers(0, 256, (4, 1000, 2))
 coords[3, 999, 0] = -257
 add("nd_error_invalid", "nd", "batch_dims = 1", volume, coords, (4, 1000, 4),
     expected(ref.nd, volume, coords, 1))
+
+# The same tiles with 4 MiB of indices (more than any host's L2): each full
+# tile also prefetches the index values that the block prefetch reads 128
+# blocks later; every policy, and a dynamic batch.
+for oob, negative in POLICIES:
+    coords = rng.integers(-256, 256, (4, 65536, 2))
+    if oob not in ("unchecked", "error"):
+        coords[:, ::97, 0] = 256 + rng.integers(0, 99)
+    want = expected(ref.nd, volume, coords, 1, negative, oob)
+    add(f"nd_long_{oob}_{negative}", "nd", "batch_dims = 1" + policy_text(oob, negative),
+        volume, coords, (4, 65536, 4), want)
+coords = rng.integers(-256, 256, (4, 65536, 2))
+coords[2, 65535, 1] = 256
+add("nd_long_error_invalid_dynamic", "nd", "batch_dims = 1", volume, coords, (4, 65536, 4),
+    expected(ref.nd, volume, coords, 1), dynamic=((0,), (0,), [(0, ("i", 0))]))
 
 # Element rows along dense input rows (512 x 1024 f32, 2 MiB; 300 reads per
 # 4 KiB row), including the last row (its "next" row clamped to itself).

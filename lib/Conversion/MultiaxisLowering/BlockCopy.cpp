@@ -695,6 +695,7 @@ private:
   Value blocksInput;
   SmallVector<Value> blockStrides;
   std::optional<BlockPrefetch> blocksPrefetch;
+  std::optional<IndexStreamPrefetch> indexPrefetch;
   // Per tile.
   SmallVector<Value> ivs;
   Value tileStart, tileLength, tileOut, zeroIndex;
@@ -817,6 +818,17 @@ Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
     aheadCoords = resolveTileTuples(tb, tl, s, clamp, flatIndices,
                                     firstOf(aheadStart), tile)
                       .first;
+    // The index values that read will take `distance` blocks later: the
+    // stream of indices runs as far ahead of its reads as the blocks do.
+    if (indexPrefetch)
+      emitIndexStreamPrefetch(
+          tb, tl, *indexPrefetch,
+          firstOf(arith::MinUIOp::create(
+              tb, tl,
+              arith::AddIOp::create(tb, tl, aheadStart,
+                                    constIndex(tb, tl, prefetch->distance)),
+              arith::SubIOp::create(tb, tl, extent,
+                                    constIndex(tb, tl, tile)))));
   }
   // Each block's coordinates become one offset in the vectors: a lane then
   // takes one value out of them, where a coordinate each took one and
@@ -937,8 +949,11 @@ Value TileEmitter::emit(OpBuilder &b, Location loc, Value init) {
   blocksInput = tensor::CollapseShapeOp::create(b, loc, op.getInput(), groups);
   blockStrides = rowMajorStrides(
       b, loc, ArrayRef<Value>(s.inputSize).take_front(blockStart));
-  if (prefetch)
+  if (prefetch) {
     blocksPrefetch = prefetchReading(b, loc, *prefetch, blocksInput);
+    indexPrefetch = planIndexStreamPrefetch(b, loc, s, flatIndices,
+                                            tile * s.coordinateSize);
+  }
 
   auto forall =
       scf::ForallOp::create(b, loc, tileBounds, ValueRange{init}, std::nullopt);

@@ -357,6 +357,54 @@ void lowering::emitRowPrefetch(OpBuilder &b, Location loc,
                     });
 }
 
+/// The bytes of an index value where prefetching the indices can pay: they
+/// are larger than the caches keep (static sizes of at least
+/// prefetchMinInputBytes, as for inputs) or of dynamic size; else 0 (also
+/// for an element type without a byte size).
+static int64_t prefetchedIndexBytes(const LoweringState &s) {
+  auto type = cast<RankedTensorType>(s.op.getIndices().getType());
+  Type elementType = type.getElementType();
+  int64_t indexBytes =
+      elementType.isIndex() ? 8 : packedElementBytes(elementType);
+  if (!indexBytes || !type.hasStaticShape())
+    return indexBytes;
+  int64_t bytes = indexBytes;
+  for (int64_t size : type.getShape())
+    if (llvm::MulOverflow(bytes, size, bytes))
+      return 0; // beyond any memory
+  return bytes < s.target.prefetchMinInputBytes() ? 0 : indexBytes;
+}
+
+// W4 of bench/run.py (16 MiB of indices, tiles of 8 blocks) ran 5-11%
+// faster with AVX-512 and 10% with AVX2 with each tile prefetching the
+// index values that the block prefetch reads `distance` blocks later
+// (docs/Lowering.md, "Prefetched index rows").
+std::optional<IndexStreamPrefetch>
+lowering::planIndexStreamPrefetch(OpBuilder &b, Location loc,
+                                  const LoweringState &s, Value flatIndices,
+                                  int64_t valuesPerTile) {
+  int64_t indexBytes = prefetchedIndexBytes(s);
+  if (!indexBytes)
+    return std::nullopt;
+  int64_t lineBytes = s.target.cacheLineBytes;
+  IndexStreamPrefetch plan;
+  plan.buffer = readOnlyBuffer(b, loc, flatIndices);
+  plan.lineElements = std::max<int64_t>(1, lineBytes / indexBytes);
+  plan.linesPerTile = (valuesPerTile * indexBytes + lineBytes - 1) / lineBytes;
+  return plan;
+}
+
+void lowering::emitIndexStreamPrefetch(OpBuilder &b, Location loc,
+                                       const IndexStreamPrefetch &plan,
+                                       Value first) {
+  // Line m starts at value m * lineElements < valuesPerTile: in the tile.
+  for (int64_t m = 0; m < plan.linesPerTile; ++m)
+    prefetch(b, loc, plan.buffer,
+             arith::AddIOp::create(b, loc, first,
+                                   constIndex(b, loc, m * plan.lineElements))
+                 .getResult());
+}
+
 // The index values of a row are one sequential stream, yet W3 and W8 of
 // bench/run.py (8 and 16 KiB index rows) ran 5-10% faster with each step
 // prefetching its index values of the next row (an Intel AVX-512 server
@@ -371,24 +419,12 @@ lowering::planIndexRowPrefetch(OpBuilder &b, Location loc,
   // One indices row broadcast over the rows is the same row for all.
   if (last < 1 || s.indicesUnitStatic[last - 1] == std::optional<bool>(true))
     return std::nullopt;
-  Value indices = s.op.getIndices();
-  auto type = cast<RankedTensorType>(indices.getType());
-  Type elementType = type.getElementType();
-  int64_t bytes = elementType.isIndex() ? 8 : packedElementBytes(elementType);
-  if (!bytes)
+  int64_t indexBytes = prefetchedIndexBytes(s);
+  if (!indexBytes)
     return std::nullopt;
-  int64_t indexBytes = bytes;
-  // As for inputs: indices that stay in a core's caches gain nothing.
-  if (type.hasStaticShape()) {
-    for (int64_t size : type.getShape())
-      if (llvm::MulOverflow(bytes, size, bytes))
-        return std::nullopt; // beyond any memory
-    if (bytes < s.target.prefetchMinInputBytes())
-      return std::nullopt;
-  }
   int64_t lineBytes = s.target.cacheLineBytes;
   IndexRowPrefetch plan;
-  plan.buffer = readOnlyBuffer(b, loc, indices);
+  plan.buffer = readOnlyBuffer(b, loc, s.op.getIndices());
   plan.lineElements = std::max<int64_t>(1, lineBytes / indexBytes);
   plan.valuesPerLane = valuesPerLane;
   plan.linesPerStep =

@@ -119,6 +119,30 @@ void emitIndexRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
                           const IndexRowPrefetch &plan,
                           ArrayRef<Value> indicesPos, Value rowIv, Value step);
 
+/// How a loop of tiles of block copies prefetches its stream of index
+/// values: each tile's prefetch reads the index values `distance` blocks
+/// ahead (BlockPrefetch), and these lines are the ones that read will need
+/// `distance` blocks later still.
+struct IndexStreamPrefetch {
+  /// The indices collapsed to one dimension, as a read-only buffer.
+  Value buffer;
+  /// Lines a tile's index values take, and index values per line.
+  int64_t linesPerTile = 0;
+  int64_t lineElements = 1;
+};
+
+/// A plan where the indices are larger than the caches keep (or of dynamic
+/// size), else nullopt. `flatIndices`: the indices collapsed to one
+/// dimension; a tile reads `valuesPerTile` consecutive values of it.
+std::optional<IndexStreamPrefetch>
+planIndexStreamPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
+                        Value flatIndices, int64_t valuesPerTile);
+
+/// The prefetch of the lines of the tile whose index values start at
+/// `first` in the flat indices (a whole tile's, in bounds).
+void emitIndexStreamPrefetch(OpBuilder &b, Location loc,
+                             const IndexStreamPrefetch &plan, Value first);
+
 /// How the rows that take their elements' offsets from an offset table
 /// prefetch what a later iteration reads: the same offsets from the input
 /// position `distance` iterations ahead along output dimension `loopDim`

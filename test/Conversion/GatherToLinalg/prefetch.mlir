@@ -18,7 +18,9 @@
 // offsets in the input collapsed to blocks (b * 262144 + y * 512 + x) as
 // the copies' are, and prefetches one line per block in the lane loop; a
 // partial tile (65530 is no multiple of 8) prefetches block by block, the
-// iteration 128 ahead clamped to the last one.
+// iteration 128 ahead clamped to the last one. With 8 MiB of indices, a
+// full tile also prefetches the 2 lines (8 pairs of i64) of the tile that
+// the block prefetch will read 128 blocks later (256 ahead, clamped alike).
 // CHECK-LABEL: func.func @nd_blocks_prefetched_ahead
 // CHECK-SAME:      %[[D:[^:]*]]: tensor<16x512x512x4xf32>, %[[I:[^:]*]]: tensor<16x65530x2xi64>
 // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
@@ -30,16 +32,26 @@
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %[[D]] read_only : tensor<16x512x512x4xf32> to memref<16x512x512x4xf32, strided<[?, ?, ?, ?], offset: ?>>
 // CHECK:         %[[BLOCKS:.*]] = tensor.collapse_shape %[[D]] {{\[\[}}0, 1, 2], [3]] : tensor<16x512x512x4xf32> into tensor<4194304x4xf32>
 // CHECK:         %[[BLOCKBUF:.*]] = bufferization.to_buffer %[[BLOCKS]] read_only
+// CHECK:         %[[IBUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<2096960xi64>
 // CHECK:         scf.forall (%[[B:.*]], %[[T:.*]], %{{.*}}) in (16, %{{.*}}, 1)
 // CHECK:           %[[START:.*]] = arith.muli %[[T]], %{{.*}} : index
 // CHECK:           scf.if
+// CHECK:             %[[ROWFIRST:.*]] = arith.muli %[[B]], %{{.*}} : index
 // CHECK:             %[[AHEAD:.*]] = arith.addi %[[START]], %[[C128]] : index
-// CHECK:             arith.minui %[[AHEAD]], %[[LASTTILE]] : index
+// CHECK:             %[[AHEADTILE:.*]] = arith.minui %[[AHEAD]], %[[LASTTILE]] : index
 // CHECK:             vector.transfer_read {{.*}} : tensor<2096960xi64>, vector<16xi64>
 // CHECK:             arith.minsi {{.*}} : vector<8xindex>
 // CHECK:             %[[YS:.*]] = arith.maxsi {{.*}} : vector<8xindex>
 // CHECK:             arith.minsi {{.*}} : vector<8xindex>
 // CHECK:             %[[XS:.*]] = arith.maxsi {{.*}} : vector<8xindex>
+// CHECK:             %[[FAR:.*]] = arith.addi %[[AHEADTILE]], %[[C128]] : index
+// CHECK:             %[[FARTILE:.*]] = arith.minui %[[FAR]], %[[LASTTILE]] : index
+// CHECK:             %[[FARVALUES:.*]] = arith.muli %[[FARTILE]], %{{.*}} : index
+// CHECK:             %[[FARFIRST:.*]] = arith.addi %[[ROWFIRST]], %[[FARVALUES]] : index
+// CHECK:             memref.prefetch %[[IBUF]][%[[FARFIRST]]], read, locality<3>, data
+// CHECK:             %[[FARLINE:.*]] = arith.addi %[[FARFIRST]], %{{.*}} : index
+// CHECK:             memref.prefetch %[[IBUF]][%[[FARLINE]]], read, locality<3>, data
+// CHECK-NOT:         memref.prefetch
 // CHECK:             arith.muli %[[B]], %[[C262144]] : index
 // CHECK:             %[[ROWS:.*]] = arith.muli %[[YS]], %[[C512V]] : vector<8xindex>
 // CHECK:             %[[SUM:.*]] = arith.addi %{{.*}}, %[[ROWS]] : vector<8xindex>
@@ -65,6 +77,23 @@ func.func @nd_blocks_prefetched_ahead(%d: tensor<16x512x512x4xf32>, %i: tensor<1
   %e = tensor.empty() : tensor<16x65530x4xf32>
   %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<16x512x512x4xf32>, tensor<16x65530x2xi64> into tensor<16x65530x4xf32>
   return %r : tensor<16x65530x4xf32>
+}
+
+// -----
+
+// The same blocks with 256 KiB of indices, which stay in a core's L2: the
+// tiles prefetch the blocks ahead, not the index values.
+// CHECK-LABEL: func.func @nd_tiles_small_indices_not_prefetched
+// CHECK-NOT:     memref<32768xi64
+// CHECK:         scf.forall
+// CHECK-NOT:     memref<32768xi64
+// CHECK:           memref.prefetch %{{.*}} : memref<4194304x4xf32
+// CHECK-NOT:     memref<32768xi64
+// CHECK:         return
+func.func @nd_tiles_small_indices_not_prefetched(%d: tensor<16x512x512x4xf32>, %i: tensor<16x1024x2xi64>) -> tensor<16x1024x4xf32> {
+  %e = tensor.empty() : tensor<16x1024x4xf32>
+  %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<16x512x512x4xf32>, tensor<16x1024x2xi64> into tensor<16x1024x4xf32>
+  return %r : tensor<16x1024x4xf32>
 }
 
 // -----
