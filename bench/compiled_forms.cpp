@@ -5,7 +5,11 @@
 // not in the plan. Each pair runs in one process, alternated call by call
 // on the same threads; the median of the per-pair ratios is printed with
 // its quartiles (above 1: the compiled form is faster). Every form's output
-// is checked against the first's. AVX2 or AVX-512 (x86-64) only.
+// is checked against the first's. AVX2 or AVX-512 (x86-64) only. The forms
+// are those of before 2026-12-03, when the compiled code began to prefetch
+// index values ahead (W3's next indices row, W4's pairs a prefetch distance
+// past its read ahead; docs/Lowering.md, "Prefetched index rows"): none of
+// the forms here does, so they still compare like with like.
 //   W4 (bench/run.py: 16 x 65536 (y, x) pairs into 16 images of 512 x 512
 //   pixels of 4 f32):
 //     loop: baseline.cpp's checked prefetch loop: a block at a time, the

@@ -47,30 +47,24 @@ ids = rng.integers(-4096, 4096, 500)
 add("block_f16_partial_lines", "block", "axis = 0", half, ids, (500, 200),
     expected(ref.block, half, ids, 0))
 
-# gather.nd blocks of 16 bytes, batch_dims = 1 (4 MiB).
+# gather.nd blocks of 16 bytes, batch_dims = 1 (4 MiB), 1000 pairs a batch
+# and 65536 ("long": 4 MiB of indices, more than any host's L2, so each full
+# tile also prefetches the index values that the block prefetch reads 128
+# blocks later), every policy; an invalid pair; the long ones with a
+# dynamic batch.
 volume = rng.standard_normal((4, 256, 256, 4)).astype(np.float32)
-for oob, negative in POLICIES:
-    coords = rng.integers(-256, 256, (4, 1000, 2))
-    if oob not in ("unchecked", "error"):
-        coords[:, ::53, 1] = 256 + rng.integers(0, 99)
-    want = expected(ref.nd, volume, coords, 1, negative, oob)
-    add(f"nd_{oob}_{negative}", "nd", "batch_dims = 1" + policy_text(oob, negative),
-        volume, coords, (4, 1000, 4), want)
+for name, pairs_per_batch in (("nd", 1000), ("nd_long", 65536)):
+    for oob, negative in POLICIES:
+        coords = rng.integers(-256, 256, (4, pairs_per_batch, 2))
+        if oob not in ("unchecked", "error"):
+            coords[:, ::53, 1] = 256 + rng.integers(0, 99)
+        want = expected(ref.nd, volume, coords, 1, negative, oob)
+        add(f"{name}_{oob}_{negative}", "nd", "batch_dims = 1" + policy_text(oob, negative),
+            volume, coords, (4, pairs_per_batch, 4), want)
 coords = rng.integers(0, 256, (4, 1000, 2))
 coords[3, 999, 0] = -257
 add("nd_error_invalid", "nd", "batch_dims = 1", volume, coords, (4, 1000, 4),
     expected(ref.nd, volume, coords, 1))
-
-# The same tiles with 4 MiB of indices (more than any host's L2): each full
-# tile also prefetches the index values that the block prefetch reads 128
-# blocks later; every policy, and a dynamic batch.
-for oob, negative in POLICIES:
-    coords = rng.integers(-256, 256, (4, 65536, 2))
-    if oob not in ("unchecked", "error"):
-        coords[:, ::97, 0] = 256 + rng.integers(0, 99)
-    want = expected(ref.nd, volume, coords, 1, negative, oob)
-    add(f"nd_long_{oob}_{negative}", "nd", "batch_dims = 1" + policy_text(oob, negative),
-        volume, coords, (4, 65536, 4), want)
 coords = rng.integers(-256, 256, (4, 65536, 2))
 coords[2, 65535, 1] = 256
 add("nd_long_error_invalid_dynamic", "nd", "batch_dims = 1", volume, coords, (4, 65536, 4),

@@ -695,7 +695,7 @@ private:
   Value blocksInput;
   SmallVector<Value> blockStrides;
   std::optional<BlockPrefetch> blocksPrefetch;
-  std::optional<IndexStreamPrefetch> indexPrefetch;
+  std::optional<IndexPrefetch> indexPrefetch;
   // Per tile.
   SmallVector<Value> ivs;
   Value tileStart, tileLength, tileOut, zeroIndex;
@@ -951,8 +951,7 @@ Value TileEmitter::emit(OpBuilder &b, Location loc, Value init) {
       b, loc, ArrayRef<Value>(s.inputSize).take_front(blockStart));
   if (prefetch) {
     blocksPrefetch = prefetchReading(b, loc, *prefetch, blocksInput);
-    indexPrefetch = planIndexStreamPrefetch(b, loc, s, flatIndices,
-                                            tile * s.coordinateSize);
+    indexPrefetch = planIndexStreamPrefetch(b, loc, s, flatIndices, tile);
   }
 
   auto forall =

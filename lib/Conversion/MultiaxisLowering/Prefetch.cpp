@@ -357,84 +357,60 @@ void lowering::emitRowPrefetch(OpBuilder &b, Location loc,
                     });
 }
 
-/// The bytes of an index value where prefetching the indices can pay: they
-/// are larger than the caches keep (static sizes of at least
-/// prefetchMinInputBytes, as for inputs) or of dynamic size; else 0 (also
-/// for an element type without a byte size).
-static int64_t prefetchedIndexBytes(const LoweringState &s) {
+/// An index prefetch plan of `positions` output positions a step, each of
+/// s.coordinateSize values of `indices` (the op's, or a view of them),
+/// where prefetching the indices can pay: they are larger than the caches
+/// keep (static sizes of at least prefetchMinInputBytes, as for inputs) or
+/// of dynamic size; else nullopt (also for an index type without a byte
+/// size).
+static std::optional<IndexPrefetch>
+planIndexPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
+                  Value indices, int64_t positions) {
   auto type = cast<RankedTensorType>(s.op.getIndices().getType());
   Type elementType = type.getElementType();
   int64_t indexBytes =
       elementType.isIndex() ? 8 : packedElementBytes(elementType);
-  if (!indexBytes || !type.hasStaticShape())
-    return indexBytes;
-  int64_t bytes = indexBytes;
-  for (int64_t size : type.getShape())
-    if (llvm::MulOverflow(bytes, size, bytes))
-      return 0; // beyond any memory
-  return bytes < s.target.prefetchMinInputBytes() ? 0 : indexBytes;
-}
-
-// W4 of bench/run.py (16 MiB of indices, tiles of 8 blocks) ran 5-11%
-// faster with AVX-512 and 10% with AVX2 with each tile prefetching the
-// index values that the block prefetch reads `distance` blocks later
-// (docs/Lowering.md, "Prefetched index rows").
-std::optional<IndexStreamPrefetch>
-lowering::planIndexStreamPrefetch(OpBuilder &b, Location loc,
-                                  const LoweringState &s, Value flatIndices,
-                                  int64_t valuesPerTile) {
-  int64_t indexBytes = prefetchedIndexBytes(s);
   if (!indexBytes)
     return std::nullopt;
+  if (type.hasStaticShape()) {
+    int64_t bytes = indexBytes;
+    for (int64_t size : type.getShape())
+      if (llvm::MulOverflow(bytes, size, bytes))
+        return std::nullopt; // beyond any memory
+    if (bytes < s.target.prefetchMinInputBytes())
+      return std::nullopt;
+  }
   int64_t lineBytes = s.target.cacheLineBytes;
-  IndexStreamPrefetch plan;
-  plan.buffer = readOnlyBuffer(b, loc, flatIndices);
+  IndexPrefetch plan;
+  plan.buffer = readOnlyBuffer(b, loc, indices);
   plan.lineElements = std::max<int64_t>(1, lineBytes / indexBytes);
-  plan.linesPerTile = (valuesPerTile * indexBytes + lineBytes - 1) / lineBytes;
+  plan.valuesPerPosition = s.coordinateSize;
+  plan.linesPerStep =
+      (positions * s.coordinateSize * indexBytes + lineBytes - 1) / lineBytes;
   return plan;
-}
-
-void lowering::emitIndexStreamPrefetch(OpBuilder &b, Location loc,
-                                       const IndexStreamPrefetch &plan,
-                                       Value first) {
-  // Line m starts at value m * lineElements < valuesPerTile: in the tile.
-  for (int64_t m = 0; m < plan.linesPerTile; ++m)
-    prefetch(b, loc, plan.buffer,
-             arith::AddIOp::create(b, loc, first,
-                                   constIndex(b, loc, m * plan.lineElements))
-                 .getResult());
 }
 
 // The index values of a row are one sequential stream, yet W3 and W8 of
 // bench/run.py (8 and 16 KiB index rows) ran 5-10% faster with each step
-// prefetching its index values of the next row (an Intel AVX-512 server
-// core, both vector widths; docs/Lowering.md, "Prefetched index rows").
-// The hardware's stream prefetchers, which stop at each 4 KiB page, are the
-// likely reason.
-std::optional<IndexRowPrefetch>
+// prefetching its index values of the next row, and W4 (16 MiB of
+// indices, tiles of 8 blocks) 5-11% faster with each tile prefetching the
+// index values that its block prefetch reads `distance` blocks later (an
+// Intel AVX-512 server core, both vector widths; docs/Lowering.md,
+// "Prefetched index rows"). The hardware's stream prefetchers, which stop
+// at each 4 KiB page, are the likely reason.
+std::optional<IndexPrefetch>
 lowering::planIndexRowPrefetch(OpBuilder &b, Location loc,
-                               const LoweringState &s, int64_t lanes,
-                               int64_t valuesPerLane) {
+                               const LoweringState &s, int64_t lanes) {
   int64_t last = s.rank - 1;
   // One indices row broadcast over the rows is the same row for all.
   if (last < 1 || s.indicesUnitStatic[last - 1] == std::optional<bool>(true))
     return std::nullopt;
-  int64_t indexBytes = prefetchedIndexBytes(s);
-  if (!indexBytes)
-    return std::nullopt;
-  int64_t lineBytes = s.target.cacheLineBytes;
-  IndexRowPrefetch plan;
-  plan.buffer = readOnlyBuffer(b, loc, s.op.getIndices());
-  plan.lineElements = std::max<int64_t>(1, lineBytes / indexBytes);
-  plan.valuesPerLane = valuesPerLane;
-  plan.linesPerStep =
-      (lanes * valuesPerLane * indexBytes + lineBytes - 1) / lineBytes;
-  return plan;
+  return planIndexPrefetch(b, loc, s, s.op.getIndices(), lanes);
 }
 
 void lowering::emitIndexRowPrefetch(OpBuilder &b, Location loc,
                                     const LoweringState &s,
-                                    const IndexRowPrefetch &plan,
+                                    const IndexPrefetch &plan,
                                     ArrayRef<Value> indicesPos, Value rowIv,
                                     Value step) {
   int64_t last = s.rank - 1;
@@ -445,17 +421,35 @@ void lowering::emitIndexRowPrefetch(OpBuilder &b, Location loc,
   at[last - 1] = arith::MinUIOp::create(
       b, loc, arith::AddIOp::create(b, loc, rowIv, one),
       arith::SubIOp::create(b, loc, s.logicalIndicesSize[last - 1], one));
-  Value perLane = constIndex(b, loc, plan.valuesPerLane);
-  Value first = arith::MulIOp::create(b, loc, step, perLane);
+  Value perPosition = constIndex(b, loc, plan.valuesPerPosition);
+  Value first = arith::MulIOp::create(b, loc, step, perPosition);
   Value lastValue = arith::SubIOp::create(
       b, loc,
-      arith::MulIOp::create(b, loc, s.logicalIndicesSize[last], perLane), one);
+      arith::MulIOp::create(b, loc, s.logicalIndicesSize[last], perPosition),
+      one);
   for (int64_t m = 0; m < plan.linesPerStep; ++m) {
     Value column = arith::AddIOp::create(
         b, loc, first, constIndex(b, loc, m * plan.lineElements));
     at[last] = arith::MinUIOp::create(b, loc, column, lastValue);
     prefetch(b, loc, plan.buffer, at);
   }
+}
+
+std::optional<IndexPrefetch>
+lowering::planIndexStreamPrefetch(OpBuilder &b, Location loc,
+                                  const LoweringState &s, Value flatIndices,
+                                  int64_t tile) {
+  return planIndexPrefetch(b, loc, s, flatIndices, tile);
+}
+
+void lowering::emitIndexStreamPrefetch(OpBuilder &b, Location loc,
+                                       const IndexPrefetch &plan, Value first) {
+  // Line m starts at value m * lineElements, inside the tile's values.
+  for (int64_t m = 0; m < plan.linesPerStep; ++m)
+    prefetch(b, loc, plan.buffer,
+             arith::AddIOp::create(b, loc, first,
+                                   constIndex(b, loc, m * plan.lineElements))
+                 .getResult());
 }
 
 std::optional<TablePrefetch>

@@ -90,58 +90,51 @@ void emitRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
                      const RowPrefetch &plan, ArrayRef<Value> inputPos,
                      Value rowIv, Value step);
 
-/// How vector rows that read their index values contiguously along the
-/// indices' row (one coordinate a lane, or `k` interleaved) prefetch the
-/// lines of the next indices row that the same step will read there.
-struct IndexRowPrefetch {
-  /// The indices as a read-only buffer.
+/// How a loop prefetches index values ahead of their reads: each step
+/// (a vector step of rows, or a tile of block copies) prefetches the lines
+/// of as many index values as it reads, where a later step will read them.
+struct IndexPrefetch {
+  /// The indices (or the indices collapsed to one dimension), as a
+  /// read-only buffer.
   Value buffer;
   /// Lines a step's index values take, and index values per line.
   int64_t linesPerStep = 0;
   int64_t lineElements = 1;
-  /// Index values per lane (the coordinate size).
-  int64_t valuesPerLane = 1;
+  /// Index values per output position (the coordinate size).
+  int64_t valuesPerPosition = 1;
 };
 
-/// A plan where the indices are larger than the caches keep (or of dynamic
-/// size) and not one row broadcast over the output's rows, else nullopt;
-/// each step reads `lanes` * `valuesPerLane` index values.
-std::optional<IndexRowPrefetch> planIndexRowPrefetch(OpBuilder &b, Location loc,
-                                                     const LoweringState &s,
-                                                     int64_t lanes,
-                                                     int64_t valuesPerLane);
+/// For vector rows that read their index values contiguously along the
+/// indices' row, `lanes` positions a step: a plan where the indices are
+/// larger than the caches keep (or of dynamic size) and not one row
+/// broadcast over the output's rows, else nullopt.
+std::optional<IndexPrefetch> planIndexRowPrefetch(OpBuilder &b, Location loc,
+                                                  const LoweringState &s,
+                                                  int64_t lanes);
 
 /// In the vector step at output position `step` of the row whose indices
 /// position is `indicesPos` (`rowIv`: the output's coordinate along the
 /// dimension before the innermost): the prefetch of the lines that the
 /// same step will read in the next indices row.
 void emitIndexRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
-                          const IndexRowPrefetch &plan,
-                          ArrayRef<Value> indicesPos, Value rowIv, Value step);
+                          const IndexPrefetch &plan, ArrayRef<Value> indicesPos,
+                          Value rowIv, Value step);
 
-/// How a loop of tiles of block copies prefetches its stream of index
-/// values: each tile's prefetch reads the index values `distance` blocks
-/// ahead (BlockPrefetch), and these lines are the ones that read will need
-/// `distance` blocks later still.
-struct IndexStreamPrefetch {
-  /// The indices collapsed to one dimension, as a read-only buffer.
-  Value buffer;
-  /// Lines a tile's index values take, and index values per line.
-  int64_t linesPerTile = 0;
-  int64_t lineElements = 1;
-};
-
-/// A plan where the indices are larger than the caches keep (or of dynamic
-/// size), else nullopt. `flatIndices`: the indices collapsed to one
-/// dimension; a tile reads `valuesPerTile` consecutive values of it.
-std::optional<IndexStreamPrefetch>
-planIndexStreamPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
-                        Value flatIndices, int64_t valuesPerTile);
+/// For tiles of block copies, `tile` positions a step read consecutively
+/// from `flatIndices` (the indices collapsed to one dimension): a plan where
+/// the indices are larger than the caches keep (or of dynamic size), else
+/// nullopt. Each tile's block prefetch reads the index values `distance`
+/// blocks ahead (BlockPrefetch); these lines are the ones that read will
+/// take `distance` blocks later still.
+std::optional<IndexPrefetch> planIndexStreamPrefetch(OpBuilder &b, Location loc,
+                                                     const LoweringState &s,
+                                                     Value flatIndices,
+                                                     int64_t tile);
 
 /// The prefetch of the lines of the tile whose index values start at
 /// `first` in the flat indices (a whole tile's, in bounds).
 void emitIndexStreamPrefetch(OpBuilder &b, Location loc,
-                             const IndexStreamPrefetch &plan, Value first);
+                             const IndexPrefetch &plan, Value first);
 
 /// How the rows that take their elements' offsets from an offset table
 /// prefetch what a later iteration reads: the same offsets from the input

@@ -972,7 +972,7 @@ public:
   Value flatInput;
   SmallVector<Value> inputStrides;
   std::optional<RowPrefetch> rowPrefetch;
-  std::optional<IndexRowPrefetch> indexRowPrefetch;
+  std::optional<IndexPrefetch> indexRowPrefetch;
   // Per row.
   SmallVector<Value> ivs, indicesPos, inputPos;
   Value rowLength, zeroIndex, zeroVec;
@@ -1036,8 +1036,7 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   if (plan.prefetchNextRow)
     rows.rowPrefetch = planRowPrefetch(b, loc, s, init, plan.lanes);
   if (plan.prefetchIndexRows)
-    rows.indexRowPrefetch =
-        planIndexRowPrefetch(b, loc, s, plan.lanes, s.coordinateSize);
+    rows.indexRowPrefetch = planIndexRowPrefetch(b, loc, s, plan.lanes);
   std::optional<TablePrefetch> tablePrefetch;
   if (plan.prefetchTable)
     tablePrefetch =
