@@ -286,24 +286,28 @@ struct Workloads {
         const int64_t *nextPairs = &idx[std::min(n + 1, N - 1) * K * 2];
         float *row = &out[n * K];
         bool rowBad = false;
+        // Groups of 4 points (K and the chunk are multiples of 4).
         if (!chunks) {
-          for (int64_t k = 0; k < K; ++k) {
-            if (prefetches(M) && k % 4 == 0)
-              prefetchLine(&nextPairs[2 * k]);
-            int64_t y = resolve<Checked>(pairs[2 * k], R, rowBad);
-            int64_t x = resolve<Checked>(pairs[2 * k + 1], C, rowBad);
-            row[k] = data[y * C + x];
+          for (int64_t k0 = 0; k0 < K; k0 += 4) {
+            if (prefetches(M))
+              prefetchLine(&nextPairs[2 * k0]);
+            for (int64_t k = k0; k < k0 + 4; ++k) {
+              int64_t y = resolve<Checked>(pairs[2 * k], R, rowBad);
+              int64_t x = resolve<Checked>(pairs[2 * k + 1], C, rowBad);
+              row[k] = data[y * C + x];
+            }
           }
         } else {
           int64_t *offsets = chunkOffsets.data();
           for (int64_t c = 0; c < K; c += chunk) {
             const int64_t length = std::min(chunk, K - c);
-            for (int64_t k = 0; k < length; ++k) {
-              if ((c + k) % 4 == 0)
-                prefetchLine(&nextPairs[2 * (c + k)]);
-              int64_t y = resolve<Checked>(pairs[2 * (c + k)], R, rowBad);
-              int64_t x = resolve<Checked>(pairs[2 * (c + k) + 1], C, rowBad);
-              offsets[k] = y * C + x;
+            for (int64_t k0 = 0; k0 < length; k0 += 4) {
+              prefetchLine(&nextPairs[2 * (c + k0)]);
+              for (int64_t k = k0; k < k0 + 4; ++k) {
+                int64_t y = resolve<Checked>(pairs[2 * (c + k)], R, rowBad);
+                int64_t x = resolve<Checked>(pairs[2 * (c + k) + 1], C, rowBad);
+                offsets[k] = y * C + x;
+              }
             }
 #if defined(__AVX2__)
             if (streaming) {
@@ -421,23 +425,26 @@ struct Workloads {
     constexpr bool Checked = checks(M);
     const int64_t ahead = prefetchLinesAhead();
     bool bad = false;
+    // Groups of 4 blocks (K is a multiple of 4): a line of pairs each.
 #pragma omp parallel for collapse(2) reduction(|| : bad)
     for (int64_t b = 0; b < B; ++b)
-      for (int64_t k = 0; k < K; ++k) {
-        if (prefetches(M)) {
-          const int64_t *q = &idx[(b * K + std::min(k + ahead, K - 1)) * 2];
-          prefetchLine(
-              &data[((b * H + wrap(q[0], H)) * W + wrap(q[1], W)) * C]);
-          // As compiled: the pairs that read will take `ahead` blocks
-          // later, a line (4 pairs) at a time.
-          if (k % 4 == 0)
-            prefetchLine(&idx[(b * K + std::min(k + 2 * ahead, K - 1)) * 2]);
+      for (int64_t k0 = 0; k0 < K; k0 += 4) {
+        // As compiled: the pairs that the read ahead below will take
+        // `ahead` blocks later, a line (4 pairs) a group.
+        if (prefetches(M))
+          prefetchLine(&idx[(b * K + std::min(k0 + 2 * ahead, K - 4)) * 2]);
+        for (int64_t k = k0; k < k0 + 4; ++k) {
+          if (prefetches(M)) {
+            const int64_t *q = &idx[(b * K + std::min(k + ahead, K - 1)) * 2];
+            prefetchLine(
+                &data[((b * H + wrap(q[0], H)) * W + wrap(q[1], W)) * C]);
+          }
+          const int64_t *p = &idx[(b * K + k) * 2];
+          int64_t y = resolve<Checked>(p[0], H, bad);
+          int64_t x = resolve<Checked>(p[1], W, bad);
+          std::memcpy(&out[(b * K + k) * C], &data[((b * H + y) * W + x) * C],
+                      C * sizeof(float));
         }
-        const int64_t *p = &idx[(b * K + k) * 2];
-        int64_t y = resolve<Checked>(p[0], H, bad);
-        int64_t x = resolve<Checked>(p[1], W, bad);
-        std::memcpy(&out[(b * K + k) * C], &data[((b * H + y) * W + x) * C],
-                    C * sizeof(float));
       }
     return !bad;
   }

@@ -951,7 +951,7 @@ Value TileEmitter::emit(OpBuilder &b, Location loc, Value init) {
       b, loc, ArrayRef<Value>(s.inputSize).take_front(blockStart));
   if (prefetch) {
     blocksPrefetch = prefetchReading(b, loc, *prefetch, blocksInput);
-    indexPrefetch = planIndexStreamPrefetch(b, loc, s, flatIndices, tile);
+    indexPrefetch = planIndexPrefetch(b, loc, s, flatIndices, tile);
   }
 
   auto forall =

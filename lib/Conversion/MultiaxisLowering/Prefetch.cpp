@@ -41,20 +41,29 @@ constexpr int64_t kUnrolledLines = 4;
 /// made of) are static, and it is larger than the caches keep. An input with
 /// a dynamic size counts as large: a dynamic table is a model's, and a
 /// prefetch of a cached line costs an instruction.
+/// Whether a tensor of `type`, `elementBytes` an element, is larger than
+/// the caches keep: of dynamic size, or of prefetchMinInputBytes or more
+/// (sizes whose product overflows are beyond any memory: no).
+static bool largerThanCachesKeep(const LoweringState &s, RankedTensorType type,
+                                 int64_t elementBytes) {
+  if (!type.hasStaticShape())
+    return true;
+  int64_t bytes = elementBytes;
+  for (int64_t size : type.getShape())
+    if (llvm::MulOverflow(bytes, size, bytes))
+      return false;
+  return bytes >= s.target.prefetchMinInputBytes();
+}
+
 static bool worthPrefetching(const LoweringState &s, int64_t firstStaticDim) {
   auto type = cast<RankedTensorType>(s.op.getInput().getType());
-  if (!packedElementBytes(type.getElementType()))
+  int64_t elementBytes = packedElementBytes(type.getElementType());
+  if (!elementBytes)
     return false;
   for (int64_t d = firstStaticDim; d < type.getRank(); ++d)
     if (type.isDynamicDim(d))
       return false;
-  if (!type.hasStaticShape())
-    return true;
-  int64_t bytes = packedElementBytes(type.getElementType());
-  for (int64_t size : type.getShape())
-    if (llvm::MulOverflow(bytes, size, bytes))
-      return false; // beyond any memory
-  return bytes >= s.target.prefetchMinInputBytes();
+  return largerThanCachesKeep(s, type, elementBytes);
 }
 
 /// `tensor` (the input, or a view of it) as a read-only buffer of any
@@ -357,34 +366,20 @@ void lowering::emitRowPrefetch(OpBuilder &b, Location loc,
                     });
 }
 
-/// An index prefetch plan of `positions` output positions a step, each of
-/// s.coordinateSize values of `indices` (the op's, or a view of them),
-/// where prefetching the indices can pay: they are larger than the caches
-/// keep (static sizes of at least prefetchMinInputBytes, as for inputs) or
-/// of dynamic size; else nullopt (also for an index type without a byte
-/// size).
-static std::optional<IndexPrefetch>
-planIndexPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
-                  Value indices, int64_t positions) {
+std::optional<IndexPrefetch>
+lowering::planIndexPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
+                            Value indices, int64_t positions) {
   auto type = cast<RankedTensorType>(s.op.getIndices().getType());
   Type elementType = type.getElementType();
+  // Index values of type index are 64-bit on the CPU targets.
   int64_t indexBytes =
       elementType.isIndex() ? 8 : packedElementBytes(elementType);
-  if (!indexBytes)
+  if (!indexBytes || !largerThanCachesKeep(s, type, indexBytes))
     return std::nullopt;
-  if (type.hasStaticShape()) {
-    int64_t bytes = indexBytes;
-    for (int64_t size : type.getShape())
-      if (llvm::MulOverflow(bytes, size, bytes))
-        return std::nullopt; // beyond any memory
-    if (bytes < s.target.prefetchMinInputBytes())
-      return std::nullopt;
-  }
   int64_t lineBytes = s.target.cacheLineBytes;
   IndexPrefetch plan;
   plan.buffer = readOnlyBuffer(b, loc, indices);
   plan.lineElements = std::max<int64_t>(1, lineBytes / indexBytes);
-  plan.valuesPerPosition = s.coordinateSize;
   plan.linesPerStep =
       (positions * s.coordinateSize * indexBytes + lineBytes - 1) / lineBytes;
   return plan;
@@ -421,7 +416,7 @@ void lowering::emitIndexRowPrefetch(OpBuilder &b, Location loc,
   at[last - 1] = arith::MinUIOp::create(
       b, loc, arith::AddIOp::create(b, loc, rowIv, one),
       arith::SubIOp::create(b, loc, s.logicalIndicesSize[last - 1], one));
-  Value perPosition = constIndex(b, loc, plan.valuesPerPosition);
+  Value perPosition = constIndex(b, loc, s.coordinateSize);
   Value first = arith::MulIOp::create(b, loc, step, perPosition);
   Value lastValue = arith::SubIOp::create(
       b, loc,
@@ -433,13 +428,6 @@ void lowering::emitIndexRowPrefetch(OpBuilder &b, Location loc,
     at[last] = arith::MinUIOp::create(b, loc, column, lastValue);
     prefetch(b, loc, plan.buffer, at);
   }
-}
-
-std::optional<IndexPrefetch>
-lowering::planIndexStreamPrefetch(OpBuilder &b, Location loc,
-                                  const LoweringState &s, Value flatIndices,
-                                  int64_t tile) {
-  return planIndexPrefetch(b, loc, s, flatIndices, tile);
 }
 
 void lowering::emitIndexStreamPrefetch(OpBuilder &b, Location loc,

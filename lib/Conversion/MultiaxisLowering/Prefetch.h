@@ -100,14 +100,24 @@ struct IndexPrefetch {
   /// Lines a step's index values take, and index values per line.
   int64_t linesPerStep = 0;
   int64_t lineElements = 1;
-  /// Index values per output position (the coordinate size).
-  int64_t valuesPerPosition = 1;
 };
 
+/// A plan for steps of `positions` output positions, each reading
+/// s.coordinateSize consecutive values of `indices` (the op's indices, or
+/// a view of them), where the op's indices are larger than the caches keep
+/// (or of dynamic size), else nullopt (also for an index type without a
+/// byte size). Tiles of block copies use it as it is: each tile's block
+/// prefetch reads the index values `distance` blocks ahead
+/// (BlockPrefetch), and a tile prefetches the lines that read will take
+/// `distance` blocks later still (emitIndexStreamPrefetch).
+std::optional<IndexPrefetch> planIndexPrefetch(OpBuilder &b, Location loc,
+                                               const LoweringState &s,
+                                               Value indices,
+                                               int64_t positions);
+
 /// For vector rows that read their index values contiguously along the
-/// indices' row, `lanes` positions a step: a plan where the indices are
-/// larger than the caches keep (or of dynamic size) and not one row
-/// broadcast over the output's rows, else nullopt.
+/// indices' row, `lanes` positions a step: planIndexPrefetch's plan, except
+/// where one indices row is broadcast over the output's rows.
 std::optional<IndexPrefetch> planIndexRowPrefetch(OpBuilder &b, Location loc,
                                                   const LoweringState &s,
                                                   int64_t lanes);
@@ -119,17 +129,6 @@ std::optional<IndexPrefetch> planIndexRowPrefetch(OpBuilder &b, Location loc,
 void emitIndexRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
                           const IndexPrefetch &plan, ArrayRef<Value> indicesPos,
                           Value rowIv, Value step);
-
-/// For tiles of block copies, `tile` positions a step read consecutively
-/// from `flatIndices` (the indices collapsed to one dimension): a plan where
-/// the indices are larger than the caches keep (or of dynamic size), else
-/// nullopt. Each tile's block prefetch reads the index values `distance`
-/// blocks ahead (BlockPrefetch); these lines are the ones that read will
-/// take `distance` blocks later still.
-std::optional<IndexPrefetch> planIndexStreamPrefetch(OpBuilder &b, Location loc,
-                                                     const LoweringState &s,
-                                                     Value flatIndices,
-                                                     int64_t tile);
 
 /// The prefetch of the lines of the tile whose index values start at
 /// `first` in the flat indices (a whole tile's, in bounds).
