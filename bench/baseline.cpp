@@ -289,7 +289,7 @@ struct Workloads {
         // Groups of 4 points (K and the chunk are multiples of 4).
         if (!chunks) {
           for (int64_t k0 = 0; k0 < K; k0 += 4) {
-            if (prefetches(M))
+            if (prefetches(M) && prefetchIndexStreams())
               prefetchLine(&nextPairs[2 * k0]);
             for (int64_t k = k0; k < k0 + 4; ++k) {
               int64_t y = resolve<Checked>(pairs[2 * k], R, rowBad);
@@ -302,7 +302,8 @@ struct Workloads {
           for (int64_t c = 0; c < K; c += chunk) {
             const int64_t length = std::min(chunk, K - c);
             for (int64_t k0 = 0; k0 < length; k0 += 4) {
-              prefetchLine(&nextPairs[2 * (c + k0)]);
+              if (prefetchIndexStreams())
+                prefetchLine(&nextPairs[2 * (c + k0)]);
               for (int64_t k = k0; k < k0 + 4; ++k) {
                 int64_t y = resolve<Checked>(pairs[2 * (c + k)], R, rowBad);
                 int64_t x = resolve<Checked>(pairs[2 * (c + k) + 1], C, rowBad);
@@ -391,8 +392,10 @@ struct Workloads {
           for (int64_t k = 0; k < K; k += 16) {
             for (int64_t l = 0; l < 4; ++l)
               prefetchLine(next + k * (C / K) + l * 16);
-            prefetchLine(nextIdx + k);
-            prefetchLine(nextIdx + k + 8);
+            if (prefetchIndexStreams()) {
+              prefetchLine(nextIdx + k);
+              prefetchLine(nextIdx + k + 8);
+            }
             alignas(64) float line[16];
             float *to = streaming ? line : &out[r * K + k];
             for (int64_t j = 0; j < 16; ++j)
@@ -431,7 +434,7 @@ struct Workloads {
       for (int64_t k0 = 0; k0 < K; k0 += 4) {
         // As compiled: the pairs that the read ahead below will take
         // `ahead` blocks later, a line (4 pairs) a group.
-        if (prefetches(M))
+        if (prefetches(M) && prefetchIndexStreams())
           prefetchLine(&idx[(b * K + std::min(k0 + 2 * ahead, K - 4)) * 2]);
         for (int64_t k = k0; k < k0 + 4; ++k) {
           if (prefetches(M)) {
@@ -631,8 +634,10 @@ struct Workloads {
               prefetchLine(next + k * (C / K) + l * LineFloats);
               sum += row[k * (C / K) + l * LineFloats];
             }
-            prefetchLine(nextIdx + k);
-            prefetchLine(nextIdx + k + 8);
+            if (prefetchIndexStreams()) {
+              prefetchLine(nextIdx + k);
+              prefetchLine(nextIdx + k + 8);
+            }
             const float v = static_cast<float>(sum + ix[k] + ix[k + 8]);
             float *o = &out[r * K + k];
 #ifdef __AVX2__

@@ -201,6 +201,16 @@ static inline bool gatherOffsetRows() {
   return on;
 }
 
+/// Whether loops that read index values as one stream (W3, W4, W8)
+/// prefetch them ahead: the compiled code's choice
+/// (CpuTarget::prefetchIndexStreams) for the target the benchmark compiles
+/// for, which bench/run.py and bench/paired.py pass in
+/// GATHER_PREFETCH_INDEX_STREAMS (0 or 1); else they do.
+static inline bool prefetchIndexStreams() {
+  static const bool on = describedEntry("GATHER_PREFETCH_INDEX_STREAMS") != 0;
+  return on;
+}
+
 /// The median time in ms of `runs` calls of `f`, after one untimed call
 /// (which touches every page outside the timed runs).
 static inline double medianMs(const std::function<void()> &f, int runs) {

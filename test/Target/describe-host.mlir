@@ -70,14 +70,14 @@
 // instead and keep the name (an Emerald Rapids VM, 2026-12-02).
 // RUN: gather-opt %s --test-gather-describe-host="cpu=emeraldrapids" -o /dev/null | FileCheck %s --check-prefix=EMR
 // RUN: gather-opt %s --test-gather-describe-host="cpu=emeraldrapids features=-amx-tile,-amx-int8,-amx-bf16" -o /dev/null | FileCheck %s --check-prefix=EMR
-// EMR: host: cpu=emeraldrapids {{.*}} prefetch-offset-tables=0 gather-offset-rows=1 mesh-l3=1
+// EMR: host: cpu=emeraldrapids {{.*}} prefetch-offset-tables=0 gather-offset-rows=1 prefetch-index-streams=1 mesh-l3=1
 // RUN: gather-opt %s --test-gather-describe-host="cpu=rocketlake features=+amx-tile" -o /dev/null | FileCheck %s --check-prefix=AMX
-// AMX: host: cpu=rocketlake {{.*}} prefetch-offset-tables=0 gather-offset-rows=1 mesh-l3=1
+// AMX: host: cpu=rocketlake {{.*}} prefetch-offset-tables=0 gather-offset-rows=1 prefetch-index-streams=1 mesh-l3=1
 // Granite Rapids has AMX in LLVM's table of its features: the same rules.
 // RUN: gather-opt %s --test-gather-describe-host="cpu=graniterapids" -o /dev/null | FileCheck %s --check-prefix=GNR
-// GNR: host: cpu=graniterapids {{.*}} prefetch-offset-tables=0 gather-offset-rows=1 mesh-l3=1
+// GNR: host: cpu=graniterapids {{.*}} prefetch-offset-tables=0 gather-offset-rows=1 prefetch-index-streams=1 mesh-l3=1
 // RUN: gather-opt %s --test-gather-describe-host="cpu=rocketlake" -o /dev/null | FileCheck %s --check-prefix=CLIENT
-// CLIENT: host: cpu=rocketlake {{.*}} prefetch-offset-tables=1 gather-offset-rows=0 mesh-l3=0
+// CLIENT: host: cpu=rocketlake {{.*}} prefetch-offset-tables=1 gather-offset-rows=0 prefetch-index-streams=1 mesh-l3=0
 
 // x86 has no scalable length.
 // RUN: gather-opt %s --test-gather-describe-host="cpu=znver4 scalable-vector-bits=256" -o /dev/null | FileCheck %s --check-prefix=X86

@@ -124,6 +124,17 @@ struct CpuTarget {
   /// (prefetchOffsetTables). The DLTI entry "gather_offset_rows" (0 or 1)
   /// overrides it.
   bool gatherOffsetRows = false;
+  /// Index values read as one sequential stream are prefetched ahead:
+  /// vector rows that read them contiguously prefetch the next indices
+  /// row's lines, tiles of block copies the lines their block prefetch
+  /// reads next (docs/Lowering.md, "Prefetched index rows"). On every CPU
+  /// by default: measured on an Intel AVX-512 server core only (W3, W4 and
+  /// W8 of bench/run.py 5-11% faster with them), where the hardware's
+  /// stream prefetchers did not keep up. Unmeasured on AMD's cores, where
+  /// they can only cost issue: llvm-mca puts that at most about 1% of a
+  /// step's time on a Zen 3. The DLTI entry "prefetch_index_streams" (0 or
+  /// 1) overrides it.
+  bool prefetchIndexStreams = true;
   /// The largest block, in cache lines, that block copies take in tiles
   /// (smallBlockBytes): 4; 2 on Zen 2 (znver2), where rows of 3 and 4
   /// lines ran 1.07-1.12x faster a row at a time (W7 of bench/run.py,
@@ -336,8 +347,8 @@ FailureOr<CpuTarget> cpuTargetForName(StringRef name, std::string &error,
 /// "vector_unit_width", "parallel_min_bytes", "tile_blocks",
 /// "tile_max_block_lines", "prefetch_block_lines", "offset_tile_bytes",
 /// "offset_chunk_bytes", "long_offset_tiles", "prefetch_offset_tables",
-/// "gather_offset_rows", "mesh_l3" and "nontemporal_stores" (the last five 0
-/// or 1),
+/// "gather_offset_rows", "prefetch_index_streams", "mesh_l3" and
+/// "nontemporal_stores" (the last six 0 or 1),
 /// each an integer in a range that keeps the thresholds' arithmetic exact
 /// (a line and a page powers of two). An entry outside it is an error on
 /// `op`.

@@ -374,7 +374,8 @@ lowering::planIndexPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
   // Index values of type index are 64-bit on the CPU targets.
   int64_t indexBytes =
       elementType.isIndex() ? 8 : packedElementBytes(elementType);
-  if (!indexBytes || !largerThanCachesKeep(s, type, indexBytes))
+  if (!s.target.prefetchIndexStreams || !indexBytes ||
+      !largerThanCachesKeep(s, type, indexBytes))
     return std::nullopt;
   int64_t lineBytes = s.target.cacheLineBytes;
   IndexPrefetch plan;

@@ -6,7 +6,7 @@
 // input row in shares, one share per vector step; vector rows that read
 // indices of at least the L2's size (the default target's: 1 MiB)
 // contiguously prefetch the lines of the next indices row that each step
-// will read there.
+// will read there, unless the target's "prefetch_index_streams" is 0.
 // RUN: gather-opt %s --convert-gather-to-linalg --convert-gather-checks-to-runtime --split-input-file | FileCheck %s
 // RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false" --convert-gather-checks-to-runtime --split-input-file | FileCheck %s --check-prefix=OFF
 // OFF-NOT: memref.prefetch
@@ -303,6 +303,45 @@ func.func @small_indices_not_prefetched(%d: tensor<4096x4096xf32>, %i: tensor<64
   %e = tensor.empty() : tensor<64x512xf32>
   %r = gather.multiaxis %d[%i] axes = [0, 1] into %e : tensor<4096x4096xf32>, tensor<64x1024xi64> into tensor<64x512xf32>
   return %r : tensor<64x512xf32>
+}
+
+// -----
+
+// The DLTI entry "prefetch_index_streams" = 0 turns the index prefetch off
+// (CpuTarget::prefetchIndexStreams): W3's rows still prefetch their 4 lines
+// of the next input row, not the 32 MiB of indices.
+// CHECK-LABEL: func.func @index_streams_off_element_rows
+// CHECK-SAME:      %[[D:[^:]*]]: tensor<4096x4096xf32>
+// CHECK-NOT:     memref<4096x1024xi64
+// CHECK:         scf.for
+// CHECK-COUNT-4:   memref.prefetch %{{.*}} : memref<4096x4096xf32
+// CHECK-NOT:       memref.prefetch
+// CHECK:           vector.gather %[[D]]
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_index_streams" = 0 : i64>>} {
+  func.func @index_streams_off_element_rows(%d: tensor<4096x4096xf32>, %i: tensor<4096x1024xi64>) -> tensor<4096x1024xf32> {
+    %e = tensor.empty() : tensor<4096x1024xf32>
+    %r = gather.elements %d[%i] axis = 1 into %e : tensor<4096x4096xf32>, tensor<4096x1024xi64> into tensor<4096x1024xf32>
+    return %r : tensor<4096x1024xf32>
+  }
+}
+
+// -----
+
+// The same entry on W4's tiles (8 MiB of indices): the blocks 128 ahead
+// are prefetched, the index values their read-ahead takes are not.
+// CHECK-LABEL: func.func @index_streams_off_nd_tiles
+// CHECK-NOT:     memref<2096960xi64
+// CHECK:         scf.forall
+// CHECK-NOT:     memref<2096960xi64
+// CHECK:           memref.prefetch %{{.*}} : memref<4194304x4xf32
+// CHECK-NOT:     memref<2096960xi64
+// CHECK:         return
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_index_streams" = 0 : i64>>} {
+  func.func @index_streams_off_nd_tiles(%d: tensor<16x512x512x4xf32>, %i: tensor<16x65530x2xi64>) -> tensor<16x65530x4xf32> {
+    %e = tensor.empty() : tensor<16x65530x4xf32>
+    %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<16x512x512x4xf32>, tensor<16x65530x2xi64> into tensor<16x65530x4xf32>
+    return %r : tensor<16x65530x4xf32>
+  }
 }
 
 // -----
