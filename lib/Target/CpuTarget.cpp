@@ -238,15 +238,19 @@ static std::string readSysfs(const std::string &path) {
 }
 
 /// Measured tuning, from the CPU's name and, where a VM masks the model,
-/// its features: AMX marks Intel's server cores since Sapphire Rapids (a VM
-/// reporting family 6 model 167, which LLVM names rocketlake, a client
-/// core, kept it). A VM may mask AMX instead and keep the model (an Emerald
-/// Rapids VM did).
+/// its features: AMX or AVX512-FP16 marks Intel's server cores since
+/// Sapphire Rapids (a VM reporting family 6 model 167, which LLVM names
+/// rocketlake, a client core, kept both). A VM may mask AMX instead and
+/// keep the model (an Emerald Rapids VM did), or mask both the model and
+/// AMX, which needs the hypervisor's support, and keep FP16. In LLVM 22's
+/// tables exactly the same CPUs have each of the two (sapphirerapids,
+/// emeraldrapids, graniterapids, diamondrapids; no client core, no AMD).
 static void setTuning(CpuTarget &target,
                       const llvm::StringMap<bool> &features) {
   StringRef cpu = target.cpu;
   bool intelServer = cpu == "sapphirerapids" || cpu == "emeraldrapids" ||
-                     features.lookup("amx-tile");
+                     features.lookup("amx-tile") ||
+                     features.lookup("avx512fp16");
   target.prefetchOffsetTables = cpu != "znver1" && !intelServer;
   target.vectorUnitBits = cpu == "znver1" ? 128 : target.vectorBits;
   target.meshL3 = intelServer;

@@ -131,10 +131,12 @@ def sysfs_cache(level):
 host = jit.target_description()
 want = {"vector-bits": want_bits, "mask-registers": int("avx512f" in flags), "l1d-bytes": sysfs_cache(1), "l2-bytes": sysfs_cache(2),
         "l3-bytes": sysfs_cache(3), "cores": len(os.sched_getaffinity(0))}
-# Intel's server cores: named Sapphire or Emerald Rapids, or with AMX (a
-# VM may mask either). Their L3 is a mesh, and the streaming threshold as
-# docs/Lowering.md states it is then four L2s, else half the L3.
-intel_server = host["cpu"] in ("sapphirerapids", "emeraldrapids") or "amx_tile" in flags
+# Intel's server cores: named Sapphire or Emerald Rapids, or with AMX or
+# AVX512-FP16 (a VM may mask the name or AMX). Their L3 is a mesh, and the
+# streaming threshold as docs/Lowering.md states it is then four L2s, else
+# half the L3.
+intel_server = (host["cpu"] in ("sapphirerapids", "emeraldrapids") or "amx_tile" in flags
+                or "avx512_fp16" in flags)
 want["mesh-l3"] = int(intel_server)
 # Their gathers load offset-table rows (docs/Lowering.md).
 want["gather-offset-rows"] = int(intel_server)

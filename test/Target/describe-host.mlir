@@ -66,17 +66,23 @@
 
 // Intel's server cores plan offset-table rows without prefetch and stream
 // from four L2s (a mesh L3), known by the name or, where a VM masks the
-// model (family 6 model 167, named rocketlake), by AMX; a VM may mask AMX
-// instead and keep the name (an Emerald Rapids VM, 2026-12-02).
+// model (family 6 model 167, named rocketlake), by AMX or AVX512-FP16; a
+// VM may mask AMX instead and keep the name (an Emerald Rapids VM,
+// 2026-12-02).
 // RUN: gather-opt %s --test-gather-describe-host="cpu=emeraldrapids" -o /dev/null | FileCheck %s --check-prefix=EMR
 // RUN: gather-opt %s --test-gather-describe-host="cpu=emeraldrapids features=-amx-tile,-amx-int8,-amx-bf16" -o /dev/null | FileCheck %s --check-prefix=EMR
 // EMR: host: cpu=emeraldrapids {{.*}} prefetch-offset-tables=0 gather-offset-rows=1 prefetch-index-streams=1 mesh-l3=1
 // RUN: gather-opt %s --test-gather-describe-host="cpu=rocketlake features=+amx-tile" -o /dev/null | FileCheck %s --check-prefix=AMX
+// A VM that masks both the model and AMX but keeps AVX512-FP16, which only
+// the same server cores have: the same rules.
+// RUN: gather-opt %s --test-gather-describe-host="cpu=rocketlake features=+avx512fp16" -o /dev/null | FileCheck %s --check-prefix=AMX
 // AMX: host: cpu=rocketlake {{.*}} prefetch-offset-tables=0 gather-offset-rows=1 prefetch-index-streams=1 mesh-l3=1
 // Granite Rapids has AMX in LLVM's table of its features: the same rules.
 // RUN: gather-opt %s --test-gather-describe-host="cpu=graniterapids" -o /dev/null | FileCheck %s --check-prefix=GNR
 // GNR: host: cpu=graniterapids {{.*}} prefetch-offset-tables=0 gather-offset-rows=1 prefetch-index-streams=1 mesh-l3=1
 // RUN: gather-opt %s --test-gather-describe-host="cpu=rocketlake" -o /dev/null | FileCheck %s --check-prefix=CLIENT
+// The other AVX-512 features of the server cores are a client core's too.
+// RUN: gather-opt %s --test-gather-describe-host="cpu=rocketlake features=+avx512bf16,+avx512vnni,+avx512vbmi2" -o /dev/null | FileCheck %s --check-prefix=CLIENT
 // CLIENT: host: cpu=rocketlake {{.*}} prefetch-offset-tables=1 gather-offset-rows=0 prefetch-index-streams=1 mesh-l3=0
 
 // x86 has no scalable length.

@@ -87,8 +87,9 @@ struct CpuTarget {
   /// prefetchers follow those rows' images themselves; there the prefetches
   /// only took issue slots (W5 1.04-1.07x faster without,
   /// docs/Lowering.md). On a Zen 3 they made W5 1.1-1.2x faster. Nor on Intel's
-  /// server cores with AMX (sapphirerapids, emeraldrapids, graniterapids, and a
-  /// VM that masks the model but not the features): W5 1.04x, W5x64 1.05x
+  /// server cores with AMX or AVX512-FP16 (sapphirerapids, emeraldrapids,
+  /// graniterapids, and a VM that masks the model but not both features):
+  /// W5 1.04x, W5x64 1.05x
   /// faster without on an Emerald Rapids, W5 1.02x, W5x64 1.06-1.08x on a VM
   /// reporting family 6 model 167. The DLTI entry "prefetch_offset_tables" (0
   /// or 1) overrides it.
@@ -96,7 +97,8 @@ struct CpuTarget {
   /// The L3 is a mesh of slices shared by every core of the package (and,
   /// in a VM, by other guests), outside the cores' own L2s: Intel's server
   /// CPUs since Sapphire Rapids (sapphirerapids, emeraldrapids, and with AMX
-  /// whatever the name: graniterapids, a VM that masks the model). A line
+  /// or AVX512-FP16 whatever the name: graniterapids, a VM that masks the
+  /// model). A line
   /// written through the caches and evicted from the L2 costs there as if
   /// it came from memory, so non-temporal stores pay for outputs that a few
   /// L2s cannot hold, far below half the L3 (which such a VM reports whole:
