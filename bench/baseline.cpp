@@ -270,6 +270,7 @@ struct Workloads {
     const int64_t chunk = offsetChunkElements();
     const bool chunks =
         prefetches(M) && R * C * int64_t(sizeof(float)) >= hostL2Bytes();
+    const bool indexPrefetch = prefetches(M) && prefetchIndexStreams();
     const bool streaming =
         prefetches(M) && kRegisterBytes > 0 &&
         streamsRows(N * K * int64_t(sizeof(float)), K * sizeof(float));
@@ -289,7 +290,7 @@ struct Workloads {
         // Groups of 4 points (K and the chunk are multiples of 4).
         if (!chunks) {
           for (int64_t k0 = 0; k0 < K; k0 += 4) {
-            if (prefetches(M) && prefetchIndexStreams())
+            if (indexPrefetch)
               prefetchLine(&nextPairs[2 * k0]);
             for (int64_t k = k0; k < k0 + 4; ++k) {
               int64_t y = resolve<Checked>(pairs[2 * k], R, rowBad);
@@ -302,7 +303,7 @@ struct Workloads {
           for (int64_t c = 0; c < K; c += chunk) {
             const int64_t length = std::min(chunk, K - c);
             for (int64_t k0 = 0; k0 < length; k0 += 4) {
-              if (prefetchIndexStreams())
+              if (indexPrefetch)
                 prefetchLine(&nextPairs[2 * (c + k0)]);
               for (int64_t k = k0; k < k0 + 4; ++k) {
                 int64_t y = resolve<Checked>(pairs[2 * (c + k)], R, rowBad);
@@ -375,6 +376,7 @@ struct Workloads {
     constexpr bool Checked = checks(M);
     const bool streaming =
         prefetches(M) && streamsRows(R * K * sizeof(float), K * sizeof(float));
+    const bool indexPrefetch = prefetchIndexStreams();
     bool bad = false;
 #pragma omp parallel reduction(|| : bad)
     {
@@ -392,7 +394,7 @@ struct Workloads {
           for (int64_t k = 0; k < K; k += 16) {
             for (int64_t l = 0; l < 4; ++l)
               prefetchLine(next + k * (C / K) + l * 16);
-            if (prefetchIndexStreams()) {
+            if (indexPrefetch) {
               prefetchLine(nextIdx + k);
               prefetchLine(nextIdx + k + 8);
             }
@@ -427,6 +429,7 @@ struct Workloads {
     const int64_t *idx = loadIndices<int64_t>(dir + "/W4_idx.bin", B * K * 2);
     constexpr bool Checked = checks(M);
     const int64_t ahead = prefetchLinesAhead();
+    const bool indexPrefetch = prefetches(M) && prefetchIndexStreams();
     bool bad = false;
     // Groups of 4 blocks (K is a multiple of 4): a line of pairs each.
 #pragma omp parallel for collapse(2) reduction(|| : bad)
@@ -434,7 +437,7 @@ struct Workloads {
       for (int64_t k0 = 0; k0 < K; k0 += 4) {
         // As compiled: the pairs that the read ahead below will take
         // `ahead` blocks later, a line (4 pairs) a group.
-        if (prefetches(M) && prefetchIndexStreams())
+        if (indexPrefetch)
           prefetchLine(&idx[(b * K + std::min(k0 + 2 * ahead, K - 4)) * 2]);
         for (int64_t k = k0; k < k0 + 4; ++k) {
           if (prefetches(M)) {
@@ -616,6 +619,7 @@ struct Workloads {
     }
     const bool streaming =
         streamsRows(R * K * int64_t(sizeof(float)), K * sizeof(float));
+    const bool indexPrefetch = prefetchIndexStreams();
 #pragma omp parallel
     {
 #pragma omp for
@@ -634,7 +638,7 @@ struct Workloads {
               prefetchLine(next + k * (C / K) + l * LineFloats);
               sum += row[k * (C / K) + l * LineFloats];
             }
-            if (prefetchIndexStreams()) {
+            if (indexPrefetch) {
               prefetchLine(nextIdx + k);
               prefetchLine(nextIdx + k + 8);
             }
