@@ -89,22 +89,20 @@ struct CpuTarget {
   /// docs/Lowering.md). On a Zen 3 they made W5 1.1-1.2x faster. Nor on Intel's
   /// server cores with AMX or AVX512-FP16 (sapphirerapids, emeraldrapids,
   /// graniterapids, and a VM that masks the model but not both features):
-  /// W5 1.04x, W5x64 1.05x
-  /// faster without on an Emerald Rapids, W5 1.02x, W5x64 1.06-1.08x on a VM
-  /// reporting family 6 model 167. The DLTI entry "prefetch_offset_tables" (0
-  /// or 1) overrides it.
+  /// W5 1.04x, W5x64 1.05x faster without on an Emerald Rapids, W5 1.02x,
+  /// W5x64 1.06-1.08x on a VM reporting family 6 model 167. The DLTI entry
+  /// "prefetch_offset_tables" (0 or 1) overrides it.
   bool prefetchOffsetTables = true;
   /// The L3 is a mesh of slices shared by every core of the package (and,
   /// in a VM, by other guests), outside the cores' own L2s: Intel's server
   /// CPUs since Sapphire Rapids (sapphirerapids, emeraldrapids, and with AMX
   /// or AVX512-FP16 whatever the name: graniterapids, a VM that masks the
-  /// model). A line
-  /// written through the caches and evicted from the L2 costs there as if
-  /// it came from memory, so non-temporal stores pay for outputs that a few
-  /// L2s cannot hold, far below half the L3 (which such a VM reports whole:
-  /// 300 MiB on the Emerald Rapids measured). Set from the CPU's name and
-  /// features, as prefetchOffsetTables; the DLTI entry "mesh_l3" (0 or 1)
-  /// overrides it.
+  /// model). A line written through the caches and evicted from the L2
+  /// costs there as if it came from memory, so non-temporal stores pay for
+  /// outputs that a few L2s cannot hold, far below half the L3 (which such
+  /// a VM reports whole: 300 MiB on the Emerald Rapids measured). Set from
+  /// the CPU's name and features, as prefetchOffsetTables; the DLTI entry
+  /// "mesh_l3" (0 or 1) overrides it.
   bool meshL3 = false;
   /// Offset-table tiles of pixels whose lines are read few times (W5 of
   /// bench/run.py: 128 reads in 128 lines) fill half the L2 instead of
@@ -133,7 +131,7 @@ struct CpuTarget {
   /// by default: measured on an Intel AVX-512 server core only (W3, W4 and
   /// W8 of bench/run.py 5-11% faster with them), where the hardware's
   /// stream prefetchers did not keep up. Unmeasured on AMD's cores, where
-  /// they can only cost issue: llvm-mca puts that at most about 1% of a
+  /// they can only cost issue: llvm-mca puts that at most about 1.2% of a
   /// step's time on a Zen 3. The DLTI entry "prefetch_index_streams" (0 or
   /// 1) overrides it.
   bool prefetchIndexStreams = true;

@@ -36,14 +36,11 @@ namespace {
 constexpr int64_t kUnrolledLines = 4;
 } // namespace
 
-/// Whether prefetching the input can pay: its element type has a byte
-/// size, its dimensions from `firstStaticDim` on (what the prefetch plan is
-/// made of) are static, and it is larger than the caches keep. An input with
-/// a dynamic size counts as large: a dynamic table is a model's, and a
-/// prefetch of a cached line costs an instruction.
 /// Whether a tensor of `type`, `elementBytes` an element, is larger than
 /// the caches keep: of dynamic size, or of prefetchMinInputBytes or more
-/// (sizes whose product overflows are beyond any memory: no).
+/// (sizes whose product overflows are beyond any memory: no). A dynamic
+/// size counts as large: a dynamic table is a model's, and a prefetch of a
+/// cached line costs an instruction.
 static bool largerThanCachesKeep(const LoweringState &s, RankedTensorType type,
                                  int64_t elementBytes) {
   if (!type.hasStaticShape())
@@ -55,6 +52,9 @@ static bool largerThanCachesKeep(const LoweringState &s, RankedTensorType type,
   return bytes >= s.target.prefetchMinInputBytes();
 }
 
+/// Whether prefetching the input can pay: its element type has a byte
+/// size, its dimensions from `firstStaticDim` on (what the prefetch plan is
+/// made of) are static, and it is larger than the caches keep.
 static bool worthPrefetching(const LoweringState &s, int64_t firstStaticDim) {
   auto type = cast<RankedTensorType>(s.op.getInput().getType());
   int64_t elementBytes = packedElementBytes(type.getElementType());
