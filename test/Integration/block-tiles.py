@@ -7,7 +7,8 @@
 # gather.nd blocks (k = 2 and 3), block gathers of short rows (k = 1, f32,
 # f16, i8, i32 indices; rows of a cache line or more, which are copied a
 # vector register at a time, in blocks of one and two rows and with a
-# shorter last register), every out_of_bounds policy with negative and
+# shorter last register, also after two or three gathered axes), every
+# out_of_bounds policy with negative and
 # out-of-range indices, rows whose length is not a multiple of the tile (a
 # partial tile) and static multiples of 16 (full tiles only where the tile
 # divides them), an invalid index in a full and in a partial tile, dynamic
@@ -17,10 +18,10 @@
 # that every function takes the tiled path.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: block-tiles: 41 passed, 0 failed
-# CHECK: block-tiles, tiles of 4: 41 passed, 0 failed
-# CHECK: block-tiles, tiles of 3: 41 passed, 0 failed
-# CHECK: block-tiles, no tiles: 41 passed, 0 failed
+# CHECK: block-tiles: 48 passed, 0 failed
+# CHECK: block-tiles, tiles of 4: 48 passed, 0 failed
+# CHECK: block-tiles, tiles of 3: 48 passed, 0 failed
+# CHECK: block-tiles, no tiles: 48 passed, 0 failed
 import sys
 
 import numpy as np
@@ -119,6 +120,24 @@ bytes96 = rng.integers(-128, 127, (70, 96)).astype(np.int8)
 ids = rng.integers(-70, 70, 33)
 add("block_rows96_i8", "block", "axis = 0", bytes96, ids, (33, 96),
     expected(ref.block, bytes96, ids, 0))
+# The same rows after two or more gathered axes (the tile reads from the
+# input collapsed before the block, writes into the output's full rank):
+# gather.nd with k = 2 under every policy, k = 3, and batch_dims = 1 with
+# f16 rows of 40 (a shorter last register).
+grid = rng.standard_normal((6, 7, 2, 16)).astype(np.float32)
+for oob, negative in POLICIES:
+    coords = np.stack([policy_indices(rng, 45, 6, oob, every=6),
+                       policy_indices(rng, 45, 7, oob, every=5)], -1)
+    add(f"nd_two_rows_{oob}_{negative}", "nd", "batch_dims = 0" + policy_text(oob, negative),
+        grid, coords, (45, 2, 16), expected(ref.nd, grid, coords, 0, negative, oob))
+cube_rows = rng.standard_normal((3, 4, 5, 2, 16)).astype(np.float32)
+coords = np.stack([rng.integers(-3, 3, 30), rng.integers(-4, 4, 30), rng.integers(-5, 5, 30)], -1)
+add("nd_k3_two_rows", "nd", "batch_dims = 0", cube_rows, coords, (30, 2, 16),
+    expected(ref.nd, cube_rows, coords, 0))
+batched = rng.standard_normal((3, 9, 2, 40)).astype(np.float16)
+coords = rng.integers(-9, 9, (3, 21, 1))
+add("nd_batched_two_rows_f16", "nd", "batch_dims = 1", batched, coords, (3, 21, 2, 40),
+    expected(ref.nd, batched, coords, 1))
 # A block gather on a middle axis with short rows: tiles along the indices.
 mid = rng.standard_normal((3, 50, 2)).astype(np.float32)
 ids = rng.integers(-50, 50, (19,))

@@ -242,7 +242,10 @@ static Value copyInRegisters(OpBuilder &b, Location loc, const LoweringState &s,
   Type elementType = cast<ShapedType>(input.getType()).getElementType();
   int64_t lanesPerRegister =
       s.target.registerLanes(elementType.getIntOrFloatBitWidth());
-  int64_t first = from.size() - shape.size();
+  // The box is the last dimensions of both sides, which may differ in rank
+  // (a collapsed input, an output tile with unit dimensions).
+  int64_t fromFirst = from.size() - shape.size();
+  int64_t toFirst = to.size() - shape.size();
   SmallVector<Value> fromStart(from), toStart(to);
   SmallVector<std::pair<Value, SmallVector<Value>>> pieces; // values, `to`
   int64_t rows = 1;
@@ -253,9 +256,10 @@ static Value copyInRegisters(OpBuilder &b, Location loc, const LoweringState &s,
     // The row's coordinates in the box, last dimension first.
     int64_t rest = row;
     for (int64_t d = shape.size() - 2; d >= 0; --d) {
-      from[first + d] =
-          plusConstant(b, loc, fromStart[first + d], rest % shape[d]);
-      to[first + d] = plusConstant(b, loc, toStart[first + d], rest % shape[d]);
+      from[fromFirst + d] =
+          plusConstant(b, loc, fromStart[fromFirst + d], rest % shape[d]);
+      to[toFirst + d] =
+          plusConstant(b, loc, toStart[toFirst + d], rest % shape[d]);
       rest /= shape[d];
     }
     int64_t start = 0;

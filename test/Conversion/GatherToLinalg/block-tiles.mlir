@@ -214,6 +214,29 @@ func.func @tile_rows_in_registers_fill(%d: tensor<1000x2x16xf32>, %i: tensor<64x
   return %r : tensor<64x2x16xf32>
 }
 
+// Where the block starts after two or more gathered axes, the tile reads
+// from the input collapsed before the block (one offset per block) but
+// writes into the output's tile of full rank: each row's coordinates are
+// the last ones on both sides. The second row goes to [t, 0, 1, 0], never
+// into the unit dimension at [t, 1, 0, 0] (outside the tile: until
+// 2026-12-03 this wrote past the output and left rows unwritten).
+// CHECK-LABEL: func.func @nd_tile_rows_in_registers_after_collapsed_axes
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[BLOCKS:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2], [3]] : tensor<5x6x2x16xf32> into tensor<30x2x16xf32>
+// CHECK:         scf.for %[[T:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %[[ROWS:[^ ]*]] = %{{.*}}) -> (tensor<8x1x2x16xf32>, vector<8xindex>)
+// CHECK:           %[[R:.*]] = vector.extract %[[ROWS]][0]
+// CHECK:           %[[V0:.*]] = vector.transfer_read %[[BLOCKS]][%[[R]], %[[C0]], %[[C0]]], %{{.*}} {in_bounds = [true]} : tensor<30x2x16xf32>, vector<16xf32>
+// CHECK-NEXT:      %[[V1:.*]] = vector.transfer_read %[[BLOCKS]][%[[R]], %[[C1]], %[[C0]]], %{{.*}} {in_bounds = [true]} : tensor<30x2x16xf32>, vector<16xf32>
+// CHECK-NEXT:      %[[W0:.*]] = vector.transfer_write %[[V0]], %[[ACC]][%[[T]], %[[C0]], %[[C0]], %[[C0]]] {in_bounds = [true]} : vector<16xf32>, tensor<8x1x2x16xf32>
+// CHECK-NEXT:      vector.transfer_write %[[V1]], %[[W0]][%[[T]], %[[C0]], %[[C1]], %[[C0]]] {in_bounds = [true]} : vector<16xf32>, tensor<8x1x2x16xf32>
+// CHECK:         } {gather.rolled_loop}
+func.func @nd_tile_rows_in_registers_after_collapsed_axes(%d: tensor<5x6x2x16xf32>, %i: tensor<24x2xi64>) -> tensor<24x2x16xf32> {
+  %e = tensor.empty() : tensor<24x2x16xf32>
+  %r = gather.nd %d[%i] into %e : tensor<5x6x2x16xf32>, tensor<24x2xi64> into tensor<24x2x16xf32>
+  return %r : tensor<24x2x16xf32>
+}
+
 // A row of several whole registers is copied by a loop of one read and one
 // write, kept rolled: a function of many small-block gathers compiled 20%
 // slower with the registers unrolled.
