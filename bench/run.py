@@ -60,7 +60,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
-from gather.mlir_text import gather_op_text, tensor_type as ttype  # noqa: E402
+from gather.mlir_text import gather_op_text, tensor_type as ttype, with_cpu_entries  # noqa: E402
 
 
 def nhwc_lookup(d, n, c):
@@ -208,14 +208,9 @@ def parse_entries(texts):
 
 def with_target_entries(text, entries):
     """`text` in a module whose target description has `entries` ((key,
-    integer) pairs) for device "CPU" (docs/Lowering.md, "Target
-    description"): the plan for the host with those entries replaced."""
-    if not entries:
-        return text
-    spec = ", ".join(f'"{key}" = {value} : i64' for key, value in entries)
-    return ('module attributes {dlti.target_system_spec = #dlti.target_system_spec<'
-            f'"CPU" = #dlti.target_device_spec<{spec}>>}} {{\n'
-            f"{text}}}\n")
+    integer) pairs) for device "CPU": the plan for the host with those
+    entries replaced."""
+    return with_cpu_entries(text, entries)
 
 
 def workload_text(w, want, policy=""):

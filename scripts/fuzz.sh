@@ -64,12 +64,15 @@ status=0
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 grep -h "^FAIL" "$failures_dir"/job*.log || true
 /usr/bin/python3 - "$failures_dir" <<'PY'
-import glob, re, sys
+import glob, os, re, sys
 totals = [0, 0, 0]
 for log in glob.glob(sys.argv[1] + "/job*.log"):
     m = re.search(r"fuzz: (\d+) inputs .* (\d+) executed, (\d+) failures", open(log).read())
     if not m:
         print(f"{log}: no summary (the fuzzer itself failed)")
+        inflight = log[:-len(".log")] + "/inflight.json"
+        if os.path.exists(inflight):
+            print(f"  it ended while executing a batch: utils/gather_fuzz.py --replay {inflight}")
         totals[2] += 1
         continue
     totals = [t + int(v) for t, v in zip(totals, m.groups())]

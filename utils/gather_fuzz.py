@@ -34,7 +34,12 @@ generator: all four ops, random policies, out-of-range indices, dynamic and
 empty sizes, now and then a dimension of 16-40 for the vector forms)
 compiled through the C API (each also with out=, through the compiled
 destination entry) and one gather-run process per case, compared with the
-numpy reference (python/gather/reference.py).
+numpy reference (python/gather/reference.py). Half of these batches
+(--other-targets) are planned for another CPU: an x86-64 level this host
+runs and random entries of the target description (caches down to 1 KiB,
+lines of 8-256 bytes, 1-64 cores, vector widths of 64-1024 bits, every
+threshold and switch), so that the plans other machines get are run here
+too; a failure prints the difftest options that reproduce it.
 
     PYTHONPATH=python /usr/bin/python3 utils/gather_fuzz.py --bin build/bin \\
         --inputs 2000 --seed 1
@@ -46,6 +51,7 @@ summary `fuzz: N inputs, E executed, F failures`; exits 1 on a failure.
 
 import argparse
 import glob
+import json
 import os
 import re
 import shutil
@@ -902,26 +908,128 @@ def make_inputs(rng, count, corpus):
     return inputs
 
 
-def execute(rng, cases, tools, work, process_cases, large_dims, large_cases=0.0):
+#===------------------------------------------------------------------------===#
+# Other CPUs' plans, executed here
+#===------------------------------------------------------------------------===#
+
+# Each entry of the CPU target description (lib/Target/CpuTarget.cpp,
+# applyDltiCpuSpec) with values to draw from: the machines' own, the
+# extremes its bounds allow where they still compile quickly, and odd ones
+# (a vector width of 3 lanes of 64 bits, caches smaller than a tile). Small
+# caches and thresholds put the tiny executed programs on the paths that
+# only large inputs take with this host's description.
+TARGET_ENTRIES = {
+    "max_vector_op_width": (64, 128, 192, 256, 512, 1024),
+    "vector_unit_width": (64, 128, 256, 512),
+    "cache_line_size_in_bytes": (8, 32, 64, 128, 256),
+    "page_size_in_bytes": (256, 4096, 2 << 20),
+    "L1_cache_size_in_bytes": (1024, 4096, 32 << 10, 48 << 10),
+    "L2_cache_size_in_bytes": (1024, 8192, 512 << 10, 2 << 20),
+    "L3_cache_size_in_bytes": (1024, 16384, 32 << 20, 512 << 20),
+    "cores": (1, 2, 3, 16, 64),
+    "prefetch_lines_ahead": (1, 3, 128, 4096),
+    "parallel_min_bytes": (0, 64, 160 << 10, 1 << 30),
+    "tile_blocks": (1, 2, 3, 4, 8, 64),
+    "prefetch_block_lines": (1, 2, 16, 4096),
+    "offset_tile_bytes": (1, 64, 4096, 96 << 10),
+    "offset_chunk_bytes": (8, 24, 256, 4096),
+    "long_offset_tiles": (0, 1),
+    "tile_max_block_lines": (1, 2, 4, 64),
+    "prefetch_offset_tables": (0, 1),
+    "mesh_l3": (0, 1),
+    "gather_offset_rows": (0, 1),
+    "prefetch_index_streams": (0, 1),
+    "nontemporal_stores": (0, 1),
+}
+
+# The CPU flags (/proc/cpuinfo) an x86-64 microarchitecture level needs:
+# code compiled for a level runs here only where the host has them all.
+X86_LEVELS = (
+    ("x86-64", ()),
+    ("x86-64-v2", ("cx16", "popcnt", "sse4_1", "sse4_2", "ssse3")),
+    ("x86-64-v3", ("avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe")),
+    ("x86-64-v4", ("avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl")),
+)
+
+
+def host_target_cpus():
+    """The target CPUs whose code runs on this host: "native" and, on
+    x86-64, each microarchitecture level whose flags the host has."""
+    cpus = ["native"]
+    if os.uname().machine != "x86_64":
+        return cpus
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = set(next(line for line in f if line.startswith("flags")).split(":")[1].split())
+    except (OSError, StopIteration):
+        return cpus
+    need = set()
+    for name, level in X86_LEVELS:
+        need |= set(level)
+        if need <= flags:
+            cpus.append(name)
+    return cpus
+
+
+def random_target(rng, cpus):
+    """(target CPU, {entry: value}): a CPU of `cpus` and each entry of the
+    target description replaced with probability 0.4."""
+    entries = {key: int(rng.choice(values)) for key, values in TARGET_ENTRIES.items()
+               if rng.random() < 0.4}
+    return str(rng.choice(cpus)), entries
+
+
+def target_text(cpu, entries):
+    """The target as difftest's options: how a failure is reproduced."""
+    return " ".join([f"--target-cpu {cpu}"] + [f"--cpu-entry {k}={v}" for k, v in entries.items()])
+
+
+def make_batch(rng, op, cases, large_dims, large_cases):
+    """The executed batch: `cases` random programs of `op` (a `large_cases`
+    share from the large size class), a quarter returning the gather
+    through an elementwise consumer, which the JIT fuses into its tiles."""
+    return [difftest.make_case(op, rng, large_dims,
+                               "large" if rng.random() < large_cases else "tiny",
+                               consumers=0.25)
+            for _ in range(cases)]
+
+
+def execute(rng, cases, tools, work, process_cases, large_dims, large_cases=0.0,
+            other_targets=0.0, cpus=("native",), failures_dir=""):
     """Random valid programs run and compared with numpy (a `large_cases`
     share of the batch from difftest's large size class: rows up to 1024,
-    up to about a million elements); returns (executed, failure messages)."""
+    up to about a million elements). With probability `other_targets` the
+    batch is planned for another CPU's description (random_target over
+    `cpus`): every plan a description can give must compute the same
+    result. The batch runs in this process, where code that corrupts
+    memory can end it without a word: while it runs, `failures_dir` holds
+    inflight.json, what --replay needs to run the batch again case by case,
+    each in its own process. Returns (executed, failure messages)."""
     problems, executed = [], 0
     op = str(rng.choice(OPS))
-    # A quarter return the gather through an elementwise consumer, which
-    # the JIT fuses into the gather's tiles.
-    batch = [difftest.make_case(op, rng, large_dims,
-                                "large" if rng.random() < large_cases else "tiny",
-                                consumers=0.25)
-             for _ in range(cases)]
+    cpu, entries = random_target(rng, cpus) if rng.random() < other_targets else ("native", {})
+    where = f" [{target_text(cpu, entries)}]" if cpu != "native" or entries else ""
+    inflight = os.path.join(failures_dir, "inflight.json") if failures_dir else ""
+    if inflight:
+        os.makedirs(failures_dir, exist_ok=True)
+        with open(inflight, "w") as f:
+            json.dump(dict(state=rng.bit_generator.state, op=op, cases=cases,
+                           large_dims=large_dims, large_cases=large_cases, cpu=cpu,
+                           entries=entries), f)
+    batch = make_batch(rng, op, cases, large_dims, large_cases)
     # Every pass's output verified: a pass that breaks the IR is a finding
     # even where the code it ends in runs right.
-    result = difftest.run_batch(batch, 0, tools, work, "cpu", 0, into=True, verify_each=True)
+    result = difftest.run_batch(batch, 0, tools, work, "cpu", 0, into=True, verify_each=True,
+                                target_cpu=cpu, cpu_entries=entries)
     if result is None:
-        result = {i: difftest.run_case(c, tools, work, i, verify_each=True)
+        result = {i: difftest.run_case(c, tools, work, i, verify_each=True, target_cpu=cpu,
+                                       cpu_entries=entries)
                   for i, c in enumerate(batch)}
     executed += len(batch)
-    problems += [f"execute {op} case: {batch[i].describe()}: {p}" for i, p in result.items() if p]
+    problems += [f"execute {op} case{where}: {batch[i].describe()}: {p}"
+                 for i, p in result.items() if p]
+    if inflight:
+        os.remove(inflight)
     for i in range(process_cases):
         case = difftest.make_case(op, rng, large_dims, consumers=0.25)
         p = difftest.run_case(case, tools, work, 10**6 + i, verify_each=True)
@@ -929,6 +1037,30 @@ def execute(rng, cases, tools, work, process_cases, large_dims, large_cases=0.0)
         if p:
             problems.append(f"execute {op} process case: {case.describe()}: {p}")
     return executed, problems
+
+
+def replay(path, tools, timeout):
+    """Runs the batch `path` (an inflight.json that execute left behind)
+    case by case, each in gather-run processes (a run over `timeout`
+    seconds fails); prints each failing case.
+    Returns the number of failures."""
+    with open(path) as f:
+        spec = json.load(f)
+    rng = np.random.default_rng()
+    rng.bit_generator.state = spec["state"]
+    batch = make_batch(rng, spec["op"], spec["cases"], spec["large_dims"], spec["large_cases"])
+    where = target_text(spec["cpu"], spec["entries"])
+    work = tempfile.mkdtemp(prefix="gather-replay-")
+    failed = 0
+    for i, case in enumerate(batch):
+        p = difftest.run_case(case, tools, work, i, target_cpu=spec["cpu"],
+                              cpu_entries=spec["entries"], timeout=timeout)
+        if p:
+            failed += 1
+            print(f"FAIL replay case {i} [{where}]: {case.describe()}: {p}\n  files: {work}/c{i}.*",
+                  flush=True)
+    print(f"replay: {len(batch)} cases, {failed} failures")
+    return failed
 
 
 def main(argv=None):
@@ -950,18 +1082,29 @@ def main(argv=None):
     parser.add_argument("--large-cases", type=float, default=0.1,
                         help="share of the executed programs from the large size class "
                              "(difftest --sizes large: the block copies, tiles, offset tables)")
+    parser.add_argument("--other-targets", type=float, default=0.5,
+                        help="share of the executed batches planned for another CPU's target "
+                             "description (a CPU whose code runs here, random entries: cache "
+                             "sizes, cores, vector widths, thresholds, the plans' switches)")
     parser.add_argument("--timeout", type=float, default=20, help="seconds per input before a hang")
     parser.add_argument("--variant-stride", type=int, default=1,
                         help="each input through every Nth of the other targets' plans "
                              f"({', '.join(TARGET_VARIANTS)}), in turn; 1: through all")
     parser.add_argument("--failures", default="", help="directory for failing inputs")
+    parser.add_argument("--replay", default="",
+                        help="an inflight.json left in the failures directory by a run that "
+                             "ended while executing: its batch case by case, in processes")
     args = parser.parse_args(argv)
+    if args.replay:
+        tools = {t: os.path.join(args.bin, t) for t in ("gather-opt", "gather-run")}
+        return 1 if replay(args.replay, tools, args.timeout) else 0
 
     rng = np.random.default_rng(args.seed)
     corpus = load_corpus()
     work = tempfile.mkdtemp(prefix="gather-fuzz-")
     runner = Runner(args, work)
     tools = {t: os.path.join(args.bin, t) for t in ("gather-opt", "gather-run")}
+    cpus = host_target_cpus()
     deadline = time.monotonic() + args.minutes * 60
     done = executed = 0
     exec_failures = []
@@ -975,7 +1118,8 @@ def main(argv=None):
         done += len(inputs)
         if args.execute:
             e, problems = execute(rng, args.execute, tools, work, args.execute_processes,
-                                  args.large_dims, args.large_cases)
+                                  args.large_dims, args.large_cases, args.other_targets, cpus,
+                                  args.failures)
             executed += e
             for p in problems:
                 print(f"FAIL {p}", flush=True)

@@ -138,6 +138,21 @@ def gather_op_text(op, result, data, indices, data_type, indices_type, output_ty
     return "\n".join(indent + line for line in lines)
 
 
+def with_cpu_entries(text, entries):
+    """`text` (a module's body) in a module whose target description gives
+    device "CPU" the integer `entries` ((key, value) pairs or a dict): the
+    plan for the target with those entries replaced (docs/Lowering.md,
+    "Target description"). The module's first line is `text`'s, so every
+    line keeps its number (the run-time errors name them). Without
+    entries, `text` unchanged."""
+    pairs = list(entries.items() if isinstance(entries, dict) else entries or ())
+    if not pairs:
+        return text
+    spec = ", ".join(f'"{key}" = {value} : i64' for key, value in pairs)
+    return ('module attributes {dlti.target_system_spec = #dlti.target_system_spec<'
+            f'"CPU" = #dlti.target_device_spec<{spec}>>}} {{{text}\n}}\n')
+
+
 def identity_map(rank):
     """affine_map<(d0, ...) -> (d0, ...)> of `rank` dimensions."""
     dims = ", ".join(f"d{d}" for d in range(rank))

@@ -32,6 +32,7 @@ from gather import reference as ref
 from gather.mlir_text import gather_op_text, generic_text, identity_map
 from gather.mlir_text import output_shape as mlir_output_shape
 from gather.mlir_text import tensor_type as mlir_tensor_type
+from gather.mlir_text import with_cpu_entries
 
 ELEMENT_TYPES = {
     "f32": np.float32, "f64": np.float64, "f16": np.float16,
@@ -538,11 +539,7 @@ func.func @{name}(%d: {dt}, %i: {it}) -> {ot}{self.attributes} {{
         "Target description")."""
         body = "\n".join(text for text, case in zip(self.functions, self.cases)
                          if names is None or case[0] in names)
-        if not cpu_entries:
-            return body
-        entries = ", ".join(f'"{k}" = {v} : i64' for k, v in cpu_entries.items())
-        return ("module attributes {dlti.target_system_spec = #dlti.target_system_spec<"
-                f'"CPU" = #dlti.target_device_spec<{entries}>>}} {{{body}\n}}\n')
+        return with_cpu_entries(body, cpu_entries)
 
     def lacking(self, bin_dir, marker, cpu_entries=None, target_cpu=None):
         """The functions whose --convert-gather-to-linalg form (the pass's
@@ -599,7 +596,12 @@ def output_shape(case, want):
                    "elements": case.data.ndim}[case.op]
 
 
-def run_case(case, tools, work, index, device="cpu", verify_each=False, target_cpu="native"):
+def run_case(case, tools, work, index, device="cpu", verify_each=False, target_cpu="native",
+             cpu_entries=None, timeout=None):
+    """Runs `case` in gather-run processes, as written and after
+    --canonicalize; `cpu_entries` as FunctionCases.module's; a run longer
+    than `timeout` seconds is a problem (code that corrupted its memory
+    can hang). Returns the problem, or None."""
     try:
         want = case.expected()
         want_error = None
@@ -615,7 +617,7 @@ def run_case(case, tools, work, index, device="cpu", verify_each=False, target_c
     out_shape = output_shape(case, want)
     src = os.path.join(work, f"c{index}.mlir")
     with open(src, "w") as f:
-        f.write(case.mlir(out_shape))
+        f.write(with_cpu_entries(case.mlir(out_shape), cpu_entries))
     canon = os.path.join(work, f"c{index}.canon.mlir")
     r = subprocess.run([tools["gather-opt"], src, "--canonicalize", "-o", canon],
                        capture_output=True, text=True)
@@ -623,11 +625,14 @@ def run_case(case, tools, work, index, device="cpu", verify_each=False, target_c
         return f"gather-opt --canonicalize failed: {r.stderr.strip()}"
     for label, path in (("direct", src), ("canonical", canon)):
         out = os.path.join(work, f"c{index}_{label}.npy")
-        r = subprocess.run([tools["gather-run"], path, "--device", device] + inputs
-                           + ["--output", out]
-                           + (["--verify-each"] if verify_each else [])
-                           + (["--target-cpu", target_cpu] if target_cpu != "native" else []),
-                           capture_output=True, text=True)
+        try:
+            r = subprocess.run([tools["gather-run"], path, "--device", device] + inputs
+                               + ["--output", out]
+                               + (["--verify-each"] if verify_each else [])
+                               + (["--target-cpu", target_cpu] if target_cpu != "native" else []),
+                               capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return f"{label}: gather-run timed out after {timeout} s"
         if want_error is not None:
             # Both runs name the op as written (canonicalization records it
             # in gather.origin), with the value, position and dimension.
@@ -755,15 +760,16 @@ def run_into(program, case, want):
 
 
 def run_batch(cases, first, tools, work, device, opt_level, canonical=True, into=False,
-              verify_each=False, target_cpu="native"):
+              verify_each=False, target_cpu="native", cpu_entries=None):
     """Runs cases[i] as function @c<first+i> of one module, compiled once as
     written and (with `canonical`) once after --canonicalize, in this
     process through the C API. With `into` (CPU), the form as written is
     compiled with destination entries and every case also runs with out=
     (the compiled code writing into an array filled with garbage first).
     `verify_each` verifies the IR after every pass of the pipeline (the
-    fuzzer's setting); `target_cpu` as jit.compile's. Returns {case
-    number: problem} for the failures."""
+    fuzzer's setting); `target_cpu` as jit.compile's; `cpu_entries` as
+    FunctionCases.module's. Returns {case number: problem} for the
+    failures."""
     from gather import jit
     problems, wants, names, written = {}, {}, [], {}
     parts = []
@@ -783,9 +789,10 @@ def run_batch(cases, first, tools, work, device, opt_level, canonical=True, into
     if not names:
         return problems
     src = os.path.join(work, f"batch{first}.mlir")
+    direct = with_cpu_entries("\n".join(parts), cpu_entries)
     with open(src, "w") as f:
-        f.write("\n".join(parts))
-    forms = [("direct", "\n".join(parts), None)]
+        f.write(direct)
+    forms = [("direct", direct, None)]
     if canonical:
         canon = os.path.join(work, f"batch{first}.canon.mlir")
         r = subprocess.run([tools["gather-opt"], src, "--canonicalize", "-o", canon],
@@ -841,6 +848,10 @@ def main(argv=None):
     parser.add_argument("--target-cpu", default="native",
                         help="the CPU the cases are compiled for on this host (as gather-run's "
                              "--target-cpu: x86-64-v3 runs AVX2 code on an AVX-512 host)")
+    parser.add_argument("--cpu-entry", action="append", default=[], metavar="KEY=VALUE",
+                        help="an integer entry of the CPU's target description the cases are "
+                             "planned with (docs/Lowering.md; repeated: all of them), as the "
+                             "fuzzer's executed cases on other targets' plans print it")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu",
                         help="where the compiled functions run")
@@ -874,6 +885,12 @@ def main(argv=None):
                              "reads (doubled, converted, compared with 0 or plus a bias "
                              "vector; fused into the gather's loops)")
     args = parser.parse_args(argv)
+    entries = {}
+    for text in args.cpu_entry:
+        key, equals, value = text.partition("=")
+        if not equals:
+            parser.error(f"--cpu-entry takes KEY=VALUE, got {text!r}")
+        entries[key] = int(value)
     tools = {t: os.path.join(args.bin, t) for t in ("gather-opt", "gather-run")}
     rng = np.random.default_rng(args.seed)
     work = tempfile.mkdtemp(prefix=f"gather-diff-{args.op}-")
@@ -883,7 +900,6 @@ def main(argv=None):
     into = args.sizes == "large" and args.device == "cpu"
     forms = {}
     if args.sizes == "large":
-        from gather import jit
         texts = []
         for index, case in enumerate(cases):
             want = reference_or_error(case.expected)
@@ -907,14 +923,14 @@ def main(argv=None):
         chunk = cases[first:first + step]
         canonical = args.canonical_cases < 0 or first < args.canonical_cases
         problems = (run_batch(chunk, first, tools, work, args.device, args.opt_level, canonical,
-                              into=into, target_cpu=args.target_cpu)
+                              into=into, target_cpu=args.target_cpu, cpu_entries=entries)
                     if args.batch > 0 else None)
         if problems is None:
             # One case at a time, each in its own gather-run process: a
             # batch that does not compile is narrowed down to its cases.
             for offset, case in enumerate(chunk):
                 report(first + offset, run_case(case, tools, work, first + offset, args.device,
-                                                target_cpu=args.target_cpu))
+                                                target_cpu=args.target_cpu, cpu_entries=entries))
             continue
         for offset in range(len(chunk)):
             report(first + offset, problems.get(first + offset))
