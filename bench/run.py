@@ -60,7 +60,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
-from gather.mlir_text import gather_op_text, tensor_type as ttype, with_cpu_entries  # noqa: E402
+from gather.mlir_text import gather_op_text, tensor_type as ttype  # noqa: E402
+from gather.mlir_text import parse_cpu_entries, with_cpu_entries  # noqa: E402
 
 
 def nhwc_lookup(d, n, c):
@@ -201,16 +202,10 @@ def peer_environment(description):
         os.environ["GATHER_" + entry.upper().replace("-", "_")] = str(description[entry])
 
 
-def parse_entries(texts):
-    """KEY=VALUE texts (--entry) as (key, integer) pairs."""
-    return [(key, int(value)) for key, _, value in (t.partition("=") for t in texts)]
-
-
-def with_target_entries(text, entries):
-    """`text` in a module whose target description has `entries` ((key,
-    integer) pairs) for device "CPU": the plan for the host with those
-    entries replaced."""
-    return with_cpu_entries(text, entries)
+# --entry KEY=VALUE options as (key, integer) pairs, and a module's text
+# with those entries of its CPU target description replaced.
+parse_entries = parse_cpu_entries
+with_target_entries = with_cpu_entries
 
 
 def workload_text(w, want, policy=""):

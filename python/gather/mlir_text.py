@@ -153,6 +153,19 @@ def with_cpu_entries(text, entries):
             f'"CPU" = #dlti.target_device_spec<{spec}>>}} {{{text}\n}}\n')
 
 
+def parse_cpu_entries(texts):
+    """KEY=VALUE texts (the tools' --entry and --cpu-entry options) as
+    (key, integer) pairs for with_cpu_entries; ValueError on any other
+    text."""
+    pairs = []
+    for text in texts:
+        key, equals, value = text.partition("=")
+        if not equals:
+            raise ValueError(f"expected KEY=VALUE, got {text!r}")
+        pairs.append((key, int(value)))
+    return pairs
+
+
 def identity_map(rank):
     """affine_map<(d0, ...) -> (d0, ...)> of `rank` dimensions."""
     dims = ", ".join(f"d{d}" for d in range(rank))

@@ -32,7 +32,7 @@ from gather import reference as ref
 from gather.mlir_text import gather_op_text, generic_text, identity_map
 from gather.mlir_text import output_shape as mlir_output_shape
 from gather.mlir_text import tensor_type as mlir_tensor_type
-from gather.mlir_text import with_cpu_entries
+from gather.mlir_text import parse_cpu_entries, with_cpu_entries
 
 ELEMENT_TYPES = {
     "f32": np.float32, "f64": np.float64, "f16": np.float16,
@@ -885,12 +885,10 @@ def main(argv=None):
                              "reads (doubled, converted, compared with 0 or plus a bias "
                              "vector; fused into the gather's loops)")
     args = parser.parse_args(argv)
-    entries = {}
-    for text in args.cpu_entry:
-        key, equals, value = text.partition("=")
-        if not equals:
-            parser.error(f"--cpu-entry takes KEY=VALUE, got {text!r}")
-        entries[key] = int(value)
+    try:
+        entries = dict(parse_cpu_entries(args.cpu_entry))
+    except ValueError as e:
+        parser.error(f"--cpu-entry: {e}")
     tools = {t: os.path.join(args.bin, t) for t in ("gather-opt", "gather-run")}
     rng = np.random.default_rng(args.seed)
     work = tempfile.mkdtemp(prefix=f"gather-diff-{args.op}-")
