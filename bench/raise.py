@@ -5,7 +5,9 @@ Each workload is the generic a frontend emits for it (W1: torch-mlir's
 aten.embedding; W2: its aten.index_select on a middle axis; W3: its
 aten.gather; W4: StableHLO's gather, batch dimension 0, the coordinates
 read in the body from the indices' trailing dimension and clamped as
-StableHLO clamps start indices), timed in one run through the same runner
+StableHLO clamps start indices; W1t and W3t: W1 and W3 as torch-mlir
+writes them today, with its two bound asserts in the body), timed in one
+run through the same runner
 (gather-run --bench: the median of N calls, compilation excluded, the same
 JIT and LLVM -O3):
   raised     --gather-cpu-pipeline, which raises the generic into the gather
@@ -106,6 +108,22 @@ def workloads(rng):
                      f"    %v = tensor.extract %t[%x, %j] : {t}\n"
                      "    linalg.yield %v : f32\n", 2, [("%t", t), ("%idx", it)]),
         tiles=[[1, 8], [1, 16], [1, 64]])
+    # W1 and W3 as torch-mlir writes them today: its embedding and gather
+    # bodies assert that the index is in range before the read.
+    asserts = lambda size: (
+        "    %xi = arith.index_cast %in0 : i64 to index\n"
+        f"    %size = arith.constant {size} : index\n"
+        "    %lt = arith.cmpi slt, %xi, %size : index\n"
+        '    cf.assert %lt, "index must be smaller than dim size"\n'
+        "    %zero = arith.constant 0 : i64\n"
+        "    %ge = arith.cmpi sge, %in0, %zero : i64\n"
+        '    cf.assert %ge, "index must be larger or equal to 0"\n')
+    w["W1t"] = dict(
+        what="W1 as torch-mlir writes aten.embedding today (bound asserts in the body)",
+        args=w["W1"]["args"], want=w["W1"]["want"],
+        mlir=w["W1"]["mlir"].replace("    %j = linalg.index 1 : index\n",
+                                     "    %j = linalg.index 1 : index\n" + asserts(50000)),
+        tiles=w["W1"]["tiles"])
     d = rng.standard_normal((64, 1000, 256), dtype=np.float32)
     i = rng.integers(0, 1000, size=500)
     t, it = "tensor<64x1000x256xf32>", "tensor<500xi64>"
@@ -131,6 +149,12 @@ def workloads(rng):
                      f"    %v = tensor.extract %t[%a, %x] : {t}\n"
                      "    linalg.yield %v : f32\n", 2, [("%t", t), ("%idx", it)]),
         tiles=[[1, 8], [1, 16], [1, 64]])
+    w["W3t"] = dict(
+        what="W3 as torch-mlir writes aten.gather today (bound asserts in the body)",
+        args=w["W3"]["args"], want=w["W3"]["want"],
+        mlir=w["W3"]["mlir"].replace("    %a = linalg.index 0 : index\n",
+                                     "    %a = linalg.index 0 : index\n" + asserts(4096)),
+        tiles=w["W3"]["tiles"])
     d = rng.standard_normal((16, 512, 512, 4), dtype=np.float32)
     i = rng.integers(0, 512, size=(16, 65536, 2))
     b = np.arange(16)[:, None]

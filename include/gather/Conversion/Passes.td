@@ -319,13 +319,15 @@ def ConvertLinalgToGather : Pass<"convert-linalg-to-gather"> {
     (`out_of_bounds = clamp`); a select of zero for an invalid index
     (`fill`). A plain read is undefined for an out-of-range index: it
     becomes `error` (checked at run time), or `unchecked` with
-    `plain-reads=unchecked`.
+    `plain-reads=unchecked`. A plain read whose bounds the body checks with
+    `cf.assert` (torch-mlir's embedding and gather) becomes `error` either
+    way, and the asserts go.
 
     A body that computes more than the gathered element (a cast, a scale, a
     bias from another operand) becomes the gather op and an elementwise
     `linalg.generic` of the rest, which the CPU pipeline fuses into the
     gather's loops again. Everything else is left alone: reductions, bodies
-    with side effects, positions that no gather op expresses.
+    with other side effects, positions that no gather op expresses.
   }];
   let options = [
     Option<"plainReads", "plain-reads", "std::string", "\"error\"",

@@ -7,7 +7,8 @@
 //===----------------------------------------------------------------------===//
 //
 // A generic is gather-like when every loop is parallel, its one output has
-// the identity map, its body has no side effects, and it reads one table
+// the identity map, its body has no side effects (but asserts that an
+// index value is in range), and it reads one table
 // (a tensor from outside the generic) with tensor.extract at positions that
 // are either `linalg.index d` (the position follows an output dimension) or
 // an index value: a scalar of an input operand, or of a tensor read in the
@@ -23,6 +24,7 @@
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -186,6 +188,71 @@ static Value clampedValue(Operation *op, Value table, int64_t dim) {
   return nullptr;
 }
 
+/// The predicate of the same test with the operands swapped.
+static arith::CmpIPredicate swappedPredicate(arith::CmpIPredicate predicate) {
+  using P = arith::CmpIPredicate;
+  switch (predicate) {
+  case P::slt:
+    return P::sgt;
+  case P::sgt:
+    return P::slt;
+  case P::sle:
+    return P::sge;
+  case P::sge:
+    return P::sle;
+  case P::ult:
+    return P::ugt;
+  case P::ugt:
+    return P::ult;
+  case P::ule:
+    return P::uge;
+  case P::uge:
+    return P::ule;
+  default:
+    return predicate;
+  }
+}
+
+/// Whether `condition` tests a bound of `raw` (through signed casts) for
+/// dimension `dim` of `table`: `x slt size`, `x ult size`, `x sle size - 1`,
+/// `x sge 0`, `x sgt -1`, either operand order, or `x sge 0 and x slt size`.
+/// torch-mlir asserts `x slt size` and `x sge 0` in its embedding and gather
+/// bodies.
+static bool testsBoundOf(Value condition, Value raw, Value table, int64_t dim) {
+  auto isRaw = [&](Value x) {
+    bool isUnsigned = false;
+    return lookThroughCasts(x, &isUnsigned) == raw && !isUnsigned;
+  };
+  if (Value x = checkedValue(condition, table, dim))
+    return isRaw(x);
+  auto cmp = condition.getDefiningOp<arith::CmpIOp>();
+  if (!cmp)
+    return false;
+  using P = arith::CmpIPredicate;
+  Value x = cmp.getLhs(), bound = cmp.getRhs();
+  P predicate = cmp.getPredicate();
+  if (!isRaw(x)) {
+    std::swap(x, bound);
+    predicate = swappedPredicate(predicate);
+  }
+  if (!isRaw(x))
+    return false;
+  switch (predicate) {
+  case P::slt:
+  case P::ult:
+    return isSizePlus(bound, table, dim, 0);
+  case P::sle:
+  case P::ule:
+    return isSizePlus(bound, table, dim, -1);
+  case P::sge:
+    return isZero(bound);
+  case P::sgt:
+    return constantOf(bound) == std::optional<int64_t>(-1);
+  default:
+    return false;
+  }
+}
+
 /// Parses the table position `position` along dimension `dim` as an index
 /// value of `generic`. `fillCondition`, when given, is the condition of the
 /// select of zero around the read: a select on it in the position is the
@@ -322,10 +389,15 @@ FailureOr<RaisePlan> Matcher::match() {
       !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
            .isIdentity())
     return failure();
-  // Side effects stay where they are.
-  for (Operation &op : generic.getBody()->without_terminator())
-    if (!isMemoryEffectFree(&op) || op.getNumRegions() != 0)
+  // Side effects stay where they are, but for asserts, which may only test
+  // the bounds of the index values read (below).
+  SmallVector<cf::AssertOp> asserts;
+  for (Operation &op : generic.getBody()->without_terminator()) {
+    if (auto check = dyn_cast<cf::AssertOp>(op))
+      asserts.push_back(check);
+    else if (!isMemoryEffectFree(&op) || op.getNumRegions() != 0)
       return failure();
+  }
   RaisePlan plan;
   plan.read = findTableRead(generic);
   if (!plan.read)
@@ -389,11 +461,25 @@ FailureOr<RaisePlan> Matcher::match() {
   } else if (first.fills) {
     return failure();
   }
+  // Asserts that plain reads are in range (torch-mlir's embedding and
+  // gather): the source stops where an index is out of range, which the
+  // gather op's `error` reports. Each assert must test a bound of an index
+  // value read, signed; any other assert keeps the generic.
+  if (!asserts.empty()) {
+    if (first.wraps || first.clamps || first.fills || first.isUnsigned)
+      return failure();
+    for (cf::AssertOp check : asserts)
+      if (llvm::none_of(reads, [&](const auto &read) {
+            return testsBoundOf(check.getArg(), read.second.raw, plan.table,
+                                read.first);
+          }))
+        return failure();
+  }
   plan.policy.negative =
       first.wraps ? NegativeIndexMode::wrap : NegativeIndexMode::out_of_bounds;
   plan.policy.outOfBounds = first.clamps  ? OutOfBoundsMode::clamp
                             : first.fills ? OutOfBoundsMode::fill
-                            : options.uncheckedPlainReads
+                            : options.uncheckedPlainReads && asserts.empty()
                                 ? OutOfBoundsMode::unchecked
                                 : OutOfBoundsMode::error;
   if (failed(matchSource(plan, reads)))

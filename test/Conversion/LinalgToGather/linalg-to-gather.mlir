@@ -42,6 +42,122 @@ func.func @embedding(%weight: tensor<50000x768xf32>, %ids: tensor<?x?xi64>) -> t
 
 // -----
 
+// Embedding as torch-mlir emits it today: the body also asserts that the
+// index is in range (`slt` the table's size, `sge` 0, each cast again).
+// The gather op's `error` reports what the asserts stop on, so they go;
+// with plain-reads=unchecked too (the source defines the out-of-range case).
+// CHECK-LABEL: func.func @embedding_asserted
+// CHECK-SAME:    %[[W:[^:]*]]: tensor<50000x768xf32>, %[[IDS:[^:]*]]: tensor<4x7xi64>
+// CHECK:         gather.block %[[W]][%[[IDS]]] axis = 0 negative_indices = out_of_bounds into %{{.*}} : tensor<50000x768xf32>, tensor<4x7xi64> into tensor<4x7x768xf32>
+// CHECK-NOT:     cf.assert
+// CHECK-NOT:     linalg.generic
+// UNCHECKED-LABEL: func.func @embedding_asserted
+// UNCHECKED:       gather.block {{.*}} axis = 0 negative_indices = out_of_bounds into
+#map_i = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map_o = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @embedding_asserted(%weight: tensor<50000x768xf32>, %ids: tensor<4x7xi64>) -> tensor<4x7x768xf32> {
+  %init = tensor.empty() : tensor<4x7x768xf32>
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ids : tensor<4x7xi64>) outs(%init : tensor<4x7x768xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %0 = arith.index_cast %in : i64 to index
+    %1 = linalg.index 2 : index
+    %2 = arith.index_cast %in : i64 to index
+    %c50000 = arith.constant 50000 : index
+    %3 = arith.cmpi slt, %2, %c50000 : index
+    cf.assert %3, "index must be smaller than dim size"
+    %c0_i64 = arith.constant 0 : i64
+    %4 = arith.cmpi sge, %in, %c0_i64 : i64
+    cf.assert %4, "index must be larger or equal to 0"
+    %5 = tensor.extract %weight[%0, %1] : tensor<50000x768xf32>
+    linalg.yield %5 : f32
+  } -> tensor<4x7x768xf32>
+  return %r : tensor<4x7x768xf32>
+}
+
+// -----
+
+// torch.gather as torch-mlir emits it, sizes dynamic: the upper bound is
+// tensor.dim of the table in the body; bounds written either way round
+// (`size sgt x`, `x sgt -1`) and as one `ult` count as well.
+// CHECK-LABEL: func.func @torch_gather_asserted_dynamic
+// CHECK:         gather.elements %{{.*}}[%{{.*}}] axis = 1 negative_indices = out_of_bounds into %{{.*}} : tensor<?x?xf32>, tensor<?x?xi64> into tensor<?x?xf32>
+// CHECK-NOT:     cf.assert
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @torch_gather_asserted_dynamic(%d: tensor<?x?xf32>, %idx: tensor<?x?xi64>, %e: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<?x?xi64>) outs(%e : tensor<?x?xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %i0 = linalg.index 0 : index
+    %x = arith.index_cast %in : i64 to index
+    %c1 = arith.constant 1 : index
+    %size = tensor.dim %d, %c1 : tensor<?x?xf32>
+    %lt = arith.cmpi sgt, %size, %x : index
+    cf.assert %lt, "index must be smaller than dim size"
+    %m1 = arith.constant -1 : i64
+    %ge = arith.cmpi sgt, %in, %m1 : i64
+    cf.assert %ge, "index must be larger or equal to 0"
+    %in_range = arith.cmpi ult, %x, %size : index
+    cf.assert %in_range, "index in range"
+    %v = tensor.extract %d[%i0, %x] : tensor<?x?xf32>
+    linalg.yield %v : f32
+  } -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// An assert that tests anything but a bound of the index read keeps the
+// generic: here a bound other than the table's size, a wrapped read
+// (asserts and idioms together are no form a frontend writes), and an
+// unsigned read (the assert tests the value as signed).
+// CHECK-LABEL: func.func @assert_not_a_bound_stays
+// CHECK-COUNT-3: cf.assert
+// CHECK-NOT:     gather.
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @assert_not_a_bound_stays(%d: tensor<9x100xf32>, %idx: tensor<9x4xi64>, %u: tensor<9x4xi32>, %e: tensor<9x4xf32>) -> (tensor<9x4xf32>, tensor<9x4xf32>, tensor<9x4xf32>) {
+  %r0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<9x4xi64>) outs(%e : tensor<9x4xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %i0 = linalg.index 0 : index
+    %x = arith.index_cast %in : i64 to index
+    %c10 = arith.constant 10 : index
+    %lt = arith.cmpi slt, %x, %c10 : index
+    cf.assert %lt, "index below 10"
+    %v = tensor.extract %d[%i0, %x] : tensor<9x100xf32>
+    linalg.yield %v : f32
+  } -> tensor<9x4xf32>
+  %r1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<9x4xi64>) outs(%e : tensor<9x4xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %i0 = linalg.index 0 : index
+    %c0 = arith.constant 0 : i64
+    %c100 = arith.constant 100 : i64
+    %neg = arith.cmpi slt, %in, %c0 : i64
+    %plus = arith.addi %in, %c100 : i64
+    %w = arith.select %neg, %plus, %in : i64
+    %lt = arith.cmpi slt, %in, %c100 : i64
+    cf.assert %lt, "index must be smaller than dim size"
+    %x = arith.index_cast %w : i64 to index
+    %v = tensor.extract %d[%i0, %x] : tensor<9x100xf32>
+    linalg.yield %v : f32
+  } -> tensor<9x4xf32>
+  %r2 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%u : tensor<9x4xi32>) outs(%e : tensor<9x4xf32>) {
+  ^bb0(%in: i32, %out: f32):
+    %i0 = linalg.index 0 : index
+    %x = arith.index_castui %in : i32 to index
+    %c100 = arith.constant 100 : index
+    %lt = arith.cmpi slt, %x, %c100 : index
+    cf.assert %lt, "index must be smaller than dim size"
+    %v = tensor.extract %d[%i0, %x] : tensor<9x100xf32>
+    linalg.yield %v : f32
+  } -> tensor<9x4xf32>
+  return %r0, %r1, %r2 : tensor<9x4xf32>, tensor<9x4xf32>, tensor<9x4xf32>
+}
+
+// -----
+
 // index_select along dimension 1 with i32 indices and the negative wrap
 // torch emits (x < 0 ? x + size : x, in i32 before the cast): a block
 // gather along axis 1 that wraps negative indices.

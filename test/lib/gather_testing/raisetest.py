@@ -7,7 +7,8 @@ StableHLO's lowering does, from a trailing indices dimension read in the
 body), with every index idiom the raising recognizes (integer casts of any
 width, signed and unsigned; the select that wraps negative values; the
 max/min clamp; the select of zero for an invalid index; wrap inside clamp
-and fill), random shapes (empty ones included, dynamic dimensions), table
+and fill; asserts that a plain read is in range, as torch-mlir writes
+them), random shapes (empty ones included, dynamic dimensions), table
 dimensions larger than the output reads, and bodies that compute more
 after the read. Each function runs
   - unraised (the pipelines with raising off: upstream's lowering of the
@@ -17,7 +18,8 @@ after the read. Each function runs
 and is compared bit for bit with a numpy interpretation of the generic
 (written here from the body's semantics, not from the gather reference).
 An index a plain or wrapping read takes out of range is undefined in the
-source: only the checked form runs such a case, and must report it. Every
+source (an asserted read stops the program): only the checked form runs
+such a case, and must report it. Every
 function must also raise, into the op its form names, with no
 tensor.extract left.
 
@@ -40,7 +42,7 @@ from gather_testing.difftest import difference, same_bits, split_functions
 ELEMENTS = {"f32": np.float32, "f16": np.float16, "f64": np.float64,
             "i8": np.int8, "i32": np.int32, "i64": np.int64}
 INDEX_WIDTHS = {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
-IDIOMS = ["plain", "wrap", "clamp", "wrap_clamp", "fill", "wrap_fill"]
+IDIOMS = ["plain", "wrap", "clamp", "wrap_clamp", "fill", "wrap_fill", "assert"]
 KINDS = ["block", "elements", "multiaxis", "nd"]
 # The result type of the `extend` rest (a cast after the read).
 EXTENDED = {"f16": "f32", "f32": "f64", "i8": "i32", "i32": "i64"}
@@ -60,7 +62,8 @@ class Case:
         self.large_left = 2 if large else 0
         self.idiom = str(rng.choice(IDIOMS))
         self.width = int(rng.choice(list(INDEX_WIDTHS)))
-        self.unsigned = self.width < 64 and rng.random() < 0.25
+        # Asserts test the value as signed: an unsigned read keeps them.
+        self.unsigned = self.width < 64 and rng.random() < 0.25 and self.idiom != "assert"
         # The domain of the idiom: index, or i64 (then cast to index).
         self.domain = "i64" if rng.random() < 0.35 else "index"
         self.element = str(rng.choice(list(ELEMENTS)))
@@ -381,6 +384,10 @@ class Case:
                 value = emit(f"arith.subi {value}, {const(-delta, dom)} : {dom}")
             return value
 
+        def size_value_index(t):
+            """The size of table dimension t as an index."""
+            return const(self.table_shape[t]) if size_of[t] is None else size_of[t]
+
         positions, ok = {}, None
         for c, t in enumerate(self.gathered):
             if self.kind == "nd":
@@ -426,6 +433,24 @@ class Case:
                     lt = emit(f"arith.cmpi slt, {x}, {size} : {dom}")
                     ok = emit(f"arith.andi {ge}, {lt} : i1")
                 x = emit(f"arith.select {ok}, {x}, {zero} : {dom}")
+            if self.idiom == "assert":
+                # torch-mlir's two asserts (the upper bound on the value cast
+                # again to index, the lower on the raw value), or one of the
+                # other forms of a bound.
+                size = size_value(t)
+                form = rng.random()
+                if form < 0.5:
+                    again = emit(f"arith.index_cast {raw} : i{w} to index")
+                    upper = emit(f"arith.cmpi slt, {again}, {size_value_index(t)} : index")
+                    lower = emit(f"arith.cmpi sge, {raw}, {const(0, f'i{w}')} : i{w}")
+                    checks = [upper, lower]
+                elif form < 0.75:
+                    checks = [emit(f"arith.cmpi ult, {x}, {size} : {dom}")]
+                else:
+                    checks = [emit(f"arith.cmpi sgt, {size}, {x} : {dom}"),
+                              emit(f"arith.cmpi sgt, {x}, {const(-1, dom)} : {dom}")]
+                for check in checks:
+                    body.append(f'    cf.assert {check}, "index out of range"')
             if dom == "i64":
                 x = emit(f"arith.index_cast {x} : i64 to index")
             positions[t] = x
@@ -501,9 +526,14 @@ def run_batch(cases, first, bin_dir, opt_level):
                     for i in range(len(cases))}
         forms[label] = r.stdout
     raised = split_functions(forms["raised"])
+    unchecked = split_functions(forms["unchecked"])
     for i, (case, name) in enumerate(zip(cases, names)):
         text = raised.get(name, "")
         kind = case.raised_kind()
+        # Asserted reads are defined where out of range: checked either way.
+        if case.idiom == "assert" and "unchecked" in unchecked.get(name, ""):
+            problems[first + i] = f"an asserted read raised unchecked:\n{unchecked[name]}"
+            continue
         if kind is None:
             if "gather." in text:
                 problems[first + i] = f"raised, where the generic should stay:\n{text}"
