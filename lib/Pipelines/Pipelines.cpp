@@ -72,11 +72,13 @@ static std::unique_ptr<Pass> createCleanupPass() {
 /// function (after the folds, which see the operands' producers only in
 /// place), the lowering of each function with `lowering` (it writes
 /// nothing outside the function), then the calls of the error hook from
-/// the check ops it left, and bounded function sizes, which keep the rest
-/// of the pipeline linear.
+/// the check ops it left (with `asserts`, from the program's cf.asserts
+/// too), and bounded function sizes, which keep the rest of the pipeline
+/// linear.
 static void addGatherLowering(OpPassManager &pm, std::unique_ptr<Pass> lowering,
                               bool outlineDuplicates = false,
-                              std::unique_ptr<Pass> afterLowering = nullptr) {
+                              std::unique_ptr<Pass> afterLowering = nullptr,
+                              bool asserts = false) {
   pm.addNestedPass<func::FuncOp>(createTensorCleanupPass());
   if (outlineDuplicates)
     pm.addPass(createGatherOutlineDuplicates());
@@ -85,7 +87,7 @@ static void addGatherLowering(OpPassManager &pm, std::unique_ptr<Pass> lowering,
   // lowered loops and their consumers are still side by side.
   if (afterLowering)
     pm.addNestedPass<func::FuncOp>(std::move(afterLowering));
-  pm.addPass(createConvertGatherChecksToRuntime());
+  pm.addPass(createConvertGatherChecksToRuntime({asserts}));
   pm.addPass(createGatherSplitFunctions());
 }
 
@@ -228,8 +230,11 @@ void mlir::gather::buildGatherCpuPipeline(
     pm.addPass(createGatherDestinationEntries());
   if (options.fuseConsumers && !options.reference)
     pm.addNestedPass<func::FuncOp>(createGatherFuseConsumers());
+  // The program's cf.asserts end it with their message (not abort()).
   if (options.reference) {
-    addGatherLowering(pm, createConvertGatherToSCF());
+    addGatherLowering(pm, createConvertGatherToSCF(),
+                      /*outlineDuplicates=*/false,
+                      /*afterLowering=*/nullptr, /*asserts=*/true);
   } else {
     ConvertGatherToLinalgOptions lowering;
     lowering.targetCpu = options.targetCpu;
@@ -237,7 +242,8 @@ void mlir::gather::buildGatherCpuPipeline(
     lowering.onHost = options.onHost;
     // After fusion: a gather fused into its consumer's tiles stays there.
     addGatherLowering(pm, createConvertGatherToLinalg(lowering),
-                      options.outlineDuplicates);
+                      options.outlineDuplicates, /*afterLowering=*/nullptr,
+                      /*asserts=*/true);
   }
   addBufferization(pm, options.destinationEntries);
   addCpuLoops(pm, options);

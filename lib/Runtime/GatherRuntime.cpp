@@ -36,9 +36,18 @@ extern "C" void __gather_runtime_error(int64_t site, int64_t line,
   message +=
       ": " + mlir::gather::formatRuntimeError(
                  kind, count, reinterpret_cast<const int64_t *>(details));
-  if (!recordErrors.load()) {
+  // Past a failed assert the program's own code is not safe to run (the
+  // assert guarded what follows): the message, then the end of the
+  // process, as MLIR's lowering of cf.assert ends it with abort() (which
+  // lost the message it had put in stdout's buffer, under a crash report).
+  bool ends = kind == static_cast<int64_t>(
+                          mlir::gather::RuntimeErrorKind::AssertionFailed);
+  if (!recordErrors.load() || ends) {
     std::fprintf(stderr, "error: %s\n", message.c_str());
     std::fflush(stderr);
+    // Other threads may be running the program still: no exit handlers.
+    if (ends)
+      std::_Exit(1);
     std::exit(1);
   }
   std::lock_guard<std::mutex> lock(errorMutex);

@@ -10,8 +10,8 @@
 // gather.check_indices, which the lowerings leave in the functions, become
 // calls of the run-time error hook (RuntimeErrorKind.h, lib/Runtime) with
 // the site strings and the shared scan functions they need, created at
-// module level. The only part of the project that writes outside the ops it
-// rewrites.
+// module level; optionally, the program's cf.asserts too. The only part of the
+// project that writes outside the ops it rewrites.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +37,12 @@ namespace gather {
 /// must outlive the patterns): apply them on a module.
 void populateGatherChecksToRuntimePatterns(RewritePatternSet &patterns,
                                            SymbolTableCollection &symbolTables);
+
+/// A pattern that rewrites `cf.assert` into a call of the hook with the
+/// assert's message and location (RuntimeErrorKind::AssertionFailed, which
+/// ends the program with that message), the same way.
+void populateAssertsToRuntimePatterns(RewritePatternSet &patterns,
+                                      SymbolTableCollection &symbolTables);
 
 } // namespace gather
 } // namespace mlir

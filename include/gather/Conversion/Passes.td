@@ -132,7 +132,22 @@ def ConvertGatherChecksToRuntime
     value, position, dimension and size. The site is a constant string
     "op at file" (one per op name and file) with the check's line and
     column. Runs after the lowerings, before bufferization.
+
+    With `asserts`, each `cf.assert` of the program becomes the same: a
+    branch on its condition and a call of `__gather_report_assert` with the
+    site "cf.assert at file", its line and column and its message
+    (`assertion_failed`). The hook prints "error: cf.assert at f.mlir:9:5:
+    assertion failed: <message>" to stderr and ends the process with status
+    1: past a failed assert the program is not safe to run (the assert
+    guarded what follows), so this is not an error the runner can return.
+    Upstream's lowering ends it with abort() and prints the message with
+    puts, which a pipe or file loses in the buffer.
   }];
+  let options = [
+    Option<"asserts", "asserts", "bool", "false",
+           "Also turn cf.assert into calls of the hook (CPU code only: on "
+           "the GPU an assert in a kernel is the device's)">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",

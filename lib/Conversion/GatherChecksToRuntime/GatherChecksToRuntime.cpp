@@ -14,6 +14,7 @@
 #include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -47,6 +48,8 @@ public:
                                          const std::string &text);
   func::FuncOp getOrCreateShapeReport(OpBuilder &b, Location loc,
                                       ModuleOp module);
+  func::FuncOp getOrCreateAssertReport(OpBuilder &b, Location loc,
+                                       ModuleOp module);
   func::FuncOp getOrCreateIndexReport(OpBuilder &b, Location loc,
                                       ModuleOp module, MemRefType indicesType,
                                       IndexPolicy policy, int64_t components,
@@ -228,6 +231,23 @@ func::FuncOp RuntimeSymbols::getOrCreateShapeReport(OpBuilder &b, Location loc,
       [&](OpBuilder &fb, func::FuncOp hook, ValueRange args) {
         emitHookCall(fb, loc, hook, args[0], args[1], args[2], args[3],
                      args.drop_front(4));
+      });
+}
+
+/// `__gather_report_assert(site, line, column, message)`: the hook call of
+/// a failed cf.assert, its message's address the one detail.
+func::FuncOp RuntimeSymbols::getOrCreateAssertReport(OpBuilder &b, Location loc,
+                                                     ModuleOp module) {
+  Type i64 = b.getI64Type();
+  auto type = b.getFunctionType({i64, i64, i64, i64}, {});
+  return getOrCreateReport(
+      b, loc, module, "__gather_report_assert", type,
+      [&](OpBuilder &fb, func::FuncOp hook, ValueRange args) {
+        Value kind = arith::ConstantIntOp::create(
+            fb, loc, i64,
+            static_cast<int64_t>(RuntimeErrorKind::AssertionFailed));
+        emitHookCall(fb, loc, hook, args[0], args[1], args[2], kind,
+                     args.drop_front(3));
       });
 }
 
@@ -461,13 +481,50 @@ struct CheckIndicesToCall : OpRewritePattern<CheckIndicesOp> {
   mutable RuntimeSymbols symbols;
 };
 
+struct AssertToCall : OpRewritePattern<cf::AssertOp> {
+  AssertToCall(MLIRContext *context, SymbolTableCollection &tables)
+      : OpRewritePattern(context), symbols(tables) {}
+
+  LogicalResult matchAndRewrite(cf::AssertOp op,
+                                PatternRewriter &rewriter) const override {
+    auto module = op->getParentOfType<ModuleOp>();
+    if (!module)
+      return rewriter.notifyMatchFailure(op, "not in a module");
+    Location loc = op.getLoc();
+    func::FuncOp report =
+        symbols.getOrCreateAssertReport(rewriter, loc, module);
+    Value failed = arith::XOrIOp::create(
+        rewriter, loc, op.getArg(),
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
+    scf::IfOp::create(rewriter, loc, failed, [&](OpBuilder &b, Location l) {
+      auto [site, line, column] =
+          siteValues(b, l, symbols, module, op, "cf.assert");
+      memref::GlobalOp text =
+          symbols.getOrCreateSiteString(b, l, module, op.getMsg().str());
+      Value message = addressOf(
+          b, l,
+          memref::GetGlobalOp::create(b, l, text.getType(), text.getSymName()));
+      func::CallOp::create(b, l, report,
+                           ValueRange{site, line, column, message});
+      scf::YieldOp::create(b, l);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  mutable RuntimeSymbols symbols;
+};
+
 struct ConvertGatherChecksToRuntimePass
     : gather::impl::ConvertGatherChecksToRuntimeBase<
           ConvertGatherChecksToRuntimePass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<Operation *> checks;
     getOperation()->walk([&](Operation *op) {
-      if (isa<CheckShapeOp, CheckIndicesOp>(op))
+      if (isa<CheckShapeOp, CheckIndicesOp>(op) ||
+          (asserts && isa<cf::AssertOp>(op)))
         checks.push_back(op);
     });
     if (checks.empty())
@@ -475,14 +532,17 @@ struct ConvertGatherChecksToRuntimePass
     SymbolTableCollection symbolTables;
     RewritePatternSet patterns(&getContext());
     populateGatherChecksToRuntimePatterns(patterns, symbolTables);
+    if (asserts)
+      populateAssertsToRuntimePatterns(patterns, symbolTables);
     // Only the checks: the rewrites make no new ones, and the rest of the
     // module is not this pass's to fold.
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     (void)applyOpPatternsGreedily(checks, std::move(patterns), config);
-    WalkResult left = getOperation()->walk([](Operation *op) {
-      if (!isa<CheckShapeOp, CheckIndicesOp>(op))
+    WalkResult left = getOperation()->walk([&](Operation *op) {
+      if (!isa<CheckShapeOp, CheckIndicesOp>(op) &&
+          !(asserts && isa<cf::AssertOp>(op)))
         return WalkResult::advance();
       op->emitOpError("is not in a module, could not be lowered");
       return WalkResult::interrupt();
@@ -498,4 +558,9 @@ void mlir::gather::populateGatherChecksToRuntimePatterns(
     RewritePatternSet &patterns, SymbolTableCollection &symbolTables) {
   patterns.add<CheckShapeToCall, CheckIndicesToCall>(patterns.getContext(),
                                                      symbolTables);
+}
+
+void mlir::gather::populateAssertsToRuntimePatterns(
+    RewritePatternSet &patterns, SymbolTableCollection &symbolTables) {
+  patterns.add<AssertToCall>(patterns.getContext(), symbolTables);
 }

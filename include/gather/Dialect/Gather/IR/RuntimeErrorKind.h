@@ -58,6 +58,11 @@ enum class RuntimeErrorKind : int64_t {
   /// on a CPU whose registers are shorter. Details: the bits the code
   /// needs, the CPU's.
   VectorLengthTooShort = 6,
+  /// A `cf.assert` of the program that does not hold (the CPU pipeline
+  /// lowers them to the hook). Details: the address of the assert's
+  /// NUL-terminated message. The program cannot go on past it: the hook
+  /// ends the process after the message.
+  AssertionFailed = 7,
 };
 
 /// The keyword of a kind in the IR (`gather.check_shape`), or null for a
@@ -76,6 +81,8 @@ inline const char *getRuntimeErrorKindKeyword(int64_t kind) {
     return "indices_not_whole_coordinates";
   case RuntimeErrorKind::VectorLengthTooShort:
     return "vector_length_too_short";
+  case RuntimeErrorKind::AssertionFailed:
+    return "assertion_failed";
   }
   return nullptr;
 }
@@ -102,6 +109,8 @@ inline const char *describeRuntimeErrorKind(int64_t kind) {
     return "the last indices dimension does not hold whole coordinates";
   case RuntimeErrorKind::VectorLengthTooShort:
     return "this CPU's vector registers are shorter than the code needs";
+  case RuntimeErrorKind::AssertionFailed:
+    return "assertion failed";
   }
   return "run-time check failed";
 }
@@ -155,6 +164,11 @@ inline std::string formatRuntimeError(int64_t kind, int64_t count,
       break;
     return "the code needs vector registers of at least " + at(0) +
            " bits, this CPU's are " + at(1) + " bits";
+  case RuntimeErrorKind::AssertionFailed:
+    if (count < 1 || !details[0])
+      break;
+    return std::string("assertion failed: ") +
+           reinterpret_cast<const char *>(details[0]);
   }
   return describeRuntimeErrorKind(kind);
 }
