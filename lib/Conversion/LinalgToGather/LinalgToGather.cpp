@@ -329,8 +329,10 @@ struct RaisePlan {
   /// Block and elements: the axis; multiaxis: its one axis; nd: the batch
   /// dimensions.
   int64_t axis = 0;
-  /// Per table dimension, the output dimension it follows (-1: gathered).
+  /// Per table dimension, the output dimension it follows (-1: gathered;
+  /// kPinned while matching: read at 0, see Matcher::follows).
   SmallVector<int64_t> follows;
+  static constexpr int64_t kPinned = -2;
   IndexPolicy policy;
   /// The index values are unsigned and narrower than 64 bits: widened with
   /// a zero extension before the gather.
@@ -376,11 +378,47 @@ private:
   LogicalResult matchSource(RaisePlan &plan,
                             ArrayRef<std::pair<int64_t, IndexValue>> reads);
 
+  /// Whether table dimension `t` follows output dimension `d`: read at
+  /// `linalg.index d`, or at 0 where loop `d` has the static size 1 (an
+  /// operand's shape says so): canonicalization folds `linalg.index` of such
+  /// a loop to 0, and a batch of one has them.
+  bool follows(const RaisePlan &plan, int64_t t, int64_t d);
+  /// Whether the indices position `position` follows output dimension `d`
+  /// in the same way.
+  bool followsLoop(Value position, int64_t d);
+  bool isUnitLoop(int64_t d);
+  /// Each table dimension read at 0 given the output dimension `expected`
+  /// says it follows (the form matched, which `follows` accepted).
+  static void resolvePins(RaisePlan &plan,
+                          function_ref<int64_t(int64_t)> expected);
+
   linalg::GenericOp generic;
   const LinalgToGatherOptions &options;
 };
 
 } // namespace
+
+bool Matcher::follows(const RaisePlan &plan, int64_t t, int64_t d) {
+  return plan.follows[t] == d ||
+         (plan.follows[t] == RaisePlan::kPinned && isUnitLoop(d));
+}
+
+bool Matcher::followsLoop(Value position, int64_t d) {
+  return loopDimOf(position) == std::optional<int64_t>(d) ||
+         (isZero(position) && isUnitLoop(d));
+}
+
+bool Matcher::isUnitLoop(int64_t d) {
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  return d >= 0 && d < static_cast<int64_t>(ranges.size()) && ranges[d] == 1;
+}
+
+void Matcher::resolvePins(RaisePlan &plan,
+                          function_ref<int64_t(int64_t)> expected) {
+  for (auto [t, d] : llvm::enumerate(plan.follows))
+    if (d == RaisePlan::kPinned)
+      d = expected(t);
+}
 
 FailureOr<RaisePlan> Matcher::match() {
   if (!generic.hasPureTensorSemantics() || generic.getNumDpsInits() != 1 ||
@@ -437,6 +475,10 @@ FailureOr<RaisePlan> Matcher::match() {
   for (auto [t, position] : llvm::enumerate(plan.read.getIndices())) {
     if (std::optional<int64_t> d = loopDimOf(position)) {
       plan.follows[t] = *d;
+      continue;
+    }
+    if (isZero(position)) {
+      plan.follows[t] = RaisePlan::kPinned;
       continue;
     }
     std::optional<IndexValue> index =
@@ -527,9 +569,11 @@ Matcher::matchSource(RaisePlan &plan,
     // own dimension.
     bool followsSame = rank == loops;
     for (int64_t t = 0; t < rank && followsSame; ++t)
-      followsSame = t == a || plan.follows[t] == t;
+      followsSame = t == a || follows(plan, t, t);
+    auto same = [](int64_t t) { return t; };
     if (map.isIdentity() && followsSame) {
       plan.kind = RaisePlan::Kind::Elements;
+      resolvePins(plan, same);
       return success();
     }
     // Embedding, index_select, take: dimensions [a, a + q) of the indices,
@@ -546,11 +590,13 @@ Matcher::matchSource(RaisePlan &plan,
           (isa<AffineConstantExpr>(map.getResult(j)) &&
            cast<AffineConstantExpr>(map.getResult(j)).getValue() == 0 &&
            indicesType.getDimSize(j) == 1 && outputType.getDimSize(a + j) == 1);
+    auto around = [&](int64_t t) { return t < a ? t : t + q - 1; };
     for (int64_t t = 0; t < rank && consecutive; ++t)
       if (t != a)
-        consecutive = plan.follows[t] == (t < a ? t : t + q - 1);
+        consecutive = follows(plan, t, around(t));
     if (consecutive) {
       plan.kind = RaisePlan::Kind::Block;
+      resolvePins(plan, around);
       return success();
     }
     // Indices broadcast along dimensions their map drops or pins to 0.
@@ -577,6 +623,7 @@ Matcher::matchSource(RaisePlan &plan,
     if (!map.isFunctionOfDim(a))
       return failure();
     plan.kind = RaisePlan::Kind::Multiaxis;
+    resolvePins(plan, same);
     return success();
   }
 
@@ -596,7 +643,7 @@ Matcher::matchSource(RaisePlan &plan,
       return failure();
     ValueRange at = read.getIndices();
     for (int64_t j = 0; j + 1 < m; ++j)
-      if (loopDimOf(at[j]) != std::optional<int64_t>(j))
+      if (!followsLoop(at[j], j))
         return failure();
     std::optional<int64_t> c = getConstantIntValue(at[m - 1]);
     if (!c || *c < 0 || *c >= k || tableDims[*c] != -1)
@@ -612,14 +659,15 @@ Matcher::matchSource(RaisePlan &plan,
       return failure();
   if (b > m - 1 || (m - 1) + (rank - b - k) != loops)
     return failure();
+  auto expected = [&](int64_t t) { return t < b ? t : t - b - k + m - 1; };
   for (int64_t t = 0; t < rank; ++t) {
     if (t >= b && t < b + k)
       continue;
-    int64_t expected = t < b ? t : t - b - k + m - 1;
-    if (plan.follows[t] != expected)
+    if (!follows(plan, t, expected(t)))
       return failure();
   }
   plan.kind = RaisePlan::Kind::Nd;
+  resolvePins(plan, expected);
   plan.axis = b;
   return success();
 }

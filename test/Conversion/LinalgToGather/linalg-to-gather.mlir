@@ -272,6 +272,102 @@ func.func @stablehlo_gather(%operand: tensor<1x4x8xi32>, %start_indices: tensor<
 
 // -----
 
+// The StableHLO gather above as it is after canonicalization, which folds
+// `linalg.index` of a loop of size 1 to 0: the batch of one is read at 0 in
+// the indices, and the table's dimension of size 1 at 0 too (clamped to
+// [0, 0]). Positions 0 on loops of size 1 follow those loops.
+// CHECK-LABEL: func.func @stablehlo_gather_canonicalized
+// CHECK:         gather.nd %{{.*}}[%{{.*}}] negative_indices = out_of_bounds out_of_bounds = clamp into %{{.*}} : tensor<1x4x8xi32>, tensor<1x8x2xi32> into tensor<1x8x8xi32>
+// CHECK-NOT:     linalg.generic
+#map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @stablehlo_gather_canonicalized(%operand: tensor<1x4x8xi32>, %start_indices: tensor<1x8x2xi32>) -> tensor<1x8x8xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %init = tensor.empty() : tensor<1x8x8xi32>
+  %r = linalg.generic {indexing_maps = [#map], iterator_types = ["parallel", "parallel", "parallel"]}
+      outs(%init : tensor<1x8x8xi32>) {
+  ^bb0(%out: i32):
+    %i1 = linalg.index 1 : index
+    %i2 = linalg.index 2 : index
+    %s0i = tensor.extract %start_indices[%c0, %i1, %c0] : tensor<1x8x2xi32>
+    %s0 = arith.index_cast %s0i : i32 to index
+    %s1i = tensor.extract %start_indices[%c0, %i1, %c1] : tensor<1x8x2xi32>
+    %s1 = arith.index_cast %s1i : i32 to index
+    %lo0 = arith.maxsi %s0, %c0 : index
+    %in0 = arith.minsi %lo0, %c0 : index
+    %lo1 = arith.maxsi %s1, %c0 : index
+    %in1 = arith.minsi %lo1, %c3 : index
+    %y = tensor.extract %operand[%in0, %in1, %i2] : tensor<1x4x8xi32>
+    linalg.yield %y : i32
+  } -> tensor<1x8x8xi32>
+  return %r : tensor<1x8x8xi32>
+}
+
+// -----
+
+// index_select on a batch of one after canonicalization: the table's
+// dimension 0 is read at 0, its loop of size 1 known from the output (the
+// table, larger there, is cut to the row read); a block gather. In the
+// second generic the loop of size 1 is known from the bias operand only
+// (the output's size is dynamic).
+// CHECK-LABEL: func.func @index_select_batch_of_one
+// CHECK-SAME:    %[[T:[^:]*]]: tensor<3x1000x256xf32>
+// CHECK:         %[[ROW:.*]] = tensor.extract_slice %[[T]][0, 0, 0] [1, 1000, 256] [1, 1, 1] : tensor<3x1000x256xf32> to tensor<1x1000x256xf32>
+// CHECK:         gather.block %[[ROW]][%{{.*}}] axis = 1 negative_indices = out_of_bounds into %{{.*}} : tensor<1x1000x256xf32>, tensor<500xi64> into tensor<1x500x256xf32>
+// CHECK:         gather.block %{{.*}}[%{{.*}}] axis = 1 negative_indices = out_of_bounds into %{{.*}} : tensor<?x1000x256xf32>, tensor<500xi64> into tensor<?x500x256xf32>
+// CHECK-NOT:     tensor.extract %
+#map_i = affine_map<(d0, d1, d2) -> (d1)>
+#map_b = affine_map<(d0, d1, d2) -> (d0)>
+#map_o = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @index_select_batch_of_one(%t: tensor<3x1000x256xf32>, %u: tensor<?x1000x256xf32>, %idx: tensor<500xi64>, %bias: tensor<1xf32>, %n: index) -> (tensor<1x500x256xf32>, tensor<?x500x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %init = tensor.empty() : tensor<1x500x256xf32>
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%idx : tensor<500xi64>) outs(%init : tensor<1x500x256xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %x = arith.index_cast %in : i64 to index
+    %i2 = linalg.index 2 : index
+    %v = tensor.extract %t[%c0, %x, %i2] : tensor<3x1000x256xf32>
+    linalg.yield %v : f32
+  } -> tensor<1x500x256xf32>
+  %init2 = tensor.empty(%n) : tensor<?x500x256xf32>
+  %r2 = linalg.generic {indexing_maps = [#map_i, #map_b, #map_o], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%idx, %bias : tensor<500xi64>, tensor<1xf32>) outs(%init2 : tensor<?x500x256xf32>) {
+  ^bb0(%in: i64, %b: f32, %out: f32):
+    %x = arith.index_cast %in : i64 to index
+    %i2 = linalg.index 2 : index
+    %v = tensor.extract %u[%c0, %x, %i2] : tensor<?x1000x256xf32>
+    %s = arith.addf %v, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<?x500x256xf32>
+  return %r, %r2 : tensor<1x500x256xf32>, tensor<?x500x256xf32>
+}
+
+// -----
+
+// A table read at 0 along a loop that is not of size 1 is a fixed row, no
+// gather form: it stays.
+// CHECK-LABEL: func.func @row_zero_stays
+// CHECK:         linalg.generic
+// CHECK-NOT:     gather.
+#map_i = affine_map<(d0, d1) -> (d1)>
+#map_o = affine_map<(d0, d1) -> (d0, d1)>
+func.func @row_zero_stays(%t: tensor<4x100xf32>, %idx: tensor<6xi64>) -> tensor<4x6xf32> {
+  %c0 = arith.constant 0 : index
+  %init = tensor.empty() : tensor<4x6xf32>
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<6xi64>) outs(%init : tensor<4x6xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %x = arith.index_cast %in : i64 to index
+    %v = tensor.extract %t[%c0, %x] : tensor<4x100xf32>
+    linalg.yield %v : f32
+  } -> tensor<4x6xf32>
+  return %r : tensor<4x6xf32>
+}
+
+// -----
+
 // A dynamic StableHLO gather of one coordinate per row (index_vector_dim 1,
 // start_index_map [0], the rows whole): the clamp's bound is the run-time
 // size minus 1.
