@@ -320,12 +320,18 @@ def ConvertLinalgToGather : Pass<"convert-linalg-to-gather"> {
       take);
     - `gather.elements`: an input with the identity map, every other table
       position the same iteration dimension (torch.gather,
-      take_along_axis);
+      take_along_axis), or the next one where the gathered dimension has
+      none (torch's `x[arange(n), idx]`: a unit dimension is inserted);
     - `gather.nd`: the coordinates read inside the body from a trailing
       index dimension (`tensor.extract %idx[i0, ..., c]` for constant
       components), as StableHLO's gather lowering writes them;
     - `gather.multiaxis`: an input whose map drops or pins iteration
       dimensions (indices broadcast along them).
+
+    A table position read from an operand that counts along a loop (a
+    generic yielding `linalg.index`, as torch-mlir's `arange` is) follows
+    that loop, as does a position 0 on a loop of size 1 (canonicalization
+    folds `linalg.index` of such loops to 0).
 
     The idioms that normalize the index become the policy: integer casts of
     any width (`arith.index_cast`, `index_castui`, `extsi`, `extui`); a

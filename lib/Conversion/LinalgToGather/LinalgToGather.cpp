@@ -341,6 +341,10 @@ struct RaisePlan {
   /// zero around it), and whether the body computes anything else with it.
   Value gathered;
   bool needsRest = false;
+  /// Elements and multiaxis: the output has no dimension for the axis (each
+  /// output position reads one value along it, torch's x[arange(n), idx]):
+  /// the gather runs with a unit dimension inserted there.
+  bool squeezedAxis = false;
 };
 
 /// Whether `position` is `linalg.index` of some dimension: which.
@@ -348,6 +352,46 @@ static std::optional<int64_t> loopDimOf(Value position) {
   if (auto index = position.getDefiningOp<linalg::IndexOp>())
     return index.getDim();
   return std::nullopt;
+}
+
+/// The loop a table position follows through an operand that counts up
+/// along one loop (torch-mlir's `arange(n)`: a generic that yields
+/// `linalg.index k`, cast, into its identity-mapped output): the operand's
+/// value at a point of the loops is that point's coordinate along the loop
+/// its map puts in dimension k. A wrap of negative values (`x < 0 ? x +
+/// size : x`, which torch-mlir's `aten.index.Tensor` puts on every index)
+/// changes nothing on such values.
+static std::optional<int64_t> countingLoopOf(linalg::GenericOp generic,
+                                             Value position, Value table,
+                                             int64_t dim) {
+  Value value = lookThroughCasts(position);
+  if (auto select = value.getDefiningOp<arith::SelectOp>())
+    if (Value x = wrappedValue(select, table, dim))
+      value = lookThroughCasts(x);
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || arg.getOwner() != generic.getBody() ||
+      arg.getArgNumber() >= generic.getNumDpsInputs())
+    return std::nullopt;
+  OpOperand *operand = generic.getDpsInputOperand(arg.getArgNumber());
+  Value source = operand->get();
+  while (auto cast = source.getDefiningOp<tensor::CastOp>())
+    source = cast.getSource();
+  auto producer = source.getDefiningOp<linalg::GenericOp>();
+  if (!producer || producer->getNumResults() != 1 ||
+      producer.getNumDpsInits() != 1 ||
+      producer.getNumParallelLoops() != producer.getNumLoops() ||
+      !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
+           .isIdentity())
+    return std::nullopt;
+  auto yield = cast<linalg::YieldOp>(producer.getBody()->getTerminator());
+  std::optional<int64_t> k = loopDimOf(lookThroughCasts(yield.getOperand(0)));
+  if (!k)
+    return std::nullopt;
+  auto d = dyn_cast<AffineDimExpr>(
+      generic.getMatchingIndexingMap(operand).getResult(*k));
+  if (!d)
+    return std::nullopt;
+  return d.getPosition();
 }
 
 /// The body's one read of a table at positions that depend on data, or null
@@ -481,6 +525,11 @@ FailureOr<RaisePlan> Matcher::match() {
       plan.follows[t] = RaisePlan::kPinned;
       continue;
     }
+    if (std::optional<int64_t> d =
+            countingLoopOf(generic, position, plan.table, t)) {
+      plan.follows[t] = *d;
+      continue;
+    }
     std::optional<IndexValue> index =
         parseIndexValue(generic, position, plan.table, t, fillCondition);
     if (!index)
@@ -526,6 +575,14 @@ FailureOr<RaisePlan> Matcher::match() {
                                 : OutOfBoundsMode::error;
   if (failed(matchSource(plan, reads)))
     return failure();
+  // A loop longer than the table dimension it follows reads past the table
+  // (undefined in the source): no gather op of those sizes verifies.
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  for (auto [t, d] : llvm::enumerate(plan.follows))
+    if (d >= 0 && !tableType.isDynamicDim(t) &&
+        !ShapedType::isDynamic(ranges[d]) &&
+        ranges[d] > tableType.getDimSize(t))
+      return failure();
 
   // The rest of the body: anything but yielding the gathered value.
   auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
@@ -597,6 +654,19 @@ Matcher::matchSource(RaisePlan &plan,
     if (consecutive) {
       plan.kind = RaisePlan::Kind::Block;
       resolvePins(plan, around);
+      return success();
+    }
+    // No output dimension for the axis: the table's other dimensions follow
+    // the loops in order, and the indices have them (torch's
+    // x[arange(n), idx], take_along_axis then the axis squeezed).
+    auto squeezed = [&](int64_t t) { return t < a ? t : t - 1; };
+    bool followsSqueezed = rank == loops + 1;
+    for (int64_t t = 0; t < rank && followsSqueezed; ++t)
+      followsSqueezed = t == a || follows(plan, t, squeezed(t));
+    if (followsSqueezed && map.isIdentity()) {
+      plan.kind = RaisePlan::Kind::Elements;
+      plan.squeezedAxis = true;
+      resolvePins(plan, squeezed);
       return success();
     }
     // Indices broadcast along dimensions their map drops or pins to 0.
@@ -783,6 +853,36 @@ static Value indicesForEveryLoop(OpBuilder &b, Location loc, Value indices,
                                        collapsed, groups, outputShape);
 }
 
+/// The groups that take a tensor of rank `rank` to one with a unit
+/// dimension at `position` (expand_shape), and back (collapse_shape).
+static SmallVector<ReassociationIndices> unitDimAt(int64_t rank,
+                                                   int64_t position) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t j = 0; j < rank; ++j) {
+    int64_t first = j < position ? j : j + 1;
+    if (j == position)
+      groups.push_back({j, j + 1});
+    else if (j == rank - 1 && position == rank)
+      groups.push_back({first, first + 1});
+    else
+      groups.push_back({first});
+  }
+  return groups;
+}
+
+/// `value` with a unit dimension inserted at `position`.
+static Value insertUnitDim(OpBuilder &b, Location loc, Value value,
+                           int64_t position) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape.insert(shape.begin() + position, 1);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, value);
+  sizes.insert(sizes.begin() + position, b.getIndexAttr(1));
+  return tensor::ExpandShapeOp::create(b, loc, type.clone(shape), value,
+                                       unitDimAt(type.getRank(), position),
+                                       sizes);
+}
+
 /// The gather op of `plan` writing into `init`.
 static Value buildGather(OpBuilder &b, Location loc, const RaisePlan &plan,
                          Value init, int64_t loops) {
@@ -791,6 +891,19 @@ static Value buildGather(OpBuilder &b, Location loc, const RaisePlan &plan,
     indices = widenIndices(b, loc, indices);
   NegativeIndexMode negative = plan.policy.negative;
   OutOfBoundsMode outOfBounds = plan.policy.outOfBounds;
+  if (plan.squeezedAxis) {
+    // The elements gather with a unit dimension at the axis in the indices
+    // and the output, then the output without it.
+    int64_t rank = cast<RankedTensorType>(init.getType()).getRank();
+    Value gathered =
+        ElementsOp::create(
+            b, loc, plan.table, insertUnitDim(b, loc, indices, plan.axis),
+            plan.axis, negative, outOfBounds,
+            /*whole_indices=*/Value(), insertUnitDim(b, loc, init, plan.axis))
+            .getOutput();
+    return tensor::CollapseShapeOp::create(b, loc, init.getType(), gathered,
+                                           unitDimAt(rank, plan.axis));
+  }
   switch (plan.kind) {
   case RaisePlan::Kind::Elements:
     return ElementsOp::create(b, loc, plan.table, indices, plan.axis, negative,

@@ -657,6 +657,95 @@ func.func @aten_index_tensor(%x: tensor<4x?x3xf32>, %idx: tensor<1x5xi64>) -> te
 
 // -----
 
+// torch's x[torch.arange(n), idx] as torch-mlir writes it: arange is a
+// generic that yields its loop's index (cast to i64), and aten.index.Tensor
+// reads the table at both operands, each wrapped. The arange operand counts
+// along the loop: table dimension 0 follows it, and dimension 1 is
+// gathered with no output dimension of its own: gather.elements with a
+// unit dimension at the axis (indices and output expanded, the result
+// collapsed), the arange left dead.
+// CHECK-LABEL: func.func @index_tensor_arange_rows
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<4x10xf32>, %[[I:[^:]*]]: tensor<4xi64>
+// CHECK:         %[[INIT:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK-DAG:     %[[I1:.*]] = tensor.expand_shape %[[I]] {{\[\[}}0, 1]] output_shape [4, 1] : tensor<4xi64> into tensor<4x1xi64>
+// CHECK-DAG:     %[[INIT1:.*]] = tensor.expand_shape %[[INIT]] {{\[\[}}0, 1]] output_shape [4, 1] : tensor<4xf32> into tensor<4x1xf32>
+// CHECK:         %[[G:.*]] = gather.elements %[[X]][%[[I1]]] axis = 1 into %[[INIT1]] : tensor<4x10xf32>, tensor<4x1xi64> into tensor<4x1xf32>
+// CHECK:         %[[R:.*]] = tensor.collapse_shape %[[G]] {{\[\[}}0, 1]] : tensor<4x1xf32> into tensor<4xf32>
+// CHECK:         return %[[R]]
+// CHECK-NOT:     linalg.generic
+#id = affine_map<(d0) -> (d0)>
+func.func @index_tensor_arange_rows(%x: tensor<4x10xf32>, %idx: tensor<4xi64>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xi64>
+  %ar = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%e : tensor<4xi64>) {
+  ^bb0(%o: i64):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i64
+    linalg.yield %c : i64
+  } -> tensor<4xi64>
+  %init = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%ar, %idx : tensor<4xi64>, tensor<4xi64>) outs(%init : tensor<4xf32>) {
+  ^bb0(%a: i64, %b: i64, %out: f32):
+    %zero = arith.constant 0 : i64
+    %c4 = arith.constant 4 : i64
+    %c10 = arith.constant 10 : i64
+    %na = arith.cmpi slt, %a, %zero : i64
+    %pa = arith.addi %a, %c4 : i64
+    %wa = arith.select %na, %pa, %a : i64
+    %p = arith.index_cast %wa : i64 to index
+    %nb = arith.cmpi slt, %b, %zero : i64
+    %pb = arith.addi %b, %c10 : i64
+    %wb = arith.select %nb, %pb, %b : i64
+    %q = arith.index_cast %wb : i64 to index
+    %v = tensor.extract %x[%p, %q] : tensor<4x10xf32>
+    linalg.yield %v : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// An operand that does not count along a loop (twice the index) is an
+// index value: two index operands, which stay. A loop longer than the
+// table dimension it follows (8 rows read from 4) stays too: the source
+// reads past the table, and no gather op of those sizes verifies.
+// CHECK-LABEL: func.func @not_counting_or_too_long_stays
+// CHECK-COUNT-3: linalg.generic
+// CHECK-NOT:     gather.
+#id = affine_map<(d0) -> (d0)>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @not_counting_or_too_long_stays(%x: tensor<4x10xf32>, %idx: tensor<4xi64>, %d: tensor<4x10xf32>, %i2: tensor<8x3xi64>, %e2: tensor<8x3xf32>) -> (tensor<4xf32>, tensor<8x3xf32>) {
+  %e = tensor.empty() : tensor<4xi64>
+  %twice = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%e : tensor<4xi64>) {
+  ^bb0(%o: i64):
+    %i = linalg.index 0 : index
+    %c2 = arith.constant 2 : index
+    %m = arith.muli %i, %c2 : index
+    %c = arith.index_cast %m : index to i64
+    linalg.yield %c : i64
+  } -> tensor<4xi64>
+  %init = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%twice, %idx : tensor<4xi64>, tensor<4xi64>) outs(%init : tensor<4xf32>) {
+  ^bb0(%a: i64, %b: i64, %out: f32):
+    %p = arith.index_cast %a : i64 to index
+    %q = arith.index_cast %b : i64 to index
+    %v = tensor.extract %x[%p, %q] : tensor<4x10xf32>
+    linalg.yield %v : f32
+  } -> tensor<4xf32>
+  %r2 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%i2 : tensor<8x3xi64>) outs(%e2 : tensor<8x3xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %i0 = linalg.index 0 : index
+    %x2 = arith.index_cast %in : i64 to index
+    %v = tensor.extract %d[%i0, %x2] : tensor<4x10xf32>
+    linalg.yield %v : f32
+  } -> tensor<8x3xf32>
+  return %r, %r2 : tensor<4xf32>, tensor<8x3xf32>
+}
+
+// -----
+
 // aten.index.Tensor with two index tensors, x[i, j]: each index operand one
 // coordinate. No gather op takes its coordinates from two tensors (the
 // multiaxis form would need them interleaved into one first): it stays.
