@@ -110,20 +110,19 @@ def workloads(rng):
         tiles=[[1, 8], [1, 16], [1, 64]])
     # W1 and W3 as torch-mlir writes them today: its embedding and gather
     # bodies assert that the index is in range before the read.
-    asserts = lambda size: (
-        "    %xi = arith.index_cast %in0 : i64 to index\n"
-        f"    %size = arith.constant {size} : index\n"
-        "    %lt = arith.cmpi slt, %xi, %size : index\n"
-        '    cf.assert %lt, "index must be smaller than dim size"\n'
-        "    %zero = arith.constant 0 : i64\n"
-        "    %ge = arith.cmpi sge, %in0, %zero : i64\n"
-        '    cf.assert %ge, "index must be larger or equal to 0"\n')
-    w["W1t"] = dict(
-        what="W1 as torch-mlir writes aten.embedding today (bound asserts in the body)",
-        args=w["W1"]["args"], want=w["W1"]["want"],
-        mlir=w["W1"]["mlir"].replace("    %j = linalg.index 1 : index\n",
-                                     "    %j = linalg.index 1 : index\n" + asserts(50000)),
-        tiles=w["W1"]["tiles"])
+    def asserted(base, op, after, size):
+        asserts = ("    %xi = arith.index_cast %in0 : i64 to index\n"
+                   f"    %size = arith.constant {size} : index\n"
+                   "    %lt = arith.cmpi slt, %xi, %size : index\n"
+                   '    cf.assert %lt, "index must be smaller than dim size"\n'
+                   "    %zero = arith.constant 0 : i64\n"
+                   "    %ge = arith.cmpi sge, %in0, %zero : i64\n"
+                   '    cf.assert %ge, "index must be larger or equal to 0"\n')
+        return dict(what=f"{base} as torch-mlir writes {op} today (bound asserts in the body)",
+                    args=w[base]["args"], want=w[base]["want"], tiles=w[base]["tiles"],
+                    mlir=w[base]["mlir"].replace(after, after + asserts))
+
+    w["W1t"] = asserted("W1", "aten.embedding", "    %j = linalg.index 1 : index\n", 50000)
     d = rng.standard_normal((64, 1000, 256), dtype=np.float32)
     i = rng.integers(0, 1000, size=500)
     t, it = "tensor<64x1000x256xf32>", "tensor<500xi64>"
@@ -149,12 +148,7 @@ def workloads(rng):
                      f"    %v = tensor.extract %t[%a, %x] : {t}\n"
                      "    linalg.yield %v : f32\n", 2, [("%t", t), ("%idx", it)]),
         tiles=[[1, 8], [1, 16], [1, 64]])
-    w["W3t"] = dict(
-        what="W3 as torch-mlir writes aten.gather today (bound asserts in the body)",
-        args=w["W3"]["args"], want=w["W3"]["want"],
-        mlir=w["W3"]["mlir"].replace("    %a = linalg.index 0 : index\n",
-                                     "    %a = linalg.index 0 : index\n" + asserts(4096)),
-        tiles=w["W3"]["tiles"])
+    w["W3t"] = asserted("W3", "aten.gather", "    %a = linalg.index 0 : index\n", 4096)
     d = rng.standard_normal((16, 512, 512, 4), dtype=np.float32)
     i = rng.integers(0, 512, size=(16, 65536, 2))
     b = np.arange(16)[:, None]
@@ -268,8 +262,8 @@ def main():
                                       if k not in failed), flush=True)
 
     print()
-    print(f"| workload | raised (ms) | raised, unchecked | unraised | best upstream (ms) | "
-          f"upstream / raised | unraised / raised |")
+    print("| workload | raised (ms) | raised, unchecked | unraised | best upstream (ms) | "
+          "upstream / raised | unraised / raised |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     ratios = []
     for name, what, best, upstream in rows:
