@@ -356,11 +356,11 @@ static std::optional<int64_t> loopDimOf(Value position) {
 
 /// The loop a table position follows through an operand that counts up
 /// along one loop (torch-mlir's `arange(n)`: a generic that yields
-/// `linalg.index k`, cast, into its identity-mapped output): the operand's
-/// value at a point of the loops is that point's coordinate along the loop
-/// its map puts in dimension k. A wrap of negative values (`x < 0 ? x +
-/// size : x`, which torch-mlir's `aten.index.Tensor` puts on every index)
-/// changes nothing on such values.
+/// `linalg.index k`, cast to an integer that holds it, into its
+/// identity-mapped output): the operand's value at a point of the loops is
+/// that point's coordinate along the loop its map puts in dimension k. A
+/// wrap of negative values (`x < 0 ? x + size : x`, which torch-mlir's
+/// `aten.index.Tensor` puts on every index) changes nothing on such values.
 static std::optional<int64_t> countingLoopOf(linalg::GenericOp generic,
                                              Value position, Value table,
                                              int64_t dim) {
@@ -383,9 +383,26 @@ static std::optional<int64_t> countingLoopOf(linalg::GenericOp generic,
       !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
            .isIdentity())
     return std::nullopt;
+  // The count through its casts; one to a narrower integer keeps it only
+  // where the loop's static length fits.
   auto yield = cast<linalg::YieldOp>(producer.getBody()->getTerminator());
-  std::optional<int64_t> k = loopDimOf(lookThroughCasts(yield.getOperand(0)));
+  Value count = yield.getOperand(0);
+  unsigned width = 64;
+  while (Operation *def = count.getDefiningOp()) {
+    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+             arith::ExtUIOp>(def))
+      break;
+    Type type = def->getResult(0).getType();
+    width =
+        std::min(width, type.isIndex() ? 64u : type.getIntOrFloatBitWidth());
+    count = def->getOperand(0);
+  }
+  std::optional<int64_t> k = loopDimOf(count);
   if (!k)
+    return std::nullopt;
+  int64_t length = producer.getStaticLoopRanges()[*k];
+  if (width < 64 &&
+      (ShapedType::isDynamic(length) || length > (int64_t(1) << (width - 1))))
     return std::nullopt;
   auto d = dyn_cast<AffineDimExpr>(
       generic.getMatchingIndexingMap(operand).getResult(*k));

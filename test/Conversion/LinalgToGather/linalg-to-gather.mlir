@@ -746,6 +746,53 @@ func.func @not_counting_or_too_long_stays(%x: tensor<4x10xf32>, %idx: tensor<4xi
 
 // -----
 
+// An arange of i8 counts along its loop only up to 127: 200 rows wrap (the
+// first generic stays: two index operands), 100 rows do not (raised).
+// CHECK-LABEL: func.func @narrow_count
+// CHECK:         linalg.generic
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<200xi8>, tensor<200xi64>)
+// CHECK-NOT:     linalg.generic
+// CHECK:         gather.elements %{{.*}}[%{{.*}}] axis = 1 negative_indices = out_of_bounds into %{{.*}} : tensor<100x10xf32>, tensor<100x1xi64> into tensor<100x1xf32>
+#id = affine_map<(d0) -> (d0)>
+func.func @narrow_count(%x: tensor<200x10xf32>, %idx: tensor<200xi64>, %y: tensor<100x10xf32>, %idy: tensor<100xi64>) -> (tensor<200xf32>, tensor<100xf32>) {
+  %e = tensor.empty() : tensor<200xi8>
+  %ar = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%e : tensor<200xi8>) {
+  ^bb0(%o: i8):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i8
+    linalg.yield %c : i8
+  } -> tensor<200xi8>
+  %init = tensor.empty() : tensor<200xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%ar, %idx : tensor<200xi8>, tensor<200xi64>) outs(%init : tensor<200xf32>) {
+  ^bb0(%a: i8, %b: i64, %out: f32):
+    %p = arith.index_cast %a : i8 to index
+    %q = arith.index_cast %b : i64 to index
+    %v = tensor.extract %x[%p, %q] : tensor<200x10xf32>
+    linalg.yield %v : f32
+  } -> tensor<200xf32>
+  %e2 = tensor.empty() : tensor<100xi8>
+  %ar2 = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%e2 : tensor<100xi8>) {
+  ^bb0(%o: i8):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i8
+    linalg.yield %c : i8
+  } -> tensor<100xi8>
+  %init2 = tensor.empty() : tensor<100xf32>
+  %r2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%ar2, %idy : tensor<100xi8>, tensor<100xi64>) outs(%init2 : tensor<100xf32>) {
+  ^bb0(%a: i8, %b: i64, %out: f32):
+    %p = arith.index_cast %a : i8 to index
+    %q = arith.index_cast %b : i64 to index
+    %v = tensor.extract %y[%p, %q] : tensor<100x10xf32>
+    linalg.yield %v : f32
+  } -> tensor<100xf32>
+  return %r, %r2 : tensor<200xf32>, tensor<100xf32>
+}
+
+// -----
+
 // aten.index.Tensor with two index tensors, x[i, j]: each index operand one
 // coordinate. No gather op takes its coordinates from two tensors (the
 // multiaxis form would need them interleaved into one first): it stays.
