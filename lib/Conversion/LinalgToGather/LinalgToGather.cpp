@@ -341,9 +341,9 @@ struct RaisePlan {
   /// zero around it), and whether the body computes anything else with it.
   Value gathered;
   bool needsRest = false;
-  /// Elements and multiaxis: the output has no dimension for the axis (each
-  /// output position reads one value along it, torch's x[arange(n), idx]):
-  /// the gather runs with a unit dimension inserted there.
+  /// Elements: the output has no dimension for the axis (each output
+  /// position reads one value along it, torch's x[arange(n), idx]): the
+  /// gather runs with a unit dimension inserted there.
   bool squeezedAxis = false;
 };
 
