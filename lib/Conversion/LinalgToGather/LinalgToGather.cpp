@@ -398,9 +398,13 @@ static std::optional<int64_t> countingLoopOf(linalg::GenericOp generic,
     count = def->getOperand(0);
   }
   std::optional<int64_t> k = loopDimOf(count);
+  SmallVector<int64_t> lengths = producer.getStaticLoopRanges();
+  // An arange of length 1 after canonicalization yields 0.
+  if (!k && isZero(count) && lengths.size() == 1 && lengths[0] == 1)
+    k = 0;
   if (!k)
     return std::nullopt;
-  int64_t length = producer.getStaticLoopRanges()[*k];
+  int64_t length = lengths[*k];
   if (width < 64 &&
       (ShapedType::isDynamic(length) || length > (int64_t(1) << (width - 1))))
     return std::nullopt;

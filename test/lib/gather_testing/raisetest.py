@@ -44,6 +44,10 @@ ELEMENTS = {"f32": np.float32, "f16": np.float16, "f64": np.float64,
 INDEX_WIDTHS = {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
 IDIOMS = ["plain", "wrap", "clamp", "wrap_clamp", "fill", "wrap_fill", "assert"]
 KINDS = ["block", "elements", "multiaxis", "nd"]
+# The forms generated: the kinds, and elements without an output dimension
+# for the axis (x[b, idx[b]]), where a table dimension may be read through
+# an arange operand (torch's x[arange(n), idx]).
+FORMS = KINDS + ["squeezed"]
 # The result type of the `extend` rest (a cast after the read).
 EXTENDED = {"f16": "f32", "f32": "f64", "i8": "i32", "i32": "i64"}
 
@@ -59,6 +63,7 @@ class Case:
 
     def __init__(self, rng, kind, large):
         self.rng, self.kind = rng, kind
+        self.arange_dim = None
         self.large_left = 2 if large else 0
         self.idiom = str(rng.choice(IDIOMS))
         self.width = int(rng.choice(list(INDEX_WIDTHS)))
@@ -122,6 +127,21 @@ class Case:
         self.idx_map = list(range(rank))
         self.follows = [-1 if t == self.axis else t for t in range(rank)]
         self.gathered = [self.axis]
+
+    def _gen_squeezed(self):
+        # The table's other dimensions follow the loops in order; the
+        # gathered one has no loop. One followed dimension may be read
+        # through an arange of its loop's length.
+        rank = int(self.rng.integers(2, 5))
+        self.axis = a = int(self.rng.integers(0, rank))
+        self.table_shape = [self._dim(low=1 if d == a else 0) for d in range(rank)]
+        self.out_shape = [self._cut(s) for t, s in enumerate(self.table_shape) if t != a]
+        self.idx_shape = list(self.out_shape)
+        self.idx_map = list(range(rank - 1))
+        self.follows = [t if t < a else -1 if t == a else t - 1 for t in range(rank)]
+        self.gathered = [a]
+        followed = [t for t in range(rank) if t != a]
+        self.arange_dim = int(self.rng.choice(followed)) if self.rng.random() < 0.7 else None
 
     def _gen_multiaxis(self):
         # Indices broadcast along the loops their map drops or pins to 0.
@@ -294,6 +314,8 @@ class Case:
                 or static_zero(self.out_shape, [s is not None for s in self.output_sources()])):
             return None
         rank = len(self.table_shape)
+        if self.kind == "squeezed":
+            return "elements"
         # The identity map with every other position its own loop is
         # torch.gather's form, whatever the generator meant.
         if self.idx_map == list(range(rank)) and self.follows == [
@@ -358,6 +380,21 @@ class Case:
             ins.append("%bias"); in_types.append(bt)
             maps.append(affine([f"d{loops - 1}"]))
             bb.append(f"%b: {self.element}")
+        if self.arange_dim is not None:
+            # torch-mlir's arange: a generic yielding its loop's index as i64.
+            d = self.follows[self.arange_dim]
+            at = mlir_type([self.out_shape[d]], [out_dyn[d]], "i64")
+            lines.append(f"  %are = tensor.empty({f'%s{d}' if out_dyn[d] else ''}) : {at}")
+            lines += [f"  %ar = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>], "
+                      f'iterator_types = ["parallel"]}} outs(%are : {at}) {{',
+                      "  ^bb0(%ao: i64):",
+                      "    %ai = linalg.index 0 : index",
+                      "    %ac = arith.index_cast %ai : index to i64",
+                      "    linalg.yield %ac : i64",
+                      f"  }} -> {at}"]
+            ins.append("%ar"); in_types.append(at)
+            maps.append(affine([f"d{d}"]))
+            bb.append("%arv: i64")
         maps.append(affine([f"d{i}" for i in range(loops)]))
         bb.append(f"%o: {out_element}")
         body = []
@@ -454,8 +491,18 @@ class Case:
             if dom == "i64":
                 x = emit(f"arith.index_cast {x} : i64 to index")
             positions[t] = x
-        at = [positions[t] if f < 0 else emit(f"linalg.index {f} : index")
-              for t, f in enumerate(self.follows)]
+        def followed(t, f):
+            if t != self.arange_dim:
+                return emit(f"linalg.index {f} : index")
+            value = "%arv"
+            if rng.random() < 0.5 and not self.table_dyn[t]:
+                # The wrap torch-mlir puts on every index (a no-op here).
+                neg = emit(f"arith.cmpi slt, {value}, {const(0, 'i64')} : i64")
+                plus = emit(f"arith.addi {value}, {const(self.table_shape[t], 'i64')} : i64")
+                value = emit(f"arith.select {neg}, {plus}, {value} : i64")
+            return emit(f"arith.index_cast {value} : i64 to index")
+
+        at = [positions[t] if f < 0 else followed(t, f) for t, f in enumerate(self.follows)]
         value = emit(f"tensor.extract %t[{', '.join(at)}] : {tt}")
         e = self.element
         if ok is not None:
@@ -473,7 +520,7 @@ class Case:
             value = emit(f"{op} {value} : {e} to {out_element}")
         params = [f"%t: {tt}", f"%idx: {it}"]
         if self.rest == "scale_bias":
-            params.append(f"%bias: {in_types[-1]}")
+            params.append(f"%bias: {in_types[ins.index('%bias')]}")
         ins_text = f"ins({', '.join(ins)} : {', '.join(in_types)}) " if ins else ""
         iterators = ", ".join(['"parallel"'] * loops)
         return "\n".join(
@@ -489,7 +536,9 @@ class Case:
         return (f"{self.kind} idiom {self.idiom} i{self.width}{' unsigned' if self.unsigned else ''} "
                 f"in {self.domain} table {self.table_shape}{self.table_dyn} indices "
                 f"{self.idx_shape}{self.idx_dyn} map {self.idx_map} out {self.out_shape} "
-                f"{self.element} rest {self.rest}")
+                f"{self.element} rest {self.rest}"
+                + (f" arange for table dimension {self.arange_dim}"
+                   if self.arange_dim is not None else ""))
 
 
 def call(program, name, args, want, invalid):
@@ -591,7 +640,7 @@ def main(argv=None):
     parser.add_argument("--show", type=int, default=-1, help="print the MLIR of case N and exit")
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
-    cases = [Case(rng, KINDS[i % len(KINDS)], rng.random() < args.large) for i in range(args.cases)]
+    cases = [Case(rng, FORMS[i % len(FORMS)], rng.random() < args.large) for i in range(args.cases)]
     if args.show >= 0:
         print(cases[args.show].function(f"r{args.show}"))
         print("//", cases[args.show].describe())
@@ -610,6 +659,9 @@ def main(argv=None):
         failed += len(problems)
     for kind in KINDS + ["generic"]:
         print(f"{kind}: " + ", ".join(f"{idiom} {counts[(kind, idiom)]}" for idiom in IDIOMS))
+    squeezed = [case for case in cases if case.kind == "squeezed"]
+    print(f"without an output dimension for the axis: {len(squeezed)} "
+          f"(through an arange: {sum(case.arange_dim is not None for case in squeezed)})")
     print(f"cases reading out of range (checked form only): {invalid}")
     print(f"raisetest: {len(cases) - failed} passed, {failed} failed")
     return 1 if failed else 0
