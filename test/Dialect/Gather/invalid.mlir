@@ -471,6 +471,16 @@ func.func @check_shape_kind_vector_length(%ok: i1, %a: index) {
 
 // -----
 
+// A failed cf.assert is reported by convert-gather-checks-to-runtime's
+// lowering of the assert, not by gather.check_shape.
+func.func @check_shape_kind_assertion_failed(%ok: i1, %a: index) {
+  // expected-error @+1 {{'gather.check_shape' op kind 7 is not a shape error kind}}
+  gather.check_shape %ok, assertion_failed dim = 0 sizes(%a, %a) for "gather.block"
+  return
+}
+
+// -----
+
 func.func @check_shape_unknown_kind(%ok: i1, %a: index) {
   // expected-error @+1 {{unknown run-time error kind 'too_large'}}
   gather.check_shape %ok, too_large dim = 0 sizes(%a, %a) for "gather.block"
