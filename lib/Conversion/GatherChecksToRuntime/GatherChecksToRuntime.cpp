@@ -416,6 +416,17 @@ static std::array<Value, 3> siteValues(OpBuilder &b, Location loc,
           arith::ConstantIntOp::create(b, loc, i64, where.column)};
 }
 
+/// `body` on the path where `holds` is false: an scf.if on its negation.
+static void buildIfFailed(OpBuilder &b, Location loc, Value holds,
+                          function_ref<void(OpBuilder &, Location)> body) {
+  Value failed = arith::XOrIOp::create(
+      b, loc, holds, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  scf::IfOp::create(b, loc, failed, [&](OpBuilder &tb, Location tl) {
+    body(tb, tl);
+    scf::YieldOp::create(tb, tl);
+  });
+}
+
 namespace {
 
 struct CheckShapeToCall : OpRewritePattern<CheckShapeOp> {
@@ -429,10 +440,7 @@ struct CheckShapeToCall : OpRewritePattern<CheckShapeOp> {
       return rewriter.notifyMatchFailure(op, "not in a module");
     Location loc = op.getLoc();
     func::FuncOp report = symbols.getOrCreateShapeReport(rewriter, loc, module);
-    Value failed = arith::XOrIOp::create(
-        rewriter, loc, op.getHolds(),
-        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
-    scf::IfOp::create(rewriter, loc, failed, [&](OpBuilder &b, Location l) {
+    buildIfFailed(rewriter, loc, op.getHolds(), [&](OpBuilder &b, Location l) {
       auto [site, line, column] =
           siteValues(b, l, symbols, module, op, op.getOpName());
       Value kind =
@@ -441,7 +449,6 @@ struct CheckShapeToCall : OpRewritePattern<CheckShapeOp> {
       func::CallOp::create(
           b, l, report,
           ValueRange{site, line, column, kind, dim, op.getLhs(), op.getRhs()});
-      scf::YieldOp::create(b, l);
     });
     rewriter.eraseOp(op);
     return success();
@@ -493,10 +500,7 @@ struct AssertToCall : OpRewritePattern<cf::AssertOp> {
     Location loc = op.getLoc();
     func::FuncOp report =
         symbols.getOrCreateAssertReport(rewriter, loc, module);
-    Value failed = arith::XOrIOp::create(
-        rewriter, loc, op.getArg(),
-        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
-    scf::IfOp::create(rewriter, loc, failed, [&](OpBuilder &b, Location l) {
+    buildIfFailed(rewriter, loc, op.getArg(), [&](OpBuilder &b, Location l) {
       auto [site, line, column] =
           siteValues(b, l, symbols, module, op, "cf.assert");
       memref::GlobalOp text =
@@ -506,7 +510,6 @@ struct AssertToCall : OpRewritePattern<cf::AssertOp> {
           memref::GetGlobalOp::create(b, l, text.getType(), text.getSymName()));
       func::CallOp::create(b, l, report,
                            ValueRange{site, line, column, message});
-      scf::YieldOp::create(b, l);
     });
     rewriter.eraseOp(op);
     return success();
@@ -521,10 +524,13 @@ struct ConvertGatherChecksToRuntimePass
   using Base::Base;
 
   void runOnOperation() override {
+    auto isLowered = [&](Operation *op) {
+      return isa<CheckShapeOp, CheckIndicesOp>(op) ||
+             (asserts && isa<cf::AssertOp>(op));
+    };
     SmallVector<Operation *> checks;
     getOperation()->walk([&](Operation *op) {
-      if (isa<CheckShapeOp, CheckIndicesOp>(op) ||
-          (asserts && isa<cf::AssertOp>(op)))
+      if (isLowered(op))
         checks.push_back(op);
     });
     if (checks.empty())
@@ -541,8 +547,7 @@ struct ConvertGatherChecksToRuntimePass
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     (void)applyOpPatternsGreedily(checks, std::move(patterns), config);
     WalkResult left = getOperation()->walk([&](Operation *op) {
-      if (!isa<CheckShapeOp, CheckIndicesOp>(op) &&
-          !(asserts && isa<cf::AssertOp>(op)))
+      if (!isLowered(op))
         return WalkResult::advance();
       op->emitOpError("is not in a module, could not be lowered");
       return WalkResult::interrupt();

@@ -459,6 +459,8 @@ private:
 
   linalg::GenericOp generic;
   const LinalgToGatherOptions &options;
+  /// The loops' static lengths (dynamic where no operand gives one).
+  SmallVector<int64_t> loopRanges;
 };
 
 } // namespace
@@ -474,8 +476,8 @@ bool Matcher::followsLoop(Value position, int64_t d) {
 }
 
 bool Matcher::isUnitLoop(int64_t d) {
-  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
-  return d >= 0 && d < static_cast<int64_t>(ranges.size()) && ranges[d] == 1;
+  return d >= 0 && d < static_cast<int64_t>(loopRanges.size()) &&
+         loopRanges[d] == 1;
 }
 
 void Matcher::resolvePins(RaisePlan &plan,
@@ -501,6 +503,7 @@ FailureOr<RaisePlan> Matcher::match() {
     else if (!isMemoryEffectFree(&op) || op.getNumRegions() != 0)
       return failure();
   }
+  loopRanges = generic.getStaticLoopRanges();
   RaisePlan plan;
   plan.read = findTableRead(generic);
   if (!plan.read)
@@ -598,11 +601,10 @@ FailureOr<RaisePlan> Matcher::match() {
     return failure();
   // A loop longer than the table dimension it follows reads past the table
   // (undefined in the source): no gather op of those sizes verifies.
-  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
   for (auto [t, d] : llvm::enumerate(plan.follows))
     if (d >= 0 && !tableType.isDynamicDim(t) &&
-        !ShapedType::isDynamic(ranges[d]) &&
-        ranges[d] > tableType.getDimSize(t))
+        !ShapedType::isDynamic(loopRanges[d]) &&
+        loopRanges[d] > tableType.getDimSize(t))
       return failure();
 
   // The rest of the body: anything but yielding the gathered value.
