@@ -27,6 +27,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -35,6 +36,7 @@
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CodeGen.h"
 #include "llvm/Support/DynamicLibrary.h"
@@ -215,6 +217,75 @@ partitionModule(std::unique_ptr<llvm::Module> module,
   context.reset();
   return parts;
 }
+
+/// Refuses functions whose code this host cannot run, whatever set their
+/// target-cpu, tune-cpu and target-features (the named target, a --pipeline
+/// text, the input's own llvm.func attributes): code for features the host
+/// lacks stops at its first such instruction (SIGILL), and LLVM ignores a
+/// CPU or feature it does not know for the host's architecture with a
+/// warning.
+LogicalResult checkFunctionTargets(const llvm::Module &module, StringRef entry,
+                                   const llvm::TargetMachine &machine,
+                                   std::string &error) {
+  const llvm::MCSubtargetInfo *info = machine.getMCSubtargetInfo();
+  llvm::StringSet<> known;
+  for (const llvm::SubtargetFeatureKV &feature :
+       info->getAllProcessorFeatures())
+    known.insert(feature.Key);
+  std::string arch = machine.getTargetTriple().getArchName().str();
+  // The entry first, so that a message names the function the user wrote
+  // where all share their attributes, as the functions of one pipeline do.
+  SmallVector<const llvm::Function *> functions;
+  const llvm::Function *entryFunction = module.getFunction(entry);
+  if (entryFunction && !entryFunction->isDeclaration())
+    functions.push_back(entryFunction);
+  for (const llvm::Function &function : module)
+    if (!function.isDeclaration() && &function != entryFunction)
+      functions.push_back(&function);
+  llvm::StringSet<> judged;
+  for (const llvm::Function *function : functions) {
+    StringRef cpu = function->getFnAttribute("target-cpu").getValueAsString();
+    StringRef tune = function->getFnAttribute("tune-cpu").getValueAsString();
+    StringRef features =
+        function->getFnAttribute("target-features").getValueAsString();
+    if (!judged.insert((cpu + "\n" + tune + "\n" + features).str()).second)
+      continue;
+    std::string name = " (function '" + function->getName().str() + "')";
+    std::string reason;
+    FailureOr<std::string> missing =
+        gather::codeFeaturesMissingOnHost(cpu, features, reason);
+    if (failed(missing)) {
+      error = reason + name;
+      return failure();
+    }
+    if (!tune.empty() && !info->isCPUStringValid(tune)) {
+      error = "tune CPU '" + tune.str() + "' is not a CPU LLVM knows for " +
+              arch + name;
+      return failure();
+    }
+    SmallVector<StringRef> list;
+    features.split(list, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef feature : list)
+      if (!known.contains(feature.drop_front())) {
+        error = "target feature '" + feature.str() +
+                "' is not a feature LLVM knows for " + arch + name;
+        return failure();
+      }
+    if (missing->empty())
+      continue;
+    // Name what asks for the features: the CPU, or the features added to
+    // it (a host CPU with "+xop").
+    bool cpuNeedsThem =
+        !cpu.empty() &&
+        !gather::codeFeaturesMissingOnHost(cpu, "", reason)->empty();
+    error = "this host cannot run code for " +
+            (cpuNeedsThem ? "target CPU '" + cpu.str() + "'"
+                          : std::string("the target features")) +
+            name + ": it lacks " + *missing;
+    return failure();
+  }
+  return success();
+}
 } // namespace
 
 void mlir::gather::registerJitDialectsAndPasses(DialectRegistry &registry) {
@@ -378,6 +449,8 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     error = "cannot create a target machine for the host";
     return nullptr;
   }
+  if (failed(checkFunctionTargets(*llvmModule, entry, **targetMachine, error)))
+    return nullptr;
   llvmModule->setDataLayout((*targetMachine)->createDataLayout());
   llvmModule->setTargetTriple((*targetMachine)->getTargetTriple());
   addPackedInterfaces(*llvmModule);

@@ -378,7 +378,8 @@ FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
   CpuTarget target;
   if (onHost) {
     if (arch != hostArch()) {
-      error = ("target CPU '" + name + "' is an " +
+      error = ("target CPU '" + name +
+               (arch == llvm::Triple::riscv64 ? "' is a " : "' is an ") +
                llvm::Triple::getArchTypeName(arch) +
                " CPU; the JIT's code runs on this " +
                llvm::Triple::getArchTypeName(hostArch()) + " host")
@@ -412,9 +413,9 @@ llvm::StringMap<bool> mlir::gather::featureMap(StringRef features) {
   return map;
 }
 
-std::string mlir::gather::featuresMissing(const CpuTarget &target,
-                                          const llvm::StringMap<bool> &host) {
-  llvm::StringMap<bool> features = featureMap(target.features);
+/// The features `features` turns on that `host` names as off.
+static std::string missingFrom(const llvm::StringMap<bool> &features,
+                               const llvm::StringMap<bool> &host) {
   SmallVector<StringRef> missing;
   for (const auto &[feature, on] : features)
     // Features the host's list does not name (x87) cannot be judged.
@@ -424,8 +425,38 @@ std::string mlir::gather::featuresMissing(const CpuTarget &target,
   return llvm::join(missing, ", ");
 }
 
+std::string mlir::gather::featuresMissing(const CpuTarget &target,
+                                          const llvm::StringMap<bool> &host) {
+  return missingFrom(featureMap(target.features), host);
+}
+
 std::string mlir::gather::featuresMissingOnHost(const CpuTarget &target) {
   return featuresMissing(target, hostFeatures());
+}
+
+FailureOr<std::string>
+mlir::gather::codeFeaturesMissingOnHost(StringRef cpu, StringRef features,
+                                        std::string &error) {
+  llvm::StringMap<bool> needed;
+  if (!cpu.empty()) {
+    FailureOr<CpuTarget> named = cpuTargetForName(cpu, error, /*onHost=*/true);
+    if (failed(named))
+      return failure();
+    needed = featureMap(named->features);
+  }
+  // In order, as LLVM applies them: "+avx512bw,-avx512f" leaves neither.
+  SmallVector<StringRef> list;
+  features.split(list, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef feature : list) {
+    if (feature.size() < 2)
+      continue;
+    bool on = feature.front() == '+';
+    StringRef name = feature.drop_front();
+    needed[name] = on;
+    if (hostArch() == llvm::Triple::x86_64)
+      llvm::X86::updateImpliedFeatures(name, on, needed);
+  }
+  return missingFrom(needed, hostFeatures());
 }
 
 FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
