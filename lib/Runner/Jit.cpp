@@ -50,6 +50,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <csetjmp>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -822,7 +823,16 @@ void mlir::gather::JitCall::invoke(PackedEntry function) {
     packed.push_back(&pointer);
   haveResults = true;
   released.assign(released.size(), false);
-  function(packed.data());
+  // A failed cf.assert of the program returns here when errors are
+  // recorded (gather_runtime_set_assert_return says when): the call ends
+  // there, its results never written.
+  std::jmp_buf assertReturn;
+  void *previous = gather_runtime_set_assert_return(&assertReturn);
+  if (setjmp(assertReturn) == 0)
+    function(packed.data());
+  else
+    std::fill(resultStorage.begin(), resultStorage.end(), 0);
+  gather_runtime_set_assert_return(previous);
 }
 
 bool mlir::gather::JitCall::isShared(size_t r) const {

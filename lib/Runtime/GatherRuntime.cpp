@@ -10,12 +10,14 @@
 #include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
 
 #include <atomic>
+#include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
 
+#include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -24,11 +26,27 @@ std::atomic<int> recordErrors{0};
 std::mutex errorMutex;
 std::string firstError;
 bool hasError = false;
-} // namespace
+/// Where a failed cf.assert returns to on this thread (the caller's setjmp
+/// around its call of compiled code), or null. Set twice per call: the
+/// initial-exec model keeps that a load and a store (the default model of a
+/// shared library calls __tls_get_addr, 13 ns a call here); a library
+/// loaded with dlopen takes 8 bytes of glibc's static TLS surplus for it.
+__attribute__((tls_model(
+    "initial-exec"))) thread_local std::jmp_buf *assertReturn = nullptr;
 
-extern "C" void __gather_runtime_error(int64_t site, int64_t line,
-                                       int64_t column, int64_t kind,
-                                       int64_t count, int64_t details) {
+/// The nesting of OpenMP parallel regions (inactive ones of one thread
+/// included) around the calling thread; 0 where no libomp is loaded.
+int ompLevel() {
+  // Looked up at each failure: libomp may be loaded after the first call.
+  using Getter = int (*)();
+  auto get = reinterpret_cast<Getter>(dlsym(RTLD_DEFAULT, "omp_get_level"));
+  return get ? get() : 0;
+}
+
+/// Prints the error and ends the process, or records it; true where the
+/// caller is to return to assertReturn.
+bool report(int64_t site, int64_t line, int64_t column, int64_t kind,
+            int64_t count, int64_t details) {
   const char *where = reinterpret_cast<const char *>(site);
   std::string message = where ? where : "gather op";
   if (line > 0)
@@ -37,11 +55,18 @@ extern "C" void __gather_runtime_error(int64_t site, int64_t line,
       ": " + mlir::gather::formatRuntimeError(
                  kind, count, reinterpret_cast<const int64_t *>(details));
   // Past a failed assert the program's own code is not safe to run (the
-  // assert guarded what follows): the message, then the end of the
-  // process, as MLIR's lowering of cf.assert ends it with abort() (which
-  // lost the message it had put in stdout's buffer, under a crash report).
-  bool ends = kind == static_cast<int64_t>(
-                          mlir::gather::RuntimeErrorKind::AssertionFailed);
+  // assert guarded what follows). Where errors are recorded and the caller
+  // set a return point, the assert returns there: the rest of the call is
+  // skipped. A parallel region cannot be left that way (libomp's team would
+  // stay open), nor can a thread other than the caller's: there, and where
+  // nothing records errors, the message, then the end of the process, as
+  // MLIR's lowering of cf.assert ends it with abort() (which lost the
+  // message it had put in stdout's buffer, under a crash report).
+  bool isAssert = kind == static_cast<int64_t>(
+                              mlir::gather::RuntimeErrorKind::AssertionFailed);
+  bool returns =
+      isAssert && recordErrors.load() && assertReturn && ompLevel() == 0;
+  bool ends = isAssert && !returns;
   if (!recordErrors.load() || ends) {
     std::fprintf(stderr, "error: %s\n", message.c_str());
     std::fflush(stderr);
@@ -55,6 +80,22 @@ extern "C" void __gather_runtime_error(int64_t site, int64_t line,
     hasError = true;
     firstError = message;
   }
+  return returns;
+}
+} // namespace
+
+extern "C" void __gather_runtime_error(int64_t site, int64_t line,
+                                       int64_t column, int64_t kind,
+                                       int64_t count, int64_t details) {
+  // From this frame, which holds no object a destructor must end.
+  if (report(site, line, column, kind, count, details))
+    std::longjmp(*assertReturn, 1);
+}
+
+extern "C" void *gather_runtime_set_assert_return(void *target) {
+  void *previous = assertReturn;
+  assertReturn = static_cast<std::jmp_buf *>(target);
+  return previous;
 }
 
 extern "C" void gather_runtime_advise_huge_pages(void *pointer, size_t size) {

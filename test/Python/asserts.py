@@ -1,7 +1,9 @@
-# A cf.assert of the program (here in a generic left unraised) that fails
-# ends the Python process too: with the assert's message and location on
-# stderr and status 1, after the calls before it returned their results.
-# Code past a failed assert is not safe to run, so it is no GatherError.
+# A cf.assert of the program that fails inside a parallel loop (here in a
+# generic left unraised, which upstream lowers to an OpenMP loop) ends the
+# Python process: with the assert's message and location on stderr and
+# status 1, after the calls before it returned their results. Code past a
+# failed assert is not safe to run, and a parallel region cannot be left
+# early; one at a function's top level is a GatherError (shape-asserts.py).
 # RUN: env GATHER_CAPI_LIBRARY=%gather_lib/libGatherCAPI.so not %python %s 2>&1 | FileCheck %s
 # CHECK: in range: [9.0, 10.0, 11.0]
 # CHECK-NEXT: error: cf.assert at <gather module>:20:5: assertion failed: index must be larger or equal to 0{{$}}

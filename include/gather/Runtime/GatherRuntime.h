@@ -46,6 +46,17 @@ void gather_runtime_advise_huge_pages(void *pointer, size_t size);
 /* 0: print and exit(1) (default); 1: record the first error and return. */
 void gather_runtime_set_record_errors(int record);
 
+/* Where a failed cf.assert of compiled code returns to on the calling
+   thread, instead of ending the process: `target` points to a jmp_buf
+   that the caller set with setjmp around its call of compiled code (null:
+   none). Where errors are recorded and the assert failed on this thread
+   outside any OpenMP parallel region, the hook records it and longjmps
+   there (the rest of the call is skipped, what it allocated is not
+   freed); otherwise it prints the message and ends the process. Returns
+   the previous target. The JIT's calls (gather-run, the C API, Python)
+   set one. */
+void *gather_runtime_set_assert_return(void *target);
+
 /* Copies the recorded error message (empty if none) into `buffer` and
    clears it; returns 1 if there was an error. */
 int gather_runtime_take_error(char *buffer, int64_t size);

@@ -61,7 +61,8 @@ enum class RuntimeErrorKind : int64_t {
   /// A `cf.assert` of the program that does not hold (the CPU pipeline
   /// lowers them to the hook). Details: the address of the assert's
   /// NUL-terminated message. The program cannot go on past it: the hook
-  /// ends the process after the message.
+  /// returns to the caller's return point (gather_runtime_set_assert_return)
+  /// or ends the process after the message.
   AssertionFailed = 7,
 };
 
