@@ -259,6 +259,7 @@ void mlir::gather::buildGatherCpuPipeline(
   llvmTarget.cpu = options.targetCpu;
   llvmTarget.tuneCpu = tuneCpu;
   llvmTarget.vectorBits = options.vectorBits;
+  llvmTarget.onHost = options.onHost;
   pm.addPass(createGatherLLVMTarget(llvmTarget));
   pm.addPass(createGatherVectorLengthGuard());
 }

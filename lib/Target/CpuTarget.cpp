@@ -342,12 +342,20 @@ FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
                                                     bool onHost) {
   if (name == "native")
     return hostCpuTarget();
+  // Every architecture's baseline is "generic" to LLVM (AArch64's tables
+  // alone list it): on the host, the host's.
+  StringRef tableName = name;
+  if (name == "generic" && onHost && hostArch() == llvm::Triple::x86_64)
+    tableName = "x86-64";
+  else if (name == "generic" && onHost && hostArch() == llvm::Triple::riscv64)
+    tableName = "generic-rv64";
   llvm::StringMap<bool> features;
   llvm::Triple::ArchType arch;
-  if (llvm::X86::parseArchX86(name, /*Only64Bit=*/true) != llvm::X86::CK_None) {
+  if (llvm::X86::parseArchX86(tableName, /*Only64Bit=*/true) !=
+      llvm::X86::CK_None) {
     arch = llvm::Triple::x86_64;
     SmallVector<StringRef> enabled;
-    llvm::X86::getFeaturesForCPU(name, enabled);
+    llvm::X86::getFeaturesForCPU(tableName, enabled);
     // The CPU's list names some features only through others (avx2 implies
     // avx).
     for (StringRef feature : enabled) {
@@ -355,17 +363,17 @@ FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
       llvm::X86::updateImpliedFeatures(feature, true, features);
     }
   } else if (std::optional<llvm::AArch64::CpuInfo> info =
-                 llvm::AArch64::parseCpu(name)) {
+                 llvm::AArch64::parseCpu(tableName)) {
     arch = llvm::Triple::aarch64;
     llvm::AArch64::ExtensionSet extensions;
     extensions.addCPUDefaults(*info);
     std::vector<StringRef> enabled;
     extensions.toLLVMFeatureList(enabled);
     addSignedFeatures(features, enabled);
-  } else if (llvm::RISCV::parseCPU(name, /*IsRV64=*/true)) {
+  } else if (llvm::RISCV::parseCPU(tableName, /*IsRV64=*/true)) {
     arch = llvm::Triple::riscv64;
     SmallVector<std::string> enabled;
-    llvm::RISCV::getFeaturesForCPU(name, enabled, /*NeedPlus=*/true);
+    llvm::RISCV::getFeaturesForCPU(tableName, enabled, /*NeedPlus=*/true);
     addSignedFeatures(features, enabled);
   } else {
     error = ("unknown target CPU '" + name +

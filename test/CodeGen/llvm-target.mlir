@@ -7,6 +7,18 @@
 // (the JIT's on-host) a named CPU's code is also tuned for the host.
 // RUN: gather-opt %S/../Conversion/GatherToLinalg/target.mlir --split-input-file --gather-cpu-pipeline=target-cpu=x86-64-v3 | FileCheck %s --check-prefix=PIPELINE
 // RUN: gather-opt %S/../Conversion/GatherToLinalg/target.mlir --split-input-file --gather-cpu-pipeline="target-cpu=x86-64-v3 on-host=1" | FileCheck %s --check-prefix=ONHOST
+// `generic` is every architecture's baseline to LLVM; ahead of time it is
+// AArch64's (the one table that lists it), on the host the host's (the
+// tests run on x86-64: its baseline, no AArch64 feature).
+// RUN: gather-opt %s --gather-llvm-target="cpu=generic on-host" | FileCheck %s --check-prefix=GENERIC-HOST
+// RUN: gather-opt %s --gather-llvm-target="cpu=generic" | FileCheck %s --check-prefix=GENERIC-AOT
+// GENERIC-HOST-LABEL: llvm.func @defined
+// GENERIC-HOST-SAME:    target_cpu = "generic"
+// GENERIC-HOST-SAME:    target_features = #llvm.target_features<[{{.*}}"+cmov"{{.*}}]>
+// GENERIC-HOST-NOT:     "+neon"
+// GENERIC-AOT-LABEL:  llvm.func @defined
+// GENERIC-AOT-SAME:     target_cpu = "generic"
+// GENERIC-AOT-SAME:     "+neon"
 // An SVE CPU with vectors wider than NEON's (vector-bits, or the DLTI entry
 // max_vector_op_width as the lowering read it): vscale_range says its SVE
 // registers are at least that wide, so LLVM lowers those vectors with SVE.

@@ -345,7 +345,12 @@ def GatherLLVMTarget : Pass<"gather-llvm-target", "ModuleOp"> {
     Option<"tuneCpu", "tune-cpu", "std::string", "\"\"",
            "The CPU whose costs LLVM tunes for: native (the host) or an "
            "x86-64, AArch64 or RISC-V 64 CPU name LLVM knows; empty: cpu's "
-           "own">
+           "own">,
+    Option<"onHost", "on-host", "bool", "false",
+           "The code runs on this host (the JIT): `cpu` is resolved there, as "
+           "the lowering's on-host option does (`generic` is the host "
+           "architecture's baseline; an SVE CPU takes the host's register "
+           "length)">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -29,7 +29,7 @@ struct GatherLLVMTargetPass
     // The description as the lowering read it (DLTI, vector-bits): an SVE
     // CPU's vector width decides vscale_range.
     FailureOr<gather::CpuTarget> target =
-        gather::resolveCpuTarget(getOperation(), cpu, vectorBits);
+        gather::resolveCpuTarget(getOperation(), cpu, vectorBits, onHost);
     if (failed(target))
       return signalPassFailure();
     std::string error;
