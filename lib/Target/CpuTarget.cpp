@@ -328,13 +328,24 @@ const CpuTarget &mlir::gather::hostCpuTarget() {
   return host;
 }
 
-/// A list of LLVM's "+feature" and "-feature" into `features`.
+/// Turns `name` on or off in `features`; for x86 also what it implies (on)
+/// or what needs it (off), as LLVM applies a feature.
+static void setFeature(llvm::StringMap<bool> &features, StringRef name, bool on,
+                       llvm::Triple::ArchType arch) {
+  features[name] = on;
+  if (arch == llvm::Triple::x86_64)
+    llvm::X86::updateImpliedFeatures(name, on, features);
+}
+
+/// A list of LLVM's "+feature" and "-feature" into `features`, in order
+/// (with `arch`'s implications, setFeature).
 template <typename List>
-static void addSignedFeatures(llvm::StringMap<bool> &features,
-                              const List &list) {
+static void
+addSignedFeatures(llvm::StringMap<bool> &features, const List &list,
+                  llvm::Triple::ArchType arch = llvm::Triple::UnknownArch) {
   for (StringRef feature : list)
     if (feature.size() > 1)
-      features[feature.drop_front()] = feature.front() == '+';
+      setFeature(features, feature.drop_front(), feature.front() == '+', arch);
 }
 
 FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
@@ -358,10 +369,8 @@ FailureOr<CpuTarget> mlir::gather::cpuTargetForName(StringRef name,
     llvm::X86::getFeaturesForCPU(tableName, enabled);
     // The CPU's list names some features only through others (avx2 implies
     // avx).
-    for (StringRef feature : enabled) {
-      features[feature] = true;
-      llvm::X86::updateImpliedFeatures(feature, true, features);
-    }
+    for (StringRef feature : enabled)
+      setFeature(features, feature, true, arch);
   } else if (std::optional<llvm::AArch64::CpuInfo> info =
                  llvm::AArch64::parseCpu(tableName)) {
     arch = llvm::Triple::aarch64;
@@ -455,15 +464,7 @@ mlir::gather::codeFeaturesMissingOnHost(StringRef cpu, StringRef features,
   // In order, as LLVM applies them: "+avx512bw,-avx512f" leaves neither.
   SmallVector<StringRef> list;
   features.split(list, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef feature : list) {
-    if (feature.size() < 2)
-      continue;
-    bool on = feature.front() == '+';
-    StringRef name = feature.drop_front();
-    needed[name] = on;
-    if (hostArch() == llvm::Triple::x86_64)
-      llvm::X86::updateImpliedFeatures(name, on, needed);
-  }
+  addSignedFeatures(needed, list, hostArch());
   return missingFrom(needed, hostFeatures());
 }
 
