@@ -517,6 +517,7 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
   };
   add("__gather_runtime_error", &__gather_runtime_error);
   add("malloc", &gather_runtime_malloc);
+  add("free", &gather_runtime_free);
   // The GPU pipeline's host code calls these (lib/Runtime).
   add("mgpuModuleLoad", &mgpuModuleLoad);
   add("mgpuModuleLoadJIT", &mgpuModuleLoadJIT);

@@ -16,6 +16,8 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <dlfcn.h>
 #include <sys/mman.h>
@@ -33,6 +35,34 @@ bool hasError = false;
 /// loaded with dlopen takes 8 bytes of glibc's static TLS surplus for it.
 __attribute__((tls_model(
     "initial-exec"))) thread_local std::jmp_buf *assertReturn = nullptr;
+
+/// The blocks gather_runtime_malloc allocated on a thread with a return
+/// point (while errors are recorded) and free has not freed, each with that
+/// return point: what a failed assert's call would leak. A free from any
+/// thread takes its block out (code may free on a worker thread what the
+/// caller's thread allocated); blocks of other threads are not listed, as
+/// an assert cannot return from a parallel region. A handful of blocks per
+/// call (an output, a temporary), so a list, and a count read before the
+/// lock so that a free with nothing listed costs an atomic load.
+std::mutex blocksMutex;
+std::vector<std::pair<void *, std::jmp_buf *>> callBlocks;
+std::atomic<size_t> callBlockCount{0};
+
+/// Takes the blocks of `target` off the list, freeing them if `release`.
+void dropCallBlocks(std::jmp_buf *target, bool release) {
+  if (!target || callBlockCount.load(std::memory_order_acquire) == 0)
+    return;
+  std::lock_guard<std::mutex> lock(blocksMutex);
+  for (size_t i = callBlocks.size(); i-- > 0;) {
+    if (callBlocks[i].second != target)
+      continue;
+    if (release)
+      std::free(callBlocks[i].first);
+    callBlocks[i] = callBlocks.back();
+    callBlocks.pop_back();
+  }
+  callBlockCount.store(callBlocks.size(), std::memory_order_release);
+}
 
 /// The nesting of OpenMP parallel regions (inactive ones of one thread
 /// included) around the calling thread; 0 where no libomp is loaded.
@@ -87,12 +117,18 @@ bool report(int64_t site, int64_t line, int64_t column, int64_t kind,
 extern "C" void __gather_runtime_error(int64_t site, int64_t line,
                                        int64_t column, int64_t kind,
                                        int64_t count, int64_t details) {
-  // From this frame, which holds no object a destructor must end.
-  if (report(site, line, column, kind, count, details))
+  // From this frame, which holds no object a destructor must end. The
+  // call's results are never built: what it allocated is garbage.
+  if (report(site, line, column, kind, count, details)) {
+    dropCallBlocks(assertReturn, /*release=*/true);
     std::longjmp(*assertReturn, 1);
+  }
 }
 
 extern "C" void *gather_runtime_set_assert_return(void *target) {
+  // The call of the outgoing return point has ended (or a nested one
+  // starts): its blocks left it as results, or belong to its caller.
+  dropCallBlocks(assertReturn, /*release=*/false);
   void *previous = assertReturn;
   assertReturn = static_cast<std::jmp_buf *>(target);
   return previous;
@@ -115,7 +151,27 @@ extern "C" void gather_runtime_advise_huge_pages(void *pointer, size_t size) {
 extern "C" void *gather_runtime_malloc(size_t size) {
   void *pointer = std::malloc(size);
   gather_runtime_advise_huge_pages(pointer, size);
+  if (pointer && assertReturn && recordErrors.load(std::memory_order_relaxed)) {
+    std::lock_guard<std::mutex> lock(blocksMutex);
+    callBlocks.emplace_back(pointer, assertReturn);
+    callBlockCount.store(callBlocks.size(), std::memory_order_release);
+  }
   return pointer;
+}
+
+extern "C" void gather_runtime_free(void *pointer) {
+  if (pointer && callBlockCount.load(std::memory_order_acquire) != 0) {
+    std::lock_guard<std::mutex> lock(blocksMutex);
+    for (size_t i = callBlocks.size(); i-- > 0;) {
+      if (callBlocks[i].first != pointer)
+        continue;
+      callBlocks[i] = callBlocks.back();
+      callBlocks.pop_back();
+      break;
+    }
+    callBlockCount.store(callBlocks.size(), std::memory_order_release);
+  }
+  std::free(pointer);
 }
 
 extern "C" void gather_runtime_set_record_errors(int record) {

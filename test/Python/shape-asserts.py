@@ -3,7 +3,7 @@
 # results never built, and the program and the process go on (the next
 # call's results are right). One that fails inside a parallel loop still
 # ends the process (asserts.py).
-# RUN: env GATHER_CAPI_LIBRARY=%gather_lib/libGatherCAPI.so %python %s 2>&1 | FileCheck %s
+# RUN: %malloc_check env GATHER_CAPI_LIBRARY=%gather_lib/libGatherCAPI.so %python %s 2>&1 | FileCheck %s
 # CHECK: same lengths: ok
 # CHECK-NEXT: GatherError: cf.assert at <gather module>:10:3: assertion failed: mismatched size for broadcast{{$}}
 # CHECK-NEXT: same lengths again: ok

@@ -34,8 +34,14 @@ void __gather_runtime_error(int64_t site, int64_t line, int64_t column,
    module's `malloc` to it): malloc, and for 4 MiB or more, transparent huge
    pages asked for with madvise, as numpy does for its arrays. An output of
    48 MiB written once per call then takes 24 page faults instead of
-   12,288. Freed with free. */
+   12,288. Freed with free or gather_runtime_free. While the calling
+   thread has a return point (gather_runtime_set_assert_return) and errors
+   are recorded, the block is listed as the call's until freed. */
 void *gather_runtime_malloc(size_t size);
+
+/* The free function of JIT-compiled code (the runner binds the module's
+   `free` to it): takes the block off the call's list, then free. */
+void gather_runtime_free(void *pointer);
 
 /* The huge-page advice of gather_runtime_malloc for a block allocated
    elsewhere (gather-run's input arrays): for 4 MiB or more, the whole pages
@@ -51,10 +57,13 @@ void gather_runtime_set_record_errors(int record);
    that the caller set with setjmp around its call of compiled code (null:
    none). Where errors are recorded and the assert failed on this thread
    outside any OpenMP parallel region, the hook records it and longjmps
-   there (the rest of the call is skipped, what it allocated is not
-   freed); otherwise it prints the message and ends the process. Returns
-   the previous target. The JIT's calls (gather-run, the C API, Python)
-   set one. */
+   there (the rest of the call is skipped; the blocks it allocated with
+   gather_runtime_malloc on this thread and did not free are freed);
+   otherwise it prints the message and ends the process. Each call of this
+   function ends the listing of the outgoing target's blocks (its call
+   returned them, or they belong to the caller), so calls with return
+   points do not nest. Returns the previous target. The JIT's calls
+   (gather-run, the C API, Python) set one. */
 void *gather_runtime_set_assert_return(void *target);
 
 /* Copies the recorded error message (empty if none) into `buffer` and
