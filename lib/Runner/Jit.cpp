@@ -516,6 +516,7 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
                              llvm::JITSymbolFlags::Exported};
   };
   add("__gather_runtime_error", &__gather_runtime_error);
+  add("__gather_runtime_assert_barrier", &__gather_runtime_assert_barrier);
   add("malloc", &gather_runtime_malloc);
   add("free", &gather_runtime_free);
   // The GPU pipeline's host code calls these (lib/Runtime).

@@ -64,6 +64,11 @@ void dropCallBlocks(std::jmp_buf *target, bool release) {
   callBlockCount.store(callBlocks.size(), std::memory_order_release);
 }
 
+/// A skipping assert failed since the call began: the next barrier outside
+/// any parallel region leaves the call. One flag for the process, as the
+/// recorded error is one.
+std::atomic<bool> assertPending{false};
+
 /// The nesting of OpenMP parallel regions (inactive ones of one thread
 /// included) around the calling thread; 0 where no libomp is loaded.
 int ompLevel() {
@@ -92,11 +97,17 @@ bool report(int64_t site, int64_t line, int64_t column, int64_t kind,
   // nothing records errors, the message, then the end of the process, as
   // MLIR's lowering of cf.assert ends it with abort() (which lost the
   // message it had put in stdout's buffer, under a crash report).
+  // An assert in a loop body skips what it guards when the hook returns
+  // (its second detail): in a parallel region, it is recorded and the
+  // barrier after the loop leaves the call.
   bool isAssert = kind == static_cast<int64_t>(
                               mlir::gather::RuntimeErrorKind::AssertionFailed);
-  bool returns =
-      isAssert && recordErrors.load() && assertReturn && ompLevel() == 0;
-  bool ends = isAssert && !returns;
+  bool recording = recordErrors.load();
+  bool returns = isAssert && recording && assertReturn && ompLevel() == 0;
+  bool skips = isAssert && count >= 2 && details &&
+               reinterpret_cast<const int64_t *>(details)[1] == 1;
+  bool defers = !returns && skips && recording;
+  bool ends = isAssert && !returns && !defers;
   if (!recordErrors.load() || ends) {
     std::fprintf(stderr, "error: %s\n", message.c_str());
     std::fflush(stderr);
@@ -110,6 +121,8 @@ bool report(int64_t site, int64_t line, int64_t column, int64_t kind,
     hasError = true;
     firstError = message;
   }
+  if (defers)
+    assertPending.store(true, std::memory_order_release);
   return returns;
 }
 } // namespace
@@ -125,7 +138,25 @@ extern "C" void __gather_runtime_error(int64_t site, int64_t line,
   }
 }
 
+extern "C" void __gather_runtime_assert_barrier() {
+  if (!assertPending.load(std::memory_order_acquire) || ompLevel() != 0)
+    return;
+  assertPending.store(false);
+  if (assertReturn) {
+    dropCallBlocks(assertReturn, /*release=*/true);
+    std::longjmp(*assertReturn, 1);
+  }
+  // No return point: the end of the process, with the recorded message.
+  {
+    std::lock_guard<std::mutex> lock(errorMutex);
+    std::fprintf(stderr, "error: %s\n", firstError.c_str());
+    std::fflush(stderr);
+  }
+  std::_Exit(1);
+}
+
 extern "C" void *gather_runtime_set_assert_return(void *target) {
+  assertPending.store(false, std::memory_order_relaxed);
   // The call of the outgoing return point has ended (or a nested one
   // starts): its blocks left it as results, or belong to its caller.
   dropCallBlocks(assertReturn, /*release=*/false);

@@ -40,7 +40,9 @@ void populateGatherChecksToRuntimePatterns(RewritePatternSet &patterns,
 
 /// A pattern that rewrites `cf.assert` into a call of the hook with the
 /// assert's message and location (RuntimeErrorKind::AssertionFailed, which
-/// ends the program with that message), the same way.
+/// ends the call or the program with that message), the same way; one
+/// directly in a linalg op's body skips the rest of the body where it
+/// fails, and a barrier call after the op ends the call.
 void populateAssertsToRuntimePatterns(RewritePatternSet &patterns,
                                       SymbolTableCollection &symbolTables);
 

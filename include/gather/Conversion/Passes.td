@@ -136,10 +136,17 @@ def ConvertGatherChecksToRuntime
     With `asserts`, each `cf.assert` of the program becomes the same: a
     branch on its condition and a call of `__gather_report_assert` with the
     site "cf.assert at file", its line and column and its message
-    (`assertion_failed`). The hook prints "error: cf.assert at f.mlir:9:5:
-    assertion failed: <message>" to stderr and ends the process with status
-    1: past a failed assert the program is not safe to run (the assert
-    guarded what follows), so this is not an error the runner can return.
+    (`assertion_failed`). Past a failed assert the program is not safe to
+    run (the assert guarded what follows): the hook returns to the
+    caller's return point where one is set and errors are recorded (the
+    call's error: "cf.assert at f.mlir:9:5: assertion failed: <message>"),
+    else prints that to stderr and ends the process with status 1.
+    An assert directly in a linalg op's body, whose loop may run in a
+    parallel region the hook cannot leave, skips what it guards instead:
+    the rest of the body goes into an `scf.if` on the condition, whose
+    other branch calls `__gather_report_skipping_assert` and yields zeros,
+    and `__gather_runtime_assert_barrier` is called after the op and after
+    each op around it in the function; the barrier leaves the call.
     Upstream's lowering ends it with abort() and prints the message with
     puts, which a pipe or file loses in the buffer.
   }];

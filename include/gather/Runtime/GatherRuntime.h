@@ -52,6 +52,14 @@ void gather_runtime_advise_huge_pages(void *pointer, size_t size);
 /* 0: print and exit(1) (default); 1: record the first error and return. */
 void gather_runtime_set_record_errors(int record);
 
+/* Called by compiled code after a loop whose body holds an assert that
+   skips what it guards (mlir::gather::kAssertBarrier): where such an
+   assert failed in a parallel region while errors are recorded, and the
+   caller is outside any, returns to the caller's return point (freeing the
+   call's blocks, as below), or without one prints the message and ends the
+   process. Otherwise returns. */
+void __gather_runtime_assert_barrier(void);
+
 /* Where a failed cf.assert of compiled code returns to on the calling
    thread, instead of ending the process: `target` points to a jmp_buf
    that the caller set with setjmp around its call of compiled code (null:
@@ -59,7 +67,9 @@ void gather_runtime_set_record_errors(int record);
    outside any OpenMP parallel region, the hook records it and longjmps
    there (the rest of the call is skipped; the blocks it allocated with
    gather_runtime_malloc on this thread and did not free are freed);
-   otherwise it prints the message and ends the process. Each call of this
+   an assert in a loop body that skips what it guards is recorded, and
+   the barrier after its loop returns there; otherwise it prints the
+   message and ends the process. Each call of this
    function ends the listing of the outgoing target's blocks (its call
    returned them, or they belong to the caller), so calls with return
    points do not nest. Returns the previous target. The JIT's calls

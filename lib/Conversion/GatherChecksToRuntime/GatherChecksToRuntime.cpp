@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -49,7 +50,9 @@ public:
   func::FuncOp getOrCreateShapeReport(OpBuilder &b, Location loc,
                                       ModuleOp module);
   func::FuncOp getOrCreateAssertReport(OpBuilder &b, Location loc,
-                                       ModuleOp module);
+                                       ModuleOp module, bool skips);
+  func::FuncOp getOrDeclareAssertBarrier(OpBuilder &b, Location loc,
+                                         ModuleOp module);
   func::FuncOp getOrCreateIndexReport(OpBuilder &b, Location loc,
                                       ModuleOp module, MemRefType indicesType,
                                       IndexPolicy policy, int64_t components,
@@ -235,20 +238,41 @@ func::FuncOp RuntimeSymbols::getOrCreateShapeReport(OpBuilder &b, Location loc,
 }
 
 /// `__gather_report_assert(site, line, column, message)`: the hook call of
-/// a failed cf.assert, its message's address the one detail.
+/// a failed cf.assert, its message's address the one detail; with `skips`,
+/// `__gather_report_skipping_assert`, which adds the detail 1 (the caller
+/// skips what the assert guards when the hook returns).
 func::FuncOp RuntimeSymbols::getOrCreateAssertReport(OpBuilder &b, Location loc,
-                                                     ModuleOp module) {
+                                                     ModuleOp module,
+                                                     bool skips) {
   Type i64 = b.getI64Type();
   auto type = b.getFunctionType({i64, i64, i64, i64}, {});
   return getOrCreateReport(
-      b, loc, module, "__gather_report_assert", type,
-      [&](OpBuilder &fb, func::FuncOp hook, ValueRange args) {
+      b, loc, module,
+      skips ? "__gather_report_skipping_assert" : "__gather_report_assert",
+      type, [&](OpBuilder &fb, func::FuncOp hook, ValueRange args) {
         Value kind = arith::ConstantIntOp::create(
             fb, loc, i64,
             static_cast<int64_t>(RuntimeErrorKind::AssertionFailed));
-        emitHookCall(fb, loc, hook, args[0], args[1], args[2], kind,
-                     args.drop_front(3));
+        SmallVector<Value> details{args[3]};
+        if (skips)
+          details.push_back(arith::ConstantIntOp::create(fb, loc, i64, 1));
+        emitHookCall(fb, loc, hook, args[0], args[1], args[2], kind, details);
       });
+}
+
+func::FuncOp RuntimeSymbols::getOrDeclareAssertBarrier(OpBuilder &b,
+                                                       Location loc,
+                                                       ModuleOp module) {
+  if (auto fn =
+          dyn_cast_if_present<func::FuncOp>(lookup(module, kAssertBarrier)))
+    return fn;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto fn =
+      func::FuncOp::create(b, loc, kAssertBarrier, b.getFunctionType({}, {}));
+  fn.setPrivate();
+  remember(module, fn);
+  return fn;
 }
 
 /// The body of an index report (getOrCreateIndexReport): the scan for the
@@ -488,9 +512,71 @@ struct CheckIndicesToCall : OpRewritePattern<CheckIndicesOp> {
   mutable RuntimeSymbols symbols;
 };
 
+/// Whether a failed `assert` can skip what it guards instead of leaving the
+/// code: it sits in the body of a linalg op (whose loops may run in a
+/// parallel region, which the hook cannot leave), and the values the body
+/// yields have a zero to yield instead.
+static bool canSkipGuarded(cf::AssertOp assert) {
+  if (!isa_and_present<linalg::LinalgOp>(assert->getParentOp()))
+    return false;
+  auto yield = dyn_cast<linalg::YieldOp>(assert->getBlock()->getTerminator());
+  return yield && llvm::all_of(yield.getOperandTypes(), [](Type type) {
+           return isa<IntegerType, FloatType, IndexType>(type);
+         });
+}
+
 struct AssertToCall : OpRewritePattern<cf::AssertOp> {
   AssertToCall(MLIRContext *context, SymbolTableCollection &tables)
       : OpRewritePattern(context), symbols(tables) {}
+
+  /// The report's call for `assert`: its site, line, column and message.
+  void callReport(OpBuilder &b, Location loc, ModuleOp module,
+                  func::FuncOp report, cf::AssertOp assert) const {
+    auto [site, line, column] =
+        siteValues(b, loc, symbols, module, assert, "cf.assert");
+    memref::GlobalOp text =
+        symbols.getOrCreateSiteString(b, loc, module, assert.getMsg().str());
+    Value message = addressOf(
+        b, loc,
+        memref::GetGlobalOp::create(b, loc, text.getType(), text.getSymName()));
+    func::CallOp::create(b, loc, report,
+                         ValueRange{site, line, column, message});
+  }
+
+  /// The rest of `assert`'s body runs where it holds; where it fails, the
+  /// skipping report, and the body yields zeros.
+  void skipGuarded(PatternRewriter &rewriter, ModuleOp module,
+                   cf::AssertOp assert) const {
+    Location loc = assert.getLoc();
+    func::FuncOp report =
+        symbols.getOrCreateAssertReport(rewriter, loc, module, /*skips=*/true);
+    Operation *yield = assert->getBlock()->getTerminator();
+    rewriter.setInsertionPointAfter(assert);
+    auto guarded = scf::IfOp::create(rewriter, loc, yield->getOperandTypes(),
+                                     assert.getArg(), /*addThenBlock=*/true,
+                                     /*addElseBlock=*/true);
+    Block *holds = &guarded.getThenRegion().front();
+    for (Operation &rest : llvm::make_early_inc_range(llvm::make_range(
+             std::next(guarded->getIterator()), yield->getIterator()))) {
+      // linalg.index must stay in the body itself; it reads nothing.
+      if (isa<linalg::IndexOp>(rest))
+        rewriter.moveOpBefore(&rest, guarded);
+      else
+        rewriter.moveOpBefore(&rest, holds, holds->end());
+    }
+    rewriter.setInsertionPointToEnd(holds);
+    scf::YieldOp::create(rewriter, loc, yield->getOperands());
+    rewriter.setInsertionPointToEnd(&guarded.getElseRegion().front());
+    callReport(rewriter, loc, module, report, assert);
+    SmallVector<Value> zeros;
+    for (Type type : yield->getOperandTypes())
+      zeros.push_back(arith::ConstantOp::create(
+          rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(type))));
+    scf::YieldOp::create(rewriter, loc, zeros);
+    rewriter.modifyOpInPlace(yield,
+                             [&] { yield->setOperands(guarded.getResults()); });
+    rewriter.eraseOp(assert);
+  }
 
   LogicalResult matchAndRewrite(cf::AssertOp op,
                                 PatternRewriter &rewriter) const override {
@@ -498,20 +584,34 @@ struct AssertToCall : OpRewritePattern<cf::AssertOp> {
     if (!module)
       return rewriter.notifyMatchFailure(op, "not in a module");
     Location loc = op.getLoc();
-    func::FuncOp report =
-        symbols.getOrCreateAssertReport(rewriter, loc, module);
-    buildIfFailed(rewriter, loc, op.getArg(), [&](OpBuilder &b, Location l) {
-      auto [site, line, column] =
-          siteValues(b, l, symbols, module, op, "cf.assert");
-      memref::GlobalOp text =
-          symbols.getOrCreateSiteString(b, l, module, op.getMsg().str());
-      Value message = addressOf(
-          b, l,
-          memref::GetGlobalOp::create(b, l, text.getType(), text.getSymName()));
-      func::CallOp::create(b, l, report,
-                           ValueRange{site, line, column, message});
-    });
-    rewriter.eraseOp(op);
+    if (!canSkipGuarded(op)) {
+      func::FuncOp report = symbols.getOrCreateAssertReport(
+          rewriter, loc, module, /*skips=*/false);
+      buildIfFailed(rewriter, loc, op.getArg(), [&](OpBuilder &b, Location l) {
+        callReport(b, l, module, report, op);
+      });
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // Each assert of the body, the last first, so that an earlier one's
+    // guarded rest holds the later ones already rewritten.
+    Block *body = op->getBlock();
+    SmallVector<cf::AssertOp> asserts(body->getOps<cf::AssertOp>());
+    for (cf::AssertOp assert : llvm::reverse(asserts))
+      skipGuarded(rewriter, module, assert);
+    // The barriers after the linalg op and each op around it in the
+    // function leave the call where one of them failed.
+    func::FuncOp barrier =
+        symbols.getOrDeclareAssertBarrier(rewriter, loc, module);
+    for (Operation *around = body->getParentOp();
+         around && !isa<FunctionOpInterface>(around);
+         around = around->getParentOp()) {
+      auto next = dyn_cast_if_present<func::CallOp>(around->getNextNode());
+      if (next && next.getCallee() == kAssertBarrier)
+        continue;
+      rewriter.setInsertionPointAfter(around);
+      func::CallOp::create(rewriter, around->getLoc(), barrier, ValueRange{});
+    }
     return success();
   }
 

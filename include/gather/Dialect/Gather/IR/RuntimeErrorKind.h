@@ -30,6 +30,14 @@ namespace mlir::gather {
 /// kind.
 inline constexpr const char *kRuntimeErrorHook = "__gather_runtime_error";
 
+/// Name of the function compiled code calls after a loop whose body holds a
+/// skipping assert (an AssertionFailed with a second detail 1):
+/// `void __gather_runtime_assert_barrier()`. If such an assert failed in the
+/// loop and errors are recorded, it returns to the caller's return point
+/// (outside any parallel region; inside one it returns, and the barrier
+/// after the region does it), or else ends the process.
+inline constexpr const char *kAssertBarrier = "__gather_runtime_assert_barrier";
+
 /// Each kind with the details its call passes (i64 each).
 enum class RuntimeErrorKind : int64_t {
   /// An index value outside its dimension under `out_of_bounds = error`.
@@ -60,9 +68,13 @@ enum class RuntimeErrorKind : int64_t {
   VectorLengthTooShort = 6,
   /// A `cf.assert` of the program that does not hold (the CPU pipeline
   /// lowers them to the hook). Details: the address of the assert's
-  /// NUL-terminated message. The program cannot go on past it: the hook
-  /// returns to the caller's return point (gather_runtime_set_assert_return)
-  /// or ends the process after the message.
+  /// NUL-terminated message, and optionally 1 where the code skips what the
+  /// assert guards when the hook returns (an assert in a loop body, which
+  /// then yields zeros; a barrier follows the loop). The program cannot go
+  /// on past it: the hook returns to the caller's return point
+  /// (gather_runtime_set_assert_return), or, for a skipping assert in a
+  /// parallel region, records it and returns (kAssertBarrier), or ends the
+  /// process after the message.
   AssertionFailed = 7,
 };
 
