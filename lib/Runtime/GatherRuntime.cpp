@@ -108,7 +108,7 @@ bool report(int64_t site, int64_t line, int64_t column, int64_t kind,
                reinterpret_cast<const int64_t *>(details)[1] == 1;
   bool defers = !returns && skips && recording;
   bool ends = isAssert && !returns && !defers;
-  if (!recordErrors.load() || ends) {
+  if (!recording || ends) {
     std::fprintf(stderr, "error: %s\n", message.c_str());
     std::fflush(stderr);
     // Other threads may be running the program still: no exit handlers.
