@@ -113,6 +113,13 @@ static void addBufferization(OpPassManager &pm,
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop may yield a tensor that is not its iteration argument's buffer:
+  // a generic in an scf.for that does not read its output gets a fresh
+  // tensor.empty from the elementwise fusion (gather-fuse-consumers), which
+  // bufferization otherwise rejects ("Yield operand #0 is not equivalent to
+  // the corresponding iter bbArg"). Loops it could bufferize in place are
+  // bufferized as before.
+  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   OpPassManager &forward = pm.nest<func::FuncOp>();
   forward.addPass(createGatherFoldSelfCopies());
