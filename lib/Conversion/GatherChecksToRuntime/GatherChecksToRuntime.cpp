@@ -43,6 +43,9 @@ class RuntimeSymbols {
 public:
   explicit RuntimeSymbols(SymbolTableCollection &tables) : tables(tables) {}
 
+  /// The private declaration `name` of `type`, made at the module's start.
+  func::FuncOp getOrDeclare(OpBuilder &b, Location loc, ModuleOp module,
+                            StringRef name, FunctionType type);
   func::FuncOp getOrDeclareHook(OpBuilder &b, Location loc, ModuleOp module);
   memref::GlobalOp getOrCreateSiteString(OpBuilder &b, Location loc,
                                          ModuleOp module,
@@ -129,20 +132,24 @@ memref::GlobalOp RuntimeSymbols::getOrCreateSiteString(
   return global;
 }
 
-func::FuncOp RuntimeSymbols::getOrDeclareHook(OpBuilder &b, Location loc,
-                                              ModuleOp module) {
-  if (auto fn =
-          dyn_cast_if_present<func::FuncOp>(lookup(module, kRuntimeErrorHook)))
+func::FuncOp RuntimeSymbols::getOrDeclare(OpBuilder &b, Location loc,
+                                          ModuleOp module, StringRef name,
+                                          FunctionType type) {
+  if (auto fn = dyn_cast_if_present<func::FuncOp>(lookup(module, name)))
     return fn;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
-  Type i64 = b.getI64Type();
-  auto fn = func::FuncOp::create(
-      b, loc, kRuntimeErrorHook,
-      b.getFunctionType({i64, i64, i64, i64, i64, i64}, {}));
+  auto fn = func::FuncOp::create(b, loc, name, type);
   fn.setPrivate();
   remember(module, fn);
   return fn;
+}
+
+func::FuncOp RuntimeSymbols::getOrDeclareHook(OpBuilder &b, Location loc,
+                                              ModuleOp module) {
+  Type i64 = b.getI64Type();
+  return getOrDeclare(b, loc, module, kRuntimeErrorHook,
+                      b.getFunctionType({i64, i64, i64, i64, i64, i64}, {}));
 }
 
 /// The address of a value as an i64.
@@ -263,16 +270,8 @@ func::FuncOp RuntimeSymbols::getOrCreateAssertReport(OpBuilder &b, Location loc,
 func::FuncOp RuntimeSymbols::getOrDeclareAssertBarrier(OpBuilder &b,
                                                        Location loc,
                                                        ModuleOp module) {
-  if (auto fn =
-          dyn_cast_if_present<func::FuncOp>(lookup(module, kAssertBarrier)))
-    return fn;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto fn =
-      func::FuncOp::create(b, loc, kAssertBarrier, b.getFunctionType({}, {}));
-  fn.setPrivate();
-  remember(module, fn);
-  return fn;
+  return getOrDeclare(b, loc, module, kAssertBarrier,
+                      b.getFunctionType({}, {}));
 }
 
 /// The body of an index report (getOrCreateIndexReport): the scan for the
