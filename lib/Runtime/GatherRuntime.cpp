@@ -64,6 +64,13 @@ void dropCallBlocks(std::jmp_buf *target, bool release) {
   callBlockCount.store(callBlocks.size(), std::memory_order_release);
 }
 
+/// Ends the call at its return point: its results are never built, so
+/// what it allocated is garbage.
+[[noreturn]] void leaveCall() {
+  dropCallBlocks(assertReturn, /*release=*/true);
+  std::longjmp(*assertReturn, 1);
+}
+
 /// A skipping assert failed since the call began: the next barrier outside
 /// any parallel region leaves the call. One flag for the process, as the
 /// recorded error is one.
@@ -130,22 +137,17 @@ bool report(int64_t site, int64_t line, int64_t column, int64_t kind,
 extern "C" void __gather_runtime_error(int64_t site, int64_t line,
                                        int64_t column, int64_t kind,
                                        int64_t count, int64_t details) {
-  // From this frame, which holds no object a destructor must end. The
-  // call's results are never built: what it allocated is garbage.
-  if (report(site, line, column, kind, count, details)) {
-    dropCallBlocks(assertReturn, /*release=*/true);
-    std::longjmp(*assertReturn, 1);
-  }
+  // From this frame, which holds no object a destructor must end.
+  if (report(site, line, column, kind, count, details))
+    leaveCall();
 }
 
 extern "C" void __gather_runtime_assert_barrier() {
   if (!assertPending.load(std::memory_order_acquire) || ompLevel() != 0)
     return;
   assertPending.store(false);
-  if (assertReturn) {
-    dropCallBlocks(assertReturn, /*release=*/true);
-    std::longjmp(*assertReturn, 1);
-  }
+  if (assertReturn)
+    leaveCall();
   // No return point: the end of the process, with the recorded message.
   {
     std::lock_guard<std::mutex> lock(errorMutex);
