@@ -176,6 +176,8 @@ static void addCpuLoops(OpPassManager &pm,
   outerLoops.onHost = options.onHost;
   loops.addPass(createGatherParallelOuterLoops(outerLoops));
   pm.addPass(createConvertSCFToOpenMPPass());
+  // A worker's report goes to the errors of the call that started it.
+  pm.addPass(createGatherParallelErrorState());
 }
 
 /// The loops' bodies to what convert-to-llvm takes: memcpy for row copies,

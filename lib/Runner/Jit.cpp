@@ -8,6 +8,7 @@
 
 #include "gather/Runner/Jit.h"
 
+#include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
 #include "gather/InitGather.h"
 #include "gather/Runner/ProcessSymbols.h"
 #include "gather/Runtime/GatherGpuRuntime.h"
@@ -515,8 +516,10 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
     hooks[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
                              llvm::JITSymbolFlags::Exported};
   };
-  add("__gather_runtime_error", &__gather_runtime_error);
-  add("__gather_runtime_assert_barrier", &__gather_runtime_assert_barrier);
+  add(gather::kRuntimeErrorHook, &__gather_runtime_error);
+  add(gather::kAssertBarrier, &__gather_runtime_assert_barrier);
+  add(gather::kErrorStateOf, &__gather_runtime_error_state);
+  add(gather::kAdoptErrorState, &__gather_runtime_adopt_error_state);
   add("malloc", &gather_runtime_malloc);
   add("free", &gather_runtime_free);
   // The GPU pipeline's host code calls these (lib/Runtime).

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -25,9 +26,43 @@
 
 namespace {
 std::atomic<int> recordErrors{0};
-std::mutex errorMutex;
-std::string firstError;
-bool hasError = false;
+
+/// The errors of the calls of one thread: the first message recorded since
+/// the caller last took it, and whether a skipping assert failed in a
+/// parallel region since the call began (the barrier after the region
+/// leaves the call). A thread's own, so that calls of compiled code on two
+/// threads at once (two programs, or two Python threads) each take their
+/// own error: one state for the process gave an error of one call to the
+/// other, which then raised it while the failing call returned garbage.
+struct ErrorState {
+  std::mutex mutex;
+  /// Read before the lock: a call without an error takes none.
+  std::atomic<bool> hasError{false};
+  std::string firstError;
+  std::atomic<bool> assertPending{false};
+};
+
+/// The errors a caller's thread records and takes, made at its first use.
+thread_local std::unique_ptr<ErrorState> ownErrors;
+
+/// Where the reports of an OpenMP worker thread go: the state of the call
+/// whose parallel region it runs (__gather_runtime_adopt_error_state, which
+/// the CPU pipeline puts at the start and end of each region that can
+/// report), else null.
+__attribute__((
+    tls_model("initial-exec"))) thread_local ErrorState *regionErrors = nullptr;
+
+/// The reports of worker threads in a region nothing adopted a state in
+/// (code of another pipeline): each caller takes its own errors first, then
+/// these, so such an error reaches some caller, as when the state was one.
+ErrorState sharedErrors;
+
+ErrorState &callerErrors() {
+  if (!ownErrors)
+    ownErrors = std::make_unique<ErrorState>();
+  return *ownErrors;
+}
+
 /// Where a failed cf.assert returns to on this thread (the caller's setjmp
 /// around its call of compiled code), or null. Set twice per call: the
 /// initial-exec model keeps that a load and a store (the default model of a
@@ -71,18 +106,45 @@ void dropCallBlocks(std::jmp_buf *target, bool release) {
   std::longjmp(*assertReturn, 1);
 }
 
-/// A skipping assert failed since the call began: the next barrier outside
-/// any parallel region leaves the call. One flag for the process, as the
-/// recorded error is one.
-std::atomic<bool> assertPending{false};
+/// libomp's function `name`, or null where libomp is not loaded (looked up
+/// again then: it may be loaded after the first call).
+template <typename Function>
+Function ompFunction(std::atomic<Function> &cache, const char *name) {
+  Function function = cache.load(std::memory_order_relaxed);
+  if (!function) {
+    function = reinterpret_cast<Function>(dlsym(RTLD_DEFAULT, name));
+    cache.store(function, std::memory_order_relaxed);
+  }
+  return function;
+}
 
 /// The nesting of OpenMP parallel regions (inactive ones of one thread
 /// included) around the calling thread; 0 where no libomp is loaded.
 int ompLevel() {
-  // Looked up at each failure: libomp may be loaded after the first call.
-  using Getter = int (*)();
-  auto get = reinterpret_cast<Getter>(dlsym(RTLD_DEFAULT, "omp_get_level"));
+  static std::atomic<int (*)()> cache{nullptr};
+  auto get = ompFunction(cache, "omp_get_level");
   return get ? get() : 0;
+}
+
+/// Whether the calling thread runs a parallel region for another thread
+/// (it is not thread 0 of some enclosing team): not the caller's thread.
+bool isOmpWorker() {
+  int level = ompLevel();
+  if (level == 0)
+    return false;
+  static std::atomic<int (*)(int)> cache{nullptr};
+  auto ancestor = ompFunction(cache, "omp_get_ancestor_thread_num");
+  for (int l = 1; ancestor && l <= level; ++l)
+    if (ancestor(l) != 0)
+      return true;
+  return false;
+}
+
+/// The state the calling thread's reports go to.
+ErrorState &errorsHere() {
+  if (regionErrors)
+    return *regionErrors;
+  return isOmpWorker() ? sharedErrors : callerErrors();
 }
 
 /// Prints the error and ends the process, or records it; true where the
@@ -123,13 +185,14 @@ bool report(int64_t site, int64_t line, int64_t column, int64_t kind,
       std::_Exit(1);
     std::exit(1);
   }
-  std::lock_guard<std::mutex> lock(errorMutex);
-  if (!hasError) {
-    hasError = true;
-    firstError = message;
+  ErrorState &errors = errorsHere();
+  std::lock_guard<std::mutex> lock(errors.mutex);
+  if (!errors.hasError) {
+    errors.hasError = true;
+    errors.firstError = message;
   }
   if (defers)
-    assertPending.store(true, std::memory_order_release);
+    errors.assertPending.store(true, std::memory_order_release);
   return returns;
 }
 } // namespace
@@ -143,22 +206,42 @@ extern "C" void __gather_runtime_error(int64_t site, int64_t line,
 }
 
 extern "C" void __gather_runtime_assert_barrier() {
-  if (!assertPending.load(std::memory_order_acquire) || ompLevel() != 0)
+  ErrorState *own = ownErrors.get();
+  ErrorState *pending = nullptr;
+  if (own && own->assertPending.load(std::memory_order_acquire))
+    pending = own;
+  else if (sharedErrors.assertPending.load(std::memory_order_acquire))
+    pending = &sharedErrors;
+  if (!pending || ompLevel() != 0)
     return;
-  assertPending.store(false);
+  pending->assertPending.store(false);
   if (assertReturn)
     leaveCall();
   // No return point: the end of the process, with the recorded message.
   {
-    std::lock_guard<std::mutex> lock(errorMutex);
-    std::fprintf(stderr, "error: %s\n", firstError.c_str());
+    std::lock_guard<std::mutex> lock(pending->mutex);
+    std::fprintf(stderr, "error: %s\n", pending->firstError.c_str());
     std::fflush(stderr);
   }
   std::_Exit(1);
 }
 
+extern "C" void *__gather_runtime_error_state() {
+  if (regionErrors)
+    return regionErrors;
+  return isOmpWorker() ? &sharedErrors : &callerErrors();
+}
+
+extern "C" void *__gather_runtime_adopt_error_state(void *state) {
+  void *previous = regionErrors;
+  regionErrors = static_cast<ErrorState *>(state);
+  return previous;
+}
+
 extern "C" void *gather_runtime_set_assert_return(void *target) {
-  assertPending.store(false, std::memory_order_relaxed);
+  if (ErrorState *own = ownErrors.get())
+    own->assertPending.store(false, std::memory_order_relaxed);
+  sharedErrors.assertPending.store(false, std::memory_order_relaxed);
   // The call of the outgoing return point has ended (or a nested one
   // starts): its blocks left it as results, or belong to its caller.
   dropCallBlocks(assertReturn, /*release=*/false);
@@ -212,13 +295,26 @@ extern "C" void gather_runtime_set_record_errors(int record) {
 }
 
 extern "C" int gather_runtime_take_error(char *buffer, int64_t size) {
-  std::lock_guard<std::mutex> lock(errorMutex);
-  int had = hasError ? 1 : 0;
-  if (buffer && size > 0) {
-    std::strncpy(buffer, firstError.c_str(), size - 1);
-    buffer[size - 1] = '\0';
-  }
-  hasError = false;
-  firstError.clear();
-  return had;
+  // The thread's own error first; one a worker of another pipeline's region
+  // recorded only where the thread has none.
+  auto take = [&](ErrorState &errors) {
+    if (!errors.hasError.load(std::memory_order_acquire))
+      return false;
+    std::lock_guard<std::mutex> lock(errors.mutex);
+    if (!errors.hasError)
+      return false;
+    if (buffer && size > 0) {
+      std::strncpy(buffer, errors.firstError.c_str(), size - 1);
+      buffer[size - 1] = '\0';
+    }
+    errors.hasError = false;
+    errors.firstError.clear();
+    return true;
+  };
+  ErrorState *own = ownErrors.get();
+  if ((own && take(*own)) || take(sharedErrors))
+    return 1;
+  if (buffer && size > 0)
+    buffer[0] = '\0';
+  return 0;
 }

@@ -3,11 +3,16 @@
 // torch-mlir's bound asserts in a generic left unraised: its loop becomes
 // an OpenMP region, in which a failed assert calls the skipping report (and
 // the body skips the read); the barrier after the region leaves the call.
+// The region's threads report to the error state of the thread that starts
+// it (the caller's), adopted at the region's start and dropped at its end.
 // CHECK:       llvm.func @__gather_runtime_assert_barrier() attributes {sym_visibility = "private"}
 // CHECK-LABEL: llvm.func @main
+// CHECK:         %[[STATE:.*]] = llvm.call @__gather_runtime_error_state() : () -> !llvm.ptr
 // CHECK:         omp.parallel {
+// CHECK-NEXT:      %[[PREVIOUS:.*]] = llvm.call @__gather_runtime_adopt_error_state(%[[STATE]]) : (!llvm.ptr) -> !llvm.ptr
 // CHECK:           llvm.call @__gather_report_skipping_assert(
-// CHECK:           omp.terminator
+// CHECK:           llvm.call @__gather_runtime_adopt_error_state(%[[PREVIOUS]]) : (!llvm.ptr) -> !llvm.ptr
+// CHECK-NEXT:      omp.terminator
 // CHECK:         }
 // CHECK:         llvm.call @__gather_runtime_assert_barrier() : () -> ()
 // CHECK-NOT:     llvm.call @abort

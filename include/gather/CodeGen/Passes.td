@@ -176,6 +176,28 @@ def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def GatherParallelErrorState : Pass<"gather-parallel-error-state",
+                                    "ModuleOp"> {
+  let summary = "Give each OpenMP parallel region that can report the error "
+                "state of the call that starts it";
+  let description = [{
+    The run-time library records the errors of compiled code per calling
+    thread, so that two threads calling compiled code at once each take
+    their own (lib/Runtime). A report from an OpenMP worker thread (a
+    skipping assert of a loop body, a gather inside a program's parallel
+    loop) would otherwise go to no caller's state. Before each `omp.parallel`
+    whose region holds a call, this pass calls `__gather_runtime_error_state`
+    (the starting thread's state), and each thread of the region adopts it
+    with `__gather_runtime_adopt_error_state` at the region's start and
+    restores what it had at each `omp.terminator`
+    (RuntimeErrorKind.h: kErrorStateOf, kAdoptErrorState). A region without
+    calls cannot report and is left as it is. Run it after
+    `convert-scf-to-openmp`, on func-dialect calls.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def GatherStreamingStores : Pass<"gather-streaming-stores"> {
   let summary = "Write the rows of large outputs with non-temporal stores";
   let description = [{

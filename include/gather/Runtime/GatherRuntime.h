@@ -60,6 +60,19 @@ void gather_runtime_set_record_errors(int record);
    process. Otherwise returns. */
 void __gather_runtime_assert_barrier(void);
 
+/* Called by compiled code before an OpenMP parallel region that can report
+   (mlir::gather::kErrorStateOf, the CPU pipeline's
+   gather-parallel-error-state): the error state of the calling thread's
+   call, which every thread of the region then adopts. */
+void *__gather_runtime_error_state(void);
+
+/* Called by each thread of such a region at its start with the state above
+   and at its end with what the first call returned
+   (mlir::gather::kAdoptErrorState): the thread's reports go to `state`
+   (null: its own, or, on a worker, one the callers share). Returns the
+   state it replaced. */
+void *__gather_runtime_adopt_error_state(void *state);
+
 /* Where a failed cf.assert of compiled code returns to on the calling
    thread, instead of ending the process: `target` points to a jmp_buf
    that the caller set with setjmp around its call of compiled code (null:
@@ -76,8 +89,10 @@ void __gather_runtime_assert_barrier(void);
    (gather-run, the C API, Python) set one. */
 void *gather_runtime_set_assert_return(void *target);
 
-/* Copies the recorded error message (empty if none) into `buffer` and
-   clears it; returns 1 if there was an error. */
+/* Copies the error message recorded by the calls of this thread (empty if
+   none) into `buffer` and clears it; returns 1 if there was an error. Each
+   thread's calls record their own errors, their parallel regions' included,
+   so threads that call compiled code at once take only their own. */
 int gather_runtime_take_error(char *buffer, int64_t size);
 
 #ifdef __cplusplus

@@ -38,6 +38,16 @@ inline constexpr const char *kRuntimeErrorHook = "__gather_runtime_error";
 /// after the region does it), or else ends the process.
 inline constexpr const char *kAssertBarrier = "__gather_runtime_assert_barrier";
 
+/// Names of the functions that give an OpenMP parallel region the error
+/// state of the call that starts it: `ptr __gather_runtime_error_state()`
+/// before the region, and `ptr __gather_runtime_adopt_error_state(ptr)` in
+/// each thread of the region, at its start with that state and at its end
+/// with what the first call returned. A worker thread's reports then go to
+/// the caller's errors, not to a state shared with other calls.
+inline constexpr const char *kErrorStateOf = "__gather_runtime_error_state";
+inline constexpr const char *kAdoptErrorState =
+    "__gather_runtime_adopt_error_state";
+
 /// Each kind with the details its call passes (i64 each).
 enum class RuntimeErrorKind : int64_t {
   /// An index value outside its dimension under `out_of_bounds = error`.
