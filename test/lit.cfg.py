@@ -34,7 +34,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.gather_tools_dir, config.llvm_tools_dir]
-tools = ["gather-opt", "gather-run", "gather-capi-test", "gather-runner-test", "mlir-translate"]
+tools = ["gather-opt", "gather-run", "gather-capi-test", "gather-capi-concurrent-test", "gather-runner-test", "mlir-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.gather_tools_dir, append_path=True)
 # not, count and FileCheck live in the LLVM tools directory.

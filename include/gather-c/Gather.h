@@ -139,7 +139,8 @@ int gatherTargetDescription(const char *targetCpu, char *description,
    makes `entry` the one gatherProgramRun calls (and whose signature the
    accessors below describe), without compiling again. Returns 0, or 1 with
    the message in `error` (no such function, or a signature the C API does
-   not support). */
+   not support). It waits for the runs in progress on other threads; the
+   runs after it call `entry`. */
 int gatherProgramSelect(GatherProgram *program, const char *entry, char *error,
                         size_t errorSize);
 
@@ -163,6 +164,10 @@ int64_t gatherProgramResultRank(const GatherProgram *program, int i);
    copy made, else a copy). Returns 0, or
    1 with the message in `error` (bad shapes, an out-of-bounds index under
    out_of_bounds = error, a device failure). */
+/* Threads: gatherProgramRun and gatherProgramRunInto may run on one
+   program from several threads at once, each call with its own results and
+   its own error (tested on CPU programs; GPU programs not yet on a GPU).
+   The signature accessors read the entry selected when they are called. */
 int gatherProgramRun(GatherProgram *program, void *const *inputs,
                      const int64_t *const *inputShapes, void **resultData,
                      int64_t **resultShapes, char *error, size_t errorSize);

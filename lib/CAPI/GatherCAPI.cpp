@@ -31,6 +31,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <shared_mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -67,8 +68,13 @@ struct GatherProgram {
   std::vector<TensorInfo> inputs, results;
   /// Every public function of the module, for gatherProgramSelect.
   std::map<std::string, Signature> signatures;
-  /// Entries looked up so far (a lookup costs as much as a small gather).
+  /// Entries looked up so far (a lookup costs as much as a small gather),
+  /// by the runs of any thread.
   std::map<std::string, gather::PackedEntry> functions;
+  std::mutex functionsMutex;
+  /// Runs share it; gatherProgramSelect, which changes the entry and its
+  /// signature, waits for them.
+  std::shared_mutex selection;
   /// The public functions with a compiled `__into` entry, and those of
   /// them whose buffers' sizes come from a `__shape` entry.
   std::set<std::string> intoEntries, shapeEntries;
@@ -372,6 +378,7 @@ extern "C" int gatherProgramSelect(GatherProgram *program, const char *entry,
     setError(error, errorSize, "@" + name + ": " + it->second.unsupported);
     return 1;
   }
+  std::unique_lock<std::shared_mutex> lock(program->selection);
   program->entry = name;
   program->inputs = it->second.inputs;
   program->results = it->second.results;
@@ -459,6 +466,7 @@ static bool collectInputs(const GatherProgram *program, void *const *inputs,
 static gather::PackedEntry entryFunction(GatherProgram *program,
                                          const std::string &name, char *error,
                                          size_t errorSize) {
+  std::lock_guard<std::mutex> lock(program->functionsMutex);
   gather::PackedEntry &function = program->functions[name];
   if (!function) {
     llvm::Expected<gather::PackedEntry> found =
@@ -509,6 +517,7 @@ extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
                                 const int64_t *const *inputShapes,
                                 void **resultData, int64_t **resultShapes,
                                 char *error, size_t errorSize) {
+  std::shared_lock<std::shared_mutex> selected(program->selection);
   CallArguments args;
   if (!collectInputs(program, inputs, inputShapes, args, error, errorSize))
     return 1;
@@ -583,6 +592,7 @@ extern "C" int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
                                     void *const *outputs,
                                     const int64_t *const *outputShapes,
                                     char *error, size_t errorSize) {
+  std::shared_lock<std::shared_mutex> selected(program->selection);
   CallArguments args;
   if (!collectInputs(program, inputs, inputShapes, args, error, errorSize))
     return 1;
