@@ -144,6 +144,9 @@ int gatherTargetDescription(const char *targetCpu, char *description,
 int gatherProgramSelect(GatherProgram *program, const char *entry, char *error,
                         size_t errorSize);
 
+/* The name of the selected function (valid until the next select). */
+const char *gatherProgramSelectedEntry(GatherProgram *program);
+
 /* The signature: ranked tensors only. Element types are MLIR's names
    ("f16", "f32", "f64", "i1", "i8", "i16", "i32", "i64"); a dynamic size is
    -1. */
@@ -164,14 +167,25 @@ int64_t gatherProgramResultRank(const GatherProgram *program, int i);
    copy made, else a copy). Returns 0, or
    1 with the message in `error` (bad shapes, an out-of-bounds index under
    out_of_bounds = error, a device failure). */
-/* Threads: gatherProgramRun and gatherProgramRunInto may run on one
-   program from several threads at once, each call with its own results and
-   its own error (tested on CPU programs; GPU programs not yet on a GPU).
-   The signature accessors read the entry selected when they are called. */
+/* Threads: gatherProgramRun and gatherProgramRunInto (and their ...Entry
+   forms) may run on one program from several threads at once, each call
+   with its own results and its own error (tested on CPU programs; GPU
+   programs not yet on a GPU). The signature accessors read the entry
+   selected when they are called. */
 int gatherProgramRun(GatherProgram *program, void *const *inputs,
                      const int64_t *const *inputShapes, void **resultData,
                      int64_t **resultShapes, char *error, size_t errorSize);
 void gatherFree(void *pointer);
+
+/* gatherProgramRun of the public function `entry` instead of the selected
+   one, whatever another thread selects meanwhile: the arrays are those of
+   `entry`'s signature. Returns 1 with the message in `error` as
+   gatherProgramSelect does for a function it cannot run. */
+int gatherProgramRunEntry(GatherProgram *program, const char *entry,
+                          void *const *inputs,
+                          const int64_t *const *inputShapes, void **resultData,
+                          int64_t **resultShapes, char *error,
+                          size_t errorSize);
 
 /* Runs the program and writes each result r into the caller's row-major
    contiguous buffer outputs[r], whose sizes outputShapes[r] must be the
@@ -188,6 +202,15 @@ int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
                          void *const *outputs,
                          const int64_t *const *outputShapes, char *error,
                          size_t errorSize);
+
+/* gatherProgramRunInto of the public function `entry` (as
+   gatherProgramRunEntry). */
+int gatherProgramRunIntoEntry(GatherProgram *program, const char *entry,
+                              void *const *inputs,
+                              const int64_t *const *inputShapes,
+                              void *const *outputs,
+                              const int64_t *const *outputShapes, char *error,
+                              size_t errorSize);
 
 /* 1 when gatherProgramRunInto writes the selected function's results into
    the caller's buffers directly (when they overlap no input), else 0. */

@@ -365,24 +365,39 @@ gatherProgramCreateWithOptions(const char *mlirText, const char *entry,
   return program.release();
 }
 
-extern "C" int gatherProgramSelect(GatherProgram *program, const char *entry,
-                                   char *error, size_t errorSize) {
-  std::string name = entry ? entry : "";
-  auto it = program->signatures.find(name);
+/// The signature of the function `name` if the C API can run it, else null
+/// with `error` set.
+static const Signature *runnable(const GatherProgram *program, const char *name,
+                                 char *error, size_t errorSize) {
+  auto it = program->signatures.find(name ? name : "");
   if (it == program->signatures.end()) {
     setError(error, errorSize,
-             "no public function '" + name + "' in the program's module");
-    return 1;
+             std::string("no public function '") + (name ? name : "") +
+                 "' in the program's module");
+    return nullptr;
   }
   if (!it->second.unsupported.empty()) {
-    setError(error, errorSize, "@" + name + ": " + it->second.unsupported);
-    return 1;
+    setError(error, errorSize, "@" + it->first + ": " + it->second.unsupported);
+    return nullptr;
   }
+  return &it->second;
+}
+
+extern "C" int gatherProgramSelect(GatherProgram *program, const char *entry,
+                                   char *error, size_t errorSize) {
+  const Signature *signature = runnable(program, entry, error, errorSize);
+  if (!signature)
+    return 1;
   std::unique_lock<std::shared_mutex> lock(program->selection);
-  program->entry = name;
-  program->inputs = it->second.inputs;
-  program->results = it->second.results;
+  program->entry = entry;
+  program->inputs = signature->inputs;
+  program->results = signature->results;
   return 0;
+}
+
+extern "C" const char *gatherProgramSelectedEntry(GatherProgram *program) {
+  std::shared_lock<std::shared_mutex> selected(program->selection);
+  return program->entry.c_str();
 }
 
 extern "C" void gatherProgramDestroy(GatherProgram *program) { delete program; }
@@ -439,11 +454,11 @@ struct CallArguments {
 } // namespace
 
 /// The caller's inputs, checked against the signature's static sizes.
-static bool collectInputs(const GatherProgram *program, void *const *inputs,
+static bool collectInputs(const Signature &signature, void *const *inputs,
                           const int64_t *const *inputShapes,
                           CallArguments &args, char *error, size_t errorSize) {
-  for (size_t i = 0; i < program->inputs.size(); ++i) {
-    const TensorInfo &info = program->inputs[i];
+  for (size_t i = 0; i < signature.inputs.size(); ++i) {
+    const TensorInfo &info = signature.inputs[i];
     SmallVector<int64_t> shape(inputShapes[i],
                                inputShapes[i] + info.shape.size());
     for (size_t d = 0; d < shape.size(); ++d)
@@ -492,17 +507,16 @@ static bool takeRuntimeError(char *error, size_t errorSize) {
   return true;
 }
 
-/// Runs the selected function on `args`; its result buffers live as long
-/// as the returned call. Null with `error` set on a failure.
-static std::unique_ptr<gather::JitCall> runSelected(GatherProgram *program,
-                                                    const CallArguments &args,
-                                                    char *error,
-                                                    size_t errorSize) {
+/// Runs the function `name` of `signature` on `args`; its result buffers
+/// live as long as the returned call. Null with `error` set on a failure.
+static std::unique_ptr<gather::JitCall>
+runFunction(GatherProgram *program, const std::string &name,
+            const Signature &signature, const CallArguments &args, char *error,
+            size_t errorSize) {
   std::vector<int64_t> resultRanks;
-  for (const TensorInfo &info : program->results)
+  for (const TensorInfo &info : signature.results)
     resultRanks.push_back(info.shape.size());
-  gather::PackedEntry function =
-      entryFunction(program, program->entry, error, errorSize);
+  gather::PackedEntry function = entryFunction(program, name, error, errorSize);
   if (!function)
     return nullptr;
   auto call = std::make_unique<gather::JitCall>(
@@ -513,25 +527,25 @@ static std::unique_ptr<gather::JitCall> runSelected(GatherProgram *program,
   return call;
 }
 
-extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
-                                const int64_t *const *inputShapes,
-                                void **resultData, int64_t **resultShapes,
-                                char *error, size_t errorSize) {
-  std::shared_lock<std::shared_mutex> selected(program->selection);
+/// gatherProgramRun of the function `name` of `signature`.
+static int run(GatherProgram *program, const std::string &name,
+               const Signature &signature, void *const *inputs,
+               const int64_t *const *inputShapes, void **resultData,
+               int64_t **resultShapes, char *error, size_t errorSize) {
   CallArguments args;
-  if (!collectInputs(program, inputs, inputShapes, args, error, errorSize))
+  if (!collectInputs(signature, inputs, inputShapes, args, error, errorSize))
     return 1;
   gather::ScopedOmpThreads threads(program->threads);
   std::unique_ptr<gather::JitCall> call =
-      runSelected(program, args, error, errorSize);
+      runFunction(program, name, signature, args, error, errorSize);
   if (!call)
     return 1;
   // Results: a host buffer of the compiled code's own, row-major
   // contiguous, is handed over as it is (an output of 100 MB costs no copy
   // and no fresh pages); any other is copied into a contiguous host buffer
   // (the compiled buffers are freed with the call).
-  for (size_t r = 0; r < program->results.size(); ++r) {
-    const TensorInfo &info = program->results[r];
+  for (size_t r = 0; r < signature.results.size(); ++r) {
+    const TensorInfo &info = signature.results[r];
     const int64_t *desc = call->result(r);
     int64_t rank = info.shape.size();
     int64_t count = 1;
@@ -554,6 +568,26 @@ extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
                              static_cast<char *>(resultData[r]));
   }
   return 0;
+}
+
+extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
+                                const int64_t *const *inputShapes,
+                                void **resultData, int64_t **resultShapes,
+                                char *error, size_t errorSize) {
+  std::shared_lock<std::shared_mutex> selected(program->selection);
+  return run(program, program->entry, program->signatures.at(program->entry),
+             inputs, inputShapes, resultData, resultShapes, error, errorSize);
+}
+
+extern "C" int gatherProgramRunEntry(GatherProgram *program, const char *entry,
+                                     void *const *inputs,
+                                     const int64_t *const *inputShapes,
+                                     void **resultData, int64_t **resultShapes,
+                                     char *error, size_t errorSize) {
+  const Signature *signature = runnable(program, entry, error, errorSize);
+  return signature ? run(program, entry, *signature, inputs, inputShapes,
+                         resultData, resultShapes, error, errorSize)
+                   : 1;
 }
 
 extern "C" void gatherFree(void *pointer) { std::free(takeOver(pointer)); }
@@ -587,19 +621,19 @@ static std::string sizeMismatch(size_t r, size_t d, int64_t got, int64_t want) {
          std::to_string(want);
 }
 
-extern "C" int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
-                                    const int64_t *const *inputShapes,
-                                    void *const *outputs,
-                                    const int64_t *const *outputShapes,
-                                    char *error, size_t errorSize) {
-  std::shared_lock<std::shared_mutex> selected(program->selection);
+/// gatherProgramRunInto of the function `name` of `signature`.
+static int runInto(GatherProgram *program, const std::string &name,
+                   const Signature &signature, void *const *inputs,
+                   const int64_t *const *inputShapes, void *const *outputs,
+                   const int64_t *const *outputShapes, char *error,
+                   size_t errorSize) {
   CallArguments args;
-  if (!collectInputs(program, inputs, inputShapes, args, error, errorSize))
+  if (!collectInputs(signature, inputs, inputShapes, args, error, errorSize))
     return 1;
   gather::ScopedOmpThreads threads(program->threads);
   std::vector<SmallVector<int64_t>> outShapes;
-  for (size_t r = 0; r < program->results.size(); ++r) {
-    const TensorInfo &info = program->results[r];
+  for (size_t r = 0; r < signature.results.size(); ++r) {
+    const TensorInfo &info = signature.results[r];
     outShapes.emplace_back(outputShapes[r],
                            outputShapes[r] + info.shape.size());
     for (size_t d = 0; d < info.shape.size(); ++d)
@@ -620,14 +654,13 @@ extern "C" int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
   for (size_t i = 0; i < args.data.size(); ++i)
     addRange(args.data[i], args.shapes[i], args.elementSizes[i]);
   for (size_t r = 0; r < outShapes.size(); ++r)
-    addRange(outputs[r], outShapes[r], program->results[r].elementSize);
-  bool inPlace =
-      program->intoEntries.count(program->entry) && !anyOverlap(ranges);
+    addRange(outputs[r], outShapes[r], signature.results[r].elementSize);
+  bool inPlace = program->intoEntries.count(name) && !anyOverlap(ranges);
 
   if (inPlace) {
-    if (program->shapeEntries.count(program->entry)) {
+    if (program->shapeEntries.count(name)) {
       // The dynamic sizes of the results, in order, before anything runs.
-      std::string shapeName = program->entry + gather::kShapeEntrySuffix.str();
+      std::string shapeName = name + gather::kShapeEntrySuffix.str();
       gather::PackedEntry shapeFunction =
           entryFunction(program, shapeName, error, errorSize);
       if (!shapeFunction)
@@ -644,7 +677,7 @@ extern "C" int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
       int64_t next = 0;
       for (size_t r = 0; r < outShapes.size(); ++r)
         for (size_t d = 0; d < outShapes[r].size(); ++d) {
-          if (program->results[r].shape[d] >= 0)
+          if (signature.results[r].shape[d] >= 0)
             continue;
           int64_t want = sizes[next++];
           if (outShapes[r][d] != want) {
@@ -654,7 +687,7 @@ extern "C" int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
           }
         }
     }
-    std::string intoName = program->entry + gather::kIntoEntrySuffix.str();
+    std::string intoName = name + gather::kIntoEntrySuffix.str();
     gather::PackedEntry intoFunction =
         entryFunction(program, intoName, error, errorSize);
     if (!intoFunction)
@@ -662,7 +695,7 @@ extern "C" int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
     for (size_t r = 0; r < outShapes.size(); ++r) {
       args.data.push_back(outputs[r]);
       args.shapes.push_back(outShapes[r]);
-      args.elementSizes.push_back(program->results[r].elementSize);
+      args.elementSizes.push_back(signature.results[r].elementSize);
     }
     gather::JitCall call(args.data, args.shapes, args.elementSizes,
                          ArrayRef<int64_t>(), /*onDevice=*/false);
@@ -673,7 +706,7 @@ extern "C" int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
   // Computed into buffers of the compiled code's own, then copied: the
   // outputs are written only once every result is known to fit.
   std::unique_ptr<gather::JitCall> call =
-      runSelected(program, args, error, errorSize);
+      runFunction(program, name, signature, args, error, errorSize);
   if (!call)
     return 1;
   for (size_t r = 0; r < outShapes.size(); ++r)
@@ -685,7 +718,30 @@ extern "C" int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
       }
   for (size_t r = 0; r < outShapes.size(); ++r)
     gather::copyResultToHost(call->result(r), outShapes[r].size(),
-                             program->results[r].elementSize, program->onGpu,
+                             signature.results[r].elementSize, program->onGpu,
                              static_cast<char *>(outputs[r]));
   return 0;
+}
+
+extern "C" int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
+                                    const int64_t *const *inputShapes,
+                                    void *const *outputs,
+                                    const int64_t *const *outputShapes,
+                                    char *error, size_t errorSize) {
+  std::shared_lock<std::shared_mutex> selected(program->selection);
+  return runInto(program, program->entry,
+                 program->signatures.at(program->entry), inputs, inputShapes,
+                 outputs, outputShapes, error, errorSize);
+}
+
+extern "C" int gatherProgramRunIntoEntry(GatherProgram *program,
+                                         const char *entry, void *const *inputs,
+                                         const int64_t *const *inputShapes,
+                                         void *const *outputs,
+                                         const int64_t *const *outputShapes,
+                                         char *error, size_t errorSize) {
+  const Signature *signature = runnable(program, entry, error, errorSize);
+  return signature ? runInto(program, entry, *signature, inputs, inputShapes,
+                             outputs, outputShapes, error, errorSize)
+                   : 1;
 }

@@ -52,6 +52,25 @@ _INDEX_DTYPES = {np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32), np.d
 
 _lib = None
 _lib_lock = threading.Lock()
+# A run's error message: one buffer per thread (calls of one program may
+# run on several threads at once), made once instead of per call.
+_thread_buffers = threading.local()
+
+
+def _error_buffer():
+    buffer = getattr(_thread_buffers, "error", None)
+    if buffer is None:
+        buffer = _thread_buffers.error = ctypes.create_string_buffer(4096)
+    return buffer
+
+
+class _Selected:
+    """What the calls of a Program read at their start: the selected
+    function's name (bytes), arguments, results and fast caller."""
+    __slots__ = ("entry", "inputs", "results", "fast")
+
+    def __init__(self, entry, inputs, results, fast):
+        self.entry, self.inputs, self.results, self.fast = entry, inputs, results, fast
 _fastcall = None  # the _gather_fastcall module beside _lib, if any
 
 
@@ -86,17 +105,22 @@ def _library():
             getattr(lib, name).argtypes = [c_void_p, c_int]
         lib.gatherProgramInputDim.restype = c_int64
         lib.gatherProgramInputDim.argtypes = [c_void_p, c_int, c_int64]
-        lib.gatherProgramRun.restype = c_int
-        lib.gatherProgramRun.argtypes = [c_void_p, ctypes.POINTER(c_void_p),
-                                         ctypes.POINTER(ctypes.POINTER(c_int64)),
-                                         ctypes.POINTER(c_void_p),
-                                         ctypes.POINTER(ctypes.POINTER(c_int64)), c_char_p, c_size_t]
-        lib.gatherProgramRunInto.restype = c_int
-        lib.gatherProgramRunInto.argtypes = [c_void_p, ctypes.POINTER(c_void_p),
-                                             ctypes.POINTER(ctypes.POINTER(c_int64)),
-                                             ctypes.POINTER(c_void_p),
-                                             ctypes.POINTER(ctypes.POINTER(c_int64)), c_char_p,
-                                             c_size_t]
+        lib.gatherProgramSelectedEntry.restype = c_char_p
+        lib.gatherProgramSelectedEntry.argtypes = [c_void_p]
+        # The runs of a named entry: a select on another thread cannot
+        # change the function a call checked its arrays against.
+        lib.gatherProgramRunEntry.restype = c_int
+        lib.gatherProgramRunEntry.argtypes = [c_void_p, c_char_p, ctypes.POINTER(c_void_p),
+                                              ctypes.POINTER(ctypes.POINTER(c_int64)),
+                                              ctypes.POINTER(c_void_p),
+                                              ctypes.POINTER(ctypes.POINTER(c_int64)), c_char_p,
+                                              c_size_t]
+        lib.gatherProgramRunIntoEntry.restype = c_int
+        lib.gatherProgramRunIntoEntry.argtypes = [c_void_p, c_char_p, ctypes.POINTER(c_void_p),
+                                                  ctypes.POINTER(ctypes.POINTER(c_int64)),
+                                                  ctypes.POINTER(c_void_p),
+                                                  ctypes.POINTER(ctypes.POINTER(c_int64)),
+                                                  c_char_p, c_size_t]
         lib.gatherHostVectorBits.restype = c_int
         lib.gatherHostVectorBits.argtypes = []
         lib.gatherTargetDescription.restype = c_int
@@ -190,34 +214,47 @@ class Program:
             raise GatherError(error.value.decode(errors="replace"))
         self._lib, self._handle = lib, handle
         self.destination_entries = bool(destination_entries)
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # (select's)
         self._read_signature()
-        # A run's error message, written under the lock (one buffer per
-        # program instead of one per call).
-        self._error = ctypes.create_string_buffer(4096)
 
     def _read_signature(self):
+        """The selected function's name and signature, and its fast caller,
+        as one object that each call reads once: calls run on several
+        threads at once, and a select on one of them changes only the calls
+        that start after it."""
         lib, handle = self._lib, self._handle
-        self.inputs = []
+        entry = lib.gatherProgramSelectedEntry(handle)
+        inputs = []
         for i in range(lib.gatherProgramNumInputs(handle)):
             rank = lib.gatherProgramInputRank(handle, i)
             shape = tuple(lib.gatherProgramInputDim(handle, i, d) for d in range(rank))
-            self.inputs.append((lib.gatherProgramInputElementType(handle, i).decode(), shape))
-        self.results = [(lib.gatherProgramResultElementType(handle, i).decode(),
-                         lib.gatherProgramResultRank(handle, i))
-                        for i in range(lib.gatherProgramNumResults(handle))]
-        self._fast = None
+            inputs.append((lib.gatherProgramInputElementType(handle, i).decode(), shape))
+        results = [(lib.gatherProgramResultElementType(handle, i).decode(),
+                    lib.gatherProgramResultRank(handle, i))
+                   for i in range(lib.gatherProgramNumResults(handle))]
+        fast = None
         if _fastcall is not None:
             try:
                 address = lambda f: ctypes.cast(f, ctypes.c_void_p).value
-                self._fast = _fastcall.Caller(
-                    handle, address(lib.gatherProgramRun), address(lib.gatherProgramRunInto),
-                    address(lib.gatherFree), self._lock, GatherError,
-                    tuple(_kind_and_size(e) + (s,) for e, s in self.inputs),
+                fast = _fastcall.Caller(
+                    handle, address(lib.gatherProgramRunEntry),
+                    address(lib.gatherProgramRunIntoEntry), address(lib.gatherFree), entry,
+                    GatherError, tuple(_kind_and_size(e) + (s,) for e, s in inputs),
                     tuple(_kind_and_size(e) + ((-1,) * rank, np.dtype(_MLIR_TO_NUMPY[e]))
-                          for e, rank in self.results))
+                          for e, rank in results))
             except (KeyError, ValueError):  # (beyond the fast call: the plain one)
-                self._fast = None
+                fast = None
+        self._selected = _Selected(entry, inputs, results, fast)
+
+    @property
+    def inputs(self):
+        """The selected function's arguments: (element type, sizes) each."""
+        return self._selected.inputs
+
+    @property
+    def results(self):
+        """The selected function's results: (element type, rank) each."""
+        return self._selected.results
 
     def select(self, entry):
         """Makes `entry`, another public function of the same module, the
@@ -238,7 +275,7 @@ class Program:
 
     def __del__(self):
         handle = getattr(self, "_handle", None)
-        self._fast = None
+        self._selected = None
         if handle:
             self._lib.gatherProgramDestroy(handle)
             self._handle = None
@@ -247,27 +284,26 @@ class Program:
         """Runs the function. `out`: an array (a tuple of arrays for several
         results; the call then returns `out`), C-contiguous and writeable, of each result's dtype and
         shape, which receives the result and is returned."""
-        fast = self._fast
+        selected = self._selected
+        fast = selected.fast
         if fast is not None:
             got = (fast.call(arrays, result_dtypes) if out is None
                    else fast.into(arrays, out, result_dtypes))
             if got is not NotImplemented:
                 return got
-        keep, data, shape_ptrs = self._inputs(arrays)
-        n_out = len(self.results)
+        keep, data, shape_ptrs = self._inputs(arrays, selected)
+        n_out = len(selected.results)
         if out is not None:
-            return self._run_into(data, shape_ptrs, result_dtypes, out)
+            return self._run_into(data, shape_ptrs, result_dtypes, out, selected)
         out_data = (ctypes.c_void_p * max(n_out, 1))()
         out_shapes = (ctypes.POINTER(ctypes.c_int64) * max(n_out, 1))()
-        error = self._error
-        with self._lock:
-            rc = self._lib.gatherProgramRun(self._handle, data, shape_ptrs, out_data, out_shapes,
-                                            error, len(error))
-            message = error.value if rc != 0 else b""
+        error = _error_buffer()
+        rc = self._lib.gatherProgramRunEntry(self._handle, selected.entry, data, shape_ptrs,
+                                             out_data, out_shapes, error, len(error))
         if rc != 0:
-            raise GatherError(message.decode(errors="replace"))
+            raise GatherError(error.value.decode(errors="replace"))
         results = []
-        for r, (element, rank) in enumerate(self.results):
+        for r, (element, rank) in enumerate(selected.results):
             shape = tuple(out_shapes[r][:rank])
             self._lib.gatherFree(out_shapes[r])
             dtype = np.dtype(result_dtypes[r] if result_dtypes else _MLIR_TO_NUMPY[element])
@@ -284,13 +320,14 @@ class Program:
         return results[0] if len(results) == 1 else tuple(results)
 
 
-    def _inputs(self, arrays):
+    def _inputs(self, arrays, selected):
         """The arguments checked against the signature: the arrays (kept
         alive by the caller), their addresses and their shapes."""
-        if len(arrays) != len(self.inputs):
-            raise GatherError(f"the function takes {len(self.inputs)} arguments, got {len(arrays)}")
+        inputs = selected.inputs
+        if len(arrays) != len(inputs):
+            raise GatherError(f"the function takes {len(inputs)} arguments, got {len(arrays)}")
         keep = []
-        for i, (array, (element, shape)) in enumerate(zip(arrays, self.inputs)):
+        for i, (array, (element, shape)) in enumerate(zip(arrays, inputs)):
             # (np.ascontiguousarray would make a 0-d array 1-d.)
             if not (type(array) is np.ndarray and array.flags.c_contiguous):
                 array = np.require(np.asarray(array), requirements="C")
@@ -313,25 +350,27 @@ class Program:
         of the C call alone, for loops that call one function on the same
         arrays many times, such as benchmarks (bench/paired.py). The arrays
         must keep their memory while the function is in use."""
-        keep, data, shape_ptrs = self._inputs(arrays)
-        keep_out, out_data, out_shape_ptrs = self._outputs(None, out)
+        selected = self._selected
+        keep, data, shape_ptrs = self._inputs(arrays, selected)
+        keep_out, out_data, out_shape_ptrs = self._outputs(None, out, selected)
         program = self  # the function keeps the program (its handle) alive
 
         def call():
-            program._call_into(data, shape_ptrs, out_data, out_shape_ptrs)
+            program._call_into(data, shape_ptrs, out_data, out_shape_ptrs, selected)
             return keep, keep_out  # (keeps them alive with the function)
 
         call()
         return call
 
-    def _outputs(self, result_dtypes, out):
+    def _outputs(self, result_dtypes, out, selected):
         """`out` checked against the results: the arrays and shapes to keep
         alive, their addresses and their shapes."""
         outs = out if isinstance(out, tuple) else (out,)
-        if len(outs) != len(self.results):
-            raise GatherError(f"out: the function has {len(self.results)} results, got "
+        results = selected.results
+        if len(outs) != len(results):
+            raise GatherError(f"out: the function has {len(results)} results, got "
                               f"{len(outs)} arrays")
-        for r, (array, (element, rank)) in enumerate(zip(outs, self.results)):
+        for r, (array, (element, rank)) in enumerate(zip(outs, results)):
             if not isinstance(array, np.ndarray):
                 raise GatherError(f"out {r}: a numpy array is needed, got {type(array).__name__}")
             want = np.dtype(result_dtypes[r] if result_dtypes else _MLIR_TO_NUMPY[element])
@@ -348,21 +387,19 @@ class Program:
         out_shapes = [_shape_array(a.shape) for a in outs]
         return list(outs) + out_shapes, out_data, _pointer_array(out_shapes)
 
-    def _run_into(self, data, shape_ptrs, result_dtypes, out):
-        keep_out, out_data, out_shape_ptrs = self._outputs(result_dtypes, out)
-        self._call_into(data, shape_ptrs, out_data, out_shape_ptrs)
+    def _run_into(self, data, shape_ptrs, result_dtypes, out, selected):
+        keep_out, out_data, out_shape_ptrs = self._outputs(result_dtypes, out, selected)
+        self._call_into(data, shape_ptrs, out_data, out_shape_ptrs, selected)
         return out
 
-    def _call_into(self, data, shape_ptrs, out_data, out_shape_ptrs):
-        """gatherProgramRunInto on converted arguments; GatherError on a
-        run-time error."""
-        error = self._error
-        with self._lock:
-            rc = self._lib.gatherProgramRunInto(self._handle, data, shape_ptrs, out_data,
-                                                out_shape_ptrs, error, len(error))
-            message = error.value if rc != 0 else b""
+    def _call_into(self, data, shape_ptrs, out_data, out_shape_ptrs, selected):
+        """gatherProgramRunIntoEntry on converted arguments; GatherError on
+        a run-time error."""
+        error = _error_buffer()
+        rc = self._lib.gatherProgramRunIntoEntry(self._handle, selected.entry, data, shape_ptrs,
+                                                 out_data, out_shape_ptrs, error, len(error))
         if rc != 0:
-            raise GatherError(message.decode(errors="replace"))
+            raise GatherError(error.value.decode(errors="replace"))
 
 
 def host_vector_bits():

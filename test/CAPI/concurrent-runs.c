@@ -1,14 +1,17 @@
 /* One program run from several threads at once through the C API: valid
    calls (gatherProgramRun and gatherProgramRunInto, results compared with
    a plain C gather), calls that fail with an index out of range (each gets
-   its own error), and a thread that selects between two entries of the
-   same signature and semantics while the others run. The loops are long
+   its own error; these run @same by name, gatherProgramRunEntry), and a
+   thread that selects between two entries of the same signature and
+   semantics while the others run. The loops are long
    enough to run as OpenMP regions on two threads. */
 // RUN: gather-capi-concurrent-test 2>&1 | FileCheck %s
 // CHECK: run: 2000 right, 0 wrong, 0 failed
 // CHECK-NEXT: run into: 2000 right, 0 wrong, 0 failed
 // CHECK-NEXT: failing: 2000 with their own error, 0 other, 0 returned
 // CHECK-NEXT: selections: 400 done, 0 failed
+// CHECK-NEXT: unknown entry: rc=1 no public function 'nope' in the program's
+// module
 
 #include "gather-c/Gather.h"
 
@@ -107,8 +110,8 @@ static void *runFailing(void *unused) {
   for (int c = 0; c < CALLS; ++c) {
     void *data[1];
     int64_t *sizes[1];
-    if (!gatherProgramRun(program, inputs, shapes, data, sizes, error,
-                          sizeof(error))) {
+    if (!gatherProgramRunEntry(program, "same", inputs, shapes, data, sizes,
+                               error, sizeof(error))) {
       ++failCounts.wrong;
       gatherFree(data[0]);
       gatherFree(sizes[0]);
@@ -177,6 +180,13 @@ int main(void) {
     printf("first other error: %s\n", failCounts.firstMessage);
   printf("selections: %d done, %d failed\n", selectCounts.right,
          selectCounts.failed);
+  void *inputs[2] = {table, goodIds};
+  const int64_t *shapes[2] = {tableShape, idsShape};
+  void *data[1];
+  int64_t *sizes[1];
+  int rc = gatherProgramRunEntry(program, "nope", inputs, shapes, data, sizes,
+                                 error, sizeof(error));
+  printf("unknown entry: rc=%d %s\n", rc, error);
   gatherProgramDestroy(program);
   return 0;
 }

@@ -9,11 +9,17 @@
 # - an index out of range, reported on the calling thread (gather.block);
 # - a bound assert of an unraised generic failing on a worker thread of its
 #   parallel loop (a skipping assert; the barrier after the loop ends the
-#   call).
+#   call);
+# - one program for both threads, whose calls overlap (the C API's runs of
+#   one program may), while a third thread selects between two entries of
+#   the same signature and semantics: each call runs the entry whose
+#   signature it checked its arrays against.
 # RUN: env GATHER_CAPI_LIBRARY=%gather_lib/libGatherCAPI.so %python %s 2>&1 | FileCheck %s
 # RUN: env GATHER_CAPI_LIBRARY=%gather_lib/libGatherCAPI.so GATHER_PYTHON_FASTCALL=0 %python %s 2>&1 | FileCheck %s
 # CHECK: caller thread: valid calls 20000 right, 0 wrong, 0 raised; failing calls 20000 raised their own error, 0 returned
 # CHECK-NEXT: worker thread: valid calls 20000 right, 0 wrong, 0 raised; failing calls 2000 raised their own error, 0 returned
+# CHECK-NEXT: one program: valid calls 10000 right, 0 wrong, 0 raised; failing calls 10000 raised their own error, 0 returned
+# CHECK-NEXT: selections: 1000 between two entries
 # CHECK-NOT: unexpected
 import os
 import threading
@@ -35,9 +41,10 @@ func.func @main(%d: tensor<?x8xf32>, %i: tensor<?xi64>) -> tensor<?x8xf32> {
 rng = np.random.default_rng(5)
 
 
-def pair(label, valid, failing, calls, wanted_error):
+def pair(label, valid, failing, calls, wanted_error, also=None):
     """Calls valid() (True when its result is right) and failing() on two
-    threads at once, calls[0] and calls[1] times."""
+    threads at once, calls[0] and calls[1] times (and also(), if given, on
+    a third)."""
     counts = dict.fromkeys(("right", "wrong", "valid raised", "own error", "returned"), 0)
     unexpected = []
 
@@ -61,6 +68,8 @@ def pair(label, valid, failing, calls, wanted_error):
                     unexpected.append(str(e))
 
     threads = [threading.Thread(target=run_valid), threading.Thread(target=run_failing)]
+    if also:
+        threads.append(threading.Thread(target=also))
     for t in threads:
         t.start()
     for t in threads:
@@ -96,3 +105,21 @@ pair("worker thread",
      lambda: np.array_equal(small(table, rows), table[rows]),
      lambda: asserted(values, ids),
      (20000, 2000), "index must be smaller than dim size")
+
+# One program: the valid and the failing calls overlap; a third thread
+# selects between @main and @same meanwhile.
+both = jit.compile(BLOCK + BLOCK.replace("@main", "@same"), entry="main")
+selections = []
+
+
+def select_entries():
+    for k in range(1000):
+        both.select("same" if k % 2 else "main")
+        selections.append(k)
+
+
+pair("one program",
+     lambda: np.array_equal(both(table, rows), table[rows]),
+     lambda: both(table, bad_rows),
+     (10000, 10000), "index 1000 at indices[17] is out of range", also=select_entries)
+print(f"selections: {len(selections)} between two entries")

@@ -19,8 +19,11 @@
 // one place.
 //
 // The module does not link libGatherCAPI.so: jit.py hands it the addresses
-// of gatherProgramRun, gatherProgramRunInto and gatherFree of the library
-// it loaded, since two copies of that library cannot share a process.
+// of gatherProgramRunEntry, gatherProgramRunIntoEntry and gatherFree of the
+// library it loaded, since two copies of that library cannot share a
+// process. A Caller runs the entry whose signature it checks against, by
+// name: calls need no lock (the C API's runs of one program may overlap),
+// and a select on another thread changes only the Callers made after it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,10 +38,10 @@
 #include <stdint.h>
 #include <string.h>
 
-typedef int (*RunFunction)(GatherProgram *, void *const *,
+typedef int (*RunFunction)(GatherProgram *, const char *, void *const *,
                            const int64_t *const *, void **, int64_t **, char *,
                            size_t);
-typedef int (*RunIntoFunction)(GatherProgram *, void *const *,
+typedef int (*RunIntoFunction)(GatherProgram *, const char *, void *const *,
                                const int64_t *const *, void *const *,
                                const int64_t *const *, char *, size_t);
 typedef void (*FreeFunction)(void *);
@@ -61,7 +64,7 @@ typedef struct {
   RunFunction run;
   RunIntoFunction runInto;
   FreeFunction free;
-  PyObject *lock;      // the Program's threading.Lock
+  PyObject *entry;     // the function's name (bytes)
   PyObject *errorType; // gather.jit.GatherError
   int numInputs, numResults;
   ValueSpec inputs[kMaxValues];
@@ -69,10 +72,8 @@ typedef struct {
   PyArray_Descr *resultDescrs[kMaxValues]; // each result's default dtype
 } Caller;
 
-static PyObject *acquireName, *releaseName;
-
 static void Caller_dealloc(Caller *self) {
-  Py_XDECREF(self->lock);
+  Py_XDECREF(self->entry);
   Py_XDECREF(self->errorType);
   for (int r = 0; r < self->numResults; ++r)
     Py_XDECREF(self->resultDescrs[r]);
@@ -100,16 +101,16 @@ static int parseSpec(PyObject *item, ValueSpec *spec) {
   return 0;
 }
 
-// Caller(handle, run, run_into, free, lock, error_type, inputs, results):
+// Caller(handle, run, run_into, free, entry, error_type, inputs, results):
 // addresses as integers; inputs and results tuples of (kind, item size,
 // sizes); results also give each default dtype as a fourth item.
 static int Caller_init(Caller *self, PyObject *args, PyObject *kwargs) {
   (void)kwargs; // (none taken)
   unsigned long long handle, run, runInto, freeAddress;
-  PyObject *lock, *errorType, *inputs, *results;
-  if (!PyArg_ParseTuple(args, "KKKKOOO!O!", &handle, &run, &runInto,
-                        &freeAddress, &lock, &errorType, &PyTuple_Type, &inputs,
-                        &PyTuple_Type, &results))
+  PyObject *entry, *errorType, *inputs, *results;
+  if (!PyArg_ParseTuple(args, "KKKKO!OO!O!", &handle, &run, &runInto,
+                        &freeAddress, &PyBytes_Type, &entry, &errorType,
+                        &PyTuple_Type, &inputs, &PyTuple_Type, &results))
     return -1;
   if (PyTuple_GET_SIZE(inputs) > kMaxValues ||
       PyTuple_GET_SIZE(results) > kMaxValues) {
@@ -120,8 +121,8 @@ static int Caller_init(Caller *self, PyObject *args, PyObject *kwargs) {
   self->run = (RunFunction)(uintptr_t)run;
   self->runInto = (RunIntoFunction)(uintptr_t)runInto;
   self->free = (FreeFunction)(uintptr_t)freeAddress;
-  Py_INCREF(lock);
-  Py_XSETREF(self->lock, lock);
+  Py_INCREF(entry);
+  Py_XSETREF(self->entry, entry);
   Py_INCREF(errorType);
   Py_XSETREF(self->errorType, errorType);
   for (int r = 0; r < self->numResults; ++r)
@@ -228,8 +229,7 @@ static int resultDtypes(Caller *self, PyObject *given, PyArray_Descr **descrs) {
   return 1;
 }
 
-// Calls `call` under the program's lock with the GIL released; the Python
-// error of a failed run.
+// Calls `call` with the GIL released; the Python error of a failed run.
 typedef struct {
   Caller *self;
   Buffers *inputs;
@@ -242,26 +242,19 @@ static int invoke(Call *call) {
   Caller *self = call->self;
   char error[kErrorBytes];
   error[0] = '\0';
-  PyObject *got = PyObject_CallMethodNoArgs(self->lock, acquireName);
-  if (!got)
-    return -1;
-  Py_DECREF(got);
+  // The name's bytes live as long as the Caller, which the call holds.
+  const char *entry = PyBytes_AS_STRING(self->entry);
   int status;
   Py_BEGIN_ALLOW_THREADS;
   if (call->outputs)
-    status = self->runInto(self->program, call->inputs->data,
+    status = self->runInto(self->program, entry, call->inputs->data,
                            call->inputs->sizePointers, call->outputs->data,
                            call->outputs->sizePointers, error, sizeof(error));
   else
-    status =
-        self->run(self->program, call->inputs->data, call->inputs->sizePointers,
-                  call->resultData, call->resultSizes, error, sizeof(error));
+    status = self->run(self->program, entry, call->inputs->data,
+                       call->inputs->sizePointers, call->resultData,
+                       call->resultSizes, error, sizeof(error));
   Py_END_ALLOW_THREADS;
-  got = PyObject_CallMethodNoArgs(self->lock, releaseName);
-  if (!got)
-    return -1; // (the run's buffers then leak; releasing a held lock fails
-               // only on a corrupted interpreter)
-  Py_DECREF(got);
   if (status == 0)
     return 0;
   PyObject *message =
@@ -419,10 +412,6 @@ static struct PyModuleDef fastCallModule = {
 PyMODINIT_FUNC PyInit__gather_fastcall(void) {
   import_array();
   if (PyType_Ready(&CallerType) < 0)
-    return NULL;
-  acquireName = PyUnicode_InternFromString("acquire");
-  releaseName = PyUnicode_InternFromString("release");
-  if (!acquireName || !releaseName)
     return NULL;
   PyObject *module = PyModule_Create(&fastCallModule);
   if (!module)
