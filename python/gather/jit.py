@@ -71,6 +71,8 @@ class _Selected:
 
     def __init__(self, entry, inputs, results, fast):
         self.entry, self.inputs, self.results, self.fast = entry, inputs, results, fast
+
+
 _fastcall = None  # the _gather_fastcall module beside _lib, if any
 
 
