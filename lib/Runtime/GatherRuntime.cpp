@@ -226,11 +226,7 @@ extern "C" void __gather_runtime_assert_barrier() {
   std::_Exit(1);
 }
 
-extern "C" void *__gather_runtime_error_state() {
-  if (regionErrors)
-    return regionErrors;
-  return isOmpWorker() ? &sharedErrors : &callerErrors();
-}
+extern "C" void *__gather_runtime_error_state() { return &errorsHere(); }
 
 extern "C" void *__gather_runtime_adopt_error_state(void *state) {
   void *previous = regionErrors;
