@@ -158,6 +158,12 @@ int64_t gatherProgramInputDim(const GatherProgram *program, int i, int64_t d);
 const char *gatherProgramResultElementType(const GatherProgram *program, int i);
 int64_t gatherProgramResultRank(const GatherProgram *program, int i);
 
+/* Threads: gatherProgramRun and gatherProgramRunInto (and their ...Entry
+   forms) may run on one program from several threads at once, each call
+   with its own results and its own error (tested on CPU programs; GPU
+   programs not yet on a GPU). The signature accessors read the entry
+   selected when they are called. */
+
 /* Runs the program on row-major contiguous host arrays: inputs[i] points to
    the data of input i, inputShapes[i] to its sizes. Each result r comes back
    as a row-major contiguous buffer resultData[r] and its sizes
@@ -167,11 +173,6 @@ int64_t gatherProgramResultRank(const GatherProgram *program, int i);
    copy made, else a copy). Returns 0, or
    1 with the message in `error` (bad shapes, an out-of-bounds index under
    out_of_bounds = error, a device failure). */
-/* Threads: gatherProgramRun and gatherProgramRunInto (and their ...Entry
-   forms) may run on one program from several threads at once, each call
-   with its own results and its own error (tested on CPU programs; GPU
-   programs not yet on a GPU). The signature accessors read the entry
-   selected when they are called. */
 int gatherProgramRun(GatherProgram *program, void *const *inputs,
                      const int64_t *const *inputShapes, void **resultData,
                      int64_t **resultShapes, char *error, size_t errorSize);

@@ -25,6 +25,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -61,13 +62,17 @@ struct GatherProgram {
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
   std::unique_ptr<gather::JitProgram> engine;
-  std::string entry;
   bool onGpu = false;
   /// The threads of the program's OpenMP loops (0: libomp's default).
   int threads = 0;
-  std::vector<TensorInfo> inputs, results;
   /// Every public function of the module, for gatherProgramSelect.
   std::map<std::string, Signature> signatures;
+  /// The selected function's element of `signatures` (which does not change
+  /// after the program is made).
+  std::atomic<const std::pair<const std::string, Signature> *> selected{
+      nullptr};
+  const std::string &entry() const { return selected.load()->first; }
+  const Signature &signature() const { return selected.load()->second; }
   /// Entries looked up so far (a lookup costs as much as a small gather),
   /// by the runs of any thread.
   std::map<std::string, gather::PackedEntry> functions;
@@ -318,15 +323,14 @@ gatherProgramCreateWithOptions(const char *mlirText, const char *entry,
       *program->module, entry ? entry : "", entryError);
   if (!function)
     return fail(entryError + (entry && *entry ? "" : ": name it"));
-  program->entry = function.getName().str();
   for (auto candidate : program->module->getOps<func::FuncOp>())
     if (candidate.isPublic() && !candidate.isExternal())
       program->signatures[candidate.getName().str()] = signatureOf(candidate);
-  const Signature &signature = program->signatures[program->entry];
-  if (!signature.unsupported.empty())
-    return fail(signature.unsupported);
-  program->inputs = signature.inputs;
-  program->results = signature.results;
+  std::string name = function.getName().str();
+  program->signatures[name]; // (an empty signature where it is not public)
+  program->selected = &*program->signatures.find(name);
+  if (!program->signature().unsupported.empty())
+    return fail(program->signature().unsupported);
   // Set for each call (gather::ScopedOmpThreads), not as OMP_NUM_THREADS:
   // libomp reads that once, and a second program's count would be ignored.
   program->threads = std::max(threads, 0);
@@ -341,7 +345,7 @@ gatherProgramCreateWithOptions(const char *mlirText, const char *entry,
   if (targetCpu && *targetCpu)
     options.targetCpu = targetCpu;
   std::string jitError;
-  program->engine = gather::compileForJit(*program->module, program->entry,
+  program->engine = gather::compileForJit(*program->module, program->entry(),
                                           options, jitError);
   if (!program->engine)
     return fail(jitError);
@@ -365,10 +369,11 @@ gatherProgramCreateWithOptions(const char *mlirText, const char *entry,
   return program.release();
 }
 
-/// The signature of the function `name` if the C API can run it, else null
-/// with `error` set.
-static const Signature *runnable(const GatherProgram *program, const char *name,
-                                 char *error, size_t errorSize) {
+/// The function `name` and its signature if the C API can run it, else
+/// null with `error` set.
+static const std::pair<const std::string, Signature> *
+runnable(const GatherProgram *program, const char *name, char *error,
+         size_t errorSize) {
   auto it = program->signatures.find(name ? name : "");
   if (it == program->signatures.end()) {
     setError(error, errorSize,
@@ -380,24 +385,22 @@ static const Signature *runnable(const GatherProgram *program, const char *name,
     setError(error, errorSize, "@" + it->first + ": " + it->second.unsupported);
     return nullptr;
   }
-  return &it->second;
+  return &*it;
 }
 
 extern "C" int gatherProgramSelect(GatherProgram *program, const char *entry,
                                    char *error, size_t errorSize) {
-  const Signature *signature = runnable(program, entry, error, errorSize);
-  if (!signature)
+  const auto *function = runnable(program, entry, error, errorSize);
+  if (!function)
     return 1;
   std::unique_lock<std::shared_mutex> lock(program->selection);
-  program->entry = entry;
-  program->inputs = signature->inputs;
-  program->results = signature->results;
+  program->selected = function;
   return 0;
 }
 
 extern "C" const char *gatherProgramSelectedEntry(GatherProgram *program) {
   std::shared_lock<std::shared_mutex> selected(program->selection);
-  return program->entry.c_str();
+  return program->entry().c_str();
 }
 
 extern "C" void gatherProgramDestroy(GatherProgram *program) { delete program; }
@@ -420,28 +423,28 @@ extern "C" int gatherTargetDescription(const char *targetCpu, char *description,
 }
 
 extern "C" int gatherProgramNumInputs(const GatherProgram *program) {
-  return static_cast<int>(program->inputs.size());
+  return static_cast<int>(program->signature().inputs.size());
 }
 extern "C" int gatherProgramNumResults(const GatherProgram *program) {
-  return static_cast<int>(program->results.size());
+  return static_cast<int>(program->signature().results.size());
 }
 extern "C" const char *gatherProgramInputElementType(const GatherProgram *p,
                                                      int i) {
-  return p->inputs[i].elementType.c_str();
+  return p->signature().inputs[i].elementType.c_str();
 }
 extern "C" int64_t gatherProgramInputRank(const GatherProgram *p, int i) {
-  return static_cast<int64_t>(p->inputs[i].shape.size());
+  return static_cast<int64_t>(p->signature().inputs[i].shape.size());
 }
 extern "C" int64_t gatherProgramInputDim(const GatherProgram *p, int i,
                                          int64_t d) {
-  return p->inputs[i].shape[d];
+  return p->signature().inputs[i].shape[d];
 }
 extern "C" const char *gatherProgramResultElementType(const GatherProgram *p,
                                                       int i) {
-  return p->results[i].elementType.c_str();
+  return p->signature().results[i].elementType.c_str();
 }
 extern "C" int64_t gatherProgramResultRank(const GatherProgram *p, int i) {
-  return static_cast<int64_t>(p->results[i].shape.size());
+  return static_cast<int64_t>(p->signature().results[i].shape.size());
 }
 
 namespace {
@@ -575,8 +578,8 @@ extern "C" int gatherProgramRun(GatherProgram *program, void *const *inputs,
                                 void **resultData, int64_t **resultShapes,
                                 char *error, size_t errorSize) {
   std::shared_lock<std::shared_mutex> selected(program->selection);
-  return run(program, program->entry, program->signatures.at(program->entry),
-             inputs, inputShapes, resultData, resultShapes, error, errorSize);
+  return run(program, program->entry(), program->signature(), inputs,
+             inputShapes, resultData, resultShapes, error, errorSize);
 }
 
 extern "C" int gatherProgramRunEntry(GatherProgram *program, const char *entry,
@@ -584,16 +587,16 @@ extern "C" int gatherProgramRunEntry(GatherProgram *program, const char *entry,
                                      const int64_t *const *inputShapes,
                                      void **resultData, int64_t **resultShapes,
                                      char *error, size_t errorSize) {
-  const Signature *signature = runnable(program, entry, error, errorSize);
-  return signature ? run(program, entry, *signature, inputs, inputShapes,
-                         resultData, resultShapes, error, errorSize)
-                   : 1;
+  const auto *function = runnable(program, entry, error, errorSize);
+  return function ? run(program, function->first, function->second, inputs,
+                        inputShapes, resultData, resultShapes, error, errorSize)
+                  : 1;
 }
 
 extern "C" void gatherFree(void *pointer) { std::free(takeOver(pointer)); }
 
 extern "C" int gatherProgramWritesInPlace(const GatherProgram *program) {
-  return program->intoEntries.count(program->entry) ? 1 : 0;
+  return program->intoEntries.count(program->entry()) ? 1 : 0;
 }
 
 /// The elements of a row-major contiguous array of `shape`.
@@ -729,9 +732,8 @@ extern "C" int gatherProgramRunInto(GatherProgram *program, void *const *inputs,
                                     const int64_t *const *outputShapes,
                                     char *error, size_t errorSize) {
   std::shared_lock<std::shared_mutex> selected(program->selection);
-  return runInto(program, program->entry,
-                 program->signatures.at(program->entry), inputs, inputShapes,
-                 outputs, outputShapes, error, errorSize);
+  return runInto(program, program->entry(), program->signature(), inputs,
+                 inputShapes, outputs, outputShapes, error, errorSize);
 }
 
 extern "C" int gatherProgramRunIntoEntry(GatherProgram *program,
@@ -740,8 +742,9 @@ extern "C" int gatherProgramRunIntoEntry(GatherProgram *program,
                                          void *const *outputs,
                                          const int64_t *const *outputShapes,
                                          char *error, size_t errorSize) {
-  const Signature *signature = runnable(program, entry, error, errorSize);
-  return signature ? runInto(program, entry, *signature, inputs, inputShapes,
-                             outputs, outputShapes, error, errorSize)
-                   : 1;
+  const auto *function = runnable(program, entry, error, errorSize);
+  return function
+             ? runInto(program, function->first, function->second, inputs,
+                       inputShapes, outputs, outputShapes, error, errorSize)
+             : 1;
 }
