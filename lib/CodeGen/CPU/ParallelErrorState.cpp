@@ -11,10 +11,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/CodeGen/Passes.h"
-#include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
+#include "gather/Dialect/Gather/IR/RuntimeFunctions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -30,31 +29,8 @@ namespace {
 struct GatherParallelErrorState
     : gather::impl::GatherParallelErrorStateBase<GatherParallelErrorState> {
   void runOnOperation() override;
-
-  /// The declaration of `name`, made if the module has none; null (after an
-  /// error) where another symbol has the name.
-  func::FuncOp getOrDeclare(StringRef name, FunctionType type);
 };
 } // namespace
-
-func::FuncOp GatherParallelErrorState::getOrDeclare(StringRef name,
-                                                    FunctionType type) {
-  ModuleOp module = getOperation();
-  Operation *existing = SymbolTable::lookupSymbolIn(module, name);
-  if (auto fn = dyn_cast_if_present<func::FuncOp>(existing))
-    if (fn.getFunctionType() == type)
-      return fn;
-  if (existing) {
-    existing->emitError("'")
-        << name << "' is the run-time library's; it must be a func.func of "
-        << type;
-    return nullptr;
-  }
-  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
-  fn.setPrivate();
-  return fn;
-}
 
 void GatherParallelErrorState::runOnOperation() {
   // Only a call can report (the hook, a report function, a function of the
@@ -68,13 +44,12 @@ void GatherParallelErrorState::runOnOperation() {
   });
   if (regions.empty())
     return;
-  MLIRContext *context = &getContext();
-  Type pointer = LLVM::LLVMPointerType::get(context);
-  func::FuncOp stateOf = getOrDeclare(
-      gather::kErrorStateOf, FunctionType::get(context, {}, {pointer}));
-  func::FuncOp adopt =
-      getOrDeclare(gather::kAdoptErrorState,
-                   FunctionType::get(context, {pointer}, {pointer}));
+  ModuleOp module = getOperation();
+  SymbolTable symbols(module);
+  func::FuncOp stateOf = gather::lookupOrDeclareRuntimeFunction(
+      module, symbols, gather::RuntimeFunction::ErrorStateOf);
+  func::FuncOp adopt = gather::lookupOrDeclareRuntimeFunction(
+      module, symbols, gather::RuntimeFunction::AdoptErrorState);
   if (!stateOf || !adopt)
     return signalPassFailure();
   for (omp::ParallelOp op : regions) {

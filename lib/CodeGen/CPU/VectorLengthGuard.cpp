@@ -8,6 +8,7 @@
 
 #include "gather/CodeGen/Passes.h"
 #include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
+#include "gather/Dialect/Gather/IR/RuntimeFunctions.h"
 #include "gather/Target/CpuTarget.h"
 #include "gather/Utils/CInterface.h"
 
@@ -90,22 +91,6 @@ static bool isEntryPoint(LLVM::LLVMFuncOp function) {
          function.getLinkage() != LLVM::Linkage::Private;
 }
 
-/// `@__gather_runtime_error(i64 x 6)`, declared where missing.
-static LLVM::LLVMFuncOp getOrDeclareHook(ModuleOp module,
-                                         SymbolTable &symbols) {
-  if (auto hook = symbols.lookup<LLVM::LLVMFuncOp>(gather::kRuntimeErrorHook))
-    return hook;
-  MLIRContext *context = module.getContext();
-  auto i64 = IntegerType::get(context, 64);
-  auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
-                                          SmallVector<Type>(6, i64));
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto hook = LLVM::LLVMFuncOp::create(b, module.getLoc(),
-                                       gather::kRuntimeErrorHook, type);
-  symbols.insert(hook);
-  return hook;
-}
-
 /// A NUL-terminated constant "@name" naming the function in the report.
 static LLVM::GlobalOp createSiteString(ModuleOp module, SymbolTable &symbols,
                                        LLVM::LLVMFuncOp function) {
@@ -132,7 +117,7 @@ static LLVM::GlobalOp createSiteString(ModuleOp module, SymbolTable &symbols,
 /// recording error hook returns, and the caller then finds the error).
 /// No instruction that needs the length runs before the check, by
 /// construction: the promise is not where the check is.
-static void guard(ModuleOp module, SymbolTable &symbols,
+static void guard(ModuleOp module, SymbolTable &symbols, LLVM::LLVMFuncOp hook,
                   LLVM::LLVMFuncOp function, LengthPromise promise) {
   MLIRContext *context = module.getContext();
   Location loc = function.getLoc();
@@ -146,7 +131,6 @@ static void guard(ModuleOp module, SymbolTable &symbols,
   // SVE's instructions for fixed-length vectors), not its correctness.
   body.setNoInline(true);
   symbols.insert(body, std::next(Block::iterator(function)));
-  LLVM::LLVMFuncOp hook = getOrDeclareHook(module, symbols);
   LLVM::GlobalOp site = createSiteString(module, symbols, function);
 
   function.getBody().dropAllReferences();
@@ -219,9 +203,15 @@ struct GatherVectorLengthGuardPass
     }
     for (LLVM::LLVMFuncOp wrapper : wrappers)
       dropPromise(wrapper);
+    if (entries.empty())
+      return;
     SymbolTable symbols(module);
+    LLVM::LLVMFuncOp hook = gather::lookupOrDeclareRuntimeLLVMFunction(
+        module, symbols, gather::RuntimeFunction::ErrorHook);
+    if (!hook)
+      return signalPassFailure();
     for (auto [function, promise] : entries)
-      guard(module, symbols, function, promise);
+      guard(module, symbols, hook, function, promise);
   }
 };
 

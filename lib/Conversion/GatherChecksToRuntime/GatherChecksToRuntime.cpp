@@ -12,6 +12,7 @@
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/IR/GatherSite.h"
 #include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
+#include "gather/Dialect/Gather/IR/RuntimeFunctions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -43,10 +44,13 @@ class RuntimeSymbols {
 public:
   explicit RuntimeSymbols(SymbolTableCollection &tables) : tables(tables) {}
 
-  /// The private declaration `name` of `type`, made at the module's start.
-  func::FuncOp getOrDeclare(OpBuilder &b, Location loc, ModuleOp module,
-                            StringRef name, FunctionType type);
-  func::FuncOp getOrDeclareHook(OpBuilder &b, Location loc, ModuleOp module);
+  /// The run-time library's `function` (lookupOrDeclareRuntimeFunction);
+  /// null after an error where the module's symbol of its name is
+  /// something else.
+  func::FuncOp getOrDeclare(ModuleOp module, RuntimeFunction function) {
+    return lookupOrDeclareRuntimeFunction(module, tables.getSymbolTable(module),
+                                          function);
+  }
   memref::GlobalOp getOrCreateSiteString(OpBuilder &b, Location loc,
                                          ModuleOp module,
                                          const std::string &text);
@@ -54,8 +58,6 @@ public:
                                       ModuleOp module);
   func::FuncOp getOrCreateAssertReport(OpBuilder &b, Location loc,
                                        ModuleOp module, bool skips);
-  func::FuncOp getOrDeclareAssertBarrier(OpBuilder &b, Location loc,
-                                         ModuleOp module);
   func::FuncOp getOrCreateIndexReport(OpBuilder &b, Location loc,
                                       ModuleOp module, MemRefType indicesType,
                                       IndexPolicy policy, int64_t components,
@@ -132,26 +134,6 @@ memref::GlobalOp RuntimeSymbols::getOrCreateSiteString(
   return global;
 }
 
-func::FuncOp RuntimeSymbols::getOrDeclare(OpBuilder &b, Location loc,
-                                          ModuleOp module, StringRef name,
-                                          FunctionType type) {
-  if (auto fn = dyn_cast_if_present<func::FuncOp>(lookup(module, name)))
-    return fn;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto fn = func::FuncOp::create(b, loc, name, type);
-  fn.setPrivate();
-  remember(module, fn);
-  return fn;
-}
-
-func::FuncOp RuntimeSymbols::getOrDeclareHook(OpBuilder &b, Location loc,
-                                              ModuleOp module) {
-  Type i64 = b.getI64Type();
-  return getOrDeclare(b, loc, module, kRuntimeErrorHook,
-                      b.getFunctionType({i64, i64, i64, i64, i64, i64}, {}));
-}
-
 /// The address of a value as an i64.
 static Value addressOf(OpBuilder &b, Location loc, Value memref) {
   Value address =
@@ -201,7 +183,8 @@ static void markOutOfLine(OpBuilder &b, func::FuncOp fn) {
 /// The private function of type `type` named `base` (or the next free
 /// name): found again if it exists, else created out of line at the start
 /// of the module with `body` (given the hook and the arguments), which
-/// builds everything but the return.
+/// builds everything but the return. Null where the hook cannot be
+/// declared.
 func::FuncOp RuntimeSymbols::getOrCreateReport(
     OpBuilder &b, Location loc, ModuleOp module, const std::string &base,
     FunctionType type,
@@ -215,7 +198,9 @@ func::FuncOp RuntimeSymbols::getOrCreateReport(
           },
           name))
     return cast<func::FuncOp>(existing);
-  func::FuncOp hook = getOrDeclareHook(b, loc, module);
+  func::FuncOp hook = getOrDeclare(module, RuntimeFunction::ErrorHook);
+  if (!hook)
+    return nullptr;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
   auto fn = func::FuncOp::create(b, loc, name, type);
@@ -265,13 +250,6 @@ func::FuncOp RuntimeSymbols::getOrCreateAssertReport(OpBuilder &b, Location loc,
           details.push_back(arith::ConstantIntOp::create(fb, loc, i64, 1));
         emitHookCall(fb, loc, hook, args[0], args[1], args[2], kind, details);
       });
-}
-
-func::FuncOp RuntimeSymbols::getOrDeclareAssertBarrier(OpBuilder &b,
-                                                       Location loc,
-                                                       ModuleOp module) {
-  return getOrDeclare(b, loc, module, kAssertBarrier,
-                      b.getFunctionType({}, {}));
 }
 
 /// The body of an index report (getOrCreateIndexReport): the scan for the
@@ -463,6 +441,8 @@ struct CheckShapeToCall : OpRewritePattern<CheckShapeOp> {
       return rewriter.notifyMatchFailure(op, "not in a module");
     Location loc = op.getLoc();
     func::FuncOp report = symbols.getOrCreateShapeReport(rewriter, loc, module);
+    if (!report)
+      return failure();
     buildIfFailed(rewriter, loc, op.getHolds(), [&](OpBuilder &b, Location l) {
       auto [site, line, column] =
           siteValues(b, l, symbols, module, op, op.getOpName());
@@ -495,6 +475,8 @@ struct CheckIndicesToCall : OpRewritePattern<CheckIndicesOp> {
     func::FuncOp report = symbols.getOrCreateIndexReport(
         rewriter, loc, module, op.getIndices().getType(), policy,
         op.getDims().size(), op.getShape().size(), op.getAssumeInvalid());
+    if (!report)
+      return failure();
     SmallVector<Value> args{op.getIndices()};
     args.append(op.getSizes().begin(), op.getSizes().end());
     for (int64_t dim : op.getDims())
@@ -545,10 +527,8 @@ struct AssertToCall : OpRewritePattern<cf::AssertOp> {
   /// The rest of `assert`'s body runs where it holds; where it fails, the
   /// skipping report, and the body yields zeros.
   void skipGuarded(PatternRewriter &rewriter, ModuleOp module,
-                   cf::AssertOp assert) const {
+                   func::FuncOp report, cf::AssertOp assert) const {
     Location loc = assert.getLoc();
-    func::FuncOp report =
-        symbols.getOrCreateAssertReport(rewriter, loc, module, /*skips=*/true);
     Operation *yield = assert->getBlock()->getTerminator();
     rewriter.setInsertionPointAfter(assert);
     auto guarded = scf::IfOp::create(rewriter, loc, yield->getOperandTypes(),
@@ -586,22 +566,28 @@ struct AssertToCall : OpRewritePattern<cf::AssertOp> {
     if (!canSkipGuarded(op)) {
       func::FuncOp report = symbols.getOrCreateAssertReport(
           rewriter, loc, module, /*skips=*/false);
+      if (!report)
+        return failure();
       buildIfFailed(rewriter, loc, op.getArg(), [&](OpBuilder &b, Location l) {
         callReport(b, l, module, report, op);
       });
       rewriter.eraseOp(op);
       return success();
     }
+    func::FuncOp report =
+        symbols.getOrCreateAssertReport(rewriter, loc, module, /*skips=*/true);
+    func::FuncOp barrier =
+        symbols.getOrDeclare(module, RuntimeFunction::AssertBarrier);
+    if (!report || !barrier)
+      return failure();
     // Each assert of the body, the last first, so that an earlier one's
     // guarded rest holds the later ones already rewritten.
     Block *body = op->getBlock();
     SmallVector<cf::AssertOp> asserts(body->getOps<cf::AssertOp>());
     for (cf::AssertOp assert : llvm::reverse(asserts))
-      skipGuarded(rewriter, module, assert);
+      skipGuarded(rewriter, module, report, assert);
     // The barriers after the linalg op and each op around it in the
     // function leave the call where one of them failed.
-    func::FuncOp barrier =
-        symbols.getOrDeclareAssertBarrier(rewriter, loc, module);
     for (Operation *around = body->getParentOp();
          around && !isa<FunctionOpInterface>(around);
          around = around->getParentOp()) {
@@ -635,6 +621,27 @@ struct ConvertGatherChecksToRuntimePass
     if (checks.empty())
       return;
     SymbolTableCollection symbolTables;
+    // The run-time functions the lowered checks call, declared before any
+    // rewrite: a name the module uses for something else is one error
+    // here, not one per check.
+    SetVector<ModuleOp> modules;
+    DenseSet<ModuleOp> withBarrier;
+    for (Operation *op : checks)
+      if (auto module = op->getParentOfType<ModuleOp>()) {
+        modules.insert(module);
+        auto assert = dyn_cast<cf::AssertOp>(op);
+        if (assert &&canSkipGuarded(assert))
+          withBarrier.insert(module);
+      }
+    for (ModuleOp module : modules) {
+      SymbolTable &symbols = symbolTables.getSymbolTable(module);
+      if (!lookupOrDeclareRuntimeFunction(module, symbols,
+                                          RuntimeFunction::ErrorHook) ||
+          (withBarrier.contains(module) &&
+           !lookupOrDeclareRuntimeFunction(module, symbols,
+                                           RuntimeFunction::AssertBarrier)))
+        return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
     populateGatherChecksToRuntimePatterns(patterns, symbolTables);
     if (asserts)
