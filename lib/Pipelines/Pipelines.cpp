@@ -171,10 +171,13 @@ static void addCpuLoops(OpPassManager &pm,
   }
   loops.addPass(createForallToParallelLoopPass());
   loops.addPass(createConvertLinalgToParallelLoopsPass());
+  // A failed assert that cannot skip what it guards leaves the call, which
+  // a worker thread cannot: those loops run on the calling thread.
+  pm.addPass(createGatherSerialLeavingLoops());
   GatherParallelOuterLoopsOptions outerLoops;
   outerLoops.targetCpu = options.targetCpu;
   outerLoops.onHost = options.onHost;
-  loops.addPass(createGatherParallelOuterLoops(outerLoops));
+  pm.addNestedPass<func::FuncOp>(createGatherParallelOuterLoops(outerLoops));
   pm.addPass(createConvertSCFToOpenMPPass());
   // A worker's report goes to the errors of the call that started it.
   pm.addPass(createGatherParallelErrorState());

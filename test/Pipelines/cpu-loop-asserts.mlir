@@ -5,7 +5,7 @@
 // the body skips the read); the barrier after the region leaves the call.
 // The region's threads report to the error state of the thread that starts
 // it (the caller's), adopted at the region's start and dropped at its end.
-// CHECK:       llvm.func @__gather_runtime_assert_barrier() attributes {sym_visibility = "private"}
+// CHECK:       llvm.func @__gather_runtime_assert_barrier() attributes {gather.leaves_call, sym_visibility = "private"}
 // CHECK-LABEL: llvm.func @main
 // CHECK:         %[[STATE:.*]] = llvm.call @__gather_runtime_error_state() : () -> !llvm.ptr
 // CHECK:         omp.parallel {

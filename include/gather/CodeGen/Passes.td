@@ -133,6 +133,35 @@ def GatherHoistStaticAllocas : Pass<"gather-hoist-static-allocas"> {
 // CPU
 //===----------------------------------------------------------------------===//
 
+def GatherSerialLeavingLoops : Pass<"gather-serial-leaving-loops",
+                                    "ModuleOp"> {
+  let summary = "Run serially the scf.parallel loops whose body may leave "
+                "the call";
+  let description = [{
+    Where errors are recorded, a failed assert leaves the call: the run-time
+    library longjmps to the caller's return point (lib/Runtime). An OpenMP
+    worker cannot do that (libomp's team would stay open), so a failed
+    assert inside a parallel region either skips what it guards and lets
+    the barrier after the loop leave, or, where it cannot skip (an assert
+    nested in an `scf.if` of a body, one in a program's own parallel loop,
+    the barrier of a loop inside another parallel loop), ends the process,
+    after the code past it ran on the values the assert rejected.
+
+    This pass makes each `scf.parallel` whose body calls a function that
+    may leave the call nested `scf.for` loops (its reductions their
+    iteration arguments), so that no parallel region holds such a call. A
+    function may leave the call where it carries `gather.leaves_call`
+    (the plain assert report, the assert barrier's
+    declaration, and any function a program marks) or calls such a function
+    of the module, directly or through others. A loop whose body's asserts
+    all skip (a linalg op's body with its asserts at the top) stays
+    parallel: its barrier is after the loop. Indirect calls and functions
+    outside the module count as staying. Run it after `scf.forall` loops
+    became `scf.parallel` and before `convert-scf-to-openmp`.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
   let summary = "Keep only the outer dimensions of scf.parallel loops parallel";
   let description = [{

@@ -82,7 +82,9 @@ void *__gather_runtime_adopt_error_state(void *state);
    gather_runtime_malloc on this thread and did not free are freed);
    an assert in a loop body that skips what it guards is recorded, and
    the barrier after its loop returns there; otherwise it prints the
-   message and ends the process. Each call of this
+   message and ends the process (the CPU pipeline keeps every loop that
+   may reach another assert out of parallel regions:
+   gather-serial-leaving-loops). Each call of this
    function ends the listing of the outgoing target's blocks (its call
    returned them, or they belong to the caller), so calls with return
    points do not nest. Returns the previous target. The JIT's calls

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/CodeGen/Passes.h"
+#include "gather/CodeGen/SerialLoops.h"
 #include "gather/Target/CpuTarget.h"
 #include "gather/Utils/ElementBytes.h"
 #include "gather/Utils/TripCount.h"
@@ -21,7 +22,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -223,28 +223,7 @@ struct GatherParallelOuterLoopsPass
       bool small = bytes && *bytes < bytesWanted;
       unsigned keep =
           nested || small ? 0 : parallelPrefix(op, iterationsWanted);
-      if (keep >= op.getNumLoops())
-        continue;
-      Location loc = op.getLoc();
-      rewriter.setInsertionPoint(op);
-      IRMapping mapping;
-      if (keep > 0) {
-        auto outer = scf::ParallelOp::create(
-            rewriter, loc, op.getLowerBound().take_front(keep),
-            op.getUpperBound().take_front(keep), op.getStep().take_front(keep));
-        for (unsigned d = 0; d < keep; ++d)
-          mapping.map(op.getInductionVars()[d], outer.getInductionVars()[d]);
-        rewriter.setInsertionPointToStart(outer.getBody());
-      }
-      for (unsigned d = keep; d < op.getNumLoops(); ++d) {
-        auto inner = scf::ForOp::create(rewriter, loc, op.getLowerBound()[d],
-                                        op.getUpperBound()[d], op.getStep()[d]);
-        mapping.map(op.getInductionVars()[d], inner.getInductionVar());
-        rewriter.setInsertionPointToStart(inner.getBody());
-      }
-      for (Operation &nested : op.getBody()->without_terminator())
-        rewriter.clone(nested, mapping);
-      rewriter.eraseOp(op);
+      (void)gather::serializeParallelDims(rewriter, op, keep);
     }
   }
 };

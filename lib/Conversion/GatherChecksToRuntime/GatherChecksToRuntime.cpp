@@ -238,7 +238,7 @@ func::FuncOp RuntimeSymbols::getOrCreateAssertReport(OpBuilder &b, Location loc,
                                                      bool skips) {
   Type i64 = b.getI64Type();
   auto type = b.getFunctionType({i64, i64, i64, i64}, {});
-  return getOrCreateReport(
+  func::FuncOp report = getOrCreateReport(
       b, loc, module,
       skips ? "__gather_report_skipping_assert" : "__gather_report_assert",
       type, [&](OpBuilder &fb, func::FuncOp hook, ValueRange args) {
@@ -250,6 +250,14 @@ func::FuncOp RuntimeSymbols::getOrCreateAssertReport(OpBuilder &b, Location loc,
           details.push_back(arith::ConstantIntOp::create(fb, loc, i64, 1));
         emitHookCall(fb, loc, hook, args[0], args[1], args[2], kind, details);
       });
+  // Where errors are recorded, the hook leaves the call from a plain
+  // report; a skipping one returns.
+  if (report && !skips)
+    b.getContext()
+        ->getLoadedDialect<GatherDialect>()
+        ->getLeavesCallAttrHelper()
+        .setAttr(report, b.getUnitAttr());
+  return report;
 }
 
 /// The body of an index report (getOrCreateIndexReport): the scan for the

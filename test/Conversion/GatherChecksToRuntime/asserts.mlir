@@ -10,7 +10,9 @@
 // column. The message and the site are constant strings (one per text).
 // CHECK-DAG:   memref.global "private" constant @__gather_site_{{[0-9a-f]+}} : memref<20xi8> = dense<[99, 102, 46, 97, 115, 115, 101, 114, 116, 32, 97, 116, 32, 109, 46, 109, 108, 105, 114, 0]>
 // CHECK-DAG:   memref.global "private" constant @[[MSG:__gather_site_[0-9a-f]+]] : memref<8xi8> = dense<[116, 111, 111, 32, 98, 105, 103, 0]>
-// CHECK:       func.func private @__gather_report_assert(%[[SITE:[^:]*]]: i64, %[[LINE:[^:]*]]: i64, %[[COL:[^:]*]]: i64, %[[TEXT:[^:]*]]: i64) attributes {passthrough = ["noinline", "cold"]}
+// The hook leaves the call from the plain report where errors are
+// recorded: gather.leaves_call keeps loops that call it serial.
+// CHECK:       func.func private @__gather_report_assert(%[[SITE:[^:]*]]: i64, %[[LINE:[^:]*]]: i64, %[[COL:[^:]*]]: i64, %[[TEXT:[^:]*]]: i64) attributes {gather.leaves_call, passthrough = ["noinline", "cold"]}
 // CHECK-DAG:     %[[KIND:.*]] = arith.constant 7 : i64
 // CHECK-DAG:     %[[DETAILS:.*]] = memref.alloc() : memref<1xi64>
 // CHECK:         memref.store %[[TEXT]], %[[DETAILS]]
@@ -45,9 +47,10 @@ func.func @asserted(%n: index) -> index {
 // loop may run in a parallel region, which the hook cannot leave) and
 // yields zeros. The second assert, rewritten first, sits in the first's
 // guarded rest; linalg.index stays in the body. The barrier after the
-// generic, and after each op around it in the function, leaves the call.
+// generic, and after each op around it in the function, leaves the call
+// (gather.leaves_call on its declaration); the skipping report returns.
 // CHECK-LABEL: func.func private @__gather_report_skipping_assert
-// CHECK-SAME:    %[[SITE:[^:]*]]: i64, %[[LINE:[^:]*]]: i64, %[[COL:[^:]*]]: i64, %[[TEXT:[^:]*]]: i64
+// CHECK-SAME:    %[[SITE:[^:]*]]: i64, %[[LINE:[^:]*]]: i64, %[[COL:[^:]*]]: i64, %[[TEXT:[^:]*]]: i64) attributes {passthrough = ["noinline", "cold"]}
 // CHECK-DAG:     %[[KIND:.*]] = arith.constant 7 : i64
 // CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : i64
 // CHECK-DAG:     %[[TWO:.*]] = arith.constant 2 : i64
@@ -55,6 +58,7 @@ func.func @asserted(%n: index) -> index {
 // CHECK-DAG:     memref.store %[[TEXT]], %[[DETAILS]][%{{.*}}]
 // CHECK-DAG:     memref.store %[[ONE]], %[[DETAILS]][%{{.*}}]
 // CHECK:         call @__gather_runtime_error(%[[SITE]], %[[LINE]], %[[COL]], %[[KIND]], %[[TWO]], %{{.*}})
+// CHECK:       func.func private @__gather_runtime_assert_barrier() attributes {gather.leaves_call}
 // CHECK-LABEL: func.func @generic_asserts
 // CHECK:         scf.for
 // CHECK:           linalg.generic

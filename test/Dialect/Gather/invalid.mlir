@@ -622,6 +622,23 @@ func.func private @site_arguments_not_i64(%line: i64, %column: i32) attributes {
 }
 
 //===----------------------------------------------------------------------===//
+// gather.leaves_call
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @leaves_call_not_on_function(%t: tensor<4x8xf32>, %j: tensor<1xi64>, %init: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  // expected-error @+1 {{'gather.leaves_call' is only valid on a function}}
+  %0 = gather.block %t[%j] axis = 0 into %init {gather.leaves_call} : tensor<4x8xf32>, tensor<1xi64> into tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'gather.leaves_call' must be a unit attribute}}
+func.func private @leaves_call_not_unit() attributes {gather.leaves_call = 1 : i64}
+
+//===----------------------------------------------------------------------===//
 // gather.streaming_stores
 //===----------------------------------------------------------------------===//
 

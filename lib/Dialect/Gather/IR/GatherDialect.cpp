@@ -151,6 +151,15 @@ LogicalResult GatherDialect::verifyOperationAttribute(Operation *op,
                 "multiple of)";
     return success();
   }
+  if (attr.getName() == getLeavesCallAttrHelper().getName()) {
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError("'")
+             << attr.getName().getValue() << "' is only valid on a function";
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError("'")
+             << attr.getName().getValue() << "' must be a unit attribute";
+    return success();
+  }
   if (attr.getName() == getSiteArgumentsAttrHelper().getName()) {
     auto function = dyn_cast<FunctionOpInterface>(op);
     if (!function)

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Dialect/Gather/IR/RuntimeFunctions.h"
+#include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Dialect/Gather/IR/RuntimeErrorKind.h"
 
 #include "llvm/Support/ErrorHandling.h"
@@ -73,13 +74,21 @@ func::FuncOp mlir::gather::lookupOrDeclareRuntimeFunction(
   FunctionType type = getRuntimeFunctionType(module.getContext(), function);
   FailureOr<func::FuncOp> existing =
       lookupExisting<func::FuncOp>(symbols, function, type, "a func.func");
-  if (failed(existing) || *existing)
-    return failed(existing) ? nullptr : *existing;
-  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  auto fn = func::FuncOp::create(b, module.getLoc(),
-                                 getRuntimeFunctionName(function), type);
-  fn.setPrivate();
-  symbols.insert(fn);
+  if (failed(existing))
+    return nullptr;
+  func::FuncOp fn = *existing;
+  if (!fn) {
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    fn = func::FuncOp::create(b, module.getLoc(),
+                              getRuntimeFunctionName(function), type);
+    fn.setPrivate();
+    symbols.insert(fn);
+  }
+  if (function == RuntimeFunction::AssertBarrier)
+    module.getContext()
+        ->getLoadedDialect<GatherDialect>()
+        ->getLeavesCallAttrHelper()
+        .setAttr(fn, UnitAttr::get(module.getContext()));
   return fn;
 }
 

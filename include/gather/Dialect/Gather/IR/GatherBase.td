@@ -61,12 +61,19 @@ def Gather_Dialect : Dialect {
   // `gather.error_flag` on the gpu.memcpy that copies a device error flag
   // to the host: gather-gpu-streams copies the flags together at the end of
   // the function and reads them after one synchronization.
+  // `gather.leaves_call` on a function: it may not return to its caller (a
+  // failed assert leaves the call with a longjmp to the caller's return
+  // point, lib/Runtime), which no OpenMP worker may do.
+  // gather-serial-leaving-loops keeps the loops that call one, directly or
+  // through functions of the module, serial. The plain assert report and
+  // the assert barrier's declaration carry it; a program may mark its own.
   let discardableAttrs = (ins "::mlir::UnitAttr":$rolled_loop,
                               "::mlir::gather::OriginAttr":$origin,
                               "::mlir::UnitAttr":$site_arguments,
                               "::mlir::IntegerAttr":$streaming_stores,
                               "::mlir::IntegerAttr":$streaming_row_bytes,
-                              "::mlir::UnitAttr":$error_flag);
+                              "::mlir::UnitAttr":$error_flag,
+                              "::mlir::UnitAttr":$leaves_call);
   let hasOperationAttrVerify = 1;
 }
 

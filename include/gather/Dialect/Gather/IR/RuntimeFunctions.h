@@ -45,7 +45,8 @@ FunctionType getRuntimeFunctionType(MLIRContext *context,
 /// at the start of the module, added to `symbols` (the module's table).
 /// Another symbol of that name is an error there, and the result null: a
 /// renamed declaration would not link, and a call of another type would
-/// not verify.
+/// not verify. The barrier's gets `gather.leaves_call`: the gather dialect
+/// must be loaded.
 func::FuncOp lookupOrDeclareRuntimeFunction(ModuleOp module,
                                             SymbolTable &symbols,
                                             RuntimeFunction function);
