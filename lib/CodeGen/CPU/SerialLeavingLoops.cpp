@@ -51,11 +51,15 @@ findLeavingFunctions(ModuleOp module, SymbolTableCollection &tables) {
   if (!dialect)
     return leaving;
   auto marked = dialect->getLeavesCallAttrHelper();
-  DenseMap<Operation *, SmallVector<Operation *>> callers;
   SmallVector<Operation *> worklist;
-  for (auto function : module.getOps<FunctionOpInterface>()) {
+  for (auto function : module.getOps<FunctionOpInterface>())
     if (marked.isAttrPresent(function) && leaving.insert(function).second)
       worklist.push_back(function);
+  // Most modules have none (no assert, or all of them skip): no walk.
+  if (worklist.empty())
+    return leaving;
+  DenseMap<Operation *, SmallVector<Operation *>> callers;
+  for (auto function : module.getOps<FunctionOpInterface>()) {
     function->walk([&](CallOpInterface call) {
       if (Operation *callee = calleeOf(call, tables))
         callers[callee].push_back(function);
