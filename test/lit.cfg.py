@@ -26,6 +26,11 @@ config.substitutions.append(("%mlir_cmake_dir", config.mlir_cmake_dir))
 config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
 config.substitutions.append(("%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")))
 config.substitutions.append(("%llvm_lib", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
+# Code compiled ahead of time: LLVM's llc and llvm-objcopy, and the C
+# compiler of this build for the drivers that call it.
+config.substitutions.append(("%llc", os.path.join(config.llvm_tools_dir, "llc")))
+config.substitutions.append(("%llvm_objcopy", os.path.join(config.llvm_tools_dir, "llvm-objcopy")))
+config.substitutions.append(("%cc", config.c_compiler))
 # Debian's own interpreter: it has numpy and onnx; the first python3 on PATH
 # may not.
 config.substitutions.append(("%python", "/usr/bin/python3"))

@@ -274,6 +274,8 @@ void mlir::gather::buildGatherCpuPipeline(
   llvmTarget.onHost = options.onHost;
   pm.addPass(createGatherLLVMTarget(llvmTarget));
   pm.addPass(createGatherVectorLengthGuard());
+  if (options.runtimeAllocator)
+    pm.addPass(createGatherRuntimeAllocator());
 }
 
 //===----------------------------------------------------------------------===//

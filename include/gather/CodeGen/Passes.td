@@ -406,6 +406,23 @@ def GatherLLVMTarget : Pass<"gather-llvm-target", "ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def GatherRuntimeAllocator : Pass<"gather-runtime-allocator", "ModuleOp"> {
+  let summary = "Call the run-time library's malloc and free";
+  let description = [{
+    After the conversion to the LLVM dialect: the calls of the C library's
+    `malloc` and `free` become calls of `gather_runtime_malloc` and
+    `gather_runtime_free` (include/gather/Runtime/GatherRuntime.h), which
+    list the blocks a call with a return point allocates, so that a failed
+    assert that leaves the call frees them. The JIT binds `malloc` and
+    `free` to them anyway; code compiled ahead of time needs this pass
+    (the CPU pipeline's `runtime-allocator`) and links the run-time
+    library. A module that defines its own `malloc` or `free` keeps its
+    calls; one that declares either with another type, or uses a name of
+    the runtime's for something else, is an error.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def GatherVectorLengthGuard : Pass<"gather-vector-length-guard", "ModuleOp"> {
   let summary = "Check at each entry point that the CPU's vector registers "
                 "are as long as the code needs";

@@ -79,6 +79,14 @@ struct GatherCpuPipelineOptions
                      "instruction set, the caches, cores and tuning being "
                      "the host's"),
       llvm::cl::init(false)};
+  Option<bool> runtimeAllocator{
+      *this, "runtime-allocator",
+      llvm::cl::desc("Call gather_runtime_malloc and gather_runtime_free "
+                     "instead of malloc and free (code compiled ahead of "
+                     "time, linked with the run-time library: a failed "
+                     "assert frees what its call allocated; the JIT binds "
+                     "malloc and free to them anyway)"),
+      llvm::cl::init(false)};
 };
 
 /// From gather ops on tensors (in func.func bodies of a module) to the LLVM

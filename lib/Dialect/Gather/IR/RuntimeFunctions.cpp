@@ -25,6 +25,10 @@ StringRef mlir::gather::getRuntimeFunctionName(RuntimeFunction function) {
     return kErrorStateOf;
   case RuntimeFunction::AdoptErrorState:
     return kAdoptErrorState;
+  case RuntimeFunction::Malloc:
+    return kRuntimeMalloc;
+  case RuntimeFunction::Free:
+    return kRuntimeFree;
   }
   llvm_unreachable("unknown run-time function");
 }
@@ -46,6 +50,12 @@ FunctionType mlir::gather::getRuntimeFunctionType(MLIRContext *context,
     Type pointer = LLVM::LLVMPointerType::get(context);
     return FunctionType::get(context, {pointer}, {pointer});
   }
+  case RuntimeFunction::Malloc:
+    return FunctionType::get(context, {IntegerType::get(context, 64)},
+                             {LLVM::LLVMPointerType::get(context)});
+  case RuntimeFunction::Free:
+    return FunctionType::get(context, {LLVM::LLVMPointerType::get(context)},
+                             {});
   }
   llvm_unreachable("unknown run-time function");
 }

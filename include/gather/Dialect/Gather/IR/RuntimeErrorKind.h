@@ -48,6 +48,15 @@ inline constexpr const char *kErrorStateOf = "__gather_runtime_error_state";
 inline constexpr const char *kAdoptErrorState =
     "__gather_runtime_adopt_error_state";
 
+/// Names of the run-time library's allocation functions
+/// (`ptr gather_runtime_malloc(i64)`, `void gather_runtime_free(ptr)`):
+/// while a call has a return point, they list the blocks it allocates, so
+/// that a failed assert that leaves it frees them. The JIT binds the
+/// module's malloc and free to them; the CPU pipeline's
+/// `runtime-allocator` calls them in code compiled ahead of time.
+inline constexpr const char *kRuntimeMalloc = "gather_runtime_malloc";
+inline constexpr const char *kRuntimeFree = "gather_runtime_free";
+
 /// Each kind with the details its call passes (i64 each).
 enum class RuntimeErrorKind : int64_t {
   /// An index value outside its dimension under `out_of_bounds = error`.

@@ -31,6 +31,10 @@ enum class RuntimeFunction {
   ErrorStateOf,
   /// kAdoptErrorState: `(!llvm.ptr) -> !llvm.ptr`.
   AdoptErrorState,
+  /// kRuntimeMalloc: `(i64) -> !llvm.ptr`.
+  Malloc,
+  /// kRuntimeFree: `(!llvm.ptr) -> ()`.
+  Free,
 };
 
 /// Its symbol name.
