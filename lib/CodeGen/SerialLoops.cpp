@@ -24,12 +24,14 @@ LogicalResult mlir::gather::serializeParallelDims(RewriterBase &rewriter,
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   IRMapping mapping;
+  // A copy: getInductionVars makes a new vector at each call.
+  SmallVector<Value> inductionVars = op.getInductionVars();
   if (keep > 0) {
     auto outer = scf::ParallelOp::create(
         rewriter, loc, op.getLowerBound().take_front(keep),
         op.getUpperBound().take_front(keep), op.getStep().take_front(keep));
     for (unsigned d = 0; d < keep; ++d)
-      mapping.map(op.getInductionVars()[d], outer.getInductionVars()[d]);
+      mapping.map(inductionVars[d], outer.getInductionVars()[d]);
     rewriter.setInsertionPointToStart(outer.getBody());
   }
   auto reduce = cast<scf::ReduceOp>(op.getBody()->getTerminator());
@@ -40,7 +42,7 @@ LogicalResult mlir::gather::serializeParallelDims(RewriterBase &rewriter,
       [&](OpBuilder &b, Location, ValueRange ivs,
           ValueRange accumulated) -> scf::ValueVector {
         for (auto [iv, serial] : llvm::zip_equal(
-                 ArrayRef<Value>(op.getInductionVars()).drop_front(keep), ivs))
+                 ArrayRef<Value>(inductionVars).drop_front(keep), ivs))
           mapping.map(iv, serial);
         for (Operation &nested : op.getBody()->without_terminator())
           b.clone(nested, mapping);

@@ -1,5 +1,4 @@
-//===- RuntimeFunctions.h - run-time functions compiled code calls -*- C++
-//-*-===//
+//===- RuntimeFunctions.h - functions compiled code calls -------*- C++ -*-===//
 //
 // Part of the gather project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
