@@ -75,8 +75,8 @@ int main(void) {
               result.sizes[1] == Cols;
   for (int64_t i = 0; right && i < N; ++i)
     for (int64_t c = 0; c < Cols; ++c)
-      right &= result.aligned[i * Cols + c] ==
-               tableData[aData[bData[i]] * Cols + c];
+      right &=
+          result.aligned[i * Cols + c] == tableData[aData[bData[i]] * Cols + c];
   printf("valid call: %s\n", right ? "right" : "wrong");
   free(result.allocated);
 
