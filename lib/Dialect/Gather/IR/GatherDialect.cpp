@@ -112,19 +112,26 @@ LogicalResult OriginAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+/// A unit attribute that belongs on one kind of op: `placed` says whether
+/// `op` is one, `where` names the kind.
+static LogicalResult verifyUnitAttrOn(Operation *op, NamedAttribute attr,
+                                      bool placed, StringRef where) {
+  if (!placed)
+    return op->emitError("'")
+           << attr.getName().getValue() << "' is only valid on " << where;
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitError("'")
+           << attr.getName().getValue() << "' must be a unit attribute";
+  return success();
+}
+
 LogicalResult GatherDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   if (attr.getName() == getRolledLoopAttrHelper().getName())
     return success();
-  if (attr.getName() == getErrorFlagAttrHelper().getName()) {
-    if (op->getName().getStringRef() != "gpu.memcpy")
-      return op->emitError("'")
-             << attr.getName().getValue() << "' is only valid on a gpu.memcpy";
-    if (!isa<UnitAttr>(attr.getValue()))
-      return op->emitError("'")
-             << attr.getName().getValue() << "' must be a unit attribute";
-    return success();
-  }
+  if (attr.getName() == getErrorFlagAttrHelper().getName())
+    return verifyUnitAttrOn(
+        op, attr, op->getName().getStringRef() == "gpu.memcpy", "a gpu.memcpy");
   if (attr.getName() == getStreamingStoresAttrHelper().getName()) {
     if (!isa<scf::ForallOp>(op))
       return op->emitError("'")
@@ -151,15 +158,9 @@ LogicalResult GatherDialect::verifyOperationAttribute(Operation *op,
                 "multiple of)";
     return success();
   }
-  if (attr.getName() == getLeavesCallAttrHelper().getName()) {
-    if (!isa<FunctionOpInterface>(op))
-      return op->emitError("'")
-             << attr.getName().getValue() << "' is only valid on a function";
-    if (!isa<UnitAttr>(attr.getValue()))
-      return op->emitError("'")
-             << attr.getName().getValue() << "' must be a unit attribute";
-    return success();
-  }
+  if (attr.getName() == getLeavesCallAttrHelper().getName())
+    return verifyUnitAttrOn(op, attr, isa<FunctionOpInterface>(op),
+                            "a function");
   if (attr.getName() == getSiteArgumentsAttrHelper().getName()) {
     auto function = dyn_cast<FunctionOpInterface>(op);
     if (!function)
