@@ -117,3 +117,39 @@ func.func @calls_asserted(%table: tensor<?xi64>, %ids: tensor<?xi64>) -> tensor<
   }
   return %y : tensor<?xi64>
 }
+
+// -----
+
+// A program's own scf.parallel with reductions: the serial loops carry
+// the sum and the maximum as iteration arguments.
+// CHECK-LABEL: llvm.func @reduction_assert
+// CHECK-NOT:     omp.
+// CHECK:         llvm.call @__gather_report_assert(
+// CHECK-NOT:     omp.
+// CHECK:         llvm.return
+func.func @reduction_assert(%table: tensor<?xi64>, %ids: tensor<?xi64>) -> tensor<2xi64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %ids, %c0 : tensor<?xi64>
+  %size = tensor.dim %table, %c0 : tensor<?xi64>
+  %zero = arith.constant 0 : i64
+  %minus = arith.constant -1 : i64
+  %r:2 = scf.parallel (%k) = (%c0) to (%n) step (%c1) init (%zero, %minus) -> (i64, i64) {
+    %in = tensor.extract %ids[%k] : tensor<?xi64>
+    %i = arith.index_cast %in : i64 to index
+    %lt = arith.cmpi ult, %i, %size : index
+    cf.assert %lt, "index out of range"
+    %v = tensor.extract %table[%i] : tensor<?xi64>
+    scf.reduce(%v, %v : i64, i64) {
+    ^bb0(%a: i64, %b: i64):
+      %s = arith.addi %a, %b : i64
+      scf.reduce.return %s : i64
+    }, {
+    ^bb0(%a: i64, %b: i64):
+      %m = arith.maxsi %a, %b : i64
+      scf.reduce.return %m : i64
+    }
+  }
+  %out = tensor.from_elements %r#0, %r#1 : tensor<2xi64>
+  return %out : tensor<2xi64>
+}

@@ -4,7 +4,8 @@
 # the loop around it would run in parallel: such loops run on the calling
 # thread. Before, the first two ended the process from a worker thread and
 # the third went on past its barrier and divided by zero (SIGFPE). The
-# programs are test/Pipelines/cpu-loop-leaving-asserts.mlir's.
+# fourth is a program's scf.parallel with two reductions (the serial loops
+# carry them). The programs are test/Pipelines/cpu-loop-leaving-asserts.mlir's.
 # RUN: %malloc_check env GATHER_CAPI_LIBRARY=%gather_lib/libGatherCAPI.so %python %s 2>&1 | FileCheck %s
 # CHECK:      nested_assert valid: ok
 # CHECK-NEXT: nested_assert ids[0] = 1000: GatherError: cf.assert at <gather module>:{{[0-9]+}}:7: assertion failed: index must be smaller than dim size{{$}}
@@ -18,6 +19,10 @@
 # CHECK-NEXT: calls_asserted ids[0] = 1000: GatherError: cf.assert at <gather module>:{{[0-9]+}}:5: assertion failed: index out of range{{$}}
 # CHECK-NEXT: calls_asserted ids[786432] = 1000: GatherError: cf.assert at <gather module>:{{[0-9]+}}:5: assertion failed: index out of range{{$}}
 # CHECK-NEXT: calls_asserted valid again: ok
+# CHECK-NEXT: reduction_assert valid: ok
+# CHECK-NEXT: reduction_assert ids[0] = 1000: GatherError: cf.assert at <gather module>:{{[0-9]+}}:5: assertion failed: index out of range{{$}}
+# CHECK-NEXT: reduction_assert ids[786432] = 1000: GatherError: cf.assert at <gather module>:{{[0-9]+}}:5: assertion failed: index out of range{{$}}
+# CHECK-NEXT: reduction_assert valid again: ok
 import os
 
 import numpy as np
@@ -35,6 +40,8 @@ ids = rng.integers(0, 1000, 1 << 20, dtype=np.int64)  # 8 MiB: parallel
 
 def want(entry, ids):
     y = table[ids]
+    if entry == "reduction_assert":
+        return np.array([y.sum(), max(-1, y.max())])
     if entry != "calls_asserted":
         return y
     rows = y.reshape(-1, 64)
@@ -51,7 +58,7 @@ def run(program, entry, label, ids):
     print(f"{entry} {label}:", "ok" if np.array_equal(result, want(entry, ids)) else result)
 
 
-for text, entry in zip(programs, ("nested_assert", "forall_assert", "calls_asserted")):
+for text, entry in zip(programs, ("nested_assert", "forall_assert", "calls_asserted", "reduction_assert")):
     program = jit.compile(text, entry=entry, raise_linalg=False, threads=2)
     run(program, entry, "valid", ids)
     # Row starts (calls_asserted then divides by the zero its body yields):
