@@ -4,7 +4,8 @@
 # machine with an NVIDIA GPU but no LLVM/MLIR packages and no network (a
 # lent machine): the build's tools, libraries and lit site config; LLVM's
 # libLLVM, libMLIR, libomp, runner utilities, mlir-opt, mlir-runner,
-# mlir-translate, llc, opt (the other-architectures tests), the MLIR C
+# mlir-translate, llc, opt (the other-architectures tests), llvm-objcopy
+# (aot-assert-frees.test, which also needs the machine's C compiler), the MLIR C
 # API's headers (bench/paired.py --from-c), lit,
 # FileCheck, not and count at their Debian paths (the tools' RUNPATHs and the
 # site config name them); the ONNX test data the suites read; and the other
@@ -30,11 +31,11 @@ if [ "${1:-}" = --build-only ] && [ -f .gpu/llvm.tar.xz ]; then
 fi
 rm -rf .gpu && mkdir -p .gpu/sys
 elves=("$build"/bin/* "$build"/lib/*.so $llvm/bin/mlir-opt $llvm/bin/mlir-runner $llvm/bin/mlir-translate
-       $llvm/bin/llc $llvm/bin/opt
+       $llvm/bin/llc $llvm/bin/opt $llvm/bin/llvm-objcopy
        $llvm/bin/FileCheck $llvm/bin/not $llvm/bin/count
        $llvm/lib/libomp.so $llvm/lib/libmlir_c_runner_utils.so $llvm/lib/libmlir_runner_utils.so)
 tree=(${llvm#/}/bin/mlir-opt ${llvm#/}/bin/mlir-runner ${llvm#/}/bin/mlir-translate ${llvm#/}/bin/FileCheck ${llvm#/}/bin/not
-      ${llvm#/}/bin/llc ${llvm#/}/bin/opt ${llvm#/}/include/mlir-c
+      ${llvm#/}/bin/llc ${llvm#/}/bin/opt ${llvm#/}/bin/llvm-objcopy ${llvm#/}/include/mlir-c
       ${llvm#/}/bin/count ${llvm#/}/bin/lit ${llvm#/}/utils/lit ${llvm#/}/lib/libomp.so
       ${llvm#/}/lib/libmlir_c_runner_utils.so ${llvm#/}/lib/libmlir_runner_utils.so
       $(cd / && ls -d usr/share/libonnx-testdata/data/{node/test_gather,pytorch-converted/test_Embedding}*))

@@ -275,11 +275,18 @@ LogicalResult checkFunctionTargets(const llvm::Module &module, StringRef entry,
       }
     if (missing->empty())
       continue;
-    // Name what asks for the features: the CPU, or the features added to
-    // it (a host CPU with "+xop").
-    bool cpuNeedsThem =
-        !cpu.empty() &&
-        !gather::codeFeaturesMissingOnHost(cpu, "", reason)->empty();
+    // Name what asks for the features: the CPU, where its name alone asks
+    // for every one of them, or the features given with it (a host CPU with
+    // "+xop").
+    bool cpuNeedsThem = false;
+    if (!cpu.empty()) {
+      std::string byName = *gather::codeFeaturesMissingOnHost(cpu, "", reason);
+      SmallVector<StringRef> names, cpuNames;
+      StringRef(*missing).split(names, ", ");
+      StringRef(byName).split(cpuNames, ", ");
+      cpuNeedsThem = llvm::all_of(
+          names, [&](StringRef f) { return llvm::is_contained(cpuNames, f); });
+    }
     error = "this host cannot run code for " +
             (cpuNeedsThem ? "target CPU '" + cpu.str() + "'"
                           : std::string("the target features")) +

@@ -38,6 +38,12 @@
 // CHECK-NOT:   target_cpu
 // CHECK-LABEL: llvm.func @own_target
 // CHECK-SAME:    target_cpu = "znver4"
+// A function that adds features and names no CPU gets the target's CPU
+// and its features, then its own (which LLVM applies last), as clang's
+// target attribute adds to -march.
+// CHECK-LABEL: llvm.func @own_features
+// CHECK-SAME:    target_cpu = "x86-64-v3"
+// CHECK-SAME:    target_features = #llvm.target_features<["+{{.*}}"+avx2"{{.*}}"+xop", "-avx"]>
 // NONE:        llvm.func @defined() {
 // UNKNOWN:     error: unknown target CPU 'pentium9'
 // PIPELINE:    llvm.func @element_rows({{.*}}{target_cpu = "x86-64-v3"
@@ -76,5 +82,8 @@ llvm.func @defined() {
 }
 llvm.func @declared(i64)
 llvm.func @own_target() attributes {target_cpu = "znver4"} {
+  llvm.return
+}
+llvm.func @own_features() attributes {target_features = #llvm.target_features<["+xop", "-avx"]>} {
   llvm.return
 }

@@ -56,8 +56,17 @@ struct GatherLLVMTargetPass
     // Functions do not nest: their bodies are skipped, not walked.
     getOperation()->walk<WalkOrder::PreOrder>([&](LLVM::LLVMFuncOp function) {
       if (!function.isExternal()) {
-        if (!function.getTargetCpuAttr())
+        LLVM::TargetFeaturesAttr own = function.getTargetFeaturesAttr();
+        if (!function.getTargetCpuAttr()) {
           function.setTargetCpuAttr(cpuName);
+          // Features a function adds to the target (as clang's target
+          // attribute adds to -march) follow the target's, so that they win
+          // and the target's others stay: the host's CPU name alone can
+          // name features a VM masks.
+          if (own)
+            function.setTargetFeaturesAttr(LLVM::TargetFeaturesAttr::get(
+                context, target->features + "," + own.getFeaturesString()));
+        }
         if (!function.getTargetFeaturesAttr())
           function.setTargetFeaturesAttr(features);
         if (tuneName && !function.getTuneCpuAttr())
