@@ -270,7 +270,8 @@ struct Workloads {
     const int64_t chunk = offsetChunkElements();
     const bool chunks =
         prefetches(M) && R * C * int64_t(sizeof(float)) >= hostL2Bytes();
-    const bool indexPrefetch = prefetches(M) && prefetchIndexStreams();
+    const bool indexPrefetch = prefetches(M) && prefetchIndexStreams() != 0;
+    const int64_t indexLevel = prefetchIndexStreams();
     const bool streaming =
         prefetches(M) && kRegisterBytes > 0 &&
         streamsRows(N * K * int64_t(sizeof(float)), K * sizeof(float));
@@ -291,7 +292,7 @@ struct Workloads {
         if (!chunks) {
           for (int64_t k0 = 0; k0 < K; k0 += 4) {
             if (indexPrefetch)
-              prefetchLine(&nextPairs[2 * k0]);
+              prefetchIndexLine(&nextPairs[2 * k0], indexLevel);
             for (int64_t k = k0; k < k0 + 4; ++k) {
               int64_t y = resolve<Checked>(pairs[2 * k], R, rowBad);
               int64_t x = resolve<Checked>(pairs[2 * k + 1], C, rowBad);
@@ -304,7 +305,7 @@ struct Workloads {
             const int64_t length = std::min(chunk, K - c);
             for (int64_t k0 = 0; k0 < length; k0 += 4) {
               if (indexPrefetch)
-                prefetchLine(&nextPairs[2 * (c + k0)]);
+                prefetchIndexLine(&nextPairs[2 * (c + k0)], indexLevel);
               for (int64_t k = k0; k < k0 + 4; ++k) {
                 int64_t y = resolve<Checked>(pairs[2 * (c + k)], R, rowBad);
                 int64_t x = resolve<Checked>(pairs[2 * (c + k) + 1], C, rowBad);
@@ -376,7 +377,8 @@ struct Workloads {
     constexpr bool Checked = checks(M);
     const bool streaming =
         prefetches(M) && streamsRows(R * K * sizeof(float), K * sizeof(float));
-    const bool indexPrefetch = prefetchIndexStreams();
+    const bool indexPrefetch = prefetchIndexStreams() != 0;
+    const int64_t indexLevel = prefetchIndexStreams();
     bool bad = false;
 #pragma omp parallel reduction(|| : bad)
     {
@@ -395,8 +397,8 @@ struct Workloads {
             for (int64_t l = 0; l < 4; ++l)
               prefetchLine(next + k * (C / K) + l * 16);
             if (indexPrefetch) {
-              prefetchLine(nextIdx + k);
-              prefetchLine(nextIdx + k + 8);
+              prefetchIndexLine(nextIdx + k, indexLevel);
+              prefetchIndexLine(nextIdx + k + 8, indexLevel);
             }
             alignas(64) float line[16];
             float *to = streaming ? line : &out[r * K + k];
@@ -429,7 +431,8 @@ struct Workloads {
     const int64_t *idx = loadIndices<int64_t>(dir + "/W4_idx.bin", B * K * 2);
     constexpr bool Checked = checks(M);
     const int64_t ahead = prefetchLinesAhead();
-    const bool indexPrefetch = prefetches(M) && prefetchIndexStreams();
+    const bool indexPrefetch = prefetches(M) && prefetchIndexStreams() != 0;
+    const int64_t indexLevel = prefetchIndexStreams();
     bool bad = false;
     // Groups of 4 blocks (K is a multiple of 4): a line of pairs each.
 #pragma omp parallel for collapse(2) reduction(|| : bad)
@@ -438,7 +441,8 @@ struct Workloads {
         // As compiled: the pairs that the read ahead below will take
         // `ahead` blocks later, a line (4 pairs) a group.
         if (indexPrefetch)
-          prefetchLine(&idx[(b * K + std::min(k0 + 2 * ahead, K - 4)) * 2]);
+          prefetchIndexLine(&idx[(b * K + std::min(k0 + 2 * ahead, K - 4)) * 2],
+                            indexLevel);
         for (int64_t k = k0; k < k0 + 4; ++k) {
           if (prefetches(M)) {
             const int64_t *q = &idx[(b * K + std::min(k + ahead, K - 1)) * 2];
@@ -619,7 +623,8 @@ struct Workloads {
     }
     const bool streaming =
         streamsRows(R * K * int64_t(sizeof(float)), K * sizeof(float));
-    const bool indexPrefetch = prefetchIndexStreams();
+    const bool indexPrefetch = prefetchIndexStreams() != 0;
+    const int64_t indexLevel = prefetchIndexStreams();
 #pragma omp parallel
     {
 #pragma omp for
@@ -639,8 +644,8 @@ struct Workloads {
               sum += row[k * (C / K) + l * LineFloats];
             }
             if (indexPrefetch) {
-              prefetchLine(nextIdx + k);
-              prefetchLine(nextIdx + k + 8);
+              prefetchIndexLine(nextIdx + k, indexLevel);
+              prefetchIndexLine(nextIdx + k + 8, indexLevel);
             }
             const float v = static_cast<float>(sum + ix[k] + ix[k + 8]);
             float *o = &out[r * K + k];

@@ -202,13 +202,30 @@ static inline bool gatherOffsetRows() {
 }
 
 /// Whether loops that read index values as one stream (W3, W4, W8)
-/// prefetch them ahead: the compiled code's choice
-/// (CpuTarget::prefetchIndexStreams) for the target the benchmark compiles
-/// for, which bench/run.py and bench/paired.py pass in
-/// GATHER_PREFETCH_INDEX_STREAMS (0 or 1); else they do.
-static inline bool prefetchIndexStreams() {
-  static const bool on = describedEntry("GATHER_PREFETCH_INDEX_STREAMS") != 0;
-  return on;
+/// prefetch them ahead, and into which cache level: the compiled code's
+/// choice (CpuTarget::prefetchIndexStreams) for the target the benchmark
+/// compiles for, which bench/run.py and bench/paired.py pass in
+/// GATHER_PREFETCH_INDEX_STREAMS (0: no; 1: every level; 2: from the L2
+/// on); else 1.
+static inline int64_t prefetchIndexStreams() {
+  static const int64_t level = [] {
+    int64_t value = describedEntry("GATHER_PREFETCH_INDEX_STREAMS");
+    return value < 0 ? 1 : value;
+  }();
+  return level;
+}
+
+/// The prefetch of a line of index values, as the compiled code's (an asm
+/// statement, as prefetchLine): prefetcht1 where `level` (of
+/// prefetchIndexStreams()) is 2, prefetcht0 otherwise.
+static inline void prefetchIndexLine(const void *p, int64_t level) {
+#if defined(__x86_64__)
+  if (level == 2) {
+    asm volatile("prefetcht1 %0" : : "m"(*static_cast<const char *>(p)));
+    return;
+  }
+#endif
+  prefetchLine(p);
 }
 
 /// The median time in ms of `runs` calls of `f`, after one untimed call

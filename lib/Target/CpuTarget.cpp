@@ -123,7 +123,7 @@ std::string CpuTarget::describe() const {
      << " vscale-min=" << vscaleMin()
      << " prefetch-offset-tables=" << (prefetchOffsetTables ? 1 : 0)
      << " gather-offset-rows=" << (gatherOffsetRows ? 1 : 0)
-     << " prefetch-index-streams=" << (prefetchIndexStreams ? 1 : 0)
+     << " prefetch-index-streams=" << prefetchIndexStreams
      << " mesh-l3=" << (meshL3 ? 1 : 0)
      << " nontemporal-stores=" << (nonTemporalStores ? 1 : 0)
      << " long-offset-tiles=" << (longOffsetTiles ? 1 : 0)
@@ -258,6 +258,7 @@ static void setTuning(CpuTarget &target,
   target.longOffsetTiles = cpu == "znver1" || cpu == "znver2";
   target.tileMaxBlockLines = cpu == "znver2" ? 2 : 4;
   target.largeOffsetChunks = cpu == "znver2";
+  target.prefetchIndexStreams = cpu == "znver4" ? 2 : 1;
   target.nonTemporalStores = streamsByDefault(target.arch);
 }
 
@@ -484,7 +485,6 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
   int64_t nonTemporalStores = target.nonTemporalStores;
   int64_t longOffsetTiles = target.longOffsetTiles;
   int64_t gatherOffsetRows = target.gatherOffsetRows;
-  int64_t prefetchIndexStreams = target.prefetchIndexStreams;
   Entry entries[] = {
       {"max_vector_op_width", &target.vectorBits, 64, 4096, false},
       {"vector_unit_width", &target.vectorUnitBits, 64, 4096, false},
@@ -508,7 +508,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
       {"prefetch_offset_tables", &prefetchOffsetTables, 0, 1, false},
       {"mesh_l3", &meshL3, 0, 1, false},
       {"gather_offset_rows", &gatherOffsetRows, 0, 1, false},
-      {"prefetch_index_streams", &prefetchIndexStreams, 0, 1, false},
+      {"prefetch_index_streams", &target.prefetchIndexStreams, 0, 2, false},
       {"nontemporal_stores", &nonTemporalStores, 0, 1, false}};
   for (Entry entry : entries) {
     FailureOr<Attribute> value = dlti::query(op, {"CPU", entry.key});
@@ -539,7 +539,6 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
   target.nonTemporalStores = nonTemporalStores != 0;
   target.longOffsetTiles = longOffsetTiles != 0;
   target.gatherOffsetRows = gatherOffsetRows != 0;
-  target.prefetchIndexStreams = prefetchIndexStreams != 0;
   return target;
 }
 

@@ -421,8 +421,9 @@ def target_description(target_cpu="native"):
     NEON's; else 0), prefetch-offset-tables (1: rows of reads at table
     offsets prefetch), gather-offset-rows (1: offset-table rows that do not
     stream load each register with one gather instruction),
-    prefetch-index-streams (1: index values read as one stream are
-    prefetched ahead), mesh-l3,
+    prefetch-index-streams (index values read as one stream are
+    prefetched ahead: 1 into every cache level, 2 into the L2, 0 not),
+    mesh-l3,
     nontemporal-stores (1: rows of large outputs may stream),
     long-offset-tiles (1: offset-table tiles of pixels that
     read their lines few times fill half the L2), cache-line-bytes,

@@ -8,12 +8,13 @@
 # under every out_of_bounds policy with negative and out-of-range indices,
 # f32, f16 and i8, static and dynamic sizes. The module is also lowered
 # with gather-opt to make sure that every function here does take the
-# prefetching path. A few run again with the index prefetch turned off by
-# the target description.
+# prefetching path. A few run again with the index prefetch turned off, and
+# into the L2 only, by the target description.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
 # CHECK: prefetch: 57 passed, 0 failed
 # CHECK: prefetch-index-streams-off: 3 passed, 0 failed
+# CHECK: prefetch-index-streams-l2: 3 passed, 0 failed
 import sys
 
 import numpy as np
@@ -195,18 +196,22 @@ for oob in ("error", "fill"):
 suite.report("prefetch", sys.argv[1], r"memref\.prefetch", "not lowered with a prefetch")
 
 # The target entry "prefetch_index_streams" = 0 (prefetch.mlir: no index
-# value prefetched): element rows with 4 MiB of indices and gather.nd tiles
-# with 4 MiB of pairs, which prefetch their index values without the entry,
-# still prefetch the input and give numpy's results.
-off = FunctionCases()
-for oob in ("error", "fill"):
-    cols = rng.integers(-1024, 1024, (512, 1024))
-    if oob == "fill":
-        cols[::5, ::9] = 1024 + rng.integers(0, 500)
-    off.add(f"elements_index_streams_off_{oob}", "elements", "axis = 1" + policy_text(oob, "wrap"),
-            rows, cols, (512, 1024), expected(ref.elements, rows, cols, 1, "wrap", oob))
-coords = rng.integers(-256, 256, (4, 65536, 2))
-off.add("nd_long_index_streams_off", "nd", "batch_dims = 1", volume, coords, (4, 65536, 4),
-        expected(ref.nd, volume, coords, 1))
-off.report("prefetch-index-streams-off", sys.argv[1], r"memref\.prefetch", "not lowered with a prefetch",
-           cpu_entries={"prefetch_index_streams": 0})
+# value prefetched) and = 2 (Zen 4's: the index values prefetched into the
+# L2 only, locality 2): element rows with 4 MiB of indices and gather.nd
+# tiles with 4 MiB of pairs, which prefetch their index values into every
+# level without the entry, still prefetch the input and give numpy's
+# results.
+for level, name, pattern in ((0, "off", r"memref\.prefetch"), (2, "l2", r"memref\.prefetch .*locality<2>")):
+    cases = FunctionCases()
+    for oob in ("error", "fill"):
+        cols = rng.integers(-1024, 1024, (512, 1024))
+        if oob == "fill":
+            cols[::5, ::9] = 1024 + rng.integers(0, 500)
+        cases.add(f"elements_index_streams_{name}_{oob}", "elements", "axis = 1" + policy_text(oob, "wrap"),
+                  rows, cols, (512, 1024), expected(ref.elements, rows, cols, 1, "wrap", oob))
+    coords = rng.integers(-256, 256, (4, 65536, 2))
+    cases.add(f"nd_long_index_streams_{name}", "nd", "batch_dims = 1", volume, coords, (4, 65536, 4),
+              expected(ref.nd, volume, coords, 1))
+    cases.report(f"prefetch-index-streams-{name}", sys.argv[1], pattern,
+                 "not lowered with a prefetch" + (" into the L2" if level == 2 else ""),
+                 cpu_entries={"prefetch_index_streams": level})

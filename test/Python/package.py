@@ -140,8 +140,9 @@ intel_server = (host["cpu"] in ("sapphirerapids", "emeraldrapids") or "amx_tile"
 want["mesh-l3"] = int(intel_server)
 # Their gathers load offset-table rows (docs/Lowering.md).
 want["gather-offset-rows"] = int(intel_server)
-# Index streams are prefetched on every CPU unless a description says not.
-want["prefetch-index-streams"] = 1
+# Index streams are prefetched on every CPU unless a description says not:
+# into the L2 on Zen 4, into every level elsewhere.
+want["prefetch-index-streams"] = 2 if host["cpu"] == "znver4" else 1
 # Zen 1 runs a 256-bit vector operation as two 128-bit halves.
 want["vector-unit-bits"] = 128 if host["cpu"] == "znver1" else want_bits
 want["streaming-store-min-bytes"] = 4 * host["l2-bytes"] if intel_server else host["l3-bytes"] // 2

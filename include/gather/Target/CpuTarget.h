@@ -124,17 +124,19 @@ struct CpuTarget {
   /// (prefetchOffsetTables). The DLTI entry "gather_offset_rows" (0 or 1)
   /// overrides it.
   bool gatherOffsetRows = false;
-  /// Index values read as one sequential stream are prefetched ahead:
-  /// vector rows that read them contiguously prefetch the next indices
-  /// row's lines, tiles of block copies the lines their block prefetch
-  /// reads next (docs/Lowering.md, "Prefetched index rows"). On every CPU
-  /// by default: measured on an Intel AVX-512 server core only (W3, W4 and
-  /// W8 of bench/run.py 5-11% faster with them), where the hardware's
-  /// stream prefetchers did not keep up. Unmeasured on AMD's cores, where
-  /// they can only cost issue: llvm-mca puts that at most about 1.2% of a
-  /// step's time on a Zen 3. The DLTI entry "prefetch_index_streams" (0 or
-  /// 1) overrides it.
-  bool prefetchIndexStreams = true;
+  /// Index values read as one sequential stream are prefetched ahead, into
+  /// the cache of this level (0: not prefetched; 1: every level, x86's
+  /// prefetcht0; 2: the L2 and beyond, prefetcht1): vector rows that read
+  /// them contiguously prefetch the next indices row's lines, tiles of
+  /// block copies the lines their block prefetch reads next
+  /// (docs/Lowering.md, "Prefetched index rows"). 1 by default: on an
+  /// Intel AVX-512 server core W3, W4 and W8 of bench/run.py ran 5-11%
+  /// faster with them, where the hardware's stream prefetchers did not keep
+  /// up. 2 on Zen 4 (znver4), where into the L1 they made W3 11-27% slower
+  /// than no prefetch and into the L2 W3 ran as without and W8 1.47x faster
+  /// (1.2-1.4x faster than into the L1). Other AMD cores are unmeasured.
+  /// The DLTI entry "prefetch_index_streams" (0, 1 or 2) overrides it.
+  int64_t prefetchIndexStreams = 1;
   /// The largest block, in cache lines, that block copies take in tiles
   /// (smallBlockBytes): 4; 2 on Zen 2 (znver2), where rows of 3 and 4
   /// lines ran 1.07-1.12x faster a row at a time (W7 of bench/run.py,

@@ -85,9 +85,9 @@ static Value inputBuffer(OpBuilder &b, Location loc, const LoweringState &s) {
 }
 
 static void prefetch(OpBuilder &b, Location loc, Value buffer,
-                     ValueRange coords) {
+                     ValueRange coords, int64_t locality = 3) {
   memref::PrefetchOp::create(b, loc, buffer, coords, /*isWrite=*/false,
-                             /*localityHint=*/3, /*isDataCache=*/true);
+                             locality, /*isDataCache=*/true);
 }
 
 std::optional<BlockPrefetch>
@@ -383,6 +383,8 @@ lowering::planIndexPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
   plan.lineElements = std::max<int64_t>(1, lineBytes / indexBytes);
   plan.linesPerStep =
       (positions * s.coordinateSize * indexBytes + lineBytes - 1) / lineBytes;
+  // Level 1: every level (locality 3); level 2: from the L2 on.
+  plan.locality = 4 - s.target.prefetchIndexStreams;
   return plan;
 }
 
@@ -427,7 +429,7 @@ void lowering::emitIndexRowPrefetch(OpBuilder &b, Location loc,
     Value column = arith::AddIOp::create(
         b, loc, first, constIndex(b, loc, m * plan.lineElements));
     at[last] = arith::MinUIOp::create(b, loc, column, lastValue);
-    prefetch(b, loc, plan.buffer, at);
+    prefetch(b, loc, plan.buffer, at, plan.locality);
   }
 }
 
@@ -438,7 +440,8 @@ void lowering::emitIndexStreamPrefetch(OpBuilder &b, Location loc,
     prefetch(b, loc, plan.buffer,
              arith::AddIOp::create(b, loc, first,
                                    constIndex(b, loc, m * plan.lineElements))
-                 .getResult());
+                 .getResult(),
+             plan.locality);
 }
 
 std::optional<TablePrefetch>

@@ -100,6 +100,9 @@ struct IndexPrefetch {
   /// Lines a step's index values take, and index values per line.
   int64_t linesPerStep = 0;
   int64_t lineElements = 1;
+  /// memref.prefetch's locality: 3 into every cache level, 2 from the L2
+  /// on (CpuTarget::prefetchIndexStreams).
+  int64_t locality = 3;
 };
 
 /// A plan for steps of `positions` output positions, each reading

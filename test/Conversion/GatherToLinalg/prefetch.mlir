@@ -346,6 +346,47 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 
 // -----
 
+// "prefetch_index_streams" = 2 (Zen 4's level, CpuTarget::prefetchIndexStreams)
+// prefetches the same lines of the next indices row into the L2 only
+// (locality 2); the input row's lines still go to every level.
+// CHECK-LABEL: func.func @index_streams_to_l2_element_rows
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<4096x4096xf32>
+// CHECK:         %[[IBUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<4096x1024xi64>
+// CHECK:         scf.for
+// CHECK-COUNT-4:   memref.prefetch %[[BUF]][{{.*}}], read, locality<3>, data
+// CHECK-COUNT-2:   memref.prefetch %[[IBUF]][{{.*}}], read, locality<2>, data
+// CHECK-NOT:       memref.prefetch
+// CHECK:           vector.gather
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_index_streams" = 2 : i64>>} {
+  func.func @index_streams_to_l2_element_rows(%d: tensor<4096x4096xf32>, %i: tensor<4096x1024xi64>) -> tensor<4096x1024xf32> {
+    %e = tensor.empty() : tensor<4096x1024xf32>
+    %r = gather.elements %d[%i] axis = 1 into %e : tensor<4096x4096xf32>, tensor<4096x1024xi64> into tensor<4096x1024xf32>
+    return %r : tensor<4096x1024xf32>
+  }
+}
+
+// -----
+
+// The same level on W4's tiles: the index values the read-ahead takes go
+// to the L2, the blocks 128 ahead to every level.
+// CHECK-LABEL: func.func @index_streams_to_l2_nd_tiles
+// CHECK:         %[[IBUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<2096960xi64>
+// CHECK:         scf.forall
+// CHECK-COUNT-2:   memref.prefetch %[[IBUF]][{{.*}}], read, locality<2>, data
+// CHECK-NOT:       memref.prefetch %[[IBUF]]
+// CHECK:           memref.prefetch %{{.*}} : memref<4194304x4xf32{{.*}}
+// CHECK-NOT:     locality<2>
+// CHECK:         return
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_index_streams" = 2 : i64>>} {
+  func.func @index_streams_to_l2_nd_tiles(%d: tensor<16x512x512x4xf32>, %i: tensor<16x65530x2xi64>) -> tensor<16x65530x4xf32> {
+    %e = tensor.empty() : tensor<16x65530x4xf32>
+    %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<16x512x512x4xf32>, tensor<16x65530x2xi64> into tensor<16x65530x4xf32>
+    return %r : tensor<16x65530x4xf32>
+  }
+}
+
+// -----
+
 // Sparse rows (16 reads per 16 KiB row) would fetch lines nobody reads.
 // CHECK-LABEL: func.func @sparse_element_rows_not_prefetched
 // CHECK-NOT:     memref.prefetch

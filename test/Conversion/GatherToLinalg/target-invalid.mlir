@@ -65,8 +65,8 @@ module @gather_offset_rows_not_0_or_1 attributes {dlti.target_system_spec = #dlt
 
 // -----
 
-// expected-error @+1 {{the target description's CPU entry "prefetch_index_streams" must be an integer in [0, 1], got -1 : i64}}
-module @prefetch_index_streams_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_index_streams" = -1 : i64>>} {
+// expected-error @+1 {{the target description's CPU entry "prefetch_index_streams" must be an integer in [0, 2], got 3 : i64}}
+module @prefetch_index_streams_not_a_level attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_index_streams" = 3 : i64>>} {
 }
 
 // -----
