@@ -178,6 +178,8 @@ static void addCpuLoops(OpPassManager &pm,
   outerLoops.targetCpu = options.targetCpu;
   outerLoops.onHost = options.onHost;
   pm.addNestedPass<func::FuncOp>(createGatherParallelOuterLoops(outerLoops));
+  // Reductions OpenMP cannot declare: as ones it can, or serial loops.
+  pm.addNestedPass<func::FuncOp>(createGatherOpenMPReductions());
   pm.addPass(createConvertSCFToOpenMPPass());
   // A worker's report goes to the errors of the call that started it.
   pm.addPass(createGatherParallelErrorState());

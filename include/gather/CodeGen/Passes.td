@@ -162,6 +162,29 @@ def GatherSerialLeavingLoops : Pass<"gather-serial-leaving-loops",
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def GatherOpenMPReductions : Pass<"gather-openmp-reductions"> {
+  let summary = "Make scf.parallel reductions ones convert-scf-to-openmp "
+                "takes, or the loops serial";
+  let description = [{
+    `convert-scf-to-openmp` declares an OpenMP reduction only for a
+    combiner of one `arith.addf`, `addi`, `ori`, `xori`, `andi`, `mulf` or
+    `muli` of the combiner's arguments in order, or of a less-than or
+    greater-than `arith.cmpf` / `arith.cmpi` of them and an `arith.select`
+    of them, on an integer or float type (or a vector of one); any other
+    reduction in a module (an `arith.maxsi` combiner, a float maximum, a sum
+    of `index` values) fails it with "unconverted operation found".
+
+    This pass rewrites an integer minimum or maximum combiner
+    (`arith.maxsi`, `minsi`, `maxui`, `minui`) into the compare and select
+    that is the same value, so the loop stays parallel, and makes each
+    `scf.parallel` with another combiner nested `scf.for` loops that carry
+    its reductions in iteration order (float `maximumf` and `maxnumf`
+    differ from a compare and select on NaN). Run it just before
+    `convert-scf-to-openmp`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def GatherParallelOuterLoops : Pass<"gather-parallel-outer-loops"> {
   let summary = "Keep only the outer dimensions of scf.parallel loops parallel";
   let description = [{
