@@ -175,8 +175,11 @@ static inline int64_t offsetChunkElements() {
 /// offset in the next pixel: the compiled code's choice
 /// (CpuTarget::prefetchOffsetTables) for the target the benchmark compiles
 /// for, which bench/run.py and bench/paired.py pass in
-/// GATHER_PREFETCH_OFFSET_TABLES (0 or 1) from the target description;
-/// else all but Zen 1 do.
+/// GATHER_PREFETCH_OFFSET_TABLES (0, 1 or 2) from the target description;
+/// else all but Zen 1 do. Under 2 (Zen 4) the compiled rows prefetch only
+/// where pixels read each line fewer than 8 times (not W5x64), but the C++
+/// prefetch loops prefetch throughout: on the Zen 4 they ran W5x64 faster
+/// so, and a peer is the best loop.
 static inline bool prefetchOffsetTables() {
   static const bool on = [] {
     int64_t value = describedEntry("GATHER_PREFETCH_OFFSET_TABLES");

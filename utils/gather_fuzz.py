@@ -935,7 +935,7 @@ TARGET_ENTRIES = {
     "offset_chunk_bytes": (8, 24, 256, 4096),
     "long_offset_tiles": (0, 1),
     "tile_max_block_lines": (1, 2, 4, 64),
-    "prefetch_offset_tables": (0, 1),
+    "prefetch_offset_tables": (0, 1, 2),
     "mesh_l3": (0, 1),
     "gather_offset_rows": (0, 1),
     "prefetch_index_streams": (0, 1, 2),

@@ -121,7 +121,7 @@ std::string CpuTarget::describe() const {
      << " vector-bits=" << vectorBits << " vector-unit-bits=" << vectorUnitBits
      << " mask-registers=" << (maskRegisters ? 1 : 0)
      << " vscale-min=" << vscaleMin()
-     << " prefetch-offset-tables=" << (prefetchOffsetTables ? 1 : 0)
+     << " prefetch-offset-tables=" << prefetchOffsetTables
      << " gather-offset-rows=" << (gatherOffsetRows ? 1 : 0)
      << " prefetch-index-streams=" << prefetchIndexStreams
      << " mesh-l3=" << (meshL3 ? 1 : 0)
@@ -251,7 +251,8 @@ static void setTuning(CpuTarget &target,
   bool intelServer = cpu == "sapphirerapids" || cpu == "emeraldrapids" ||
                      features.lookup("amx-tile") ||
                      features.lookup("avx512fp16");
-  target.prefetchOffsetTables = cpu != "znver1" && !intelServer;
+  target.prefetchOffsetTables =
+      cpu == "znver1" || intelServer ? 0 : (cpu == "znver4" ? 2 : 1);
   target.vectorUnitBits = cpu == "znver1" ? 128 : target.vectorBits;
   target.meshL3 = intelServer;
   target.gatherOffsetRows = intelServer;
@@ -480,7 +481,6 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
     bool powerOfTwo;
   };
   constexpr int64_t kMaxCacheBytes = int64_t(1) << 40;
-  int64_t prefetchOffsetTables = target.prefetchOffsetTables;
   int64_t meshL3 = target.meshL3;
   int64_t nonTemporalStores = target.nonTemporalStores;
   int64_t longOffsetTiles = target.longOffsetTiles;
@@ -505,7 +505,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
       {"offset_chunk_bytes", &target.offsetChunkBytesGiven, 8, 1 << 20, false},
       {"long_offset_tiles", &longOffsetTiles, 0, 1, false},
       {"tile_max_block_lines", &target.tileMaxBlockLines, 1, 64, false},
-      {"prefetch_offset_tables", &prefetchOffsetTables, 0, 1, false},
+      {"prefetch_offset_tables", &target.prefetchOffsetTables, 0, 2, false},
       {"mesh_l3", &meshL3, 0, 1, false},
       {"gather_offset_rows", &gatherOffsetRows, 0, 1, false},
       {"prefetch_index_streams", &target.prefetchIndexStreams, 0, 2, false},
@@ -534,7 +534,6 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
     }
     *entry.field = *number;
   }
-  target.prefetchOffsetTables = prefetchOffsetTables != 0;
   target.meshL3 = meshL3 != 0;
   target.nonTemporalStores = nonTemporalStores != 0;
   target.longOffsetTiles = longOffsetTiles != 0;

@@ -14,10 +14,12 @@
 # other CPUs with), under L1 sizes of 8-32 KiB (tiles within twice the L1)
 # and a 64 KiB L2, which the 1 MiB image exceeds (the prefetch needs that).
 # Each module is also lowered with gather-opt to check that it takes the
-# tile it was meant to, and prefetches or not as described.
+# tile it was meant to, and prefetches or not as described; three more
+# under the entry's level 2 (prefetch only where pixels read each line
+# fewer than 8 times).
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: offset-table-tiles: 41 passed, 0 failed
+# CHECK: offset-table-tiles: 44 passed, 0 failed
 import re
 import subprocess
 import sys
@@ -52,8 +54,11 @@ def case(name, l1, tile, data, pairs, ety="f32", oob="error", negative="wrap", e
                   negative, extra)
 
 
-def case_once(name, l1, prefetch, tile, data, pairs, ety, oob, negative, extra={}):
+def case_once(name, l1, prefetch, tile, data, pairs, ety, oob, negative, extra={},
+              expect_prefetch=None):
     global passed, failed
+    if expect_prefetch is None:
+        expect_prefetch = bool(prefetch)
     rows = pairs.shape[0]
     out_shape = (rows, data.shape[1], data.shape[2], pairs.shape[-1] // 2)
     attrs = "axes = [0, 3]" + policy_text(oob, negative)
@@ -66,7 +71,7 @@ def case_once(name, l1, prefetch, tile, data, pairs, ety, oob, negative, extra={
         print(f"FAIL {name}: expected tiles of {tile}, lowered {got_tile and got_tile.group(0)}")
         failed += 1
         return
-    if ("memref.prefetch" in lowered) != bool(prefetch):
+    if ("memref.prefetch" in lowered) != expect_prefetch:
         print(f"FAIL {name}: prefetch_offset_tables = {prefetch}, lowered "
               f"{'with' if 'memref.prefetch' in lowered else 'without'} prefetch")
         failed += 1
@@ -135,6 +140,13 @@ bad = pairs_for(15)
 bad[14, 0, 0, 0] = -17
 case("long_tiles_error_invalid", 8192, 8, image, bad,
      extra={"long_offset_tiles": 1, "L2_cache_size_in_bytes": 65536})
+
+# prefetch_offset_tables = 2 (Zen 4's): only pixels that read each line of
+# their 64-line slice fewer than 8 times prefetch: 4 and 31 index rows (64
+# and 496 reads) do, 32 (512 reads) do not.
+for rows, expect in ((4, True), (31, True), (32, False)):
+    case_once(f"level_2_{rows}_index_rows", 8192, 2, 4, image, pairs_for(rows), "f32", "error",
+              "wrap", expect_prefetch=expect)
 
 
 def case_dynamic(name, l1, tile, data, pairs, extra):

@@ -150,8 +150,10 @@ want["streaming-store-min-bytes"] = 4 * host["l2-bytes"] if intel_server else ho
 # non-temporal stores on x86 only.
 want["arch"] = platform.machine()
 want["nontemporal-stores"] = int(platform.machine() == "x86_64")
-# Offset-table rows prefetch except on Zen 1 and on Intel's server cores.
-want["prefetch-offset-tables"] = int(host["cpu"] != "znver1" and not intel_server)
+# Offset-table rows prefetch except on Zen 1 and on Intel's server cores;
+# on Zen 4 only where pixels read their lines few times.
+want["prefetch-offset-tables"] = (0 if host["cpu"] == "znver1" or intel_server
+                                  else 2 if host["cpu"] == "znver4" else 1)
 # The prefetch distance: a quarter of the L1d in flight, at most 8 KiB.
 want["prefetch-lines-ahead"] = max(1, min(host["l1d-bytes"] // 4, 8192) // host["cache-line-bytes"])
 # Tiles of small blocks: one pass of the vector units of 64-bit

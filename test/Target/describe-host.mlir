@@ -85,14 +85,15 @@
 // RUN: gather-opt %s --test-gather-describe-host="cpu=rocketlake features=+avx512bf16,+avx512vnni,+avx512vbmi2" -o /dev/null | FileCheck %s --check-prefix=CLIENT
 // CLIENT: host: cpu=rocketlake {{.*}} prefetch-offset-tables=1 gather-offset-rows=0 prefetch-index-streams=1 mesh-l3=0
 
-// Zen 4 prefetches index streams into the L2 (level 2), as a host and as
+// Zen 4 prefetches index streams into the L2 (level 2) and offset tables
+// only where pixels read their lines few times (level 2), as a host and as
 // a CPU named ahead of time; Zen 3 and Zen 5, unmeasured, keep level 1.
 // RUN: gather-opt %s --test-gather-describe-host="cpu=znver4" -o /dev/null | FileCheck %s --check-prefix=ZEN4
 // RUN: gather-run --print-target --target-cpu=znver4 --on-host=false | FileCheck %s --check-prefix=ZEN4
-// ZEN4: cpu=znver4 {{.*}} prefetch-index-streams=2 mesh-l3=0
+// ZEN4: cpu=znver4 {{.*}} prefetch-offset-tables=2 gather-offset-rows=0 prefetch-index-streams=2 mesh-l3=0
 // RUN: gather-opt %s --test-gather-describe-host="cpu=znver3" -o /dev/null | FileCheck %s --check-prefix=ZEN35
 // RUN: gather-opt %s --test-gather-describe-host="cpu=znver5" -o /dev/null | FileCheck %s --check-prefix=ZEN35
-// ZEN35: host: cpu=znver{{[35]}} {{.*}} prefetch-index-streams=1 mesh-l3=0
+// ZEN35: host: cpu=znver{{[35]}} {{.*}} prefetch-offset-tables=1 gather-offset-rows=0 prefetch-index-streams=1 mesh-l3=0
 
 // x86 has no scalable length.
 // RUN: gather-opt %s --test-gather-describe-host="cpu=znver4 scalable-vector-bits=256" -o /dev/null | FileCheck %s --check-prefix=X86

@@ -90,9 +90,12 @@ struct CpuTarget {
   /// server cores with AMX or AVX512-FP16 (sapphirerapids, emeraldrapids,
   /// graniterapids, and a VM that masks the model but not both features):
   /// W5 1.04x, W5x64 1.05x faster without on an Emerald Rapids, W5 1.02x,
-  /// W5x64 1.06-1.08x on a VM reporting family 6 model 167. The DLTI entry
-  /// "prefetch_offset_tables" (0 or 1) overrides it.
-  bool prefetchOffsetTables = true;
+  /// W5x64 1.06-1.08x on a VM reporting family 6 model 167. 0: no
+  /// prefetch; 1: every offset-table row; 2: only rows whose pixels read
+  /// each line of their slice fewer than kOffsetTablePrefetchMaxReadsPerLine
+  /// times (Zen 4, znver4). The DLTI entry "prefetch_offset_tables" (0, 1
+  /// or 2) overrides it.
+  int64_t prefetchOffsetTables = 1;
   /// The L3 is a mesh of slices shared by every core of the package (and,
   /// in a VM, by other guests), outside the cores' own L2s: Intel's server
   /// CPUs since Sapphire Rapids (sapphirerapids, emeraldrapids, and with AMX
@@ -187,6 +190,15 @@ struct CpuTarget {
   /// below this many reads a line: W5x16 (2) ran 1.14x faster in tiles of
   /// 28 than of 8 on a Zen 2, W5x32 (4) 1.02-1.04x, W5x64 (8) 0.90x.
   static constexpr int64_t kOffsetTileFewReadsPerLine = 4;
+
+  /// Under prefetchOffsetTables 2, pixels that read each line of their
+  /// slice this many times or more do not prefetch: each read prefetches
+  /// its offset in a later pixel, so all but one prefetch a line are
+  /// issue spent on a line the first brings. On a Zen 4 (2 threads,
+  /// bench/target_ab.py --entry prefetch_offset_tables=0) W5x64 (8 reads
+  /// a line) ran 1.07-1.12x faster without, W5 (1) 1.02-1.07x and W5x32
+  /// (4) 1.01-1.04x faster with.
+  static constexpr int64_t kOffsetTablePrefetchMaxReadsPerLine = 8;
 
   // The thresholds, each a function of the parameters above.
 

@@ -247,6 +247,8 @@ static void planOffsetTableTile(const LoweringState &s,
     pixelBytes = std::min(pixelBytes, *slice);
     int64_t lines = std::max<int64_t>(1, *slice / s.target.cacheLineBytes);
     fewReads = loop->reads / CpuTarget::kOffsetTileFewReadsPerLine < lines;
+    plan.manyReadsPerLine =
+        loop->reads / CpuTarget::kOffsetTablePrefetchMaxReadsPerLine >= lines;
   }
   int64_t pixels = s.target.offsetTileFootprintBytes(fewReads) / pixelBytes;
   int64_t size = outputType.getDimSize(loop->dim);
@@ -336,10 +338,12 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
   // index rows").
   plan.prefetchIndexRows = prefetch && plan.indicesVary && !plan.offsetTable &&
                            llvm::equal(plan.order, llvm::seq<int64_t>(last));
-  plan.prefetchTable =
-      prefetch && plan.offsetTable && s.target.prefetchOffsetTables;
   if (plan.offsetTable)
     planOffsetTableTile(s, outputType, plan);
+  int64_t tablePrefetch = s.target.prefetchOffsetTables;
+  plan.prefetchTable =
+      prefetch && plan.offsetTable &&
+      (tablePrefetch == 1 || (tablePrefetch == 2 && !plan.manyReadsPerLine));
   plan.reports = s.errorFlag && !fillsInvalid(s);
   plan.masksInvalid = fillsInvalid(s) || plan.reports;
   plan.streamingStoreMinBytes = streamingStoreMinBytes(s, outputType);

@@ -42,6 +42,10 @@ struct VectorRowsPlan {
   /// With the offset table: each element prefetches the one at its offset
   /// some iterations ahead (planTablePrefetch decides whether it pays).
   bool prefetchTable = false;
+  /// With the offset table: each pixel reads each line of its slice
+  /// kOffsetTablePrefetchMaxReadsPerLine times or more (known where the
+  /// offset table is broadcast over the pixels and the slice is static).
+  bool manyReadsPerLine = false;
   /// With the offset table: the loop over output dimension `tileDim` runs
   /// in tiles of `tileRows` iterations, the loops inside it (the index
   /// rows) each walking the whole tile; tileRows 0: no tiles. Along a

@@ -47,8 +47,8 @@ module @page_not_a_power_of_two attributes {dlti.target_system_spec = #dlti.targ
 
 // -----
 
-// expected-error @+1 {{the target description's CPU entry "prefetch_offset_tables" must be an integer in [0, 1], got 2 : i64}}
-module @prefetch_offset_tables_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_offset_tables" = 2 : i64>>} {
+// expected-error @+1 {{the target description's CPU entry "prefetch_offset_tables" must be an integer in [0, 2], got 3 : i64}}
+module @prefetch_offset_tables_not_a_level attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_offset_tables" = 3 : i64>>} {
 }
 
 // -----
