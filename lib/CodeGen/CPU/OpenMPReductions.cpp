@@ -58,7 +58,7 @@ static bool isOpenMPReduction(Region &combiner, Type type) {
   if (count == 0 || !isa<scf::ReduceReturnOp>(block.getTerminator()))
     return false;
   Operation &first = *ops.begin();
-  if (!takesArgumentsInOrder(block, first))
+  if (!takesArgumentsInOrder(block, first) || first.getNumResults() != 1)
     return false;
   Value returned = block.getTerminator()->getOperand(0);
   if (count == 1)

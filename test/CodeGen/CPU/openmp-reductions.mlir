@@ -159,3 +159,29 @@ func.func @taken_unchanged(%m: memref<?xf32>, %z: f32) -> (f32, f32) {
   }
   return %r#0, %r#1 : f32, f32
 }
+
+// -----
+
+// A combiner whose first operation yields nothing (a call on the
+// arguments) before a select is not one convert-scf-to-openmp takes:
+// serial, and no read of a result the call does not have.
+// CHECK-LABEL: func.func @combiner_call_without_result
+// CHECK-NOT:     scf.parallel
+// CHECK:         scf.for {{.*}} -> (i1)
+// CHECK:           func.call @observe
+func.func private @observe(i1, i1)
+func.func @combiner_call_without_result(%m: memref<?xi1>, %z: i1) -> i1 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %m, %c0 : memref<?xi1>
+  %r = scf.parallel (%k) = (%c0) to (%n) step (%c1) init (%z) -> i1 {
+    %v = memref.load %m[%k] : memref<?xi1>
+    scf.reduce(%v : i1) {
+    ^bb0(%a: i1, %b: i1):
+      func.call @observe(%a, %b) : (i1, i1) -> ()
+      %x = arith.select %a, %a, %b : i1
+      scf.reduce.return %x : i1
+    }
+  }
+  return %r : i1
+}
