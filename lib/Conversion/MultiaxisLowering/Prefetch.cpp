@@ -383,8 +383,8 @@ lowering::planIndexPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
   plan.lineElements = std::max<int64_t>(1, lineBytes / indexBytes);
   plan.linesPerStep =
       (positions * s.coordinateSize * indexBytes + lineBytes - 1) / lineBytes;
-  // Level 1: every level (locality 3); level 2: from the L2 on.
-  plan.locality = 4 - s.target.prefetchIndexStreams;
+  // Level 2: from the L2 on (locality 2); level 1: every level.
+  plan.locality = s.target.prefetchIndexStreams == 2 ? 2 : 3;
   return plan;
 }
 
