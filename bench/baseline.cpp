@@ -377,7 +377,7 @@ struct Workloads {
     constexpr bool Checked = checks(M);
     const bool streaming =
         prefetches(M) && streamsRows(R * K * sizeof(float), K * sizeof(float));
-    const bool indexPrefetch = prefetchIndexStreams() != 0;
+    const bool indexPrefetch = prefetchIndexBesideInputRows();
     const int64_t indexLevel = prefetchIndexStreams();
     bool bad = false;
 #pragma omp parallel reduction(|| : bad)
@@ -623,7 +623,7 @@ struct Workloads {
     }
     const bool streaming =
         streamsRows(R * K * int64_t(sizeof(float)), K * sizeof(float));
-    const bool indexPrefetch = prefetchIndexStreams() != 0;
+    const bool indexPrefetch = prefetchIndexBesideInputRows();
     const int64_t indexLevel = prefetchIndexStreams();
 #pragma omp parallel
     {

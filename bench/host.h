@@ -218,6 +218,13 @@ static inline int64_t prefetchIndexStreams() {
   return level;
 }
 
+/// Whether loops that also prefetch their next input row (W3) prefetch
+/// index values: only into every level (1), since the compiled rows take
+/// no index prefetch beside the input row's at level 2 (VectorRows.cpp).
+static inline bool prefetchIndexBesideInputRows() {
+  return prefetchIndexStreams() == 1;
+}
+
 /// The prefetch of a line of index values, as the compiled code's (an asm
 /// statement, as prefetchLine): prefetcht1 where `level` (of
 /// prefetchIndexStreams()) is 2, prefetcht0 otherwise.

@@ -9,12 +9,14 @@
 # f32, f16 and i8, static and dynamic sizes. The module is also lowered
 # with gather-opt to make sure that every function here does take the
 # prefetching path. A few run again with the index prefetch turned off, and
-# into the L2 only, by the target description.
+# into the L2 only (not beside an input row's prefetch), by the target
+# description.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
 # CHECK: prefetch: 57 passed, 0 failed
 # CHECK: prefetch-index-streams-off: 3 passed, 0 failed
-# CHECK: prefetch-index-streams-l2: 3 passed, 0 failed
+# CHECK: prefetch-index-streams-l2: 6 passed, 0 failed
+# CHECK: prefetch-index-streams-l2-input-rows: 2 passed, 0 failed
 import sys
 
 import numpy as np
@@ -197,21 +199,36 @@ suite.report("prefetch", sys.argv[1], r"memref\.prefetch", "not lowered with a p
 
 # The target entry "prefetch_index_streams" = 0 (prefetch.mlir: no index
 # value prefetched) and = 2 (Zen 4's: the index values prefetched into the
-# L2 only, locality 2): element rows with 4 MiB of indices and gather.nd
-# tiles with 4 MiB of pairs, which prefetch their index values into every
-# level without the entry, still prefetch the input and give numpy's
-# results.
-for level, name, pattern in ((0, "off", r"memref\.prefetch"), (2, "l2", r"memref\.prefetch .*locality<2>")):
+# L2 only, locality 2, and not in rows that prefetch their next input row).
+# Under 0, element rows with 4 MiB of indices and gather.nd tiles with 4 MiB
+# of pairs, which prefetch their index values into every level without the
+# entry, still prefetch the input and give numpy's results. Under 2, rows of
+# (row, column) pairs (W8's form) and the tiles prefetch index values into
+# the L2, and the element rows still prefetch their input rows; all give
+# numpy's results.
+def level_cases(name, with_elements, with_pairs):
     cases = FunctionCases()
-    for oob in ("error", "fill"):
+    for oob in ("error", "fill") if with_elements else ():
         cols = rng.integers(-1024, 1024, (512, 1024))
         if oob == "fill":
             cols[::5, ::9] = 1024 + rng.integers(0, 500)
-        cases.add(f"elements_index_streams_{name}_{oob}", "elements", "axis = 1" + policy_text(oob, "wrap"),
+        cases.add(f"elements_index_streams_{name.replace('-', '_')}_{oob}", "elements", "axis = 1" + policy_text(oob, "wrap"),
                   rows, cols, (512, 1024), expected(ref.elements, rows, cols, 1, "wrap", oob))
-    coords = rng.integers(-256, 256, (4, 65536, 2))
-    cases.add(f"nd_long_index_streams_{name}", "nd", "batch_dims = 1", volume, coords, (4, 65536, 4),
-              expected(ref.nd, volume, coords, 1))
-    cases.report(f"prefetch-index-streams-{name}", sys.argv[1], pattern,
-                 "not lowered with a prefetch" + (" into the L2" if level == 2 else ""),
-                 cpu_entries={"prefetch_index_streams": level})
+    for oob, negative in POLICIES if with_pairs else ():
+        pairs = policy_indices(rng, (512, 1024), 512, oob, every=11)
+        cases.add(f"multiaxis_pairs_index_streams_{name}_{oob}_{negative}", "multiaxis",
+                  "axes = [0, 1]" + policy_text(oob, negative), grid, pairs, (512, 512),
+                  expected(ref.multiaxis, grid, pairs, [0, 1], negative, oob))
+    if name != "l2-input-rows":
+        coords = rng.integers(-256, 256, (4, 65536, 2))
+        cases.add(f"nd_long_index_streams_{name}", "nd", "batch_dims = 1", volume, coords, (4, 65536, 4),
+                  expected(ref.nd, volume, coords, 1))
+    return cases
+
+
+for level, name, elements, pairs, pattern, what in (
+        (0, "off", True, False, r"memref\.prefetch", "not lowered with a prefetch"),
+        (2, "l2", False, True, r"memref\.prefetch .*locality<2>", "not lowered with a prefetch into the L2"),
+        (2, "l2-input-rows", True, False, r"memref\.prefetch", "not lowered with a prefetch")):
+    level_cases(name, elements, pairs).report(f"prefetch-index-streams-{name}", sys.argv[1], pattern, what,
+                                              cpu_entries={"prefetch_index_streams": level})

@@ -137,7 +137,10 @@ struct CpuTarget {
   /// faster with them, where the hardware's stream prefetchers did not keep
   /// up. 2 on Zen 4 (znver4), where into the L1 they made W3 11-27% slower
   /// than no prefetch and into the L2 W3 ran as without and W8 1.47x faster
-  /// (1.2-1.4x faster than into the L1). Other AMD cores are unmeasured.
+  /// (1.2-1.4x faster than into the L1). At level 2 vector rows that
+  /// prefetch their next input row take no index prefetch: beside that
+  /// row's lines it made W3 4-22% slower than without. Other AMD cores are
+  /// unmeasured.
   /// The DLTI entry "prefetch_index_streams" (0, 1 or 2) overrides it.
   int64_t prefetchIndexStreams = 1;
   /// The largest block, in cache lines, that block copies take in tiles

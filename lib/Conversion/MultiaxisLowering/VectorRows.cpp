@@ -1039,7 +1039,12 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
     offsetTable = buildAxisOffsetTable(b, loc, s, rows.inputStrides);
   if (plan.prefetchNextRow)
     rows.rowPrefetch = planRowPrefetch(b, loc, s, init, plan.lanes);
-  if (plan.prefetchIndexRows)
+  // Under Zen 4's level 2 the index lines on top of the next input row's
+  // made W3 of bench/run.py 4-22% slower than the row's alone (1.22x at
+  // one thread), while W8, whose rows prefetch no input row, ran 1.49x
+  // faster with them (docs/Lowering.md, "Prefetched index rows").
+  if (plan.prefetchIndexRows &&
+      !(rows.rowPrefetch && s.target.prefetchIndexStreams == 2))
     rows.indexRowPrefetch = planIndexRowPrefetch(b, loc, s, plan.lanes);
   std::optional<TablePrefetch> tablePrefetch;
   if (plan.prefetchTable)

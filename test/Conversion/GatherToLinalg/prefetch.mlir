@@ -347,21 +347,40 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 // -----
 
 // "prefetch_index_streams" = 2 (Zen 4's level, CpuTarget::prefetchIndexStreams)
-// prefetches the same lines of the next indices row into the L2 only
-// (locality 2); the input row's lines still go to every level.
-// CHECK-LABEL: func.func @index_streams_to_l2_element_rows
+// prefetches index lines into the L2 only (locality 2), and not in rows
+// that already prefetch their next input row: W3's rows prefetch the 4
+// lines of the next input row, to every level, and no index line.
+// CHECK-LABEL: func.func @index_streams_to_l2_not_beside_input_rows
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<4096x4096xf32>
-// CHECK:         %[[IBUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<4096x1024xi64>
+// CHECK-NOT:     memref<4096x1024xi64
 // CHECK:         scf.for
 // CHECK-COUNT-4:   memref.prefetch %[[BUF]][{{.*}}], read, locality<3>, data
-// CHECK-COUNT-2:   memref.prefetch %[[IBUF]][{{.*}}], read, locality<2>, data
 // CHECK-NOT:       memref.prefetch
 // CHECK:           vector.gather
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_index_streams" = 2 : i64>>} {
-  func.func @index_streams_to_l2_element_rows(%d: tensor<4096x4096xf32>, %i: tensor<4096x1024xi64>) -> tensor<4096x1024xf32> {
+  func.func @index_streams_to_l2_not_beside_input_rows(%d: tensor<4096x4096xf32>, %i: tensor<4096x1024xi64>) -> tensor<4096x1024xf32> {
     %e = tensor.empty() : tensor<4096x1024xf32>
     %r = gather.elements %d[%i] axis = 1 into %e : tensor<4096x4096xf32>, tensor<4096x1024xi64> into tensor<4096x1024xf32>
     return %r : tensor<4096x1024xf32>
+  }
+}
+
+// -----
+
+// The same level on rows of coordinate pairs (W8's form), which read the
+// table at scattered offsets and prefetch no input row: their 4 lines of
+// the next indices row go to the L2.
+// CHECK-LABEL: func.func @index_streams_to_l2_pair_rows
+// CHECK:         %[[IBUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<1024x2048xi64>
+// CHECK:         scf.forall
+// CHECK-COUNT-4:       memref.prefetch %[[IBUF]][{{.*}}], read, locality<2>, data
+// CHECK-NOT:           memref.prefetch
+// CHECK:               vector.transfer_read
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_index_streams" = 2 : i64>>} {
+  func.func @index_streams_to_l2_pair_rows(%d: tensor<1024x1024xf32>, %i: tensor<1024x2048xi64>) -> tensor<1024x1024xf32> {
+    %e = tensor.empty() : tensor<1024x1024xf32>
+    %r = gather.multiaxis %d[%i] axes = [0, 1] into %e : tensor<1024x1024xf32>, tensor<1024x2048xi64> into tensor<1024x1024xf32>
+    return %r : tensor<1024x1024xf32>
   }
 }
 
