@@ -204,6 +204,17 @@ static inline bool gatherOffsetRows() {
   return on;
 }
 
+/// Whether rows read at offsets from a table (W5) that neither stream nor
+/// gather build each register from their loads and store it whole: the
+/// compiled code's choice (CpuTarget::collectOffsetRows: Zen 4) for the
+/// target the benchmark compiles for, which bench/run.py and
+/// bench/paired.py pass in GATHER_COLLECT_OFFSET_ROWS (0 or 1); else none
+/// do.
+static inline bool collectOffsetRows() {
+  static const bool on = describedEntry("GATHER_COLLECT_OFFSET_ROWS") > 0;
+  return on;
+}
+
 /// Whether loops that read index values as one stream (W3, W4, W8)
 /// prefetch them ahead, and into which cache level: the compiled code's
 /// choice (CpuTarget::prefetchIndexStreams) for the target the benchmark

@@ -191,7 +191,7 @@ def torch_result(fn):
 # (bench/host.h), so that they stream rows and prefetch by the compiled
 # code's rules for the same target.
 PEER_ENTRIES = ("streaming-store-min-bytes", "prefetch-lines-ahead", "prefetch-offset-tables",
-                "gather-offset-rows", "prefetch-index-streams", "prefetch-block-lines", "offset-tile-bytes",
+                "gather-offset-rows", "collect-offset-rows", "prefetch-index-streams", "prefetch-block-lines", "offset-tile-bytes",
                 "offset-tile-bytes-few-reads", "offset-chunk-bytes")
 
 

@@ -123,6 +123,7 @@ std::string CpuTarget::describe() const {
      << " vscale-min=" << vscaleMin()
      << " prefetch-offset-tables=" << prefetchOffsetTables
      << " gather-offset-rows=" << (gatherOffsetRows ? 1 : 0)
+     << " collect-offset-rows=" << (collectOffsetRows ? 1 : 0)
      << " prefetch-index-streams=" << prefetchIndexStreams
      << " mesh-l3=" << (meshL3 ? 1 : 0)
      << " nontemporal-stores=" << (nonTemporalStores ? 1 : 0)
@@ -256,6 +257,7 @@ static void setTuning(CpuTarget &target,
   target.vectorUnitBits = cpu == "znver1" ? 128 : target.vectorBits;
   target.meshL3 = intelServer;
   target.gatherOffsetRows = intelServer;
+  target.collectOffsetRows = cpu == "znver4";
   target.longOffsetTiles = cpu == "znver1" || cpu == "znver2";
   target.tileMaxBlockLines = cpu == "znver2" ? 2 : 4;
   target.largeOffsetChunks = cpu == "znver2";
@@ -485,6 +487,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
   int64_t nonTemporalStores = target.nonTemporalStores;
   int64_t longOffsetTiles = target.longOffsetTiles;
   int64_t gatherOffsetRows = target.gatherOffsetRows;
+  int64_t collectOffsetRows = target.collectOffsetRows;
   Entry entries[] = {
       {"max_vector_op_width", &target.vectorBits, 64, 4096, false},
       {"vector_unit_width", &target.vectorUnitBits, 64, 4096, false},
@@ -508,6 +511,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
       {"prefetch_offset_tables", &target.prefetchOffsetTables, 0, 2, false},
       {"mesh_l3", &meshL3, 0, 1, false},
       {"gather_offset_rows", &gatherOffsetRows, 0, 1, false},
+      {"collect_offset_rows", &collectOffsetRows, 0, 1, false},
       {"prefetch_index_streams", &target.prefetchIndexStreams, 0, 2, false},
       {"nontemporal_stores", &nonTemporalStores, 0, 1, false}};
   for (Entry entry : entries) {
@@ -538,6 +542,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
   target.nonTemporalStores = nonTemporalStores != 0;
   target.longOffsetTiles = longOffsetTiles != 0;
   target.gatherOffsetRows = gatherOffsetRows != 0;
+  target.collectOffsetRows = collectOffsetRows != 0;
   return target;
 }
 

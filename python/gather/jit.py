@@ -421,6 +421,8 @@ def target_description(target_cpu="native"):
     NEON's; else 0), prefetch-offset-tables (1: rows of reads at table
     offsets prefetch; 2: only where pixels read each line few times), gather-offset-rows (1: offset-table rows that do not
     stream load each register with one gather instruction),
+    collect-offset-rows (1: offset-table rows that neither stream nor
+    gather store a register of scalar loads at once),
     prefetch-index-streams (index values read as one stream are
     prefetched ahead: 1 into every cache level, 2 into the L2, 0 not),
     mesh-l3,

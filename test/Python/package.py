@@ -140,6 +140,8 @@ intel_server = (host["cpu"] in ("sapphirerapids", "emeraldrapids") or "amx_tile"
 want["mesh-l3"] = int(intel_server)
 # Their gathers load offset-table rows (docs/Lowering.md).
 want["gather-offset-rows"] = int(intel_server)
+# Zen 4 collects offset-table rows in registers (docs/Lowering.md).
+want["collect-offset-rows"] = int(host["cpu"] == "znver4")
 # Index streams are prefetched on every CPU unless a description says not:
 # into the L2 on Zen 4, into every level elsewhere.
 want["prefetch-index-streams"] = 2 if host["cpu"] == "znver4" else 1

@@ -71,29 +71,30 @@
 // 2026-12-02).
 // RUN: gather-opt %s --test-gather-describe-host="cpu=emeraldrapids" -o /dev/null | FileCheck %s --check-prefix=EMR
 // RUN: gather-opt %s --test-gather-describe-host="cpu=emeraldrapids features=-amx-tile,-amx-int8,-amx-bf16" -o /dev/null | FileCheck %s --check-prefix=EMR
-// EMR: host: cpu=emeraldrapids {{.*}} prefetch-offset-tables=0 gather-offset-rows=1 prefetch-index-streams=1 mesh-l3=1
+// EMR: host: cpu=emeraldrapids {{.*}} prefetch-offset-tables=0 gather-offset-rows=1 collect-offset-rows=0 prefetch-index-streams=1 mesh-l3=1
 // RUN: gather-opt %s --test-gather-describe-host="cpu=rocketlake features=+amx-tile" -o /dev/null | FileCheck %s --check-prefix=AMX
 // A VM that masks both the model and AMX but keeps AVX512-FP16, which only
 // the same server cores have: the same rules.
 // RUN: gather-opt %s --test-gather-describe-host="cpu=rocketlake features=+avx512fp16" -o /dev/null | FileCheck %s --check-prefix=AMX
-// AMX: host: cpu=rocketlake {{.*}} prefetch-offset-tables=0 gather-offset-rows=1 prefetch-index-streams=1 mesh-l3=1
+// AMX: host: cpu=rocketlake {{.*}} prefetch-offset-tables=0 gather-offset-rows=1 collect-offset-rows=0 prefetch-index-streams=1 mesh-l3=1
 // Granite Rapids has AMX in LLVM's table of its features: the same rules.
 // RUN: gather-opt %s --test-gather-describe-host="cpu=graniterapids" -o /dev/null | FileCheck %s --check-prefix=GNR
-// GNR: host: cpu=graniterapids {{.*}} prefetch-offset-tables=0 gather-offset-rows=1 prefetch-index-streams=1 mesh-l3=1
+// GNR: host: cpu=graniterapids {{.*}} prefetch-offset-tables=0 gather-offset-rows=1 collect-offset-rows=0 prefetch-index-streams=1 mesh-l3=1
 // RUN: gather-opt %s --test-gather-describe-host="cpu=rocketlake" -o /dev/null | FileCheck %s --check-prefix=CLIENT
 // The other AVX-512 features of the server cores are a client core's too.
 // RUN: gather-opt %s --test-gather-describe-host="cpu=rocketlake features=+avx512bf16,+avx512vnni,+avx512vbmi2" -o /dev/null | FileCheck %s --check-prefix=CLIENT
-// CLIENT: host: cpu=rocketlake {{.*}} prefetch-offset-tables=1 gather-offset-rows=0 prefetch-index-streams=1 mesh-l3=0
+// CLIENT: host: cpu=rocketlake {{.*}} prefetch-offset-tables=1 gather-offset-rows=0 collect-offset-rows=0 prefetch-index-streams=1 mesh-l3=0
 
 // Zen 4 prefetches index streams into the L2 (level 2) and offset tables
-// only where pixels read their lines few times (level 2), as a host and as
-// a CPU named ahead of time; Zen 3 and Zen 5, unmeasured, keep level 1.
+// only where pixels read their lines few times (level 2), and collects
+// offset-table rows in registers, as a host and as a CPU named ahead of
+// time; Zen 3 and Zen 5, unmeasured, keep levels 1 and 1 and no collection.
 // RUN: gather-opt %s --test-gather-describe-host="cpu=znver4" -o /dev/null | FileCheck %s --check-prefix=ZEN4
 // RUN: gather-run --print-target --target-cpu=znver4 --on-host=false | FileCheck %s --check-prefix=ZEN4
-// ZEN4: cpu=znver4 {{.*}} prefetch-offset-tables=2 gather-offset-rows=0 prefetch-index-streams=2 mesh-l3=0
+// ZEN4: cpu=znver4 {{.*}} prefetch-offset-tables=2 gather-offset-rows=0 collect-offset-rows=1 prefetch-index-streams=2 mesh-l3=0
 // RUN: gather-opt %s --test-gather-describe-host="cpu=znver3" -o /dev/null | FileCheck %s --check-prefix=ZEN35
 // RUN: gather-opt %s --test-gather-describe-host="cpu=znver5" -o /dev/null | FileCheck %s --check-prefix=ZEN35
-// ZEN35: host: cpu=znver{{[35]}} {{.*}} prefetch-offset-tables=1 gather-offset-rows=0 prefetch-index-streams=1 mesh-l3=0
+// ZEN35: host: cpu=znver{{[35]}} {{.*}} prefetch-offset-tables=1 gather-offset-rows=0 collect-offset-rows=0 prefetch-index-streams=1 mesh-l3=0
 
 // x86 has no scalable length.
 // RUN: gather-opt %s --test-gather-describe-host="cpu=znver4 scalable-vector-bits=256" -o /dev/null | FileCheck %s --check-prefix=X86

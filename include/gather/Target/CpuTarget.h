@@ -127,6 +127,16 @@ struct CpuTarget {
   /// (prefetchOffsetTables). The DLTI entry "gather_offset_rows" (0 or 1)
   /// overrides it.
   bool gatherOffsetRows = false;
+  /// Offset-table rows that neither stream nor gather (gatherOffsetRows)
+  /// collect each register's elements from their scalar loads and store it
+  /// whole, instead of a scalar store each. Set from the CPU name: Zen 4
+  /// (znver4), where W5 of bench/run.py (8 index rows, prefetched), W5x64
+  /// and 64 rows over 16 images ran 1.01x, 1.07x and 1.21x faster with it
+  /// with AVX-512 and 1.09x, 1.08x and 1.12x with AVX2, at two threads
+  /// (0.97-1.01x at one; docs/Lowering.md, "Collected offset-table rows").
+  /// Other CPUs are unmeasured. The DLTI
+  /// entry "collect_offset_rows" (0 or 1) overrides it.
+  bool collectOffsetRows = false;
   /// Index values read as one sequential stream are prefetched ahead, into
   /// the cache of this level (0: not prefetched; 1: every level, x86's
   /// prefetcht0; 2: the L2 and beyond, prefetcht1): vector rows that read

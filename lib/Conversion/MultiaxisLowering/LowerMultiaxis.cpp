@@ -108,6 +108,8 @@ static std::string describeForm(const LoweringPlan &plan,
     name = plan.offsetTable ? "vector-rows offset-table" : "vector-rows";
     if (vectorRows->gatherOffsetRows)
       name += " gathered";
+    if (vectorRows->collectOffsetRows)
+      name += " collected";
     if (vectorRows->offsetChunk)
       name += " offset-chunks";
     break;

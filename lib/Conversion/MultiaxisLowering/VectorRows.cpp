@@ -379,6 +379,20 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
       plan.gatherOffsetRows = true;
     }
   }
+  // Rows that neither stream nor gather, on targets whose scalar stores
+  // cost more than collecting a register (CpuTarget's collectOffsetRows):
+  // the same scalar loads, a register's worth stored at once. Elements of
+  // 32 and 64 bits, as measured (narrower ones would collect 32 or 64
+  // loads a register).
+  if (plan.offsetTable && s.target.collectOffsetRows && !plan.offsetRowLanes &&
+      (elementBits == 32 || elementBits == 64)) {
+    int64_t lanes = s.target.registerLanes(elementBits);
+    if (lanes > 1 &&
+        (ShapedType::isDynamic(rowLength) || rowLength % lanes == 0)) {
+      plan.offsetRowLanes = lanes;
+      plan.collectOffsetRows = true;
+    }
+  }
   plan.offsetChunk = planOffsetChunk(s, elementType, plan, prefetch);
   return plan;
 }

@@ -75,6 +75,10 @@ struct VectorRowsPlan {
   /// one vector.gather at the offsets read from the table as one vector
   /// (rows that do not stream, on targets with gatherOffsetRows).
   bool gatherOffsetRows = false;
+  /// With the offset table: rows that neither stream nor gather collect
+  /// registers of offsetRowLanes scalar loads (on targets with
+  /// collectOffsetRows).
+  bool collectOffsetRows = false;
 };
 
 /// The plan for `s` (with its error flag, if any, already made): `offsetTable`

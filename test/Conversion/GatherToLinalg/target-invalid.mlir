@@ -123,3 +123,9 @@ module @offset_chunk_bytes_above_a_mib attributes {dlti.target_system_spec = #dl
 // expected-error @+1 {{the target description's CPU entry "long_offset_tiles" must be an integer in [0, 1], got 2 : i64}}
 module @long_offset_tiles_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"long_offset_tiles" = 2 : i64>>} {
 }
+
+// -----
+
+// expected-error @+1 {{the target description's CPU entry "collect_offset_rows" must be an integer in [0, 1], got 2 : i64}}
+module @collect_offset_rows_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"collect_offset_rows" = 2 : i64>>} {
+}
