@@ -8,6 +8,7 @@
 #bias = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
 // CHECK-LABEL: func.func @embedding_bias_tanh
 // CHECK-SAME:      %[[TABLE:[^:]*]]: tensor<1x1000x64xf32>, %[[IDS:[^:]*]]: tensor<1x256x1xi32>, %[[BIAS:[^:]*]]: tensor<1x1x64xf32>
+// CHECK-NOT:     gather.check_
 // CHECK:         %[[LOOP:.*]] = scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (1, 256) step (1, 8) shared_outs(%[[ACC:.*]] = %{{.*}})
 // CHECK-NOT:       tensor.extract_slice %{{.*}}[%[[I]], %[[J]], 0] [1, 8, 64] [1, 1, 1] : tensor<1x256x64xf32>
 // CHECK-DAG:       %[[IDTILE:.*]] = tensor.extract_slice %[[IDS]][%[[I]], %[[J]], 0] [1, 8, 1] [1, 1, 1]
@@ -138,4 +139,60 @@ func.func @computed_indices(%table: tensor<1000x64xf32>, %ids: tensor<4096xi64>)
     linalg.yield %y : f32
   } -> tensor<4096x64xf32>
   return %t : tensor<4096x64xf32>
+}
+
+// -----
+
+// An output of dynamic size runs no tile when it is empty, and so no
+// tile's checks: before the loops, where it is empty, the shapes are
+// checked and then (under `error`) the indices, as the unfused lowering
+// checks them after its loops.
+// CHECK-LABEL: func.func @dynamic_output_checked_when_empty
+// CHECK:         %[[EMPTY:.*]] = arith.ori
+// CHECK:         scf.if %[[EMPTY]] {
+// CHECK:           scf.if
+// CHECK:             gather.check_indices %{{.*}} sizes(%{{.*}}) dims = [0] shape(%{{.*}}) for "gather.block"
+// CHECK:           } else {
+// CHECK:             gather.check_shape
+// CHECK:         scf.forall
+func.func @dynamic_output_checked_when_empty(%d: tensor<100x?xf32>, %i: tensor<?xi64>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %i, %c0 : tensor<?xi64>
+  %n = tensor.dim %d, %c1 : tensor<100x?xf32>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %g = gather.block %d[%i] axis = 0 into %e : tensor<100x?xf32>, tensor<?xi64> into tensor<?x?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(a, b) -> (a, b)>, affine_map<(a, b) -> (a, b)>], iterator_types = ["parallel", "parallel"]}
+      ins(%g : tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.addf %x, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// Under `clamp` no index traps: where the output is empty only the shapes
+// are checked. A static output that is not empty needs neither
+// (@embedding_bias_tanh above).
+// CHECK-LABEL: func.func @dynamic_clamp_output_shapes_checked_when_empty
+// CHECK:         scf.if
+// CHECK-NOT:       gather.check_indices
+// CHECK:           gather.check_shape
+// CHECK:         scf.forall
+func.func @dynamic_clamp_output_shapes_checked_when_empty(%d: tensor<100x?xf32>, %i: tensor<?xi64>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %i, %c0 : tensor<?xi64>
+  %n = tensor.dim %d, %c1 : tensor<100x?xf32>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %g = gather.block %d[%i] axis = 0 out_of_bounds = clamp into %e : tensor<100x?xf32>, tensor<?xi64> into tensor<?x?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(a, b) -> (a, b)>, affine_map<(a, b) -> (a, b)>], iterator_types = ["parallel", "parallel"]}
+      ins(%g : tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.addf %x, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
 }

@@ -9,6 +9,7 @@
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/InterfaceImpls/InterfaceImpls.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Dialect/Gather/Utils/RuntimeChecks.h"
 #include "gather/Utils/Elementwise.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -218,6 +219,13 @@ struct GatherFuseConsumersPass
               options);
       if (failed(result))
         continue;
+      // An output empty at run time runs no tile, so no tile checks the
+      // shapes or (under `error`) the indices, which the unfused lowering
+      // still does: checked before the loops.
+      if (!result->loops.empty()) {
+        rewriter.setInsertionPoint(result->loops.front());
+        buildEmptyOutputChecks(rewriter, gather->getLoc(), gather);
+      }
       Operation *tiledGather = nullptr;
       linalg::GenericOp tiledConsumer;
       for (Operation *op : result->tiledAndFusedOps) {

@@ -222,16 +222,14 @@ void mlir::gather::buildIndexCheck(OpBuilder &b, Location loc,
                          assumeInvalid, origin.getName());
 }
 
-void mlir::gather::buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,
-                                              Operation *gatherOp) {
-  auto op = cast<GatherOpInterface>(gatherOp);
-  IndexPolicy policy = op.getIndexPolicy();
-  if (!policy.canTrap() || op.getGatheredDims().empty())
-    return;
+/// Whether the output of `gatherOp` is empty at run time: null where its
+/// static sizes prove it is not.
+static Value buildOutputMayBeEmpty(OpBuilder &b, Location loc,
+                                   GatherOpInterface op) {
   auto outputType = cast<ShapedType>(op.getInit().getType());
   if (!llvm::is_contained(outputType.getShape(), 0) &&
       !llvm::is_contained(outputType.getShape(), ShapedType::kDynamic))
-    return;
+    return nullptr;
   Value empty;
   for (int64_t d = 0, e = outputType.getRank(); d < e; ++d) {
     Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
@@ -240,10 +238,37 @@ void mlir::gather::buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,
     empty = empty ? arith::OrIOp::create(b, loc, empty, isZero).getResult()
                   : isZero;
   }
+  return empty;
+}
+
+void mlir::gather::buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,
+                                              Operation *gatherOp) {
+  auto op = cast<GatherOpInterface>(gatherOp);
+  IndexPolicy policy = op.getIndexPolicy();
+  if (!policy.canTrap() || op.getGatheredDims().empty())
+    return;
+  Value empty = buildOutputMayBeEmpty(b, loc, op);
   if (!empty)
     return;
   scf::IfOp::create(b, loc, empty, [&](OpBuilder &tb, Location tl) {
     buildIndexCheck(tb, tl, gatherOp, /*assumeInvalid=*/false);
+    scf::YieldOp::create(tb, tl);
+  });
+}
+
+void mlir::gather::buildEmptyOutputChecks(OpBuilder &b, Location loc,
+                                          Operation *gatherOp) {
+  auto op = cast<GatherOpInterface>(gatherOp);
+  Value empty = buildOutputMayBeEmpty(b, loc, op);
+  if (!empty)
+    return;
+  bool checksIndices =
+      op.getIndexPolicy().canTrap() && !op.getGatheredDims().empty();
+  scf::IfOp::create(b, loc, empty, [&](OpBuilder &tb, Location tl) {
+    buildUnderShapeChecks(tb, tl, gatherOp, [&](OpBuilder &ib, Location il) {
+      if (checksIndices)
+        buildIndexCheck(ib, il, gatherOp, /*assumeInvalid=*/false);
+    });
     scf::YieldOp::create(tb, tl);
   });
 }

@@ -77,6 +77,12 @@ void buildIndexCheck(OpBuilder &b, Location loc, Operation *gatherOp,
 void buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,
                                 Operation *gatherOp);
 
+/// Where the output may be empty and is: the run-time shape checks of
+/// `gatherOp` reported, then (under `error`, the shapes holding) its index
+/// check. For loops that run the gather's checks inside (tiles of a fused
+/// consumer), which run not at all for an empty output.
+void buildEmptyOutputChecks(OpBuilder &b, Location loc, Operation *gatherOp);
+
 } // namespace mlir::gather
 
 #endif // GATHER_DIALECT_GATHER_UTILS_RUNTIMECHECKS_H
