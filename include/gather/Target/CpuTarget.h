@@ -134,7 +134,8 @@ struct CpuTarget {
   /// and 64 rows over 16 images ran 1.01x, 1.07x and 1.21x faster with it
   /// with AVX-512 and 1.09x, 1.08x and 1.12x with AVX2, at two threads
   /// (0.97-1.01x at one; docs/Lowering.md, "Collected offset-table rows").
-  /// Other CPUs are unmeasured. The DLTI
+  /// On Zen 1 the same form ran W5 and W5x64 0.96-0.98x as fast
+  /// (VectorRows.cpp); other CPUs are unmeasured. The DLTI
   /// entry "collect_offset_rows" (0 or 1) overrides it.
   bool collectOffsetRows = false;
   /// Index values read as one sequential stream are prefetched ahead, into

@@ -353,13 +353,19 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
   // 0.96-0.98x as fast built from scalars as with a store per element;
   // streamed, W5x64 1.15x as fast (Zen 1).
   int64_t rowLength = outputType.getShape().back();
-  if (plan.offsetTable && plan.streamingStoreMinBytes) {
-    int64_t lanes = s.target.registerLanes(
-        8 * static_cast<unsigned>(packedElementBytes(elementType)));
-    if (lanes > 1 &&
-        (ShapedType::isDynamic(rowLength) || rowLength % lanes == 0))
-      plan.offsetRowLanes = lanes;
-  }
+  unsigned elementBits =
+      8 * static_cast<unsigned>(packedElementBytes(elementType));
+  // The lanes of a register of these elements where the row holds whole
+  // registers (or is of dynamic length: a scalar rest), else 0.
+  auto wholeRegisterLanes = [&]() -> int64_t {
+    int64_t lanes = s.target.registerLanes(elementBits);
+    return lanes > 1 &&
+                   (ShapedType::isDynamic(rowLength) || rowLength % lanes == 0)
+               ? lanes
+               : 0;
+  };
+  if (plan.offsetTable && plan.streamingStoreMinBytes)
+    plan.offsetRowLanes = wholeRegisterLanes();
   // Where the target's gathers beat scalar loads (CpuTarget's
   // gatherOffsetRows), rows that do not stream take a gather a register:
   // each lane needs its own offset and no coordinate of its own (the
@@ -367,17 +373,11 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
   // widths x86's gathers load. Streamed rows keep their scalar loads: W5x64
   // (12.8 MB, streamed on an Intel AVX-512 server core) ran 0.86-0.96x as
   // fast with gathers (docs/Lowering.md, "Gathered offset-table rows").
-  unsigned elementBits =
-      8 * static_cast<unsigned>(packedElementBytes(elementType));
   if (plan.offsetTable && s.target.gatherOffsetRows && !plan.prefetchTable &&
       !plan.streamingStoreMinBytes && plan.indicesVary && innermostIsAxis &&
       (elementBits == 32 || elementBits == 64)) {
-    int64_t lanes = s.target.registerLanes(elementBits);
-    if (lanes > 1 &&
-        (ShapedType::isDynamic(rowLength) || rowLength % lanes == 0)) {
-      plan.offsetRowLanes = lanes;
-      plan.gatherOffsetRows = true;
-    }
+    plan.offsetRowLanes = wholeRegisterLanes();
+    plan.gatherOffsetRows = plan.offsetRowLanes != 0;
   }
   // Rows that neither stream nor gather, on targets whose scalar stores
   // cost more than collecting a register (CpuTarget's collectOffsetRows):
@@ -386,12 +386,8 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
   // loads a register).
   if (plan.offsetTable && s.target.collectOffsetRows && !plan.offsetRowLanes &&
       (elementBits == 32 || elementBits == 64)) {
-    int64_t lanes = s.target.registerLanes(elementBits);
-    if (lanes > 1 &&
-        (ShapedType::isDynamic(rowLength) || rowLength % lanes == 0)) {
-      plan.offsetRowLanes = lanes;
-      plan.collectOffsetRows = true;
-    }
+    plan.offsetRowLanes = wholeRegisterLanes();
+    plan.collectOffsetRows = plan.offsetRowLanes != 0;
   }
   plan.offsetChunk = planOffsetChunk(s, elementType, plan, prefetch);
   return plan;
