@@ -938,6 +938,7 @@ TARGET_ENTRIES = {
     "prefetch_offset_tables": (0, 1, 2),
     "mesh_l3": (0, 1),
     "gather_offset_rows": (0, 1),
+    "collect_offset_rows": (0, 1),
     "prefetch_index_streams": (0, 1, 2),
     "nontemporal_stores": (0, 1),
 }

@@ -419,8 +419,9 @@ def target_description(target_cpu="native"):
     predicate registers), vscale-min (an SVE CPU's guaranteed register
     length in units of 128 bits where the description makes it wider than
     NEON's; else 0), prefetch-offset-tables (1: rows of reads at table
-    offsets prefetch; 2: only where pixels read each line few times), gather-offset-rows (1: offset-table rows that do not
-    stream load each register with one gather instruction),
+    offsets prefetch; 2: only where pixels read each line few times),
+    gather-offset-rows (1: offset-table rows that do not stream load each
+    register with one gather instruction),
     collect-offset-rows (1: offset-table rows that neither stream nor
     gather store a register of scalar loads at once),
     prefetch-index-streams (index values read as one stream are
