@@ -121,10 +121,10 @@ std::string CpuTarget::describe() const {
      << " vector-bits=" << vectorBits << " vector-unit-bits=" << vectorUnitBits
      << " mask-registers=" << (maskRegisters ? 1 : 0)
      << " vscale-min=" << vscaleMin()
-     << " prefetch-offset-tables=" << prefetchOffsetTables
+     << " prefetch-offset-tables=" << static_cast<int64_t>(prefetchOffsetTables)
      << " gather-offset-rows=" << (gatherOffsetRows ? 1 : 0)
      << " collect-offset-rows=" << (collectOffsetRows ? 1 : 0)
-     << " prefetch-index-streams=" << prefetchIndexStreams
+     << " prefetch-index-streams=" << static_cast<int64_t>(prefetchIndexStreams)
      << " mesh-l3=" << (meshL3 ? 1 : 0)
      << " nontemporal-stores=" << (nonTemporalStores ? 1 : 0)
      << " long-offset-tiles=" << (longOffsetTiles ? 1 : 0)
@@ -253,7 +253,9 @@ static void setTuning(CpuTarget &target,
                      features.lookup("amx-tile") ||
                      features.lookup("avx512fp16");
   target.prefetchOffsetTables =
-      cpu == "znver1" || intelServer ? 0 : (cpu == "znver4" ? 2 : 1);
+      cpu == "znver1" || intelServer ? OffsetTablePrefetch::None
+      : cpu == "znver4"              ? OffsetTablePrefetch::FewReadsPerLine
+                                     : OffsetTablePrefetch::EveryRow;
   target.vectorUnitBits = cpu == "znver1" ? 128 : target.vectorBits;
   target.meshL3 = intelServer;
   target.gatherOffsetRows = intelServer;
@@ -261,7 +263,9 @@ static void setTuning(CpuTarget &target,
   target.longOffsetTiles = cpu == "znver1" || cpu == "znver2";
   target.tileMaxBlockLines = cpu == "znver2" ? 2 : 4;
   target.largeOffsetChunks = cpu == "znver2";
-  target.prefetchIndexStreams = cpu == "znver4" ? 2 : 1;
+  target.prefetchIndexStreams = cpu == "znver4"
+                                    ? IndexStreamPrefetch::L2
+                                    : IndexStreamPrefetch::AllLevels;
   target.nonTemporalStores = streamsByDefault(target.arch);
 }
 
@@ -488,6 +492,8 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
   int64_t longOffsetTiles = target.longOffsetTiles;
   int64_t gatherOffsetRows = target.gatherOffsetRows;
   int64_t collectOffsetRows = target.collectOffsetRows;
+  auto offsetTablePrefetch = static_cast<int64_t>(target.prefetchOffsetTables);
+  auto indexStreamPrefetch = static_cast<int64_t>(target.prefetchIndexStreams);
   Entry entries[] = {
       {"max_vector_op_width", &target.vectorBits, 64, 4096, false},
       {"vector_unit_width", &target.vectorUnitBits, 64, 4096, false},
@@ -508,11 +514,11 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
       {"offset_chunk_bytes", &target.offsetChunkBytesGiven, 8, 1 << 20, false},
       {"long_offset_tiles", &longOffsetTiles, 0, 1, false},
       {"tile_max_block_lines", &target.tileMaxBlockLines, 1, 64, false},
-      {"prefetch_offset_tables", &target.prefetchOffsetTables, 0, 2, false},
+      {"prefetch_offset_tables", &offsetTablePrefetch, 0, 2, false},
       {"mesh_l3", &meshL3, 0, 1, false},
       {"gather_offset_rows", &gatherOffsetRows, 0, 1, false},
       {"collect_offset_rows", &collectOffsetRows, 0, 1, false},
-      {"prefetch_index_streams", &target.prefetchIndexStreams, 0, 2, false},
+      {"prefetch_index_streams", &indexStreamPrefetch, 0, 2, false},
       {"nontemporal_stores", &nonTemporalStores, 0, 1, false}};
   for (Entry entry : entries) {
     FailureOr<Attribute> value = dlti::query(op, {"CPU", entry.key});
@@ -543,6 +549,10 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
   target.longOffsetTiles = longOffsetTiles != 0;
   target.gatherOffsetRows = gatherOffsetRows != 0;
   target.collectOffsetRows = collectOffsetRows != 0;
+  target.prefetchOffsetTables =
+      static_cast<OffsetTablePrefetch>(offsetTablePrefetch);
+  target.prefetchIndexStreams =
+      static_cast<IndexStreamPrefetch>(indexStreamPrefetch);
   return target;
 }
 

@@ -52,6 +52,29 @@ inline bool streamsByDefault(llvm::Triple::ArchType arch) {
   return arch == llvm::Triple::x86_64;
 }
 
+/// Which offset-table rows prefetch their reads' lines
+/// (CpuTarget::prefetchOffsetTables); the values are the DLTI entry
+/// "prefetch_offset_tables"'s.
+enum class OffsetTablePrefetch : int64_t {
+  None = 0,
+  EveryRow = 1,
+  /// Only rows whose pixels read each line of their slice fewer than
+  /// CpuTarget::kOffsetTablePrefetchMaxReadsPerLine times.
+  FewReadsPerLine = 2,
+};
+
+/// Which cache levels index streams are prefetched into
+/// (CpuTarget::prefetchIndexStreams); the values are the DLTI entry
+/// "prefetch_index_streams"'s.
+enum class IndexStreamPrefetch : int64_t {
+  None = 0,
+  /// Every level (x86's prefetcht0).
+  AllLevels = 1,
+  /// The L2 and beyond (prefetcht1); vector rows that prefetch their next
+  /// input row take none.
+  L2 = 2,
+};
+
 struct CpuTarget {
   /// LLVM's name of the CPU ("znver3", "x86-64-v3", "neoverse-n1"); empty:
   /// none named (the code generator's default).
@@ -90,12 +113,10 @@ struct CpuTarget {
   /// server cores with AMX or AVX512-FP16 (sapphirerapids, emeraldrapids,
   /// graniterapids, and a VM that masks the model but not both features):
   /// W5 1.04x, W5x64 1.05x faster without on an Emerald Rapids, W5 1.02x,
-  /// W5x64 1.06-1.08x on a VM reporting family 6 model 167. 0: no
-  /// prefetch; 1: every offset-table row; 2: only rows whose pixels read
-  /// each line of their slice fewer than kOffsetTablePrefetchMaxReadsPerLine
-  /// times (Zen 4, znver4). The DLTI entry "prefetch_offset_tables" (0, 1
-  /// or 2) overrides it.
-  int64_t prefetchOffsetTables = 1;
+  /// W5x64 1.06-1.08x on a VM reporting family 6 model 167. Zen 4
+  /// (znver4) prefetches only rows of few reads a line (FewReadsPerLine).
+  /// The DLTI entry "prefetch_offset_tables" (0, 1 or 2) overrides it.
+  OffsetTablePrefetch prefetchOffsetTables = OffsetTablePrefetch::EveryRow;
   /// The L3 is a mesh of slices shared by every core of the package (and,
   /// in a VM, by other guests), outside the cores' own L2s: Intel's server
   /// CPUs since Sapphire Rapids (sapphirerapids, emeraldrapids, and with AMX
@@ -139,21 +160,20 @@ struct CpuTarget {
   /// entry "collect_offset_rows" (0 or 1) overrides it.
   bool collectOffsetRows = false;
   /// Index values read as one sequential stream are prefetched ahead, into
-  /// the cache of this level (0: not prefetched; 1: every level, x86's
-  /// prefetcht0; 2: the L2 and beyond, prefetcht1): vector rows that read
+  /// the caches IndexStreamPrefetch names: vector rows that read
   /// them contiguously prefetch the next indices row's lines, tiles of
   /// block copies the lines their block prefetch reads next
-  /// (docs/Lowering.md, "Prefetched index rows"). 1 by default: on an
+  /// (docs/Lowering.md, "Prefetched index rows"). AllLevels by default: on an
   /// Intel AVX-512 server core W3, W4 and W8 of bench/run.py ran 5-11%
   /// faster with them, where the hardware's stream prefetchers did not keep
-  /// up. 2 on Zen 4 (znver4), where into the L1 they made W3 11-27% slower
+  /// up. L2 on Zen 4 (znver4), where into the L1 they made W3 11-27% slower
   /// than no prefetch and into the L2 W3 ran as without and W8 1.47x faster
-  /// (1.2-1.4x faster than into the L1). At level 2 vector rows that
+  /// (1.2-1.4x faster than into the L1). At L2 vector rows that
   /// prefetch their next input row take no index prefetch: beside that
   /// row's lines it made W3 4-22% slower than without. Other AMD cores are
   /// unmeasured.
   /// The DLTI entry "prefetch_index_streams" (0, 1 or 2) overrides it.
-  int64_t prefetchIndexStreams = 1;
+  IndexStreamPrefetch prefetchIndexStreams = IndexStreamPrefetch::AllLevels;
   /// The largest block, in cache lines, that block copies take in tiles
   /// (smallBlockBytes): 4; 2 on Zen 2 (znver2), where rows of 3 and 4
   /// lines ran 1.07-1.12x faster a row at a time (W7 of bench/run.py,
@@ -205,8 +225,8 @@ struct CpuTarget {
   /// 28 than of 8 on a Zen 2, W5x32 (4) 1.02-1.04x, W5x64 (8) 0.90x.
   static constexpr int64_t kOffsetTileFewReadsPerLine = 4;
 
-  /// Under prefetchOffsetTables 2, pixels that read each line of their
-  /// slice this many times or more do not prefetch: each read prefetches
+  /// Under OffsetTablePrefetch::FewReadsPerLine, pixels that read each line of
+  /// their slice this many times or more do not prefetch: each read prefetches
   /// its offset in a later pixel, so all but one prefetch a line are
   /// issue spent on a line the first brings. On a Zen 4 (2 threads,
   /// bench/target_ab.py --entry prefetch_offset_tables=0) W5x64 (8 reads

@@ -374,8 +374,8 @@ lowering::planIndexPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
   // Index values of type index are 64-bit on the CPU targets.
   int64_t indexBytes =
       elementType.isIndex() ? 8 : packedElementBytes(elementType);
-  if (!s.target.prefetchIndexStreams || !indexBytes ||
-      !largerThanCachesKeep(s, type, indexBytes))
+  if (s.target.prefetchIndexStreams == IndexStreamPrefetch::None ||
+      !indexBytes || !largerThanCachesKeep(s, type, indexBytes))
     return std::nullopt;
   int64_t lineBytes = s.target.cacheLineBytes;
   IndexPrefetch plan;
@@ -383,8 +383,9 @@ lowering::planIndexPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
   plan.lineElements = std::max<int64_t>(1, lineBytes / indexBytes);
   plan.linesPerStep =
       (positions * s.coordinateSize * indexBytes + lineBytes - 1) / lineBytes;
-  // Level 2: from the L2 on (locality 2); level 1: every level.
-  plan.locality = s.target.prefetchIndexStreams == 2 ? 2 : 3;
+  // memref.prefetch's locality 2 is x86's prefetcht1, 3 its prefetcht0.
+  plan.locality =
+      s.target.prefetchIndexStreams == IndexStreamPrefetch::L2 ? 2 : 3;
   return plan;
 }
 

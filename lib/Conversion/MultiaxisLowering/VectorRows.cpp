@@ -340,10 +340,12 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
                            llvm::equal(plan.order, llvm::seq<int64_t>(last));
   if (plan.offsetTable)
     planOffsetTableTile(s, outputType, plan);
-  int64_t tablePrefetch = s.target.prefetchOffsetTables;
+  OffsetTablePrefetch tablePrefetch = s.target.prefetchOffsetTables;
   plan.prefetchTable =
       prefetch && plan.offsetTable &&
-      (tablePrefetch == 1 || (tablePrefetch == 2 && !plan.manyReadsPerLine));
+      (tablePrefetch == OffsetTablePrefetch::EveryRow ||
+       (tablePrefetch == OffsetTablePrefetch::FewReadsPerLine &&
+        !plan.manyReadsPerLine));
   plan.reports = s.errorFlag && !fillsInvalid(s);
   plan.masksInvalid = fillsInvalid(s) || plan.reports;
   plan.streamingStoreMinBytes = streamingStoreMinBytes(s, outputType);
@@ -1054,7 +1056,8 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   // one thread), while W8, whose rows prefetch no input row, ran 1.49x
   // faster with them (docs/Lowering.md, "Prefetched index rows").
   if (plan.prefetchIndexRows &&
-      !(rows.rowPrefetch && s.target.prefetchIndexStreams == 2))
+      !(rows.rowPrefetch &&
+        s.target.prefetchIndexStreams == IndexStreamPrefetch::L2))
     rows.indexRowPrefetch = planIndexRowPrefetch(b, loc, s, plan.lanes);
   std::optional<TablePrefetch> tablePrefetch;
   if (plan.prefetchTable)
