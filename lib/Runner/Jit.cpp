@@ -254,7 +254,7 @@ LogicalResult checkFunctionTargets(const llvm::Module &module, StringRef entry,
       continue;
     std::string name = " (function '" + function->getName().str() + "')";
     std::string reason;
-    FailureOr<std::string> missing =
+    FailureOr<SmallVector<std::string>> missing =
         gather::codeFeaturesMissingOnHost(cpu, features, reason);
     if (failed(missing)) {
       error = reason + name;
@@ -280,17 +280,16 @@ LogicalResult checkFunctionTargets(const llvm::Module &module, StringRef entry,
     // "+xop").
     bool cpuNeedsThem = false;
     if (!cpu.empty()) {
-      std::string byName = *gather::codeFeaturesMissingOnHost(cpu, "", reason);
-      SmallVector<StringRef> names, cpuNames;
-      StringRef(*missing).split(names, ", ");
-      StringRef(byName).split(cpuNames, ", ");
-      cpuNeedsThem = llvm::all_of(
-          names, [&](StringRef f) { return llvm::is_contained(cpuNames, f); });
+      SmallVector<std::string> byName =
+          *gather::codeFeaturesMissingOnHost(cpu, "", reason);
+      cpuNeedsThem = llvm::all_of(*missing, [&](const std::string &f) {
+        return llvm::is_contained(byName, f);
+      });
     }
     error = "this host cannot run code for " +
             (cpuNeedsThem ? "target CPU '" + cpu.str() + "'"
                           : std::string("the target features")) +
-            name + ": it lacks " + *missing;
+            name + ": it lacks " + llvm::join(*missing, ", ");
     return failure();
   }
   return success();

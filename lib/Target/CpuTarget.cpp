@@ -439,27 +439,29 @@ llvm::StringMap<bool> mlir::gather::featureMap(StringRef features) {
 }
 
 /// The features `features` turns on that `host` names as off.
-static std::string missingFrom(const llvm::StringMap<bool> &features,
-                               const llvm::StringMap<bool> &host) {
-  SmallVector<StringRef> missing;
+/// The features on in `features` that `host` has off, sorted.
+static SmallVector<std::string>
+missingFrom(const llvm::StringMap<bool> &features,
+            const llvm::StringMap<bool> &host) {
+  SmallVector<std::string> missing;
   for (const auto &[feature, on] : features)
     // Features the host's list does not name (x87) cannot be judged.
     if (on && host.count(feature) && !host.lookup(feature))
-      missing.push_back(feature);
+      missing.push_back(feature.str());
   llvm::sort(missing);
-  return llvm::join(missing, ", ");
+  return missing;
 }
 
 std::string mlir::gather::featuresMissing(const CpuTarget &target,
                                           const llvm::StringMap<bool> &host) {
-  return missingFrom(featureMap(target.features), host);
+  return llvm::join(missingFrom(featureMap(target.features), host), ", ");
 }
 
 std::string mlir::gather::featuresMissingOnHost(const CpuTarget &target) {
   return featuresMissing(target, hostFeatures());
 }
 
-FailureOr<std::string>
+FailureOr<SmallVector<std::string>>
 mlir::gather::codeFeaturesMissingOnHost(StringRef cpu, StringRef features,
                                         std::string &error) {
   llvm::StringMap<bool> needed;

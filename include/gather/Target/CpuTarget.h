@@ -424,15 +424,16 @@ std::string featuresMissing(const CpuTarget &target,
 /// vector length (RISC-V V's zvl<N>b, as describeHostCpu).
 std::string featuresMissingOnHost(const CpuTarget &target);
 
-/// featuresMissingOnHost for code LLVM compiles for `cpu` (empty: the
-/// architecture's baseline) with `features` on top, as a function's
-/// target-cpu and target-features attributes give them (applied in order;
-/// on x86 a feature also turns on what it implies, and off what needs it).
-/// Fails with `error` where `cpu` is not a CPU of the host's architecture
+/// The features this host lacks (featuresMissingOnHost's, as a sorted
+/// list) for code LLVM compiles for `cpu` (empty: the architecture's
+/// baseline) with `features` on top, as a function's target-cpu and
+/// target-features attributes give them (applied in order; on x86 a
+/// feature also turns on what it implies, and off what needs it). Fails with
+/// `error` where `cpu` is not a CPU of the host's architecture
 /// (cpuTargetForName, on the host).
-FailureOr<std::string> codeFeaturesMissingOnHost(StringRef cpu,
-                                                 StringRef features,
-                                                 std::string &error);
+FailureOr<SmallVector<std::string>>
+codeFeaturesMissingOnHost(StringRef cpu, StringRef features,
+                          std::string &error);
 
 /// Whether `bits` can be a vector width: a positive multiple of 64, at most
 /// 4096.
