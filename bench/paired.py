@@ -136,6 +136,20 @@ def aligned_empty(shape, dtype):
     return array
 
 
+def placed_copy(array, page_offset):
+    """A copy of `array` at an address `page_offset` bytes past a 4 KiB page
+    boundary, advised for huge pages as aligned_empty's (--data-page-offset)."""
+    raw = np.empty(array.nbytes + 8192, np.uint8)
+    start = (page_offset - raw.ctypes.data) % 4096
+    copy = raw[start:start + array.nbytes].view(array.dtype).reshape(array.shape)
+    begin = (copy.ctypes.data + 4095) & ~4095
+    end = (copy.ctypes.data + array.nbytes) & ~4095
+    if end > begin:
+        _libc.madvise(ctypes.c_void_p(begin), ctypes.c_size_t(end - begin), MADV_HUGEPAGE)
+    copy[...] = array
+    return copy
+
+
 def time_in_turns(calls, turns, warm=0):
     """Each of `calls` timed once a turn, in an order drawn afresh each turn
     (seeded), each timed call after `warm` untimed ones of the same
@@ -239,6 +253,12 @@ def main():
                    help="the same turns run by bench/paired_c.c, a C program: the gather "
                         "through the C API, no Python between the calls (no torch, no "
                         "memory floor)")
+    p.add_argument("--data-page-offset", type=int, default=None,
+                   help="every contender reads a copy of the data placed this many bytes past a "
+                        "4 KiB page boundary (numpy's large arrays sit 16 past one, the shared "
+                        "output 64 past one; with AVX2, W2's compiled row copies ran 8-30%% "
+                        "slower with the data there than 0, 32, 48, 64 or 80 past one until "
+                        "their rows' last lines were prefetched too: bench/placement.py)")
     p.add_argument("--offset", type=int, default=16,
                    help="with --from-c: the inputs' bytes past a 64-byte boundary (numpy's "
                         "arrays of these sizes: 16)")
@@ -256,6 +276,8 @@ def main():
     run.peer_environment(described)
     entries = run.parse_entries(args.entry)
     if args.from_c:
+        if args.data_page_offset is not None:
+            sys.exit("--data-page-offset applies to the Python turns only")
         if entries:
             sys.exit("--entry applies to the Python turns only")
         return from_c(args)
@@ -279,7 +301,7 @@ def main():
               + " | ".join(f"{c} / gather" for c in CPP) + " | memcpy / gather |"
               + torch_columns)
         print("| --- | ---: | ---: |" + " ---: |" * (len(CPP) + 1 + (5 if torch else 0)))
-        floors = []
+        floors, placements = [], []
         for name, w in run.workloads(np.random.default_rng(0)).items():
             if name == "W6" or (args.only and name not in args.only.split(",")):
                 continue
@@ -294,6 +316,8 @@ def main():
             # workloads whose data fits the L3 cache favoured whichever
             # side ran more contenders).
             data, idx = np.ascontiguousarray(data), np.ascontiguousarray(idx)
+            if args.data_page_offset is not None:
+                data = placed_copy(data, args.data_page_offset)
             if lib.baseline_open(name.encode(), work.encode(), args.threads,
                                  data.ctypes.data, idx.ctypes.data):
                 sys.exit(f"{name}: the C++ library does not know this workload")
@@ -305,6 +329,7 @@ def main():
             out = np.ctypeslib.as_array(
                 ctypes.cast(lib.baseline_output(), ctypes.POINTER(ctypes.c_uint8)),
                 shape=(want.nbytes,)).view(want.dtype).reshape(want.shape)
+            placements.append(f"{name} {data.ctypes.data % 4096}/{out.ctypes.data % 4096}")
 
             def run_and_check(call, who, label):
                 out.view(np.uint8)[...] = 0xA5  # what is compared is this call's
@@ -403,6 +428,7 @@ def main():
                     row += " | {:.2f} [{:.2f}, {:.2f}]".format(
                         *quartiles([times[torch_at][k] / f[k] for k in range(len(g))]))
                 floors.append(row + " |")
+    print("\nData / output bytes past a 4 KiB page boundary: " + ", ".join(placements))
     if floors:
         print("\nThe memory floor (baseline.cpp's W3Floor and W5Floor: each needed line "
               "of the input (and of W3's indices) loaded once, the output stored; "
