@@ -118,6 +118,30 @@ func.func @embedding_rows_prefetched_ahead(%d: tensor<50000x768xf32>, %i: tensor
 
 // -----
 
+// 1 KiB rows (16 lines, the most prefetched of a block): eight rows ahead,
+// all 16 lines, then the line of the row's last element, which is a 17th
+// where the row does not start on a line (numpy's arrays start 16 bytes
+// past one).
+// CHECK-LABEL: func.func @kib_rows_prefetch_last_line
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C240:.*]] = arith.constant 240 : index
+// CHECK-DAG:     %[[C255:.*]] = arith.constant 255 : index
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer
+// CHECK:         scf.forall (%[[K:.*]]) in (1000)
+// CHECK:           arith.addi %[[K]], %[[C8]] : index
+// CHECK-COUNT-15:  memref.prefetch %[[BUF]]
+// CHECK-NEXT:      memref.prefetch %[[BUF]][%{{.*}}, %[[C240]]]
+// CHECK-NEXT:      memref.prefetch %[[BUF]][%{{.*}}, %[[C255]]]
+// CHECK-NOT:       memref.prefetch
+// CHECK:           tensor.extract_slice
+func.func @kib_rows_prefetch_last_line(%d: tensor<4096x256xf32>, %i: tensor<1000xi64>) -> tensor<1000x256xf32> {
+  %e = tensor.empty() : tensor<1000x256xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<4096x256xf32>, tensor<1000xi64> into tensor<1000x256xf32>
+  return %r : tensor<1000x256xf32>
+}
+
+// -----
+
 // A 64 KiB table stays in the caches: no prefetch.
 // CHECK-LABEL: func.func @small_table_not_prefetched
 // CHECK-NOT:     bufferization.to_buffer %arg0
