@@ -114,6 +114,31 @@ def build_library(work, target, libomp):
     return lib
 
 
+def load_library(path):
+    """The C++ library at `path` (build_library's), its entries typed."""
+    lib = ctypes.CDLL(path)
+    lib.baseline_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int,
+                                  ctypes.c_void_p, ctypes.c_void_p]
+    lib.baseline_call.argtypes = [ctypes.c_int]
+    lib.baseline_output.restype = ctypes.c_void_p
+    lib.baseline_floor.argtypes = [ctypes.c_int]
+    lib.baseline_floor_name.argtypes = [ctypes.c_int]
+    lib.baseline_floor_name.restype = ctypes.c_char_p
+    return lib
+
+
+def open_workload(lib, name, work, threads, data, idx, want):
+    """The library's loops bound to workload `name` on these very arrays:
+    its output array (64-byte aligned, advised for huge pages), shaped as
+    `want`."""
+    if lib.baseline_open(name.encode(), work.encode(), threads, data.ctypes.data,
+                         idx.ctypes.data):
+        sys.exit(f"{name}: the C++ library does not know this workload")
+    return np.ctypeslib.as_array(
+        ctypes.cast(lib.baseline_output(), ctypes.POINTER(ctypes.c_uint8)),
+        shape=(want.nbytes,)).view(want.dtype).reshape(want.shape)
+
+
 _libc = ctypes.CDLL(None, use_errno=True)
 MADV_HUGEPAGE = 14
 
@@ -286,14 +311,7 @@ def main():
           + ("; torch on libomp (preloaded)" if torch else "")
           + "".join(f"; gathers planned with {k}={v}" for k, v in entries))
     with tempfile.TemporaryDirectory(prefix="gather-paired-") as work:
-        lib = ctypes.CDLL(build_library(work, args.target, args.libomp))
-        lib.baseline_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int,
-                                      ctypes.c_void_p, ctypes.c_void_p]
-        lib.baseline_call.argtypes = [ctypes.c_int]
-        lib.baseline_output.restype = ctypes.c_void_p
-        lib.baseline_floor.argtypes = [ctypes.c_int]
-        lib.baseline_floor_name.argtypes = [ctypes.c_int]
-        lib.baseline_floor_name.restype = ctypes.c_char_p
+        lib = load_library(build_library(work, args.target, args.libomp))
         torch_columns = (" torch form | torch (ms) | torch / gather | torch / memcpy "
                          "| torch / fastest C++ |"
                          if torch else "")
@@ -318,17 +336,12 @@ def main():
             data, idx = np.ascontiguousarray(data), np.ascontiguousarray(idx)
             if args.data_page_offset is not None:
                 data = placed_copy(data, args.data_page_offset)
-            if lib.baseline_open(name.encode(), work.encode(), args.threads,
-                                 data.ctypes.data, idx.ctypes.data):
-                sys.exit(f"{name}: the C++ library does not know this workload")
             # Every contender writes the C++ library's output array (64-byte
             # aligned, advised for huge pages): with an array of its own the
             # gather found its output lines colder than the C++ loops, which
             # follow one another on theirs (W1 and W5 at one thread: fastest
             # C++ / gather 0.88-0.89 with two arrays, 0.94-0.99 with one).
-            out = np.ctypeslib.as_array(
-                ctypes.cast(lib.baseline_output(), ctypes.POINTER(ctypes.c_uint8)),
-                shape=(want.nbytes,)).view(want.dtype).reshape(want.shape)
+            out = open_workload(lib, name, work, args.threads, data, idx, want)
             placements.append(f"{name} {data.ctypes.data % 4096}/{out.ctypes.data % 4096}")
 
             def run_and_check(call, who, label):

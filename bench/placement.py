@@ -25,7 +25,6 @@ a row prefetched whole also prefetched the line of its last element
 sixty-sixth session).
 """
 import argparse
-import ctypes
 import os
 import random
 import shutil
@@ -93,17 +92,8 @@ def main():
                 # A library of its own per offset: baseline_open binds the data.
                 copy = os.path.join(work, f"libbaseline-{name}-{k}.so")
                 shutil.copy(library, copy)
-                lib = ctypes.CDLL(copy)
-                lib.baseline_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int,
-                                              ctypes.c_void_p, ctypes.c_void_p]
-                lib.baseline_call.argtypes = [ctypes.c_int]
-                lib.baseline_output.restype = ctypes.c_void_p
-                if lib.baseline_open(name.encode(), work.encode(), args.threads,
-                                     data.ctypes.data, idx.ctypes.data):
-                    sys.exit(f"{name}: the C++ library does not know this workload")
-                out = np.ctypeslib.as_array(
-                    ctypes.cast(lib.baseline_output(), ctypes.POINTER(ctypes.c_uint8)),
-                    shape=(want.nbytes,)).view(want.dtype).reshape(want.shape)
+                lib = paired.load_library(copy)
+                out = paired.open_workload(lib, name, work, args.threads, data, idx, want)
                 loop = (lambda lib=lib: lib.baseline_call(PREFETCH))
                 checks.append((loop, out, f"C++ prefetch ({offset})"))
                 calls.append(loop)
