@@ -438,8 +438,7 @@ llvm::StringMap<bool> mlir::gather::featureMap(StringRef features) {
   return map;
 }
 
-/// The features `features` turns on that `host` names as off.
-/// The features on in `features` that `host` has off, sorted.
+/// The features `features` turns on that `host` names as off, sorted.
 static SmallVector<std::string>
 missingFrom(const llvm::StringMap<bool> &features,
             const llvm::StringMap<bool> &host) {

@@ -200,7 +200,7 @@ Value mlir::gather::getWholeIndicesForTiles(Operation *gatherOp,
   auto op = cast<GatherOpInterface>(gatherOp);
   if (Value whole = op.getWholeIndices())
     return whole;
-  if (!op.getIndexPolicy().canTrap() || op.getGatheredDims().empty())
+  if (!checksIndicesAtRunTime(gatherOp))
     return Value();
   Value written = findWrittenIndices(op);
   if (written && !producerStaysWhole &&

@@ -222,6 +222,11 @@ void mlir::gather::buildIndexCheck(OpBuilder &b, Location loc,
                          assumeInvalid, origin.getName());
 }
 
+bool mlir::gather::checksIndicesAtRunTime(Operation *gatherOp) {
+  auto op = cast<GatherOpInterface>(gatherOp);
+  return op.getIndexPolicy().canTrap() && !op.getGatheredDims().empty();
+}
+
 /// Whether the output of `gatherOp` is empty at run time: null where its
 /// static sizes prove it is not.
 static Value buildOutputMayBeEmpty(OpBuilder &b, Location loc,
@@ -243,11 +248,10 @@ static Value buildOutputMayBeEmpty(OpBuilder &b, Location loc,
 
 void mlir::gather::buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,
                                               Operation *gatherOp) {
-  auto op = cast<GatherOpInterface>(gatherOp);
-  IndexPolicy policy = op.getIndexPolicy();
-  if (!policy.canTrap() || op.getGatheredDims().empty())
+  if (!checksIndicesAtRunTime(gatherOp))
     return;
-  Value empty = buildOutputMayBeEmpty(b, loc, op);
+  Value empty =
+      buildOutputMayBeEmpty(b, loc, cast<GatherOpInterface>(gatherOp));
   if (!empty)
     return;
   scf::IfOp::create(b, loc, empty, [&](OpBuilder &tb, Location tl) {
@@ -262,8 +266,7 @@ void mlir::gather::buildEmptyOutputChecks(OpBuilder &b, Location loc,
   Value empty = buildOutputMayBeEmpty(b, loc, op);
   if (!empty)
     return;
-  bool checksIndices =
-      op.getIndexPolicy().canTrap() && !op.getGatheredDims().empty();
+  bool checksIndices = checksIndicesAtRunTime(gatherOp);
   scf::IfOp::create(b, loc, empty, [&](OpBuilder &tb, Location tl) {
     buildUnderShapeChecks(tb, tl, gatherOp, [&](OpBuilder &ib, Location il) {
       if (checksIndices)

@@ -71,6 +71,10 @@ void buildIndexCheck(OpBuilder &b, Location loc, Operation *gatherOp,
                      bool assumeInvalid,
                      IndicesToHostFn indicesToHost = nullptr);
 
+/// Whether `gatherOp`'s index values are checked at run time: under
+/// `error`, where it gathers along some dimension.
+bool checksIndicesAtRunTime(Operation *gatherOp);
+
 /// Under `error`, every index value must be valid also when the output is
 /// empty and no element reads it (docs/GatherDialect.md): a
 /// gather.check_indices taken only when the output may be empty and is.
