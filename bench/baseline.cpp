@@ -144,16 +144,15 @@ static bool streamsRows(int64_t outputBytes, int64_t rowBytes) {
 
 // Prefetches the lines of `bytes` bytes from `p`, at most
 // prefetchBlockLines(), and the line of the last byte where the block has
-// no more lines than that (it may not start on a line), as the compiled
-// block copy does.
+// more than one line (it may not start on a line), as the compiled block
+// copy does.
 static inline void prefetchLines(const void *p, int64_t bytes) {
   const char *c = static_cast<const char *>(p);
-  const int64_t most = prefetchBlockLines();
   const int64_t total = (bytes + 63) / 64;
-  int64_t lines = std::min<int64_t>(most, total);
+  int64_t lines = std::min<int64_t>(prefetchBlockLines(), total);
   for (int64_t l = 0; l < lines; ++l)
     prefetchLine(c + l * 64);
-  if (total > 1 && total <= most)
+  if (total > 1)
     prefetchLine(c + bytes - 1);
 }
 

@@ -159,13 +159,14 @@ lowering::planBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
       std::min<int64_t>(s.target.prefetchMaxBlockLines(), rowTotalLines);
   for (int64_t m = 0; m < rowLines; ++m)
     plan.rowOffsets.push_back(m * lineElements);
-  // A row prefetched whole also prefetches the line of its last element,
-  // one line more where the row does not start on a line boundary. W2 of
-  // bench/run.py (1 KiB rows, 16 lines) read from numpy's arrays (16 bytes
-  // past a page) took 1.07-1.31x as long without it: a quarter of its rows
-  // end 16 bytes into a page that nothing had touched yet
-  // (bench/placement.py, Zen 4, AVX2).
-  if (rowTotalLines > 1 && rowTotalLines <= s.target.prefetchMaxBlockLines())
+  // Every row of more than one line also prefetches the line of its last
+  // element, one line more where the row does not start on a line boundary
+  // (as the dynamic plan does): rows that end a few bytes into a page
+  // stalled on that line, which no prefetch and no hardware stream had
+  // touched. Read from numpy's arrays (16 bytes past a page), W2 (16 lines
+  // a row) took 1.07-1.31x as long without it, 2 KiB rows (32 lines)
+  // 1.11-1.13x, W1 (48) 1.09x (Zen 4; docs/Lowering.md).
+  if (rowTotalLines > 1)
     plan.rowOffsets.push_back(rowElements - 1);
   return plan;
 }

@@ -99,15 +99,18 @@ func.func @nd_tiles_small_indices_not_prefetched(%d: tensor<16x512x512x4xf32>, %
 // -----
 
 // 3 KiB rows (48 lines): two rows ahead, the first 16 lines of the row
-// (the hardware prefetchers follow the rest).
+// (the hardware prefetchers follow the rest within a page), then the line
+// of its last element (a row that ends a few bytes into a page).
 // CHECK-LABEL: func.func @embedding_rows_prefetched_ahead
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C240:.*]] = arith.constant 240 : index
+// CHECK-DAG:     %[[C767:.*]] = arith.constant 767 : index
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer
 // CHECK:         scf.forall (%[[K:.*]]) in (8192)
 // CHECK:           arith.addi %[[K]], %[[C2]] : index
 // CHECK-COUNT-15:  memref.prefetch %[[BUF]]
 // CHECK-NEXT:      memref.prefetch %[[BUF]][%{{.*}}, %[[C240]]]
+// CHECK-NEXT:      memref.prefetch %[[BUF]][%{{.*}}, %[[C767]]]
 // CHECK-NOT:       memref.prefetch
 // CHECK:           tensor.extract_slice
 func.func @embedding_rows_prefetched_ahead(%d: tensor<50000x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
@@ -164,6 +167,7 @@ func.func @small_table_not_prefetched(%d: tensor<64x256xf32>, %i: tensor<8192xi6
 // CHECK:           %[[LAST:.*]] = arith.subi %[[N]], %{{.*}} : index
 // CHECK:           arith.minui %{{.*}}, %[[LAST]] : index
 // CHECK-COUNT-16:  memref.prefetch %[[BUF]]
+// CHECK-NEXT:      memref.prefetch %[[BUF]][%{{.*}}, %c767]
 // CHECK-NOT:       memref.prefetch
 // CHECK:         return
 func.func @dynamic_table_prefetched(%d: tensor<?x768xf32>, %i: tensor<?xi64>) -> tensor<?x768xf32> {

@@ -120,6 +120,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 // CHECK:         scf.forall (%[[K:.*]]) in (8192)
 // CHECK:           arith.addi %[[K]], %[[C1]] : index
 // CHECK-COUNT-16:  memref.prefetch
+// CHECK-NEXT:      memref.prefetch %{{.*}}[%{{.*}}, %c767]
 // CHECK-NOT:       memref.prefetch
 // CHECK:           scf.forall.in_parallel
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 16384 : ui32>>} {
@@ -140,6 +141,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 // CHECK:         scf.forall (%[[K:.*]]) in (8192)
 // CHECK:           arith.addi %[[K]], %[[C2]] : index
 // CHECK-COUNT-16:  memref.prefetch
+// CHECK-NEXT:      memref.prefetch %{{.*}}[%{{.*}}, %c767]
 // CHECK-NOT:       memref.prefetch
 // CHECK:           scf.forall.in_parallel
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 65536 : ui32>>} {
@@ -161,6 +163,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 // CHECK:         scf.forall (%[[K:.*]]) in (8192)
 // CHECK:           arith.addi %[[K]], %[[C2]] : index
 // CHECK-COUNT-16:  memref.prefetch
+// CHECK-NEXT:      memref.prefetch %{{.*}}[%{{.*}}, %c767]
 // CHECK-NOT:       memref.prefetch
 // CHECK:           scf.forall.in_parallel
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_lines_ahead" = 96 : i64, "L1_cache_size_in_bytes" = 16384 : i64>>} {
@@ -175,7 +178,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 // -----
 
 // "prefetch_block_lines" caps the lines prefetched of each row ahead: the
-// first 4 of a 3 KiB row's 48, and not the line of its last element.
+// first 4 of a 3 KiB row's 48, then the line of its last element.
 // CHECK-LABEL: func.func @given_block_lines
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
@@ -185,6 +188,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 // CHECK-NEXT:      memref.prefetch %{{.*}}[%{{.*}}, %[[C16]]]
 // CHECK-NEXT:      memref.prefetch %{{.*}}[%{{.*}}, %[[C32]]]
 // CHECK-NEXT:      memref.prefetch %{{.*}}[%{{.*}}, %[[C48]]]
+// CHECK-NEXT:      memref.prefetch %{{.*}}[%{{.*}}, %c767]
 // CHECK-NOT:       memref.prefetch
 // CHECK:         scf.forall.in_parallel
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_block_lines" = 4 : i64>>} {
