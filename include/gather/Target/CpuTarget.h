@@ -261,8 +261,9 @@ struct CpuTarget {
   /// all stores: eight vector registers.
   int64_t copyChunkBytes() const;
   /// Blocks from this size on are copied by one memcpy call instead of
-  /// inline vector copies: a page.
-  int64_t vectorCopyMaxBytes() const;
+  /// inline vector copies: a page, or twice the L1d where the output is
+  /// streamed (the vector rows' stores bypass the caches, memcpy's did not).
+  int64_t vectorCopyMaxBytes(bool streamedOutput) const;
   /// Lines of one block prefetched at most: 16 (at most a page's), beyond
   /// which the hardware prefetchers follow the block's own reads; or as
   /// prefetchBlockLinesGiven says.

@@ -171,21 +171,24 @@ static int64_t rowsPerBlock(RankedTensorType inputType, int64_t blockStart) {
 /// The row lengths in bytes, [first, second), whose blocks of `rows` rows
 /// are copied row by row a vector register at a time: rows of
 /// vectorRowMinBytes (a line) or more in blocks under vectorCopyMaxBytes (a
-/// page). The block's bound is put on the row (the page divided by the
-/// rows, rounded up), where it cannot overflow; a block of no rows has
-/// none. Static rows (copiesRowsWithVectors) and rows of a dynamic length
-/// (at run time, copyBlockRows) take this one rule.
+/// page, more into a `streamed` output). The block's bound is put on the
+/// row (the bound divided by the rows, rounded up), where it cannot
+/// overflow; a block of no rows has none. Static rows
+/// (copiesRowsWithVectors) and rows of a dynamic length (at run time,
+/// copyBlockRows) take this one rule.
 static std::pair<int64_t, int64_t> vectorRowBytes(const CpuTarget &target,
-                                                  int64_t rows) {
-  int64_t end = rows == 0 ? std::numeric_limits<int64_t>::max()
-                          : llvm::divideCeil(target.vectorCopyMaxBytes(), rows);
+                                                  int64_t rows, bool streamed) {
+  int64_t end =
+      rows == 0 ? std::numeric_limits<int64_t>::max()
+                : llvm::divideCeil(target.vectorCopyMaxBytes(streamed), rows);
   return {target.vectorRowMinBytes(), end};
 }
 
 /// Whether the block is copied row by row with vector loads and stores: a
 /// static block of byte-sized elements whose row length is in
 /// vectorRowBytes, read with unit stride.
-static bool copiesRowsWithVectors(const LoweringState &s, int64_t blockStart) {
+static bool copiesRowsWithVectors(const LoweringState &s, int64_t blockStart,
+                                  bool streamed) {
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   int64_t elementBytes = packedElementBytes(inputType.getElementType());
   if (blockStart >= s.rank || !elementBytes ||
@@ -195,7 +198,7 @@ static bool copiesRowsWithVectors(const LoweringState &s, int64_t blockStart) {
   if (llvm::MulOverflow(inputType.getShape().back(), elementBytes, rowBytes))
     return false;
   auto [first, end] =
-      vectorRowBytes(s.target, rowsPerBlock(inputType, blockStart));
+      vectorRowBytes(s.target, rowsPerBlock(inputType, blockStart), streamed);
   return rowBytes >= first && rowBytes < end &&
          slicesAllowed(s.op.getInput(), keepsUnitStrideRows);
 }
@@ -330,7 +333,7 @@ static Value copyInRegisters(OpBuilder &b, Location loc, const LoweringState &s,
 /// their static time on a Zen 1 (bench/dynamic_shapes.py).
 static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
                            ValueRange loopCoords, Value into,
-                           int64_t blockStart) {
+                           int64_t blockStart, bool streamed) {
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   Type elementType = inputType.getElementType();
   int64_t rank = s.rank;
@@ -463,7 +466,7 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
   // The rule of copiesRowsWithVectors, at run time (the compares built in
   // this order, the IR's).
   auto [first, end] =
-      vectorRowBytes(s.target, rowsPerBlock(inputType, blockStart));
+      vectorRowBytes(s.target, rowsPerBlock(inputType, blockStart), streamed);
   Value length = tensor::DimOp::create(b, loc, s.op.getInput(), rank - 1);
   Value rowBytes = arith::MulIOp::create(
       b, loc, length, constIndex(b, loc, packedElementBytes(elementType)));
@@ -577,12 +580,15 @@ BlockCopyPlan lowering::planBlockCopy(const LoweringState &s,
     return plan;
   }
   plan.dynamicRows = vectorRows && copiesDynamicRows(s, blockStart);
+  // Whether vector rows would stream decides how long they may be.
+  int64_t streamingMin = streamingStoreMinBytes(s, outputType);
   plan.copy =
-      vectorRows && (copiesRowsWithVectors(s, blockStart) || plan.dynamicRows)
+      vectorRows && (copiesRowsWithVectors(s, blockStart, streamingMin > 0) ||
+                     plan.dynamicRows)
           ? BlockCopyPlan::Copy::VectorRows
           : BlockCopyPlan::Copy::Slice;
   if (plan.copy == BlockCopyPlan::Copy::VectorRows)
-    plan.streamingStoreMinBytes = streamingStoreMinBytes(s, outputType);
+    plan.streamingStoreMinBytes = streamingMin;
   return plan;
 }
 
@@ -1063,8 +1069,8 @@ Value lowering::buildBlockCopy(OpBuilder &b, Location loc,
   if (plan.copy == BlockCopyPlan::Copy::VectorRows) {
     Value target = tensor::ExtractSliceOp::create(
         b, loc, forall.getRegionIterArgs()[0], outputOffsets, sizes, ones);
-    block =
-        copyBlockRows(b, loc, s, forall.getInductionVars(), target, blockStart);
+    block = copyBlockRows(b, loc, s, forall.getInductionVars(), target,
+                          blockStart, plan.streamingStoreMinBytes > 0);
   } else {
     block = policyBlock(
         b, loc, s, forall.getInductionVars(),

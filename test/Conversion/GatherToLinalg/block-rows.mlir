@@ -1,7 +1,9 @@
 // RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false" --canonicalize --cse --split-input-file | FileCheck %s
 // RUN: gather-opt %s --convert-gather-to-linalg="prefetch=false vectorize=false" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=SLICE
 
-// Blocks under 4 KiB whose rows hold a cache line or more are copied with
+// Blocks under 4 KiB (under twice the L1d where the output is streamed:
+// @streamed_long_rows in target-dlti.mlir) whose rows hold a cache line or
+// more are copied with
 // vector loads and stores in chunks of 8 registers (512 bytes with
 // AVX-512), not with a memcpy per row. Each chunk is read a register at a
 // time, then written, both in address order (one vector of the chunk left
@@ -138,7 +140,8 @@ func.func @short_row_slice(%d: tensor<10x8xf32>, %i: tensor<3xi64>) -> tensor<3x
 }
 
 // Rows of dynamic length: the bounds above checked at run time on the
-// row's bytes (a line to a page). Within them, whole registers in a loop
+// row's bytes (a line to a page, or to twice the L1d, 64 KiB, where the
+// output may be streamed, as this one of dynamic size may). Within them, whole registers in a loop
 // to the length rounded down to 16 (one register an iteration: no chunks
 // of 8, the code of a dynamic gather stays small), then the rest as one
 // masked register where there is one; outside them one slice. Both write
@@ -150,14 +153,14 @@ func.func @short_row_slice(%d: tensor<10x8xf32>, %i: tensor<3xi64>) -> tensor<3x
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
-// CHECK-DAG:     %[[C4096:.*]] = arith.constant 4096 : index
+// CHECK-DAG:     %[[C65536:.*]] = arith.constant 65536 : index
 // CHECK:         %[[LEN:.*]] = tensor.dim %[[D]], %[[C1]]
 // CHECK:         scf.forall (%[[ROW:.*]]) in (3) shared_outs(%[[OUT:.*]] = %{{.*}})
 // CHECK:           %[[TARGET:.*]] = tensor.extract_slice %[[OUT]][%[[ROW]], 0] [1, %[[LEN]]] [1, 1]
 // CHECK:           %[[SAFE:.*]] = arith.select %{{.*}}, %{{.*}}, %[[C0]] : index
 // CHECK:           %[[BYTES:.*]] = arith.muli %[[LEN]], %[[C4]]
 // CHECK:           %[[LONG:.*]] = arith.cmpi uge, %[[BYTES]], %[[C64]]
-// CHECK:           %[[SMALL:.*]] = arith.cmpi ult, %[[BYTES]], %[[C4096]]
+// CHECK:           %[[SMALL:.*]] = arith.cmpi ult, %[[BYTES]], %[[C65536]]
 // CHECK:           %[[REGS:.*]] = arith.andi %[[LONG]], %[[SMALL]]
 // CHECK:           %[[COPIED:.*]] = scf.if %[[REGS]] -> (tensor<1x?xf32>)
 // CHECK:             %[[NREGS:.*]] = arith.divui %[[LEN]], %[[C16]]
@@ -187,11 +190,11 @@ func.func @dynamic_row_registers_or_slice(%d: tensor<10x?xf32>, %i: tensor<3xi64
   return %0 : tensor<3x?xf32>
 }
 
-// A block of 3 rows of dynamic length: the page bound is on the block
-// (a row's bytes under ceil(4096 / 3)), and the rows are a loop.
+// A block of 3 rows of dynamic length: the bound is on the block (a row's
+// bytes under ceil(65536 / 3)), and the rows are a loop.
 // CHECK-LABEL: func.func @dynamic_rows_block_bound
-// CHECK-DAG:     %[[C1366:.*]] = arith.constant 1366 : index
-// CHECK:         %[[SMALL:.*]] = arith.cmpi ult, %{{.*}}, %[[C1366]]
+// CHECK-DAG:     %[[C21846:.*]] = arith.constant 21846 : index
+// CHECK:         %[[SMALL:.*]] = arith.cmpi ult, %{{.*}}, %[[C21846]]
 // CHECK:         scf.if %{{.*}} -> (tensor<1x3x?xf32>)
 // CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // CHECK:             vector.create_mask

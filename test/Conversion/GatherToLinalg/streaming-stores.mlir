@@ -140,19 +140,30 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
     return %r : tensor<40x?xf32>
   }
 
-  // Tiled blocks of 32-byte rows (not in registers) and blocks of 8 KiB
-  // (one memcpy each): not marked.
+  // Tiled blocks of 32-byte rows (not in registers) and blocks of 64 KiB
+  // (twice the L1d: one memcpy each): not marked.
   // CHECK-LABEL: func.func @short_rows_and_memcpy_blocks
   // CHECK-NOT:     gather.streaming_stores
   // CHECK:         return
-  func.func @short_rows_and_memcpy_blocks(%d: tensor<300x8xf32>, %i: tensor<8192xi64>, %w: tensor<30x2048xf32>, %j: tensor<64xi64>) -> (tensor<8192x8xf32>, tensor<64x2048xf32>) {
+  func.func @short_rows_and_memcpy_blocks(%d: tensor<300x8xf32>, %i: tensor<8192xi64>, %w: tensor<30x16384xf32>, %j: tensor<8xi64>) -> (tensor<8192x8xf32>, tensor<8x16384xf32>) {
     %e = tensor.empty() : tensor<8192x8xf32>
     // expected-remark @+1 {{lowered as block-copy tiles}}
     %r = gather.block %d[%i] axis = 0 into %e : tensor<300x8xf32>, tensor<8192xi64> into tensor<8192x8xf32>
+    %f = tensor.empty() : tensor<8x16384xf32>
+    // expected-remark @+1 {{lowered as block-copy slices}}
+    %s = gather.block %w[%j] axis = 0 into %f : tensor<30x16384xf32>, tensor<8xi64> into tensor<8x16384xf32>
+    return %r, %s : tensor<8192x8xf32>, tensor<8x16384xf32>
+  }
+
+  // Blocks of 8 KiB, over a page but under twice the L1d: vector rows,
+  // marked.
+  // CHECK-LABEL: func.func @long_rows_streamed
+  // CHECK:         } {gather.streaming_stores = 32768 : i64}
+  func.func @long_rows_streamed(%w: tensor<30x2048xf32>, %j: tensor<64xi64>) -> tensor<64x2048xf32> {
     %f = tensor.empty() : tensor<64x2048xf32>
-    // expected-remark @+1 {{lowered as block-copy}}
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
     %s = gather.block %w[%j] axis = 0 into %f : tensor<30x2048xf32>, tensor<64xi64> into tensor<64x2048xf32>
-    return %r, %s : tensor<8192x8xf32>, tensor<64x2048xf32>
+    return %s : tensor<64x2048xf32>
   }
 }
 

@@ -250,3 +250,57 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
     return %r : tensor<4x768xf32>
   }
 }
+
+// -----
+
+// Into a streamed output (a 64 KiB L3 streams outputs of 32 KiB or more),
+// blocks stay vector rows below twice the L1d, not only below a page: 8 KiB
+// rows with a 32 KiB L1d, streamed (stores that bypass the caches, where
+// memcpy's do not).
+// CHECK-LABEL: func.func @streamed_long_rows
+// CHECK:         scf.forall
+// CHECK:           vector.transfer_read
+// CHECK:         {gather.streaming_stores
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L3_cache_size_in_bytes" = 65536 : i64, "L1_cache_size_in_bytes" = 32768 : i64>>} {
+  func.func @streamed_long_rows(%d: tensor<40x2048xf32>, %i: tensor<10xi64>) -> tensor<10x2048xf32> {
+    %e = tensor.empty() : tensor<10x2048xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<40x2048xf32>, tensor<10xi64> into tensor<10x2048xf32>
+    return %r : tensor<10x2048xf32>
+  }
+  // A block of four 4 KiB rows (16 KiB) is within the bound too.
+  func.func @streamed_row_blocks(%d: tensor<20x4x1024xf32>, %i: tensor<6xi64>) -> tensor<6x4x1024xf32> {
+    %e = tensor.empty() : tensor<6x4x1024xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<20x4x1024xf32>, tensor<6xi64> into tensor<6x4x1024xf32>
+    return %r : tensor<6x4x1024xf32>
+  }
+}
+
+// -----
+
+// The bound is twice the L1d: with a 4 KiB L1d the same 8 KiB rows are
+// copied by memcpy.
+// CHECK-LABEL: func.func @streamed_rows_of_twice_the_l1d
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L3_cache_size_in_bytes" = 65536 : i64, "L1_cache_size_in_bytes" = 4096 : i64>>} {
+  func.func @streamed_rows_of_twice_the_l1d(%d: tensor<40x2048xf32>, %i: tensor<10xi64>) -> tensor<10x2048xf32> {
+    %e = tensor.empty() : tensor<10x2048xf32>
+    // expected-remark @+1 {{lowered as block-copy slices}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<40x2048xf32>, tensor<10xi64> into tensor<10x2048xf32>
+    return %r : tensor<10x2048xf32>
+  }
+}
+
+// -----
+
+// An output that stays in the caches (80 KB against a 32 MiB L3) keeps the
+// page bound: 8 KiB rows by memcpy.
+// CHECK-LABEL: func.func @cached_long_rows
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L3_cache_size_in_bytes" = 33554432 : i64, "L1_cache_size_in_bytes" = 32768 : i64>>} {
+  func.func @cached_long_rows(%d: tensor<40x2048xf32>, %i: tensor<10xi64>) -> tensor<10x2048xf32> {
+    %e = tensor.empty() : tensor<10x2048xf32>
+    // expected-remark @+1 {{lowered as block-copy slices}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<40x2048xf32>, tensor<10xi64> into tensor<10x2048xf32>
+    return %r : tensor<10x2048xf32>
+  }
+}
