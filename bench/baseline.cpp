@@ -244,6 +244,15 @@ struct Workloads {
     return rowGather<M>(data, idx, N, D, K, out.data());
   }
 
+  // Long rows (a language model's token embedding): 2048 rows of 16 KiB
+  // from an 8192x4096 table.
+  template <int M> bool W9() {
+    const int64_t N = 8192, D = 4096, K = 2048;
+    const float *data = loadData<float>(dir + "/W9_data.bin", N * D);
+    const int64_t *idx = loadIndices<int64_t>(dir + "/W9_idx.bin", K);
+    return rowGather<M>(data, idx, N, D, K, out.data());
+  }
+
   // An inference-sized lookup: 32 rows of a 30000x768 table.
   template <int M> bool W6() {
     const int64_t N = 30000, D = 768, K = 32;
@@ -783,6 +792,7 @@ static size_t outputSize(const std::string &w) {
          : w == "W6"                               ? 32 * 768
          : w == "W7"                               ? 65536 * 64
          : w == "W8"                               ? 1024 * 1024
+         : w == "W9"                               ? 2048 * 4096
          : w == "W2"                               ? 64 * 500 * 256
          : w == "W3"                               ? 4096 * 1024
          : w == "W4"                               ? 16 * 65536 * 4
@@ -807,6 +817,8 @@ static bool runWorkload(Workloads &workloads, const std::string &w, int mode) {
       return workloads.W7<M>();
     if (w == "W8")
       return workloads.W8<M>();
+    if (w == "W9")
+      return workloads.W9<M>();
     if (w == "W2")
       return workloads.W2<M>();
     if (w == "W3")

@@ -41,6 +41,9 @@ Workloads:
   W8 points of a 2-D table: multiaxis over axes [0, 1] of a 1024x1024 f32
      table, indices 1024x2048 i64 ((row, column) pairs interleaved), output
      1024x1024
+  W9 long rows (a language model's token embedding): block, axis 0, data
+     8192x4096 f32 (16 KiB rows), 2048 i64 indices, some negative (32 MiB
+     output)
 
 --chart PATH writes a bar chart of the ratios (matplotlib).
 """
@@ -121,6 +124,10 @@ def workloads(rng):
     i = rng.integers(0, 1024, size=(1024, 2048))
     w["W8"] = dict(data=d, idx=i, op="multiaxis", attr="axes = [0, 1]",
                    numpy=lambda d=d, i=i: d[i[:, 0::2], i[:, 1::2]])
+    d = rng.standard_normal((8192, 4096), dtype=np.float32)
+    i = rng.integers(-8192, 8192, size=2048)
+    w["W9"] = dict(data=d, idx=i, op="block", attr="axis = 0",
+                   numpy=lambda d=d, i=i: np.take(d, i, axis=0))
     return w
 
 
