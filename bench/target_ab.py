@@ -23,7 +23,9 @@ over axes [0, 3] of an NHWC f32 image, ROWS index rows of 16 (n, c)
 pairs, broadcast over the pixels), named nhwc-N-H-W-C-xROWS; `--nhwc
 32,56,56,64,16` is W5 with 16 index rows. `--rows N,D,K` adds W7's row
 gather (K random rows of an N x D f32 table), named rows-N-D-xK; `--rows
-100000,64,65536` is W7. With `--only`, list them there too.
+100000,64,65536` is W7; `--rows N,R,D,K` gathers blocks of R rows of D
+(an N x R x D table), named rows-N-R-D-xK. With `--only`, list them there
+too.
 """
 import argparse
 import os
@@ -62,7 +64,7 @@ def main():
     p.add_argument("--nhwc", action="append", default=[],
                    help="N,H,W,C,ROWS: one more workload, W5's lookup on that image")
     p.add_argument("--rows", action="append", default=[],
-                   help="N,D,K: one more workload, W7's row gather on other sizes")
+                   help="N,D,K or N,R,D,K: one more workload, W7's row gather on other sizes")
     args = p.parse_args()
     policy = "" if args.policy == "error" else f" out_of_bounds = {args.policy}"
     base = run.parse_entries(args.base)
@@ -107,14 +109,17 @@ def nhwc_workload(n, h, w, c, rows):
     return {f"nhwc-{n}-{h}-{w}-{c}-x{rows}": run.nhwc_lookup(d, ns, cs)}
 
 
-def rows_workload(n, d, k):
-    """W7's gather (bench/run.py) on other sizes: `k` random rows of an
-    n x d f32 table (`gather.block`, axis 0)."""
+def rows_workload(n, *sizes):
+    """W7's gather (bench/run.py) on other sizes: `k` random blocks (rows of
+    d, or r rows of d) of an n x d or n x r x d f32 table (`gather.block`,
+    axis 0), sizes (d, k) or (r, d, k)."""
     rng = np.random.default_rng(6)
-    data = rng.standard_normal((n, d), dtype=np.float32)
+    *block, k = sizes
+    data = rng.standard_normal((n, *block), dtype=np.float32)
     i = rng.integers(0, n, size=k)
-    return {f"rows-{n}-{d}-x{k}": dict(data=data, idx=i, op="block", attr="axis = 0",
-                                       numpy=lambda: np.take(data, i, axis=0))}
+    name = "-".join(str(v) for v in (n, *block))
+    return {f"rows-{name}-x{k}": dict(data=data, idx=i, op="block", attr="axis = 0",
+                                      numpy=lambda: np.take(data, i, axis=0))}
 
 
 if __name__ == "__main__":

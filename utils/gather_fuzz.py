@@ -933,6 +933,7 @@ TARGET_ENTRIES = {
     "prefetch_block_lines": (1, 2, 16, 4096),
     "offset_tile_bytes": (1, 64, 4096, 96 << 10),
     "offset_chunk_bytes": (8, 24, 256, 4096),
+    "streamed_vector_copy_bytes": (1, 64, 8192, 1 << 20),
     "long_offset_tiles": (0, 1),
     "tile_max_block_lines": (1, 2, 4, 64),
     "prefetch_offset_tables": (0, 1, 2),

@@ -51,13 +51,17 @@ int64_t CpuTarget::offsetTileFootprintBytes(bool fewReads) const {
   return fewReads && longOffsetTiles ? l2Bytes / 2 : 2 * l1dBytes;
 }
 int64_t CpuTarget::copyChunkBytes() const { return 8 * (vectorBits / 8); }
-int64_t CpuTarget::vectorCopyMaxBytes(bool streamedOutput) const {
-  // Rows of 4-32 KiB into a streamed output took 0.78-0.96 of memcpy's time
-  // from 64-byte aligned data and 0.60-0.78 from numpy's (16 bytes past a
-  // page); 64 KiB rows 0.86-1.03, 256 KiB and 1 MiB rows 0.99-1.15. Into a
-  // cached output, 4 KiB rows took 1.05x memcpy's time from aligned data
-  // (Zen 4, docs/Lowering.md).
-  return streamedOutput ? std::max(pageBytes, 2 * l1dBytes) : pageBytes;
+int64_t CpuTarget::vectorCopyMaxBytes(bool streamedFromMemory) const {
+  // Rows of 4-32 KiB streamed from a table beyond the L3 took 0.78-0.96 of
+  // memcpy's time from 64-byte aligned data and 0.60-0.78 from numpy's (16
+  // bytes past a page); 64 KiB rows 0.86-1.03, 256 KiB and 1 MiB rows
+  // 0.99-1.15. Into a cached output, 4 KiB rows took 1.05x memcpy's time
+  // from aligned data (Zen 4, docs/Lowering.md).
+  if (!streamedFromMemory)
+    return pageBytes;
+  if (streamedVectorCopyBytesGiven > 0)
+    return streamedVectorCopyBytesGiven;
+  return std::max(pageBytes, 2 * l1dBytes);
 }
 int64_t CpuTarget::prefetchMaxBlockLines() const {
   if (prefetchBlockLinesGiven > 0)
@@ -146,7 +150,8 @@ std::string CpuTarget::describe() const {
      << " prefetch-block-lines=" << prefetchMaxBlockLines()
      << " offset-tile-bytes=" << offsetTileFootprintBytes(false)
      << " offset-tile-bytes-few-reads=" << offsetTileFootprintBytes(true)
-     << " offset-chunk-bytes=" << offsetChunkBytes();
+     << " offset-chunk-bytes=" << offsetChunkBytes()
+     << " streamed-vector-copy-bytes=" << vectorCopyMaxBytes(true);
   return text;
 }
 
@@ -520,6 +525,8 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
       {"offset_tile_bytes", &target.offsetTileBytesGiven, 1, kMaxCacheBytes,
        false},
       {"offset_chunk_bytes", &target.offsetChunkBytesGiven, 8, 1 << 20, false},
+      {"streamed_vector_copy_bytes", &target.streamedVectorCopyBytesGiven, 1,
+       kMaxCacheBytes, false},
       {"long_offset_tiles", &longOffsetTiles, 0, 1, false},
       {"tile_max_block_lines", &target.tileMaxBlockLines, 1, 64, false},
       {"prefetch_offset_tables", &offsetTablePrefetch, 0, 2, false},

@@ -175,6 +175,9 @@ want["offset-tile-bytes-few-reads"] = (host["l2-bytes"] // 2 if want["long-offse
 # of two thirds of the L1d.
 want["offset-chunk-bytes"] = (8192 if host["cpu"] == "znver2" else
                               max(1, host["l1d-bytes"] // host["cache-line-bytes"] * 2 // 3) * 8)
+# Blocks into a streamed output copied with vector rows up to twice the
+# L1d (at least a page).
+want["streamed-vector-copy-bytes"] = max(host["page-bytes"], 2 * host["l1d-bytes"])
 wrong = {k: (host[k], v) for k, v in want.items() if v is not None and host[k] != v}
 print("host target:", "as the CPU's flags and the OS's caches say" if not wrong else wrong)
 # A named CPU in the JIT: its instruction set, the host's caches, cores and

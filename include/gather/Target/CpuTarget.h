@@ -208,6 +208,10 @@ struct CpuTarget {
   /// Lines of one block prefetched at most where given (the DLTI entry
   /// "prefetch_block_lines"); 0: derived (prefetchMaxBlockLines).
   int64_t prefetchBlockLinesGiven = 0;
+  /// The bytes from which blocks streamed from memory are copied by
+  /// memcpy where given (the DLTI entry "streamed_vector_copy_bytes"); 0:
+  /// derived (vectorCopyMaxBytes).
+  int64_t streamedVectorCopyBytesGiven = 0;
   /// The offset-table tiles' footprint budget in bytes where given (the
   /// DLTI entry "offset_tile_bytes"); 0: derived (offsetTileFootprintBytes).
   int64_t offsetTileBytesGiven = 0;
@@ -261,9 +265,11 @@ struct CpuTarget {
   /// all stores: eight vector registers.
   int64_t copyChunkBytes() const;
   /// Blocks from this size on are copied by one memcpy call instead of
-  /// inline vector copies: a page, or twice the L1d where the output is
-  /// streamed (the vector rows' stores bypass the caches, memcpy's did not).
-  int64_t vectorCopyMaxBytes(bool streamedOutput) const;
+  /// inline vector copies: a page; twice the L1d, or as
+  /// streamedVectorCopyBytesGiven says, where the output is streamed from
+  /// an input beyond the L3 (the vector rows' stores bypass the caches,
+  /// memcpy's did not).
+  int64_t vectorCopyMaxBytes(bool streamedFromMemory) const;
   /// Lines of one block prefetched at most: 16 (at most a page's), beyond
   /// which the hardware prefetchers follow the block's own reads; or as
   /// prefetchBlockLinesGiven says.
@@ -349,9 +355,10 @@ struct CpuTarget {
   /// cores=2 streaming-store-min-bytes=16777216 prefetch-lines-ahead=128
   /// parallel-min-bytes=163840 tile-blocks=4 tile-max-block-bytes=256
   /// prefetch-block-lines=16 offset-tile-bytes=65536
-  /// offset-tile-bytes-few-reads=65536 offset-chunk-bytes=2728": what the
-  /// lowering planned with (the last nine, derived or defaulted, for peers
-  /// that follow the same rules and for readers of the plan).
+  /// offset-tile-bytes-few-reads=65536 offset-chunk-bytes=2728
+  /// streamed-vector-copy-bytes=65536": what the lowering planned with (the
+  /// last ten, derived or defaulted, for peers that follow the same rules
+  /// and for readers of the plan).
   std::string describe() const;
 };
 
@@ -395,7 +402,8 @@ FailureOr<CpuTarget> cpuTargetForName(StringRef name, std::string &error,
 /// "L3_cache_size_in_bytes", "cores", "prefetch_lines_ahead",
 /// "vector_unit_width", "parallel_min_bytes", "tile_blocks",
 /// "tile_max_block_lines", "prefetch_block_lines", "offset_tile_bytes",
-/// "offset_chunk_bytes", "long_offset_tiles", "prefetch_offset_tables",
+/// "offset_chunk_bytes", "streamed_vector_copy_bytes",
+/// "long_offset_tiles", "prefetch_offset_tables",
 /// "gather_offset_rows", "prefetch_index_streams", "mesh_l3" and
 /// "nontemporal_stores" (the last six 0 or 1),
 /// each an integer in a range that keeps the thresholds' arithmetic exact

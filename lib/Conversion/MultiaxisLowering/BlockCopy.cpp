@@ -145,6 +145,20 @@ static std::optional<uint64_t> staticBlockBytes(RankedTensorType inputType,
   return bytes;
 }
 
+/// Whether the output streams (`streamingMin`, streamingStoreMinBytes) and
+/// the input does not fit in the L3 (or has a dynamic size): rows read from
+/// memory, where vector rows beat memcpy up to twice the L1d
+/// (CpuTarget::vectorCopyMaxBytes). From inputs of 3-13 MB (a 32 MiB L3)
+/// into outputs of 19-32 MB memcpy ran 1.03-1.46x faster instead: its
+/// cached stores kept the whole working set in the L3 from call to call.
+static bool streamsFromMemory(const LoweringState &s, int64_t streamingMin) {
+  if (streamingMin <= 0)
+    return false;
+  auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
+  std::optional<uint64_t> bytes = staticBlockBytes(inputType, 0);
+  return !bytes || *bytes >= static_cast<uint64_t>(s.target.l3Bytes);
+}
+
 /// Whether the rows of a block (its last dimension) may be copied with
 /// vector registers: static rows of byte-sized elements that hold
 /// vectorRowMinBytes or more, read with unit stride.
@@ -171,16 +185,16 @@ static int64_t rowsPerBlock(RankedTensorType inputType, int64_t blockStart) {
 /// The row lengths in bytes, [first, second), whose blocks of `rows` rows
 /// are copied row by row a vector register at a time: rows of
 /// vectorRowMinBytes (a line) or more in blocks under vectorCopyMaxBytes (a
-/// page, more into a `streamed` output). The block's bound is put on the
-/// row (the bound divided by the rows, rounded up), where it cannot
+/// page, more where `fromMemory`: streamsFromMemory). The block's bound is put
+/// on the row (the bound divided by the rows, rounded up), where it cannot
 /// overflow; a block of no rows has none. Static rows
 /// (copiesRowsWithVectors) and rows of a dynamic length (at run time,
 /// copyBlockRows) take this one rule.
-static std::pair<int64_t, int64_t> vectorRowBytes(const CpuTarget &target,
-                                                  int64_t rows, bool streamed) {
+static std::pair<int64_t, int64_t>
+vectorRowBytes(const CpuTarget &target, int64_t rows, bool fromMemory) {
   int64_t end =
       rows == 0 ? std::numeric_limits<int64_t>::max()
-                : llvm::divideCeil(target.vectorCopyMaxBytes(streamed), rows);
+                : llvm::divideCeil(target.vectorCopyMaxBytes(fromMemory), rows);
   return {target.vectorRowMinBytes(), end};
 }
 
@@ -188,7 +202,7 @@ static std::pair<int64_t, int64_t> vectorRowBytes(const CpuTarget &target,
 /// static block of byte-sized elements whose row length is in
 /// vectorRowBytes, read with unit stride.
 static bool copiesRowsWithVectors(const LoweringState &s, int64_t blockStart,
-                                  bool streamed) {
+                                  bool fromMemory) {
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   int64_t elementBytes = packedElementBytes(inputType.getElementType());
   if (blockStart >= s.rank || !elementBytes ||
@@ -198,7 +212,7 @@ static bool copiesRowsWithVectors(const LoweringState &s, int64_t blockStart,
   if (llvm::MulOverflow(inputType.getShape().back(), elementBytes, rowBytes))
     return false;
   auto [first, end] =
-      vectorRowBytes(s.target, rowsPerBlock(inputType, blockStart), streamed);
+      vectorRowBytes(s.target, rowsPerBlock(inputType, blockStart), fromMemory);
   return rowBytes >= first && rowBytes < end &&
          slicesAllowed(s.op.getInput(), keepsUnitStrideRows);
 }
@@ -333,7 +347,7 @@ static Value copyInRegisters(OpBuilder &b, Location loc, const LoweringState &s,
 /// their static time on a Zen 1 (bench/dynamic_shapes.py).
 static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
                            ValueRange loopCoords, Value into,
-                           int64_t blockStart, bool streamed) {
+                           int64_t blockStart, bool fromMemory) {
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   Type elementType = inputType.getElementType();
   int64_t rank = s.rank;
@@ -466,7 +480,7 @@ static Value copyBlockRows(OpBuilder &b, Location loc, const LoweringState &s,
   // The rule of copiesRowsWithVectors, at run time (the compares built in
   // this order, the IR's).
   auto [first, end] =
-      vectorRowBytes(s.target, rowsPerBlock(inputType, blockStart), streamed);
+      vectorRowBytes(s.target, rowsPerBlock(inputType, blockStart), fromMemory);
   Value length = tensor::DimOp::create(b, loc, s.op.getInput(), rank - 1);
   Value rowBytes = arith::MulIOp::create(
       b, loc, length, constIndex(b, loc, packedElementBytes(elementType)));
@@ -580,15 +594,18 @@ BlockCopyPlan lowering::planBlockCopy(const LoweringState &s,
     return plan;
   }
   plan.dynamicRows = vectorRows && copiesDynamicRows(s, blockStart);
-  // Whether vector rows would stream decides how long they may be.
+  // Whether vector rows would stream, and from memory, decides how long
+  // they may be.
   int64_t streamingMin = streamingStoreMinBytes(s, outputType);
-  plan.copy =
-      vectorRows && (copiesRowsWithVectors(s, blockStart, streamingMin > 0) ||
-                     plan.dynamicRows)
-          ? BlockCopyPlan::Copy::VectorRows
-          : BlockCopyPlan::Copy::Slice;
-  if (plan.copy == BlockCopyPlan::Copy::VectorRows)
+  bool fromMemory = streamsFromMemory(s, streamingMin);
+  plan.copy = vectorRows && (copiesRowsWithVectors(s, blockStart, fromMemory) ||
+                             plan.dynamicRows)
+                  ? BlockCopyPlan::Copy::VectorRows
+                  : BlockCopyPlan::Copy::Slice;
+  if (plan.copy == BlockCopyPlan::Copy::VectorRows) {
     plan.streamingStoreMinBytes = streamingMin;
+    plan.streamedFromMemory = fromMemory;
+  }
   return plan;
 }
 
@@ -1070,7 +1087,7 @@ Value lowering::buildBlockCopy(OpBuilder &b, Location loc,
     Value target = tensor::ExtractSliceOp::create(
         b, loc, forall.getRegionIterArgs()[0], outputOffsets, sizes, ones);
     block = copyBlockRows(b, loc, s, forall.getInductionVars(), target,
-                          blockStart, plan.streamingStoreMinBytes > 0);
+                          blockStart, plan.streamedFromMemory);
   } else {
     block = policyBlock(
         b, loc, s, forall.getInductionVars(),

@@ -253,10 +253,10 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 
 // -----
 
-// Into a streamed output (a 64 KiB L3 streams outputs of 32 KiB or more),
-// blocks stay vector rows below twice the L1d, not only below a page: 8 KiB
-// rows with a 32 KiB L1d, streamed (stores that bypass the caches, where
-// memcpy's do not).
+// Into a streamed output (a 64 KiB L3 streams outputs of 32 KiB or more)
+// from an input beyond the L3, blocks stay vector rows below twice the
+// L1d, not only below a page: 8 KiB rows with a 32 KiB L1d, streamed
+// (stores that bypass the caches, where memcpy's do not).
 // CHECK-LABEL: func.func @streamed_long_rows
 // CHECK:         scf.forall
 // CHECK:           vector.transfer_read
@@ -279,6 +279,28 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 
 // -----
 
+// From an input the L3 holds (320 KiB against 1 MiB) the output streams
+// too (640 KiB, half the L3 or more), but the rows keep the page bound:
+// memcpy's cached stores kept such working sets in the L3.
+// CHECK-LABEL: func.func @streamed_long_rows_from_the_l3
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L3_cache_size_in_bytes" = 1048576 : i64, "L1_cache_size_in_bytes" = 32768 : i64>>} {
+  func.func @streamed_long_rows_from_the_l3(%d: tensor<40x2048xf32>, %i: tensor<80xi64>) -> tensor<80x2048xf32> {
+    %e = tensor.empty() : tensor<80x2048xf32>
+    // expected-remark @+1 {{lowered as block-copy slices}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<40x2048xf32>, tensor<80xi64> into tensor<80x2048xf32>
+    return %r : tensor<80x2048xf32>
+  }
+  // From a table of 1 MiB (the L3's size), vector rows.
+  func.func @streamed_long_rows_beyond_the_l3(%d: tensor<128x2048xf32>, %i: tensor<80xi64>) -> tensor<80x2048xf32> {
+    %e = tensor.empty() : tensor<80x2048xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<128x2048xf32>, tensor<80xi64> into tensor<80x2048xf32>
+    return %r : tensor<80x2048xf32>
+  }
+}
+
+// -----
+
 // The bound is twice the L1d: with a 4 KiB L1d the same 8 KiB rows are
 // copied by memcpy.
 // CHECK-LABEL: func.func @streamed_rows_of_twice_the_l1d
@@ -288,6 +310,27 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
     // expected-remark @+1 {{lowered as block-copy slices}}
     %r = gather.block %d[%i] axis = 0 into %e : tensor<40x2048xf32>, tensor<10xi64> into tensor<10x2048xf32>
     return %r : tensor<10x2048xf32>
+  }
+}
+
+// -----
+
+// "streamed_vector_copy_bytes" gives the bound into a streamed output: 8 KiB
+// by memcpy from 8192 on, whatever the L1d.
+// CHECK-LABEL: func.func @given_streamed_vector_copy_bytes
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L3_cache_size_in_bytes" = 65536 : i64, "L1_cache_size_in_bytes" = 32768 : i64, "streamed_vector_copy_bytes" = 8192 : i64>>} {
+  func.func @given_streamed_vector_copy_bytes(%d: tensor<40x2048xf32>, %i: tensor<10xi64>) -> tensor<10x2048xf32> {
+    %e = tensor.empty() : tensor<10x2048xf32>
+    // expected-remark @+1 {{lowered as block-copy slices}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<40x2048xf32>, tensor<10xi64> into tensor<10x2048xf32>
+    return %r : tensor<10x2048xf32>
+  }
+  // Rows of 4 KiB (just under it) stay vector rows.
+  func.func @given_streamed_vector_copy_bytes_below(%d: tensor<40x1024xf32>, %i: tensor<20xi64>) -> tensor<20x1024xf32> {
+    %e = tensor.empty() : tensor<20x1024xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<40x1024xf32>, tensor<20xi64> into tensor<20x1024xf32>
+    return %r : tensor<20x1024xf32>
   }
 }
 

@@ -101,6 +101,12 @@ module @prefetch_lines_ahead_not_positive attributes {dlti.target_system_spec = 
 
 // -----
 
+// expected-error @+1 {{the target description's CPU entry "streamed_vector_copy_bytes" must be an integer in [1, 1099511627776], got 0 : i64}}
+module @streamed_vector_copy_bytes_not_positive attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"streamed_vector_copy_bytes" = 0 : i64>>} {
+}
+
+// -----
+
 // expected-error @+1 {{the target description's CPU entry "offset_tile_bytes" must be an integer in [1, 1099511627776], got 0 : i64}}
 module @offset_tile_bytes_not_positive attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"offset_tile_bytes" = 0 : i64>>} {
 }
