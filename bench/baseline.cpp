@@ -135,11 +135,13 @@ static constexpr bool prefetches(int m) {
   return m == Mode::Prefetch || m == Mode::CheckedPrefetch;
 }
 
-// Whether rows of `rowBytes` into an output of `outputBytes` are written
-// with non-temporal stores: the compiled code's rule
-// (CpuTarget::streamingStoreMinBytes).
-static bool streamsRows(int64_t outputBytes, int64_t rowBytes) {
-  return outputBytes >= streamingStoreMinBytes() && rowBytes % 64 == 0;
+// Whether rows of `rowBytes` into an output of `outputBytes`, read from an
+// input of `inputBytes`, are written with non-temporal stores: the compiled
+// code's rule (CpuTarget::streamingStoreMinBytes, streamingInputMinBytes).
+static bool streamsRows(int64_t outputBytes, int64_t rowBytes,
+                        int64_t inputBytes) {
+  return outputBytes >= streamingStoreMinBytes() && rowBytes % 64 == 0 &&
+         inputBytes >= streamingInputMinBytes();
 }
 
 // Prefetches the lines of `bytes` bytes from `p`, at most
@@ -178,7 +180,8 @@ static bool rowGather(const T *data, const I *idx, int64_t N, int64_t D,
   const int64_t rowBytes = D * sizeof(T);
   const int64_t ahead =
       std::max<int64_t>(1, prefetchLinesAhead() / ((rowBytes + 63) / 64));
-  const bool streaming = prefetches(M) && streamsRows(K * rowBytes, rowBytes);
+  const bool streaming =
+      prefetches(M) && streamsRows(K * rowBytes, rowBytes, N * rowBytes);
   auto row = [&](int64_t k, bool &bad) {
     if (prefetches(M))
       prefetchLines(&data[wrap(idx[std::min(k + ahead, K - 1)], N) * D],
@@ -283,7 +286,8 @@ struct Workloads {
     const int64_t indexLevel = prefetchIndexStreams();
     const bool streaming =
         prefetches(M) && kRegisterBytes > 0 &&
-        streamsRows(N * K * int64_t(sizeof(float)), K * sizeof(float));
+        streamsRows(N * K * int64_t(sizeof(float)), K * sizeof(float),
+                    R * C * int64_t(sizeof(float)));
     bool bad = false;
 #pragma omp parallel reduction(|| : bad)
     {
@@ -355,7 +359,8 @@ struct Workloads {
     const int64_t ahead =
         std::max<int64_t>(1, prefetchLinesAhead() / (rowBytes / 64));
     const bool streaming =
-        prefetches(M) && streamsRows(A * K * rowBytes, rowBytes);
+        prefetches(M) &&
+        streamsRows(A * K * rowBytes, rowBytes, A * B * rowBytes);
     bool bad = false;
 #pragma omp parallel reduction(|| : bad)
     {
@@ -385,7 +390,8 @@ struct Workloads {
     const int64_t *idx = loadIndices<int64_t>(dir + "/W3_idx.bin", R * K);
     constexpr bool Checked = checks(M);
     const bool streaming =
-        prefetches(M) && streamsRows(R * K * sizeof(float), K * sizeof(float));
+        prefetches(M) && streamsRows(R * K * sizeof(float), K * sizeof(float),
+                                     R * C * sizeof(float));
     const bool indexPrefetch = prefetchIndexBesideInputRows();
     const int64_t indexLevel = prefetchIndexStreams();
     bool bad = false;
@@ -477,7 +483,7 @@ struct Workloads {
   // non-temporal stores into an aligned output.
   bool streamsW5Rows(int64_t R) {
 #ifdef __AVX2__
-    return streamsRows(R * 56 * 56 * 16 * 4, 16 * 4) &&
+    return streamsRows(R * 56 * 56 * 16 * 4, 16 * 4, 32 * 56 * 56 * 64 * 4) &&
            reinterpret_cast<uintptr_t>(out.data()) % 32 == 0;
 #else
     return false;
@@ -657,7 +663,8 @@ struct Workloads {
         }
     }
     const bool streaming =
-        streamsRows(R * K * int64_t(sizeof(float)), K * sizeof(float));
+        streamsRows(R * K * int64_t(sizeof(float)), K * sizeof(float),
+                    R * C * int64_t(sizeof(float)));
     const bool indexPrefetch = prefetchIndexBesideInputRows();
     const int64_t indexLevel = prefetchIndexStreams();
 #pragma omp parallel
@@ -840,13 +847,15 @@ static bool runWorkload(Workloads &workloads, const std::string &w, int mode) {
 
 // The bandwidth reference: `bytes` copied from `source` to `target`, split
 // over the threads in one parallel loop; from the streaming threshold on
-// with non-temporal stores, as the gathers' row copies (glibc's memcpy decides
-// by a cache size of its own: on the Zen 1 VM whose sysfs reports an 8 MiB
-// L3, CPUID reports 64 MiB).
+// with non-temporal stores, as the gathers' row copies from memory (glibc's
+// memcpy decides by a cache size of its own: on the Zen 1 VM whose sysfs
+// reports an 8 MiB L3, CPUID reports 64 MiB). By the output's size alone:
+// the reference is a copy from memory whatever the gather's input.
 static void parallelCopy(char *target, const char *source, size_t bytes) {
   int threads = omp_get_max_threads();
   size_t chunk = (bytes + threads - 1) / threads;
-  const bool streaming = streamsRows(bytes, 64);
+  const bool streaming =
+      static_cast<int64_t>(bytes) >= streamingStoreMinBytes();
 #pragma omp parallel for if (bytes >= (1 << 20))
   for (int t = 0; t < threads; ++t) {
     size_t begin = std::min(bytes, t * chunk);

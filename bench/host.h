@@ -100,6 +100,17 @@ static inline int64_t streamingStoreMinBytes() {
   return bytes;
 }
 
+/// ... read from inputs from this size on: the compiled code's rule
+/// (CpuTarget::streamingInputMinBytes), from GATHER_STREAMING_INPUT_MIN_BYTES
+/// as above; else the host's L3.
+static inline int64_t streamingInputMinBytes() {
+  static const int64_t bytes = [] {
+    int64_t value = describedEntry("GATHER_STREAMING_INPUT_MIN_BYTES");
+    return value >= 0 ? value : hostL3Bytes();
+  }();
+  return bytes;
+}
+
 /// A prefetch of the line at `p` into every cache level (prefetcht0, what
 /// the compiled code's memref.prefetch with locality 3 becomes). Not
 /// __builtin_prefetch: GCC 12's tree DCE deleted those of baseline.cpp's

@@ -98,6 +98,9 @@ int64_t CpuTarget::streamingStoreMinBytes() const {
     return 0;
   return meshL3 ? 4 * l2Bytes : l3Bytes / 2;
 }
+int64_t CpuTarget::streamingInputMinBytes() const {
+  return meshL3 ? 0 : l3Bytes;
+}
 int64_t CpuTarget::parallelIterations() const {
   return std::max<int64_t>(16, 4 * cores);
 }
@@ -151,7 +154,8 @@ std::string CpuTarget::describe() const {
      << " offset-tile-bytes=" << offsetTileFootprintBytes(false)
      << " offset-tile-bytes-few-reads=" << offsetTileFootprintBytes(true)
      << " offset-chunk-bytes=" << offsetChunkBytes()
-     << " streamed-vector-copy-bytes=" << vectorCopyMaxBytes(true);
+     << " streamed-vector-copy-bytes=" << vectorCopyMaxBytes(true)
+     << " streaming-input-min-bytes=" << streamingInputMinBytes();
   return text;
 }
 

@@ -435,9 +435,10 @@ def target_description(target_cpu="native"):
     tile-blocks, tile-max-block-bytes, prefetch-block-lines,
     offset-tile-bytes and offset-tile-bytes-few-reads (the offset-table
     tiles' budgets), offset-chunk-bytes (a chunk of 8-byte offsets) and
-    streamed-vector-copy-bytes (blocks from this size on into a streamed
-    output are copied by memcpy) (derived, or as the description gives
-    them)."""
+    streamed-vector-copy-bytes (blocks from this size on streamed from
+    memory are copied by memcpy) and streaming-input-min-bytes (rows
+    stream only from inputs of this size on) (derived, or as the
+    description gives them)."""
     text = ctypes.create_string_buffer(1024)
     if _library().gatherTargetDescription(target_cpu.encode(), text, len(text)):
         raise GatherError(text.value.decode(errors="replace"))

@@ -324,6 +324,13 @@ struct CpuTarget {
   /// through the caches was first read from memory only to be evicted
   /// unread.
   int64_t streamingStoreMinBytes() const;
+  /// ... and only from an input of this size on (or of dynamic size): the
+  /// L3's, without a mesh L3 (0 with one: unmeasured there). From an input
+  /// the L3 holds, rows written through the caches ran 1.19-2.18x faster
+  /// than streamed ones (tables of 0.5-18 MB into outputs of 17-25 MB;
+  /// the whole working set stayed in the L3 from call to call; Zen 4,
+  /// docs/Lowering.md).
+  int64_t streamingInputMinBytes() const;
   /// A parallel loop keeps the outer dimensions parallel whose iterations
   /// reach this count (the inner ones become serial loops): four per core,
   /// so that the threads' shares differ by at most a quarter, and at least
@@ -356,9 +363,9 @@ struct CpuTarget {
   /// parallel-min-bytes=163840 tile-blocks=4 tile-max-block-bytes=256
   /// prefetch-block-lines=16 offset-tile-bytes=65536
   /// offset-tile-bytes-few-reads=65536 offset-chunk-bytes=2728
-  /// streamed-vector-copy-bytes=65536": what the lowering planned with (the
-  /// last ten, derived or defaulted, for peers that follow the same rules
-  /// and for readers of the plan).
+  /// streamed-vector-copy-bytes=65536 streaming-input-min-bytes=33554432":
+  /// what the lowering planned with (the last eleven, derived or defaulted,
+  /// for peers that follow the same rules and for readers of the plan).
   std::string describe() const;
 };
 

@@ -32,6 +32,16 @@ int64_t lowering::streamingStoreMinBytes(const LoweringState &s,
       (!ShapedType::isDynamic(rowLength) &&
        rowLength * elementBytes % s.target.cacheLineBytes != 0))
     return 0;
+  // An input the L3 holds keeps the output in the caches too
+  // (CpuTarget::streamingInputMinBytes).
+  auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
+  if (inputType.hasStaticShape()) {
+    uint64_t inputBytes = elementBytes;
+    for (int64_t size : inputType.getShape())
+      inputBytes = llvm::SaturatingMultiply<uint64_t>(inputBytes, size);
+    if (inputBytes < static_cast<uint64_t>(s.target.streamingInputMinBytes()))
+      return 0;
+  }
   uint64_t bytes = elementBytes;
   for (int64_t size : outputType.getShape()) {
     if (ShapedType::isDynamic(size))

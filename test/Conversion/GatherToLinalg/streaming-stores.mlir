@@ -170,27 +170,42 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 // -----
 
 // Without a description the L3 is 32 MiB (the default): outputs of 16 MiB
-// or more are marked.
+// or more are marked, read from inputs of 32 MiB or more (36.9 MB here).
 // CHECK-LABEL: func.func @default_l3
 // CHECK:         } {gather.streaming_stores = 16777216 : i64}
 // CHECK-NOT:     gather.streaming_stores
 // CHECK:         return
-func.func @default_l3(%d: tensor<3000x768xf32>, %i: tensor<8192xi64>, %j: tensor<2048xi64>) -> (tensor<8192x768xf32>, tensor<2048x768xf32>) {
+func.func @default_l3(%d: tensor<12000x768xf32>, %i: tensor<8192xi64>, %j: tensor<2048xi64>) -> (tensor<8192x768xf32>, tensor<2048x768xf32>) {
+  %e = tensor.empty() : tensor<8192x768xf32>
+  // expected-remark @+1 {{lowered as block-copy vector-rows}}
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<12000x768xf32>, tensor<8192xi64> into tensor<8192x768xf32>
+  %f = tensor.empty() : tensor<2048x768xf32>
+  // expected-remark @+1 {{lowered as block-copy vector-rows}}
+  %s = gather.block %d[%j] axis = 0 into %f : tensor<12000x768xf32>, tensor<2048xi64> into tensor<2048x768xf32>
+  return %r, %s : tensor<8192x768xf32>, tensor<2048x768xf32>
+}
+
+// -----
+
+// From a table the L3 holds (9.2 MB against 32 MiB) a 25 MB output is not
+// marked: rows written through the caches kept the whole working set in
+// the L3 (CpuTarget::streamingInputMinBytes).
+// CHECK-LABEL: func.func @default_l3_cached_table
+// CHECK-NOT:     gather.streaming_stores
+// CHECK:         return
+func.func @default_l3_cached_table(%d: tensor<3000x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
   %e = tensor.empty() : tensor<8192x768xf32>
   // expected-remark @+1 {{lowered as block-copy vector-rows}}
   %r = gather.block %d[%i] axis = 0 into %e : tensor<3000x768xf32>, tensor<8192xi64> into tensor<8192x768xf32>
-  %f = tensor.empty() : tensor<2048x768xf32>
-  // expected-remark @+1 {{lowered as block-copy vector-rows}}
-  %s = gather.block %d[%j] axis = 0 into %f : tensor<3000x768xf32>, tensor<2048xi64> into tensor<2048x768xf32>
-  return %r, %s : tensor<8192x768xf32>, tensor<2048x768xf32>
+  return %r : tensor<8192x768xf32>
 }
 
 // -----
 
 // With a mesh L3 (Intel's Sapphire Rapids generation: the DLTI entry
 // mesh_l3, or target-cpu=emeraldrapids) outputs of four L2s or more are
-// marked, whatever the L3: here 4 x 2 MiB = 8 MiB under a 300 MiB L3, so the
-// 12 MiB output is marked and the 6 MiB one is not.
+// marked, whatever the L3 and the input: here 4 x 2 MiB = 8 MiB under a
+// 300 MiB L3, so the 12 MiB output is marked and the 6 MiB one is not.
 // CHECK-LABEL: func.func @mesh_l3
 // CHECK:         } {gather.streaming_stores = 8388608 : i64}
 // CHECK-NOT:     gather.streaming_stores
