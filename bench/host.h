@@ -102,11 +102,11 @@ static inline int64_t streamingStoreMinBytes() {
 
 /// ... read from inputs from this size on: the compiled code's rule
 /// (CpuTarget::streamingInputMinBytes), from GATHER_STREAMING_INPUT_MIN_BYTES
-/// as above; else the host's L3.
+/// as above; else half the host's L3.
 static inline int64_t streamingInputMinBytes() {
   static const int64_t bytes = [] {
     int64_t value = describedEntry("GATHER_STREAMING_INPUT_MIN_BYTES");
-    return value >= 0 ? value : hostL3Bytes();
+    return value >= 0 ? value : hostL3Bytes() / 2;
   }();
   return bytes;
 }

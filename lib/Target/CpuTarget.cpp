@@ -52,7 +52,7 @@ int64_t CpuTarget::offsetTileFootprintBytes(bool fewReads) const {
 }
 int64_t CpuTarget::copyChunkBytes() const { return 8 * (vectorBits / 8); }
 int64_t CpuTarget::vectorCopyMaxBytes(bool streamedFromMemory) const {
-  // Rows of 4-32 KiB streamed from a table beyond the L3 took 0.78-0.96 of
+  // Rows of 4-32 KiB streamed from a table of 64-128 MB took 0.78-0.96 of
   // memcpy's time from 64-byte aligned data and 0.60-0.78 from numpy's (16
   // bytes past a page); 64 KiB rows 0.86-1.03, 256 KiB and 1 MiB rows
   // 0.99-1.15. Into a cached output, 4 KiB rows took 1.05x memcpy's time
@@ -99,7 +99,7 @@ int64_t CpuTarget::streamingStoreMinBytes() const {
   return meshL3 ? 4 * l2Bytes : l3Bytes / 2;
 }
 int64_t CpuTarget::streamingInputMinBytes() const {
-  return meshL3 ? 0 : l3Bytes;
+  return meshL3 ? 0 : l3Bytes / 2;
 }
 int64_t CpuTarget::parallelIterations() const {
   return std::max<int64_t>(16, 4 * cores);

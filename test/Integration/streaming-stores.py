@@ -1,6 +1,6 @@
 # Rows written with non-temporal stores (gather-streaming-stores): the
 # module's target description says the L3 holds 64 KiB, so outputs of 32
-# KiB or more whose rows are whole cache lines, read from inputs of 64 KiB
+# KiB or more whose rows are whole cache lines, read from inputs of 32 KiB
 # or more, take the streaming copy where the output is aligned, and the
 # plain copy where it is not or is smaller (a size known at run time
 # only); from a smaller input, never (cached_small_table). Executed through the C API at

@@ -267,8 +267,8 @@ struct CpuTarget {
   /// Blocks from this size on are copied by one memcpy call instead of
   /// inline vector copies: a page; twice the L1d, or as
   /// streamedVectorCopyBytesGiven says, where the output is streamed from
-  /// an input beyond the L3 (the vector rows' stores bypass the caches,
-  /// memcpy's did not).
+  /// an input of streamingInputMinBytes or more (the vector rows' stores
+  /// bypass the caches, memcpy's did not).
   int64_t vectorCopyMaxBytes(bool streamedFromMemory) const;
   /// Lines of one block prefetched at most: 16 (at most a page's), beyond
   /// which the hardware prefetchers follow the block's own reads; or as
@@ -324,12 +324,12 @@ struct CpuTarget {
   /// through the caches was first read from memory only to be evicted
   /// unread.
   int64_t streamingStoreMinBytes() const;
-  /// ... and only from an input of this size on (or of dynamic size): the
-  /// L3's, without a mesh L3 (0 with one: unmeasured there). From an input
-  /// the L3 holds, rows written through the caches ran 1.19-2.18x faster
-  /// than streamed ones (tables of 0.5-18 MB into outputs of 17-25 MB;
-  /// the whole working set stayed in the L3 from call to call; Zen 4,
-  /// docs/Lowering.md).
+  /// ... and only from an input of this size on (or of dynamic size): half
+  /// the L3, without a mesh L3 (0 with one: unmeasured there). From smaller
+  /// inputs, rows written through the caches ran 1.22-2.18x faster than
+  /// streamed ones (tables of 0.5-12 MB into outputs of 17-25 MB, a 32 MiB
+  /// L3: the whole working set stayed in the L3 from call to call; Zen 4,
+  /// docs/Lowering.md). W7's 25.6 MB table went either way.
   int64_t streamingInputMinBytes() const;
   /// A parallel loop keeps the outer dimensions parallel whose iterations
   /// reach this count (the inner ones become serial loops): four per core,
@@ -363,7 +363,7 @@ struct CpuTarget {
   /// parallel-min-bytes=163840 tile-blocks=4 tile-max-block-bytes=256
   /// prefetch-block-lines=16 offset-tile-bytes=65536
   /// offset-tile-bytes-few-reads=65536 offset-chunk-bytes=2728
-  /// streamed-vector-copy-bytes=65536 streaming-input-min-bytes=33554432":
+  /// streamed-vector-copy-bytes=65536 streaming-input-min-bytes=16777216":
   /// what the lowering planned with (the last eleven, derived or defaulted,
   /// for peers that follow the same rules and for readers of the plan).
   std::string describe() const;

@@ -145,18 +145,20 @@ static std::optional<uint64_t> staticBlockBytes(RankedTensorType inputType,
   return bytes;
 }
 
-/// Whether the output streams (`streamingMin`, streamingStoreMinBytes) and
-/// the input does not fit in the L3 (or has a dynamic size): rows read from
-/// memory, where vector rows beat memcpy up to twice the L1d
-/// (CpuTarget::vectorCopyMaxBytes). From inputs of 3-13 MB (a 32 MiB L3)
-/// into outputs of 19-32 MB memcpy ran 1.03-1.46x faster instead: its
-/// cached stores kept the whole working set in the L3 from call to call.
+/// Whether the output streams (`streamingMin`, streamingStoreMinBytes) from
+/// an input of CpuTarget::streamingInputMinBytes or more (or of dynamic
+/// size): rows read from memory, where vector rows beat memcpy up to twice
+/// the L1d (CpuTarget::vectorCopyMaxBytes). From inputs of 3-13 MB (a 32
+/// MiB L3) into outputs of 19-32 MB memcpy ran 1.03-1.46x faster instead:
+/// its cached stores kept the whole working set in the L3 from call to
+/// call.
 static bool streamsFromMemory(const LoweringState &s, int64_t streamingMin) {
   if (streamingMin <= 0)
     return false;
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   std::optional<uint64_t> bytes = staticBlockBytes(inputType, 0);
-  return !bytes || *bytes >= static_cast<uint64_t>(s.target.l3Bytes);
+  return !bytes ||
+         *bytes >= static_cast<uint64_t>(s.target.streamingInputMinBytes());
 }
 
 /// Whether the rows of a block (its last dimension) may be copied with

@@ -54,8 +54,8 @@ struct BlockCopyPlan {
   /// loop marked gather.streaming_stores, decided at run time where the
   /// size or the alignment is not static); 0: never.
   int64_t streamingStoreMinBytes = 0;
-  /// Copy::VectorRows: the rows stream from an input beyond the L3, so
-  /// that blocks up to CpuTarget::vectorCopyMaxBytes(true) take them.
+  /// Copy::VectorRows: the rows stream from memory (streamingInputMinBytes),
+  /// so that blocks up to CpuTarget::vectorCopyMaxBytes(true) take them.
   bool streamedFromMemory = false;
 };
 

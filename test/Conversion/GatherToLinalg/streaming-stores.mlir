@@ -170,7 +170,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 // -----
 
 // Without a description the L3 is 32 MiB (the default): outputs of 16 MiB
-// or more are marked, read from inputs of 32 MiB or more (36.9 MB here).
+// or more are marked, read from inputs of 16 MiB or more (36.9 MB here).
 // CHECK-LABEL: func.func @default_l3
 // CHECK:         } {gather.streaming_stores = 16777216 : i64}
 // CHECK-NOT:     gather.streaming_stores
@@ -187,8 +187,8 @@ func.func @default_l3(%d: tensor<12000x768xf32>, %i: tensor<8192xi64>, %j: tenso
 
 // -----
 
-// From a table the L3 holds (9.2 MB against 32 MiB) a 25 MB output is not
-// marked: rows written through the caches kept the whole working set in
+// From a table under half the L3 (9.2 MB against 32 MiB) a 25 MB output is
+// not marked: rows written through the caches kept the whole working set in
 // the L3 (CpuTarget::streamingInputMinBytes).
 // CHECK-LABEL: func.func @default_l3_cached_table
 // CHECK-NOT:     gather.streaming_stores

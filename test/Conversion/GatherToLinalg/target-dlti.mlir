@@ -279,9 +279,9 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 
 // -----
 
-// From an input the L3 holds (320 KiB against 1 MiB) the output streams
-// too (640 KiB, half the L3 or more), but the rows keep the page bound:
-// memcpy's cached stores kept such working sets in the L3.
+// From an input under half the L3 (320 KiB against 1 MiB) a 640 KiB output
+// does not stream, and the rows keep the page bound: memcpy's cached
+// stores kept such working sets in the L3.
 // CHECK-LABEL: func.func @streamed_long_rows_from_the_l3
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L3_cache_size_in_bytes" = 1048576 : i64, "L1_cache_size_in_bytes" = 32768 : i64>>} {
   func.func @streamed_long_rows_from_the_l3(%d: tensor<40x2048xf32>, %i: tensor<80xi64>) -> tensor<80x2048xf32> {
@@ -290,7 +290,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
     %r = gather.block %d[%i] axis = 0 into %e : tensor<40x2048xf32>, tensor<80xi64> into tensor<80x2048xf32>
     return %r : tensor<80x2048xf32>
   }
-  // From a table of 1 MiB (the L3's size), vector rows.
+  // From a table of 1 MiB (half the L3 or more), vector rows.
   func.func @streamed_long_rows_beyond_the_l3(%d: tensor<128x2048xf32>, %i: tensor<80xi64>) -> tensor<80x2048xf32> {
     %e = tensor.empty() : tensor<80x2048xf32>
     // expected-remark @+1 {{lowered as block-copy vector-rows}}
