@@ -32,8 +32,8 @@ int64_t lowering::streamingStoreMinBytes(const LoweringState &s,
       (!ShapedType::isDynamic(rowLength) &&
        rowLength * elementBytes % s.target.cacheLineBytes != 0))
     return 0;
-  // An input the L3 holds keeps the output in the caches too
-  // (CpuTarget::streamingInputMinBytes).
+  // Rows from a small input stay in the caches with the output written
+  // through them (CpuTarget::streamingInputMinBytes: half the L3).
   auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
   if (inputType.hasStaticShape()) {
     uint64_t inputBytes = elementBytes;

@@ -165,7 +165,7 @@ lowering::planBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
   // stalled on that line, which no prefetch and no hardware stream had
   // touched. Read from numpy's arrays (16 bytes past a page), W2 (16 lines
   // a row) took 1.07-1.31x as long without it, 2 KiB rows (32 lines)
-  // 1.11-1.13x, W1 (48) 1.09x (Zen 4; docs/Lowering.md).
+  // 1.35-1.49x, W1 (48) 1.06-1.10x (Zen 4; docs/Lowering.md).
   if (rowTotalLines > 1)
     plan.rowOffsets.push_back(rowElements - 1);
   return plan;
