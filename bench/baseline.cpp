@@ -141,7 +141,8 @@ static constexpr bool prefetches(int m) {
 static bool streamsRows(int64_t outputBytes, int64_t rowBytes,
                         int64_t inputBytes) {
   return outputBytes >= streamingStoreMinBytes() && rowBytes % 64 == 0 &&
-         inputBytes >= streamingInputMinBytes();
+         (inputBytes >= streamingInputMinBytes() ||
+          outputBytes >= describedL3Bytes());
 }
 
 // Prefetches the lines of `bytes` bytes from `p`, at most

@@ -111,6 +111,16 @@ static inline int64_t streamingInputMinBytes() {
   return bytes;
 }
 
+/// The L3 the benchmark compiles for (GATHER_L3_BYTES, as above), else the
+/// host's.
+static inline int64_t describedL3Bytes() {
+  static const int64_t bytes = [] {
+    int64_t value = describedEntry("GATHER_L3_BYTES");
+    return value > 0 ? value : hostL3Bytes();
+  }();
+  return bytes;
+}
+
 /// A prefetch of the line at `p` into every cache level (prefetcht0, what
 /// the compiled code's memref.prefetch with locality 3 becomes). Not
 /// __builtin_prefetch: GCC 12's tree DCE deleted those of baseline.cpp's

@@ -197,7 +197,7 @@ def torch_result(fn):
 # The target description's entries that baseline.cpp's C++ loops follow
 # (bench/host.h), so that they stream rows and prefetch by the compiled
 # code's rules for the same target.
-PEER_ENTRIES = ("streaming-store-min-bytes", "streaming-input-min-bytes", "prefetch-lines-ahead",
+PEER_ENTRIES = ("streaming-store-min-bytes", "streaming-input-min-bytes", "l3-bytes", "prefetch-lines-ahead",
                 "prefetch-offset-tables",
                 "gather-offset-rows", "collect-offset-rows", "prefetch-index-streams", "prefetch-block-lines", "offset-tile-bytes",
                 "offset-tile-bytes-few-reads", "offset-chunk-bytes")

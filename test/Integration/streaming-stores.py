@@ -1,9 +1,10 @@
 # Rows written with non-temporal stores (gather-streaming-stores): the
 # module's target description says the L3 holds 64 KiB, so outputs of 32
 # KiB or more whose rows are whole cache lines, read from inputs of 32 KiB
-# or more, take the streaming copy where the output is aligned, and the
-# plain copy where it is not or is smaller (a size known at run time
-# only); from a smaller input, never (cached_small_table). Executed through the C API at
+# or more (or into outputs of 64 KiB or more), take the streaming copy
+# where the output is aligned, and the plain copy where it is not or is
+# smaller (a size known at run time only); from a smaller input into a
+# smaller output, never (cached_small_table). Executed through the C API at
 # -O3 against the numpy reference, into fresh results and into caller
 # buffers (`out=`) at aligned and misaligned addresses: embedding rows
 # under every out_of_bounds policy, f16 and i8 rows (tiled), a middle axis,
@@ -14,7 +15,7 @@
 # non-temporally with a fence in every function but cached_small_table.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: streaming-stores: 132 passed, 0 failed
+# CHECK: streaming-stores: 136 passed, 0 failed
 import os
 import re
 import subprocess
@@ -90,11 +91,16 @@ for oob, negative in (("error", "wrap"), ("fill", "wrap")):
 blocks = rng.standard_normal((20, 4, 1024)).astype(np.float32)
 ids = rng.integers(-20, 20, 6)
 add("blocks16k", "axis = 0", blocks, ids, (6, 4, 1024), expected(ref.block, blocks, ids, 0))
-# A table the L3 holds (10 rows of 3 KiB, 30 KiB) into a 300 KiB output:
-# written through the caches (CpuTarget::streamingInputMinBytes).
+# A table under half the L3 (10 rows of 3 KiB, 30 KiB) into a 48 KiB
+# output (under the L3): written through the caches
+# (CpuTarget::streamingInputMinBytes); into a 300 KiB one (the L3 or more),
+# streamed.
 small = rng.standard_normal((10, 768)).astype(np.float32)
+ids = rng.integers(-10, 10, 16)
+add("cached_small_table", "axis = 0", small, ids, (16, 768), expected(ref.block, small, ids, 0))
 ids = rng.integers(-10, 10, 100)
-add("cached_small_table", "axis = 0", small, ids, (100, 768), expected(ref.block, small, ids, 0))
+add("small_table_large_output", "axis = 0", small, ids, (100, 768),
+    expected(ref.block, small, ids, 0))
 # Vector rows (W3's form): 64 rows of 256 gathered f32, 64 KiB.
 rows = rng.standard_normal((64, 512)).astype(np.float32)
 ids = rng.integers(-512, 512, (64, 256))

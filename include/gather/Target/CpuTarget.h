@@ -324,12 +324,13 @@ struct CpuTarget {
   /// through the caches was first read from memory only to be evicted
   /// unread.
   int64_t streamingStoreMinBytes() const;
-  /// ... and only from an input of this size on (or of dynamic size): half
-  /// the L3, without a mesh L3 (0 with one: unmeasured there). From smaller
-  /// inputs, rows written through the caches ran 1.22-2.18x faster than
-  /// streamed ones (tables of 0.5-12 MB into outputs of 17-25 MB, a 32 MiB
-  /// L3: the whole working set stayed in the L3 from call to call; Zen 4,
-  /// docs/Lowering.md). W7's 25.6 MB table went either way.
+  /// ... and, into an output under the L3's size, only from an input of
+  /// this size on (or of dynamic size): half the L3, without a mesh L3 (0
+  /// with one: unmeasured there). From smaller inputs, rows written through
+  /// the caches ran up to 2.18x faster than streamed ones (tables of 0.5-12
+  /// MB into outputs of 17-25 MB, a 32 MiB L3: the whole working set stayed
+  /// in the L3 from call to call; Zen 4, docs/Lowering.md); into a 67 MB
+  /// output streaming won (1.12-1.66x). W7's 25.6 MB table went either way.
   int64_t streamingInputMinBytes() const;
   /// A parallel loop keeps the outer dimensions parallel whose iterations
   /// reach this count (the inner ones become serial loops): four per core,

@@ -32,23 +32,26 @@ int64_t lowering::streamingStoreMinBytes(const LoweringState &s,
       (!ShapedType::isDynamic(rowLength) &&
        rowLength * elementBytes % s.target.cacheLineBytes != 0))
     return 0;
-  // Rows from a small input stay in the caches with the output written
-  // through them (CpuTarget::streamingInputMinBytes: half the L3).
-  auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
-  if (inputType.hasStaticShape()) {
-    uint64_t inputBytes = elementBytes;
-    for (int64_t size : inputType.getShape())
-      inputBytes = llvm::SaturatingMultiply<uint64_t>(inputBytes, size);
-    if (inputBytes < static_cast<uint64_t>(s.target.streamingInputMinBytes()))
-      return 0;
-  }
   uint64_t bytes = elementBytes;
   for (int64_t size : outputType.getShape()) {
     if (ShapedType::isDynamic(size))
       return minBytes;
     bytes = llvm::SaturatingMultiply<uint64_t>(bytes, size);
   }
-  return bytes >= static_cast<uint64_t>(minBytes) ? minBytes : 0;
+  if (bytes < static_cast<uint64_t>(minBytes))
+    return 0;
+  // Rows from a small input into an output the L3 holds stay in the caches
+  // with it (CpuTarget::streamingInputMinBytes).
+  auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
+  if (bytes < static_cast<uint64_t>(s.target.l3Bytes) &&
+      inputType.hasStaticShape()) {
+    uint64_t inputBytes = elementBytes;
+    for (int64_t size : inputType.getShape())
+      inputBytes = llvm::SaturatingMultiply<uint64_t>(inputBytes, size);
+    if (inputBytes < static_cast<uint64_t>(s.target.streamingInputMinBytes()))
+      return 0;
+  }
+  return minBytes;
 }
 
 void lowering::markStreamingStores(scf::ForallOp loop, int64_t minBytes,

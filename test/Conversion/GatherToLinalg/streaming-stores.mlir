@@ -189,7 +189,8 @@ func.func @default_l3(%d: tensor<12000x768xf32>, %i: tensor<8192xi64>, %j: tenso
 
 // From a table under half the L3 (9.2 MB against 32 MiB) a 25 MB output is
 // not marked: rows written through the caches kept the whole working set in
-// the L3 (CpuTarget::streamingInputMinBytes).
+// the L3 (CpuTarget::streamingInputMinBytes). A 50 MB output (the L3 or
+// more) is.
 // CHECK-LABEL: func.func @default_l3_cached_table
 // CHECK-NOT:     gather.streaming_stores
 // CHECK:         return
@@ -198,6 +199,14 @@ func.func @default_l3_cached_table(%d: tensor<3000x768xf32>, %i: tensor<8192xi64
   // expected-remark @+1 {{lowered as block-copy vector-rows}}
   %r = gather.block %d[%i] axis = 0 into %e : tensor<3000x768xf32>, tensor<8192xi64> into tensor<8192x768xf32>
   return %r : tensor<8192x768xf32>
+}
+// CHECK-LABEL: func.func @default_l3_small_table_large_output
+// CHECK:         } {gather.streaming_stores = 16777216 : i64}
+func.func @default_l3_small_table_large_output(%d: tensor<3000x768xf32>, %i: tensor<16384xi64>) -> tensor<16384x768xf32> {
+  %e = tensor.empty() : tensor<16384x768xf32>
+  // expected-remark @+1 {{lowered as block-copy vector-rows}}
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<3000x768xf32>, tensor<16384xi64> into tensor<16384x768xf32>
+  return %r : tensor<16384x768xf32>
 }
 
 // -----
