@@ -155,8 +155,7 @@ static std::optional<uint64_t> staticBlockBytes(RankedTensorType inputType,
 static bool streamsFromMemory(const LoweringState &s, int64_t streamingMin) {
   if (streamingMin <= 0)
     return false;
-  auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
-  std::optional<uint64_t> bytes = staticBlockBytes(inputType, 0);
+  std::optional<uint64_t> bytes = staticInputBytes(s);
   return !bytes ||
          *bytes >= static_cast<uint64_t>(s.target.streamingInputMinBytes());
 }

@@ -23,6 +23,17 @@ using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::lowering;
 
+std::optional<uint64_t> lowering::staticInputBytes(const LoweringState &s) {
+  auto type = cast<RankedTensorType>(s.op.getInput().getType());
+  int64_t elementBytes = packedElementBytes(type.getElementType());
+  if (!elementBytes || !type.hasStaticShape())
+    return std::nullopt;
+  uint64_t bytes = elementBytes;
+  for (int64_t size : type.getShape())
+    bytes = llvm::SaturatingMultiply<uint64_t>(bytes, size);
+  return bytes;
+}
+
 int64_t lowering::streamingStoreMinBytes(const LoweringState &s,
                                          RankedTensorType outputType) {
   int64_t elementBytes = packedElementBytes(outputType.getElementType());
@@ -42,15 +53,10 @@ int64_t lowering::streamingStoreMinBytes(const LoweringState &s,
     return 0;
   // Rows from a small input into an output the L3 holds stay in the caches
   // with it (CpuTarget::streamingInputMinBytes).
-  auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
-  if (bytes < static_cast<uint64_t>(s.target.l3Bytes) &&
-      inputType.hasStaticShape()) {
-    uint64_t inputBytes = elementBytes;
-    for (int64_t size : inputType.getShape())
-      inputBytes = llvm::SaturatingMultiply<uint64_t>(inputBytes, size);
-    if (inputBytes < static_cast<uint64_t>(s.target.streamingInputMinBytes()))
-      return 0;
-  }
+  std::optional<uint64_t> inputBytes = staticInputBytes(s);
+  if (bytes < static_cast<uint64_t>(s.target.l3Bytes) && inputBytes &&
+      *inputBytes < static_cast<uint64_t>(s.target.streamingInputMinBytes()))
+    return 0;
   return minBytes;
 }
 

@@ -55,6 +55,10 @@ struct LoweringPlan {
   bool coordinateTable = false;
 };
 
+/// The bytes of the op's input where its shape is static and its elements
+/// whole bytes (the product saturating), else nullopt.
+std::optional<uint64_t> staticInputBytes(const LoweringState &s);
+
 /// The output size from which the rows that a vector form writes a
 /// register at a time (block rows, vector rows) are written with
 /// non-temporal stores, or 0 where they never are: rows of whole cache
