@@ -22,6 +22,11 @@ win) with its quartiles, and what the consumer added after each plan.
 Results are compared with numpy.
 
     /usr/bin/python3 bench/consumer_reuse.py [--calls 40] [--only W1,W7,W2]
+        [--rows N,D,K ...] [--no-torch]
+
+`--rows N,D,K` adds W7's row gather on other sizes (K random rows of an
+N x D f32 table, named rows-N-D-xK, as in bench/target_ab.py); list it
+in `--only` too.
 
 libomp (ours) and torch's OpenMP runtime would spin against each other on
 the 2 cores, so both are told to sleep at once (KMP_BLOCKTIME=0,
@@ -44,6 +49,7 @@ from gather import jit  # noqa: E402
 from gather.mlir_text import gather_op_text  # noqa: E402
 import paired  # noqa: E402
 import run  # noqa: E402
+import target_ab  # noqa: E402
 
 CACHED = [("nontemporal_stores", "0")]
 
@@ -85,6 +91,8 @@ def main():
     p.add_argument("--calls", type=int, default=40)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--only", default="W1,W7,W2")
+    p.add_argument("--rows", action="append", default=[],
+                   help="N,D,K: one more workload, W7's row gather on other sizes")
     p.add_argument("--no-torch", action="store_true", help="leave out the caller's consumer")
     args = p.parse_args()
     torch = None
@@ -102,6 +110,8 @@ def main():
           "| streamed / cached alone | consumer after streamed (ms) | after cached (ms) |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     workloads = run.workloads(np.random.default_rng(0))
+    for text in args.rows:
+        workloads.update(target_ab.rows_workload(*(int(v) for v in text.split(","))))
     for name in args.only.split(","):
         w = workloads[name]
         want = w["numpy"]()
