@@ -11,17 +11,18 @@
 # out_of_bounds policy with negative and
 # out-of-range indices, rows whose length is not a multiple of the tile (a
 # partial tile) and static multiples of 16 (full tiles only where the tile
-# divides them), an invalid index in a full and in a partial tile, dynamic
+# divides them), an invalid index in a full and in a partial tile (also
+# along axes of power-of-two sizes, int64's extremes included), dynamic
 # sizes, indices broadcast at run time along the tile dimension (every
 # tile partial), and an input whose size there is dynamic (spanned or
 # broadcast at run time). The module is also lowered with gather-opt to make sure
 # that every function takes the tiled path.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: block-tiles: 48 passed, 0 failed
-# CHECK: block-tiles, tiles of 4: 48 passed, 0 failed
-# CHECK: block-tiles, tiles of 3: 48 passed, 0 failed
-# CHECK: block-tiles, no tiles: 48 passed, 0 failed
+# CHECK: block-tiles: 53 passed, 0 failed
+# CHECK: block-tiles, tiles of 4: 53 passed, 0 failed
+# CHECK: block-tiles, tiles of 3: 53 passed, 0 failed
+# CHECK: block-tiles, no tiles: 53 passed, 0 failed
 import sys
 
 import numpy as np
@@ -51,6 +52,22 @@ for name, (b, t, c, v) in (("full_tile", (1, 17, 0, 20)), ("partial_tile", (2, 3
     coords[b, t, c] = v
     add(f"nd_error_invalid_{name}", "nd", "batch_dims = 1", volume, coords, (3, 37, 4),
         expected(ref.nd, volume, coords, 1))
+# Axes of power-of-two sizes (16 and 32): the full tiles' check under
+# `error` is one masked test of the coordinates' high bits. Every valid
+# value (a wrapped negative one too) passes it; each invalid one (just
+# past either end, and the extremes of int64) is reported, in a full and
+# in the partial tile.
+pow2 = rng.standard_normal((3, 16, 32, 4)).astype(np.float32)
+coords = np.stack([rng.integers(-16, 16, (3, 37)), rng.integers(-32, 32, (3, 37))], -1)
+coords[0, :4] = [[-16, -32], [15, 31], [0, -1], [-1, 0]]
+add("nd_pow2_valid", "nd", "batch_dims = 1", pow2, coords, (3, 37, 4),
+    expected(ref.nd, pow2, coords, 1))
+for name, (b, t, c, v) in (("past_end", (1, 9, 0, 16)), ("before_wrap", (2, 34, 1, -33)),
+                           ("int64_max", (0, 2, 1, 2**63 - 1)), ("int64_min", (2, 36, 0, -2**63))):
+    bad = coords.copy()
+    bad[b, t, c] = v
+    add(f"nd_pow2_error_invalid_{name}", "nd", "batch_dims = 1", pow2, bad, (3, 37, 4),
+        expected(ref.nd, pow2, bad, 1))
 # k = 3, batch_dims = 0: tuples (a, b, c) into 6x7x8 blocks of 4.
 cube = rng.standard_normal((6, 7, 8, 4)).astype(np.float32)
 coords = np.stack([rng.integers(-6, 6, 50), rng.integers(-7, 7, 50), rng.integers(-8, 8, 50)], -1)

@@ -803,14 +803,27 @@ Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
   std::tie(axisCoords, valid) = resolveTileTuples(
       tb, tl, s, s.policy, flatIndices, first, tile, reportsTile);
   Value anyInvalid;
-  Value fillValid =
-      raiseInvalidReads(tb, tl, s.policy, valid,
-                        [&](OpBuilder &rb, Location rl, Value invalidLanes) {
-                          anyInvalid = vector::ReductionOp::create(
-                              rb, rl, vector::CombiningKind::OR, invalidLanes);
-                          if (!reportsTile)
-                            reportIfAnyInvalid(rb, rl, s, anyInvalid);
-                        });
+  // Under `error` the tuples keep their wrapped values: where the axes'
+  // sizes are static powers of two, one masked test answers for the tile.
+  Value outside;
+  if (reportsTile) {
+    SmallVector<int64_t> sizes;
+    for (int64_t axis : s.axes)
+      sizes.push_back(
+          getConstantIntValue(s.inputSize[axis]).value_or(int64_t(0)));
+    outside = buildAnyInvalidOfPowerOfTwoSizes(tb, tl, axisCoords, sizes);
+  }
+  Value fillValid = raiseInvalidReads(
+      tb, tl, s.policy, valid,
+      [&](OpBuilder &rb, Location rl, Value invalidLanes) {
+        anyInvalid = outside
+                         ? outside
+                         : vector::ReductionOp::create(
+                               rb, rl, vector::CombiningKind::OR, invalidLanes)
+                               .getResult();
+        if (!reportsTile)
+          reportIfAnyInvalid(rb, rl, s, anyInvalid);
+      });
   if (reportsTile && anyInvalid) {
     auto branch = scf::IfOp::create(
         tb, tl, anyInvalid,

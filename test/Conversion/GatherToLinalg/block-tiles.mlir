@@ -12,7 +12,10 @@
 // vector of 16 index values, applies the policy to each coordinate as a
 // vector and reports a bad index with one reduction per tile, the branch
 // that reports it also reading the bad lanes through coordinate 0 (the
-// valid tiles' path selects nothing: W4 with AVX2); then a loop
+// valid tiles' path selects nothing: W4 with AVX2). The axes' sizes are
+// powers of two (8), so the reduction ORs the wrapped coordinates' bits
+// at or above 8 and compares with 0 (one vptest with AVX2; other sizes:
+// @nd_tiles_of_other_sizes); then a loop
 // over the 8 lanes copies the blocks one by one, each from its offset in
 // the input collapsed to blocks (b * 64 + y * 8 + x, computed as vectors),
 // read from lane 0 of a vector it rotates by one lane per iteration (a
@@ -22,6 +25,8 @@
 // CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // CHECK-DAG:     %[[SIZE:.*]] = arith.constant dense<8> : vector<8xindex>
+// CHECK-DAG:     %[[HIGH:.*]] = arith.constant dense<-8> : vector<8xindex>
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2]] : tensor<2x42x2xi64> into tensor<168xi64>
 // CHECK:         %[[BLOCKS:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<2x8x8x4xf32> into tensor<128x4xf32>
 // CHECK:         scf.forall (%[[B:.*]], %[[T:.*]]) in (2, 6)
@@ -38,8 +43,11 @@
 // CHECK:             %[[XW:.*]] = arith.select %{{.*}} : vector<8xi1>, vector<8xindex>
 // CHECK:             %[[XOK:.*]] = arith.cmpi ult, %[[XW]], %[[SIZE]] : vector<8xindex>
 // CHECK:             %[[OK:.*]] = arith.andi %[[YOK]], %[[XOK]] : vector<8xi1>
-// CHECK:             %[[BAD:.*]] = arith.xori %[[OK]]
-// CHECK:             %[[ANY:.*]] = vector.reduction <or>, %[[BAD]] : vector<8xi1> into i1
+// CHECK:             %[[YHIGH:.*]] = arith.andi %[[YW]], %[[HIGH]] : vector<8xindex>
+// CHECK:             %[[XHIGH:.*]] = arith.andi %[[XW]], %[[HIGH]] : vector<8xindex>
+// CHECK:             %[[MASKED:.*]] = arith.ori %[[YHIGH]], %[[XHIGH]] : vector<8xindex>
+// CHECK:             %[[ORED:.*]] = vector.reduction <or>, %[[MASKED]] : vector<8xindex> into index
+// CHECK:             %[[ANY:.*]] = arith.cmpi ne, %[[ORED]], %[[C0]] : index
 // CHECK:             %[[SAFE:.*]]:2 = scf.if %[[ANY]] -> (vector<8xindex>, vector<8xindex>)
 // CHECK:               memref.store
 // CHECK:               %[[YS:.*]] = arith.select %[[OK]], %[[YW]], %[[ZEROS:.*]] : vector<8xi1>, vector<8xindex>
@@ -72,12 +80,31 @@
 // AVX2:         scf.forall (%{{.*}}, %{{.*}}) in (2, 11)
 // AVX2:           vector.transfer_read %{{.*}}[%{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<168xi64>, vector<8xi64>
 // AVX2:           vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6]
-// AVX2:           vector.reduction <or>, %{{.*}} : vector<4xi1> into i1
+// AVX2:           vector.reduction <or>, %{{.*}} : vector<4xindex> into index
 // AVX2:           scf.for %{{.*}} = %{{.*}} to %[[C4]] step
 // AVX2:             vector.shuffle %{{.*}}, %{{.*}} [1, 2, 3, 0] : vector<4xindex>, vector<4xindex>
 func.func @nd_small_blocks_in_tiles(%d: tensor<2x8x8x4xf32>, %i: tensor<2x42x2xi64>) -> tensor<2x42x4xf32> {
   %e = tensor.empty() : tensor<2x42x4xf32>
   %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<2x8x8x4xf32>, tensor<2x42x2xi64> into tensor<2x42x4xf32>
+  return %r : tensor<2x42x4xf32>
+}
+
+// -----
+
+// Axes of sizes that are not both powers of two (6 and 8): each lane's
+// validity (an unsigned compare per coordinate) is negated and OR-reduced.
+// CHECK-LABEL: func.func @nd_tiles_of_other_sizes
+// CHECK:         scf.forall
+// CHECK:           scf.if
+// CHECK:             %[[YOK:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<8xindex>
+// CHECK:             %[[XOK:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<8xindex>
+// CHECK:             %[[OK:.*]] = arith.andi %[[YOK]], %[[XOK]] : vector<8xi1>
+// CHECK:             %[[BAD:.*]] = arith.xori %[[OK]]
+// CHECK:             %[[ANY:.*]] = vector.reduction <or>, %[[BAD]] : vector<8xi1> into i1
+// CHECK:             scf.if %[[ANY]] -> (vector<8xindex>, vector<8xindex>)
+func.func @nd_tiles_of_other_sizes(%d: tensor<2x6x8x4xf32>, %i: tensor<2x42x2xi64>) -> tensor<2x42x4xf32> {
+  %e = tensor.empty() : tensor<2x42x4xf32>
+  %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<2x6x8x4xf32>, tensor<2x42x2xi64> into tensor<2x42x4xf32>
   return %r : tensor<2x42x4xf32>
 }
 

@@ -23,7 +23,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 // Vector units of 128 bits (Zen 1's): tiles of 4 small blocks, whatever the
 // register width.
 // CHECK-LABEL: func.func @narrow_vector_units
-// CHECK:         vector.reduction <or>, %{{.*}} : vector<4xi1> into i1
+// CHECK:         vector.reduction <or>, %{{.*}} : vector<4xindex> into index
 // CHECK:         vector.shuffle %{{.*}}, %{{.*}} [1, 2, 3, 0] : vector<4xindex>, vector<4xindex>
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"vector_unit_width" = 128 : i64>>} {
   func.func @narrow_vector_units(%d: tensor<2x8x8x4xf32>, %i: tensor<2x40x2xi64>) -> tensor<2x40x4xf32> {
@@ -39,7 +39,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
 // "tile_blocks" gives the tile instead of the vector units: 16 blocks where
 // AVX-512 registers give 8.
 // CHECK-LABEL: func.func @tile_blocks_given
-// CHECK:         vector.reduction <or>, %{{.*}} : vector<16xi1> into i1
+// CHECK:         vector.reduction <or>, %{{.*}} : vector<16xindex> into index
 // CHECK:         vector.shuffle %{{.*}}, %{{.*}} [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0] : vector<16xindex>, vector<16xindex>
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"tile_blocks" = 16 : i64>>} {
   func.func @tile_blocks_given(%d: tensor<2x8x8x4xf32>, %i: tensor<2x40x2xi64>) -> tensor<2x40x4xf32> {

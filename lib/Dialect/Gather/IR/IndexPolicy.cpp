@@ -10,6 +10,8 @@
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
@@ -91,4 +93,24 @@ ResolvedIndexValue mlir::gather::buildResolvedIndex(OpBuilder &b, Location loc,
           arith::SelectOp::create(b, loc, result.valid, result.index, zero);
   }
   return result;
+}
+
+Value mlir::gather::buildAnyInvalidOfPowerOfTwoSizes(OpBuilder &b, Location loc,
+                                                     ValueRange wrapped,
+                                                     ArrayRef<int64_t> sizes) {
+  if (wrapped.empty() || wrapped.size() != sizes.size() ||
+      !llvm::all_of(sizes, [](int64_t size) {
+        return size > 0 && llvm::isPowerOf2_64(size);
+      }))
+    return Value();
+  Value bits;
+  for (auto [coord, size] : llvm::zip_equal(wrapped, sizes)) {
+    Value high = arith::AndIOp::create(
+        b, loc, coord, indexConstantLike(b, loc, coord.getType(), ~(size - 1)));
+    bits = bits ? arith::OrIOp::create(b, loc, bits, high).getResult() : high;
+  }
+  if (isa<VectorType>(bits.getType()))
+    bits = vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, bits);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bits,
+                               indexConstantLike(b, loc, bits.getType(), 0));
 }

@@ -100,6 +100,18 @@ ResolvedIndexValue buildResolvedIndex(OpBuilder &b, Location loc,
                                       IndexPolicy policy, Value index,
                                       Value size, bool readIsMasked = false);
 
+/// i1 "some lane of some coordinate is invalid", for vectors of index
+/// `wrapped` (buildResolvedIndex's `index` with `readIsMasked`: wrapped, an
+/// invalid lane left as it is) along axes of static sizes `sizes`, each a
+/// power of two; null if a size is not. A wrapped value is valid iff it
+/// has no bit at or above its size's, so the answer is one OR of the
+/// masked coordinates and one test against zero: the OR-reduced negation of
+/// buildResolvedIndex's `valid`, which x86 with AVX2 tests in one vptest,
+/// where `ult` costs a sign flip and a compare per vector.
+Value buildAnyInvalidOfPowerOfTwoSizes(OpBuilder &b, Location loc,
+                                       ValueRange wrapped,
+                                       ArrayRef<int64_t> sizes);
+
 } // namespace mlir::gather
 
 #endif // GATHER_DIALECT_GATHER_IR_INDEXPOLICY_H
