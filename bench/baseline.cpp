@@ -461,9 +461,13 @@ struct Workloads {
                             indexLevel);
         for (int64_t k = k0; k < k0 + 4; ++k) {
           if (prefetches(M)) {
+            // As compiled: the address's coordinates are the values' low
+            // bits (H and W are powers of two), a valid negative value's
+            // being its wrapped coordinate.
+            static_assert((H & (H - 1)) == 0 && (W & (W - 1)) == 0);
             const int64_t *q = &idx[(b * K + std::min(k + ahead, K - 1)) * 2];
             prefetchLine(
-                &data[((b * H + wrap(q[0], H)) * W + wrap(q[1], W)) * C]);
+                &data[((b * H + (q[0] & (H - 1))) * W + (q[1] & (W - 1))) * C]);
           }
           const int64_t *p = &idx[(b * K + k) * 2];
           int64_t y = resolve<Checked>(p[0], H, bad);

@@ -628,11 +628,14 @@ static Value policyBlock(OpBuilder &b, Location loc, const LoweringState &s,
 /// at `first` of the indices collapsed to 1-D, resolved under `policy`: per
 /// axis a vector of input coordinates, and the lanes' validity (null where
 /// the policy has no check). With `keepInvalid` an invalid lane keeps its
-/// coordinate: the caller makes it safe.
+/// coordinate: the caller makes it safe. With `forAddress` the coordinates
+/// are addresses in the input, not the policy's answer (buildAddressIndex),
+/// and there is no validity.
 static std::pair<SmallVector<Value>, Value>
 resolveTileTuples(OpBuilder &b, Location loc, const LoweringState &s,
                   IndexPolicy policy, Value flatIndices, Value first,
-                  int64_t tile, bool keepInvalid = false) {
+                  int64_t tile, bool keepInvalid = false,
+                  bool forAddress = false) {
   int64_t k = s.coordinateSize;
   Type indexElementType =
       cast<RankedTensorType>(flatIndices.getType()).getElementType();
@@ -656,6 +659,11 @@ resolveTileTuples(OpBuilder &b, Location loc, const LoweringState &s,
       component = arith::IndexCastOp::create(b, loc, indexVecType, component);
     Value size =
         vector::BroadcastOp::create(b, loc, indexVecType, s.inputSize[axis]);
+    if (forAddress) {
+      axisCoords[c] = buildAddressIndex(b, loc, policy, component, size,
+                                        getConstantIntValue(s.inputSize[axis]));
+      continue;
+    }
     ResolvedIndexValue resolved =
         buildResolvedIndex(b, loc, policy, component, size, keepInvalid);
     axisCoords[c] = resolved.index;
@@ -843,9 +851,10 @@ Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
     axisCoords = llvm::to_vector_of<Value>(branch.getResults());
   }
   // The prefetch of the tile `distance` blocks ahead (the last full tile of
-  // the row at the end), its tuples resolved as vectors and clamped into
-  // the input (an address, not the policy's answer). The prefetch plan runs
-  // ahead along the tile dimension: both are the innermost loop dimension.
+  // the row at the end), its tuples resolved as vectors into addresses in
+  // the input, not the policy's answer (buildAddressIndex: one AND for an
+  // axis of a power-of-two size, else wrapped and clamped). The prefetch plan
+  // runs ahead along the tile dimension: both are the innermost loop dimension.
   SmallVector<Value> aheadCoords;
   Value aheadStart;
   if (prefetch) {
@@ -854,10 +863,9 @@ Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
         arith::AddIOp::create(tb, tl, tileStart,
                               constIndex(tb, tl, prefetch->distance)),
         arith::SubIOp::create(tb, tl, extent, constIndex(tb, tl, tile)));
-    IndexPolicy clamp = s.policy;
-    clamp.outOfBounds = OutOfBoundsMode::clamp;
-    aheadCoords = resolveTileTuples(tb, tl, s, clamp, flatIndices,
-                                    firstOf(aheadStart), tile)
+    aheadCoords = resolveTileTuples(tb, tl, s, s.policy, flatIndices,
+                                    firstOf(aheadStart), tile,
+                                    /*keepInvalid=*/false, /*forAddress=*/true)
                       .first;
     // The index values that read will take `distance` blocks later: the
     // stream of indices runs as far ahead of its reads as the blocks do.

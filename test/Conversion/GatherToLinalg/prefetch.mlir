@@ -13,8 +13,11 @@
 
 // 16-byte blocks, copied in tiles of 8 (block-tiles.mlir): a full tile
 // resolves the tuples of the tile 128 blocks ahead (the last full tile of
-// the row at the end) as vectors, wrapped and clamped into the input
-// whatever the op's policy (no compare and branch for a prefetch), made
+// the row at the end) as vectors into addresses in the input whatever the
+// op's policy (no compare and branch for a prefetch): the axes' sizes
+// (512) are powers of two, so each coordinate is one AND with 511, a
+// valid negative value's being its wrapped one (other sizes are wrapped
+// and clamped: @nd_tiles_prefetch_clamped_where_no_power_of_two), made
 // offsets in the input collapsed to blocks (b * 262144 + y * 512 + x) as
 // the copies' are, and prefetches one line per block in the lane loop; a
 // partial tile (65530 is no multiple of 8) prefetches block by block, the
@@ -29,6 +32,7 @@
 // CHECK-DAG:     %[[C511:.*]] = arith.constant 511 : index
 // CHECK-DAG:     %[[C262144:.*]] = arith.constant 262144 : index
 // CHECK-DAG:     %[[C512V:.*]] = arith.constant dense<512> : vector<8xindex>
+// CHECK-DAG:     %[[C511V:.*]] = arith.constant dense<511> : vector<8xindex>
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %[[D]] read_only : tensor<16x512x512x4xf32> to memref<16x512x512x4xf32, strided<[?, ?, ?, ?], offset: ?>>
 // CHECK:         %[[BLOCKS:.*]] = tensor.collapse_shape %[[D]] {{\[\[}}0, 1, 2], [3]] : tensor<16x512x512x4xf32> into tensor<4194304x4xf32>
 // CHECK:         %[[BLOCKBUF:.*]] = bufferization.to_buffer %[[BLOCKS]] read_only
@@ -40,10 +44,10 @@
 // CHECK:             %[[AHEAD:.*]] = arith.addi %[[START]], %[[C128]] : index
 // CHECK:             %[[AHEADTILE:.*]] = arith.minui %[[AHEAD]], %[[LASTTILE]] : index
 // CHECK:             vector.transfer_read {{.*}} : tensor<2096960xi64>, vector<16xi64>
-// CHECK:             arith.minsi {{.*}} : vector<8xindex>
-// CHECK:             %[[YS:.*]] = arith.maxsi {{.*}} : vector<8xindex>
-// CHECK:             arith.minsi {{.*}} : vector<8xindex>
-// CHECK:             %[[XS:.*]] = arith.maxsi {{.*}} : vector<8xindex>
+// CHECK-NOT:         arith.minsi
+// CHECK:             %[[YS:.*]] = arith.andi %{{.*}}, %[[C511V]] : vector<8xindex>
+// CHECK-NOT:         arith.minsi
+// CHECK:             %[[XS:.*]] = arith.andi %{{.*}}, %[[C511V]] : vector<8xindex>
 // CHECK:             %[[FAR:.*]] = arith.addi %[[AHEADTILE]], %[[C128]] : index
 // CHECK:             %[[FARTILE:.*]] = arith.minui %[[FAR]], %[[LASTTILE]] : index
 // CHECK:             %[[FARVALUES:.*]] = arith.muli %[[FARTILE]], %{{.*}} : index
@@ -77,6 +81,26 @@ func.func @nd_blocks_prefetched_ahead(%d: tensor<16x512x512x4xf32>, %i: tensor<1
   %e = tensor.empty() : tensor<16x65530x4xf32>
   %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<16x512x512x4xf32>, tensor<16x65530x2xi64> into tensor<16x65530x4xf32>
   return %r : tensor<16x65530x4xf32>
+}
+
+// -----
+
+// Rows of 500 blocks (no power of two) and columns of 512: the y values
+// ahead are wrapped and clamped into [0, 499], the x values ANDed with 511.
+// CHECK-LABEL: func.func @nd_tiles_prefetch_clamped_where_no_power_of_two
+// CHECK-DAG:     %[[C499V:.*]] = arith.constant dense<499> : vector<8xindex>
+// CHECK-DAG:     %[[C511V:.*]] = arith.constant dense<511> : vector<8xindex>
+// CHECK:         scf.forall
+// CHECK:           vector.transfer_read {{.*}} : tensor<{{[0-9]+}}xi64>, vector<16xi64>
+// CHECK:           vector.transfer_read {{.*}} : tensor<{{[0-9]+}}xi64>, vector<16xi64>
+// CHECK:           %[[YMIN:.*]] = arith.minsi %{{.*}}, %[[C499V]] : vector<8xindex>
+// CHECK:           arith.maxsi %[[YMIN]], %{{.*}} : vector<8xindex>
+// CHECK:           arith.andi %{{.*}}, %[[C511V]] : vector<8xindex>
+// CHECK:           memref.prefetch
+func.func @nd_tiles_prefetch_clamped_where_no_power_of_two(%d: tensor<16x500x512x4xf32>, %i: tensor<16x65536x2xi64>) -> tensor<16x65536x4xf32> {
+  %e = tensor.empty() : tensor<16x65536x4xf32>
+  %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<16x500x512x4xf32>, tensor<16x65536x2xi64> into tensor<16x65536x4xf32>
+  return %r : tensor<16x65536x4xf32>
 }
 
 // -----

@@ -95,6 +95,19 @@ ResolvedIndexValue mlir::gather::buildResolvedIndex(OpBuilder &b, Location loc,
   return result;
 }
 
+Value mlir::gather::buildAddressIndex(OpBuilder &b, Location loc,
+                                      IndexPolicy policy, Value index,
+                                      Value size,
+                                      std::optional<int64_t> staticSize) {
+  if (staticSize && *staticSize > 0 && llvm::isPowerOf2_64(*staticSize))
+    return arith::AndIOp::create(
+        b, loc, index,
+        indexConstantLike(b, loc, index.getType(), *staticSize - 1));
+  IndexPolicy clamp = policy;
+  clamp.outOfBounds = OutOfBoundsMode::clamp;
+  return buildResolvedIndex(b, loc, clamp, index, size).index;
+}
+
 Value mlir::gather::buildAnyInvalidOfPowerOfTwoSizes(OpBuilder &b, Location loc,
                                                      ValueRange wrapped,
                                                      ArrayRef<int64_t> sizes) {

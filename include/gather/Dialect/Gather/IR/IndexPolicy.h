@@ -100,6 +100,15 @@ ResolvedIndexValue buildResolvedIndex(OpBuilder &b, Location loc,
                                       IndexPolicy policy, Value index,
                                       Value size, bool readIsMasked = false);
 
+/// An index to form an address with (a prefetch), not the policy's answer:
+/// within [0, size) for any value, and the policy's coordinate for every
+/// valid one. Where `staticSize` is a power of two, the value's low bits:
+/// one AND, a negative value's being its wrapped coordinate; otherwise the
+/// value wrapped and clamped.
+Value buildAddressIndex(OpBuilder &b, Location loc, IndexPolicy policy,
+                        Value index, Value size,
+                        std::optional<int64_t> staticSize);
+
 /// i1 "some lane of some coordinate is invalid", for vectors of index
 /// `wrapped` (buildResolvedIndex's `index` with `readIsMasked`: wrapped, an
 /// invalid lane left as it is) along axes of static sizes `sizes`, each a
