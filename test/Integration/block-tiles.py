@@ -19,10 +19,10 @@
 # that every function takes the tiled path.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: block-tiles: 53 passed, 0 failed
-# CHECK: block-tiles, tiles of 4: 53 passed, 0 failed
-# CHECK: block-tiles, tiles of 3: 53 passed, 0 failed
-# CHECK: block-tiles, no tiles: 53 passed, 0 failed
+# CHECK: block-tiles: 57 passed, 0 failed
+# CHECK: block-tiles, tiles of 4: 57 passed, 0 failed
+# CHECK: block-tiles, tiles of 3: 57 passed, 0 failed
+# CHECK: block-tiles, no tiles: 57 passed, 0 failed
 import sys
 
 import numpy as np
@@ -68,6 +68,18 @@ for name, (b, t, c, v) in (("past_end", (1, 9, 0, 16)), ("before_wrap", (2, 34, 
     bad[b, t, c] = v
     add(f"nd_pow2_error_invalid_{name}", "nd", "batch_dims = 1", pow2, bad, (3, 37, 4),
         expected(ref.nd, pow2, bad, 1))
+add("nd_pow2_unchecked", "nd", "batch_dims = 1 out_of_bounds = unchecked", pow2, coords,
+    (3, 37, 4), expected(ref.nd, pow2, coords, 1, "wrap", "unchecked"))
+# Without the wrap a negative value is invalid; the largest valid ones pass.
+plain = np.abs(coords) % [16, 32]
+plain[0, :2] = [[15, 31], [0, 0]]
+add("nd_pow2_no_wrap", "nd", "batch_dims = 1 negative_indices = out_of_bounds", pow2, plain,
+    (3, 37, 4), expected(ref.nd, pow2, plain, 1, "out_of_bounds"))
+for name, (b, t, c, v) in (("negative", (1, 9, 0, -1)), ("past_end", (2, 34, 1, 32))):
+    bad = plain.copy()
+    bad[b, t, c] = v
+    add(f"nd_pow2_no_wrap_invalid_{name}", "nd", "batch_dims = 1 negative_indices = out_of_bounds",
+        pow2, bad, (3, 37, 4), expected(ref.nd, pow2, bad, 1, "out_of_bounds"))
 # k = 3, batch_dims = 0: tuples (a, b, c) into 6x7x8 blocks of 4.
 cube = rng.standard_normal((6, 7, 8, 4)).astype(np.float32)
 coords = np.stack([rng.integers(-6, 6, 50), rng.integers(-7, 7, 50), rng.integers(-8, 8, 50)], -1)

@@ -626,16 +626,22 @@ static Value policyBlock(OpBuilder &b, Location loc, const LoweringState &s,
 
 /// The index tuples of `tile` consecutive blocks, read as one vector
 /// at `first` of the indices collapsed to 1-D, resolved under `policy`: per
-/// axis a vector of input coordinates, and the lanes' validity (null where
-/// the policy has no check). With `keepInvalid` an invalid lane keeps its
-/// coordinate: the caller makes it safe. With `forAddress` the coordinates
-/// are addresses in the input, not the policy's answer (buildAddressIndex),
-/// and there is no validity.
-static std::pair<SmallVector<Value>, Value>
-resolveTileTuples(OpBuilder &b, Location loc, const LoweringState &s,
-                  IndexPolicy policy, Value flatIndices, Value first,
-                  int64_t tile, bool keepInvalid = false,
-                  bool forAddress = false) {
+/// axis a vector of input coordinates, the lanes' validity (null where the
+/// policy has no check) and, where one test answers for the tile
+/// (buildPowerOfTwoTuples), whether any lane is invalid. With `keepInvalid`
+/// an invalid lane's coordinate is never read: the caller reports it first.
+/// With `forAddress` the coordinates are addresses in the input, not the
+/// policy's answer (buildAddressIndex), and there is no validity.
+struct TileTuples {
+  SmallVector<Value> coords;
+  Value valid;
+  Value anyInvalid;
+};
+static TileTuples resolveTileTuples(OpBuilder &b, Location loc,
+                                    const LoweringState &s, IndexPolicy policy,
+                                    Value flatIndices, Value first,
+                                    int64_t tile, bool keepInvalid = false,
+                                    bool forAddress = false) {
   int64_t k = s.coordinateSize;
   Type indexElementType =
       cast<RankedTensorType>(flatIndices.getType()).getElementType();
@@ -645,8 +651,8 @@ resolveTileTuples(OpBuilder &b, Location loc, const LoweringState &s,
       arith::ConstantOp::create(b, loc, b.getZeroAttr(indexElementType)),
       ArrayRef<bool>{true});
   auto indexVecType = VectorType::get({tile}, b.getIndexType());
-  SmallVector<Value> axisCoords(s.axes.size());
-  Value valid;
+  SmallVector<Value> components;
+  SmallVector<int64_t> staticSizes;
   for (auto [c, axis] : llvm::enumerate(s.axes)) {
     Value component = raw;
     if (k > 1) {
@@ -657,19 +663,34 @@ resolveTileTuples(OpBuilder &b, Location loc, const LoweringState &s,
     }
     if (!indexElementType.isIndex())
       component = arith::IndexCastOp::create(b, loc, indexVecType, component);
+    components.push_back(component);
+    staticSizes.push_back(
+        getConstantIntValue(s.inputSize[axis]).value_or(int64_t(0)));
+  }
+  bool invalidNeverRead =
+      policy.outOfBounds == OutOfBoundsMode::unchecked ||
+      (policy.outOfBounds == OutOfBoundsMode::error && keepInvalid);
+  if (!forAddress && invalidNeverRead)
+    if (std::optional<PowerOfTwoTuples> tuples =
+            buildPowerOfTwoTuples(b, loc, policy, components, staticSizes))
+      return {tuples->coords, tuples->valid, tuples->anyInvalid};
+  TileTuples result;
+  for (auto [c, axis] : llvm::enumerate(s.axes)) {
     Value size =
         vector::BroadcastOp::create(b, loc, indexVecType, s.inputSize[axis]);
     if (forAddress) {
-      axisCoords[c] = buildAddressIndex(b, loc, policy, component, size,
-                                        getConstantIntValue(s.inputSize[axis]));
+      result.coords.push_back(buildAddressIndex(
+          b, loc, policy, components[c], size,
+          staticSizes[c] ? std::optional<int64_t>(staticSizes[c])
+                         : std::nullopt));
       continue;
     }
     ResolvedIndexValue resolved =
-        buildResolvedIndex(b, loc, policy, component, size, keepInvalid);
-    axisCoords[c] = resolved.index;
-    valid = andValues(b, loc, valid, resolved.valid);
+        buildResolvedIndex(b, loc, policy, components[c], size, keepInvalid);
+    result.coords.push_back(resolved.index);
+    result.valid = andValues(b, loc, result.valid, resolved.valid);
   }
-  return {axisCoords, valid};
+  return result;
 }
 
 namespace {
@@ -806,21 +827,14 @@ Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
   // compare and an AND per coordinate).
   bool reportsTile = s.policy.outOfBounds == OutOfBoundsMode::error &&
                      static_cast<bool>(s.errorFlag);
-  SmallVector<Value> axisCoords;
-  Value valid;
-  std::tie(axisCoords, valid) = resolveTileTuples(
-      tb, tl, s, s.policy, flatIndices, first, tile, reportsTile);
+  TileTuples tuples = resolveTileTuples(tb, tl, s, s.policy, flatIndices, first,
+                                        tile, reportsTile);
+  SmallVector<Value> axisCoords = tuples.coords;
+  Value valid = tuples.valid;
   Value anyInvalid;
-  // Under `error` the tuples keep their wrapped values: where the axes'
-  // sizes are static powers of two, one masked test answers for the tile.
-  Value outside;
-  if (reportsTile) {
-    SmallVector<int64_t> sizes;
-    for (int64_t axis : s.axes)
-      sizes.push_back(
-          getConstantIntValue(s.inputSize[axis]).value_or(int64_t(0)));
-    outside = buildAnyInvalidOfPowerOfTwoSizes(tb, tl, axisCoords, sizes);
-  }
+  // Where one test answers for the tile (axes of static power-of-two
+  // sizes), no reduction of the lanes' validity.
+  Value outside = tuples.anyInvalid;
   Value fillValid = raiseInvalidReads(
       tb, tl, s.policy, valid,
       [&](OpBuilder &rb, Location rl, Value invalidLanes) {
@@ -866,7 +880,7 @@ Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
     aheadCoords = resolveTileTuples(tb, tl, s, s.policy, flatIndices,
                                     firstOf(aheadStart), tile,
                                     /*keepInvalid=*/false, /*forAddress=*/true)
-                      .first;
+                      .coords;
     // The index values that read will take `distance` blocks later: the
     // stream of indices runs as far ahead of its reads as the blocks do.
     if (indexPrefetch)

@@ -13,9 +13,12 @@
 // vector and reports a bad index with one reduction per tile, the branch
 // that reports it also reading the bad lanes through coordinate 0 (the
 // valid tiles' path selects nothing: W4 with AVX2). The axes' sizes are
-// powers of two (8), so the reduction ORs the wrapped coordinates' bits
-// at or above 8 and compares with 0 (one vptest with AVX2; other sizes:
-// @nd_tiles_of_other_sizes); then a loop
+// powers of two (8), so each coordinate is its value's low 3 bits (a
+// valid negative value's being its wrapped one) and the reduction ORs the
+// values moved up by 8 with their bits at or above 16 kept, then compares
+// with 0 (one vptest with AVX2); the lanes' validity is computed for the
+// reporting branch alone (other sizes: @nd_tiles_of_other_sizes); then a
+// loop
 // over the 8 lanes copies the blocks one by one, each from its offset in
 // the input collapsed to blocks (b * 64 + y * 8 + x, computed as vectors),
 // read from lane 0 of a vector it rotates by one lane per iteration (a
@@ -25,7 +28,8 @@
 // CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // CHECK-DAG:     %[[SIZE:.*]] = arith.constant dense<8> : vector<8xindex>
-// CHECK-DAG:     %[[HIGH:.*]] = arith.constant dense<-8> : vector<8xindex>
+// CHECK-DAG:     %[[LOW:.*]] = arith.constant dense<7> : vector<8xindex>
+// CHECK-DAG:     %[[HIGH:.*]] = arith.constant dense<-16> : vector<8xindex>
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2]] : tensor<2x42x2xi64> into tensor<168xi64>
 // CHECK:         %[[BLOCKS:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<2x8x8x4xf32> into tensor<128x4xf32>
@@ -37,15 +41,19 @@
 // CHECK:           scf.if %[[FULL]]
 // CHECK:             %[[RAW:.*]] = vector.transfer_read %[[FLAT]][%{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<168xi64>, vector<16xi64>
 // CHECK:             %[[Y:.*]] = vector.shuffle %[[RAW]], %[[RAW]] [0, 2, 4, 6, 8, 10, 12, 14]
-// CHECK:             %[[YW:.*]] = arith.select %{{.*}} : vector<8xi1>, vector<8xindex>
-// CHECK:             %[[YOK:.*]] = arith.cmpi ult, %[[YW]], %[[SIZE]] : vector<8xindex>
+// CHECK:             %[[YV:.*]] = arith.index_cast %[[Y]]
 // CHECK:             %[[X:.*]] = vector.shuffle %[[RAW]], %[[RAW]] [1, 3, 5, 7, 9, 11, 13, 15]
-// CHECK:             %[[XW:.*]] = arith.select %{{.*}} : vector<8xi1>, vector<8xindex>
-// CHECK:             %[[XOK:.*]] = arith.cmpi ult, %[[XW]], %[[SIZE]] : vector<8xindex>
-// CHECK:             %[[OK:.*]] = arith.andi %[[YOK]], %[[XOK]] : vector<8xi1>
-// CHECK:             %[[YHIGH:.*]] = arith.andi %[[YW]], %[[HIGH]] : vector<8xindex>
-// CHECK:             %[[XHIGH:.*]] = arith.andi %[[XW]], %[[HIGH]] : vector<8xindex>
+// CHECK:             %[[XV:.*]] = arith.index_cast %[[X]]
+// CHECK:             %[[YW:.*]] = arith.andi %[[YV]], %[[LOW]] : vector<8xindex>
+// CHECK:             %[[YUP:.*]] = arith.addi %[[YV]], %[[SIZE]] : vector<8xindex>
+// CHECK:             %[[YHIGH:.*]] = arith.andi %[[YUP]], %[[HIGH]] : vector<8xindex>
+// CHECK:             %[[YOK:.*]] = arith.cmpi ult, %{{.*}}, %[[SIZE]] : vector<8xindex>
+// CHECK:             %[[XW:.*]] = arith.andi %[[XV]], %[[LOW]] : vector<8xindex>
+// CHECK:             %[[XUP:.*]] = arith.addi %[[XV]], %[[SIZE]] : vector<8xindex>
+// CHECK:             %[[XHIGH:.*]] = arith.andi %[[XUP]], %[[HIGH]] : vector<8xindex>
 // CHECK:             %[[MASKED:.*]] = arith.ori %[[YHIGH]], %[[XHIGH]] : vector<8xindex>
+// CHECK:             %[[XOK:.*]] = arith.cmpi ult, %{{.*}}, %[[SIZE]] : vector<8xindex>
+// CHECK:             %[[OK:.*]] = arith.andi %[[YOK]], %[[XOK]] : vector<8xi1>
 // CHECK:             %[[ORED:.*]] = vector.reduction <or>, %[[MASKED]] : vector<8xindex> into index
 // CHECK:             %[[ANY:.*]] = arith.cmpi ne, %[[ORED]], %[[C0]] : index
 // CHECK:             %[[SAFE:.*]]:2 = scf.if %[[ANY]] -> (vector<8xindex>, vector<8xindex>)
@@ -105,6 +113,27 @@ func.func @nd_small_blocks_in_tiles(%d: tensor<2x8x8x4xf32>, %i: tensor<2x42x2xi
 func.func @nd_tiles_of_other_sizes(%d: tensor<2x6x8x4xf32>, %i: tensor<2x42x2xi64>) -> tensor<2x42x4xf32> {
   %e = tensor.empty() : tensor<2x42x4xf32>
   %r = gather.nd %d[%i] batch_dims = 1 into %e : tensor<2x6x8x4xf32>, tensor<2x42x2xi64> into tensor<2x42x4xf32>
+  return %r : tensor<2x42x4xf32>
+}
+
+// -----
+
+// `unchecked` along axes of power-of-two sizes: each coordinate is one AND
+// of its value (no wrap by compare and select), no check.
+// CHECK-LABEL: func.func @nd_tiles_unchecked_of_power_of_two_sizes
+// CHECK-DAG:     %[[LOW:.*]] = arith.constant dense<7> : vector<8xindex>
+// CHECK:         scf.forall
+// CHECK:           scf.if
+// CHECK:             vector.transfer_read
+// CHECK-NOT:         arith.select
+// CHECK:             arith.andi %{{.*}}, %[[LOW]] : vector<8xindex>
+// CHECK-NOT:         arith.select
+// CHECK:             arith.andi %{{.*}}, %[[LOW]] : vector<8xindex>
+// CHECK-NOT:         vector.reduction
+// CHECK:             scf.for
+func.func @nd_tiles_unchecked_of_power_of_two_sizes(%d: tensor<2x8x8x4xf32>, %i: tensor<2x42x2xi64>) -> tensor<2x42x4xf32> {
+  %e = tensor.empty() : tensor<2x42x4xf32>
+  %r = gather.nd %d[%i] batch_dims = 1 out_of_bounds = unchecked into %e : tensor<2x8x8x4xf32>, tensor<2x42x2xi64> into tensor<2x42x4xf32>
   return %r : tensor<2x42x4xf32>
 }
 

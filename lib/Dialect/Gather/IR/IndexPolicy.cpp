@@ -108,22 +108,52 @@ Value mlir::gather::buildAddressIndex(OpBuilder &b, Location loc,
   return buildResolvedIndex(b, loc, clamp, index, size).index;
 }
 
-Value mlir::gather::buildAnyInvalidOfPowerOfTwoSizes(OpBuilder &b, Location loc,
-                                                     ValueRange wrapped,
-                                                     ArrayRef<int64_t> sizes) {
-  if (wrapped.empty() || wrapped.size() != sizes.size() ||
+std::optional<PowerOfTwoTuples>
+mlir::gather::buildPowerOfTwoTuples(OpBuilder &b, Location loc,
+                                    IndexPolicy policy, ValueRange raw,
+                                    ArrayRef<int64_t> sizes) {
+  bool checks = policy.outOfBounds == OutOfBoundsMode::error;
+  if ((!checks && policy.outOfBounds != OutOfBoundsMode::unchecked) ||
+      raw.empty() || raw.size() != sizes.size() ||
       !llvm::all_of(sizes, [](int64_t size) {
-        return size > 0 && llvm::isPowerOf2_64(size);
+        return size > 0 && size <= (int64_t(1) << 61) &&
+               llvm::isPowerOf2_64(size);
       }))
-    return Value();
-  Value bits;
-  for (auto [coord, size] : llvm::zip_equal(wrapped, sizes)) {
+    return std::nullopt;
+  PowerOfTwoTuples result;
+  Value outside;
+  for (auto [value, size] : llvm::zip_equal(raw, sizes)) {
+    Type type = value.getType();
+    result.coords.push_back(arith::AndIOp::create(
+        b, loc, value, indexConstantLike(b, loc, type, size - 1)));
+    if (!checks)
+      continue;
+    // Valid: [-size, size) with the wrap, else [0, size).
+    Value shifted = value;
+    int64_t range = size;
+    if (policy.wrapsNegative()) {
+      shifted = arith::AddIOp::create(b, loc, value,
+                                      indexConstantLike(b, loc, type, size));
+      range = 2 * size;
+    }
     Value high = arith::AndIOp::create(
-        b, loc, coord, indexConstantLike(b, loc, coord.getType(), ~(size - 1)));
-    bits = bits ? arith::OrIOp::create(b, loc, bits, high).getResult() : high;
+        b, loc, shifted, indexConstantLike(b, loc, type, ~(range - 1)));
+    outside = outside ? arith::OrIOp::create(b, loc, outside, high).getResult()
+                      : high;
+    Value valid = buildIsValidIndex(b, loc, policy, value,
+                                    indexConstantLike(b, loc, type, size));
+    result.valid =
+        result.valid
+            ? arith::AndIOp::create(b, loc, result.valid, valid).getResult()
+            : valid;
   }
-  if (isa<VectorType>(bits.getType()))
-    bits = vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, bits);
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bits,
-                               indexConstantLike(b, loc, bits.getType(), 0));
+  if (outside) {
+    if (isa<VectorType>(outside.getType()))
+      outside = vector::ReductionOp::create(b, loc, vector::CombiningKind::OR,
+                                            outside);
+    result.anyInvalid =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, outside,
+                              indexConstantLike(b, loc, outside.getType(), 0));
+  }
+  return result;
 }

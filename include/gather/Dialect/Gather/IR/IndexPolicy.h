@@ -109,17 +109,28 @@ Value buildAddressIndex(OpBuilder &b, Location loc, IndexPolicy policy,
                         Value index, Value size,
                         std::optional<int64_t> staticSize);
 
-/// i1 "some lane of some coordinate is invalid", for vectors of index
-/// `wrapped` (buildResolvedIndex's `index` with `readIsMasked`: wrapped, an
-/// invalid lane left as it is) along axes of static sizes `sizes`, each a
-/// power of two; null if a size is not. A wrapped value is valid iff it
-/// has no bit at or above its size's, so the answer is one OR of the
-/// masked coordinates and one test against zero: the OR-reduced negation of
-/// buildResolvedIndex's `valid`, which x86 with AVX2 tests in one vptest,
-/// where `ult` costs a sign flip and a compare per vector.
-Value buildAnyInvalidOfPowerOfTwoSizes(OpBuilder &b, Location loc,
-                                       ValueRange wrapped,
-                                       ArrayRef<int64_t> sizes);
+/// The policy on vectors of raw index values (`raw`, one per axis) along
+/// axes of static power-of-two sizes (`sizes`), where an invalid lane's
+/// coordinate is never read: `unchecked`, or `error` whose caller reports
+/// before any read (buildResolvedIndex's `readIsMasked`). Each coordinate
+/// is its value's low bits, one AND (a valid negative value's are its
+/// wrapped coordinate). Under `error`, `anyInvalid` is the i1 "some lane of
+/// some axis is invalid": a value is valid iff, moved up by the size where
+/// negative values wrap, it has no bit at or above the valid range's
+/// length, so the answer is one OR of the masked values and one test
+/// against zero (x86 with AVX2: one vptest, where wrapping and `ult` take
+/// a shift, an AND, an add, a sign flip and a compare per vector); `valid`
+/// is the lanes' validity as buildResolvedIndex gives it (the reporting
+/// branch's). nullopt for other policies, or where a size is not a power
+/// of two.
+struct PowerOfTwoTuples {
+  SmallVector<Value> coords;
+  Value valid;
+  Value anyInvalid;
+};
+std::optional<PowerOfTwoTuples>
+buildPowerOfTwoTuples(OpBuilder &b, Location loc, IndexPolicy policy,
+                      ValueRange raw, ArrayRef<int64_t> sizes);
 
 } // namespace mlir::gather
 
