@@ -127,24 +127,6 @@ static Value sliceBlock(OpBuilder &b, Location loc, const LoweringState &s,
                                         inputOffsets, blockSizes, ones);
 }
 
-/// The bytes of one block (the input's dimensions from `blockStart` on),
-/// or nullopt where a block size is dynamic or the elements are not whole
-/// bytes. The product saturates: with a zero dimension elsewhere the
-/// verifier lets the other sizes be anything.
-static std::optional<uint64_t> staticBlockBytes(RankedTensorType inputType,
-                                                int64_t blockStart) {
-  int64_t elementBytes = packedElementBytes(inputType.getElementType());
-  if (!elementBytes)
-    return std::nullopt;
-  ArrayRef<int64_t> blockShape = inputType.getShape().drop_front(blockStart);
-  if (ShapedType::isDynamicShape(blockShape))
-    return std::nullopt;
-  uint64_t bytes = elementBytes;
-  for (int64_t size : blockShape)
-    bytes = llvm::SaturatingMultiply<uint64_t>(bytes, size);
-  return bytes;
-}
-
 /// Whether the output streams (`streamingMin`, streamingStoreMinBytes) from
 /// an input of CpuTarget::streamingInputMinBytes or more (or of dynamic
 /// size): rows read from memory, where vector rows beat memcpy up to twice
@@ -541,7 +523,8 @@ static std::optional<int64_t> tileDimension(const LoweringState &s,
   if (!inputType.getElementType().isIntOrFloat() ||
       !indicesType.getElementType().isSignlessIntOrIndex())
     return std::nullopt;
-  std::optional<uint64_t> blockBytes = staticBlockBytes(inputType, blockStart);
+  std::optional<uint64_t> blockBytes =
+      staticTrailingBytes(inputType, blockStart);
   // Beyond a few lines the copy itself dominates.
   if (!blockBytes || *blockBytes == 0 ||
       *blockBytes > static_cast<uint64_t>(s.target.smallBlockBytes()))
@@ -584,8 +567,9 @@ BlockCopyPlan lowering::planBlockCopy(const LoweringState &s,
     // loop was 1.4-1.8x slower), so only smaller blocks are left to LLVM's
     // unrolling (gather-rolled-loops).
     auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
-    plan.rolledLaneLoop = staticBlockBytes(inputType, blockStart).value_or(0) >=
-                          static_cast<uint64_t>(s.target.rolledLaneLoopBytes());
+    plan.rolledLaneLoop =
+        staticTrailingBytes(inputType, blockStart).value_or(0) >=
+        static_cast<uint64_t>(s.target.rolledLaneLoopBytes());
     // Rows of a cache line or more in registers, in address order: as a
     // slice, LLVM's inline memcpy stored W7's 256-byte blocks from the
     // last line back (W7 1.05-1.27x faster in order on a Zen 1).
@@ -679,10 +663,8 @@ static TileTuples resolveTileTuples(OpBuilder &b, Location loc,
     Value size =
         vector::BroadcastOp::create(b, loc, indexVecType, s.inputSize[axis]);
     if (forAddress) {
-      result.coords.push_back(buildAddressIndex(
-          b, loc, policy, components[c], size,
-          staticSizes[c] ? std::optional<int64_t>(staticSizes[c])
-                         : std::nullopt));
+      result.coords.push_back(buildAddressIndex(b, loc, policy, components[c],
+                                                size, staticSizes[c]));
       continue;
     }
     ResolvedIndexValue resolved =

@@ -23,15 +23,22 @@ using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::lowering;
 
-std::optional<uint64_t> lowering::staticInputBytes(const LoweringState &s) {
-  auto type = cast<RankedTensorType>(s.op.getInput().getType());
+std::optional<uint64_t> lowering::staticTrailingBytes(RankedTensorType type,
+                                                      int64_t start) {
   int64_t elementBytes = packedElementBytes(type.getElementType());
-  if (!elementBytes || !type.hasStaticShape())
+  if (!elementBytes)
+    return std::nullopt;
+  ArrayRef<int64_t> shape = type.getShape().drop_front(start);
+  if (ShapedType::isDynamicShape(shape))
     return std::nullopt;
   uint64_t bytes = elementBytes;
-  for (int64_t size : type.getShape())
+  for (int64_t size : shape)
     bytes = llvm::SaturatingMultiply<uint64_t>(bytes, size);
   return bytes;
+}
+
+std::optional<uint64_t> lowering::staticInputBytes(const LoweringState &s) {
+  return staticTrailingBytes(cast<RankedTensorType>(s.op.getInput().getType()));
 }
 
 int64_t lowering::streamingStoreMinBytes(const LoweringState &s,
@@ -43,12 +50,11 @@ int64_t lowering::streamingStoreMinBytes(const LoweringState &s,
       (!ShapedType::isDynamic(rowLength) &&
        rowLength * elementBytes % s.target.cacheLineBytes != 0))
     return 0;
-  uint64_t bytes = elementBytes;
-  for (int64_t size : outputType.getShape()) {
-    if (ShapedType::isDynamic(size))
-      return minBytes;
-    bytes = llvm::SaturatingMultiply<uint64_t>(bytes, size);
-  }
+  // A dynamic size: checked at run time.
+  std::optional<uint64_t> outputBytes = staticTrailingBytes(outputType);
+  if (!outputBytes)
+    return minBytes;
+  uint64_t bytes = *outputBytes;
   if (bytes < static_cast<uint64_t>(minBytes))
     return 0;
   // Rows from a small input into an output the L3 holds stay in the caches

@@ -55,8 +55,16 @@ struct LoweringPlan {
   bool coordinateTable = false;
 };
 
+/// The bytes of `type`'s dimensions from `start` on (a block of the input
+/// from its first block dimension, the whole tensor from 0), or nullopt
+/// where one of them is dynamic or the elements are not whole bytes. The
+/// product saturates: with a zero dimension elsewhere the verifier lets the
+/// other sizes be anything.
+std::optional<uint64_t> staticTrailingBytes(RankedTensorType type,
+                                            int64_t start = 0);
+
 /// The bytes of the op's input where its shape is static and its elements
-/// whole bytes (the product saturating), else nullopt.
+/// whole bytes (staticTrailingBytes), else nullopt.
 std::optional<uint64_t> staticInputBytes(const LoweringState &s);
 
 /// The output size from which the rows that a vector form writes a

@@ -95,14 +95,19 @@ ResolvedIndexValue mlir::gather::buildResolvedIndex(OpBuilder &b, Location loc,
   return result;
 }
 
+/// Whether a static size (0: not static) is a power of two whose ranges
+/// (twice the size, moved up by it) stay clear of the sign bit.
+static bool isPowerOfTwoSize(int64_t size) {
+  return size > 0 && size <= (int64_t(1) << 61) && llvm::isPowerOf2_64(size);
+}
+
 Value mlir::gather::buildAddressIndex(OpBuilder &b, Location loc,
                                       IndexPolicy policy, Value index,
-                                      Value size,
-                                      std::optional<int64_t> staticSize) {
-  if (staticSize && *staticSize > 0 && llvm::isPowerOf2_64(*staticSize))
+                                      Value size, int64_t staticSize) {
+  if (isPowerOfTwoSize(staticSize))
     return arith::AndIOp::create(
         b, loc, index,
-        indexConstantLike(b, loc, index.getType(), *staticSize - 1));
+        indexConstantLike(b, loc, index.getType(), staticSize - 1));
   IndexPolicy clamp = policy;
   clamp.outOfBounds = OutOfBoundsMode::clamp;
   return buildResolvedIndex(b, loc, clamp, index, size).index;
@@ -115,10 +120,7 @@ mlir::gather::buildPowerOfTwoTuples(OpBuilder &b, Location loc,
   bool checks = policy.outOfBounds == OutOfBoundsMode::error;
   if ((!checks && policy.outOfBounds != OutOfBoundsMode::unchecked) ||
       raw.empty() || raw.size() != sizes.size() ||
-      !llvm::all_of(sizes, [](int64_t size) {
-        return size > 0 && size <= (int64_t(1) << 61) &&
-               llvm::isPowerOf2_64(size);
-      }))
+      !llvm::all_of(sizes, isPowerOfTwoSize))
     return std::nullopt;
   PowerOfTwoTuples result;
   Value outside;

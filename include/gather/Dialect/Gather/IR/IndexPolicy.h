@@ -102,15 +102,15 @@ ResolvedIndexValue buildResolvedIndex(OpBuilder &b, Location loc,
 
 /// An index to form an address with (a prefetch), not the policy's answer:
 /// within [0, size) for any value, and the policy's coordinate for every
-/// valid one. Where `staticSize` is a power of two, the value's low bits:
-/// one AND, a negative value's being its wrapped coordinate; otherwise the
-/// value wrapped and clamped.
+/// valid one. Where `staticSize` (0: not static) is a power of two, the
+/// value's low bits: one AND, a negative value's being its wrapped
+/// coordinate; otherwise the value wrapped and clamped.
 Value buildAddressIndex(OpBuilder &b, Location loc, IndexPolicy policy,
-                        Value index, Value size,
-                        std::optional<int64_t> staticSize);
+                        Value index, Value size, int64_t staticSize);
 
 /// The policy on vectors of raw index values (`raw`, one per axis) along
-/// axes of static power-of-two sizes (`sizes`), where an invalid lane's
+/// axes of static power-of-two sizes (`sizes`, 0: not static), where an
+/// invalid lane's
 /// coordinate is never read: `unchecked`, or `error` whose caller reports
 /// before any read (buildResolvedIndex's `readIsMasked`). Each coordinate
 /// is its value's low bits, one AND (a valid negative value's are its
