@@ -21,12 +21,17 @@
 // offsets in the input collapsed to blocks (b * 262144 + y * 512 + x) as
 // the copies' are, and prefetches one line per block in the lane loop; a
 // partial tile (65530 is no multiple of 8) prefetches block by block, the
-// iteration 128 ahead clamped to the last one. With 8 MiB of indices, a
+// iteration 128 ahead, past the row's end in the next batch's row (the
+// thread's next), clamped to the last batch's last block. With 8 MiB of indices, a
 // full tile also prefetches the 2 lines (8 pairs of i64) of the tile that
 // the block prefetch will read 128 blocks later (256 ahead, clamped alike).
 // CHECK-LABEL: func.func @nd_blocks_prefetched_ahead
 // CHECK-SAME:      %[[D:[^:]*]]: tensor<16x512x512x4xf32>, %[[I:[^:]*]]: tensor<16x65530x2xi64>
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C15:.*]] = arith.constant 15 : index
 // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
+// CHECK-DAG:     %[[C65530:.*]] = arith.constant 65530 : index
 // CHECK-DAG:     %[[LAST:.*]] = arith.constant 65529 : index
 // CHECK-DAG:     %[[LASTTILE:.*]] = arith.constant 65522 : index
 // CHECK-DAG:     %[[C511:.*]] = arith.constant 511 : index
@@ -70,8 +75,15 @@
 // CHECK:             scf.for %[[J:[^ ]*]] =
 // CHECK:               %[[K:.*]] = arith.addi %[[START]], %[[J]] : index
 // CHECK:               %[[NEXT:.*]] = arith.addi %[[K]], %[[C128]] : index
-// CHECK:               %[[CLAMPED:.*]] = arith.minui %[[NEXT]], %[[LAST]] : index
-// CHECK:               tensor.extract %{{.*}}[%[[B]], %[[CLAMPED]], %{{.*}}, %{{.*}}]
+// CHECK:               %[[PAST:.*]] = arith.cmpi uge, %[[NEXT]], %[[C65530]] : index
+// CHECK:               %[[STEP:.*]] = arith.select %[[PAST]], %[[C1]], %[[C0]] : index
+// CHECK:               %[[WRAPPED:.*]] = arith.subi %[[NEXT]], %[[C65530]] : index
+// CHECK:               %[[WITHIN:.*]] = arith.select %[[PAST]], %[[WRAPPED]], %[[NEXT]] : index
+// CHECK:               %[[NEXTB:.*]] = arith.addi %[[B]], %[[STEP]] : index
+// CHECK:               %[[BEYOND:.*]] = arith.cmpi ugt, %[[NEXTB]], %[[C15]] : index
+// CHECK:               %[[AHEADB:.*]] = arith.select %[[BEYOND]], %[[C15]], %[[NEXTB]] : index
+// CHECK:               %[[AHEADK:.*]] = arith.select %[[BEYOND]], %[[LAST]], %[[WITHIN]] : index
+// CHECK:               tensor.extract %{{.*}}[%[[AHEADB]], %[[AHEADK]], %{{.*}}, %{{.*}}]
 // CHECK:               arith.minsi %{{.*}}, %[[C511]] : index
 // CHECK:               memref.prefetch %[[BUF]]
 // CHECK-NOT:           memref.prefetch
@@ -165,6 +177,83 @@ func.func @kib_rows_prefetch_last_line(%d: tensor<4096x256xf32>, %i: tensor<1000
   %e = tensor.empty() : tensor<1000x256xf32>
   %r = gather.block %d[%i] axis = 0 into %e : tensor<4096x256xf32>, tensor<1000xi64> into tensor<1000x256xf32>
   return %r : tensor<1000x256xf32>
+}
+
+// -----
+
+// Bags of 32 rows of 512 bytes (an embedding bag's [bags, rows] indices):
+// the row 16 ahead, past the bag's end in the next bag (the thread's next
+// under OpenMP's static schedule), clamped to the last bag's last row.
+// CHECK-LABEL: func.func @bag_rows_prefetch_into_next_bag
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C31:.*]] = arith.constant 31 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C2047:.*]] = arith.constant 2047 : index
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer
+// CHECK:         scf.forall (%[[B:.*]], %[[L:.*]]) in (2048, 32)
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[L]], %[[C16]] : index
+// CHECK:           %[[PAST:.*]] = arith.cmpi uge, %[[NEXT]], %[[C32]] : index
+// CHECK:           %[[STEP:.*]] = arith.select %[[PAST]], %[[C1]], %[[C0]] : index
+// CHECK:           %[[WRAPPED:.*]] = arith.subi %[[NEXT]], %[[C32]] : index
+// CHECK:           %[[WITHIN:.*]] = arith.select %[[PAST]], %[[WRAPPED]], %[[NEXT]] : index
+// CHECK-NOT:       arith.minui
+// CHECK:           %[[NEXTB:.*]] = arith.addi %[[B]], %[[STEP]] : index
+// CHECK:           %[[BEYOND:.*]] = arith.cmpi ugt, %[[NEXTB]], %[[C2047]] : index
+// CHECK:           %[[AHEADB:.*]] = arith.select %[[BEYOND]], %[[C2047]], %[[NEXTB]] : index
+// CHECK:           %[[AHEADL:.*]] = arith.select %[[BEYOND]], %[[C31]], %[[WITHIN]] : index
+// CHECK:           tensor.extract %{{.*}}[%[[AHEADB]], %[[AHEADL]], %{{.*}}]
+// CHECK-COUNT-9:   memref.prefetch %[[BUF]]
+// CHECK-NOT:       memref.prefetch
+// CHECK:           tensor.extract_slice
+func.func @bag_rows_prefetch_into_next_bag(%d: tensor<200000x128xf32>, %i: tensor<2048x32xi64>) -> tensor<2048x32x128xf32> {
+  %e = tensor.empty() : tensor<2048x32x128xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<200000x128xf32>, tensor<2048x32xi64> into tensor<2048x32x128xf32>
+  return %r : tensor<2048x32x128xf32>
+}
+
+// -----
+
+// Bags of 4 rows of 1 KiB, 8 rows ahead: two bags on, by a division by the
+// constant 4.
+// CHECK-LABEL: func.func @short_bags_prefetch_bags_ahead
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK:         scf.forall (%[[B:.*]], %[[L:.*]]) in (1024, 4)
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[L]], %[[C8]] : index
+// CHECK:           %[[STEPS:.*]] = arith.divui %[[NEXT]], %[[C4]] : index
+// CHECK:           %[[WITHIN:.*]] = arith.remui %[[NEXT]], %[[C4]] : index
+// CHECK:           arith.addi %[[B]], %[[STEPS]] : index
+// CHECK:           memref.prefetch
+func.func @short_bags_prefetch_bags_ahead(%d: tensor<20000x256xf32>, %i: tensor<1024x4xi64>) -> tensor<1024x4x256xf32> {
+  %e = tensor.empty() : tensor<1024x4x256xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<20000x256xf32>, tensor<1024x4xi64> into tensor<1024x4x256xf32>
+  return %r : tensor<1024x4x256xf32>
+}
+
+// -----
+
+// Bags of a dynamic length: one carry, the row within clamped to the bag's
+// last (a distance past a whole bag stays in the next one).
+// CHECK-LABEL: func.func @dynamic_bags_prefetch_into_next_bag
+// CHECK:         scf.forall (%[[B:.*]], %[[L:.*]]) in (%[[NB:[^,]*]], %[[NL:[^)]*]])
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[L]], %{{.*}} : index
+// CHECK:           %[[LASTL:.*]] = arith.subi %[[NL]], %{{.*}} : index
+// CHECK:           %[[PAST:.*]] = arith.cmpi uge, %[[NEXT]], %[[NL]] : index
+// CHECK:           %[[WITHIN:.*]] = arith.select %[[PAST]], %{{.*}}, %[[NEXT]] : index
+// CHECK:           arith.minui %[[WITHIN]], %[[LASTL]] : index
+// CHECK:           %[[LASTB:.*]] = arith.subi %[[NB]], %{{.*}} : index
+// CHECK:           arith.cmpi ugt, %{{.*}}, %[[LASTB]] : index
+// CHECK:           memref.prefetch
+func.func @dynamic_bags_prefetch_into_next_bag(%d: tensor<200000x128xf32>, %i: tensor<?x?xi64>) -> tensor<?x?x128xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %nb = tensor.dim %i, %c0 : tensor<?x?xi64>
+  %nl = tensor.dim %i, %c1 : tensor<?x?xi64>
+  %e = tensor.empty(%nb, %nl) : tensor<?x?x128xf32>
+  %r = gather.block %d[%i] axis = 0 into %e : tensor<200000x128xf32>, tensor<?x?xi64> into tensor<?x?x128xf32>
+  return %r : tensor<?x?x128xf32>
 }
 
 // -----
