@@ -61,6 +61,11 @@ GatherProgram *gatherProgramCreateWithOptLevel(const char *mlirText,
 /* Leaves gather-like linalg.generic ops as they are, where the pipelines
    otherwise raise them into gather ops first (convert-linalg-to-gather). */
 #define GATHER_PROGRAM_NO_RAISE 2u
+/* Leaves the consumers of gathers unfused, where the pipelines otherwise
+   fuse elementwise and reduction consumers into the gathers' loops
+   (gather-fuse-consumers, gather-fuse-device-consumers): gather-run's
+   --no-fusion. */
+#define GATHER_PROGRAM_NO_FUSION 4u
 
 /* gatherProgramCreateWithOptLevel with `flags` (GATHER_PROGRAM_*). */
 GatherProgram *gatherProgramCreateWithFlags(const char *mlirText,

@@ -342,6 +342,7 @@ gatherProgramCreateWithOptions(const char *mlirText, const char *entry,
   options.destinationEntries =
       (flags & GATHER_PROGRAM_DESTINATION_ENTRIES) && !program->onGpu;
   options.raiseLinalg = !(flags & GATHER_PROGRAM_NO_RAISE);
+  options.fuseConsumers = !(flags & GATHER_PROGRAM_NO_FUSION);
   if (targetCpu && *targetCpu)
     options.targetCpu = targetCpu;
   std::string jitError;

@@ -34,6 +34,7 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -211,6 +212,10 @@ static void addCpuCodeGen(OpPassManager &pm, bool parallel) {
   funcs.addPass(createGatherRolledLoops());
   funcs.addPass(createGatherExpandShapesToReinterpretCasts());
   funcs.addPass(memref::createExpandStridedMetadataPass());
+  // The reductions of fused tiles (gather-fuse-consumers) over a row: one
+  // vector.reduction each, which convert-vector-to-llvm takes.
+  funcs.addPass(vector::createLowerVectorMultiReductionPass(
+      vector::VectorMultiReductionLowering::InnerReduction));
   funcs.addPass(createConvertVectorToSCFPass());
   funcs.addPass(createLowerAffinePass());
   funcs.addPass(createSCFToControlFlowPass());

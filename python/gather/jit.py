@@ -178,6 +178,7 @@ class _Options(ctypes.Structure):
 
 _DESTINATION_ENTRIES = 1  # GATHER_PROGRAM_DESTINATION_ENTRIES
 _NO_RAISE = 2  # GATHER_PROGRAM_NO_RAISE
+_NO_FUSION = 4  # GATHER_PROGRAM_NO_FUSION
 
 
 def _shape_array(shape):
@@ -198,7 +199,7 @@ class Program:
 
     def __init__(self, mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
                  destination_entries=False, raise_linalg=True, target_cpu="native",
-                 compile_threads=0, verify_each=False):
+                 compile_threads=0, verify_each=False, fuse_consumers=True):
         lib = _library()
         error = ctypes.create_string_buffer(16384)
         options = _Options()
@@ -206,7 +207,8 @@ class Program:
         device_text, target_text = device.encode(), target_cpu.encode()
         options.device, options.threads, options.optLevel = device_text, int(threads), int(opt_level)
         options.flags = ((_DESTINATION_ENTRIES if destination_entries else 0)
-                         | (0 if raise_linalg else _NO_RAISE))
+                         | (0 if raise_linalg else _NO_RAISE)
+                         | (0 if fuse_consumers else _NO_FUSION))
         options.targetCpu, options.compileThreads = target_text, int(compile_threads)
         options.verifyEach = int(bool(verify_each))
         handle = lib.gatherProgramCreateWithOptions(
@@ -448,7 +450,7 @@ def target_description(target_cpu="native"):
 
 def compile(mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
             destination_entries=False, raise_linalg=True, target_cpu="native",
-            compile_threads=0, verify_each=False):
+            compile_threads=0, verify_each=False, fuse_consumers=True):
     """Compiles a function of an MLIR module (gather ops on tensors) into a
     callable on numpy arrays (every public function: see Program.select).
     `threads` > 0: the threads of its OpenMP loops in each of its calls,
@@ -459,11 +461,13 @@ def compile(mlir_text, entry=None, device="cpu", threads=0, opt_level=3,
     `target_cpu`: "native" (the host) or a CPU name LLVM knows of the
     host's architecture ("x86-64-v3" for AVX2) whose features the host has; `compile_threads`:
     the threads LLVM compiles on (0: one per core); `verify_each`: verify
-    the IR after every pass, not only the pipeline's input and output."""
+    the IR after every pass, not only the pipeline's input and output;
+    `fuse_consumers=False` leaves the consumers of gathers unfused (as
+    gather-run --no-fusion)."""
     return Program(mlir_text, entry=entry, device=device, threads=threads, opt_level=opt_level,
                    destination_entries=destination_entries, raise_linalg=raise_linalg,
                    target_cpu=target_cpu, compile_threads=compile_threads,
-                   verify_each=verify_each)
+                   verify_each=verify_each, fuse_consumers=fuse_consumers)
 
 
 _cache = {}

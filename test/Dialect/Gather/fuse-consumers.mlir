@@ -2,7 +2,7 @@
 // --convert-tosa-gather-to-gather and tosa-to-linalg) becomes one loop nest
 // in which each tile gathers straight into the output tile and the fused
 // consumer updates it in place.
-// RUN: gather-opt %s --pass-pipeline="builtin.module(func.func(gather-fuse-consumers{tile-elements=512}))" --split-input-file | FileCheck %s
+// RUN: gather-opt %s --pass-pipeline="builtin.module(func.func(gather-fuse-consumers{tile-elements=512 reduction-tile-elements=512}))" --split-input-file | FileCheck %s
 
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #bias = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
@@ -195,4 +195,142 @@ func.func @dynamic_clamp_output_shapes_checked_when_empty(%d: tensor<100x?xf32>,
     linalg.yield %y : f32
   } -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// An embedding bag: the sum of each bag's 8 gathered rows (linalg.reduce
+// over the bag dimension). The reduction's parallel loop over bags is
+// tiled (4 bags: 4 x 8 x 16 = 512 gathered elements a tile), the rows
+// whole; the gather writes a tile-sized tensor of its own (not a slice of
+// the whole 64x8x16 intermediate), and the tile's reduction adds one
+// gathered row at a time into its bag's output row as vectors.
+// CHECK-LABEL: func.func @embedding_bag_sum
+// CHECK-SAME:      %[[TABLE:[^:]*]]: tensor<1000x16xf32>, %[[IDS:[^:]*]]: tensor<64x8xi64>
+// CHECK:         %[[FILLED:.*]] = linalg.fill
+// CHECK:         %[[LOOP:.*]] = scf.forall (%[[B:.*]]) = (0) to (64) step (4) shared_outs(%[[ACC:.*]] = %[[FILLED]])
+// CHECK:           %[[OWN:.*]] = tensor.empty() : tensor<4x8x16xf32>
+// CHECK:           %[[IDTILE:.*]] = tensor.extract_slice %[[IDS]][%[[B]], 0] [4, 8] [1, 1]
+// CHECK:           %[[G:.*]] = gather.block %{{.*}}[%[[IDTILE]]] axis = 0 whole_indices(%[[IDS]] : tensor<64x8xi64>) into %[[OWN]]
+// CHECK:           %[[OUT:.*]] = tensor.extract_slice %[[ACC]][%[[B]], 0] [4, 16] [1, 1]
+// CHECK:           %[[SUMS:.*]] = scf.for %[[I:.*]] = {{.*}} iter_args(%{{.*}} = %[[OUT]])
+// CHECK:             scf.for %[[J:.*]] = {{.*}} iter_args
+// CHECK:               %[[ROW:.*]] = tensor.extract_slice %[[G]][%[[I]], %[[J]], 0] [1, 1, 16] [1, 1, 1]
+// CHECK:               %[[V:.*]] = vector.transfer_read %[[ROW]]{{.*}} : tensor<1x1x16xf32>, vector<1x1x16xf32>
+// CHECK:               %[[A:.*]] = vector.transfer_read {{.*}} : tensor<1x16xf32>, vector<1x16xf32>
+// CHECK:               vector.multi_reduction <add>, %[[V]], %[[A]] [1] : vector<1x1x16xf32> to vector<1x16xf32>
+// CHECK:               vector.transfer_write
+// CHECK:               tensor.insert_slice
+// CHECK-NOT:       linalg.reduce
+// CHECK:           tensor.parallel_insert_slice %[[SUMS]] into %[[ACC]][%[[B]], 0] [4, 16] [1, 1]
+// CHECK:         return %[[LOOP]]
+func.func @embedding_bag_sum(%table: tensor<1000x16xf32>, %ids: tensor<64x8xi64>) -> tensor<64x16xf32> {
+  %e = tensor.empty() : tensor<64x8x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %e : tensor<1000x16xf32>, tensor<64x8xi64> into tensor<64x8x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %o = tensor.empty() : tensor<64x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%o : tensor<64x16xf32>) -> tensor<64x16xf32>
+  %r = linalg.reduce ins(%g : tensor<64x8x16xf32>) outs(%f : tensor<64x16xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<64x16xf32>
+}
+
+// -----
+
+// A maximum over each gathered row (its innermost dimension, a
+// linalg.generic with the reduction loop last): tiles of 32 rows, each
+// row's maximum a vector reduction.
+// CHECK-LABEL: func.func @row_maxima
+// CHECK:         scf.forall (%{{.*}}) = (0) to (256) step (32)
+// CHECK:           %[[OWN:.*]] = tensor.empty() : tensor<32x16xf32>
+// CHECK:           gather.block {{.*}} into %[[OWN]]
+// CHECK:           scf.for
+// CHECK:             vector.multi_reduction <maximumf>, %{{.*}}, %{{.*}} [1] : vector<1x16xf32> to vector<1xf32>
+// CHECK-NOT:       linalg.generic
+func.func @row_maxima(%table: tensor<1000x16xf32>, %ids: tensor<256xi64>, %init: tensor<256xf32>) -> tensor<256xf32> {
+  %e = tensor.empty() : tensor<256x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %e : tensor<1000x16xf32>, tensor<256xi64> into tensor<256x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%g : tensor<256x16xf32>) outs(%init : tensor<256xf32>) {
+  ^bb0(%x: f32, %m: f32):
+    %y = arith.maximumf %x, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<256xf32>
+  return %r : tensor<256xf32>
+}
+
+// -----
+
+// Bags of a dynamic count and length: the bag loop tiled by 1 (the gathered
+// block's size is unknown); the tile's gather, behind its run-time shape
+// check, writes a tile-sized tensor of its own (which the check's other
+// branch yields too), and the tile's reduction is still vector steps over
+// the static rows.
+// CHECK-LABEL: func.func @dynamic_bags_sum
+// CHECK:         scf.forall (%{{.*}}) in (%{{.*}})
+// CHECK:           %[[OWN:.*]] = tensor.empty(%{{.*}}) : tensor<1x?x16xf32>
+// CHECK:           %[[TILE:.*]] = scf.if
+// CHECK:             gather.block {{.*}} into %[[OWN]]
+// CHECK:           } else {
+// CHECK:             scf.yield %[[OWN]]
+// CHECK:           scf.for
+// CHECK:             tensor.extract_slice %[[TILE]]
+// CHECK:             vector.multi_reduction <add>
+func.func @dynamic_bags_sum(%table: tensor<1000x16xf32>, %ids: tensor<?x?xi64>, %init: tensor<?x16xf32>) -> tensor<?x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %nb = tensor.dim %ids, %c0 : tensor<?x?xi64>
+  %nl = tensor.dim %ids, %c1 : tensor<?x?xi64>
+  %e = tensor.empty(%nb, %nl) : tensor<?x?x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %e : tensor<1000x16xf32>, tensor<?x?xi64> into tensor<?x?x16xf32>
+  %r = linalg.reduce ins(%g : tensor<?x?x16xf32>) outs(%init : tensor<?x16xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<?x16xf32>
+}
+
+// -----
+
+// A sum of every gathered element into one value: no parallel loop is left
+// to tile (one tile would gather everything), so nothing is fused.
+// CHECK-LABEL: func.func @total_not_fused
+// CHECK-NOT:     scf.forall
+// CHECK:         gather.block
+// CHECK:         linalg.reduce
+func.func @total_not_fused(%table: tensor<1000x16xf32>, %ids: tensor<64xi64>, %init: tensor<f32>) -> tensor<f32> {
+  %e = tensor.empty() : tensor<64x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %e : tensor<1000x16xf32>, tensor<64xi64> into tensor<64x16xf32>
+  %r = linalg.reduce ins(%g : tensor<64x16xf32>) outs(%init : tensor<f32>) dimensions = [0, 1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<f32>
+}
+
+// -----
+
+// A reduction that reads the gathered value through a transposed map (the
+// column sums of the gathered rows, written with the columns as the outer
+// loop) is not taken: a tile of its loops is no block of the gather's
+// output.
+// CHECK-LABEL: func.func @transposed_read_not_fused
+// CHECK-NOT:     scf.forall
+// CHECK:         gather.block
+// CHECK:         linalg.generic
+func.func @transposed_read_not_fused(%table: tensor<1000x16xf32>, %ids: tensor<64xi64>, %init: tensor<16xf32>) -> tensor<16xf32> {
+  %e = tensor.empty() : tensor<64x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %e : tensor<1000x16xf32>, tensor<64xi64> into tensor<64x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%g : tensor<64x16xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  return %r : tensor<16xf32>
 }

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -34,11 +35,28 @@ using namespace mlir::gather;
 
 namespace {
 
-/// A gather on tensors and the elementwise op that is its only user.
+/// A gather on tensors and the op that is its only user: an elementwise
+/// generic, or a reduction over some of the gathered dimensions (an
+/// embedding bag's sum, a max over gathered rows).
 struct Candidate {
   Operation *gather;
-  linalg::GenericOp consumer;
+  linalg::LinalgOp consumer;
+  bool reduction;
 };
+
+/// Whether `consumer` reduces the value `use` reads whole at each loop
+/// position (an identity map, every loop a dimension of it) into one
+/// output, with at least one reduction loop: tiling its parallel loops
+/// leaves each tile reading a block of the gathered value that the fused
+/// gather writes into a buffer of the tile's size.
+bool isReductionConsumer(linalg::LinalgOp consumer, OpOperand &use) {
+  if (!isa<linalg::GenericOp, linalg::ReduceOp>(consumer.getOperation()))
+    return false;
+  return consumer.getNumDpsInits() == 1 && consumer.getNumReductionLoops() &&
+         consumer.getMatchingIndexingMap(&use).isIdentity() &&
+         consumer.getMatchingIndexingMap(consumer.getDpsInitOperand(0))
+             .isProjectedPermutation();
+}
 
 std::optional<Candidate> findCandidate(GatherOpInterface gather) {
   Operation *op = gather.getOperation();
@@ -50,10 +68,14 @@ std::optional<Candidate> findCandidate(GatherOpInterface gather) {
           cast<ShapedType>(op->getResult(0).getType()).getShape(), 0))
     return std::nullopt;
   OpOperand &use = *op->getResult(0).getUses().begin();
-  auto consumer = dyn_cast<linalg::GenericOp>(use.getOwner());
+  auto consumer = dyn_cast<linalg::LinalgOp>(use.getOwner());
   if (!consumer || !consumer.hasPureTensorSemantics() ||
-      !isElementwise(consumer) || !consumer.isDpsInput(&use) ||
-      !consumer.getMatchingIndexingMap(&use).isIdentity())
+      !consumer.isDpsInput(&use))
+    return std::nullopt;
+  auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
+  bool elementwise = generic && isElementwise(generic) &&
+                     consumer.getMatchingIndexingMap(&use).isIdentity();
+  if (!elementwise && !isReductionConsumer(consumer, use))
     return std::nullopt;
   // A consumer's operand of a static size 0 makes the loops empty too; its
   // tile would be a tensor.extract_slice at offset 0 of that dimension,
@@ -62,7 +84,7 @@ std::optional<Candidate> findCandidate(GatherOpInterface gather) {
     if (auto type = dyn_cast<ShapedType>(operand.getType());
         type && llvm::is_contained(type.getShape(), 0))
       return std::nullopt;
-  return Candidate{op, consumer};
+  return Candidate{op, consumer, !elementwise};
 }
 
 /// Outer dimensions tiled so that a tile holds about `tileElements`
@@ -85,6 +107,102 @@ SmallVector<OpFoldResult> chooseTileSizes(OpBuilder &b, ShapedType type,
           : std::max<int64_t>(1, tileElements / std::max<int64_t>(row, 1));
   sizes[rank - 2] = b.getIndexAttr(rows);
   return sizes;
+}
+
+/// Tile sizes for a reduction consumer's loops: reduction loops and an
+/// innermost parallel loop whole, the parallel loop nearest inside them
+/// tiled so that a tile's gathered block holds about `tileElements`
+/// elements, the outer ones by 1. Empty where no parallel loop is left to
+/// tile (one tile would gather everything).
+SmallVector<OpFoldResult> chooseReductionTileSizes(OpBuilder &b,
+                                                   linalg::LinalgOp op,
+                                                   int64_t tileElements) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  int64_t loops = ranges.size();
+  SmallVector<OpFoldResult> sizes(loops, b.getIndexAttr(0));
+  int64_t inner = 1;
+  bool tiled = false;
+  for (int64_t i = loops - 1; i >= 0; --i) {
+    bool parallel = iterators[i] == utils::IteratorType::parallel;
+    if (parallel && i != loops - 1) {
+      int64_t rows = tiled || ShapedType::isDynamic(inner)
+                         ? 1
+                         : std::max<int64_t>(1, tileElements / inner);
+      sizes[i] = b.getIndexAttr(rows);
+      tiled = true;
+    }
+    inner = ShapedType::isDynamic(ranges[i]) || ShapedType::isDynamic(inner)
+                ? ShapedType::kDynamic
+                : inner * ranges[i];
+  }
+  if (!tiled)
+    return {};
+  return sizes;
+}
+
+/// Makes the tiled gather of a reduction's tile write a tensor of its own
+/// (a tile-sized buffer) rather than a slice of the whole intermediate,
+/// which bufferization would allocate at full size outside the loops: each
+/// slice of an empty tensor from outside `loop` (the gather's init, in a
+/// dynamic tile also what its shape check's other branch yields) becomes an
+/// empty tensor of the slice's sizes.
+void gatherIntoTilesOfTheirOwn(RewriterBase &rewriter, Operation *loop) {
+  SmallVector<tensor::ExtractSliceOp> slices;
+  loop->walk([&](tensor::ExtractSliceOp slice) {
+    auto empty = slice.getSource().getDefiningOp<tensor::EmptyOp>();
+    if (empty && !loop->isAncestor(empty) &&
+        slice.getType().getRank() == slice.getSourceType().getRank())
+      slices.push_back(slice);
+  });
+  for (tensor::ExtractSliceOp slice : slices) {
+    rewriter.setInsertionPoint(slice);
+    rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
+        slice, slice.getMixedSizes(), slice.getType().getElementType());
+  }
+}
+
+/// The reduction of one tile as vector operations: its loops tiled by 1 but
+/// the innermost, taken whole (a static size of at most
+/// `kVectorReductionElements`, or steps of that many where they divide it),
+/// each step vectorized. convert-linalg-to-loops would leave scalar loops
+/// that LLVM does not vectorize (its cost model rejected the loop that
+/// adds a gathered row into the output row); a step is then a vector load
+/// of the gathered row and an add into the output row. Left as it is where
+/// the innermost size is dynamic or the body is no reduction the vectorizer
+/// takes.
+constexpr int64_t kVectorReductionElements = 1024;
+
+void vectorizeReductionTile(RewriterBase &rewriter, linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges.empty() || ShapedType::isDynamic(ranges.back()) ||
+      ranges.back() == 0)
+    return;
+  int64_t inner = ranges.back();
+  int64_t step = inner <= kVectorReductionElements ? inner
+                 : inner % kVectorReductionElements == 0
+                     ? kVectorReductionElements
+                     : 0;
+  if (step == 0)
+    return;
+  SmallVector<OpFoldResult> sizes(ranges.size(), rewriter.getIndexAttr(1));
+  sizes.back() = rewriter.getIndexAttr(step == inner ? 0 : step);
+  scf::SCFTilingOptions options;
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+  options.setTileSizes(sizes);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return;
+  rewriter.replaceOp(op, tiled->replacements);
+  Operation *tiledStep = tiled->tiledOps.front();
+  if (failed(linalg::vectorizeOpPrecondition(tiledStep)))
+    return;
+  FailureOr<linalg::VectorizationResult> vectorized =
+      linalg::vectorize(rewriter, tiledStep);
+  if (succeeded(vectorized))
+    rewriter.replaceOp(tiledStep, vectorized->replacements);
 }
 
 /// Makes the tiled gather write into the consumer's destination tile and
@@ -200,7 +318,13 @@ struct GatherFuseConsumersPass
       scf::SCFTilingOptions tiling;
       tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
       rewriter.setInsertionPoint(c.consumer);
-      tiling.setTileSizes(chooseTileSizes(rewriter, resultType, tileElements));
+      SmallVector<OpFoldResult> sizes =
+          c.reduction ? chooseReductionTileSizes(rewriter, c.consumer,
+                                                 reductionTileElements)
+                      : chooseTileSizes(rewriter, resultType, tileElements);
+      if (c.reduction && sizes.empty())
+        continue;
+      tiling.setTileSizes(sizes);
       scf::SCFTileAndFuseOptions options;
       options.setTilingOptions(tiling);
       Operation *gather = c.gather;
@@ -228,13 +352,22 @@ struct GatherFuseConsumersPass
       }
       Operation *tiledGather = nullptr;
       linalg::GenericOp tiledConsumer;
+      linalg::LinalgOp tiledReduction;
       for (Operation *op : result->tiledAndFusedOps) {
         if (isa<GatherOpInterface>(op))
           tiledGather = op;
         else if (auto generic = dyn_cast<linalg::GenericOp>(op))
           tiledConsumer = generic;
+        if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+            linalgOp && c.reduction && !isa<linalg::FillOp>(op))
+          tiledReduction = linalgOp;
       }
-      if (tiledGather && tiledConsumer) {
+      if (c.reduction) {
+        if (!result->loops.empty())
+          gatherIntoTilesOfTheirOwn(rewriter, result->loops.front());
+        if (tiledReduction)
+          vectorizeReductionTile(rewriter, tiledReduction);
+      } else if (tiledGather && tiledConsumer) {
         DominanceInfo dominance(tiledGather->getParentOp());
         updateGatheredTileInPlace(rewriter, tiledGather, tiledConsumer,
                                   dominance);
