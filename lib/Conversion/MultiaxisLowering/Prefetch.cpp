@@ -35,6 +35,9 @@ namespace {
 /// Prefetches per vector step of a dynamic row plan (a code shape, not a
 /// machine's size: the lines each step covers are spread over them).
 constexpr int64_t kUnrolledLines = 4;
+/// A block prefetch carries into the next outer iteration where its
+/// distance is at least 1 / kCarryRowFraction of the inner loop's length.
+constexpr int64_t kCarryRowFraction = 16;
 } // namespace
 
 /// Whether a tensor of `type`, `elementBytes` an element, is larger than
@@ -198,6 +201,14 @@ void lowering::emitBlockPrefetch(OpBuilder &b, Location loc,
   for (int64_t d = inner - 1; d >= 0 && !outer; --d)
     if (getConstantIntValue(upperBounds[d]) != std::optional<int64_t>(1))
       outer = d;
+  // Only where the clamp would leave a sixteenth or more of the rows
+  // unprefetched (or may: a dynamic length or distance): the carry costs
+  // about eight instructions a row, and W2's rows (8 of every 500
+  // unprefetched) ran 0.98-1.04x as long with it (Zen 4).
+  std::optional<int64_t> staticLength = getConstantIntValue(upperBounds[inner]);
+  if (staticLength && !plan.dynamicDistance &&
+      plan.distance * kCarryRowFraction < *staticLength)
+    outer.reset();
   if (!outer) {
     coords[inner] = arith::MinUIOp::create(b, loc, ahead, lastIteration);
   } else {
@@ -205,11 +216,9 @@ void lowering::emitBlockPrefetch(OpBuilder &b, Location loc,
     // thread's under OpenMP's static schedule, which deals out the outer
     // dimension in chunks. Clamped there, each row of [bags, rows] indices
     // began with `distance` rows that no prefetch had asked for (an
-    // embedding bag of 32 rows of 512 bytes took 1.3x as long as with the
+    // embedding bag of 32 rows of 512 bytes took 1.2x as long as with the
     // carry; docs/Lowering.md). A static length divides by a constant; a
     // dynamic one carries once.
-    std::optional<int64_t> staticLength =
-        getConstantIntValue(upperBounds[inner]);
     bool carryOnce = !staticLength ||
                      (!plan.dynamicDistance && plan.distance < *staticLength);
     Value steps, within;
