@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""An embedding bag (the sum of each bag's rows: torch's EmbeddingBag with
+mode="sum", a recommender model's lookup) written as frontends write it, a
+gather.block of the [bags, length] indices followed by a linalg.reduce
+over the bag dimension, compiled by the CPU pipeline with its consumer
+fusion (gather-fuse-consumers tiles the reduction and fuses the gather
+into each tile) and without it (jit.compile(..., fuse_consumers=False): the
+[bags, length, dim] intermediate written and read again), against the C++
+loop a performance engineer would write (bench/embedding_bag.cpp: the same
+checks and prefetch, each bag's sum in registers) and against
+torch.nn.functional.embedding_bag, all called in turns in one process
+(paired.time_in_turns; each timed call after an untimed one of its own).
+
+    /usr/bin/python3 bench/embedding_bag.py [--calls 40] [--threads 2]
+        [--rows 200000] [--dim 128] [--bags 2048] [--length 32] [--no-torch]
+
+The compiled function and the C++ loop write one preallocated array in
+place (the compiled one through its destination entry); torch allocates
+its result, so its column is against the compiled function called as
+Python users call it, which returns a new array too. Every result is
+compared with numpy's sum of each bag's rows in order (bit for bit for the
+compiled and C++ results, which add in that order too; torch within 1e-5)
+before and after the turns. The indices are drawn uniformly over the table,
+a tenth of them negative (wrapped).
+
+libomp (ours, and the C++ loop's) and torch's OpenMP calls share one
+runtime: the script re-executes itself with LLVM's libomp preloaded, as
+bench/paired.py --torch does.
+"""
+import argparse
+import ctypes
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+sys.path.insert(0, HERE)
+from gather import jit  # noqa: E402
+import paired  # noqa: E402
+
+LIBOMP = "/usr/lib/llvm-22/lib/libomp.so.5"
+
+
+def program_text(rows, dim, bags, length):
+    table, ids = f"tensor<{rows}x{dim}xf32>", f"tensor<{bags}x{length}xi64>"
+    gathered, out = f"tensor<{bags}x{length}x{dim}xf32>", f"tensor<{bags}x{dim}xf32>"
+    return (f"func.func @main(%t: {table}, %i: {ids}) -> {out} {{\n"
+            f"  %e = tensor.empty() : {gathered}\n"
+            f"  %g = gather.block %t[%i] axis = 0 into %e : {table}, {ids} into {gathered}\n"
+            f"  %zero = arith.constant 0.0 : f32\n"
+            f"  %o = tensor.empty() : {out}\n"
+            f"  %f = linalg.fill ins(%zero : f32) outs(%o : {out}) -> {out}\n"
+            f"  %r = linalg.reduce ins(%g : {gathered}) outs(%f : {out}) dimensions = [1]\n"
+            f"    (%x: f32, %acc: f32) {{\n"
+            f"      %s = arith.addf %x, %acc : f32\n"
+            f"      linalg.yield %s : f32\n    }}\n"
+            f"  return %r : {out}\n}}\n")
+
+
+def build_peer(work, dim):
+    source = os.path.join(HERE, "embedding_bag.cpp")
+    library = os.path.join(work, "libembedding_bag.so")
+    subprocess.run(["g++", "-O3", "-march=native", "-fopenmp", "-fPIC", "-shared",
+                    f"-DBAG_D={dim}", source, "-o", library, LIBOMP,
+                    f"-Wl,-rpath,{os.path.dirname(LIBOMP)}"], check=True)
+    peer = ctypes.CDLL(library)
+    peer.bag_sum.restype = ctypes.c_long
+    peer.bag_sum.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_long] * 4
+    return peer
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--calls", type=int, default=40)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--rows", type=int, default=200000)
+    p.add_argument("--dim", type=int, default=128)
+    p.add_argument("--bags", type=int, default=2048)
+    p.add_argument("--length", type=int, default=32)
+    p.add_argument("--no-torch", action="store_true")
+    args = p.parse_args()
+    torch = None
+    if not args.no_torch:
+        if LIBOMP not in os.environ.get("LD_PRELOAD", ""):
+            os.environ["LD_PRELOAD"] = " ".join(filter(None, [LIBOMP,
+                                                              os.environ.get("LD_PRELOAD")]))
+            os.execv(sys.executable, [sys.executable] + sys.argv)
+        try:
+            import torch
+            torch.set_num_threads(args.threads)
+        except ImportError:
+            print("(torch not installed: no torch column)")
+    rng = np.random.default_rng(0)
+    table = rng.standard_normal((args.rows, args.dim), dtype=np.float32)
+    ids = rng.integers(0, args.rows, (args.bags, args.length))
+    negative = rng.random(ids.shape) < 0.1
+    ids[negative] -= args.rows
+    gathered = table[np.where(ids < 0, ids + args.rows, ids)]
+    want = np.zeros((args.bags, args.dim), np.float32)
+    for k in range(args.length):
+        want += gathered[:, k]
+    del gathered
+
+    described = jit.target_description()
+    lines = -(-args.dim * 4 // described["cache-line-bytes"])
+    distance = max(1, described["prefetch-lines-ahead"] // lines)
+    text = program_text(args.rows, args.dim, args.bags, args.length)
+    fused = jit.compile(text, threads=args.threads, destination_entries=True)
+    unfused = jit.compile(text, threads=args.threads, destination_entries=True,
+                          fuse_consumers=False)
+    outs = {name: paired.aligned_empty(want.shape, want.dtype)
+            for name in ("fused", "unfused", "C++")}
+    calls = {"fused": fused.bind(table, ids, out=outs["fused"]),
+             "unfused": unfused.bind(table, ids, out=outs["unfused"])}
+    results = {"fused allocating": None, "torch": None}
+
+    def allocating():
+        results["fused allocating"] = fused(table, ids)
+    calls["fused allocating"] = allocating
+    with tempfile.TemporaryDirectory(prefix="gather-bag-") as work:
+        peer = build_peer(work, args.dim)
+
+        def cpp():
+            if peer.bag_sum(table.ctypes.data, ids.ctypes.data, outs["C++"].ctypes.data,
+                            args.rows, args.bags, args.length, distance):
+                sys.exit("the C++ loop found an invalid index")
+        calls["C++"] = cpp
+        if torch is not None:
+            tt, ti = torch.from_numpy(table), torch.from_numpy(np.where(ids < 0, ids + args.rows,
+                                                                       ids))
+
+            def torch_bag():
+                results["torch"] = torch.nn.functional.embedding_bag(ti, tt, mode="sum")
+            calls["torch"] = torch_bag
+
+        def verify(when):
+            for name, call in calls.items():
+                call()
+            for name, got in list(outs.items()) + [("fused allocating",
+                                                    results["fused allocating"])]:
+                if not np.array_equal(got, want):
+                    sys.exit(f"{name} differs from numpy {when} the turns")
+            if torch is not None and not np.allclose(results["torch"].numpy(), want,
+                                                     rtol=1e-5, atol=1e-4):
+                sys.exit(f"torch differs from numpy {when} the turns")
+        verify("before")
+        names = list(calls)
+        times = dict(zip(names, paired.time_in_turns([calls[n] for n in names], args.calls,
+                                                     warm=1)))
+        verify("after")
+    print(f"embedding bag: table {args.rows}x{args.dim} f32, {args.bags} bags of {args.length} "
+          f"i64 indices (a tenth negative), sum; threads={args.threads}, {args.calls} turns, "
+          f"prefetch {distance} rows ahead; median ms, and the median over the turns of "
+          "time / fused time [quartiles]")
+    print("| contender | median (ms) | time / fused |")
+    print("| --- | ---: | ---: |")
+    for name in names:
+        base = "fused allocating" if name == "torch" else "fused"
+        ratio = paired.quartiles([a / b for a, b in zip(times[name], times[base])])
+        label = f"{name} / fused allocating" if name == "torch" else name
+        print(f"| {label} | {statistics.median(times[name]) * 1e3:.3f} | "
+              f"{ratio[0]:.2f} [{ratio[1]:.2f}, {ratio[2]:.2f}] |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
