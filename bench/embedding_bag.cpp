@@ -28,9 +28,8 @@ constexpr long kLines = (kRow + kLineFloats - 1) / kLineFloats;
 constexpr long kPrefetchLines = kLines < 16 ? kLines : 16;
 } // namespace
 
-extern "C" long bag_sum(const float *table, const int64_t *indices,
-                        float *out, long rows, long bags, long length,
-                        long distance) {
+extern "C" long bag_sum(const float *table, const int64_t *indices, float *out,
+                        long rows, long bags, long length, long distance) {
   const long total = bags * length;
   long invalid = 0;
 #pragma omp parallel for schedule(static) reduction(+ : invalid)

@@ -3,17 +3,18 @@
 # tile, the tile's reduction as vector steps): an embedding bag's sum,
 # row maxima, an integer sum, a sum over a batch dimension, sums of
 # gather.elements rows, long rows (vector steps of 1024 elements, and a
-# size they do not divide, left scalar), and dynamic bags called with two
-# shapes. Each program runs fused and unfused (jit.compile(...,
-# fuse_consumers=False)) through the JIT; both results must equal numpy's
-# sequential reduction bit for bit (the tiles add a bag's rows in the
-# same order), and an invalid index under `error` must be reported by
-# both with the same message. gather-opt --gather-fuse-consumers must
-# show each static program tiled (scf.forall) with its reduction in vector
-# form, where the rows allow it.
+# size they do not divide, left scalar), and dynamic bags called with
+# three shapes (one of them tiled into a full and a partial tile). Each
+# program runs fused and unfused (jit.compile(..., fuse_consumers=False))
+# through the JIT; both results must equal numpy's sequential reduction
+# bit for bit (the tiles add a bag's rows in the same order), and an
+# invalid index under `error` must be reported by both with the same
+# message. gather-opt --gather-fuse-consumers must show each static
+# program tiled (scf.forall) with its reduction in vector form, where the
+# rows allow it.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: fused-reductions: 29 passed, 0 failed
+# CHECK: fused-reductions: 31 passed, 0 failed
 import os
 import subprocess
 import sys
@@ -172,8 +173,11 @@ run("elements_row_sums", elements, [(grid, picks, np.zeros(128, np.float32))],
 dyn = program("gather.block %d[%i] axis = 0", {"d": "tensor<1000x16xf32>", "i": "tensor<?x?xi64>"},
               "tensor<?x?x16xf32>", "1", "tensor<?x16xf32>")
 shapes = [(table, rng.integers(0, 1000, (33, 5)), np.zeros((33, 16), np.float32)),
-          (table, rng.integers(0, 1000, (7, 19)), np.zeros((7, 16), np.float32))]
-run("dynamic_bag_sum", dyn, shapes, want=lambda d, i, z: sequential(d[i], 1, np.add, z),
+          (table, rng.integers(0, 1000, (7, 19)), np.zeros((7, 16), np.float32)),
+          # 585 bags a tile (65536 / (7 * 16)): a full tile and a partial one.
+          (table, rng.integers(-1000, 1000, (1000, 7)), np.zeros((1000, 16), np.float32))]
+run("dynamic_bag_sum", dyn, shapes,
+    want=lambda d, i, z: sequential(d[wrap(i, 1000)], 1, np.add, z),
     static=False)
 
 print(f"fused-reductions: {passed} passed, {failed} failed")

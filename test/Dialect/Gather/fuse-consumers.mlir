@@ -264,21 +264,29 @@ func.func @row_maxima(%table: tensor<1000x16xf32>, %ids: tensor<256xi64>, %init:
 
 // -----
 
-// Bags of a dynamic count and length: the bag loop tiled by 1 (the gathered
-// block's size is unknown); the tile's gather, behind its run-time shape
-// check, writes a tile-sized tensor of its own (which the check's other
-// branch yields too), and the tile's reduction is still vector steps over
-// the static rows.
+// Bags of a dynamic count and length: the bag loop tiled by
+// max(1, 512 / max(length * 16, 1)) bags, computed at run time; the tile's
+// gather, behind its run-time shape check, writes a tile-sized tensor of
+// its own (which the check's other branch yields too), and the tile's
+// reduction is still vector steps over the static rows.
 // CHECK-LABEL: func.func @dynamic_bags_sum
-// CHECK:         scf.forall (%{{.*}}) in (%{{.*}})
-// CHECK:           %[[OWN:.*]] = tensor.empty(%{{.*}}) : tensor<1x?x16xf32>
+// CHECK:         %[[C16:.*]] = arith.constant 16 : index
+// CHECK:         %[[BLOCK:.*]] = arith.muli %[[C16]], %{{.*}} : index
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[NONZERO:.*]] = arith.maxui %[[BLOCK]], %[[C1]] : index
+// CHECK:         %[[C512:.*]] = arith.constant 512 : index
+// CHECK:         %[[QUOTIENT:.*]] = arith.divui %[[C512]], %[[NONZERO]] : index
+// CHECK:         %[[BAGS:.*]] = arith.maxui %[[QUOTIENT]], %[[C1]] : index
+// CHECK:         scf.forall (%{{.*}}) = (0) to (%{{.*}}) step (%[[BAGS]])
+// CHECK:           %[[OWN:.*]] = tensor.empty(%{{.*}}, %{{.*}}) : tensor<?x?x16xf32>
 // CHECK:           %[[TILE:.*]] = scf.if
 // CHECK:             gather.block {{.*}} into %[[OWN]]
 // CHECK:           } else {
 // CHECK:             scf.yield %[[OWN]]
 // CHECK:           scf.for
-// CHECK:             tensor.extract_slice %[[TILE]]
-// CHECK:             vector.multi_reduction <add>
+// CHECK:             scf.for
+// CHECK:               tensor.extract_slice %[[TILE]]
+// CHECK:               vector.multi_reduction <add>
 func.func @dynamic_bags_sum(%table: tensor<1000x16xf32>, %ids: tensor<?x?xi64>, %init: tensor<?x16xf32>) -> tensor<?x16xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

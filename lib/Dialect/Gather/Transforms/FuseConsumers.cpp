@@ -13,6 +13,8 @@
 #include "gather/Utils/Elementwise.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
@@ -21,6 +23,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -112,29 +115,51 @@ SmallVector<OpFoldResult> chooseTileSizes(OpBuilder &b, ShapedType type,
 /// Tile sizes for a reduction consumer's loops: reduction loops and an
 /// innermost parallel loop whole, the parallel loop nearest inside them
 /// tiled so that a tile's gathered block holds about `tileElements`
-/// elements, the outer ones by 1. Empty where no parallel loop is left to
-/// tile (one tile would gather everything).
+/// elements (computed at run time from dynamic sizes), the outer ones by
+/// 1. Empty where no parallel loop is left to tile (one tile would gather
+/// everything).
 SmallVector<OpFoldResult> chooseReductionTileSizes(OpBuilder &b,
                                                    linalg::LinalgOp op,
                                                    int64_t tileElements) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  Location loc = op.getLoc();
+  SmallVector<Range> ranges = op.createLoopRanges(b, loc);
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   int64_t loops = ranges.size();
   SmallVector<OpFoldResult> sizes(loops, b.getIndexAttr(0));
-  int64_t inner = 1;
+  OpFoldResult inner = b.getIndexAttr(1);
   bool tiled = false;
+  auto mul = [&](OpFoldResult x, OpFoldResult y) -> OpFoldResult {
+    std::optional<int64_t> cx = getConstantIntValue(x),
+                           cy = getConstantIntValue(y);
+    int64_t product;
+    if (cx && cy && !llvm::MulOverflow(*cx, *cy, product))
+      return b.getIndexAttr(product);
+    return arith::MulIOp::create(b, loc,
+                                 getValueOrCreateConstantIndexOp(b, loc, x),
+                                 getValueOrCreateConstantIndexOp(b, loc, y))
+        .getResult();
+  };
   for (int64_t i = loops - 1; i >= 0; --i) {
     bool parallel = iterators[i] == utils::IteratorType::parallel;
     if (parallel && i != loops - 1) {
-      int64_t rows = tiled || ShapedType::isDynamic(inner)
-                         ? 1
-                         : std::max<int64_t>(1, tileElements / inner);
-      sizes[i] = b.getIndexAttr(rows);
+      if (tiled) {
+        sizes[i] = b.getIndexAttr(1);
+      } else if (std::optional<int64_t> c = getConstantIntValue(inner)) {
+        sizes[i] = b.getIndexAttr(std::max<int64_t>(1, tileElements / *c));
+      } else {
+        // max(1, tileElements / max(inner, 1)): an empty block gathers
+        // nothing, and a tile of 0 iterations would never end.
+        Value one = arith::ConstantIndexOp::create(b, loc, 1);
+        Value block = arith::MaxUIOp::create(b, loc, inner.get<Value>(), one);
+        Value rows = arith::DivUIOp::create(
+            b, loc, arith::ConstantIndexOp::create(b, loc, tileElements),
+            block);
+        sizes[i] = arith::MaxUIOp::create(b, loc, rows, one).getResult();
+      }
       tiled = true;
     }
-    inner = ShapedType::isDynamic(ranges[i]) || ShapedType::isDynamic(inner)
-                ? ShapedType::kDynamic
-                : inner * ranges[i];
+    if (!tiled)
+      inner = mul(inner, ranges[i].size);
   }
   if (!tiled)
     return {};
