@@ -16,12 +16,16 @@
 # indices, f16 data, dynamic sizes, own columns and along rows. Every
 # function must take the chunks. The suite runs again with chunks of 32
 # offsets and of 1024 (Zen 2's), given by the description
-# ("offset_chunk_bytes").
+# ("offset_chunk_bytes"), and with 192-bit vectors (6 lanes of 32 bits, 3
+# of 64: the fuzzer's width, where pairs of i64 coordinates were read in an
+# unpack order made for whole 128-bit lanes and lanes 2 and 5 of every 6
+# took the wrong pair).
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
 # CHECK: offset-chunks: 22 passed, 0 failed
 # CHECK: offset-chunks, 256-byte chunks: 22 passed, 0 failed
 # CHECK: offset-chunks, 8 KiB chunks: 22 passed, 0 failed
+# CHECK: offset-chunks, 192-bit vectors: 22 passed, 0 failed
 import sys
 
 import numpy as np
@@ -130,3 +134,9 @@ suite.report("offset-chunks, 256-byte chunks", sys.argv[1],
 suite.report("offset-chunks, 8 KiB chunks", sys.argv[1],
              r"memref\.alloca\(\) : memref<1024xindex>", "no chunks of 1024 offsets",
              cpu_entries={"L2_cache_size_in_bytes": 4096, "offset_chunk_bytes": 8192})
+# Three 64-bit lanes a register: no unpack order; chunks of the offsets in
+# whole steps that 512 bytes hold: 60 in steps of 6 or 12 lanes (32- and
+# 16-bit data), 64 in steps of 16 (i8).
+suite.report("offset-chunks, 192-bit vectors", sys.argv[1],
+             r"memref\.alloca\(\) : memref<(60|64)xindex>", "no chunks of 60 or 64 offsets",
+             cpu_entries=dict(CPU, max_vector_op_width=192))

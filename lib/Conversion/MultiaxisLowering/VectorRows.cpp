@@ -1023,12 +1023,15 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
   RowEmitter rows(s, plan, outputType, b);
   // Pairs of 64-bit coordinates in chunks: a register of E 64-bit lanes,
   // unpacked from a pair of registers, holds tuple m of the pair's first
-  // half and tuple E/2 + m of its second in each 128-bit lane m.
+  // half and tuple E/2 + m of its second in each 128-bit lane m. Only for
+  // registers of whole 128-bit lanes: with an odd E (a described width of
+  // 192 bits) the order repeated tuples and dropped others (the fuzzer's
+  // multiaxis pairs read lanes 2 and 5 of every 6 from the wrong pair).
   int64_t pairLanes = s.target.vectorBits / 64;
   if (plan.offsetChunk && plan.indicesVary && s.coordinateSize == 2 &&
       (rows.indexElementType.isIndex() ||
        rows.indexElementType.isInteger(64)) &&
-      pairLanes >= 2 && plan.lanes % pairLanes == 0)
+      pairLanes >= 2 && pairLanes % 2 == 0 && plan.lanes % pairLanes == 0)
     for (int64_t l = 0; l < plan.lanes; ++l) {
       int64_t q = l % pairLanes;
       rows.tupleOrder.push_back(l - q + (q % 2) * (pairLanes / 2) + q / 2);

@@ -255,3 +255,24 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
     return %r : tensor<8x1024xf32>
   }
 }
+
+// -----
+
+// 192-bit vectors (a described width, not a real register's): steps of 6
+// lanes, 3 of 64 bits a register, no whole 128-bit lanes to unpack pairs
+// from, so each step takes its pairs in the row's order.
+// CHECK-LABEL: func.func @pairs_in_row_order_with_odd_registers
+// CHECK:         vector.shuffle %[[PAIRS:.*]], %[[PAIRS]] [0, 2, 4, 6, 8, 10] : vector<12xi64>, vector<12xi64>
+// CHECK:         vector.shuffle %[[PAIRS]], %[[PAIRS]] [1, 3, 5, 7, 9, 11] : vector<12xi64>, vector<12xi64>
+// AVX512-LABEL: func.func @pairs_in_row_order_with_odd_registers
+// AVX512:         vector.shuffle %{{.*}} [0, 2, 4, 6, 8, 10] : vector<12xi64>, vector<12xi64>
+// ZEN2-LABEL: func.func @pairs_in_row_order_with_odd_registers
+// ZEN2:         vector.shuffle %{{.*}} [0, 2, 4, 6, 8, 10] : vector<12xi64>, vector<12xi64>
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L2_cache_size_in_bytes" = 65536 : i64, "max_vector_op_width" = 192 : i64>>} {
+  func.func @pairs_in_row_order_with_odd_registers(%d: tensor<128x128xf32>, %i: tensor<8x2200xi64>) -> tensor<8x1100xf32> {
+    %e = tensor.empty() : tensor<8x1100xf32>
+    // expected-remark @+1 {{lowered as vector-rows offset-chunks}}
+    %r = gather.multiaxis %d[%i] axes = [0, 1] into %e : tensor<128x128xf32>, tensor<8x2200xi64> into tensor<8x1100xf32>
+    return %r : tensor<8x1100xf32>
+  }
+}
