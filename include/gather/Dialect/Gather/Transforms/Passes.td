@@ -68,7 +68,9 @@ def GatherFuseConsumers : Pass<"gather-fuse-consumers", "::mlir::func::FuncOp"> 
     over some of its dimensions, such as the sum of an embedding bag's rows
     (`linalg.reduce` or a `linalg.generic` with reduction loops), is tiled
     along its parallel loops but the innermost (tiles whose gathered block
-    holds about `reduction-tile-elements` elements). The fused gather
+    holds about `reduction-tile-elements` elements, the count computed at
+    run time where sizes are dynamic; 65536 ran 1.03-1.06x faster than
+    16384 on an embedding bag, bench/README.md). The fused gather
     writes a tile-sized tensor of its own, which the tile's reduction reads
     while it is in the caches, and that reduction runs as vector steps
     (one per outer position, the innermost dimension whole): the scalar

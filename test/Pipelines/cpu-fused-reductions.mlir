@@ -1,0 +1,45 @@
+// A gather whose reduction consumer the CPU pipeline fuses
+// (gather-fuse-consumers): the whole intermediate is never allocated (only
+// a tile's block), the tile's sums are vector adds, and a reduction over a
+// row becomes one vector.reduction (lower-vector-multi-reduction, before
+// convert-vector-to-llvm, which takes no vector.multi_reduction).
+// The buffers, after bufferization:
+// RUN: gather-opt %s --gather-cpu-pipeline --mlir-print-ir-after=convert-bufferization-to-memref -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUF
+// The LLVM dialect at the end:
+// RUN: gather-opt %s --gather-cpu-pipeline | FileCheck %s
+
+// BUF-LABEL: func.func @bag_sums
+// BUF-NOT:     memref<2048x32x128xf32>
+// BUF:         memref.alloc() {{.*}} : memref<16x32x128xf32>
+// CHECK-LABEL: llvm.func @bag_sums
+// CHECK:         llvm.fadd %{{.*}}, %{{.*}} : vector<128xf32>
+func.func @bag_sums(%t: tensor<200000x128xf32>, %i: tensor<2048x32xi64>) -> tensor<2048x128xf32> {
+  %e = tensor.empty() : tensor<2048x32x128xf32>
+  %g = gather.block %t[%i] axis = 0 into %e : tensor<200000x128xf32>, tensor<2048x32xi64> into tensor<2048x32x128xf32>
+  %zero = arith.constant 0.0 : f32
+  %o = tensor.empty() : tensor<2048x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%o : tensor<2048x128xf32>) -> tensor<2048x128xf32>
+  %r = linalg.reduce ins(%g : tensor<2048x32x128xf32>) outs(%f : tensor<2048x128xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<2048x128xf32>
+}
+
+// BUF-LABEL: func.func @row_maxima
+// BUF-NOT:     memref<4096x64xf32>
+// CHECK-LABEL: llvm.func @row_maxima
+// CHECK:         llvm.intr.vector.reduce.fmaximum(%{{.*}}) : (vector<64xf32>) -> f32
+// CHECK-NOT:     vector.multi_reduction
+func.func @row_maxima(%t: tensor<100000x64xf32>, %i: tensor<4096xi64>, %init: tensor<4096xf32>) -> tensor<4096xf32> {
+  %e = tensor.empty() : tensor<4096x64xf32>
+  %g = gather.block %t[%i] axis = 0 into %e : tensor<100000x64xf32>, tensor<4096xi64> into tensor<4096x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%g : tensor<4096x64xf32>) outs(%init : tensor<4096xf32>) {
+  ^bb0(%x: f32, %m: f32):
+    %y = arith.maximumf %x, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<4096xf32>
+  return %r : tensor<4096xf32>
+}
