@@ -43,3 +43,36 @@ func.func @row_maxima(%t: tensor<100000x64xf32>, %i: tensor<4096xi64>, %init: te
   } -> tensor<4096xf32>
   return %r : tensor<4096xf32>
 }
+
+// The same bag as torch-mlir writes an embedding and a sum: a gather-like
+// linalg.generic (raised into gather.block first, convert-linalg-to-gather)
+// and a reduction generic, fused alike.
+// BUF-LABEL: func.func @raised_bag_sums
+// BUF-NOT:     memref<2048x32x128xf32>
+// BUF:         memref.alloc() {{.*}} : memref<16x32x128xf32>
+// CHECK-LABEL: llvm.func @raised_bag_sums
+// CHECK:         llvm.fadd %{{.*}}, %{{.*}} : vector<128xf32>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#ids = affine_map<(d0, d1, d2) -> (d0, d1)>
+#sums = affine_map<(d0, d1, d2) -> (d0, d2)>
+func.func @raised_bag_sums(%table: tensor<200000x128xf32>, %ids: tensor<2048x32xi64>) -> tensor<2048x128xf32> {
+  %e = tensor.empty() : tensor<2048x32x128xf32>
+  %g = linalg.generic {indexing_maps = [#ids, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ids : tensor<2048x32xi64>) outs(%e : tensor<2048x32x128xf32>) {
+  ^bb0(%i: i64, %o: f32):
+    %k = arith.index_cast %i : i64 to index
+    %c = linalg.index 2 : index
+    %v = tensor.extract %table[%k, %c] : tensor<200000x128xf32>
+    linalg.yield %v : f32
+  } -> tensor<2048x32x128xf32>
+  %zero = arith.constant 0.0 : f32
+  %o = tensor.empty() : tensor<2048x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%o : tensor<2048x128xf32>) -> tensor<2048x128xf32>
+  %r = linalg.generic {indexing_maps = [#id3, #sums], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%g : tensor<2048x32x128xf32>) outs(%f : tensor<2048x128xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<2048x128xf32>
+  return %r : tensor<2048x128xf32>
+}
