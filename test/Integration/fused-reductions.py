@@ -3,18 +3,18 @@
 # tile, the tile's reduction as vector steps): an embedding bag's sum,
 # row maxima, an integer sum, a sum over a batch dimension, sums of
 # gather.elements rows, long rows (vector steps of 1024 elements, and a
-# size they do not divide, left scalar), and dynamic bags called with
-# three shapes (one of them tiled into a full and a partial tile). Each
-# program runs fused and unfused (jit.compile(..., fuse_consumers=False))
-# through the JIT; both results must equal numpy's sequential reduction
-# bit for bit (the tiles add a bag's rows in the same order), and an
-# invalid index under `error` must be reported by both with the same
-# message. gather-opt --gather-fuse-consumers must show each static
-# program tiled (scf.forall) with its reduction in vector form, where the
-# rows allow it.
+# size they do not divide, left scalar), a weighted bag (a weight per
+# row, broadcast along it), and dynamic bags called with five shapes (a
+# full and a partial tile; empty bags; no bags). Each program runs fused
+# and unfused (jit.compile(..., fuse_consumers=False)) through the JIT;
+# both results must equal numpy's sequential reduction bit for bit (the
+# tiles add a bag's rows in the same order), and an invalid index under
+# `error` must be reported by both with the same message. gather-opt
+# --gather-fuse-consumers must show each static program tiled
+# (scf.forall) with its reduction in vector form, where the rows allow it.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: fused-reductions: 31 passed, 0 failed
+# CHECK: fused-reductions: 38 passed, 0 failed
 import os
 import subprocess
 import sys
@@ -95,9 +95,9 @@ def run(name, text, arrays, want=None, want_error=None, vector=True, static=True
                 check(False, label, "no error reported")
                 continue
             expected = want(*args)
-            check(got.dtype == expected.dtype and got.shape == expected.shape
-                  and np.array_equal(got, expected, equal_nan=True), label,
-                  f"differs from numpy by {np.max(np.abs(got - expected))}")
+            same = (got.dtype == expected.dtype and got.shape == expected.shape
+                     and np.array_equal(got, expected, equal_nan=True))
+            check(same, label, "" if same else f"{got} differs from numpy's {expected}")
             results.append(got)
     if want_error:
         check(len(errors) == 2 and errors[0] == errors[1], f"{name} (same report)", errors)
@@ -175,9 +175,42 @@ dyn = program("gather.block %d[%i] axis = 0", {"d": "tensor<1000x16xf32>", "i": 
 shapes = [(table, rng.integers(0, 1000, (33, 5)), np.zeros((33, 16), np.float32)),
           (table, rng.integers(0, 1000, (7, 19)), np.zeros((7, 16), np.float32)),
           # 585 bags a tile (65536 / (7 * 16)): a full tile and a partial one.
-          (table, rng.integers(-1000, 1000, (1000, 7)), np.zeros((1000, 16), np.float32))]
+          (table, rng.integers(-1000, 1000, (1000, 7)), np.zeros((1000, 16), np.float32)),
+          # Empty bags (the sums stay the init's), and no bags.
+          (table, rng.integers(0, 1000, (5, 0)), np.ones((5, 16), np.float32)),
+          (table, rng.integers(0, 1000, (0, 7)), np.zeros((0, 16), np.float32))]
 run("dynamic_bag_sum", dyn, shapes,
     want=lambda d, i, z: sequential(d[wrap(i, 1000)], 1, np.add, z),
     static=False)
+
+# A weighted bag (torch's per_sample_weights): a generic that reads the
+# gathered rows and a weight per row, broadcast along the row.
+weighted = """func.func @main(%d: tensor<1000x16xf32>, %i: tensor<64x8xi64>, %w: tensor<64x8xf32>,
+                 %init: tensor<64x16xf32>) -> tensor<64x16xf32> {
+  %e = tensor.empty() : tensor<64x8x16xf32>
+  %g = gather.block %d[%i] axis = 0 into %e : tensor<1000x16xf32>, tensor<64x8xi64> into tensor<64x8x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>, affine_map<(a, b, c) -> (a, b)>,
+                                        affine_map<(a, b, c) -> (a, c)>],
+                       iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%g, %w : tensor<64x8x16xf32>, tensor<64x8xf32>) outs(%init : tensor<64x16xf32>) {
+  ^bb0(%x: f32, %s: f32, %acc: f32):
+    %m = arith.mulf %x, %s : f32
+    %y = arith.addf %m, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<64x16xf32>
+  return %r : tensor<64x16xf32>
+}
+"""
+weights = rng.standard_normal((64, 8), dtype=np.float32)
+
+
+def weighted_sums(d, i, w, z):
+    acc = z.copy()
+    for k in range(i.shape[1]):
+        acc = acc + d[wrap(i[:, k], 1000)] * w[:, k:k + 1]
+    return acc
+
+
+run("weighted_bag_sum", weighted, [(table, bags, weights, zeros)], want=weighted_sums)
 
 print(f"fused-reductions: {passed} passed, {failed} failed")
