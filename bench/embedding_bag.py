@@ -92,10 +92,7 @@ def main():
     args = p.parse_args()
     torch = None
     if not args.no_torch:
-        if LIBOMP not in os.environ.get("LD_PRELOAD", ""):
-            os.environ["LD_PRELOAD"] = " ".join(filter(None, [LIBOMP,
-                                                              os.environ.get("LD_PRELOAD")]))
-            os.execv(sys.executable, [sys.executable] + sys.argv)
+        paired.preload_libomp(LIBOMP)
         try:
             import torch
             torch.set_num_threads(args.threads)

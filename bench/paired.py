@@ -257,6 +257,15 @@ def from_c(args):
                               env=env).returncode
 
 
+def preload_libomp(libomp):
+    """Re-executes this script with `libomp` preloaded, unless it already
+    is, so that torch's OpenMP calls and the compiled code's share one
+    runtime (two runtimes' threads spin against each other on 2 cores)."""
+    if libomp not in os.environ.get("LD_PRELOAD", ""):
+        os.environ["LD_PRELOAD"] = " ".join(filter(None, [libomp, os.environ.get("LD_PRELOAD")]))
+        os.execv(sys.executable, [sys.executable] + sys.argv)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--calls", type=int, default=60)
@@ -290,10 +299,7 @@ def main():
     args = p.parse_args()
     torch = None
     if args.torch:
-        if args.libomp not in os.environ.get("LD_PRELOAD", ""):
-            os.environ["LD_PRELOAD"] = " ".join(
-                filter(None, [args.libomp, os.environ.get("LD_PRELOAD")]))
-            os.execv(sys.executable, [sys.executable] + sys.argv)
+        preload_libomp(args.libomp)
         import torch
         torch.set_num_threads(args.threads)
     described = jit.target_description(args.target)
