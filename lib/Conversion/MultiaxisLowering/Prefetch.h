@@ -33,6 +33,16 @@ struct BlockPrefetch {
   /// last element (`rowLength` - 1).
   Value dynamicRowLines, rowLength;
   int64_t lineElements = 1;
+  /// Where the op copies one block, its one index value an element of its
+  /// whole indices (a gather fused into each step of its consumer's loops,
+  /// gather-fuse-consumers): the whole indices, their sizes and the
+  /// element's position. `loopDim` is then a dimension of the whole
+  /// indices: the prefetch reads the index `distance` elements further
+  /// along it (carried into the next outer dimension), which the
+  /// consumer's later steps read.
+  Value wholeIndices;
+  SmallVector<OpFoldResult> wholeSizes;
+  SmallVector<OpFoldResult> wholePosition;
 };
 
 /// A plan where prefetching pays (an input larger than the caches keep, or

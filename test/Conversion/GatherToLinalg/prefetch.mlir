@@ -717,3 +717,80 @@ func.func @offset_table_small_image_not_prefetched(%d: tensor<2x8x8x64xf32>, %i:
   %r = gather.multiaxis %d[%i] axes = [0, 3] into %e : tensor<2x8x8x64xf32>, tensor<8x1x1x32xi64> into tensor<8x8x8x16xf32>
   return %r : tensor<8x8x8x16xf32>
 }
+
+// -----
+
+// One row gathered, its index a slice of the whole indices (a gather fused
+// into each step of an embedding bag's sum, gather-fuse-consumers): the
+// row named 16 positions further on in the whole indices, which later
+// steps gather, carried past the bag's end into the next bag and clamped
+// to the last bag's last row.
+// CHECK-LABEL: func.func @one_row_prefetch_in_whole_indices
+// CHECK-SAME:      %[[D:[^:]*]]: tensor<200000x128xf32>, %[[IDS:[^:]*]]: tensor<2048x32xi64>, %[[B:[^:]*]]: index, %[[L:[^:]*]]: index
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C31:.*]] = arith.constant 31 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C2047:.*]] = arith.constant 2047 : index
+// CHECK-DAG:     %[[C199999:.*]] = arith.constant 199999 : index
+// CHECK:         %[[BAG:.*]] = arith.addi %[[B]], %{{.*}} : index
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer
+// CHECK:         %[[NEXT:.*]] = arith.addi %[[L]], %[[C16]] : index
+// CHECK:         %[[PAST:.*]] = arith.cmpi uge, %[[NEXT]], %[[C32]] : index
+// CHECK:         %[[STEP:.*]] = arith.select %[[PAST]], %[[C1]], %[[C0]] : index
+// CHECK:         %[[WRAPPED:.*]] = arith.subi %[[NEXT]], %[[C32]] : index
+// CHECK:         %[[WITHIN:.*]] = arith.select %[[PAST]], %[[WRAPPED]], %[[NEXT]] : index
+// CHECK:         %[[NEXTB:.*]] = arith.addi %[[BAG]], %[[STEP]] : index
+// CHECK:         %[[BEYOND:.*]] = arith.cmpi ugt, %[[NEXTB]], %[[C2047]] : index
+// CHECK:         %[[AHEADB:.*]] = arith.select %[[BEYOND]], %[[C2047]], %[[NEXTB]] : index
+// CHECK:         %[[AHEADL:.*]] = arith.select %[[BEYOND]], %[[C31]], %[[WITHIN]] : index
+// CHECK:         %[[RAW:.*]] = tensor.extract %[[IDS]][%[[AHEADB]], %[[AHEADL]]] : tensor<2048x32xi64>
+// CHECK:         %[[ROW:.*]] = arith.index_cast %[[RAW]] : i64 to index
+// CHECK:         %[[CLAMPED:.*]] = arith.minsi %{{.*}}, %[[C199999]] : index
+// CHECK:         %[[AT:.*]] = arith.maxsi %[[CLAMPED]], %[[C0]] : index
+// CHECK-COUNT-9: memref.prefetch %[[BUF]][%[[AT]], %{{.*}}]
+// CHECK-NOT:     memref.prefetch
+// CHECK:         return
+func.func @one_row_prefetch_in_whole_indices(%d: tensor<200000x128xf32>, %ids: tensor<2048x32xi64>, %b: index, %l: index) -> tensor<1x1x128xf32> {
+  %tile = tensor.extract_slice %ids[%b, 0] [16, 32] [1, 1] : tensor<2048x32xi64> to tensor<16x32xi64>
+  %one = tensor.extract_slice %tile[3, %l] [1, 1] [1, 1] : tensor<16x32xi64> to tensor<1x1xi64>
+  %e = tensor.empty() : tensor<1x1x128xf32>
+  %r = gather.block %d[%one] axis = 0 whole_indices(%ids : tensor<2048x32xi64>) into %e : tensor<200000x128xf32>, tensor<1x1xi64> into tensor<1x1x128xf32>
+  return %r : tensor<1x1x128xf32>
+}
+
+// -----
+
+// The same row without whole indices: nothing names the rows that later
+// steps gather, so no prefetch.
+// CHECK-LABEL: func.func @one_row_without_whole_indices_not_prefetched
+// CHECK-NOT:     memref.prefetch
+// CHECK:         return
+func.func @one_row_without_whole_indices_not_prefetched(%d: tensor<200000x128xf32>, %ids: tensor<2048x32xi64>, %b: index, %l: index) -> tensor<1x1x128xf32> {
+  %one = tensor.extract_slice %ids[%b, %l] [1, 1] [1, 1] : tensor<2048x32xi64> to tensor<1x1xi64>
+  %e = tensor.empty() : tensor<1x1x128xf32>
+  %r = gather.block %d[%one] axis = 0 into %e : tensor<200000x128xf32>, tensor<1x1xi64> into tensor<1x1x128xf32>
+  return %r : tensor<1x1x128xf32>
+}
+
+// -----
+
+// Whole indices of dynamic sizes: the carry goes once into the next bag,
+// its sizes read at run time.
+// CHECK-LABEL: func.func @one_row_prefetch_in_dynamic_whole_indices
+// CHECK-SAME:      %[[IDS:[^:]*]]: tensor<?x?xi64>
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[BAGS:.*]] = tensor.dim %[[IDS]], %[[C0]]
+// CHECK:         %[[LENGTH:.*]] = tensor.dim %[[IDS]], %[[C1]]
+// CHECK:         arith.cmpi uge, %{{.*}}, %[[LENGTH]] : index
+// CHECK:         arith.minui
+// CHECK:         tensor.extract %[[IDS]][%{{.*}}, %{{.*}}] : tensor<?x?xi64>
+// CHECK-COUNT-9: memref.prefetch
+func.func @one_row_prefetch_in_dynamic_whole_indices(%d: tensor<200000x128xf32>, %ids: tensor<?x?xi64>, %b: index, %l: index) -> tensor<1x1x128xf32> {
+  %one = tensor.extract_slice %ids[%b, %l] [1, 1] [1, 1] : tensor<?x?xi64> to tensor<1x1xi64>
+  %e = tensor.empty() : tensor<1x1x128xf32>
+  %r = gather.block %d[%one] axis = 0 whole_indices(%ids : tensor<?x?xi64>) into %e : tensor<200000x128xf32>, tensor<1x1xi64> into tensor<1x1x128xf32>
+  return %r : tensor<1x1x128xf32>
+}
