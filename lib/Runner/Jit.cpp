@@ -526,6 +526,7 @@ mlir::gather::compileForJit(ModuleOp module, StringRef entry,
   add(gather::kAssertBarrier, &__gather_runtime_assert_barrier);
   add(gather::kErrorStateOf, &__gather_runtime_error_state);
   add(gather::kAdoptErrorState, &__gather_runtime_adopt_error_state);
+  add(gather::kErrorRecorded, &__gather_runtime_error_recorded);
   add("malloc", &gather_runtime_malloc);
   add("free", &gather_runtime_free);
   // The GPU pipeline's host code calls these (lib/Runtime).

@@ -228,6 +228,14 @@ extern "C" void __gather_runtime_assert_barrier() {
 
 extern "C" void *__gather_runtime_error_state() { return &errorsHere(); }
 
+extern "C" int32_t __gather_runtime_error_recorded() {
+  if (!recordErrors.load())
+    return 0;
+  ErrorState &errors = errorsHere();
+  std::lock_guard<std::mutex> lock(errors.mutex);
+  return errors.hasError ? 1 : 0;
+}
+
 extern "C" void *__gather_runtime_adopt_error_state(void *state) {
   void *previous = regionErrors;
   regionErrors = static_cast<ErrorState *>(state);

@@ -5,12 +5,16 @@
 # pair test of test/Python/concurrent-errors.py saw that only in some
 # runs). Then B adopts A's state as a parallel region's worker does
 # (__gather_runtime_adopt_error_state): its report is A's; restored, its
-# next one is its own again.
+# next one is its own again. __gather_runtime_error_recorded (which an
+# index report asks before it scans) answers for the calling thread's
+# state: A's after A reported, not B's, nothing once A took it.
 # RUN: %python %s %gather_lib/libgather_runtime.so | FileCheck %s
-# CHECK:      B before A takes: 0 ''
+# CHECK:      recorded: A 1, B 0
+# CHECK-NEXT: B before A takes: 0 ''
 # CHECK-NEXT: A: 1 'gather.block at a.mlir:3:9: data dimension 1 (size 4) is not broadcast-compatible with its indices dimension (size 5)'
 # CHECK-NEXT: B adopted A's state: B takes 0 '', A takes 1 'gather.block at a.mlir:3:9: data dimension 2 (size 6) is not broadcast-compatible with its indices dimension (size 7)'
 # CHECK-NEXT: B restored: B takes 1 'gather.block at a.mlir:3:9: data dimension 3 (size 8) is not broadcast-compatible with its indices dimension (size 9)', A takes 0 ''
+# CHECK-NEXT: recorded after taking: A 0
 import ctypes
 import queue
 import sys
@@ -25,6 +29,7 @@ lib.gather_runtime_take_error.restype = ctypes.c_int
 lib.__gather_runtime_error_state.restype = ctypes.c_void_p
 lib.__gather_runtime_adopt_error_state.argtypes = [ctypes.c_void_p]
 lib.__gather_runtime_adopt_error_state.restype = ctypes.c_void_p
+lib.__gather_runtime_error_recorded.restype = ctypes.c_int32
 lib.gather_runtime_set_record_errors(1)
 
 SITE = ctypes.create_string_buffer(b"gather.block at a.mlir")
@@ -68,6 +73,8 @@ class Worker:
 
 a, b = Worker(), Worker()
 a(lambda: report(1, 4, 5))
+recorded = lib.__gather_runtime_error_recorded
+print(f"recorded: A {a(recorded)}, B {b(recorded)}")
 print(f"B before A takes: {b(take)}")
 print(f"A: {a(take)}")
 a_state = a(lib.__gather_runtime_error_state)
@@ -77,5 +84,6 @@ print(f"B adopted A's state: B takes {b(take)}, A takes {a(take)}")
 b(lambda: lib.__gather_runtime_adopt_error_state(previous))
 b(lambda: report(3, 8, 9))
 print(f"B restored: B takes {b(take)}, A takes {a(take)}")
+print(f"recorded after taking: A {a(recorded)}")
 a.stop()
 b.stop()

@@ -73,6 +73,13 @@ void *__gather_runtime_error_state(void);
    state it replaced. */
 void *__gather_runtime_adopt_error_state(void *state);
 
+/* Called by the report of a failed index check before it scans the
+   indices for the invalid value (mlir::gather::kErrorRecorded): nonzero
+   where errors are recorded and the calling thread's call (the state it
+   reports to) has recorded one already, which the scan's report would not
+   replace; the report then skips its scan. */
+int32_t __gather_runtime_error_recorded(void);
+
 /* Where a failed cf.assert of compiled code returns to on the calling
    thread, instead of ending the process: `target` points to a jmp_buf
    that the caller set with setjmp around its call of compiled code (null:

@@ -402,8 +402,27 @@ func::FuncOp RuntimeSymbols::getOrCreateIndexReport(
   return getOrCreateReport(
       b, loc, module, base, type,
       [&](OpBuilder &fb, func::FuncOp hook, ValueRange args) {
-        buildIndexScan(fb, loc, hook, indicesType, policy, components,
-                       writtenRank, assumeInvalid, args);
+        auto scan = [&](OpBuilder &sb, Location sl) {
+          buildIndexScan(sb, sl, hook, indicesType, policy, components,
+                         writtenRank, assumeInvalid, args);
+        };
+        // A report after the loops, which read an invalid index safely,
+        // scans only where its call has recorded no error yet. A check
+        // before the loops always scans: the loops rely on it.
+        func::FuncOp recorded =
+            assumeInvalid ? getOrDeclare(module, RuntimeFunction::ErrorRecorded)
+                          : func::FuncOp();
+        if (!recorded)
+          return scan(fb, loc);
+        Value answer =
+            func::CallOp::create(fb, loc, recorded, ValueRange{}).getResult(0);
+        Value none = arith::CmpIOp::create(
+            fb, loc, arith::CmpIPredicate::eq, answer,
+            arith::ConstantIntOp::create(fb, loc, fb.getI32Type(), 0));
+        scf::IfOp::create(fb, loc, none, [&](OpBuilder &tb, Location tl) {
+          scan(tb, tl);
+          scf::YieldOp::create(tb, tl);
+        });
       });
 }
 

@@ -10,9 +10,15 @@
 // sizes of the indices as written (5, not the multiaxis form's 5x1: the
 // position is mapped back through the rewrite's reshape) and its site.
 // Gathers that differ only in sizes share one report; another policy
-// (negative_indices = out_of_bounds) has its own.
+// (negative_indices = out_of_bounds) has its own. The scan runs only
+// where the call has recorded no error yet (a gather fused into each step
+// of a loop reports from every step that read an invalid index).
 // CHECK:       func.func private @__gather_index_report_[[WRAP:[0-9a-f]+]](%[[IDX:[^:]*]]: memref<?x?xi64, strided<[?, ?], offset: ?>>, %[[SIZE:[^:]*]]: index, %[[DIM:[^:]*]]: index, %[[WRITTEN:[^:]*]]: index, %[[SITE:[^:]*]]: i64, %[[LINE:[^:]*]]: i64, %[[COL:[^:]*]]: i64)
 // CHECK-DAG:     %[[SIX:.*]] = arith.constant 6 : i64
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK:         %[[RECORDED:.*]] = call @__gather_runtime_error_recorded() : () -> i32
+// CHECK:         %[[NONE:.*]] = arith.cmpi eq, %[[RECORDED]], %[[ZERO]] : i32
+// CHECK:         scf.if %[[NONE]] {
 // CHECK:         %[[FIRST:.*]] = scf.while (%{{.*}} = %{{.*}}) : (index) -> index {
 // CHECK:           memref.load %[[IDX]]
 // CHECK:           scf.condition
@@ -25,6 +31,7 @@
 // CHECK:         %[[POS64:.*]] = arith.index_cast %[[POS]] : index to i64
 // CHECK:         memref.store %[[POS64]], %[[DETAILS]]
 // CHECK:         func.call @__gather_runtime_error(%[[SITE]], %[[LINE]], %[[COL]], %{{.*}}, %[[SIX]], %{{.*}})
+// CHECK:       func.func private @__gather_runtime_error_recorded() -> i32
 // CHECK:       func.func private @__gather_index_report_[[OOB:[0-9a-f]+]](
 // CHECK:       func.func private @__gather_runtime_error(i64, i64, i64, i64, i64, i64)
 

@@ -130,8 +130,12 @@ int main(int argc, char **argv) {
   }
   (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
+    // What a serial program's index checks call (GatherRuntime.h).
     symbols[interner("__gather_runtime_error")] = {
         llvm::orc::ExecutorAddr::fromPtr(&__gather_runtime_error),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner("__gather_runtime_error_recorded")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&__gather_runtime_error_recorded),
         llvm::JITSymbolFlags::Exported};
     return symbols;
   });

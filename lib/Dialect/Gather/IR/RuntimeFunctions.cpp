@@ -29,6 +29,8 @@ StringRef mlir::gather::getRuntimeFunctionName(RuntimeFunction function) {
     return kRuntimeMalloc;
   case RuntimeFunction::Free:
     return kRuntimeFree;
+  case RuntimeFunction::ErrorRecorded:
+    return kErrorRecorded;
   }
   llvm_unreachable("unknown run-time function");
 }
@@ -56,6 +58,8 @@ FunctionType mlir::gather::getRuntimeFunctionType(MLIRContext *context,
   case RuntimeFunction::Free:
     return FunctionType::get(context, {LLVM::LLVMPointerType::get(context)},
                              {});
+  case RuntimeFunction::ErrorRecorded:
+    return FunctionType::get(context, {}, {IntegerType::get(context, 32)});
   }
   llvm_unreachable("unknown run-time function");
 }

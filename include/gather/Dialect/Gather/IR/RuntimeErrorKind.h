@@ -48,6 +48,15 @@ inline constexpr const char *kErrorStateOf = "__gather_runtime_error_state";
 inline constexpr const char *kAdoptErrorState =
     "__gather_runtime_adopt_error_state";
 
+/// Name of the function the report of a failed index check calls before it
+/// scans the indices for the invalid value: `i32
+/// __gather_runtime_error_recorded()`, nonzero where the call it reports to
+/// has recorded an error already (which a second report would not
+/// replace). The scan is skipped there: a gather fused into each step of
+/// its consumer's loops reports from every step that read an invalid
+/// index, each scan as long as the way to the first invalid value.
+inline constexpr const char *kErrorRecorded = "__gather_runtime_error_recorded";
+
 /// Names of the run-time library's allocation functions
 /// (`ptr gather_runtime_malloc(i64)`, `void gather_runtime_free(ptr)`):
 /// while a call has a return point, they list the blocks it allocates, so

@@ -34,6 +34,8 @@ enum class RuntimeFunction {
   Malloc,
   /// kRuntimeFree: `(!llvm.ptr) -> ()`.
   Free,
+  /// kErrorRecorded: `() -> i32`.
+  ErrorRecorded,
 };
 
 /// Its symbol name.
