@@ -97,8 +97,8 @@ static void addGatherLowering(OpPassManager &pm, std::unique_ptr<Pass> lowering,
 /// one-shot-bufferize: it would merge the tensor.empty of every gather into
 /// one value, whose alias analysis then grows with the square of the number
 /// of gathers.
-static void addBufferization(OpPassManager &pm,
-                             bool destinationEntries = false) {
+static void addBufferization(OpPassManager &pm, bool destinationEntries = false,
+                             bool stackBuffers = false) {
   pm.addNestedPass<func::FuncOp>(createTensorCleanupPass());
   // The destination entries' results go into the caller's buffers only if
   // the tensor.empty they are computed into is that buffer. The pass that
@@ -124,6 +124,16 @@ static void addBufferization(OpPassManager &pm,
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   OpPassManager &forward = pm.nest<func::FuncOp>();
   forward.addPass(createGatherFoldSelfCopies());
+  // With `stackBuffers`, small static buffers on the stack: the steps of a
+  // fused reduction allocate one each (a gathered row,
+  // kReductionStepBufferBytes at most), which a heap allocation per step
+  // made 6x slower; so do a call's small buffers (error flags, small index
+  // tables). Buffers that leave their loop iteration stay on the heap.
+  if (stackBuffers) {
+    bufferization::PromoteBuffersToStackPassOptions stack;
+    stack.maxAllocSizeInBytes = kReductionStepBufferBytes;
+    forward.addPass(bufferization::createPromoteBuffersToStackPass(stack));
+  }
   // Where a run-time check guards the loops, both branches of its scf.if
   // yield the output buffer allocated before it; the canonicalizer forwards
   // that buffer, which the deallocation pass otherwise cannot prove owned and
@@ -264,7 +274,7 @@ void mlir::gather::buildGatherCpuPipeline(
                       options.outlineDuplicates, /*afterLowering=*/nullptr,
                       /*asserts=*/true);
   }
-  addBufferization(pm, options.destinationEntries);
+  addBufferization(pm, options.destinationEntries, /*stackBuffers=*/true);
   addCpuLoops(pm, options);
   addCpuCodeGen(pm, options.parallel);
   addCpuToLLVM(pm);

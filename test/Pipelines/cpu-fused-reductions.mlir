@@ -1,8 +1,12 @@
 // A gather whose reduction consumer the CPU pipeline fuses
-// (gather-fuse-consumers): the whole intermediate is never allocated (only
-// a tile's block), the tile's sums are vector adds, and a reduction over a
-// row becomes one vector.reduction (lower-vector-multi-reduction, before
-// convert-vector-to-llvm, which takes no vector.multi_reduction).
+// (gather-fuse-consumers): neither the whole intermediate nor a tile's
+// block is allocated, only a row on the stack in each step that adds it
+// (promote-buffers-to-stack), while the bag's sum is carried through the
+// row loop as a vector; each step prefetches the row its index 16
+// positions further on in the whole indices names. The sums are vector
+// adds, and a reduction over a row becomes one vector.reduction
+// (lower-vector-multi-reduction, before convert-vector-to-llvm, which
+// takes no vector.multi_reduction).
 // The buffers, after bufferization:
 // RUN: gather-opt %s --gather-cpu-pipeline --mlir-print-ir-after=convert-bufferization-to-memref -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUF
 // The LLVM dialect at the end:
@@ -10,7 +14,11 @@
 
 // BUF-LABEL: func.func @bag_sums
 // BUF-NOT:     memref<2048x32x128xf32>
-// BUF:         memref.alloc() {{.*}} : memref<16x32x128xf32>
+// BUF-NOT:     memref<16x32x128xf32>
+// BUF:         scf.for {{.*}} -> (vector<1x128xf32>)
+// BUF:           memref.alloca() {{.*}} : memref<1x1x128xf32>
+// BUF:           memref.load %arg1[
+// BUF:           memref.prefetch %{{.*}}[%{{.*}}, %c0]
 // CHECK-LABEL: llvm.func @bag_sums
 // CHECK:         llvm.fadd %{{.*}}, %{{.*}} : vector<128xf32>
 func.func @bag_sums(%t: tensor<200000x128xf32>, %i: tensor<2048x32xi64>) -> tensor<2048x128xf32> {
@@ -49,7 +57,11 @@ func.func @row_maxima(%t: tensor<100000x64xf32>, %i: tensor<4096xi64>, %init: te
 // and a reduction generic, fused alike.
 // BUF-LABEL: func.func @raised_bag_sums
 // BUF-NOT:     memref<2048x32x128xf32>
-// BUF:         memref.alloc() {{.*}} : memref<16x32x128xf32>
+// BUF-NOT:     memref<16x32x128xf32>
+// BUF:         scf.for {{.*}} -> (vector<1x128xf32>)
+// BUF:           memref.alloca() {{.*}} : memref<1x1x128xf32>
+// BUF:           memref.load %arg1[
+// BUF:           memref.prefetch %{{.*}}[%{{.*}}, %c0]
 // CHECK-LABEL: llvm.func @raised_bag_sums
 // CHECK:         llvm.fadd %{{.*}}, %{{.*}} : vector<128xf32>
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>

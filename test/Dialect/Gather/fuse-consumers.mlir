@@ -201,26 +201,30 @@ func.func @dynamic_clamp_output_shapes_checked_when_empty(%d: tensor<100x?xf32>,
 
 // An embedding bag: the sum of each bag's 8 gathered rows (linalg.reduce
 // over the bag dimension). The reduction's parallel loop over bags is
-// tiled (4 bags: 4 x 8 x 16 = 512 gathered elements a tile), the rows
-// whole; the gather writes a tile-sized tensor of its own (not a slice of
-// the whole 64x8x16 intermediate), and the tile's reduction adds one
-// gathered row at a time into its bag's output row as vectors.
+// tiled (4 bags: 4 x 8 x 16 = 512 gathered elements a tile), then each
+// tile into steps of one row, into which the gather is fused: a gather of
+// one index (a slice of the whole indices) into a row of its own. The
+// bag's sum is read before the row loop and carried through it as a
+// vector (no tile-sized buffer, no read and write of the sum per row).
 // CHECK-LABEL: func.func @embedding_bag_sum
 // CHECK-SAME:      %[[TABLE:[^:]*]]: tensor<1000x16xf32>, %[[IDS:[^:]*]]: tensor<64x8xi64>
 // CHECK:         %[[FILLED:.*]] = linalg.fill
 // CHECK:         %[[LOOP:.*]] = scf.forall (%[[B:.*]]) = (0) to (64) step (4) shared_outs(%[[ACC:.*]] = %[[FILLED]])
-// CHECK:           %[[OWN:.*]] = tensor.empty() : tensor<4x8x16xf32>
+// CHECK-NOT:       gather.block
 // CHECK:           %[[IDTILE:.*]] = tensor.extract_slice %[[IDS]][%[[B]], 0] [4, 8] [1, 1]
-// CHECK:           %[[G:.*]] = gather.block %{{.*}}[%[[IDTILE]]] axis = 0 whole_indices(%[[IDS]] : tensor<64x8xi64>) into %[[OWN]]
 // CHECK:           %[[OUT:.*]] = tensor.extract_slice %[[ACC]][%[[B]], 0] [4, 16] [1, 1]
-// CHECK:           %[[SUMS:.*]] = scf.for %[[I:.*]] = {{.*}} iter_args(%{{.*}} = %[[OUT]])
-// CHECK:             scf.for %[[J:.*]] = {{.*}} iter_args
-// CHECK:               %[[ROW:.*]] = tensor.extract_slice %[[G]][%[[I]], %[[J]], 0] [1, 1, 16] [1, 1, 1]
-// CHECK:               %[[V:.*]] = vector.transfer_read %[[ROW]]{{.*}} : tensor<1x1x16xf32>, vector<1x1x16xf32>
-// CHECK:               %[[A:.*]] = vector.transfer_read {{.*}} : tensor<1x16xf32>, vector<1x16xf32>
-// CHECK:               vector.multi_reduction <add>, %[[V]], %[[A]] [1] : vector<1x1x16xf32> to vector<1x16xf32>
-// CHECK:               vector.transfer_write
-// CHECK:               tensor.insert_slice
+// CHECK:           %[[SUMS:.*]] = scf.for %[[I:.*]] = {{.*}} iter_args(%[[BAGS:.*]] = %[[OUT]])
+// CHECK:             %[[SUMROW:.*]] = tensor.extract_slice %[[BAGS]][%[[I]], 0] [1, 16] [1, 1]
+// CHECK:             %[[SUM0:.*]] = vector.transfer_read %[[SUMROW]]{{.*}} : tensor<1x16xf32>, vector<1x16xf32>
+// CHECK:             %[[ROWS:.*]]:3 = scf.for %[[J:.*]] = {{.*}} iter_args({{.*}}, %[[SUM:.*]] = %[[SUM0]])
+// CHECK:               %[[OWN:.*]] = tensor.empty() : tensor<1x1x16xf32>
+// CHECK:               %[[ID:.*]] = tensor.extract_slice %[[IDTILE]][%[[I]], %[[J]]] [1, 1] [1, 1]
+// CHECK:               %[[G:.*]] = gather.block %{{.*}}[%[[ID]]] axis = 0 whole_indices(%[[IDS]] : tensor<64x8xi64>) into %[[OWN]]
+// CHECK:               %[[V:.*]] = vector.transfer_read %[[G]]{{.*}} : tensor<1x1x16xf32>, vector<1x1x16xf32>
+// CHECK:               %[[NEXT:.*]] = vector.multi_reduction <add>, %[[V]], %[[SUM]] [1] : vector<1x1x16xf32> to vector<1x16xf32>
+// CHECK:               scf.yield {{.*}}, %[[NEXT]]
+// CHECK:             vector.transfer_write %[[ROWS]]#2
+// CHECK:             tensor.insert_slice
 // CHECK-NOT:       linalg.reduce
 // CHECK:           tensor.parallel_insert_slice %[[SUMS]] into %[[ACC]][%[[B]], 0] [4, 16] [1, 1]
 // CHECK:         return %[[LOOP]]
@@ -242,12 +246,12 @@ func.func @embedding_bag_sum(%table: tensor<1000x16xf32>, %ids: tensor<64x8xi64>
 
 // A maximum over each gathered row (its innermost dimension, a
 // linalg.generic with the reduction loop last): tiles of 32 rows, each
-// row's maximum a vector reduction.
+// row gathered in its step and its maximum a vector reduction.
 // CHECK-LABEL: func.func @row_maxima
 // CHECK:         scf.forall (%{{.*}}) = (0) to (256) step (32)
-// CHECK:           %[[OWN:.*]] = tensor.empty() : tensor<32x16xf32>
-// CHECK:           gather.block {{.*}} into %[[OWN]]
 // CHECK:           scf.for
+// CHECK:             %[[OWN:.*]] = tensor.empty() : tensor<1x16xf32>
+// CHECK:             gather.block {{.*}} into %[[OWN]]
 // CHECK:             vector.multi_reduction <maximumf>, %{{.*}}, %{{.*}} [1] : vector<1x16xf32> to vector<1xf32>
 // CHECK-NOT:       linalg.generic
 func.func @row_maxima(%table: tensor<1000x16xf32>, %ids: tensor<256xi64>, %init: tensor<256xf32>) -> tensor<256xf32> {

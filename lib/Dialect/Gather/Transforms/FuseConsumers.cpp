@@ -10,6 +10,7 @@
 #include "gather/Dialect/Gather/InterfaceImpls/InterfaceImpls.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 #include "gather/Dialect/Gather/Utils/RuntimeChecks.h"
+#include "gather/Utils/ElementBytes.h"
 #include "gather/Utils/Elementwise.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -27,6 +28,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERFUSECONSUMERS
@@ -187,16 +189,54 @@ void gatherIntoTilesOfTheirOwn(RewriterBase &rewriter, Operation *loop) {
   }
 }
 
+/// The tile's gather fused into each step of its reduction (`loops` around
+/// `step`, which reads a slice of the tile's gathered block): each step
+/// gathers its own row (the innermost dimension at one outer position) into
+/// a buffer of at most kReductionStepBufferBytes, which the CPU pipeline
+/// keeps on the stack and LLVM in registers. Through the tile's buffer, an
+/// embedding bag's rows went to the L2 and back (2048 bags of 32 rows of
+/// 128 floats: 1.35x the time; bench/README.md). Left to the tile where the
+/// fusion fails (a tile gather behind its run-time shape check).
+void fuseGatherIntoSteps(RewriterBase &rewriter, Operation *step,
+                         MutableArrayRef<LoopLikeOpInterface> loops) {
+  if (loops.empty())
+    return;
+  for (OpOperand &operand : step->getOpOperands()) {
+    auto slice = operand.get().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice ||
+        !isa_and_nonnull<GatherOpInterface>(slice.getSource().getDefiningOp()))
+      continue;
+    auto type = slice.getType();
+    int64_t bytes = packedElementBytes(type.getElementType());
+    if (!type.hasStaticShape() || !bytes ||
+        type.getNumElements() * bytes > kReductionStepBufferBytes)
+      return;
+    Operation *tileGather = slice.getSource().getDefiningOp();
+    if (!scf::tileAndFuseProducerOfSlice(rewriter, slice, loops))
+      return;
+    gatherIntoTilesOfTheirOwn(rewriter, loops.back());
+    if (slice->use_empty())
+      rewriter.eraseOp(slice);
+    if (tileGather->use_empty())
+      rewriter.eraseOp(tileGather);
+    return;
+  }
+}
+
 /// The reduction of one tile as vector operations: its loops tiled by 1 but
 /// the innermost, taken whole (a static size of at most
 /// `kVectorReductionElements`, or steps of that many where they divide it),
-/// each step vectorized. convert-linalg-to-loops would leave scalar loops
-/// that LLVM does not vectorize (its cost model rejected the loop that
-/// adds a gathered row into the output row); a step is then a vector load
-/// of the gathered row and an add into the output row. Left as it is where
+/// the gather fused into each step, each step vectorized, and what a step
+/// reads and writes of the output carried through the loops that do not
+/// move along it (hoistLoopInvariantSubsets): a bag's sum stays in
+/// registers while its rows are added. convert-linalg-to-loops would leave
+/// scalar loops that LLVM does not vectorize (its cost model rejected the
+/// loop that adds a gathered row into the output row). Left as it is where
 /// the innermost size is dynamic or the body is no reduction the vectorizer
 /// takes.
 constexpr int64_t kVectorReductionElements = 1024;
+static_assert(kVectorReductionElements * 8 <= kReductionStepBufferBytes,
+              "a step of 64-bit elements fits the stack buffer");
 
 void vectorizeReductionTile(RewriterBase &rewriter, linalg::LinalgOp op) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -222,12 +262,29 @@ void vectorizeReductionTile(RewriterBase &rewriter, linalg::LinalgOp op) {
     return;
   rewriter.replaceOp(op, tiled->replacements);
   Operation *tiledStep = tiled->tiledOps.front();
+  fuseGatherIntoSteps(rewriter, tiledStep, tiled->loops);
   if (failed(linalg::vectorizeOpPrecondition(tiledStep)))
     return;
   FailureOr<linalg::VectorizationResult> vectorized =
       linalg::vectorize(rewriter, tiledStep);
-  if (succeeded(vectorized))
-    rewriter.replaceOp(tiledStep, vectorized->replacements);
+  if (failed(vectorized))
+    return;
+  rewriter.replaceOp(tiledStep, vectorized->replacements);
+  if (tiled->loops.empty())
+    return;
+  // The vectorizer's constants (the transfers' padding) out of the loops
+  // first: a subset op is hoisted only where its operands are defined
+  // outside the loop.
+  Operation *outermost = tiled->loops.front();
+  SmallVector<Operation *> constants;
+  outermost->walk([&](Operation *inside) {
+    if (inside->hasTrait<OpTrait::ConstantLike>())
+      constants.push_back(inside);
+  });
+  for (Operation *constant : constants)
+    constant->moveBefore(outermost);
+  for (LoopLikeOpInterface loop : llvm::reverse(tiled->loops))
+    hoistLoopInvariantSubsets(rewriter, loop);
 }
 
 /// Makes the tiled gather write into the consumer's destination tile and
