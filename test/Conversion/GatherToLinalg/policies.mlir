@@ -235,6 +235,28 @@ func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %init_0: 
 
 // -----
 
+// An init size made of the output's (a tensor.empty of the indices'
+// dimension 0) needs no run-time check: ValueBounds proves them equal.
+// Dimension 1, the input's against the broadcast of both sides, is still
+// checked.
+// CHECK-LABEL: func.func @init_of_output_sizes_unchecked
+// CHECK:         gather.check_shape %{{.*}}, shape_mismatch dim = 1
+// CHECK-NOT:     init_size_mismatch dim = 0
+// CHECK:         gather.check_shape %{{.*}}, init_size_mismatch dim = 1
+// CHECK-NOT:     init_size_mismatch
+// CHECK:         return
+func.func @init_of_output_sizes_unchecked(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %i, %c0 : tensor<?x?xi64>
+  %m = tensor.dim %d, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%n, %m) : tensor<?x?xf32>
+  %0 = gather.multiaxis %d[%i] axes = [0] out_of_bounds = clamp into %e : tensor<?x?xf32>, tensor<?x?xi64> into tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
 // Two axes: the coordinate pair is read from the last dimension at 2*p and
 // 2*p + 1; each component is bounded by its own axis size. The output
 // (401408 elements) reuses each of the 128 coordinate pairs 3136 times, so

@@ -146,7 +146,8 @@ func.func @computed_indices(%table: tensor<1000x64xf32>, %ids: tensor<4096xi64>)
 // An output of dynamic size runs no tile when it is empty, and so no
 // tile's checks: before the loops, where it is empty, the shapes are
 // checked and then (under `error`) the indices, as the unfused lowering
-// checks them after its loops.
+// checks them after its loops. (An init of sizes the indices and the
+// input do not prove.)
 // CHECK-LABEL: func.func @dynamic_output_checked_when_empty
 // CHECK:         %[[EMPTY:.*]] = arith.ori
 // CHECK:         scf.if %[[EMPTY]] {
@@ -155,11 +156,7 @@ func.func @computed_indices(%table: tensor<1000x64xf32>, %ids: tensor<4096xi64>)
 // CHECK:           } else {
 // CHECK:             gather.check_shape
 // CHECK:         scf.forall
-func.func @dynamic_output_checked_when_empty(%d: tensor<100x?xf32>, %i: tensor<?xi64>) -> tensor<?x?xf32> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %m = tensor.dim %i, %c0 : tensor<?xi64>
-  %n = tensor.dim %d, %c1 : tensor<100x?xf32>
+func.func @dynamic_output_checked_when_empty(%d: tensor<100x?xf32>, %i: tensor<?xi64>, %m: index, %n: index) -> tensor<?x?xf32> {
   %e = tensor.empty(%m, %n) : tensor<?x?xf32>
   %g = gather.block %d[%i] axis = 0 into %e : tensor<100x?xf32>, tensor<?xi64> into tensor<?x?xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(a, b) -> (a, b)>, affine_map<(a, b) -> (a, b)>], iterator_types = ["parallel", "parallel"]}
@@ -181,11 +178,7 @@ func.func @dynamic_output_checked_when_empty(%d: tensor<100x?xf32>, %i: tensor<?
 // CHECK-NOT:       gather.check_indices
 // CHECK:           gather.check_shape
 // CHECK:         scf.forall
-func.func @dynamic_clamp_output_shapes_checked_when_empty(%d: tensor<100x?xf32>, %i: tensor<?xi64>) -> tensor<?x?xf32> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %m = tensor.dim %i, %c0 : tensor<?xi64>
-  %n = tensor.dim %d, %c1 : tensor<100x?xf32>
+func.func @dynamic_clamp_output_shapes_checked_when_empty(%d: tensor<100x?xf32>, %i: tensor<?xi64>, %m: index, %n: index) -> tensor<?x?xf32> {
   %e = tensor.empty(%m, %n) : tensor<?x?xf32>
   %g = gather.block %d[%i] axis = 0 out_of_bounds = clamp into %e : tensor<100x?xf32>, tensor<?xi64> into tensor<?x?xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(a, b) -> (a, b)>, affine_map<(a, b) -> (a, b)>], iterator_types = ["parallel", "parallel"]}
@@ -269,10 +262,11 @@ func.func @row_maxima(%table: tensor<1000x16xf32>, %ids: tensor<256xi64>, %init:
 // -----
 
 // Bags of a dynamic count and length: the bag loop tiled by
-// max(1, 512 / max(length * 16, 1)) bags, computed at run time; the tile's
-// gather, behind its run-time shape check, writes a tile-sized tensor of
-// its own (which the check's other branch yields too), and the tile's
-// reduction is still vector steps over the static rows.
+// max(1, 512 / max(length * 16, 1)) bags, computed at run time. The
+// gather's init is made of the indices' sizes, so no run-time shape check
+// guards the tile's gather (ValueBounds proves the sizes equal), and the
+// gather fuses into the steps as with static sizes: the steps' bounds are
+// the tile's sizes, and no gather of the tile's block is left.
 // CHECK-LABEL: func.func @dynamic_bags_sum
 // CHECK:         %[[C16:.*]] = arith.constant 16 : index
 // CHECK:         %[[BLOCK:.*]] = arith.muli %[[C16]], %{{.*}} : index
@@ -282,20 +276,48 @@ func.func @row_maxima(%table: tensor<1000x16xf32>, %ids: tensor<256xi64>, %init:
 // CHECK:         %[[QUOTIENT:.*]] = arith.divui %[[C512]], %[[NONZERO]] : index
 // CHECK:         %[[BAGS:.*]] = arith.maxui %[[QUOTIENT]], %[[C1]] : index
 // CHECK:         scf.forall (%{{.*}}) = (0) to (%{{.*}}) step (%[[BAGS]])
+// CHECK-NOT:       scf.if
 // CHECK:           %[[OWN:.*]] = tensor.empty(%{{.*}}, %{{.*}}) : tensor<?x?x16xf32>
-// CHECK:           %[[TILE:.*]] = scf.if
-// CHECK:             gather.block {{.*}} into %[[OWN]]
-// CHECK:           } else {
-// CHECK:             scf.yield %[[OWN]]
-// CHECK:           scf.for
-// CHECK:             scf.for
-// CHECK:               tensor.extract_slice %[[TILE]]
+// CHECK-NOT:       gather.block
+// CHECK:           %[[TILEBAGS:.*]] = tensor.dim %[[OWN]], %{{.*}} : tensor<?x?x16xf32>
+// CHECK:           %[[TILELENGTH:.*]] = tensor.dim %[[OWN]], %{{.*}} : tensor<?x?x16xf32>
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %[[TILEBAGS]]
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %[[TILELENGTH]] {{.*}} -> ({{.*}}, vector<1x16xf32>)
+// CHECK:               gather.block {{.*}} : tensor<1000x16xf32>, tensor<1x1xi64> into tensor<1x1x16xf32>
 // CHECK:               vector.multi_reduction <add>
 func.func @dynamic_bags_sum(%table: tensor<1000x16xf32>, %ids: tensor<?x?xi64>, %init: tensor<?x16xf32>) -> tensor<?x16xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %nb = tensor.dim %ids, %c0 : tensor<?x?xi64>
   %nl = tensor.dim %ids, %c1 : tensor<?x?xi64>
+  %e = tensor.empty(%nb, %nl) : tensor<?x?x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %e : tensor<1000x16xf32>, tensor<?x?xi64> into tensor<?x?x16xf32>
+  %r = linalg.reduce ins(%g : tensor<?x?x16xf32>) outs(%init : tensor<?x16xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<?x16xf32>
+}
+
+// -----
+
+// The same bags into a gather init of other sizes: the tile's gather stays
+// behind its run-time size check and writes a tile-sized tensor of its own
+// (which the check's other branch yields too), which the steps read.
+// CHECK-LABEL: func.func @dynamic_bags_checked_init_sum
+// CHECK:         scf.forall
+// CHECK:           %[[OWN:.*]] = tensor.empty(%{{.*}}, %{{.*}}) : tensor<?x?x16xf32>
+// CHECK:           %[[TILE:.*]] = scf.if
+// CHECK:             gather.block {{.*}} into %[[OWN]]
+// CHECK:           } else {
+// CHECK:             gather.check_shape {{.*}} init_size_mismatch
+// CHECK:             scf.yield %[[OWN]]
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               tensor.extract_slice %[[TILE]]
+// CHECK:               vector.multi_reduction <add>
+func.func @dynamic_bags_checked_init_sum(%table: tensor<1000x16xf32>, %ids: tensor<?x?xi64>, %init: tensor<?x16xf32>, %nb: index, %nl: index) -> tensor<?x16xf32> {
   %e = tensor.empty(%nb, %nl) : tensor<?x?x16xf32>
   %g = gather.block %table[%ids] axis = 0 into %e : tensor<1000x16xf32>, tensor<?x?xi64> into tensor<?x?x16xf32>
   %r = linalg.reduce ins(%g : tensor<?x?x16xf32>) outs(%init : tensor<?x16xf32>) dimensions = [1]

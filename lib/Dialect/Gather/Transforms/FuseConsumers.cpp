@@ -217,6 +217,15 @@ void fuseGatherIntoSteps(RewriterBase &rewriter, Operation *step,
     gatherIntoTilesOfTheirOwn(rewriter, loops.back());
     if (slice->use_empty())
       rewriter.eraseOp(slice);
+    // The steps' bounds (dynamic sizes) read the tile's sizes from its init,
+    // not from the tile's gather, which is left with no work.
+    Value tileInit = cast<DestinationStyleOpInterface>(tileGather)
+                         .getDpsInitOperand(0)
+                         ->get();
+    for (Operation *user : llvm::make_early_inc_range(tileGather->getUsers()))
+      if (auto dim = dyn_cast<tensor::DimOp>(user))
+        rewriter.modifyOpInPlace(
+            dim, [&] { dim.getSourceMutable().assign(tileInit); });
     if (tileGather->use_empty())
       rewriter.eraseOp(tileGather);
     return;

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 using namespace mlir;
 using namespace mlir::gather;
@@ -82,6 +83,15 @@ mlir::gather::buildRuntimeShapeChecks(OpBuilder &b, Location loc,
       reifyOutputShape(b, loc, *shape, source, indices);
   for (auto [d, size] : llvm::enumerate(outputSizes)) {
     if (getConstantIntValue(size) && !initType.isDynamicDim(d))
+      continue;
+    // Nor where the init was made of these sizes (a tensor.empty of the
+    // indices' dimensions): proven equal through ValueBoundsOpInterface.
+    // In a tile, the check's scf.if kept the tile's gather from fusing
+    // into its consumer's steps (gather-fuse-consumers).
+    FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(
+        ValueBoundsConstraintSet::Variable(init, d),
+        ValueBoundsConstraintSet::Variable(size));
+    if (succeeded(equal) && *equal)
       continue;
     Value actual = buildDimSize(b, loc, init, d);
     Value expected = getValueOrCreateConstantIndexOp(b, loc, size);
