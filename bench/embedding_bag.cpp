@@ -29,10 +29,14 @@ constexpr long kPrefetchLines = kLines < 16 ? kLines : 16;
 } // namespace
 
 extern "C" long bag_sum(const float *table, const int64_t *indices, float *out,
-                        long rows, long bags, long length, long distance) {
+                        long rows, long bags, long length, long distance,
+                        long threads) {
   const long total = bags * length;
   long invalid = 0;
-#pragma omp parallel for schedule(static) reduction(+ : invalid)
+  // As many threads as the compiled function's (the OpenMP default is
+  // every core, whatever --threads says).
+#pragma omp parallel for schedule(static) reduction(+ : invalid)               \
+    num_threads(threads)
   for (long b = 0; b < bags; ++b) {
     float sum[kRow] = {};
     for (long l = 0; l < length; ++l) {

@@ -5,7 +5,8 @@ mode="sum", a recommender model's lookup) written as frontends write it, a
 gather.block of the [bags, length] indices followed by a linalg.reduce
 over the bag dimension, compiled by the CPU pipeline with its consumer
 fusion (gather-fuse-consumers tiles the reduction and fuses the gather
-into each tile) and without it (jit.compile(..., fuse_consumers=False): the
+into each step of a tile: one row gathered and added into the bag's sum,
+which stays in registers) and without it (jit.compile(..., fuse_consumers=False): the
 [bags, length, dim] intermediate written and read again), against the C++
 loop a performance engineer would write (bench/embedding_bag.cpp: the same
 checks and prefetch, each bag's sum in registers) and against
@@ -17,7 +18,8 @@ torch.nn.functional.embedding_bag, all called in turns in one process
         [--target native|x86-64-v3|CPU]
 
 --target compiles the gathers for that CPU (jit.compile's target_cpu) and
-the C++ loop with -march=TARGET.
+the C++ loop with -march=TARGET; --threads is the thread count of all three
+(the C++ loop's num_threads).
 
 The compiled function and the C++ loop write one preallocated array in
 place (the compiled one through its destination entry); torch allocates
@@ -75,7 +77,7 @@ def build_peer(work, dim, target):
                     f"-Wl,-rpath,{os.path.dirname(LIBOMP)}"], check=True)
     peer = ctypes.CDLL(library)
     peer.bag_sum.restype = ctypes.c_long
-    peer.bag_sum.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_long] * 4
+    peer.bag_sum.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_long] * 5
     return peer
 
 
@@ -131,7 +133,7 @@ def main():
 
         def cpp():
             if peer.bag_sum(table.ctypes.data, ids.ctypes.data, outs["C++"].ctypes.data,
-                            args.rows, args.bags, args.length, distance):
+                            args.rows, args.bags, args.length, distance, args.threads):
                 sys.exit("the C++ loop found an invalid index")
         calls["C++"] = cpp
         if torch is not None:
