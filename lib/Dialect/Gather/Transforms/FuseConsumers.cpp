@@ -453,6 +453,15 @@ struct GatherFuseConsumersPass
             linalgOp && c.reduction && !isa<linalg::FillOp>(op))
           tiledReduction = linalgOp;
       }
+      // Only the gather is fused: a producer of its indices stays whole, so
+      // the tile's report may name positions in its result too (and so may
+      // the steps' gathers, made from the tile's below, which erases it).
+      if (auto tiled = dyn_cast_or_null<GatherOpInterface>(tiledGather);
+          tiled && !tiled.getWholeIndices())
+        if (Value whole =
+                getWholeIndicesForTiles(gather, /*producerStaysWhole=*/true))
+          rewriter.modifyOpInPlace(
+              tiled, [&] { tiled.getWholeIndicesMutable().assign(whole); });
       if (c.reduction) {
         if (!result->loops.empty())
           gatherIntoTilesOfTheirOwn(rewriter, result->loops.front());
@@ -463,14 +472,6 @@ struct GatherFuseConsumersPass
         updateGatheredTileInPlace(rewriter, tiledGather, tiledConsumer,
                                   dominance);
       }
-      // Only the gather is fused: a producer of its indices stays whole, so
-      // the tile's report may name positions in its result too.
-      if (auto tiled = dyn_cast_or_null<GatherOpInterface>(tiledGather);
-          tiled && !tiled.getWholeIndices())
-        if (Value whole =
-                getWholeIndicesForTiles(gather, /*producerStaysWhole=*/true))
-          rewriter.modifyOpInPlace(
-              tiled, [&] { tiled.getWholeIndicesMutable().assign(whole); });
       for (OpResult r : c.consumer->getResults())
         rewriter.replaceAllUsesWith(r, result->replacements.lookup(r));
       rewriter.eraseOp(c.consumer);
