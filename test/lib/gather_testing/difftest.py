@@ -85,11 +85,49 @@ def consumer(kind, ety):
     raise ValueError(f"no {kind} consumer of {ety}")
 
 
+# Reduction consumers: a linalg.reduce of one dimension of the result (sum,
+# max), which gather-fuse-consumers fuses into its steps where a parallel
+# dimension is left; the reference reduces in order along that dimension
+# (the fused and the unfused code add each output element's values in
+# that order: exact for floats too).
+REDUCTIONS = ("sum", "max")
+
+
+def reduction_payload(kind, ety):
+    """(payload line from %x and %acc to %y, the identity's MLIR literal)."""
+    floating = ety.startswith("f")
+    if kind == "sum":
+        return (f"%y = {'arith.addf' if floating else 'arith.addi'} %x, %acc : {ety}",
+                "0.0" if floating else "0")
+    if floating:
+        negative_infinity = {"f16": "0xFC00", "f32": "0xFF800000",
+                             "f64": "0xFFF0000000000000"}[ety]
+        return f"%y = arith.maximumf %x, %acc : {ety}", negative_infinity
+    return f"%y = arith.maxsi %x, %acc : {ety}", str(np.iinfo(ELEMENT_TYPES[ety]).min)
+
+
+def reduce_in_order(values, dim, kind):
+    """`values` reduced along `dim` one index after the other."""
+    if kind == "sum":
+        acc = np.zeros(values.shape[:dim] + values.shape[dim + 1:], values.dtype)
+    elif values.dtype.kind == "f":
+        acc = np.full(values.shape[:dim] + values.shape[dim + 1:], -np.inf, values.dtype)
+    else:
+        acc = np.full(values.shape[:dim] + values.shape[dim + 1:],
+                      np.iinfo(values.dtype).min, values.dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for k in range(values.shape[dim]):
+            x = np.take(values, k, axis=dim)
+            acc = np.asarray(acc + x if kind == "sum" else np.maximum(acc, x), values.dtype)
+    return acc
+
+
 def consumer_kinds(ety, rank):
     """The kinds of consumer of a result of `ety` and `rank`: a bias needs a
-    dimension to run along."""
+    dimension to run along, a reduction one to reduce."""
     return (["double", "convert"] + ([] if ety == "i1" else ["compare"]) +
-            (["bias"] if ety != "i1" and rank else []))
+            (["bias"] if ety != "i1" and rank else []) +
+            (list(REDUCTIONS) if ety != "i1" and rank else []))
 
 
 def tensor_type(shape, ety, dynamic):
@@ -103,6 +141,7 @@ class Case:
         self.ety, self.ity, self.negative, self.oob = ety, ity, negative, oob
         self.consumer = None  # a kind of consumer() applied to the result, if any
         self.bias = None  # the consumer's second operand (kind `bias`)
+        self.reduce_dim = None  # the dimension a reduction consumer reduces
         self.data_dyn = [bool(rng.random() < 0.3) for _ in data.shape]
         self.idx_dyn = [bool(rng.random() < 0.3) for _ in indices.shape]
         if op == "nd" and indices.ndim:
@@ -118,6 +157,8 @@ class Case:
             result = ref.elements(self.data, self.indices, self.attrs["axis"], **kw)
         else:
             result = ref.nd(self.data, self.indices, self.attrs["batch_dims"], **kw)
+        if self.consumer in REDUCTIONS:
+            return reduce_in_order(np.asarray(result), self.reduce_dim, self.consumer)
         if self.consumer:
             result = np.asarray(consumer(self.consumer, self.ety)[2](result, self.bias))
         return result
@@ -128,13 +169,16 @@ class Case:
 
     def result_dtype(self):
         """The numpy type of the function's result."""
-        if self.consumer:
+        if self.consumer and self.consumer not in REDUCTIONS:
             return ELEMENT_TYPES[consumer(self.consumer, self.ety)[1]]
         return self.data.dtype
 
     def mlir(self, out_shape, attributes=""):
         """@main with the case's gather; `attributes`: text of its attribute
-        dictionary (`{llvm.emit_c_interface}`), if any."""
+        dictionary (`{llvm.emit_c_interface}`), if any. `out_shape`: the
+        result's (every size is dynamic: only the rank counts)."""
+        if self.consumer in REDUCTIONS:
+            return self.reduction_mlir(out_shape, attributes)
         dt = tensor_type(self.data.shape, self.ety, self.data_dyn)
         it = tensor_type(self.indices.shape, self.ity, self.idx_dyn)
         ot = tensor_type(out_shape, self.ety, [True] * len(out_shape))
@@ -163,6 +207,37 @@ class Case:
             args += f", %bias: {self.bias_type()}"
         return (f"func.func @main({args}) -> {rt}{attrs_text} {{\n"
                 f"{body}\n  return {result} : {rt}\n}}\n")
+
+    def reduction_mlir(self, result_shape, attributes):
+        """@main with the case's gather and the linalg.reduce of its result
+        along reduce_dim (into a linalg.fill of the identity)."""
+        d = self.reduce_dim
+        gathered = tuple(result_shape[:d]) + (1,) + tuple(result_shape[d:])
+        ot = tensor_type(gathered, self.ety, [True] * len(gathered))
+        consumer, self.consumer = self.consumer, None
+        try:
+            plain = self.mlir(gathered, attributes)
+        finally:
+            self.consumer = consumer
+        rt = tensor_type(result_shape, self.ety, [True] * len(result_shape))
+        line, identity = reduction_payload(consumer, self.ety)
+        body = []
+        for k in range(len(gathered)):
+            if k != d:
+                body += [f"  %cd{k} = arith.constant {k} : index",
+                         f"  %sz{k} = tensor.dim %0, %cd{k} : {ot}"]
+        sizes = ", ".join(f"%sz{k}" for k in range(len(gathered)) if k != d)
+        body += [f"  %e1 = tensor.empty({sizes}) : {rt}",
+                 f"  %id = arith.constant {identity} : {self.ety}",
+                 f"  %f1 = linalg.fill ins(%id : {self.ety}) outs(%e1 : {rt}) -> {rt}",
+                 f"  %1 = linalg.reduce ins(%0 : {ot}) outs(%f1 : {rt}) dimensions = [{d}]",
+                 f"    (%x: {self.ety}, %acc: {self.ety}) {{",
+                 f"      {line}",
+                 f"      linalg.yield %y : {self.ety}",
+                 "    }"]
+        head, _, _ = plain.rpartition("  return %0")
+        head = head.replace(f") -> {ot}", f") -> {rt}", 1)
+        return head + "\n".join(body) + f"\n  return %1 : {rt}\n}}\n"
 
     def bias_type(self):
         # Dynamic where the indices' last size is (a choice that draws no
@@ -196,7 +271,8 @@ class Case:
         return (f"gather.{self.op} {self.attrs} data {self.data.shape} {self.ety} "
                 f"indices {self.indices.shape} {self.ity} policy {self.negative}/{self.oob} "
                 f"dynamic {self.data_dyn}/{self.idx_dyn}"
-                + (f" consumer {self.consumer}" if self.consumer else ""))
+                + (f" consumer {self.consumer}" if self.consumer else "")
+                + (f" of dimension {self.reduce_dim}" if self.reduce_dim is not None else ""))
 
 
 def random_values(rng, shape, ety):
@@ -299,9 +375,9 @@ def make_case(op, rng, large_dims=0.0, size_class="tiny", consumers=0.0):
     dimension of 16-40 (random_dim), at most two per case (the arrays stay
     under a few MB). `size_class` "large": every dimension from
     large_dim_source(), up to 1024 and about a million elements in all.
-    `consumers`: the probability that an elementwise consumer of a random
-    kind reads the result (no random draw for it at 0, so the cases of a
-    seed stay as they were)."""
+    `consumers`: the probability that a consumer of a random kind
+    (elementwise, or a reduction of one dimension) reads the result (no
+    random draw for it at 0, so the cases of a seed stay as they were)."""
     large_left = [2]
 
     def dim():
@@ -382,6 +458,8 @@ def make_case(op, rng, large_dims=0.0, size_class="tiny", consumers=0.0):
         case.consumer = str(rng.choice(consumer_kinds(ety, len(shape))))
         if case.consumer == "bias":
             case.bias = random_values(rng, (shape[-1],), ety)
+        if case.consumer in REDUCTIONS:
+            case.reduce_dim = int(rng.integers(len(shape)))
     return case
 
 
@@ -590,10 +668,12 @@ def output_shape(case, want):
     right rank where the reference raises (the run must fail anyway)."""
     if want is not None:
         return want.shape
+    reduced = 1 if case.consumer in REDUCTIONS else 0
     if case.op == "nd":
-        return (1,) * (case.indices.ndim - 1 + case.data.ndim - case.attrs["batch_dims"] - case.indices.shape[-1])
-    return (1,) * {"multiaxis": case.data.ndim, "block": case.data.ndim + case.indices.ndim - 1,
-                   "elements": case.data.ndim}[case.op]
+        return (1,) * (case.indices.ndim - 1 + case.data.ndim - case.attrs["batch_dims"]
+                       - case.indices.shape[-1] - reduced)
+    return (1,) * ({"multiaxis": case.data.ndim, "block": case.data.ndim + case.indices.ndim - 1,
+                    "elements": case.data.ndim}[case.op] - reduced)
 
 
 def run_case(case, tools, work, index, device="cpu", verify_each=False, target_cpu="native",
