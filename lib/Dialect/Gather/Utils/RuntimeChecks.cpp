@@ -14,13 +14,76 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::gather;
 
 static Value constIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// What a size is made of: through tensor.dim of a constant dimension of a
+/// tensor.empty or a tensor.extract_slice, that op's size (recursively);
+/// otherwise the size itself.
+static OpFoldResult sizeSource(OpFoldResult size) {
+  for (int steps = 0; steps < 8; ++steps) {
+    auto dim = dyn_cast_if_present<Value>(size)
+                   ? cast<Value>(size).getDefiningOp<tensor::DimOp>()
+                   : tensor::DimOp();
+    std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
+    if (!index)
+      return size;
+    auto type = cast<RankedTensorType>(dim.getSource().getType());
+    if (*index < 0 || *index >= type.getRank())
+      return size;
+    Operation *def = dim.getSource().getDefiningOp();
+    if (auto empty = dyn_cast_or_null<tensor::EmptyOp>(def))
+      size = empty.getMixedSizes()[*index];
+    else if (auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(def);
+             slice && slice.getType().getRank() == type.getRank())
+      size = slice.getMixedSizes()[*index];
+    else
+      return size;
+  }
+  return size;
+}
+
+/// Whether two sizes are equal by construction: the same constant, the
+/// same value, or the same dimension of the same tensor, after sizeSource.
+/// (Not through ValueBoundsOpInterface: its tensor.dim model crashes on a
+/// constant dimension out of range, which the fuzzer writes.)
+static bool sameSize(OpFoldResult a, OpFoldResult b) {
+  if (!a || !b)
+    return false;
+  a = sizeSource(a);
+  b = sizeSource(b);
+  if (isEqualConstantIntOrValue(a, b))
+    return true;
+  auto dimA = dyn_cast<Value>(a) ? cast<Value>(a).getDefiningOp<tensor::DimOp>()
+                                 : tensor::DimOp();
+  auto dimB = dyn_cast<Value>(b) ? cast<Value>(b).getDefiningOp<tensor::DimOp>()
+                                 : tensor::DimOp();
+  return dimA && dimB && dimA.getSource() == dimB.getSource() &&
+         dimA.getConstantIndex() &&
+         dimA.getConstantIndex() == dimB.getConstantIndex();
+}
+
+/// Size `d` of `shaped` without building anything: a constant where static,
+/// else a tensor.empty's or tensor.extract_slice's size, or null.
+static OpFoldResult buildDimSizeOf(Value shaped, int64_t d) {
+  auto type = cast<ShapedType>(shaped.getType());
+  if (!type.isDynamicDim(d))
+    return IntegerAttr::get(IndexType::get(shaped.getContext()),
+                            type.getDimSize(d));
+  Operation *def = shaped.getDefiningOp();
+  if (auto empty = dyn_cast_or_null<tensor::EmptyOp>(def))
+    return empty.getMixedSizes()[d];
+  if (auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(def);
+      slice && slice.getType().getRank() == type.getRank())
+    return slice.getMixedSizes()[d];
+  return OpFoldResult();
 }
 
 SmallVector<RuntimeShapeCheck>
@@ -84,14 +147,10 @@ mlir::gather::buildRuntimeShapeChecks(OpBuilder &b, Location loc,
   for (auto [d, size] : llvm::enumerate(outputSizes)) {
     if (getConstantIntValue(size) && !initType.isDynamicDim(d))
       continue;
-    // Nor where the init was made of these sizes (a tensor.empty of the
-    // indices' dimensions): proven equal through ValueBoundsOpInterface.
-    // In a tile, the check's scf.if kept the tile's gather from fusing
-    // into its consumer's steps (gather-fuse-consumers).
-    FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(
-        ValueBoundsConstraintSet::Variable(init, d),
-        ValueBoundsConstraintSet::Variable(size));
-    if (succeeded(equal) && *equal)
+    // Nor where the init was made of this size (a tensor.empty of the
+    // indices' dimensions): in a tile, the check's scf.if kept the tile's
+    // gather from fusing into its consumer's steps (gather-fuse-consumers).
+    if (sameSize(buildDimSizeOf(init, d), size))
       continue;
     Value actual = buildDimSize(b, loc, init, d);
     Value expected = getValueOrCreateConstantIndexOp(b, loc, size);
