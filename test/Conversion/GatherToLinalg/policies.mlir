@@ -236,9 +236,9 @@ func.func @dynamic_broadcast(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %init_0: 
 // -----
 
 // An init size made of the output's (a tensor.empty of the indices'
-// dimension 0) needs no run-time check: ValueBounds proves them equal.
-// Dimension 1, the input's against the broadcast of both sides, is still
-// checked.
+// dimension 0) needs no run-time check: it is the same tensor.dim as the
+// output's size. Dimension 1, the input's against the broadcast of both
+// sides, is still checked.
 // CHECK-LABEL: func.func @init_of_output_sizes_unchecked
 // CHECK:         gather.check_shape %{{.*}}, shape_mismatch dim = 1
 // CHECK-NOT:     init_size_mismatch dim = 0

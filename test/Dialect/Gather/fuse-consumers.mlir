@@ -264,7 +264,7 @@ func.func @row_maxima(%table: tensor<1000x16xf32>, %ids: tensor<256xi64>, %init:
 // Bags of a dynamic count and length: the bag loop tiled by
 // max(1, 512 / max(length * 16, 1)) bags, computed at run time. The
 // gather's init is made of the indices' sizes, so no run-time shape check
-// guards the tile's gather (ValueBounds proves the sizes equal), and the
+// guards the tile's gather (the init's sizes are the indices'), and the
 // gather fuses into the steps as with static sizes: the steps' bounds are
 // the tile's sizes, and no gather of the tile's block is left.
 // CHECK-LABEL: func.func @dynamic_bags_sum
