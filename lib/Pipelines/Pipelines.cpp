@@ -227,6 +227,11 @@ static void addCpuCodeGen(OpPassManager &pm, bool parallel) {
   funcs.addPass(vector::createLowerVectorMultiReductionPass(
       vector::VectorMultiReductionLowering::InnerReduction));
   funcs.addPass(createConvertVectorToSCFPass());
+  // The buffers vector-to-scf makes for transfers of several dimensions (a
+  // fused reduction's steps) sit at the start of their loop body: out of
+  // the loops too. Without LLVM's SROA (opt level 0) each iteration grew
+  // the stack until it overflowed.
+  funcs.addPass(createGatherHoistStaticAllocas());
   funcs.addPass(createLowerAffinePass());
   funcs.addPass(createSCFToControlFlowPass());
   funcs.addPass(createConvertVectorToLLVMPass());
