@@ -35,8 +35,8 @@ static OpFoldResult sizeSource(OpFoldResult size) {
     std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
     if (!index)
       return size;
-    auto type = cast<RankedTensorType>(dim.getSource().getType());
-    if (*index < 0 || *index >= type.getRank())
+    auto type = dyn_cast<RankedTensorType>(dim.getSource().getType());
+    if (!type || *index < 0 || *index >= type.getRank())
       return size;
     Operation *def = dim.getSource().getDefiningOp();
     if (auto empty = dyn_cast_or_null<tensor::EmptyOp>(def))
