@@ -203,15 +203,14 @@ void fuseGatherIntoSteps(RewriterBase &rewriter, Operation *step,
     return;
   for (OpOperand &operand : step->getOpOperands()) {
     auto slice = operand.get().getDefiningOp<tensor::ExtractSliceOp>();
-    if (!slice ||
-        !isa_and_nonnull<GatherOpInterface>(slice.getSource().getDefiningOp()))
+    Operation *tileGather = slice ? slice.getSource().getDefiningOp() : nullptr;
+    if (!isa_and_nonnull<GatherOpInterface>(tileGather))
       continue;
     auto type = slice.getType();
     int64_t bytes = packedElementBytes(type.getElementType());
     if (!type.hasStaticShape() || !bytes ||
         type.getNumElements() * bytes > kReductionStepBufferBytes)
       return;
-    Operation *tileGather = slice.getSource().getDefiningOp();
     if (!scf::tileAndFuseProducerOfSlice(rewriter, slice, loops))
       return;
     gatherIntoTilesOfTheirOwn(rewriter, loops.back());

@@ -24,28 +24,40 @@ static Value constIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-/// What a size is made of: through tensor.dim of a constant dimension of a
-/// tensor.empty or a tensor.extract_slice, that op's size (recursively);
-/// otherwise the size itself.
+/// Size `d` of `shaped` as the op that made it gives it, without building
+/// anything: a constant where static, else a tensor.empty's or a
+/// rank-keeping tensor.extract_slice's size; null otherwise.
+static OpFoldResult madeSize(Value shaped, int64_t d) {
+  auto type = cast<ShapedType>(shaped.getType());
+  if (!type.isDynamicDim(d))
+    return IntegerAttr::get(IndexType::get(shaped.getContext()),
+                            type.getDimSize(d));
+  Operation *def = shaped.getDefiningOp();
+  if (auto empty = dyn_cast_or_null<tensor::EmptyOp>(def))
+    return empty.getMixedSizes()[d];
+  if (auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(def);
+      slice && slice.getType().getRank() == type.getRank())
+    return slice.getMixedSizes()[d];
+  return OpFoldResult();
+}
+
+/// What a size is made of: through tensor.dim of a constant dimension (in
+/// range, of a ranked tensor), madeSize, recursively; otherwise the size
+/// itself.
 static OpFoldResult sizeSource(OpFoldResult size) {
   for (int steps = 0; steps < 8; ++steps) {
     auto dim = dyn_cast_if_present<Value>(size)
                    ? cast<Value>(size).getDefiningOp<tensor::DimOp>()
                    : tensor::DimOp();
     std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
-    if (!index)
+    auto type = dim ? dyn_cast<RankedTensorType>(dim.getSource().getType())
+                    : RankedTensorType();
+    if (!index || !type || *index < 0 || *index >= type.getRank())
       return size;
-    auto type = dyn_cast<RankedTensorType>(dim.getSource().getType());
-    if (!type || *index < 0 || *index >= type.getRank())
+    OpFoldResult made = madeSize(dim.getSource(), *index);
+    if (!made)
       return size;
-    Operation *def = dim.getSource().getDefiningOp();
-    if (auto empty = dyn_cast_or_null<tensor::EmptyOp>(def))
-      size = empty.getMixedSizes()[*index];
-    else if (auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(def);
-             slice && slice.getType().getRank() == type.getRank())
-      size = slice.getMixedSizes()[*index];
-    else
-      return size;
+    size = made;
   }
   return size;
 }
@@ -68,22 +80,6 @@ static bool sameSize(OpFoldResult a, OpFoldResult b) {
   return dimA && dimB && dimA.getSource() == dimB.getSource() &&
          dimA.getConstantIndex() &&
          dimA.getConstantIndex() == dimB.getConstantIndex();
-}
-
-/// Size `d` of `shaped` without building anything: a constant where static,
-/// else a tensor.empty's or tensor.extract_slice's size, or null.
-static OpFoldResult buildDimSizeOf(Value shaped, int64_t d) {
-  auto type = cast<ShapedType>(shaped.getType());
-  if (!type.isDynamicDim(d))
-    return IntegerAttr::get(IndexType::get(shaped.getContext()),
-                            type.getDimSize(d));
-  Operation *def = shaped.getDefiningOp();
-  if (auto empty = dyn_cast_or_null<tensor::EmptyOp>(def))
-    return empty.getMixedSizes()[d];
-  if (auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(def);
-      slice && slice.getType().getRank() == type.getRank())
-    return slice.getMixedSizes()[d];
-  return OpFoldResult();
 }
 
 SmallVector<RuntimeShapeCheck>
@@ -150,7 +146,7 @@ mlir::gather::buildRuntimeShapeChecks(OpBuilder &b, Location loc,
     // Nor where the init was made of this size (a tensor.empty of the
     // indices' dimensions): in a tile, the check's scf.if kept the tile's
     // gather from fusing into its consumer's steps (gather-fuse-consumers).
-    if (sameSize(buildDimSizeOf(init, d), size))
+    if (sameSize(madeSize(init, d), size))
       continue;
     Value actual = buildDimSize(b, loc, init, d);
     Value expected = getValueOrCreateConstantIndexOp(b, loc, size);
