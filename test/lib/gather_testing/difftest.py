@@ -177,8 +177,10 @@ class Case:
         """@main with the case's gather; `attributes`: text of its attribute
         dictionary (`{llvm.emit_c_interface}`), if any. `out_shape`: the
         result's (every size is dynamic: only the rank counts)."""
+        result_shape = tuple(out_shape)
         if self.consumer in REDUCTIONS:
-            return self.reduction_mlir(out_shape, attributes)
+            d = self.reduce_dim
+            out_shape = result_shape[:d] + (1,) + result_shape[d:]
         dt = tensor_type(self.data.shape, self.ety, self.data_dyn)
         it = tensor_type(self.indices.shape, self.ity, self.idx_dyn)
         ot = tensor_type(out_shape, self.ety, [True] * len(out_shape))
@@ -198,7 +200,11 @@ class Case:
                               batch_dims=self.attrs.get("batch_dims", 0))
         attrs_text = f" attributes {attributes}" if attributes else ""
         result, rt, args = "%0", ot, f"%data: {dt}, %indices: {it}"
-        if self.consumer:
+        if self.consumer in REDUCTIONS:
+            rt = tensor_type(result_shape, self.ety, [True] * len(result_shape))
+            body += "\n" + self.reduction_text(len(out_shape), ot, rt)
+            result = "%1"
+        elif self.consumer:
             body += "\n" + self.consumer_text(out_shape, ot)
             result = "%1"
             rt = tensor_type(out_shape, consumer(self.consumer, self.ety)[1],
@@ -208,26 +214,18 @@ class Case:
         return (f"func.func @main({args}) -> {rt}{attrs_text} {{\n"
                 f"{body}\n  return {result} : {rt}\n}}\n")
 
-    def reduction_mlir(self, result_shape, attributes):
-        """@main with the case's gather and the linalg.reduce of its result
-        along reduce_dim (into a linalg.fill of the identity)."""
+    def reduction_text(self, rank, ot, rt):
+        """%1 = the linalg.reduce of %0 (of type `ot`, `rank` dimensions)
+        along reduce_dim into a linalg.fill of the identity (of type `rt`)."""
         d = self.reduce_dim
-        gathered = tuple(result_shape[:d]) + (1,) + tuple(result_shape[d:])
-        ot = tensor_type(gathered, self.ety, [True] * len(gathered))
-        consumer, self.consumer = self.consumer, None
-        try:
-            plain = self.mlir(gathered, attributes)
-        finally:
-            self.consumer = consumer
-        rt = tensor_type(result_shape, self.ety, [True] * len(result_shape))
-        line, identity = reduction_payload(consumer, self.ety)
-        body = []
-        for k in range(len(gathered)):
+        line, identity = reduction_payload(self.consumer, self.ety)
+        text = []
+        for k in range(rank):
             if k != d:
-                body += [f"  %cd{k} = arith.constant {k} : index",
+                text += [f"  %cd{k} = arith.constant {k} : index",
                          f"  %sz{k} = tensor.dim %0, %cd{k} : {ot}"]
-        sizes = ", ".join(f"%sz{k}" for k in range(len(gathered)) if k != d)
-        body += [f"  %e1 = tensor.empty({sizes}) : {rt}",
+        sizes = ", ".join(f"%sz{k}" for k in range(rank) if k != d)
+        text += [f"  %e1 = tensor.empty({sizes}) : {rt}",
                  f"  %id = arith.constant {identity} : {self.ety}",
                  f"  %f1 = linalg.fill ins(%id : {self.ety}) outs(%e1 : {rt}) -> {rt}",
                  f"  %1 = linalg.reduce ins(%0 : {ot}) outs(%f1 : {rt}) dimensions = [{d}]",
@@ -235,9 +233,7 @@ class Case:
                  f"      {line}",
                  f"      linalg.yield %y : {self.ety}",
                  "    }"]
-        head, _, _ = plain.rpartition("  return %0")
-        head = head.replace(f") -> {ot}", f") -> {rt}", 1)
-        return head + "\n".join(body) + f"\n  return %1 : {rt}\n}}\n"
+        return "\n".join(text)
 
     def bias_type(self):
         # Dynamic where the indices' last size is (a choice that draws no
