@@ -19,8 +19,21 @@
 // BUF:           memref.alloca() {{.*}} : memref<1x1x128xf32>
 // BUF:           memref.load %arg1[
 // BUF:           memref.prefetch %{{.*}}[%{{.*}}, %c0]
+// Every stack buffer at the start of the threads' region, none in the
+// loops: vector-to-scf's (the steps' transfers of several dimensions), the
+// row's and the error flag (each iteration of the loops would otherwise
+// grow the stack where LLVM does not promote them, at opt level 0).
 // CHECK-LABEL: llvm.func @bag_sums
-// CHECK:         llvm.fadd %{{.*}}, %{{.*}} : vector<128xf32>
+// CHECK:         omp.parallel
+// CHECK:         omp.parallel
+// CHECK:           llvm.alloca {{.*}} x !llvm.array<1 x array<1 x vector<128xf32>>>
+// CHECK:           llvm.alloca {{.*}} x i8
+// CHECK:           llvm.alloca {{.*}} x f32 {alignment = 64 : i64}
+// CHECK:           omp.wsloop
+// CHECK-NOT:       llvm.alloca
+// CHECK:           llvm.fadd %{{.*}}, %{{.*}} : vector<128xf32>
+// CHECK-NOT:       llvm.alloca
+// CHECK:         llvm.return
 func.func @bag_sums(%t: tensor<200000x128xf32>, %i: tensor<2048x32xi64>) -> tensor<2048x128xf32> {
   %e = tensor.empty() : tensor<2048x32x128xf32>
   %g = gather.block %t[%i] axis = 0 into %e : tensor<200000x128xf32>, tensor<2048x32xi64> into tensor<2048x32x128xf32>
