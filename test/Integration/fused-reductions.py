@@ -15,7 +15,7 @@
 # (scf.forall) with its reduction in vector form, where the rows allow it.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: fused-reductions: 41 passed, 0 failed
+# CHECK: fused-reductions: 45 passed, 0 failed
 import os
 import subprocess
 import sys
@@ -120,6 +120,14 @@ run("bag_sum", bag, [(table, bags, zeros)],
 bad = bags.copy()
 bad[5, 3] = 1000
 run("bag_sum_invalid", bag, [(table, bad, zeros)],
+    want_error="index 1000 at indices[5, 3] is out of range [-1000, 999] for dimension 0")
+# Invalid indices in many bags, on both threads: every step that reads one
+# reports it, and the message is the first in the whole indices' order
+# (the reports after the first skip their scan).
+many_bad = bags.copy()
+many_bad[40:, 1] = 2000
+many_bad[5, 3] = 1000
+run("bag_sum_many_invalid", bag, [(table, many_bad, zeros)],
     want_error="index 1000 at indices[5, 3] is out of range [-1000, 999] for dimension 0")
 
 # Without LLVM's optimizations (opt level 0), 524288 steps: each step's
