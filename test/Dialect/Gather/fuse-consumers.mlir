@@ -331,7 +331,8 @@ func.func @dynamic_bags_checked_init_sum(%table: tensor<1000x16xf32>, %ids: tens
 // -----
 
 // A sum of every gathered element into one value: no parallel loop is left
-// to tile (one tile would gather everything), so nothing is fused.
+// to tile (one tile would gather everything), and the innermost loop is a
+// reduction, so nothing is fused.
 // CHECK-LABEL: func.func @total_not_fused
 // CHECK-NOT:     scf.forall
 // CHECK:         gather.block
@@ -367,4 +368,51 @@ func.func @transposed_read_not_fused(%table: tensor<1000x16xf32>, %ids: tensor<6
     linalg.yield %s : f32
   } -> tensor<16xf32>
   return %r : tensor<16xf32>
+}
+
+// -----
+
+// One bag's sum in a loop over bags of their own lengths (what
+// convert-linalg-to-gather makes of an embedding bag with offsets): no
+// parallel loop is left to tile but the row, so the reduction runs in steps
+// over the bag's rows, each gathering one row (its index a slice of the
+// bag's, reported in the whole indices) and adding it into the row of sums
+// carried in a vector. An empty bag (no rows, no indices) checks no index;
+// were the rows empty with indices left, the whole indices would be.
+// CHECK-LABEL: func.func @bag_in_a_loop_sum
+// CHECK-SAME:      %[[TABLE:[^:]*]]: tensor<1000x16xf32>, %[[IDS:[^:]*]]: tensor<64xi64>
+// CHECK:         scf.forall
+// CHECK:           %[[BAG:.*]] = tensor.extract_slice %[[IDS]][%{{.*}}] [%{{.*}}] [1]
+// CHECK:           scf.if
+// CHECK:             %[[NONE:.*]] = arith.cmpi eq, %{{.*}}, %c0
+// CHECK:             scf.if %[[NONE]] {
+// CHECK-NEXT:        } else {
+// CHECK:               gather.check_indices
+// CHECK:           %[[ROW:.*]] = vector.transfer_read
+// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[SUM:.*]] = %[[ROW]])
+// CHECK:             %[[ONE:.*]] = tensor.extract_slice %[[BAG]][%[[J]]] [1] [1]
+// CHECK:             %[[G:.*]] = gather.block %{{.*}}[%[[ONE]]] axis = 0 whole_indices(%[[IDS]] : tensor<64xi64>)
+// CHECK-SAME:          tensor<1xi64> into tensor<1x16xf32>
+// CHECK:             %[[V:.*]] = vector.transfer_read %[[G]]
+// CHECK:             vector.multi_reduction <add>, %[[V]], %[[SUM]] [0] : vector<1x16xf32> to vector<16xf32>
+// CHECK-NOT:       linalg.reduce
+// CHECK:           scf.forall.in_parallel
+func.func @bag_in_a_loop_sum(%table: tensor<1000x16xf32>, %ids: tensor<64xi64>, %starts: tensor<8xindex>, %lengths: tensor<8xindex>, %init: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %r = scf.forall (%b) in (8) shared_outs(%out = %init) -> tensor<8x16xf32> {
+    %start = tensor.extract %starts[%b] : tensor<8xindex>
+    %len = tensor.extract %lengths[%b] : tensor<8xindex>
+    %bag = tensor.extract_slice %ids[%start] [%len] [1] : tensor<64xi64> to tensor<?xi64>
+    %e = tensor.empty(%len) : tensor<?x16xf32>
+    %g = gather.block %table[%bag] axis = 0 whole_indices(%ids : tensor<64xi64>) into %e : tensor<1000x16xf32>, tensor<?xi64> into tensor<?x16xf32>
+    %row = tensor.extract_slice %out[%b, 0] [1, 16] [1, 1] : tensor<8x16xf32> to tensor<16xf32>
+    %s = linalg.reduce ins(%g : tensor<?x16xf32>) outs(%row : tensor<16xf32>) dimensions = [0]
+      (%x: f32, %acc: f32) {
+        %t = arith.addf %x, %acc : f32
+        linalg.yield %t : f32
+      }
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %s into %out[%b, 0] [1, 16] [1, 1] : tensor<16xf32> into tensor<8x16xf32>
+    }
+  }
+  return %r : tensor<8x16xf32>
 }

@@ -412,8 +412,21 @@ struct GatherFuseConsumersPass
           c.reduction ? chooseReductionTileSizes(rewriter, c.consumer,
                                                  reductionTileElements)
                       : chooseTileSizes(rewriter, resultType, tileElements);
-      if (c.reduction && sizes.empty())
+      if (c.reduction && sizes.empty()) {
+        // No parallel loop to tile outside the innermost: a reduction in a
+        // loop of its own (a bag's sum in convert-linalg-to-gather's loop
+        // over embedding bags). Where the innermost loop is parallel (a
+        // row of sums), its steps still take the gather's rows one at a
+        // time; a reduction along it (a total) stays unfused.
+        if (c.consumer.getIteratorTypesArray().back() ==
+            utils::IteratorType::parallel) {
+          buildEmptyOutputChecks(rewriter, c.gather->getLoc(), c.gather);
+          vectorizeReductionTile(rewriter, c.consumer);
+          if (c.gather->use_empty())
+            rewriter.eraseOp(c.gather);
+        }
         continue;
+      }
       tiling.setTileSizes(sizes);
       scf::SCFTileAndFuseOptions options;
       options.setTilingOptions(tiling);

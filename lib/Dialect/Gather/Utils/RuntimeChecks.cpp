@@ -292,18 +292,17 @@ bool mlir::gather::checksIndicesAtRunTime(Operation *gatherOp) {
   return op.getIndexPolicy().canTrap() && !op.getGatheredDims().empty();
 }
 
-/// Whether the output of `gatherOp` is empty at run time: null where its
-/// static sizes prove it is not.
-static Value buildOutputMayBeEmpty(OpBuilder &b, Location loc,
-                                   GatherOpInterface op) {
-  auto outputType = cast<ShapedType>(op.getInit().getType());
-  if (!llvm::is_contained(outputType.getShape(), 0) &&
-      !llvm::is_contained(outputType.getShape(), ShapedType::kDynamic))
+/// Whether any dimension of `shaped` is 0 at run time: null where its
+/// static sizes prove none is.
+static Value buildMayBeEmpty(OpBuilder &b, Location loc, Value shaped) {
+  auto type = cast<ShapedType>(shaped.getType());
+  if (!llvm::is_contained(type.getShape(), 0) &&
+      !llvm::is_contained(type.getShape(), ShapedType::kDynamic))
     return nullptr;
   Value empty;
-  for (int64_t d = 0, e = outputType.getRank(); d < e; ++d) {
+  for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
     Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         buildDimSize(b, loc, op.getInit(), d),
+                                         buildDimSize(b, loc, shaped, d),
                                          constIndex(b, loc, 0));
     empty = empty ? arith::OrIOp::create(b, loc, empty, isZero).getResult()
                   : isZero;
@@ -311,16 +310,41 @@ static Value buildOutputMayBeEmpty(OpBuilder &b, Location loc,
   return empty;
 }
 
+/// The index check of an empty output: only where the op has index values
+/// (an output is also empty when its indices are, as a bag of no rows of
+/// convert-linalg-to-gather's embedding bags; a tile's check would scan
+/// its whole indices).
+static void buildIndexCheckOfEmptyOutput(OpBuilder &b, Location loc,
+                                         Operation *gatherOp) {
+  Value indices = cast<GatherOpInterface>(gatherOp).getIndices();
+  if (llvm::is_contained(cast<ShapedType>(indices.getType()).getShape(), 0))
+    return;
+  Value noIndices = buildMayBeEmpty(b, loc, indices);
+  if (!noIndices) {
+    buildIndexCheck(b, loc, gatherOp, /*assumeInvalid=*/false);
+    return;
+  }
+  scf::IfOp::create(
+      b, loc, noIndices, /*thenBuilder=*/
+      [](OpBuilder &tb, Location tl) { scf::YieldOp::create(tb, tl); },
+      /*elseBuilder=*/
+      [&](OpBuilder &eb, Location el) {
+        buildIndexCheck(eb, el, gatherOp,
+                        /*assumeInvalid=*/false);
+        scf::YieldOp::create(eb, el);
+      });
+}
+
 void mlir::gather::buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,
                                               Operation *gatherOp) {
   if (!checksIndicesAtRunTime(gatherOp))
     return;
   Value empty =
-      buildOutputMayBeEmpty(b, loc, cast<GatherOpInterface>(gatherOp));
+      buildMayBeEmpty(b, loc, cast<GatherOpInterface>(gatherOp).getInit());
   if (!empty)
     return;
   scf::IfOp::create(b, loc, empty, [&](OpBuilder &tb, Location tl) {
-    buildIndexCheck(tb, tl, gatherOp, /*assumeInvalid=*/false);
+    buildIndexCheckOfEmptyOutput(tb, tl, gatherOp);
     scf::YieldOp::create(tb, tl);
   });
 }
@@ -328,14 +352,14 @@ void mlir::gather::buildEmptyOutputIndexCheck(OpBuilder &b, Location loc,
 void mlir::gather::buildEmptyOutputChecks(OpBuilder &b, Location loc,
                                           Operation *gatherOp) {
   auto op = cast<GatherOpInterface>(gatherOp);
-  Value empty = buildOutputMayBeEmpty(b, loc, op);
+  Value empty = buildMayBeEmpty(b, loc, op.getInit());
   if (!empty)
     return;
   bool checksIndices = checksIndicesAtRunTime(gatherOp);
   scf::IfOp::create(b, loc, empty, [&](OpBuilder &tb, Location tl) {
     buildUnderShapeChecks(tb, tl, gatherOp, [&](OpBuilder &ib, Location il) {
       if (checksIndices)
-        buildIndexCheck(ib, il, gatherOp, /*assumeInvalid=*/false);
+        buildIndexCheckOfEmptyOutput(ib, il, gatherOp);
     });
     scf::YieldOp::create(tb, tl);
   });
