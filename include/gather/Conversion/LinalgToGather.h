@@ -34,15 +34,26 @@ struct LinalgToGatherOptions {
   /// the source: raised to `out_of_bounds = error` (checked), or with this
   /// set to `unchecked` (as fast as the source, and as undefined).
   bool uncheckedPlainReads = false;
+  /// Also raise embedding bags with offsets (populateSegmentSumPatterns).
+  bool segmentSums = true;
 };
 
 /// Rewrites each gather-like linalg.generic into the gather op that
 /// expresses it (block, elements, nd or multiaxis), with the destination the
 /// generic had; a body that computes more than the gathered element becomes
-/// the gather and an elementwise linalg.generic of the rest. Other generics
-/// are left alone.
+/// the gather and an elementwise linalg.generic of the rest; with
+/// `options.segmentSums`, the embedding bags of populateSegmentSumPatterns.
+/// Other generics are left alone.
 void populateLinalgToGatherPatterns(RewritePatternSet &patterns,
                                     const LinalgToGatherOptions &options = {});
+
+/// Rewrites each embedding bag generic as torch-mlir writes it (a sum of the
+/// table rows of each bag's range of indices, given by offsets, over loops
+/// (bags, every index, row)) into an scf.forall over the bags, each a
+/// gather.block of its range and a linalg.reduce into its row of the
+/// generic's destination. Part of populateLinalgToGatherPatterns.
+void populateSegmentSumPatterns(RewritePatternSet &patterns,
+                                const LinalgToGatherOptions &options = {});
 
 } // namespace gather
 } // namespace mlir

@@ -355,16 +355,30 @@ def ConvertLinalgToGather : Pass<"convert-linalg-to-gather"> {
     A body that computes more than the gathered element (a cast, a scale, a
     bias from another operand) becomes the gather op and an elementwise
     `linalg.generic` of the rest, which the CPU pipeline fuses into the
-    gather's loops again. Everything else is left alone: reductions, bodies
-    with other side effects, positions that no gather op expresses.
+    gather's loops again.
+
+    An embedding bag with offsets as torch-mlir writes it
+    (`aten.embedding_bag`, mode sum: a generic over (bags, every index, row)
+    whose body adds the table row of index `j` into bag `b`'s sum where
+    `offsets[b] <= j < next(b)`) becomes an `scf.forall` over the bags, each
+    a `gather.block` of its own range of indices and a `linalg.reduce` into
+    its row (`segment-sums`, on by default; the GPU pipeline turns it off).
+
+    Everything else is left alone: other reductions, bodies with other side
+    effects, positions that no gather op expresses.
   }];
   let options = [
     Option<"plainReads", "plain-reads", "std::string", "\"error\"",
            "What a plain read of an index that may be out of range becomes: "
-           "error (checked) or unchecked">
+           "error (checked) or unchecked">,
+    Option<"segmentSums", "segment-sums", "bool", "true",
+           "Also raise embedding bags with offsets into a loop over the bags "
+           "of gathers and sums (the GPU lowering takes no gather inside a "
+           "loop)">
   ];
   let dependentDialects = ["::mlir::gather::GatherDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 

@@ -20,12 +20,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Conversion/LinalgToGather.h"
+#include "Idioms.h"
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -41,6 +43,50 @@ namespace mlir::gather {
 
 using namespace mlir;
 using namespace mlir::gather;
+using namespace mlir::gather::linalg_to_gather;
+
+Value mlir::gather::linalg_to_gather::lookThroughCasts(Value value,
+                                                       bool *isUnsigned) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (isa<arith::IndexCastOp, arith::ExtSIOp>(def)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(def)) {
+      if (isUnsigned)
+        *isUnsigned = true;
+      value = def->getOperand(0);
+      continue;
+    }
+    break;
+  }
+  return value;
+}
+
+arith::CmpIPredicate mlir::gather::linalg_to_gather::swappedPredicate(
+    arith::CmpIPredicate predicate) {
+  using P = arith::CmpIPredicate;
+  switch (predicate) {
+  case P::slt:
+    return P::sgt;
+  case P::sgt:
+    return P::slt;
+  case P::sle:
+    return P::sge;
+  case P::sge:
+    return P::sle;
+  case P::ult:
+    return P::ugt;
+  case P::ugt:
+    return P::ult;
+  case P::ule:
+    return P::uge;
+  case P::uge:
+    return P::ule;
+  default:
+    return predicate;
+  }
+}
 
 namespace {
 
@@ -58,25 +104,6 @@ struct IndexValue {
   /// The value was read as unsigned (index_castui, extui).
   bool isUnsigned = false;
 };
-
-/// `value` through the integer casts that keep it (index_cast, extsi and
-/// their unsigned forms); `isUnsigned` is set for a zero-extension.
-static Value lookThroughCasts(Value value, bool *isUnsigned = nullptr) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (isa<arith::IndexCastOp, arith::ExtSIOp>(def)) {
-      value = def->getOperand(0);
-      continue;
-    }
-    if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(def)) {
-      if (isUnsigned)
-        *isUnsigned = true;
-      value = def->getOperand(0);
-      continue;
-    }
-    break;
-  }
-  return value;
-}
 
 static std::optional<int64_t> constantOf(Value value) {
   return getConstantIntValue(lookThroughCasts(value));
@@ -186,31 +213,6 @@ static Value clampedValue(Operation *op, Value table, int64_t dim) {
     return min ? other(min, isHigh) : nullptr;
   }
   return nullptr;
-}
-
-/// The predicate of the same test with the operands swapped.
-static arith::CmpIPredicate swappedPredicate(arith::CmpIPredicate predicate) {
-  using P = arith::CmpIPredicate;
-  switch (predicate) {
-  case P::slt:
-    return P::sgt;
-  case P::sgt:
-    return P::slt;
-  case P::sle:
-    return P::sge;
-  case P::sge:
-    return P::sle;
-  case P::ult:
-    return P::ugt;
-  case P::ugt:
-    return P::ult;
-  case P::ule:
-    return P::uge;
-  case P::uge:
-    return P::ule;
-  default:
-    return predicate;
-  }
 }
 
 /// Whether `condition` tests a bound of `raw` (through signed casts) for
@@ -1058,6 +1060,7 @@ struct ConvertLinalgToGatherPass
           << plainReads << "'";
       return signalPassFailure();
     }
+    options.segmentSums = segmentSums;
     RewritePatternSet patterns(&getContext());
     populateLinalgToGatherPatterns(patterns, options);
     // Each generic once: the rewrites make no new gather-like generics.
@@ -1072,4 +1075,6 @@ struct ConvertLinalgToGatherPass
 void mlir::gather::populateLinalgToGatherPatterns(
     RewritePatternSet &patterns, const LinalgToGatherOptions &options) {
   patterns.add<RaiseGatherLikeGeneric>(patterns.getContext(), options);
+  if (options.segmentSums)
+    populateSegmentSumPatterns(patterns, options);
 }

@@ -1,0 +1,391 @@
+//===- SegmentSums.cpp - embedding bags with offsets to gathers -----------===//
+//
+// Part of the gather project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// torch-mlir lowers aten.embedding_bag (mode sum, bags given by offsets) to
+// one linalg.generic over (bags, every index, row) that adds table row
+// indices[j] into bag b's sum where offsets[b] <= j < next(b), next(b) being
+// the next bag's offset or, for the last bag, the number of indices: every
+// bag visits every index, O(bags x indices x row). Raised here into a loop
+// over the bags (scf.forall), each gathering the rows of its own range of
+// indices (gather.block) and summing them (linalg.reduce): O(indices x row).
+// The CPU pipeline's gather-fuse-consumers then adds each row into the sum as
+// it reads it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Idioms.h"
+#include "gather/Conversion/LinalgToGather.h"
+
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+using namespace mlir::gather::linalg_to_gather;
+
+namespace {
+
+/// `value` through the casts that keep a signed value, or null through an
+/// unsigned one.
+Value throughSignedCasts(Value value) {
+  bool isUnsigned = false;
+  Value raw = lookThroughCasts(value, &isUnsigned);
+  return isUnsigned ? Value() : raw;
+}
+
+/// Whether `value` is `linalg.index dim` (through signed casts).
+bool isLoopIndex(Value value, int64_t dim) {
+  Value raw = throughSignedCasts(value);
+  auto index = raw ? raw.getDefiningOp<linalg::IndexOp>() : nullptr;
+  return index && index.getDim() == static_cast<uint64_t>(dim);
+}
+
+/// Whether `value` is `linalg.index dim` plus 1 (through signed casts).
+bool isLoopIndexPlusOne(Value value, int64_t dim) {
+  Value raw = throughSignedCasts(value);
+  auto add = raw ? raw.getDefiningOp<arith::AddIOp>() : nullptr;
+  if (!add)
+    return false;
+  auto one = [](Value v) {
+    return getConstantIntValue(v) == std::optional<int64_t>(1);
+  };
+  return (one(add.getRhs()) && isLoopIndex(add.getLhs(), dim)) ||
+         (one(add.getLhs()) && isLoopIndex(add.getRhs(), dim));
+}
+
+/// Whether `value` is the size of the 1-D `tensor` (a constant, or tensor.dim
+/// of it), through signed casts.
+bool isSizeOf(Value value, Value tensor) {
+  value = throughSignedCasts(value);
+  if (!value)
+    return false;
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (std::optional<int64_t> known = getConstantIntValue(value))
+    return !type.isDynamicDim(0) && *known == type.getDimSize(0);
+  auto dim = value.getDefiningOp<tensor::DimOp>();
+  return dim && dim.getSource() == tensor &&
+         dim.getConstantIndex() == std::optional<int64_t>(0);
+}
+
+/// The compare `condition` as `x pred y` with `x` the operand for which
+/// `isLhs` holds (the predicate swapped where it is the right one): the
+/// predicate and `y`, or nullopt.
+std::optional<std::pair<arith::CmpIPredicate, Value>>
+orientedCompare(Value condition, function_ref<bool(Value)> isLhs) {
+  auto cmp = condition.getDefiningOp<arith::CmpIOp>();
+  if (!cmp)
+    return std::nullopt;
+  if (isLhs(cmp.getLhs()))
+    return std::make_pair(cmp.getPredicate(), cmp.getRhs());
+  if (isLhs(cmp.getRhs()))
+    return std::make_pair(swappedPredicate(cmp.getPredicate()), cmp.getLhs());
+  return std::nullopt;
+}
+
+/// What one embedding bag generic becomes.
+struct SegmentSum {
+  Value table, indices, offsets;
+  /// The add of the row's element and the bag's sum, and whether the sum is
+  /// its first operand.
+  Operation *combine = nullptr;
+  bool sumFirst = false;
+  IndexPolicy policy;
+};
+
+class SegmentSumMatcher {
+public:
+  SegmentSumMatcher(linalg::GenericOp generic,
+                    const LinalgToGatherOptions &options)
+      : generic(generic), options(options) {}
+  FailureOr<SegmentSum> match();
+
+private:
+  bool isOffset(Value value) const {
+    Value raw = throughSignedCasts(value);
+    return raw && raw == offsetArg;
+  }
+  bool isPosition(Value value) const { return isLoopIndex(value, 1); }
+  bool isLowerBound(Value condition) const;
+  bool isNextOffset(Value value, const SegmentSum &sum) const;
+  bool isUpperBound(Value condition, const SegmentSum &sum) const;
+
+  linalg::GenericOp generic;
+  const LinalgToGatherOptions &options;
+  BlockArgument offsetArg;
+};
+
+/// `offsets[b] <= j`: `sle`/`sge` either way round, or `slt` or `eq`.
+bool SegmentSumMatcher::isLowerBound(Value condition) const {
+  auto fromOffset =
+      orientedCompare(condition, [&](Value v) { return isOffset(v); });
+  if (fromOffset && isPosition(fromOffset->second))
+    return fromOffset->first == arith::CmpIPredicate::sle;
+  auto either = condition.getDefiningOp<arith::OrIOp>();
+  if (!either)
+    return false;
+  auto less =
+      orientedCompare(either.getLhs(), [&](Value v) { return isOffset(v); });
+  auto equal =
+      orientedCompare(either.getRhs(), [&](Value v) { return isOffset(v); });
+  if (less && less->first == arith::CmpIPredicate::eq)
+    std::swap(less, equal);
+  return less && equal && less->first == arith::CmpIPredicate::slt &&
+         equal->first == arith::CmpIPredicate::eq && isPosition(less->second) &&
+         isPosition(equal->second);
+}
+
+/// `b + 1 == bags ? size(indices) : offsets[b + 1]`.
+bool SegmentSumMatcher::isNextOffset(Value value, const SegmentSum &sum) const {
+  auto select = value.getDefiningOp<arith::SelectOp>();
+  if (!select || !isSizeOf(select.getTrueValue(), sum.indices))
+    return false;
+  auto last = orientedCompare(
+      select.getCondition(), [&](Value v) { return isLoopIndexPlusOne(v, 0); });
+  if (!last || last->first != arith::CmpIPredicate::eq ||
+      !isSizeOf(last->second, sum.offsets))
+    return false;
+  Value raw = throughSignedCasts(select.getFalseValue());
+  auto next = raw ? raw.getDefiningOp<tensor::ExtractOp>() : nullptr;
+  return next && next.getTensor() == sum.offsets &&
+         isLoopIndexPlusOne(next.getIndices()[0], 0);
+}
+
+/// `j < next(b)`: `slt` either way round.
+bool SegmentSumMatcher::isUpperBound(Value condition,
+                                     const SegmentSum &sum) const {
+  auto fromPosition =
+      orientedCompare(condition, [&](Value v) { return isPosition(v); });
+  return fromPosition && fromPosition->first == arith::CmpIPredicate::slt &&
+         isNextOffset(fromPosition->second, sum);
+}
+
+FailureOr<SegmentSum> SegmentSumMatcher::match() {
+  using utils::IteratorType;
+  if (generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1 ||
+      generic.getNumResults() != 1 || generic.getNumLoops() != 3 ||
+      generic.getIteratorTypesArray() !=
+          SmallVector<IteratorType>{IteratorType::parallel,
+                                    IteratorType::reduction,
+                                    IteratorType::parallel})
+    return failure();
+  MLIRContext *ctx = generic.getContext();
+  auto map = [&](ArrayRef<unsigned> dims) {
+    SmallVector<AffineExpr> exprs;
+    for (unsigned d : dims)
+      exprs.push_back(getAffineDimExpr(d, ctx));
+    return AffineMap::get(3, 0, exprs, ctx);
+  };
+  OpOperand *init = generic.getDpsInitOperand(0);
+  auto initType = dyn_cast<RankedTensorType>(init->get().getType());
+  if (!initType || generic.getMatchingIndexingMap(init) != map({0, 2}))
+    return failure();
+  SegmentSum sum;
+  BlockArgument indexArg;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    if (!type || type.getRank() != 1 || !type.getElementType().isInteger())
+      return failure();
+    AffineMap inputMap = generic.getMatchingIndexingMap(input);
+    if (inputMap == map({1})) {
+      sum.indices = input->get();
+      indexArg = generic.getMatchingBlockArgument(input);
+    } else if (inputMap == map({0})) {
+      sum.offsets = input->get();
+      offsetArg = generic.getMatchingBlockArgument(input);
+    }
+  }
+  // The comparisons are of 64-bit values: a narrower position would wrap.
+  if (!sum.indices || !sum.offsets ||
+      cast<RankedTensorType>(sum.offsets.getType())
+              .getElementType()
+              .getIntOrFloatBitWidth() != 64)
+    return failure();
+
+  Block *body = generic.getBody();
+  for (Operation &op : body->without_terminator())
+    if (!isMemoryEffectFree(&op) || op.getNumRegions())
+      return failure();
+  BlockArgument bagSum = generic.getMatchingBlockArgument(init);
+  auto select =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::SelectOp>();
+  if (!select || select.getFalseValue() != bagSum)
+    return failure();
+  Operation *combine = select.getTrueValue().getDefiningOp();
+  if (!isa_and_nonnull<arith::AddFOp, arith::AddIOp>(combine) ||
+      combine->getBlock() != body)
+    return failure();
+  sum.combine = combine;
+  sum.sumFirst = combine->getOperand(0) == bagSum;
+  Value element = combine->getOperand(sum.sumFirst ? 1 : 0);
+  if (combine->getOperand(sum.sumFirst ? 0 : 1) != bagSum)
+    return failure();
+  // The row: table[indices[j], k], the table from outside the generic.
+  auto read = element.getDefiningOp<tensor::ExtractOp>();
+  if (!read || read->getBlock() != body)
+    return failure();
+  sum.table = read.getTensor();
+  auto tableType = cast<RankedTensorType>(sum.table.getType());
+  if (tableType.getRank() != 2 ||
+      generic->isAncestor(sum.table.getParentBlock()->getParentOp()) ||
+      tableType.getElementType() != initType.getElementType() ||
+      !isLoopIndex(read.getIndices()[1], 2))
+    return failure();
+  // A plain read, as the generic's: an out-of-range value is undefined in
+  // the source, `error` here (or `unchecked`, as the main raise's option).
+  Value position = read.getIndices()[0];
+  while (auto cast = position.getDefiningOp<arith::IndexCastOp>())
+    position = cast.getIn();
+  if (position != indexArg)
+    return failure();
+  sum.policy.negative = NegativeIndexMode::out_of_bounds;
+  sum.policy.outOfBounds = options.uncheckedPlainReads
+                               ? OutOfBoundsMode::unchecked
+                               : OutOfBoundsMode::error;
+
+  // The bag's range: offsets[b] <= j and j < next(b), either order.
+  auto both = select.getCondition().getDefiningOp<arith::AndIOp>();
+  if (!both)
+    return failure();
+  if (!(isLowerBound(both.getLhs()) && isUpperBound(both.getRhs(), sum)) &&
+      !(isLowerBound(both.getRhs()) && isUpperBound(both.getLhs(), sum)))
+    return failure();
+  return sum;
+}
+
+/// The raised form: for each bag b, its range [lo, hi) of the indices, where
+/// lo = min(max(offsets[b], 0), n) and hi = max(min(next(b), n), lo) (the
+/// positions j in [0, n) the generic adds), gathered and summed into row b
+/// of the generic's destination.
+Value buildSegmentSums(PatternRewriter &rewriter, Location loc,
+                       linalg::GenericOp generic, const SegmentSum &sum) {
+  Value init = generic.getDpsInitOperand(0)->get();
+  auto initType = cast<RankedTensorType>(init.getType());
+  Type element = initType.getElementType();
+  OpFoldResult bags = tensor::getMixedSize(rewriter, loc, init, 0);
+  OpFoldResult rowLength = tensor::getMixedSize(rewriter, loc, init, 1);
+  Value count =
+      tensor::getMixedSize(rewriter, loc, sum.indices, 0).dyn_cast<Value>();
+  if (!count)
+    count = arith::ConstantIndexOp::create(
+        rewriter, loc,
+        cast<RankedTensorType>(sum.indices.getType()).getDimSize(0));
+  auto forall = scf::ForallOp::create(rewriter, loc, ArrayRef{bags},
+                                      ValueRange{init}, std::nullopt);
+  Value bag = forall.getInductionVar(0);
+  Value out = forall.getRegionIterArgs()[0];
+  rewriter.setInsertionPointToStart(forall.getBody());
+
+  auto index = [&](Value v) {
+    return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), v)
+        .getResult();
+  };
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value bagCount = getValueOrCreateConstantIndexOp(rewriter, loc, bags);
+  Value start = index(
+      tensor::ExtractOp::create(rewriter, loc, sum.offsets, ValueRange{bag}));
+  // The next bag's offset, read within the offsets (the last bag reads its
+  // own and takes the number of indices instead).
+  Value nextBag = arith::AddIOp::create(rewriter, loc, bag, one);
+  Value isLast = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                       nextBag, bagCount);
+  Value lastBag = arith::SubIOp::create(rewriter, loc, bagCount, one);
+  Value readBag = arith::MinUIOp::create(rewriter, loc, nextBag, lastBag);
+  Value next = arith::SelectOp::create(
+      rewriter, loc, isLast, count,
+      index(tensor::ExtractOp::create(rewriter, loc, sum.offsets,
+                                      ValueRange{readBag})));
+  Value lo = arith::MinSIOp::create(
+      rewriter, loc, arith::MaxSIOp::create(rewriter, loc, start, zero), count);
+  Value hi = arith::MaxSIOp::create(
+      rewriter, loc, arith::MinSIOp::create(rewriter, loc, next, count), lo);
+  Value length = arith::SubIOp::create(rewriter, loc, hi, lo);
+
+  auto indicesType = cast<RankedTensorType>(sum.indices.getType());
+  Value bagIndices = tensor::ExtractSliceOp::create(
+      rewriter, loc,
+      RankedTensorType::get({ShapedType::kDynamic},
+                            indicesType.getElementType()),
+      sum.indices, ValueRange{lo}, ValueRange{length}, ValueRange{},
+      ArrayRef<int64_t>{ShapedType::kDynamic},
+      ArrayRef<int64_t>{ShapedType::kDynamic}, ArrayRef<int64_t>{1});
+  // The table's columns the generic reads: as many as the row has.
+  Value table = sum.table;
+  auto tableType = cast<RankedTensorType>(table.getType());
+  if (tableType.getDimSize(1) != initType.getDimSize(1) ||
+      initType.isDynamicDim(1))
+    table = tensor::ExtractSliceOp::create(
+        rewriter, loc, table,
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
+                               rewriter.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{tensor::getMixedSize(rewriter, loc, table, 0),
+                               rowLength},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
+                               rewriter.getIndexAttr(1)});
+  Value rows = tensor::EmptyOp::create(
+      rewriter, loc, ArrayRef<OpFoldResult>{length, rowLength}, element);
+  // The report of an invalid index names its position in all the indices.
+  Value gathered = BlockOp::create(rewriter, loc, table, bagIndices, /*axis=*/0,
+                                   sum.policy.negative, sum.policy.outOfBounds,
+                                   /*whole_indices=*/sum.indices, rows)
+                       .getOutput();
+
+  SmallVector<OpFoldResult> rowOffsets{bag, rewriter.getIndexAttr(0)};
+  SmallVector<OpFoldResult> rowSizes{rewriter.getIndexAttr(1), rowLength};
+  SmallVector<OpFoldResult> unitStrides(2, rewriter.getIndexAttr(1));
+  auto rowType = RankedTensorType::get({initType.getDimSize(1)}, element);
+  Value row = tensor::ExtractSliceOp::create(rewriter, loc, rowType, out,
+                                             rowOffsets, rowSizes, unitStrides);
+  auto reduce = linalg::ReduceOp::create(
+      rewriter, loc, ValueRange{gathered}, ValueRange{row},
+      ArrayRef<int64_t>{0}, [&](OpBuilder &b, Location l, ValueRange args) {
+        // The generic's add, its operands in the same order.
+        Value x = args[0], acc = args[1];
+        Operation *add = b.clone(*sum.combine);
+        add->setOperands(sum.sumFirst ? ValueRange{acc, x}
+                                      : ValueRange{x, acc});
+        linalg::YieldOp::create(b, l, add->getResult(0));
+      });
+
+  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(rewriter, loc, reduce.getResult(0), out,
+                                        rowOffsets, rowSizes, unitStrides);
+  return forall.getResult(0);
+}
+
+struct RaiseSegmentSums : OpRewritePattern<linalg::GenericOp> {
+  RaiseSegmentSums(MLIRContext *context, const LinalgToGatherOptions &options)
+      : OpRewritePattern(context), options(options) {}
+
+  LogicalResult matchAndRewrite(linalg::GenericOp generic,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<SegmentSum> sum = SegmentSumMatcher(generic, options).match();
+    if (failed(sum))
+      return rewriter.notifyMatchFailure(generic, "not an embedding bag");
+    rewriter.setInsertionPoint(generic);
+    rewriter.replaceOp(
+        generic, buildSegmentSums(rewriter, generic.getLoc(), generic, *sum));
+    return success();
+  }
+
+  LinalgToGatherOptions options;
+};
+
+} // namespace
+
+void mlir::gather::populateSegmentSumPatterns(
+    RewritePatternSet &patterns, const LinalgToGatherOptions &options) {
+  patterns.add<RaiseSegmentSums>(patterns.getContext(), options);
+}
