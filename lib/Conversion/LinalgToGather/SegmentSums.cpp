@@ -45,24 +45,10 @@ Value throughSignedCasts(Value value) {
   return isUnsigned ? Value() : raw;
 }
 
-/// Whether `value` is `linalg.index dim` (through signed casts).
-bool isLoopIndex(Value value, int64_t dim) {
+/// Whether `value` is the constant `c` (through signed casts).
+bool isConstant(Value value, int64_t c) {
   Value raw = throughSignedCasts(value);
-  auto index = raw ? raw.getDefiningOp<linalg::IndexOp>() : nullptr;
-  return index && index.getDim() == static_cast<uint64_t>(dim);
-}
-
-/// Whether `value` is `linalg.index dim` plus 1 (through signed casts).
-bool isLoopIndexPlusOne(Value value, int64_t dim) {
-  Value raw = throughSignedCasts(value);
-  auto add = raw ? raw.getDefiningOp<arith::AddIOp>() : nullptr;
-  if (!add)
-    return false;
-  auto one = [](Value v) {
-    return getConstantIntValue(v) == std::optional<int64_t>(1);
-  };
-  return (one(add.getRhs()) && isLoopIndex(add.getLhs(), dim)) ||
-         (one(add.getLhs()) && isLoopIndex(add.getRhs(), dim));
+  return raw && getConstantIntValue(raw) == std::optional<int64_t>(c);
 }
 
 /// Whether `value` is the size of the 1-D `tensor` (a constant, or tensor.dim
@@ -116,6 +102,8 @@ private:
     Value raw = throughSignedCasts(value);
     return raw && raw == offsetArg;
   }
+  bool isLoopIndex(Value value, int64_t dim) const;
+  bool isLoopIndexPlusOne(Value value, int64_t dim) const;
   bool isPosition(Value value) const { return isLoopIndex(value, 1); }
   bool isLowerBound(Value condition) const;
   bool isNextOffset(Value value, const SegmentSum &sum) const;
@@ -124,7 +112,31 @@ private:
   linalg::GenericOp generic;
   const LinalgToGatherOptions &options;
   BlockArgument offsetArg;
+  SmallVector<int64_t> loopSizes;
 };
+
+/// Whether `value` is `linalg.index dim` (through signed casts), or 0 where
+/// that loop has the static size 1 (canonicalization folds its index so).
+bool SegmentSumMatcher::isLoopIndex(Value value, int64_t dim) const {
+  if (loopSizes[dim] == 1 && isConstant(value, 0))
+    return true;
+  Value raw = throughSignedCasts(value);
+  auto index = raw ? raw.getDefiningOp<linalg::IndexOp>() : nullptr;
+  return index && index.getDim() == static_cast<uint64_t>(dim);
+}
+
+/// Whether `value` is `linalg.index dim` plus 1 (through signed casts), or
+/// 1 where that loop has the static size 1.
+bool SegmentSumMatcher::isLoopIndexPlusOne(Value value, int64_t dim) const {
+  if (loopSizes[dim] == 1 && isConstant(value, 1))
+    return true;
+  Value raw = throughSignedCasts(value);
+  auto add = raw ? raw.getDefiningOp<arith::AddIOp>() : nullptr;
+  if (!add)
+    return false;
+  return (isConstant(add.getRhs(), 1) && isLoopIndex(add.getLhs(), dim)) ||
+         (isConstant(add.getLhs(), 1) && isLoopIndex(add.getRhs(), dim));
+}
 
 /// `offsets[b] <= j`: `sle`/`sge` either way round, or `slt` or `eq`.
 bool SegmentSumMatcher::isLowerBound(Value condition) const {
@@ -146,8 +158,11 @@ bool SegmentSumMatcher::isLowerBound(Value condition) const {
          isPosition(equal->second);
 }
 
-/// `b + 1 == bags ? size(indices) : offsets[b + 1]`.
+/// `b + 1 == bags ? size(indices) : offsets[b + 1]`; `size(indices)` where
+/// the one bag is the last (canonicalization folds the select so).
 bool SegmentSumMatcher::isNextOffset(Value value, const SegmentSum &sum) const {
+  if (loopSizes[0] == 1 && isSizeOf(value, sum.indices))
+    return true;
   auto select = value.getDefiningOp<arith::SelectOp>();
   if (!select || !isSizeOf(select.getTrueValue(), sum.indices))
     return false;
@@ -180,6 +195,7 @@ FailureOr<SegmentSum> SegmentSumMatcher::match() {
                                     IteratorType::reduction,
                                     IteratorType::parallel})
     return failure();
+  loopSizes = generic.getStaticLoopRanges();
   MLIRContext *ctx = generic.getContext();
   auto map = [&](ArrayRef<unsigned> dims) {
     SmallVector<AffineExpr> exprs;

@@ -573,3 +573,82 @@ func.func @bag_unsigned_position_stays(%weight: tensor<1000x64xf32>, %indices: t
   } -> tensor<16x64xf32>
   return %r : tensor<16x64xf32>
 }
+
+// -----
+
+// One bag, canonicalized as a frontend's output is: its index is 0 and the
+// select of the next offset folded to the number of indices (the one bag is
+// the last).
+// CHECK-LABEL: func.func @one_bag_canonicalized
+// CHECK:         scf.forall (%{{.*}}) in (1)
+// CHECK:           gather.block
+// CHECK:           linalg.reduce
+// CHECK-NOT:     linalg.generic
+#map_i = affine_map<(d0, d1, d2) -> (d1)>
+#map_o = affine_map<(d0, d1, d2) -> (d0)>
+#map_out = affine_map<(d0, d1, d2) -> (d0, d2)>
+func.func @one_bag_canonicalized(%weight: tensor<1000x64xf32>, %indices: tensor<35xi64>, %offsets: tensor<1xi64>) -> tensor<1x64xf32> {
+  %c35 = arith.constant 35 : i64
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64xf32>) -> tensor<1x64xf32>
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o, #map_out], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%indices, %offsets : tensor<35xi64>, tensor<1xi64>) outs(%init : tensor<1x64xf32>) {
+  ^bb0(%idx: i64, %off: i64, %acc: f32):
+    %j = linalg.index 1 : index
+    %j64 = arith.index_cast %j : index to i64
+    %le = arith.cmpi sge, %j64, %off : i64
+    %below = arith.cmpi slt, %j64, %c35 : i64
+    %in = arith.andi %below, %le : i1
+    %row = arith.index_cast %idx : i64 to index
+    %k = linalg.index 2 : index
+    %w = tensor.extract %weight[%row, %k] : tensor<1000x64xf32>
+    %add = arith.addf %w, %acc : f32
+    %sel = arith.select %in, %add, %acc : f32
+    linalg.yield %sel : f32
+  } -> tensor<1x64xf32>
+  return %r : tensor<1x64xf32>
+}
+
+// -----
+
+// One index, canonicalized: its position is 0 and the bags' index plus 1 is
+// still read.
+// CHECK-LABEL: func.func @one_index_canonicalized
+// CHECK:         scf.forall (%{{.*}}) in (7)
+// CHECK:           gather.block
+// CHECK-NOT:     linalg.generic
+#map_i = affine_map<(d0, d1, d2) -> (d1)>
+#map_o = affine_map<(d0, d1, d2) -> (d0)>
+#map_out = affine_map<(d0, d1, d2) -> (d0, d2)>
+func.func @one_index_canonicalized(%weight: tensor<2x39xf32>, %indices: tensor<1xi64>, %offsets: tensor<7xi64>) -> tensor<7x39xf32> {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %c7 = arith.constant 7 : i64
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<7x39xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<7x39xf32>) -> tensor<7x39xf32>
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o, #map_out], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%indices, %offsets : tensor<1xi64>, tensor<7xi64>) outs(%init : tensor<7x39xf32>) {
+  ^bb0(%idx: i64, %off: i64, %acc: f32):
+    %i = linalg.index 0 : index
+    %i64 = arith.index_cast %i : index to i64
+    %ip1 = arith.addi %i64, %c1 : i64
+    %ip1x = arith.index_cast %ip1 : i64 to index
+    %last = arith.cmpi eq, %ip1, %c7 : i64
+    %nxt = tensor.extract %offsets[%ip1x] : tensor<7xi64>
+    %next = arith.select %last, %c1, %nxt : i64
+    %lt = arith.cmpi slt, %off, %c0 : i64
+    %eq = arith.cmpi eq, %off, %c0 : i64
+    %le = arith.ori %lt, %eq : i1
+    %below = arith.cmpi sgt, %next, %c0 : i64
+    %in = arith.andi %le, %below : i1
+    %row = arith.index_cast %idx : i64 to index
+    %k = linalg.index 2 : index
+    %w = tensor.extract %weight[%row, %k] : tensor<2x39xf32>
+    %add = arith.addf %w, %acc : f32
+    %sel = arith.select %in, %add, %acc : f32
+    linalg.yield %sel : f32
+  } -> tensor<7x39xf32>
+  return %r : tensor<7x39xf32>
+}
