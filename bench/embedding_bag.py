@@ -13,9 +13,18 @@ checks and prefetch, each bag's sum in registers) and against
 torch.nn.functional.embedding_bag, all called in turns in one process
 (paired.time_in_turns; each timed call after an untimed one of its own).
 
+The same bags as torch-mlir writes aten.embedding_bag with offsets (the
+flat indices and each bag's first position: one linalg.generic over
+(bags, every index, row), which convert-linalg-to-gather raises into a loop
+over the bags of gathers and sums, fused as above) run in the same turns
+("offsets"), and torch's embedding_bag with offsets beside it. The
+unraised generic visits every index for every bag (bags x indices x row
+additions and selects): it is timed apart, on the first --unraised-bags
+bags only, against the raised form on the same bags.
+
     /usr/bin/python3 bench/embedding_bag.py [--calls 40] [--threads 2]
         [--rows 200000] [--dim 128] [--bags 2048] [--length 32] [--no-torch]
-        [--target native|x86-64-v3|CPU]
+        [--target native|x86-64-v3|CPU] [--unraised-bags 64]
 
 --target compiles the gathers for that CPU (jit.compile's target_cpu) and
 the C++ loop with -march=TARGET; --threads is the thread count of all three
@@ -47,7 +56,9 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "test", "lib"))
 from gather import jit  # noqa: E402
+from gather_testing.torch_mlir import embedding_bag_text  # noqa: E402
 import paired  # noqa: E402
 
 LIBOMP = "/usr/lib/llvm-22/lib/libomp.so.5"
@@ -91,6 +102,7 @@ def main():
     p.add_argument("--length", type=int, default=32)
     p.add_argument("--no-torch", action="store_true")
     p.add_argument("--target", default="native")
+    p.add_argument("--unraised-bags", type=int, default=64)
     args = p.parse_args()
     torch = None
     if not args.no_torch:
@@ -119,15 +131,28 @@ def main():
                         target_cpu=args.target)
     unfused = jit.compile(text, threads=args.threads, destination_entries=True,
                           fuse_consumers=False, target_cpu=args.target)
+    # The offsets form reads the indices as torch's are (no negative values:
+    # its plain read of one is an error).
+    flat = np.where(ids < 0, ids + args.rows, ids).reshape(-1)
+    offsets = np.arange(args.bags, dtype=np.int64) * args.length
+    bag_text = embedding_bag_text(args.rows, args.dim, flat.size, args.bags)
+    segments = jit.compile(bag_text, threads=args.threads, destination_entries=True,
+                           target_cpu=args.target)
     outs = {name: paired.aligned_empty(want.shape, want.dtype)
-            for name in ("fused", "unfused", "C++")}
+            for name in ("fused", "unfused", "C++", "offsets")}
     calls = {"fused": fused.bind(table, ids, out=outs["fused"]),
-             "unfused": unfused.bind(table, ids, out=outs["unfused"])}
-    results = {"fused allocating": None, "torch": None}
+             "unfused": unfused.bind(table, ids, out=outs["unfused"]),
+             "offsets": segments.bind(table, flat, offsets, out=outs["offsets"])}
+    results = {"fused allocating": None, "torch": None, "offsets allocating": None,
+               "torch offsets": None}
 
     def allocating():
         results["fused allocating"] = fused(table, ids)
     calls["fused allocating"] = allocating
+
+    def offsets_allocating():
+        results["offsets allocating"] = segments(table, flat, offsets)
+    calls["offsets allocating"] = offsets_allocating
     with tempfile.TemporaryDirectory(prefix="gather-bag-") as work:
         peer = build_peer(work, args.dim, args.target)
 
@@ -143,17 +168,25 @@ def main():
             def torch_bag():
                 results["torch"] = torch.nn.functional.embedding_bag(ti, tt, mode="sum")
             calls["torch"] = torch_bag
+            tf, to = torch.from_numpy(flat), torch.from_numpy(offsets)
+
+            def torch_offsets():
+                results["torch offsets"] = torch.nn.functional.embedding_bag(
+                    tf, tt, to, mode="sum")
+            calls["torch offsets"] = torch_offsets
 
         def verify(when):
             for name, call in calls.items():
                 call()
-            for name, got in list(outs.items()) + [("fused allocating",
-                                                    results["fused allocating"])]:
+            for name, got in list(outs.items()) + [
+                    (name, results[name]) for name in ("fused allocating",
+                                                       "offsets allocating")]:
                 if not np.array_equal(got, want):
                     sys.exit(f"{name} differs from numpy {when} the turns")
-            if torch is not None and not np.allclose(results["torch"].numpy(), want,
-                                                     rtol=1e-5, atol=1e-4):
-                sys.exit(f"torch differs from numpy {when} the turns")
+            for name in ("torch", "torch offsets"):
+                if torch is not None and not np.allclose(results[name].numpy(), want,
+                                                         rtol=1e-5, atol=1e-4):
+                    sys.exit(f"{name} differs from numpy {when} the turns")
         verify("before")
         names = list(calls)
         times = dict(zip(names, paired.time_in_turns([calls[n] for n in names], args.calls,
@@ -166,13 +199,39 @@ def main():
           "time / fused time [quartiles]")
     print("| contender | median (ms) | time / fused |")
     print("| --- | ---: | ---: |")
+    bases = {"torch": "fused allocating", "torch offsets": "offsets allocating"}
     for name in names:
-        base = "fused allocating" if name == "torch" else "fused"
+        base = bases.get(name, "fused")
         ratio = paired.quartiles([a / b for a, b in zip(times[name], times[base])])
-        label = f"{name} / fused allocating" if name == "torch" else name
+        label = f"{name} / {base}" if name in bases else name
         print(f"| {label} | {statistics.median(times[name]) * 1e3:.3f} | "
               f"{ratio[0]:.2f} [{ratio[1]:.2f}, {ratio[2]:.2f}] |")
+    if args.unraised_bags:
+        time_unraised(args, table, flat, offsets, want)
     return 0
+
+
+def time_unraised(args, table, flat, offsets, want):
+    """The torch-mlir generic raised and unraised on the first bags only."""
+    bags = min(args.unraised_bags, args.bags)
+    count = bags * args.length
+    few_flat, few_offsets = flat[:count].copy(), offsets[:bags].copy()
+    text = embedding_bag_text(args.rows, args.dim, count, bags)
+    times = {}
+    for name, raise_linalg in (("raised", True), ("unraised", False)):
+        program = jit.compile(text, threads=args.threads, destination_entries=True,
+                              raise_linalg=raise_linalg, target_cpu=args.target)
+        out = paired.aligned_empty((bags, args.dim), np.float32)
+        call = program.bind(table, few_flat, few_offsets, out=out)
+        call()
+        if not np.array_equal(out, want[:bags]):
+            sys.exit(f"the {name} generic differs from numpy")
+        times[name] = call
+    turns = paired.time_in_turns([times["raised"], times["unraised"]], 5, warm=1)
+    raised, unraised = (statistics.median(t) * 1e3 for t in turns)
+    print(f"torch-mlir's generic on the first {bags} bags ({count} indices): raised "
+          f"{raised:.3f} ms, unraised {unraised:.3f} ms, unraised / raised "
+          f"{unraised / raised:.0f}")
 
 
 if __name__ == "__main__":

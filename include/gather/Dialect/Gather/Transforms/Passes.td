@@ -79,7 +79,11 @@ def GatherFuseConsumers : Pass<"gather-fuse-consumers", "::mlir::func::FuncOp"> 
     through the loops that do not move along it (an embedding bag's sum
     stays in registers while its rows are added). Where that fusion fails
     (a tile behind a run-time shape check: dynamic sizes), the tile's
-    gather writes a tile-sized tensor of its own that the steps read.
+    gather writes a tile-sized tensor of its own that the steps read. A
+    reduction with no parallel loop to tile but its innermost (one bag's
+    sum in a loop over bags, as convert-linalg-to-gather raises embedding
+    bags with offsets) runs in the same steps, untiled; one that reduces
+    along its innermost loop (a total) stays unfused.
     Before, the whole intermediate went through memory (an embedding bag
     of 2048 bags of 32 rows of 128 floats: 32 MB written and read again);
     through a tile's buffer it took 1.35x as long as with the steps
