@@ -289,7 +289,18 @@ Value buildSegmentSums(PatternRewriter &rewriter, Location loc,
   Value init = generic.getDpsInitOperand(0)->get();
   auto initType = cast<RankedTensorType>(init.getType());
   Type element = initType.getElementType();
+  // The bags: the offsets' and the destination's rows, which a valid
+  // generic has alike (the fewer, where dynamic sizes disagree at run time:
+  // no read or write past either).
   OpFoldResult bags = tensor::getMixedSize(rewriter, loc, init, 0);
+  OpFoldResult offsetCount =
+      tensor::getMixedSize(rewriter, loc, sum.offsets, 0);
+  if (!isEqualConstantIntOrValue(bags, offsetCount))
+    bags =
+        arith::MinUIOp::create(
+            rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, bags),
+            getValueOrCreateConstantIndexOp(rewriter, loc, offsetCount))
+            .getResult();
   OpFoldResult rowLength = tensor::getMixedSize(rewriter, loc, init, 1);
   Value count =
       tensor::getMixedSize(rewriter, loc, sum.indices, 0).dyn_cast<Value>();
