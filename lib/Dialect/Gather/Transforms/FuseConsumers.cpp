@@ -420,10 +420,9 @@ struct GatherFuseConsumersPass
         // time; a reduction along it (a total) stays unfused.
         if (c.consumer.getIteratorTypesArray().back() ==
             utils::IteratorType::parallel) {
+          // The step fusion erases the gather it leaves unused.
           buildEmptyOutputChecks(rewriter, c.gather->getLoc(), c.gather);
           vectorizeReductionTile(rewriter, c.consumer);
-          if (c.gather->use_empty())
-            rewriter.eraseOp(c.gather);
         }
         continue;
       }
