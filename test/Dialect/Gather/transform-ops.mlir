@@ -169,3 +169,107 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// An embedding bag with offsets from a script: raised by default, kept
+// with segment_sums = false.
+// CHECK-LABEL: func.func @bags_raised
+// CHECK:         scf.forall
+// CHECK:           gather.block
+// CHECK-NOT:     linalg.generic
+// CHECK-LABEL: func.func @bags_kept
+// CHECK-NOT:     scf.forall
+// CHECK:         linalg.generic
+#map_i = affine_map<(d0, d1, d2) -> (d1)>
+#map_o = affine_map<(d0, d1, d2) -> (d0)>
+#map_out = affine_map<(d0, d1, d2) -> (d0, d2)>
+func.func @bags_raised(%weight: tensor<1000x64xf32>, %indices: tensor<200xi64>, %offsets: tensor<16xi64>) -> tensor<16x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %nb = tensor.dim %offsets, %c0 : tensor<16xi64>
+  %nn = tensor.dim %indices, %c0 : tensor<200xi64>
+  %nd = tensor.dim %weight, %c1 : tensor<1000x64xf32>
+  %e = tensor.empty() : tensor<16x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o, #map_out], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%indices, %offsets : tensor<200xi64>, tensor<16xi64>) outs(%init : tensor<16x64xf32>) {
+  ^bb0(%idx: i64, %off: i64, %acc: f32):
+    %i = linalg.index 0 : index
+    %i64 = arith.index_cast %i : index to i64
+    %one = arith.constant 1 : i64
+    %ip1 = arith.addi %i64, %one : i64
+    %ip1x = arith.index_cast %ip1 : i64 to index
+    %len64 = arith.index_cast %nb : index to i64
+    %last = arith.cmpi eq, %len64, %ip1 : i64
+    %n64 = arith.index_cast %nn : index to i64
+    %nxt = tensor.extract %offsets[%ip1x] : tensor<16xi64>
+    %next = arith.select %last, %n64, %nxt : i64
+    %j = linalg.index 1 : index
+    %j64 = arith.index_cast %j : index to i64
+    %lt = arith.cmpi slt, %off, %j64 : i64
+    %eq = arith.cmpi eq, %off, %j64 : i64
+    %le = arith.ori %lt, %eq : i1
+    %below = arith.cmpi slt, %j64, %next : i64
+    %in = arith.andi %le, %below : i1
+    %row = arith.index_cast %idx : i64 to index
+    %k = linalg.index 2 : index
+    %w = tensor.extract %weight[%row, %k] : tensor<1000x64xf32>
+    %add = arith.addf %w, %acc : f32
+    %sel = arith.select %in, %add, %acc : f32
+    linalg.yield %sel : f32
+  } -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
+func.func @bags_kept(%weight: tensor<1000x64xf32>, %indices: tensor<200xi64>, %offsets: tensor<16xi64>) -> tensor<16x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %nb = tensor.dim %offsets, %c0 : tensor<16xi64>
+  %nn = tensor.dim %indices, %c0 : tensor<200xi64>
+  %nd = tensor.dim %weight, %c1 : tensor<1000x64xf32>
+  %e = tensor.empty() : tensor<16x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o, #map_out], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%indices, %offsets : tensor<200xi64>, tensor<16xi64>) outs(%init : tensor<16x64xf32>) {
+  ^bb0(%idx: i64, %off: i64, %acc: f32):
+    %i = linalg.index 0 : index
+    %i64 = arith.index_cast %i : index to i64
+    %one = arith.constant 1 : i64
+    %ip1 = arith.addi %i64, %one : i64
+    %ip1x = arith.index_cast %ip1 : i64 to index
+    %len64 = arith.index_cast %nb : index to i64
+    %last = arith.cmpi eq, %len64, %ip1 : i64
+    %n64 = arith.index_cast %nn : index to i64
+    %nxt = tensor.extract %offsets[%ip1x] : tensor<16xi64>
+    %next = arith.select %last, %n64, %nxt : i64
+    %j = linalg.index 1 : index
+    %j64 = arith.index_cast %j : index to i64
+    %lt = arith.cmpi slt, %off, %j64 : i64
+    %eq = arith.cmpi eq, %off, %j64 : i64
+    %le = arith.ori %lt, %eq : i1
+    %below = arith.cmpi slt, %j64, %next : i64
+    %in = arith.andi %le, %below : i1
+    %row = arith.index_cast %idx : i64 to index
+    %k = linalg.index 2 : index
+    %w = tensor.extract %weight[%row, %k] : tensor<1000x64xf32>
+    %add = arith.addf %w, %acc : f32
+    %sel = arith.select %in, %add, %acc : f32
+    linalg.yield %sel : f32
+  } -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %raised = transform.structured.match ops{["func.func"]} attributes {sym_name = "bags_raised"} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %raised {
+      transform.apply_patterns.gather.from_linalg
+    } : !transform.any_op
+    %kept = transform.structured.match ops{["func.func"]} attributes {sym_name = "bags_kept"} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %kept {
+      transform.apply_patterns.gather.from_linalg {segment_sums = false}
+    } : !transform.any_op
+    transform.yield
+  }
+}

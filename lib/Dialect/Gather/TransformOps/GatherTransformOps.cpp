@@ -32,6 +32,7 @@ void transform::ApplyGatherFromLinalgPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
   gather::LinalgToGatherOptions options;
   options.uncheckedPlainReads = getUncheckedPlainReads();
+  options.segmentSums = getSegmentSums();
   gather::populateLinalgToGatherPatterns(patterns, options);
 }
 

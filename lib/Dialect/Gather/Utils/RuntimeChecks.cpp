@@ -310,10 +310,10 @@ static Value buildMayBeEmpty(OpBuilder &b, Location loc, Value shaped) {
   return empty;
 }
 
-/// The index check of an empty output: only where the op has index values
-/// (an output is also empty when its indices are, as a bag of no rows of
-/// convert-linalg-to-gather's embedding bags; a tile's check would scan
-/// its whole indices).
+/// The index check of an empty output: only where the op has index values.
+/// An output is also empty when its indices are: a bag of no rows in
+/// convert-linalg-to-gather's embedding bags, whose check (of its whole
+/// indices, which its report names) would scan every bag's indices.
 static void buildIndexCheckOfEmptyOutput(OpBuilder &b, Location loc,
                                          Operation *gatherOp) {
   Value indices = cast<GatherOpInterface>(gatherOp).getIndices();

@@ -25,7 +25,10 @@ def ApplyGatherFromLinalgPatternsOp : Op<Transform_Dialect,
     `--convert-linalg-to-gather`): a generic that reads a table with
     `tensor.extract` at positions from an index operand becomes the gather
     op that expresses it, its index idioms the op's policy. A plain read is
-    checked (`out_of_bounds = error`) unless `unchecked_plain_reads`.
+    checked (`out_of_bounds = error`) unless `unchecked_plain_reads`. An
+    embedding bag with offsets as torch-mlir writes it becomes a loop over
+    the bags of gathers and sums unless `segment_sums` is false (a script
+    whose later steps take no gather inside a loop).
 
     ```mlir
     transform.apply_patterns to %func {
@@ -34,7 +37,8 @@ def ApplyGatherFromLinalgPatternsOp : Op<Transform_Dialect,
     ```
   }];
   let arguments = (ins
-      DefaultValuedAttr<BoolAttr, "false">:$unchecked_plain_reads);
+      DefaultValuedAttr<BoolAttr, "false">:$unchecked_plain_reads,
+      DefaultValuedAttr<BoolAttr, "true">:$segment_sums);
   let assemblyFormat = "attr-dict";
 }
 
