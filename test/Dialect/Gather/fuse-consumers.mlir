@@ -238,10 +238,12 @@ func.func @embedding_bag_sum(%table: tensor<1000x16xf32>, %ids: tensor<64x8xi64>
 // -----
 
 // A maximum over each gathered row (its innermost dimension, a
-// linalg.generic with the reduction loop last): tiles of 32 rows, each
-// row gathered in its step and its maximum a vector reduction.
+// linalg.generic with the reduction loop last): tiles of 16 rows (32 would
+// hold the 512 elements aimed at, but make 8 tiles; the count is made a
+// multiple of 16), each row gathered in its step and its maximum a vector
+// reduction.
 // CHECK-LABEL: func.func @row_maxima
-// CHECK:         scf.forall (%{{.*}}) = (0) to (256) step (32)
+// CHECK:         scf.forall (%{{.*}}) = (0) to (256) step (16)
 // CHECK:           scf.for
 // CHECK:             %[[OWN:.*]] = tensor.empty() : tensor<1x16xf32>
 // CHECK:             gather.block {{.*}} into %[[OWN]]
@@ -262,7 +264,9 @@ func.func @row_maxima(%table: tensor<1000x16xf32>, %ids: tensor<256xi64>, %init:
 // -----
 
 // Bags of a dynamic count and length: the bag loop tiled by
-// max(1, 512 / max(length * 16, 1)) bags, computed at run time. The
+// wanted = max(1, 512 / max(length * 16, 1)) bags, then into as many tiles
+// as the next multiple of 16 of ceil(bags / wanted) (at most one a bag),
+// of equal sizes, computed at run time. The
 // gather's init is made of the indices' sizes, so no run-time shape check
 // guards the tile's gather (the init's sizes are the indices'), and the
 // gather fuses into the steps as with static sizes: the steps' bounds are
@@ -274,8 +278,16 @@ func.func @row_maxima(%table: tensor<1000x16xf32>, %ids: tensor<256xi64>, %init:
 // CHECK:         %[[NONZERO:.*]] = arith.maxui %[[BLOCK]], %[[C1]] : index
 // CHECK:         %[[C512:.*]] = arith.constant 512 : index
 // CHECK:         %[[QUOTIENT:.*]] = arith.divui %[[C512]], %[[NONZERO]] : index
-// CHECK:         %[[BAGS:.*]] = arith.maxui %[[QUOTIENT]], %[[C1]] : index
-// CHECK:         scf.forall (%{{.*}}) = (0) to (%{{.*}}) step (%[[BAGS]])
+// CHECK:         %[[WANTED:.*]] = arith.maxui %[[QUOTIENT]], %{{.*}} : index
+// CHECK:         %[[COUNT:.*]] = arith.ceildivui %[[BAGS:.*]], %[[WANTED]] : index
+// CHECK:         %[[C16B:.*]] = arith.constant 16 : index
+// CHECK:         %[[SIXTEENTHS:.*]] = arith.ceildivui %[[COUNT]], %[[C16B]] : index
+// CHECK:         %[[ROUNDED:.*]] = arith.muli %[[SIXTEENTHS]], %{{.*}} : index
+// CHECK:         %[[TILES:.*]] = arith.minui %[[ROUNDED]], %[[BAGS]] : index
+// CHECK:         %[[SOME:.*]] = arith.maxui %[[TILES]], %{{.*}} : index
+// CHECK:         %[[EQUAL:.*]] = arith.ceildivui %[[BAGS]], %[[SOME]] : index
+// CHECK:         %[[STEP:.*]] = arith.maxui %[[EQUAL]], %{{.*}} : index
+// CHECK:         scf.forall (%{{.*}}) = (0) to (%{{.*}}) step (%[[STEP]])
 // CHECK-NOT:       scf.if
 // CHECK:           %[[OWN:.*]] = tensor.empty(%{{.*}}, %{{.*}}) : tensor<?x?x16xf32>
 // CHECK-NOT:       gather.block
@@ -415,4 +427,22 @@ func.func @bag_in_a_loop_sum(%table: tensor<1000x16xf32>, %ids: tensor<64xi64>, 
     }
   }
   return %r : tensor<8x16xf32>
+}
+
+// -----
+
+// 96 bags whose tiles would hold 16 bags (512 elements of 2 rows of 16
+// floats each): 6 tiles, which 4 threads would share 2, 2, 1 and 1. The
+// count is made the next multiple of 16 and the tiles equal: 16 tiles of 6.
+// CHECK-LABEL: func.func @bags_in_tiles_of_equal_shares
+// CHECK:         scf.forall (%{{.*}}) = (0) to (96) step (6)
+func.func @bags_in_tiles_of_equal_shares(%table: tensor<1000x16xf32>, %ids: tensor<96x2xi64>, %init: tensor<96x16xf32>) -> tensor<96x16xf32> {
+  %e = tensor.empty() : tensor<96x2x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %e : tensor<1000x16xf32>, tensor<96x2xi64> into tensor<96x2x16xf32>
+  %r = linalg.reduce ins(%g : tensor<96x2x16xf32>) outs(%init : tensor<96x16xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<96x16xf32>
 }

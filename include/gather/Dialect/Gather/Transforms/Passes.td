@@ -68,8 +68,10 @@ def GatherFuseConsumers : Pass<"gather-fuse-consumers", "::mlir::func::FuncOp"> 
     over some of its dimensions, such as the sum of an embedding bag's rows
     (`linalg.reduce` or a `linalg.generic` with reduction loops), is tiled
     along its parallel loops but the innermost (tiles whose gathered block
-    holds about `reduction-tile-elements` elements, the count computed at
-    run time where sizes are dynamic). The tile's reduction runs as vector
+    holds about `reduction-tile-elements` elements, then as many tiles as
+    the next multiple of 16, of equal sizes, so that OpenMP's static
+    schedule deals 1 to 16 threads equal shares; computed at run time
+    where sizes are dynamic). The tile's reduction runs as vector
     steps (one per outer position, the innermost dimension whole: the
     scalar loops that would otherwise remain were not vectorized by LLVM),
     and the gather is fused into each step: it gathers one row into a
