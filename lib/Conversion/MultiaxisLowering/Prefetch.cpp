@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -303,6 +304,44 @@ static SmallVector<Value> positionAhead(OpBuilder &b, Location loc,
   return coords;
 }
 
+/// The index value `distance` elements further on in whole indices of a
+/// function's argument (contiguous: the pipeline bufferizes function
+/// boundaries with the identity layout), read as one row (collapse_shape,
+/// a view), clamped to the last: where the carry into the next outer
+/// position would divide by a length the distance reaches (2048 bags of 20
+/// rows, 32 rows ahead: the fused bag took 1.05-1.10x the time of the same
+/// bags read from flat indices; bench/README.md). Null elsewhere.
+static Value flatIndexAhead(OpBuilder &b, Location loc,
+                            const BlockPrefetch &plan) {
+  auto type = cast<RankedTensorType>(plan.wholeIndices.getType());
+  int64_t rank = type.getRank();
+  std::optional<int64_t> length =
+      getConstantIntValue(plan.wholeSizes[plan.loopDim]);
+  bool carriesOnce = length && !plan.dynamicDistance && plan.distance < *length;
+  if (rank < 2 || carriesOnce || !isa<BlockArgument>(plan.wholeIndices) ||
+      !isa<func::FuncOp>(
+          cast<BlockArgument>(plan.wholeIndices).getOwner()->getParentOp()))
+    return nullptr;
+  Value flat = constIndex(b, loc, 0), total = constIndex(b, loc, 1);
+  for (int64_t d = 0; d < rank; ++d) {
+    Value size = getValueOrCreateConstantIndexOp(b, loc, plan.wholeSizes[d]);
+    flat = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, flat, size),
+        getValueOrCreateConstantIndexOp(b, loc, plan.wholePosition[d]));
+    total = arith::MulIOp::create(b, loc, total, size);
+  }
+  Value distance = plan.dynamicDistance ? plan.dynamicDistance
+                                        : constIndex(b, loc, plan.distance);
+  Value last = arith::SubIOp::create(b, loc, total, constIndex(b, loc, 1));
+  Value ahead = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, flat, distance), last);
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t d = 0; d < rank; ++d)
+    all.front().push_back(d);
+  Value row = tensor::CollapseShapeOp::create(b, loc, plan.wholeIndices, all);
+  return tensor::ExtractOp::create(b, loc, row, ValueRange{ahead});
+}
+
 void lowering::emitBlockPrefetch(OpBuilder &b, Location loc,
                                  const LoweringState &s,
                                  const BlockPrefetch &plan, ValueRange ivs,
@@ -311,11 +350,14 @@ void lowering::emitBlockPrefetch(OpBuilder &b, Location loc,
   if (plan.wholeIndices) {
     // The one index value `distance` further on in the whole indices, to an
     // address in the input (the other dimensions before the block are 1).
-    SmallVector<Value> position = positionAhead(
-        b, loc, plan,
-        getValueOrCreateConstantIndexOp(b, loc, plan.wholePosition),
-        plan.wholeSizes);
-    Value raw = tensor::ExtractOp::create(b, loc, plan.wholeIndices, position);
+    Value raw = flatIndexAhead(b, loc, plan);
+    if (!raw) {
+      SmallVector<Value> position = positionAhead(
+          b, loc, plan,
+          getValueOrCreateConstantIndexOp(b, loc, plan.wholePosition),
+          plan.wholeSizes);
+      raw = tensor::ExtractOp::create(b, loc, plan.wholeIndices, position);
+    }
     int64_t axis = s.axes.front();
     auto inputType = cast<RankedTensorType>(s.op.getInput().getType());
     SmallVector<Value> coords(s.rank, constIndex(b, loc, 0));

@@ -776,21 +776,63 @@ func.func @one_row_without_whole_indices_not_prefetched(%d: tensor<200000x128xf3
 
 // -----
 
-// Whole indices of dynamic sizes: the carry goes once into the next bag,
-// its sizes read at run time.
+// Whole indices of dynamic sizes, a function's argument (contiguous): the
+// distance may reach past the next bag, so the index ahead is read from
+// them as one row, its position b * length + l + 16 clamped to the last.
 // CHECK-LABEL: func.func @one_row_prefetch_in_dynamic_whole_indices
-// CHECK-SAME:      %[[IDS:[^:]*]]: tensor<?x?xi64>
+// CHECK-SAME:      %[[IDS:[^:]*]]: tensor<?x?xi64>, %[[B:[^:]*]]: index, %[[L:[^:]*]]: index
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK:         %[[BAGS:.*]] = tensor.dim %[[IDS]], %[[C0]]
 // CHECK:         %[[LENGTH:.*]] = tensor.dim %[[IDS]], %[[C1]]
-// CHECK:         arith.cmpi uge, %{{.*}}, %[[LENGTH]] : index
-// CHECK:         arith.minui
-// CHECK:         tensor.extract %[[IDS]][%{{.*}}, %{{.*}}] : tensor<?x?xi64>
+// CHECK:         %[[BAGSTART:.*]] = arith.muli %[[B]], %[[LENGTH]] : index
+// CHECK:         %[[FLAT:.*]] = arith.addi %[[BAGSTART]], %[[L]] : index
+// CHECK:         %[[TOTAL:.*]] = arith.muli %[[BAGS]], %[[LENGTH]] : index
+// CHECK:         %[[LAST:.*]] = arith.subi %[[TOTAL]], %[[C1]] : index
+// CHECK:         %[[NEXT:.*]] = arith.addi %[[FLAT]], %[[C16]] : index
+// CHECK:         %[[AHEAD:.*]] = arith.minui %[[NEXT]], %[[LAST]] : index
+// CHECK:         %[[ROW:.*]] = tensor.collapse_shape %[[IDS]] {{\[}}[0, 1]] : tensor<?x?xi64> into tensor<?xi64>
+// CHECK:         tensor.extract %[[ROW]][%[[AHEAD]]] : tensor<?xi64>
+// CHECK-NOT:     arith.divui
 // CHECK-COUNT-9: memref.prefetch
 func.func @one_row_prefetch_in_dynamic_whole_indices(%d: tensor<200000x128xf32>, %ids: tensor<?x?xi64>, %b: index, %l: index) -> tensor<1x1x128xf32> {
   %one = tensor.extract_slice %ids[%b, %l] [1, 1] [1, 1] : tensor<?x?xi64> to tensor<1x1xi64>
   %e = tensor.empty() : tensor<1x1x128xf32>
   %r = gather.block %d[%one] axis = 0 whole_indices(%ids : tensor<?x?xi64>) into %e : tensor<200000x128xf32>, tensor<1x1xi64> into tensor<1x1x128xf32>
+  return %r : tensor<1x1x128xf32>
+}
+
+// -----
+
+// Bags of 8 rows, 16 rows ahead: past the next bag. Whole indices that are
+// a function's argument are read as one row (no division); computed ones
+// (whose buffer need not be contiguous) divide the position by the length.
+// CHECK-LABEL: func.func @one_row_prefetch_in_short_bags
+// CHECK-SAME:      %[[IDS:[^:]*]]: tensor<4096x8xi64>
+// CHECK:         %[[ROW:.*]] = tensor.collapse_shape %[[IDS]] {{\[}}[0, 1]] : tensor<4096x8xi64> into tensor<32768xi64>
+// CHECK:         tensor.extract %[[ROW]][%{{.*}}] : tensor<32768xi64>
+// CHECK-NOT:     arith.divui
+// CHECK-COUNT-9: memref.prefetch
+func.func @one_row_prefetch_in_short_bags(%d: tensor<200000x128xf32>, %ids: tensor<4096x8xi64>, %b: index, %l: index) -> tensor<1x1x128xf32> {
+  %one = tensor.extract_slice %ids[%b, %l] [1, 1] [1, 1] : tensor<4096x8xi64> to tensor<1x1xi64>
+  %e = tensor.empty() : tensor<1x1x128xf32>
+  %r = gather.block %d[%one] axis = 0 whole_indices(%ids : tensor<4096x8xi64>) into %e : tensor<200000x128xf32>, tensor<1x1xi64> into tensor<1x1x128xf32>
+  return %r : tensor<1x1x128xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @one_row_prefetch_in_short_computed_bags
+// CHECK-NOT:     tensor.collapse_shape %{{.*}} {{\[}}[0, 1]] : tensor<4096x8xi64>
+// CHECK:         arith.divui %{{.*}}, %{{.*}} : index
+// CHECK:         arith.remui %{{.*}}, %{{.*}} : index
+// CHECK:         tensor.extract %{{.*}}[%{{.*}}, %{{.*}}] : tensor<4096x8xi64>
+// CHECK-COUNT-9: memref.prefetch
+func.func @one_row_prefetch_in_short_computed_bags(%d: tensor<200000x128xf32>, %raw: tensor<4096x8xi64>, %b: index, %l: index) -> tensor<1x1x128xf32> {
+  %ids = arith.addi %raw, %raw : tensor<4096x8xi64>
+  %one = tensor.extract_slice %ids[%b, %l] [1, 1] [1, 1] : tensor<4096x8xi64> to tensor<1x1xi64>
+  %e = tensor.empty() : tensor<1x1x128xf32>
+  %r = gather.block %d[%one] axis = 0 whole_indices(%ids : tensor<4096x8xi64>) into %e : tensor<200000x128xf32>, tensor<1x1xi64> into tensor<1x1x128xf32>
   return %r : tensor<1x1x128xf32>
 }
