@@ -123,6 +123,20 @@ SmallVector<OpFoldResult> chooseTileSizes(OpBuilder &b, ShapedType type,
 /// against the other's 977 (bench/README.md).
 constexpr int64_t kReductionTileCountMultiple = 16;
 
+/// `OpTy` of two index values: folded by `apply` where both are constants,
+/// built otherwise.
+template <typename OpTy, typename Apply>
+OpFoldResult foldOrBuild(OpBuilder &b, Location loc, OpFoldResult x,
+                         OpFoldResult y, Apply apply) {
+  std::optional<int64_t> cx = getConstantIntValue(x),
+                         cy = getConstantIntValue(y);
+  if (cx && cy)
+    return b.getIndexAttr(apply(*cx, *cy));
+  return OpTy::create(b, loc, getValueOrCreateConstantIndexOp(b, loc, x),
+                      getValueOrCreateConstantIndexOp(b, loc, y))
+      .getResult();
+}
+
 /// Tile sizes for a reduction consumer's loops: reduction loops and an
 /// innermost parallel loop whole, the parallel loop nearest inside them
 /// tiled so that a tile's gathered block holds about `tileElements`
@@ -141,52 +155,24 @@ SmallVector<OpFoldResult> chooseReductionTileSizes(OpBuilder &b,
   SmallVector<OpFoldResult> sizes(loops, b.getIndexAttr(0));
   OpFoldResult inner = b.getIndexAttr(1);
   bool tiled = false;
-  // Folded where both are constants (saturating), built otherwise.
-  auto fold = [&](OpFoldResult x, OpFoldResult y, auto apply,
-                  auto build) -> OpFoldResult {
-    std::optional<int64_t> cx = getConstantIntValue(x),
-                           cy = getConstantIntValue(y);
-    if (cx && cy)
-      return b.getIndexAttr(apply(*cx, *cy));
-    return build(b, loc, getValueOrCreateConstantIndexOp(b, loc, x),
-                 getValueOrCreateConstantIndexOp(b, loc, y))
-        .getResult();
-  };
   auto mul = [&](OpFoldResult x, OpFoldResult y) {
-    return fold(
-        x, y,
-        [](int64_t p, int64_t q) {
-          int64_t product;
-          return llvm::MulOverflow(p, q, product)
-                     ? std::numeric_limits<int64_t>::max()
-                     : product;
-        },
-        [](OpBuilder &ob, Location l, Value p, Value q) {
-          return arith::MulIOp::create(ob, l, p, q);
-        });
+    return foldOrBuild<arith::MulIOp>(b, loc, x, y, [](int64_t p, int64_t q) {
+      int64_t product;
+      return llvm::MulOverflow(p, q, product)
+                 ? std::numeric_limits<int64_t>::max()
+                 : product;
+    });
   };
   // ceil(x / y) for y >= 1.
   auto ceilDiv = [&](OpFoldResult x, OpFoldResult y) {
-    return fold(
-        x, y, [](int64_t p, int64_t q) { return llvm::divideCeil(p, q); },
-        [](OpBuilder &ob, Location l, Value p, Value q) {
-          return arith::CeilDivUIOp::create(ob, l, p, q);
-        });
+    return foldOrBuild<arith::CeilDivUIOp>(
+        b, loc, x, y,
+        [](int64_t p, int64_t q) { return llvm::divideCeil(p, q); });
   };
   auto atLeastOne = [&](OpFoldResult x) {
-    return fold(
-        x, b.getIndexAttr(1),
-        [](int64_t p, int64_t q) { return std::max(p, q); },
-        [](OpBuilder &ob, Location l, Value p, Value q) {
-          return arith::MaxUIOp::create(ob, l, p, q);
-        });
-  };
-  auto atMost = [&](OpFoldResult x, OpFoldResult y) {
-    return fold(
-        x, y, [](int64_t p, int64_t q) { return std::min(p, q); },
-        [](OpBuilder &ob, Location l, Value p, Value q) {
-          return arith::MinUIOp::create(ob, l, p, q);
-        });
+    return foldOrBuild<arith::MaxUIOp>(
+        b, loc, x, b.getIndexAttr(1),
+        [](int64_t p, int64_t q) { return std::max(p, q); });
   };
   for (int64_t i = loops - 1; i >= 0; --i) {
     bool parallel = iterators[i] == utils::IteratorType::parallel;
@@ -196,17 +182,15 @@ SmallVector<OpFoldResult> chooseReductionTileSizes(OpBuilder &b,
       } else {
         // An empty block gathers nothing, and a tile of 0 iterations would
         // never end: every divisor and size at least 1.
-        OpFoldResult wanted = atLeastOne(fold(
-            b.getIndexAttr(tileElements), atLeastOne(inner),
-            [](int64_t p, int64_t q) { return p / q; },
-            [](OpBuilder &ob, Location l, Value p, Value q) {
-              return arith::DivUIOp::create(ob, l, p, q);
-            }));
+        OpFoldResult wanted = atLeastOne(foldOrBuild<arith::DivUIOp>(
+            b, loc, b.getIndexAttr(tileElements), atLeastOne(inner),
+            [](int64_t p, int64_t q) { return p / q; }));
         OpFoldResult extent = ranges[i].size;
         OpFoldResult count = ceilDiv(extent, wanted);
         OpFoldResult multiple = b.getIndexAttr(kReductionTileCountMultiple);
-        OpFoldResult balanced =
-            atMost(mul(ceilDiv(count, multiple), multiple), extent);
+        OpFoldResult balanced = foldOrBuild<arith::MinUIOp>(
+            b, loc, mul(ceilDiv(count, multiple), multiple), extent,
+            [](int64_t p, int64_t q) { return std::min(p, q); });
         sizes[i] = atLeastOne(ceilDiv(extent, atLeastOne(balanced)));
       }
       tiled = true;
