@@ -5,8 +5,10 @@
 # gather.elements rows, long rows (vector steps of 1024 elements, and a
 # size they do not divide, left scalar), a weighted bag (a weight per
 # row, broadcast along it), dynamic bags called with five shapes (a full
-# and a partial tile; empty bags; no bags), and a bag compiled without
-# LLVM's optimizations. Each program runs fused
+# and a partial tile; empty bags; no bags), a bag compiled without
+# LLVM's optimizations, and short bags of a table over 1 MiB whose steps
+# read the index 16 rows ahead from the indices as one row, or from
+# computed indices by dividing by the bag's length. Each program runs fused
 # and unfused (jit.compile(..., fuse_consumers=False)) through the JIT;
 # both results must equal numpy's sequential reduction bit for bit (the
 # tiles add a bag's rows in the same order), and an invalid index under
@@ -15,7 +17,7 @@
 # (scf.forall) with its reduction in vector form, where the rows allow it.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: fused-reductions: 45 passed, 0 failed
+# CHECK: fused-reductions: 58 passed, 0 failed
 import os
 import subprocess
 import sys
@@ -232,5 +234,48 @@ def weighted_sums(d, i, w, z):
 
 
 run("weighted_bag_sum", weighted, [(table, bags, weights, zeros)], want=weighted_sums)
+
+# Short bags of a table over 1 MiB (4096 rows of 128 floats), which the
+# steps prefetch 16 rows ahead, past the next bag of 8: the index ahead read
+# from the function's indices as one row (static and dynamic sizes, up to
+# the last bags, where the read is clamped to the last index), or, from
+# indices the function computes, by dividing the position by the bag's
+# length. The lowering must take each path; the sums must equal numpy's.
+def read_ahead_form(name, text, one_row):
+    out = subprocess.run([GATHER_OPT, "-", "--gather-cpu-pipeline=target-cpu=znver4 parallel "
+                          "fuse-consumers", "--mlir-print-ir-after=convert-gather-to-linalg",
+                          "-o", os.devnull], input=text, capture_output=True, text=True)
+    lowered = out.stderr
+    as_row = "tensor.collapse_shape %arg1 [[0, 1]]" in lowered
+    check(out.returncode == 0 and "memref.prefetch" in lowered and as_row == one_row
+          and ("arith.remui" in lowered) != one_row, f"{name} (read-ahead form)", lowered[-300:])
+
+
+big = rng.standard_normal((4096, 128), dtype=np.float32)
+short = rng.integers(-4096, 4096, (300, 8))
+short_args = {"d": "tensor<4096x128xf32>", "i": "tensor<300x8xi64>"}
+short_bags = program("gather.block %d[%i] axis = 0", short_args, "tensor<300x8x128xf32>", "1",
+                     "tensor<300x128xf32>")
+read_ahead_form("short_bags", short_bags, one_row=True)
+run("short_bag_sum", short_bags, [(big, short, np.zeros((300, 128), np.float32))],
+    want=lambda d, i, z: sequential(d[wrap(i, 4096)], 1, np.add, z))
+short_dynamic = program("gather.block %d[%i] axis = 0",
+                        {"d": "tensor<4096x128xf32>", "i": "tensor<?x?xi64>"},
+                        "tensor<?x?x128xf32>", "1", "tensor<?x128xf32>")
+read_ahead_form("short_dynamic_bags", short_dynamic, one_row=True)
+run("short_dynamic_bag_sum", short_dynamic,
+    [(big, short, np.zeros((300, 128), np.float32)),
+     (big, rng.integers(0, 4096, (41, 3)), np.zeros((41, 128), np.float32))],
+    want=lambda d, i, z: sequential(d[wrap(i, 4096)], 1, np.add, z), static=False)
+computed = short_bags.replace(
+    "  %e = tensor.empty",
+    "  %ie = tensor.empty() : tensor<300x8xi64>\n"
+    "  %twice = linalg.map { arith.addi } ins(%i, %i : tensor<300x8xi64>, tensor<300x8xi64>) "
+    "outs(%ie : tensor<300x8xi64>)\n  %e = tensor.empty", 1).replace(
+    "gather.block %d[%i]", "gather.block %d[%twice]")
+half = rng.integers(-2048, 2048, (300, 8))
+read_ahead_form("short_computed_bags", computed, one_row=False)
+run("short_computed_bag_sum", computed, [(big, half, np.zeros((300, 128), np.float32))],
+    want=lambda d, i, z: sequential(d[wrap(2 * i, 4096)], 1, np.add, z))
 
 print(f"fused-reductions: {passed} passed, {failed} failed")
