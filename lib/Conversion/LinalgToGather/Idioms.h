@@ -16,11 +16,20 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
+#include <optional>
+
 namespace mlir::gather::linalg_to_gather {
 
 /// `value` through the integer casts that keep it (index_cast, extsi and
 /// their unsigned forms); `isUnsigned` is set for a zero-extension.
 Value lookThroughCasts(Value value, bool *isUnsigned = nullptr);
+
+/// The constant `value` is, through those casts.
+std::optional<int64_t> constantOf(Value value);
+
+/// Whether `value` is the size of dimension `dim` of `table` plus `delta`:
+/// a constant, or `tensor.dim` (minus 1 for delta -1), through casts.
+bool isSizePlus(Value value, Value table, int64_t dim, int64_t delta);
 
 /// The predicate of the same test with the operands swapped.
 arith::CmpIPredicate swappedPredicate(arith::CmpIPredicate predicate);

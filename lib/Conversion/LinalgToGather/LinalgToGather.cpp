@@ -88,30 +88,12 @@ arith::CmpIPredicate mlir::gather::linalg_to_gather::swappedPredicate(
   }
 }
 
-namespace {
-
-//===----------------------------------------------------------------------===//
-// Index values and their idioms
-//===----------------------------------------------------------------------===//
-
-/// How a table position is computed from an index value.
-struct IndexValue {
-  /// The scalar read: a block argument of an input of the generic, or a
-  /// tensor.extract in its body.
-  Value raw;
-  /// The idioms found on the way from the position to `raw`.
-  bool wraps = false, clamps = false, fills = false;
-  /// The value was read as unsigned (index_castui, extui).
-  bool isUnsigned = false;
-};
-
-static std::optional<int64_t> constantOf(Value value) {
+std::optional<int64_t> mlir::gather::linalg_to_gather::constantOf(Value value) {
   return getConstantIntValue(lookThroughCasts(value));
 }
 
-/// Whether `value` is the size of dimension `dim` of `table` plus `delta`:
-/// a constant, or `tensor.dim` (minus 1 for delta -1), through casts.
-static bool isSizePlus(Value value, Value table, int64_t dim, int64_t delta) {
+bool mlir::gather::linalg_to_gather::isSizePlus(Value value, Value table,
+                                                int64_t dim, int64_t delta) {
   auto tableType = cast<RankedTensorType>(table.getType());
   if (std::optional<int64_t> known = constantOf(value))
     return !tableType.isDynamicDim(dim) &&
@@ -129,6 +111,23 @@ static bool isSizePlus(Value value, Value table, int64_t dim, int64_t delta) {
   return dimOp && dimOp.getSource() == table &&
          dimOp.getConstantIndex() == std::optional<int64_t>(dim);
 }
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Index values and their idioms
+//===----------------------------------------------------------------------===//
+
+/// How a table position is computed from an index value.
+struct IndexValue {
+  /// The scalar read: a block argument of an input of the generic, or a
+  /// tensor.extract in its body.
+  Value raw;
+  /// The idioms found on the way from the position to `raw`.
+  bool wraps = false, clamps = false, fills = false;
+  /// The value was read as unsigned (index_castui, extui).
+  bool isUnsigned = false;
+};
 
 static bool isZero(Value value) {
   return constantOf(value) == std::optional<int64_t>(0);

@@ -45,26 +45,6 @@ Value throughSignedCasts(Value value) {
   return isUnsigned ? Value() : raw;
 }
 
-/// Whether `value` is the constant `c` (through signed casts).
-bool isConstant(Value value, int64_t c) {
-  Value raw = throughSignedCasts(value);
-  return raw && getConstantIntValue(raw) == std::optional<int64_t>(c);
-}
-
-/// Whether `value` is the size of the 1-D `tensor` (a constant, or tensor.dim
-/// of it), through signed casts.
-bool isSizeOf(Value value, Value tensor) {
-  value = throughSignedCasts(value);
-  if (!value)
-    return false;
-  auto type = cast<RankedTensorType>(tensor.getType());
-  if (std::optional<int64_t> known = getConstantIntValue(value))
-    return !type.isDynamicDim(0) && *known == type.getDimSize(0);
-  auto dim = value.getDefiningOp<tensor::DimOp>();
-  return dim && dim.getSource() == tensor &&
-         dim.getConstantIndex() == std::optional<int64_t>(0);
-}
-
 /// The compare `condition` as `x pred y` with `x` the operand for which
 /// `isLhs` holds (the predicate swapped where it is the right one): the
 /// predicate and `y`, or nullopt.
@@ -118,7 +98,7 @@ private:
 /// Whether `value` is `linalg.index dim` (through signed casts), or 0 where
 /// that loop has the static size 1 (canonicalization folds its index so).
 bool SegmentSumMatcher::isLoopIndex(Value value, int64_t dim) const {
-  if (loopSizes[dim] == 1 && isConstant(value, 0))
+  if (loopSizes[dim] == 1 && constantOf(value) == std::optional<int64_t>(0))
     return true;
   Value raw = throughSignedCasts(value);
   auto index = raw ? raw.getDefiningOp<linalg::IndexOp>() : nullptr;
@@ -128,14 +108,15 @@ bool SegmentSumMatcher::isLoopIndex(Value value, int64_t dim) const {
 /// Whether `value` is `linalg.index dim` plus 1 (through signed casts), or
 /// 1 where that loop has the static size 1.
 bool SegmentSumMatcher::isLoopIndexPlusOne(Value value, int64_t dim) const {
-  if (loopSizes[dim] == 1 && isConstant(value, 1))
+  if (loopSizes[dim] == 1 && constantOf(value) == std::optional<int64_t>(1))
     return true;
   Value raw = throughSignedCasts(value);
   auto add = raw ? raw.getDefiningOp<arith::AddIOp>() : nullptr;
   if (!add)
     return false;
-  return (isConstant(add.getRhs(), 1) && isLoopIndex(add.getLhs(), dim)) ||
-         (isConstant(add.getLhs(), 1) && isLoopIndex(add.getRhs(), dim));
+  auto one = [](Value v) { return constantOf(v) == std::optional<int64_t>(1); };
+  return (one(add.getRhs()) && isLoopIndex(add.getLhs(), dim)) ||
+         (one(add.getLhs()) && isLoopIndex(add.getRhs(), dim));
 }
 
 /// `offsets[b] <= j`: `sle`/`sge` either way round, or `slt` or `eq`.
@@ -161,15 +142,15 @@ bool SegmentSumMatcher::isLowerBound(Value condition) const {
 /// `b + 1 == bags ? size(indices) : offsets[b + 1]`; `size(indices)` where
 /// the one bag is the last (canonicalization folds the select so).
 bool SegmentSumMatcher::isNextOffset(Value value, const SegmentSum &sum) const {
-  if (loopSizes[0] == 1 && isSizeOf(value, sum.indices))
+  if (loopSizes[0] == 1 && isSizePlus(value, sum.indices, 0, 0))
     return true;
   auto select = value.getDefiningOp<arith::SelectOp>();
-  if (!select || !isSizeOf(select.getTrueValue(), sum.indices))
+  if (!select || !isSizePlus(select.getTrueValue(), sum.indices, 0, 0))
     return false;
   auto last = orientedCompare(
       select.getCondition(), [&](Value v) { return isLoopIndexPlusOne(v, 0); });
   if (!last || last->first != arith::CmpIPredicate::eq ||
-      !isSizeOf(last->second, sum.offsets))
+      !isSizePlus(last->second, sum.offsets, 0, 0))
     return false;
   Value raw = throughSignedCasts(select.getFalseValue());
   auto next = raw ? raw.getDefiningOp<tensor::ExtractOp>() : nullptr;

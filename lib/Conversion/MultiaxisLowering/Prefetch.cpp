@@ -237,6 +237,14 @@ BlockPrefetch lowering::prefetchReading(OpBuilder &b, Location loc,
   return reading;
 }
 
+/// Whether `plan`'s distance is static and shorter than a static `length`
+/// of its loop: a position ahead then reaches at most the next outer
+/// position.
+static bool distanceWithin(const BlockPrefetch &plan,
+                           std::optional<int64_t> length) {
+  return length && !plan.dynamicDistance && plan.distance < *length;
+}
+
 /// The position `distance` iterations after `ivs` along `plan.loopDim` of
 /// loops over `upperBounds`, clamped to the last one or carried into the
 /// next outer loop.
@@ -274,8 +282,7 @@ static SmallVector<Value> positionAhead(OpBuilder &b, Location loc,
     // embedding bag of 32 rows of 512 bytes took 1.2x as long as with the
     // carry; docs/Lowering.md). A static length divides by a constant; a
     // dynamic one carries once.
-    bool carryOnce = !staticLength ||
-                     (!plan.dynamicDistance && plan.distance < *staticLength);
+    bool carryOnce = !staticLength || distanceWithin(plan, staticLength);
     Value steps, within;
     if (carryOnce) {
       Value past = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
@@ -317,8 +324,8 @@ static Value flatIndexAhead(OpBuilder &b, Location loc,
   int64_t rank = type.getRank();
   std::optional<int64_t> length =
       getConstantIntValue(plan.wholeSizes[plan.loopDim]);
-  bool carriesOnce = length && !plan.dynamicDistance && plan.distance < *length;
-  if (rank < 2 || carriesOnce || !isa<BlockArgument>(plan.wholeIndices) ||
+  if (rank < 2 || distanceWithin(plan, length) ||
+      !isa<BlockArgument>(plan.wholeIndices) ||
       !isa<func::FuncOp>(
           cast<BlockArgument>(plan.wholeIndices).getOwner()->getParentOp()))
     return nullptr;
