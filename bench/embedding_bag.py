@@ -11,7 +11,8 @@ which stays in registers) and without it (jit.compile(..., fuse_consumers=False)
 loop a performance engineer would write (bench/embedding_bag.cpp: the same
 checks and prefetch, each bag's sum in registers) and against
 torch.nn.functional.embedding_bag, all called in turns in one process
-(paired.time_in_turns; each timed call after an untimed one of its own).
+(paired.time_in_turns; each timed call after paired.DEFAULT_WARM untimed
+ones of its own).
 
 The same bags as torch-mlir writes aten.embedding_bag with offsets (the
 flat indices and each bag's first position: one linalg.generic over
@@ -24,7 +25,12 @@ bags only, against the raised form on the same bags.
 
     /usr/bin/python3 bench/embedding_bag.py [--calls 40] [--threads 2]
         [--rows 200000] [--dim 128] [--bags 2048] [--length 32] [--no-torch]
-        [--target native|x86-64-v3|CPU] [--unraised-bags 64]
+        [--target native|x86-64-v3|CPU] [--unraised-bags 64] [--table-pages huge|4k]
+
+--table-pages huge (the default) puts the table in an array advised for
+transparent huge pages, as bench/paired.py's inputs and gather-run's are;
+4k leaves it on numpy's 4 KiB pages (this script's table before the
+seventy-second session), where every contender's random rows miss the TLB.
 
 --target compiles the gathers for that CPU (jit.compile's target_cpu) and
 the C++ loop with -march=TARGET; --threads is the thread count of all three
@@ -103,6 +109,7 @@ def main():
     p.add_argument("--no-torch", action="store_true")
     p.add_argument("--target", default="native")
     p.add_argument("--unraised-bags", type=int, default=64)
+    p.add_argument("--table-pages", choices=("huge", "4k"), default="huge")
     args = p.parse_args()
     torch = None
     if not args.no_torch:
@@ -114,6 +121,8 @@ def main():
             print("(torch not installed: no torch column)")
     rng = np.random.default_rng(0)
     table = rng.standard_normal((args.rows, args.dim), dtype=np.float32)
+    if args.table_pages == "huge":
+        table = paired.placed_copy(table, 0)
     ids = rng.integers(0, args.rows, (args.bags, args.length))
     negative = rng.random(ids.shape) < 0.1
     ids[negative] -= args.rows
@@ -190,10 +199,11 @@ def main():
         verify("before")
         names = list(calls)
         times = dict(zip(names, paired.time_in_turns([calls[n] for n in names], args.calls,
-                                                     warm=1)))
+                                                     warm=paired.DEFAULT_WARM)))
         verify("after")
     print(f"embedding bag: table {args.rows}x{args.dim} f32, {args.bags} bags of {args.length} "
-          f"i64 indices (a tenth negative), sum; target {args.target}, "
+          f"i64 indices (a tenth negative), sum; table on {args.table_pages} pages; "
+          f"target {args.target}, "
           f"threads={args.threads}, {args.calls} turns, "
           f"prefetch {distance} rows ahead; median ms, and the median over the turns of "
           "time / fused time [quartiles]")
