@@ -99,7 +99,7 @@ int64_t CpuTarget::streamingStoreMinBytes() const {
   return meshL3 ? 4 * l2Bytes : l3Bytes / 2;
 }
 int64_t CpuTarget::streamingInputMinBytes() const {
-  return meshL3 ? 0 : l3Bytes / 2;
+  return meshL3 ? l2Bytes / 2 : l3Bytes / 2;
 }
 int64_t CpuTarget::parallelIterations() const {
   return std::max<int64_t>(16, 4 * cores);

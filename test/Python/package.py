@@ -178,9 +178,9 @@ want["offset-chunk-bytes"] = (8192 if host["cpu"] == "znver2" else
 # Blocks into a streamed output copied with vector rows up to twice the
 # L1d (at least a page).
 want["streamed-vector-copy-bytes"] = max(host["page-bytes"], 2 * host["l1d-bytes"])
-# Rows stream only from inputs of half the L3 or more (no such rule with a
+# Rows stream only from inputs of half the L3 or more (half the L2 with a
 # mesh L3).
-want["streaming-input-min-bytes"] = 0 if host["mesh-l3"] else host["l3-bytes"] // 2
+want["streaming-input-min-bytes"] = (host["l2-bytes"] if host["mesh-l3"] else host["l3-bytes"]) // 2
 wrong = {k: (host[k], v) for k, v in want.items() if v is not None and host[k] != v}
 print("host target:", "as the CPU's flags and the OS's caches say" if not wrong else wrong)
 # A named CPU in the JIT: its instruction set, the host's caches, cores and

@@ -325,12 +325,14 @@ struct CpuTarget {
   /// unread.
   int64_t streamingStoreMinBytes() const;
   /// ... and, into an output under the L3's size, only from an input of
-  /// this size on (or of dynamic size): half the L3, without a mesh L3 (0
-  /// with one: unmeasured there). From smaller inputs, rows written through
-  /// the caches ran up to 2.18x faster than streamed ones (tables of 0.5-12
-  /// MB into outputs of 17-25 MB, a 32 MiB L3: the whole working set stayed
-  /// in the L3 from call to call; Zen 4, docs/Lowering.md); into a 67 MB
-  /// output streaming won (1.12-1.66x). W7's 25.6 MB table went either way.
+  /// this size on (or of dynamic size): half the L3, or half the L2 with a
+  /// mesh L3. From smaller inputs, rows written through the caches ran up
+  /// to 2.18x faster than streamed ones (tables of 0.5-12 MB into outputs
+  /// of 17-25 MB, a 32 MiB L3: the whole working set stayed in the L3 from
+  /// call to call; Zen 4, docs/Lowering.md); into a 67 MB output streaming
+  /// won (1.12-1.66x). W7's 25.6 MB table went either way. With a mesh L3
+  /// (an Emerald Rapids, 2 MiB L2s) cached stores won from tables of 0.5-0.6
+  /// MB (1.06-1.36x), tied at 0.9-1 MB and lost from 1.5 MB on (0.76-0.93).
   int64_t streamingInputMinBytes() const;
   /// A parallel loop keeps the outer dimensions parallel whose iterations
   /// reach this count (the inner ones become serial loops): four per core,

@@ -230,3 +230,28 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #d
     return %r, %s : tensor<4096x768xf32>, tensor<2048x768xf32>
   }
 }
+
+// -----
+
+// With a mesh L3 rows stream only from a table of half the L2 or more
+// (CpuTarget::streamingInputMinBytes): a 960 KiB table (320 rows of 3 KiB,
+// under 1 MiB) into a 24 MiB output is not marked, a 1 MiB one (the bound)
+// is.
+// CHECK-LABEL: func.func @mesh_l3_table_under_half_the_l2
+// CHECK-NOT:     gather.streaming_stores
+// CHECK-LABEL: func.func @mesh_l3_table_of_half_the_l2
+// CHECK:         } {gather.streaming_stores = 8388608 : i64}
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"mesh_l3" = 1 : i64, "L2_cache_size_in_bytes" = 2097152 : i64, "L3_cache_size_in_bytes" = 314572800 : i64>>} {
+  func.func @mesh_l3_table_under_half_the_l2(%d: tensor<320x768xf32>, %i: tensor<8192xi64>) -> tensor<8192x768xf32> {
+    %e = tensor.empty() : tensor<8192x768xf32>
+    // expected-remark @+1 {{lowered as block-copy vector-rows}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<320x768xf32>, tensor<8192xi64> into tensor<8192x768xf32>
+    return %r : tensor<8192x768xf32>
+  }
+  func.func @mesh_l3_table_of_half_the_l2(%d: tensor<4096x64xf32>, %i: tensor<65536xi64>) -> tensor<65536x64xf32> {
+    %e = tensor.empty() : tensor<65536x64xf32>
+    // expected-remark @+1 {{lowered as block-copy tiles}}
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<4096x64xf32>, tensor<65536xi64> into tensor<65536x64xf32>
+    return %r : tensor<65536x64xf32>
+  }
+}
