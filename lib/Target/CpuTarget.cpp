@@ -155,7 +155,8 @@ std::string CpuTarget::describe() const {
      << " offset-tile-bytes-few-reads=" << offsetTileFootprintBytes(true)
      << " offset-chunk-bytes=" << offsetChunkBytes()
      << " streamed-vector-copy-bytes=" << vectorCopyMaxBytes(true)
-     << " streaming-input-min-bytes=" << streamingInputMinBytes();
+     << " streaming-input-min-bytes=" << streamingInputMinBytes()
+     << " prefetch-blocks-l2=" << (prefetchBlocksL2 ? 1 : 0);
   return text;
 }
 
@@ -509,6 +510,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
   int64_t longOffsetTiles = target.longOffsetTiles;
   int64_t gatherOffsetRows = target.gatherOffsetRows;
   int64_t collectOffsetRows = target.collectOffsetRows;
+  int64_t prefetchBlocksL2 = target.prefetchBlocksL2;
   auto offsetTablePrefetch = static_cast<int64_t>(target.prefetchOffsetTables);
   auto indexStreamPrefetch = static_cast<int64_t>(target.prefetchIndexStreams);
   Entry entries[] = {
@@ -538,6 +540,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
       {"gather_offset_rows", &gatherOffsetRows, 0, 1, false},
       {"collect_offset_rows", &collectOffsetRows, 0, 1, false},
       {"prefetch_index_streams", &indexStreamPrefetch, 0, 2, false},
+      {"prefetch_blocks_l2", &prefetchBlocksL2, 0, 1, false},
       {"nontemporal_stores", &nonTemporalStores, 0, 1, false}};
   for (Entry entry : entries) {
     FailureOr<Attribute> value = dlti::query(op, {"CPU", entry.key});
@@ -568,6 +571,7 @@ FailureOr<CpuTarget> mlir::gather::applyDltiCpuSpec(Operation *op,
   target.longOffsetTiles = longOffsetTiles != 0;
   target.gatherOffsetRows = gatherOffsetRows != 0;
   target.collectOffsetRows = collectOffsetRows != 0;
+  target.prefetchBlocksL2 = prefetchBlocksL2 != 0;
   target.prefetchOffsetTables =
       static_cast<OffsetTablePrefetch>(offsetTablePrefetch);
   target.prefetchIndexStreams =

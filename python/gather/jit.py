@@ -438,9 +438,10 @@ def target_description(target_cpu="native"):
     offset-tile-bytes and offset-tile-bytes-few-reads (the offset-table
     tiles' budgets), offset-chunk-bytes (a chunk of 8-byte offsets) and
     streamed-vector-copy-bytes (blocks from this size on streamed from
-    memory are copied by memcpy) and streaming-input-min-bytes (rows
+    memory are copied by memcpy), streaming-input-min-bytes (rows
     stream only from inputs of this size on) (derived, or as the
-    description gives them)."""
+    description gives them) and prefetch-blocks-l2 (1: block copies
+    prefetch into the L2 only)."""
     text = ctypes.create_string_buffer(1024)
     if _library().gatherTargetDescription(target_cpu.encode(), text, len(text)):
         raise GatherError(text.value.decode(errors="replace"))

@@ -17,6 +17,7 @@
 # CHECK: prefetch-index-streams-off: 3 passed, 0 failed
 # CHECK: prefetch-index-streams-l2: 6 passed, 0 failed
 # CHECK: prefetch-index-streams-l2-input-rows: 2 passed, 0 failed
+# CHECK: prefetch-blocks-l2: 6 passed, 0 failed
 import sys
 
 import numpy as np
@@ -232,3 +233,17 @@ for level, name, elements, pairs, pattern, what in (
         (2, "l2-input-rows", True, False, r"memref\.prefetch", "not lowered with a prefetch")):
     level_cases(name, elements, pairs).report(f"prefetch-index-streams-{name}", sys.argv[1], pattern, what,
                                               cpu_entries={"prefetch_index_streams": level})
+
+# The target entry "prefetch_blocks_l2" = 1 (prefetch.mlir: block rows
+# prefetched into the L2 only, locality 2): rows of 1 KiB under every
+# policy and 16-byte blocks in tiles give numpy's results.
+blocks_l2 = FunctionCases()
+for oob, negative in POLICIES:
+    ids = policy_indices(rng, 700, 2048, oob, every=13)
+    blocks_l2.add(f"block_rows_l2_{oob}_{negative}", "block", "axis = 0" + policy_text(oob, negative),
+                  table, ids, (700, 256), expected(ref.block, table, ids, 0, negative, oob))
+coords = rng.integers(-256, 256, (4, 65536, 2))
+blocks_l2.add("nd_tiles_l2", "nd", "batch_dims = 1", volume, coords, (4, 65536, 4),
+              expected(ref.nd, volume, coords, 1))
+blocks_l2.report("prefetch-blocks-l2", sys.argv[1], r"memref\.prefetch .*locality<2>",
+                 "not lowered with a prefetch into the L2", cpu_entries={"prefetch_blocks_l2": 1})

@@ -174,6 +174,10 @@ struct CpuTarget {
   /// unmeasured.
   /// The DLTI entry "prefetch_index_streams" (0, 1 or 2) overrides it.
   IndexStreamPrefetch prefetchIndexStreams = IndexStreamPrefetch::AllLevels;
+  /// Block copies prefetch the blocks they copy later into the L2 only
+  /// (prefetcht1) instead of every level. The DLTI entry
+  /// "prefetch_blocks_l2" (0 or 1) overrides it.
+  bool prefetchBlocksL2 = false;
   /// The largest block, in cache lines, that block copies take in tiles
   /// (smallBlockBytes): 4; 2 on Zen 2 (znver2), where rows of 3 and 4
   /// lines ran 1.07-1.12x faster a row at a time (W7 of bench/run.py,

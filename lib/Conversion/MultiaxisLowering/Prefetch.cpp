@@ -165,6 +165,7 @@ lowering::planBlockPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
   if (blockBytes == 0)
     return std::nullopt;
   BlockPrefetch plan;
+  plan.locality = s.target.prefetchBlocksL2 ? 2 : 3;
   // Ahead along the innermost loop dimension that has more than one
   // iteration (the order one thread runs them in); for one block, ahead in
   // the whole indices it reads a slice of.
@@ -393,7 +394,7 @@ void lowering::emitBlockPrefetchAt(OpBuilder &b, Location loc,
   SmallVector<Value> where(inputCoords);
   for (int64_t offset : plan.rowOffsets) {
     where.back() = constIndex(b, loc, offset);
-    prefetch(b, loc, plan.buffer, where);
+    prefetch(b, loc, plan.buffer, where, plan.locality);
   }
   if (!plan.dynamicRowLines)
     return;
@@ -403,13 +404,13 @@ void lowering::emitBlockPrefetchAt(OpBuilder &b, Location loc,
                        SmallVector<Value> at(where);
                        at.back() = arith::MulIOp::create(
                            lb, ll, line, constIndex(lb, ll, plan.lineElements));
-                       prefetch(lb, ll, plan.buffer, at);
+                       prefetch(lb, ll, plan.buffer, at, plan.locality);
                        scf::YieldOp::create(lb, ll);
                      });
   // The row's last line, where the row does not end on a line boundary.
   where.back() =
       arith::SubIOp::create(b, loc, plan.rowLength, constIndex(b, loc, 1));
-  prefetch(b, loc, plan.buffer, where);
+  prefetch(b, loc, plan.buffer, where, plan.locality);
 }
 
 std::optional<RowPrefetch> lowering::planRowPrefetch(OpBuilder &b, Location loc,

@@ -33,6 +33,9 @@ struct BlockPrefetch {
   /// last element (`rowLength` - 1).
   Value dynamicRowLines, rowLength;
   int64_t lineElements = 1;
+  /// memref.prefetch's locality: 3 (every level) or 2 (the L2;
+  /// CpuTarget::prefetchBlocksL2).
+  int64_t locality = 3;
   /// Where the op copies one block, its one index value an element of its
   /// whole indices (a gather fused into each step of its consumer's loops,
   /// gather-fuse-consumers): the whole indices, their sizes and the

@@ -169,6 +169,23 @@ func.func @kib_rows_prefetch_last_line(%d: tensor<4096x256xf32>, %i: tensor<1000
 
 // -----
 
+// The target's "prefetch_blocks_l2" = 1: the same rows prefetched into the
+// L2 only (locality 2, x86's prefetcht1).
+// CHECK-LABEL: func.func @kib_rows_prefetched_into_the_l2
+// CHECK:         scf.forall
+// CHECK-COUNT-17:  memref.prefetch %{{.*}}, read, locality<2>, data
+// CHECK-NOT:       memref.prefetch
+// CHECK:           tensor.extract_slice
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_blocks_l2" = 1 : i64>>} {
+  func.func @kib_rows_prefetched_into_the_l2(%d: tensor<4096x256xf32>, %i: tensor<1000xi64>) -> tensor<1000x256xf32> {
+    %e = tensor.empty() : tensor<1000x256xf32>
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<4096x256xf32>, tensor<1000xi64> into tensor<1000x256xf32>
+    return %r : tensor<1000x256xf32>
+  }
+}
+
+// -----
+
 // Bags of 32 rows of 512 bytes (an embedding bag's [bags, rows] indices):
 // the row 16 ahead, past the bag's end in the next bag (the thread's next
 // under OpenMP's static schedule), clamped to the last bag's last row. A

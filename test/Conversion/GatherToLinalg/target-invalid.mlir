@@ -71,6 +71,12 @@ module @prefetch_index_streams_not_a_level attributes {dlti.target_system_spec =
 
 // -----
 
+// expected-error @+1 {{the target description's CPU entry "prefetch_blocks_l2" must be an integer in [0, 1], got 2 : i64}}
+module @prefetch_blocks_l2_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"prefetch_blocks_l2" = 2 : i64>>} {
+}
+
+// -----
+
 // expected-error @+1 {{the target description's CPU entry "nontemporal_stores" must be an integer in [0, 1], got 2 : i64}}
 module @nontemporal_stores_not_0_or_1 attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"nontemporal_stores" = 2 : i64>>} {
 }
