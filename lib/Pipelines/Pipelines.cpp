@@ -100,10 +100,6 @@ static void addGatherLowering(OpPassManager &pm, std::unique_ptr<Pass> lowering,
 static void addBufferization(OpPassManager &pm, bool destinationEntries = false,
                              bool stackBuffers = false) {
   pm.addNestedPass<func::FuncOp>(createTensorCleanupPass());
-  // A gather fused into a consumer's step wrote its row into a tensor that
-  // the step reads whole: the step takes the row's vectors instead, and no
-  // buffer is made for it.
-  pm.addNestedPass<func::FuncOp>(createGatherForwardVectorWrites());
   // The destination entries' results go into the caller's buffers only if
   // the tensor.empty they are computed into is that buffer. The pass that
   // made the entries did so for gathers; a linalg result got a new one

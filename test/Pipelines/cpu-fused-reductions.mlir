@@ -1,10 +1,9 @@
 // A gather whose reduction consumer the CPU pipeline fuses
 // (gather-fuse-consumers): neither the whole intermediate nor a tile's
-// block is allocated, nor the row of each step that adds it: the step
-// adds the vectors the row was read into (gather-forward-vector-writes),
-// while the bag's sum is carried through the row loop as a vector; each
-// step prefetches the row its index 16 positions further on in the whole
-// indices names. The sums are vector
+// block is allocated, only a row on the stack in each step that adds it
+// (promote-buffers-to-stack), while the bag's sum is carried through the
+// row loop as a vector; each step prefetches the row its index 16
+// positions further on in the whole indices names. The sums are vector
 // adds, and a reduction over a row becomes one vector.reduction
 // (lower-vector-multi-reduction, before convert-vector-to-llvm, which
 // takes no vector.multi_reduction).
@@ -16,26 +15,20 @@
 // BUF-LABEL: func.func @bag_sums
 // BUF-NOT:     memref<2048x32x128xf32>
 // BUF-NOT:     memref<16x32x128xf32>
-// BUF-NOT:     memref<1x1x128xf32>
 // BUF:         scf.for {{.*}} -> (vector<1x128xf32>)
-// BUF-NOT:       memref<1x1x128xf32>
+// BUF:           memref.alloca() {{.*}} : memref<1x1x128xf32>
 // BUF:           memref.load %arg1[
 // BUF:           memref.prefetch %{{.*}}[%{{.*}}, %c0]
-// BUF-NOT:       memref<1x1x128xf32>
-// BUF-COUNT-8:   vector.insert_strided_slice %{{.*}} : vector<16xf32> into vector<128xf32>
-// BUF-NOT:       memref<1x1x128xf32>
-// BUF:           arith.addf %{{.*}} : vector<1x128xf32>
-// BUF:         return
 // Every stack buffer at the start of the threads' region, none in the
-// loops: vector-to-scf's (the steps' transfers of several dimensions) and
-// the error flag (each iteration of the loops would otherwise grow the
-// stack where LLVM does not promote them, at opt level 0); none for a row.
+// loops: vector-to-scf's (the steps' transfers of several dimensions), the
+// row's and the error flag (each iteration of the loops would otherwise
+// grow the stack where LLVM does not promote them, at opt level 0).
 // CHECK-LABEL: llvm.func @bag_sums
 // CHECK:         omp.parallel
 // CHECK:         omp.parallel
-// CHECK-NOT:       array<1 x array<1 x vector<128xf32>>>
+// CHECK:           llvm.alloca {{.*}} x !llvm.array<1 x array<1 x vector<128xf32>>>
 // CHECK:           llvm.alloca {{.*}} x i8
-// CHECK-NOT:       llvm.alloca {{.*}} x f32
+// CHECK:           llvm.alloca {{.*}} x f32 {alignment = 64 : i64}
 // CHECK:           omp.wsloop
 // CHECK-NOT:       llvm.alloca
 // CHECK:           llvm.fadd %{{.*}}, %{{.*}} : vector<128xf32>
@@ -78,9 +71,8 @@ func.func @row_maxima(%t: tensor<100000x64xf32>, %i: tensor<4096xi64>, %init: te
 // BUF-LABEL: func.func @raised_bag_sums
 // BUF-NOT:     memref<2048x32x128xf32>
 // BUF-NOT:     memref<16x32x128xf32>
-// BUF-NOT:     memref<1x1x128xf32>
 // BUF:         scf.for {{.*}} -> (vector<1x128xf32>)
-// BUF-NOT:       memref<1x1x128xf32>
+// BUF:           memref.alloca() {{.*}} : memref<1x1x128xf32>
 // BUF:           memref.load %arg1[
 // BUF:           memref.prefetch %{{.*}}[%{{.*}}, %c0]
 // CHECK-LABEL: llvm.func @raised_bag_sums

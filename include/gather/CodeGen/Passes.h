@@ -32,10 +32,6 @@ namespace mlir::gather {
 /// non-unit innermost stride becomes a gather from the flat buffer.
 void populateUnitStrideVectorGathersPatterns(RewritePatternSet &patterns);
 
-/// gather-forward-vector-writes: a whole read of a small tensor made of
-/// vector writes becomes those vectors.
-void populateForwardVectorWritesPatterns(RewritePatternSet &patterns);
-
 /// gather-approximate-math: the math functions fused consumers call, as
 /// polynomial approximations that vectorize.
 void populateApproximateMathPatterns(RewritePatternSet &patterns);

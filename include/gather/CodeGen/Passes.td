@@ -68,29 +68,6 @@ def GatherDropArgumentResults : Pass<"gather-drop-argument-results",
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
-def GatherForwardVectorWrites : Pass<"gather-forward-vector-writes"> {
-  let summary = "Read the vectors written into a small tensor instead of "
-                "the tensor";
-  let description = [{
-    A gather fused into each step of its consumer (gather-fuse-consumers:
-    one row of an embedding bag) is lowered to vector reads of the input
-    written into a fresh tensor, which the consumer's step then reads whole
-    as one vector. Bufferization gave that tensor a buffer: each row went
-    through memory twice more (stored, copied, loaded again) before it was
-    added. This pass replaces a `vector.transfer_read` of a whole static
-    tensor, read at offset zero without mask and in bounds, by the vectors
-    that a chain of `vector.transfer_write`s (each without mask, in bounds,
-    at constant offsets, of a vector whose dimensions but the innermost are
-    1) wrote into it, when they cover every element: put together with
-    `vector.insert_strided_slice` (the later write wins) and reshaped to
-    the read's type. `tensor.expand_shape` and `tensor.collapse_shape`
-    between them keep the elements' order and are looked through. The
-    writes, then unused, are erased.
-  }];
-  let dependentDialects = ["::mlir::ub::UBDialect",
-                           "::mlir::vector::VectorDialect"];
-}
-
 def GatherFoldSelfCopies : Pass<"gather-fold-self-copies"> {
   let summary = "Erase memref.copy ops that copy a buffer region onto itself";
   let description = [{
