@@ -17,7 +17,7 @@
 # (scf.forall) with its reduction in vector form, where the rows allow it.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: fused-reductions: 58 passed, 0 failed
+# CHECK: fused-reductions: 65 passed, 0 failed
 import os
 import subprocess
 import sys
@@ -203,6 +203,34 @@ shapes = [(table, rng.integers(0, 1000, (33, 5)), np.zeros((33, 16), np.float32)
           (table, rng.integers(0, 1000, (0, 7)), np.zeros((0, 16), np.float32))]
 run("dynamic_bag_sum", dyn, shapes,
     want=lambda d, i, z: sequential(d[wrap(i, 1000)], 1, np.add, z),
+    static=False)
+
+# The sums' init a linalg.fill of 2.5, not the sum's identity: the fill is
+# fused into each tile of the bags (gather-fuse-consumers), each bag's sum
+# starting from 2.5 (static and dynamic bag counts; an empty bag's sum is
+# the fill's value).
+def filled(text):
+    out_type = text.split("%init: ")[1].split(")")[0]
+    dims = "".join(f"  %m{d} = tensor.dim %i, %c{d} : tensor<?x?xi64>\n" for d in (0,)) \
+        if out_type.startswith("tensor<?") else ""
+    empty = "%m0" if dims else ""
+    return (text.replace(f", %init: {out_type})", ")")
+                .replace("  %e = tensor.empty(",
+                         dims + f"  %o = tensor.empty({empty}) : {out_type}\n"
+                         f"  %v = arith.constant 2.5 : f32\n"
+                         f"  %init = linalg.fill ins(%v : f32) outs(%o : {out_type}) -> {out_type}\n"
+                         "  %e = tensor.empty(", 1))
+
+
+filled_bags = filled(program("gather.block %d[%i] axis = 0", {"d": "tensor<1000x16xf32>", "i": "tensor<64x8xi64>"},
+                             "tensor<64x8x16xf32>", "1", "tensor<64x16xf32>"))
+run("filled_bag_sum", filled_bags, [(table, bags)],
+    want=lambda d, i: sequential(d[wrap(i, 1000)], 1, np.add, np.full((64, 16), 2.5, np.float32)))
+filled_dyn = filled(dyn)
+run("filled_dynamic_bag_sum", filled_dyn,
+    [(table, rng.integers(-1000, 1000, (1000, 7))), (table, rng.integers(0, 1000, (5, 0)))],
+    want=lambda d, i: sequential(d[wrap(i, 1000)], 1, np.add,
+                                 np.full((i.shape[0], 16), 2.5, np.float32)),
     static=False)
 
 # A weighted bag (torch's per_sample_weights): a generic that reads the

@@ -11,7 +11,9 @@
 // offsets[b] <= j < next(b), next(b) = b + 1 == bags ? size(indices) :
 // offsets[b + 1]. Each becomes a loop over the bags, each gathering the
 // rows of its range [lo, hi) of the indices (lo = min(max(offsets[b], 0), n),
-// hi = max(min(next(b), n), lo)) and summing them into its row.
+// hi = max(min(next(b), n), lo)) and summing them into its row. The
+// destination's fill (torch-mlir's zeros) fills each bag's row in the loop,
+// where every row is a bag, the loop's destination being the fill's.
 
 // CHECK-LABEL: func.func @embedding_bag_sum
 // CHECK-SAME:      %[[W:[^:]*]]: tensor<1000x64xf32>, %[[IDS:[^:]*]]: tensor<200xi64>, %[[OFFS:[^:]*]]: tensor<16xi64>
@@ -19,8 +21,9 @@
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG:     %[[N:.*]] = arith.constant 200 : index
-// CHECK:         %[[INIT:.*]] = linalg.fill
-// CHECK:         %[[R:.*]] = scf.forall (%[[B:.*]]) in (16) shared_outs(%[[OUT:.*]] = %[[INIT]]) -> (tensor<16x64xf32>)
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<16x64xf32>
+// CHECK:         %[[R:.*]] = scf.forall (%[[B:.*]]) in (16) shared_outs(%[[OUT:.*]] = %[[EMPTY]]) -> (tensor<16x64xf32>)
 // CHECK:           %[[START:.*]] = arith.index_cast %{{.*}} : i64 to index
 // CHECK:           %[[NEXTBAG:.*]] = arith.addi %[[B]], %[[C1]]
 // CHECK:           %[[LAST:.*]] = arith.cmpi eq, %[[NEXTBAG]], %[[C16]]
@@ -35,7 +38,8 @@
 // CHECK:           %[[BAG:.*]] = tensor.extract_slice %[[IDS]][%[[LO]]] [%[[LEN]]] [1] : tensor<200xi64> to tensor<?xi64>
 // CHECK:           %[[ROWS:.*]] = tensor.empty(%[[LEN]]) : tensor<?x64xf32>
 // CHECK:           %[[G:.*]] = gather.block %[[W]][%[[BAG]]] axis = 0 negative_indices = out_of_bounds whole_indices(%[[IDS]] : tensor<200xi64>) into %[[ROWS]]
-// CHECK:           %[[ROW:.*]] = tensor.extract_slice %[[OUT]][%[[B]], 0] [1, 64] [1, 1] : tensor<16x64xf32> to tensor<64xf32>
+// CHECK:           %[[ROW0:.*]] = tensor.extract_slice %[[OUT]][%[[B]], 0] [1, 64] [1, 1] : tensor<16x64xf32> to tensor<64xf32>
+// CHECK:           %[[ROW:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[ROW0]] : tensor<64xf32>)
 // CHECK:           %[[SUM:.*]] = linalg.reduce ins(%[[G]] : tensor<?x64xf32>) outs(%[[ROW]] : tensor<64xf32>) dimensions = [0]
 // CHECK:             arith.addf %[[X:.*]], %[[ACC:.*]] : f32
 // CHECK:           scf.forall.in_parallel
@@ -94,11 +98,14 @@ func.func @embedding_bag_sum(%weight: tensor<1000x64xf32>, %indices: tensor<200x
 // Dynamic sizes, read with tensor.dim as torch-mlir's getDimOp does. The
 // bags are the fewer of the offsets and the destination's rows (a valid
 // generic has them alike; where they disagree, nothing is read or written
-// past either).
+// past either). Rows no bag visits keep the fill's value: the whole
+// destination is filled before the loop.
 // CHECK-LABEL: func.func @embedding_bag_sum_dynamic
 // CHECK-SAME:      %[[W:[^:]*]]: tensor<?x?xf32>, %[[IDS:[^:]*]]: tensor<?xi64>, %[[OFFS:[^:]*]]: tensor<?xi64>
+// CHECK:         %[[INIT:.*]] = linalg.fill
 // CHECK:         %[[BAGS:.*]] = arith.minui %{{.*}}, %{{.*}} : index
-// CHECK:         scf.forall (%{{.*}}) in (%[[BAGS]])
+// CHECK:         scf.forall (%{{.*}}) in (%[[BAGS]]) shared_outs(%{{.*}} = %[[INIT]])
+// CHECK-NOT:       linalg.fill
 // CHECK:           %[[BAG:.*]] = tensor.extract_slice %[[IDS]]
 // CHECK:           %[[COLS:.*]] = tensor.extract_slice %[[W]][0, 0] [%{{.*}}, %{{.*}}] [1, 1]
 // CHECK:           gather.block %[[COLS]][%[[BAG]]] axis = 0

@@ -197,15 +197,19 @@ func.func @dynamic_clamp_output_shapes_checked_when_empty(%d: tensor<100x?xf32>,
 // tiled (4 bags: 4 x 8 x 16 = 512 gathered elements a tile), then each
 // tile into steps of one row, into which the gather is fused: a gather of
 // one index (a slice of the whole indices) into a row of its own. The
-// bag's sum is read before the row loop and carried through it as a
-// vector (no tile-sized buffer, no read and write of the sum per row).
+// reduction's init, a linalg.fill, is fused into each tile too (the tile's
+// sums filled where they are summed: no pass over the whole output before
+// the loop, whose init is the fill's destination). The bag's sum is read
+// before the row loop and carried through it as a vector (no tile-sized
+// buffer, no read and write of the sum per row).
 // CHECK-LABEL: func.func @embedding_bag_sum
 // CHECK-SAME:      %[[TABLE:[^:]*]]: tensor<1000x16xf32>, %[[IDS:[^:]*]]: tensor<64x8xi64>
-// CHECK:         %[[FILLED:.*]] = linalg.fill
-// CHECK:         %[[LOOP:.*]] = scf.forall (%[[B:.*]]) = (0) to (64) step (4) shared_outs(%[[ACC:.*]] = %[[FILLED]])
+// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<64x16xf32>
+// CHECK:         %[[LOOP:.*]] = scf.forall (%[[B:.*]]) = (0) to (64) step (4) shared_outs(%[[ACC:.*]] = %[[EMPTY]])
 // CHECK-NOT:       gather.block
 // CHECK:           %[[IDTILE:.*]] = tensor.extract_slice %[[IDS]][%[[B]], 0] [4, 8] [1, 1]
-// CHECK:           %[[OUT:.*]] = tensor.extract_slice %[[ACC]][%[[B]], 0] [4, 16] [1, 1]
+// CHECK:           %[[OUTTILE:.*]] = tensor.extract_slice %[[ACC]][%[[B]], 0] [4, 16] [1, 1]
+// CHECK:           %[[OUT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[OUTTILE]] : tensor<4x16xf32>)
 // CHECK:           %[[SUMS:.*]] = scf.for %[[I:.*]] = {{.*}} iter_args(%[[BAGS:.*]] = %[[OUT]])
 // CHECK:             %[[SUMROW:.*]] = tensor.extract_slice %[[BAGS]][%[[I]], 0] [1, 16] [1, 1]
 // CHECK:             %[[SUM0:.*]] = vector.transfer_read %[[SUMROW]]{{.*}} : tensor<1x16xf32>, vector<1x16xf32>

@@ -465,14 +465,22 @@ struct GatherFuseConsumersPass
       scf::SCFTileAndFuseOptions options;
       options.setTilingOptions(tiling);
       Operation *gather = c.gather;
-      // Only the gather is fused: other producers (a broadcast bias) are
-      // read through slices of their results.
+      // Only the gather is fused, and a reduction's fill of its
+      // destination: other producers (a broadcast bias) are read through
+      // slices of their results. The fill in each tile fills the sums where
+      // they are summed (the tiles cover the parallel dimensions only, each
+      // element in one tile), not in a pass over the whole output before
+      // the loop: an embedding bag of 2048 bags of 32 rows of 128 floats
+      // ran 2% faster (Emerald Rapids, bench/README.md).
       options.setFusionControlFn(
-          [gather](tensor::ExtractSliceOp, OpResult producer, bool)
+          [gather, reduction = c.reduction](
+              tensor::ExtractSliceOp, OpResult producer, bool isDestination)
               -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-            if (producer.getOwner() != gather)
-              return std::nullopt;
-            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+            if (producer.getOwner() == gather ||
+                (reduction && isDestination &&
+                 isa<linalg::FillOp>(producer.getOwner())))
+              return scf::SCFTileAndFuseOptions::ControlFnResult{};
+            return std::nullopt;
           });
       FailureOr<scf::SCFTileAndFuseResult> result =
           scf::tileConsumerAndFuseProducersUsingSCF(
