@@ -28,17 +28,28 @@ constexpr long kLines = (kRow + kLineFloats - 1) / kLineFloats;
 constexpr long kPrefetchLines = kLines < 16 ? kLines : 16;
 } // namespace
 
-extern "C" long bag_sum(const float *table, const int64_t *indices, float *out,
-                        long rows, long bags, long length, long distance,
-                        long threads) {
+// With AfterFill, the loop as the compiled code ran it before the
+// seventy-second session: a parallel pass zeroing the output first, each
+// bag's sum then starting from its output row.
+template <bool AfterFill>
+static long bagSum(const float *table, const int64_t *indices, float *out,
+                   long rows, long bags, long length, long distance,
+                   long threads) {
   const long total = bags * length;
   long invalid = 0;
+  if (AfterFill) {
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (long b = 0; b < bags; ++b)
+      std::fill(out + b * kRow, out + (b + 1) * kRow, 0.0f);
+  }
   // As many threads as the compiled function's (the OpenMP default is
   // every core, whatever --threads says).
 #pragma omp parallel for schedule(static) reduction(+ : invalid)               \
     num_threads(threads)
   for (long b = 0; b < bags; ++b) {
     float sum[kRow] = {};
+    if (AfterFill)
+      std::copy(out + b * kRow, out + (b + 1) * kRow, sum);
     for (long l = 0; l < length; ++l) {
       long q = b * length + l;
       if (distance > 0) {
@@ -64,4 +75,18 @@ extern "C" long bag_sum(const float *table, const int64_t *indices, float *out,
     std::copy(sum, sum + kRow, out + b * kRow);
   }
   return invalid;
+}
+
+extern "C" long bag_sum(const float *table, const int64_t *indices, float *out,
+                        long rows, long bags, long length, long distance,
+                        long threads) {
+  return bagSum<false>(table, indices, out, rows, bags, length, distance,
+                       threads);
+}
+
+extern "C" long bag_sum_after_fill(const float *table, const int64_t *indices,
+                                   float *out, long rows, long bags,
+                                   long length, long distance, long threads) {
+  return bagSum<true>(table, indices, out, rows, bags, length, distance,
+                      threads);
 }

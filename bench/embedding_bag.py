@@ -9,7 +9,10 @@ into each step of a tile: one row gathered and added into the bag's sum,
 which stays in registers) and without it (jit.compile(..., fuse_consumers=False): the
 [bags, length, dim] intermediate written and read again), against the C++
 loop a performance engineer would write (bench/embedding_bag.cpp: the same
-checks and prefetch, each bag's sum in registers) and against
+checks and prefetch, each bag's sum in registers; "C++ after a fill" is
+that loop after a parallel pass zeroing the output, its sums starting from
+it, as the compiled bag ran before its fill moved into its tiles) and
+against
 torch.nn.functional.embedding_bag, all called in turns in one process
 (paired.time_in_turns; each timed call after paired.DEFAULT_WARM untimed
 ones of its own).
@@ -93,8 +96,9 @@ def build_peer(work, dim, target):
                     f"-DBAG_D={dim}", source, "-o", library, LIBOMP,
                     f"-Wl,-rpath,{os.path.dirname(LIBOMP)}"], check=True)
     peer = ctypes.CDLL(library)
-    peer.bag_sum.restype = ctypes.c_long
-    peer.bag_sum.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_long] * 5
+    for entry in (peer.bag_sum, peer.bag_sum_after_fill):
+        entry.restype = ctypes.c_long
+        entry.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_long] * 5
     return peer
 
 
@@ -148,7 +152,7 @@ def main():
     segments = jit.compile(bag_text, threads=args.threads, destination_entries=True,
                            target_cpu=args.target)
     outs = {name: paired.aligned_empty(want.shape, want.dtype)
-            for name in ("fused", "unfused", "C++", "offsets")}
+            for name in ("fused", "unfused", "C++", "C++ after a fill", "offsets")}
     calls = {"fused": fused.bind(table, ids, out=outs["fused"]),
              "unfused": unfused.bind(table, ids, out=outs["unfused"]),
              "offsets": segments.bind(table, flat, offsets, out=outs["offsets"])}
@@ -170,6 +174,13 @@ def main():
                             args.rows, args.bags, args.length, distance, args.threads):
                 sys.exit("the C++ loop found an invalid index")
         calls["C++"] = cpp
+
+        def cpp_after_fill():
+            if peer.bag_sum_after_fill(table.ctypes.data, ids.ctypes.data,
+                                       outs["C++ after a fill"].ctypes.data, args.rows,
+                                       args.bags, args.length, distance, args.threads):
+                sys.exit("the C++ loop found an invalid index")
+        calls["C++ after a fill"] = cpp_after_fill
         if torch is not None:
             tt, ti = torch.from_numpy(table), torch.from_numpy(np.where(ids < 0, ids + args.rows,
                                                                        ids))
