@@ -22,14 +22,13 @@
 // One parallel region: the sums' fill runs in the tiles (no region of its
 // own before the loop). Every stack buffer at the start of the threads'
 // region, none in the loops: vector-to-scf's (the steps' transfers of
-// several dimensions), the row's and the error flag (each iteration of the
-// loops would otherwise grow the stack where LLVM does not promote them,
-// at opt level 0).
+// several dimensions) and the row's (each iteration of the loops would
+// otherwise grow the stack where LLVM does not promote them, at opt level
+// 0). No error flag: a step reports an invalid index where it finds it.
 // CHECK-LABEL: llvm.func @bag_sums
 // CHECK:         omp.parallel
 // CHECK-NOT:     omp.parallel
 // CHECK:           llvm.alloca {{.*}} x !llvm.array<1 x array<1 x vector<128xf32>>>
-// CHECK:           llvm.alloca {{.*}} x i8
 // CHECK:           llvm.alloca {{.*}} x f32 {alignment = 64 : i64}
 // CHECK:           omp.wsloop
 // CHECK-NOT:       llvm.alloca

@@ -2,7 +2,7 @@
 // aten.embedding_bag, mode sum) into a loop over the bags whose steps each
 // gather one row and add it into the bag's sums, kept in vector registers
 // (the row's 64 floats as 16-lane vectors), with the index check and its
-// report; the GPU pipeline, whose lowering takes no gather inside a loop,
+// report before the row's loads (reported in place); the GPU pipeline, whose lowering takes no gather inside a loop,
 // leaves the generic to upstream's lowering (no index report).
 // RUN: gather-opt %s --gather-cpu-pipeline="target-cpu=znver4 parallel fuse-consumers" | FileCheck %s --check-prefix=CPU
 // RUN: gather-opt %s --gather-gpu-pipeline | FileCheck %s --check-prefix=GPU
@@ -10,8 +10,8 @@
 // CPU-LABEL: llvm.func @embedding_bag_sum(
 // CPU:         omp.parallel
 // CPU:         omp.wsloop
-// CPU:         llvm.load {{.*}} -> vector<16xf32>
 // CPU:         llvm.call @__gather_index_report_{{[0-9a-f]+}}
+// CPU:         llvm.load {{.*}} -> vector<16xf32>
 // CPU:         llvm.fadd {{.*}} : vector<64xf32>
 // CPU-NOT:     llvm.call @__gather_index_check
 

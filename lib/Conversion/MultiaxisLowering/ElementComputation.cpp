@@ -157,6 +157,10 @@ Value lowering::computeElement(OpBuilder &b, Location loc,
 
 void lowering::raiseErrorFlag(OpBuilder &b, Location loc,
                               const LoweringState &s) {
+  if (s.reportInPlace) {
+    buildIndexCheck(b, loc, s.op, /*assumeInvalid=*/true);
+    return;
+  }
   Type flagType = cast<MemRefType>(s.errorFlag.getType()).getElementType();
   Value one = arith::ConstantIntOp::create(b, loc, flagType, 1);
   memref::StoreOp::create(b, loc, one, s.errorFlag, ValueRange{});

@@ -298,6 +298,9 @@ static void emitChecksAfterLoops(OpBuilder &b, Location loc,
       scf::YieldOp::create(tb, tl);
     });
   }
+  // Reported where the loops found it, the flag never raised.
+  if (s.reportInPlace)
+    return;
   Value raised;
   if (strategy.readErrorFlag) {
     raised = strategy.readErrorFlag(b, loc, s.errorFlag);
@@ -466,8 +469,13 @@ lowerMultiaxisOnce(RewriterBase &rewriter, MultiaxisOp op,
   if (plan.indexCheck != LoweringPlan::IndexCheck::InLoops &&
       s.policy.canTrap())
     s.policy.outOfBounds = OutOfBoundsMode::unchecked;
-  if (plan.indexCheck == LoweringPlan::IndexCheck::InLoops)
+  if (plan.indexCheck == LoweringPlan::IndexCheck::InLoops) {
     s.errorFlag = emitErrorFlag(rewriter, loc, plan, strategy);
+    auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
+    s.reportInPlace = !strategy.buildErrorFlag && op.getWholeIndices() &&
+                      indicesType.hasStaticShape() &&
+                      indicesType.getNumElements() == s.coordinateSize;
+  }
   Value errorFree = andValues(rewriter, loc, shapeOk, indexOk);
   Value nonEmpty = buildNonEmptyAxesCheck(rewriter, loc, s);
   Value proceed = andValues(rewriter, loc, errorFree, nonEmpty);

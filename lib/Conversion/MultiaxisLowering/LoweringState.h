@@ -34,6 +34,13 @@ struct LoweringState : MultiaxisIndexing {
   /// memref (host or device) the loops set to 1 when they read an invalid
   /// index (through index 0).
   Value errorFlag;
+  /// With errorFlag, where the loops copy one block (the gather of one index
+  /// that gather-fuse-consumers puts in each step of a reduction): an
+  /// invalid index is reported where the loops find it, before the block
+  /// is read, and the flag stays 0. The block's loads then sit next to the
+  /// step's adds instead of before the report's branch, around which a
+  /// 128-float row and the 16 sums did not fit AVX2's 16 registers.
+  bool reportInPlace = false;
   /// When set: the indices already resolved by the policy (tensor of index,
   /// the indices' shape; -1 marks an out-of-bounds value under `fill`).
   Value resolved;

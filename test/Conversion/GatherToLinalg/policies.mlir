@@ -413,3 +413,26 @@ func.func @error_in_a_tile(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>, %whole: ten
   %0 = gather.multiaxis %d[%i] axes = [0] whole_indices(%whole : tensor<8x1x1xi64>) into %init_0 {gather.origin = #gather.origin<"gather.nd", dims = [0], indices = [2x1x1], indices_dims = [0, 1, 1]>} : tensor<4x3xf32>, tensor<2x1xi64> into tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// A gather of one index of larger whole indices (a step of a fused
+// reduction, gather-fuse-consumers): an invalid index is reported where it
+// is found, before the row is read, and no flag is checked after the copy
+// (the row's loads then sit next to the step's adds).
+// CHECK-LABEL: func.func @error_in_a_step_reported_in_place
+// CHECK-SAME:    %[[T:[^:]*]]: tensor<1000x128xf32>, %[[I:[^:]*]]: tensor<1x1xi64>, %[[WHOLE:[^:]*]]: tensor<64x8xi64>
+// CHECK:         tensor.extract %[[I]]
+// CHECK:         scf.if %{{.*}} {
+// CHECK:           %[[BUF:.*]] = bufferization.to_buffer %[[WHOLE]] read_only : tensor<64x8xi64>
+// CHECK:           gather.check_indices %{{.*}} assume_invalid for "gather.block"
+// CHECK:         }
+// CHECK-COUNT-8: vector.transfer_read %[[T]]
+// CHECK-NOT:     memref.load
+// CHECK-NOT:     gather.check_indices
+// CHECK:         return
+func.func @error_in_a_step_reported_in_place(%t: tensor<1000x128xf32>, %i: tensor<1x1xi64>, %whole: tensor<64x8xi64>) -> tensor<1x1x128xf32> {
+  %e = tensor.empty() : tensor<1x1x128xf32>
+  %g = gather.block %t[%i] axis = 0 whole_indices(%whole : tensor<64x8xi64>) into %e : tensor<1000x128xf32>, tensor<1x1xi64> into tensor<1x1x128xf32>
+  return %g : tensor<1x1x128xf32>
+}
