@@ -807,8 +807,8 @@ Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
   // `error` the bad lanes do so only on the branch that reports them: the
   // valid tiles' path selects no coordinate (without mask registers a
   // compare and an AND per coordinate).
-  bool reportsTile = s.policy.outOfBounds == OutOfBoundsMode::error &&
-                     static_cast<bool>(s.errorFlag);
+  bool reportsTile =
+      s.policy.outOfBounds == OutOfBoundsMode::error && s.checksInLoops();
   TileTuples tuples = resolveTileTuples(tb, tl, s, s.policy, flatIndices, first,
                                         tile, reportsTile);
   SmallVector<Value> axisCoords = tuples.coords;

@@ -157,7 +157,7 @@ Value lowering::computeElement(OpBuilder &b, Location loc,
 
 void lowering::raiseErrorFlag(OpBuilder &b, Location loc,
                               const LoweringState &s) {
-  if (s.reportInPlace) {
+  if (s.loopReport == LoweringState::LoopReport::InPlace) {
     buildIndexCheck(b, loc, s.op, /*assumeInvalid=*/true);
     return;
   }
@@ -168,7 +168,7 @@ void lowering::raiseErrorFlag(OpBuilder &b, Location loc,
 
 void lowering::reportIfAnyInvalid(OpBuilder &b, Location loc,
                                   const LoweringState &s, Value anyInvalid) {
-  if (!anyInvalid || !s.errorFlag)
+  if (!anyInvalid || !s.checksInLoops())
     return;
   // A store only on the (rare) failure: no write traffic in the loops, and
   // every writer stores the same value.

@@ -51,7 +51,7 @@ Value lowering::buildNonEmptyAxesCheck(OpBuilder &b, Location loc,
                                        const LoweringState &s) {
   // Where an invalid index reads element 0 (clamp, fill, a check in the
   // loops) an empty axis has no element 0.
-  if (!s.policy.isSpeculatable() && !s.errorFlag)
+  if (!s.policy.isSpeculatable() && !s.checksInLoops())
     return nullptr;
   Value ok;
   auto inputType = cast<ShapedType>(s.op.getInput().getType());

@@ -299,7 +299,7 @@ static void emitChecksAfterLoops(OpBuilder &b, Location loc,
     });
   }
   // Reported where the loops found it, the flag never raised.
-  if (s.reportInPlace)
+  if (s.loopReport == LoweringState::LoopReport::InPlace)
     return;
   Value raised;
   if (strategy.readErrorFlag) {
@@ -470,11 +470,14 @@ lowerMultiaxisOnce(RewriterBase &rewriter, MultiaxisOp op,
       s.policy.canTrap())
     s.policy.outOfBounds = OutOfBoundsMode::unchecked;
   if (plan.indexCheck == LoweringPlan::IndexCheck::InLoops) {
-    s.errorFlag = emitErrorFlag(rewriter, loc, plan, strategy);
     auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
-    s.reportInPlace = !strategy.buildErrorFlag && op.getWholeIndices() &&
-                      indicesType.hasStaticShape() &&
-                      indicesType.getNumElements() == s.coordinateSize;
+    bool oneTuple = !strategy.buildErrorFlag && op.getWholeIndices() &&
+                    indicesType.hasStaticShape() &&
+                    indicesType.getNumElements() == s.coordinateSize;
+    s.loopReport = oneTuple ? LoweringState::LoopReport::InPlace
+                            : LoweringState::LoopReport::Flag;
+    if (!oneTuple)
+      s.errorFlag = emitErrorFlag(rewriter, loc, plan, strategy);
   }
   Value errorFree = andValues(rewriter, loc, shapeOk, indexOk);
   Value nonEmpty = buildNonEmptyAxesCheck(rewriter, loc, s);

@@ -30,17 +30,26 @@ namespace mlir::gather::lowering {
 /// or proven in bounds) and what this lowering adds.
 struct LoweringState : MultiaxisIndexing {
   mutable MultiaxisOp op;
-  /// Under `out_of_bounds = error` checked in the loops: a rank-0 integer
-  /// memref (host or device) the loops set to 1 when they read an invalid
-  /// index (through index 0).
+  /// How the loops report an invalid index they read (through index 0)
+  /// under `out_of_bounds = error` checked in the loops.
+  enum class LoopReport {
+    /// No check in the loops (another policy, or checked before them).
+    None,
+    /// The loops set errorFlag to 1; it is read back after them.
+    Flag,
+    /// Where the loops copy one block (the gather of one index that
+    /// gather-fuse-consumers puts in each step of a reduction): reported
+    /// where the loops find it, before the block is read, with no flag.
+    /// The block's loads then sit next to the step's adds instead of
+    /// before the report's branch, around which a 128-float row and the 16
+    /// sums did not fit AVX2's 16 registers.
+    InPlace,
+  };
+  LoopReport loopReport = LoopReport::None;
+  /// With LoopReport::Flag: a rank-0 integer memref (host or device).
   Value errorFlag;
-  /// With errorFlag, where the loops copy one block (the gather of one index
-  /// that gather-fuse-consumers puts in each step of a reduction): an
-  /// invalid index is reported where the loops find it, before the block
-  /// is read, and the flag stays 0. The block's loads then sit next to the
-  /// step's adds instead of before the report's branch, around which a
-  /// 128-float row and the 16 sums did not fit AVX2's 16 registers.
-  bool reportInPlace = false;
+  /// Whether the loops check the index values they read (and report).
+  bool checksInLoops() const { return loopReport != LoopReport::None; }
   /// When set: the indices already resolved by the policy (tensor of index,
   /// the indices' shape; -1 marks an out-of-bounds value under `fill`).
   Value resolved;

@@ -383,6 +383,7 @@ void lowering::emitBlockPrefetch(OpBuilder &b, Location loc,
   // where `error` and `fill` would add a compare and branch per index.
   LoweringState clamped = s;
   clamped.policy.outOfBounds = OutOfBoundsMode::clamp;
+  clamped.loopReport = LoweringState::LoopReport::None;
   clamped.errorFlag = nullptr;
   InputCoords at = computeInputCoords(b, loc, clamped, coords);
   emitBlockPrefetchAt(b, loc, plan, at.coords);

@@ -346,7 +346,7 @@ VectorRowsPlan lowering::planVectorRows(const LoweringState &s,
       (tablePrefetch == OffsetTablePrefetch::EveryRow ||
        (tablePrefetch == OffsetTablePrefetch::FewReadsPerLine &&
         !plan.manyReadsPerLine));
-  plan.reports = s.errorFlag && !fillsInvalid(s);
+  plan.reports = s.checksInLoops() && !fillsInvalid(s);
   plan.masksInvalid = fillsInvalid(s) || plan.reports;
   plan.streamingStoreMinBytes = streamingStoreMinBytes(s, outputType);
   // Only whole registers can stream, so offset-table rows build them where

@@ -1,4 +1,5 @@
 // RUN: gather-opt %s --convert-gather-to-linalg --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-linalg --split-input-file | FileCheck %s --check-prefix=NOCANON
 
 // The scalar element path: i1 elements have no byte-addressed vector form,
 // so one linalg.generic reads each element's own index (the same path serves
@@ -396,6 +397,10 @@ func.func @elements_runtime_sizes(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>, %ini
 // the tile's own indices, and the report scans the whole op's indices as
 // written (a gather.nd's, 3-d), in their own shape, so that it names the
 // position the untiled op would.
+// Loops that read many indices raise a flag read after them.
+// NOCANON-LABEL: func.func @error_in_a_tile
+// NOCANON:     memref.alloca() : memref<i8>
+// NOCANON:     memref.load %{{.*}}[] : memref<i8>
 // CHECK-LABEL: func.func @error_in_a_tile
 // CHECK-SAME:    %[[D:[^:]*]]: tensor<4x3xf32>, %[[I:[^:]*]]: tensor<2x1xi64>, %[[WHOLE:[^:]*]]: tensor<8x1x1xi64>
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
@@ -420,6 +425,11 @@ func.func @error_in_a_tile(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>, %whole: ten
 // reduction, gather-fuse-consumers): an invalid index is reported where it
 // is found, before the row is read, and no flag is checked after the copy
 // (the row's loads then sit next to the step's adds).
+// Before any cleanup: a report in place makes no flag at all.
+// NOCANON-LABEL: func.func @error_in_a_step_reported_in_place
+// NOCANON-NOT: memref.alloca
+// NOCANON-NOT: memref<i8>
+// NOCANON:     return
 // CHECK-LABEL: func.func @error_in_a_step_reported_in_place
 // CHECK-SAME:    %[[T:[^:]*]]: tensor<1000x128xf32>, %[[I:[^:]*]]: tensor<1x1xi64>, %[[WHOLE:[^:]*]]: tensor<64x8xi64>
 // CHECK:         tensor.extract %[[I]]
