@@ -505,7 +505,7 @@ std::optional<RowPrefetch> lowering::planRowPrefetch(OpBuilder &b, Location loc,
 void lowering::emitRowPrefetch(OpBuilder &b, Location loc,
                                const LoweringState &s, const RowPrefetch &plan,
                                ArrayRef<Value> inputPos, Value rowIv,
-                               Value step) {
+                               Value step, std::optional<int64_t> maxStep) {
   int64_t last = s.rank - 1;
   // The next row of this thread's loop, clamped to the last row.
   Value next = arith::AddIOp::create(b, loc, rowIv, constIndex(b, loc, 1));
@@ -521,14 +521,27 @@ void lowering::emitRowPrefetch(OpBuilder &b, Location loc,
       plan.rowLength);
   Value lastElement =
       arith::SubIOp::create(b, loc, plan.inputRow, constIndex(b, loc, 1));
-  auto prefetchLine = [&](OpBuilder &lb, Location ll, Value offset) {
+  auto prefetchLine = [&](OpBuilder &lb, Location ll, Value offset,
+                          bool inRow = false) {
     Value column = arith::AddIOp::create(lb, ll, first, offset);
-    where[last] = arith::MinUIOp::create(lb, ll, column, lastElement);
+    where[last] =
+        inRow ? column : arith::MinUIOp::create(lb, ll, column, lastElement);
     prefetch(lb, ll, plan.buffer, where);
   };
   if (!plan.dynamicLinesPerStep) {
-    for (int64_t m = 0; m < plan.linesPerStep; ++m)
-      prefetchLine(b, loc, constIndex(b, loc, m * plan.lineElements));
+    // Lines that the largest step keeps in the row need no clamp: on W3 of
+    // bench/run.py a compare and a conditional move per line, where every
+    // line of a full step is in the row.
+    std::optional<int64_t> inputRow = getConstantIntValue(plan.inputRow);
+    std::optional<int64_t> rowLength = getConstantIntValue(plan.rowLength);
+    std::optional<int64_t> maxFirst;
+    if (maxStep && inputRow && rowLength && *rowLength > 0)
+      maxFirst = *maxStep * *inputRow / *rowLength;
+    for (int64_t m = 0; m < plan.linesPerStep; ++m) {
+      int64_t offset = m * plan.lineElements;
+      prefetchLine(b, loc, constIndex(b, loc, offset),
+                   maxFirst && *maxFirst + offset < *inputRow);
+    }
     return;
   }
   // kUnrolledLines prefetches spread over the share, no loop: any loop
@@ -598,7 +611,8 @@ void lowering::emitIndexRowPrefetch(OpBuilder &b, Location loc,
                                     const LoweringState &s,
                                     const IndexPrefetch &plan,
                                     ArrayRef<Value> indicesPos, Value rowIv,
-                                    Value step) {
+                                    Value step,
+                                    std::optional<int64_t> maxStep) {
   int64_t last = s.rank - 1;
   Value one = constIndex(b, loc, 1);
   // The next row, clamped to the indices' last one (a row broadcast at run
@@ -613,10 +627,18 @@ void lowering::emitIndexRowPrefetch(OpBuilder &b, Location loc,
       b, loc,
       arith::MulIOp::create(b, loc, s.logicalIndicesSize[last], perPosition),
       one);
+  std::optional<int64_t> rowValues =
+      getConstantIntValue(s.logicalIndicesSize[last]);
   for (int64_t m = 0; m < plan.linesPerStep; ++m) {
-    Value column = arith::AddIOp::create(
-        b, loc, first, constIndex(b, loc, m * plan.lineElements));
-    at[last] = arith::MinUIOp::create(b, loc, column, lastValue);
+    int64_t offset = m * plan.lineElements;
+    Value column =
+        arith::AddIOp::create(b, loc, first, constIndex(b, loc, offset));
+    // (No clamp where the largest step's line is in the row.)
+    bool inRow =
+        maxStep && rowValues &&
+        *maxStep * s.coordinateSize + offset < *rowValues * s.coordinateSize;
+    at[last] =
+        inRow ? column : arith::MinUIOp::create(b, loc, column, lastValue);
     prefetch(b, loc, plan.buffer, at, plan.locality);
   }
 }

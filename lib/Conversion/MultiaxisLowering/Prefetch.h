@@ -98,10 +98,11 @@ std::optional<RowPrefetch> planRowPrefetch(OpBuilder &b, Location loc,
 /// In the vector step at output position `step` of the row whose input
 /// position is `inputPos` (`rowIv`: its coordinate along the dimension
 /// before the innermost): the prefetch of this step's share of the next
-/// input row.
+/// input row. `maxStep`, where known, bounds `step`: lines it keeps in the
+/// row are not clamped.
 void emitRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
                      const RowPrefetch &plan, ArrayRef<Value> inputPos,
-                     Value rowIv, Value step);
+                     Value rowIv, Value step, std::optional<int64_t> maxStep);
 
 /// How a loop prefetches index values ahead of their reads: each step
 /// (a vector step of rows, or a tile of block copies) prefetches the lines
@@ -141,10 +142,12 @@ std::optional<IndexPrefetch> planIndexRowPrefetch(OpBuilder &b, Location loc,
 /// In the vector step at output position `step` of the row whose indices
 /// position is `indicesPos` (`rowIv`: the output's coordinate along the
 /// dimension before the innermost): the prefetch of the lines that the
-/// same step will read in the next indices row.
+/// same step will read in the next indices row (`maxStep`: as for
+/// emitRowPrefetch).
 void emitIndexRowPrefetch(OpBuilder &b, Location loc, const LoweringState &s,
                           const IndexPrefetch &plan, ArrayRef<Value> indicesPos,
-                          Value rowIv, Value step);
+                          Value rowIv, Value step,
+                          std::optional<int64_t> maxStep);
 
 /// The prefetch of the lines of the tile whose index values start at
 /// `first` in the flat indices (a whole tile's, in bounds).

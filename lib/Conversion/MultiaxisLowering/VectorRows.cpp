@@ -590,11 +590,17 @@ public:
                           bool full, bool loadsGuarded = false,
                           bool inTupleOrder = false,
                           Value *ored = nullptr) const {
+    // The largest `j` can be: a full step's lanes are all in the row.
+    std::optional<int64_t> maxStep;
+    if (staticRowLength)
+      maxStep = std::max<int64_t>(0, full ? *staticRowLength - plan.lanes
+                                          : *staticRowLength - 1);
     if (rowPrefetch)
-      emitRowPrefetch(lb, ll, s, *rowPrefetch, inputPos, ivs[last - 1], j);
+      emitRowPrefetch(lb, ll, s, *rowPrefetch, inputPos, ivs[last - 1], j,
+                      maxStep);
     if (indexRowPrefetch)
       emitIndexRowPrefetch(lb, ll, s, *indexRowPrefetch, indicesPos,
-                           ivs[last - 1], j);
+                           ivs[last - 1], j, maxStep);
     // `mask` is null for a full step (the transfers take none);
     // `laneMask` is what the gathers take.
     Value mask, laneMask = allLanes, remaining;
@@ -992,6 +998,8 @@ public:
   // Per row.
   SmallVector<Value> ivs, indicesPos, inputPos;
   Value rowLength, zeroIndex, zeroVec;
+  /// The output row's length where static.
+  std::optional<int64_t> staticRowLength;
   // Per row, shared by its steps.
   Value laneIds, orderedLaneIds, passThrough, rawPad, allLanes;
   /// With chunks of pairs of 64-bit coordinates: the order in which a full
@@ -1096,6 +1104,9 @@ Value lowering::buildVectorRows(OpBuilder &b, Location loc,
     rows.ivs[plan.tileDim] = arith::MulIOp::create(
         b, loc, rows.ivs[plan.tileDim], constIndex(b, loc, plan.tileRows));
   rows.rowLength = tensor::DimOp::create(b, loc, init, last);
+  if (int64_t length = cast<RankedTensorType>(init.getType()).getDimSize(last);
+      !ShapedType::isDynamic(length))
+    rows.staticRowLength = length;
   SmallVector<OpFoldResult> rowOffsets(rows.ivs.begin(), rows.ivs.end());
   rowOffsets.push_back(b.getIndexAttr(0));
   SmallVector<OpFoldResult> rowSizes(last, b.getIndexAttr(1));

@@ -353,13 +353,14 @@ func.func @dynamic_rows_prefetched(%d: tensor<50000x?xf32>, %i: tensor<8192xi64>
 // Element rows: 1024 reads per 16 KiB input row (256 lines) are dense; each
 // 16-lane step prefetches its 4 lines of the next row (row + 1, clamped),
 // from element step * 4096 / 1024 on, and the 2 lines (16 i64) of the next
-// indices row that the same step reads there (columns step and step + 8,
-// clamped to the row's last).
+// indices row that the same step reads there (columns step and step + 8).
+// Every step is full, at most 1008: its lines lie in the rows (up to
+// element 4032 + 48, value 1016), and no column is clamped.
 // CHECK-LABEL: func.func @element_rows_prefetch_next_row
 // CHECK-SAME:      %[[D:[^:]*]]: tensor<4096x4096xf32>
 // CHECK-SAME:      %[[I:[^:]*]]: tensor<4096x1024xi64>
 // CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
-// CHECK-DAG:     %[[C1023:.*]] = arith.constant 1023 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG:     %[[C4095:.*]] = arith.constant 4095 : index
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %[[D]] read_only
 // CHECK:         %[[IBUF:.*]] = bufferization.to_buffer %[[I]] read_only
@@ -369,16 +370,17 @@ func.func @dynamic_rows_prefetched(%d: tensor<50000x?xf32>, %i: tensor<8192xi64>
 // CHECK:             %[[ROW:.*]] = arith.minui %[[NEXT]], %[[C4095]] : index
 // CHECK:             %[[SCALED:.*]] = arith.muli %[[J]], %{{.*}} : index
 // CHECK:             %[[FIRST:.*]] = arith.divui %[[SCALED]], %{{.*}} : index
-// CHECK:             %[[COL:.*]] = arith.minui %[[FIRST]], %[[C4095]] : index
-// CHECK:             memref.prefetch %[[BUF]][%[[ROW]], %[[COL]]], read, locality<3>, data
-// CHECK-COUNT-3:     memref.prefetch %[[BUF]][%[[ROW]],
+// CHECK-NEXT:        memref.prefetch %[[BUF]][%[[ROW]], %[[FIRST]]], read, locality<3>, data
+// CHECK-NEXT:        %[[COL1:.*]] = arith.addi %[[FIRST]], %[[C16]] : index
+// CHECK-NEXT:        memref.prefetch %[[BUF]][%[[ROW]], %[[COL1]]], read, locality<3>, data
+// CHECK-NOT:         arith.minui
+// CHECK-COUNT-2:     memref.prefetch %[[BUF]][%[[ROW]],
 // CHECK:             %[[INEXT:.*]] = arith.addi %[[R]], %{{.*}} : index
 // CHECK:             %[[IROW:.*]] = arith.minui %[[INEXT]], %[[C4095]] : index
-// CHECK:             %[[ICOL:.*]] = arith.minui %[[J]], %[[C1023]] : index
-// CHECK:             memref.prefetch %[[IBUF]][%[[IROW]], %[[ICOL]]], read, locality<3>, data
-// CHECK:             %[[J8:.*]] = arith.addi %[[J]], %[[C8]] : index
-// CHECK:             %[[ICOL8:.*]] = arith.minui %[[J8]], %[[C1023]] : index
-// CHECK:             memref.prefetch %[[IBUF]][%[[IROW]], %[[ICOL8]]], read, locality<3>, data
+// CHECK-NOT:         arith.minui
+// CHECK:             memref.prefetch %[[IBUF]][%[[IROW]], %[[J]]], read, locality<3>, data
+// CHECK-NEXT:        %[[J8:.*]] = arith.addi %[[J]], %[[C8]] : index
+// CHECK-NEXT:        memref.prefetch %[[IBUF]][%[[IROW]], %[[J8]]], read, locality<3>, data
 // CHECK-NOT:         memref.prefetch
 // CHECK:             vector.transfer_read %[[I]][%[[R]], %[[J]]]
 // CHECK:             vector.gather %[[D]]
@@ -386,6 +388,35 @@ func.func @element_rows_prefetch_next_row(%d: tensor<4096x4096xf32>, %i: tensor<
   %e = tensor.empty() : tensor<4096x1024xf32>
   %r = gather.elements %d[%i] axis = 1 into %e : tensor<4096x4096xf32>, tensor<4096x1024xi64> into tensor<4096x1024xf32>
   return %r : tensor<4096x1024xf32>
+}
+
+// -----
+
+// Rows of 1000: 62 full steps (the last at 976, its 5 lines from element
+// 3997 to 4061, its index values 976-991 in the row) then a step of 8 at
+// 992, where the lines past element 4095 and the index values past 999
+// are clamped (folded to constants).
+// CHECK-LABEL: func.func @element_rows_tail_step_clamped
+// CHECK-DAG:     %[[C992:.*]] = arith.constant 992 : index
+// CHECK-DAG:     %[[C4095:.*]] = arith.constant 4095 : index
+// CHECK-DAG:     %[[C999:.*]] = arith.constant 999 : index
+// CHECK:         scf.for %[[J:.*]] = %{{.*}} to %[[C992]] step
+// CHECK:           %[[ROW:.*]] = arith.minui %{{.*}}, %[[C4095]] : index
+// CHECK-NOT:       arith.minui
+// CHECK-COUNT-5:   memref.prefetch %{{.*}}[%[[ROW]], %{{.*}}]{{.*}} : memref<4096x4096xf32
+// CHECK:           %[[IROW:.*]] = arith.minui %{{.*}}, %[[C4095]] : index
+// CHECK-NOT:       arith.minui
+// CHECK:           memref.prefetch %{{.*}}[%[[IROW]], %[[J]]]
+// CHECK:           vector.gather
+// CHECK:         scf.if
+// CHECK-COUNT-2:   memref.prefetch %{{.*}} : memref<4096x4096xf32
+// CHECK-COUNT-3:   memref.prefetch %{{.*}}[%{{.*}}, %[[C4095]]]{{.*}} : memref<4096x4096xf32
+// CHECK:           memref.prefetch %{{.*}}[%{{.*}}, %[[C992]]]{{.*}} : memref<4096x1000xi64
+// CHECK:           memref.prefetch %{{.*}}[%{{.*}}, %[[C999]]]{{.*}} : memref<4096x1000xi64
+func.func @element_rows_tail_step_clamped(%d: tensor<4096x4096xf32>, %i: tensor<4096x1000xi64>) -> tensor<4096x1000xf32> {
+  %e = tensor.empty() : tensor<4096x1000xf32>
+  %r = gather.elements %d[%i] axis = 1 into %e : tensor<4096x4096xf32>, tensor<4096x1000xi64> into tensor<4096x1000xf32>
+  return %r : tensor<4096x1000xf32>
 }
 
 // -----
@@ -398,8 +429,8 @@ func.func @element_rows_prefetch_next_row(%d: tensor<4096x4096xf32>, %i: tensor<
 // CHECK:         %[[IBUF:.*]] = bufferization.to_buffer %[[I]] read_only
 // CHECK:         scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}}
 // CHECK-COUNT-4:   memref.prefetch %{{.*}} : memref<4096x4096xf32
-// CHECK:           %[[ICOL:.*]] = arith.minui %[[J]], %{{.*}} : index
-// CHECK:           memref.prefetch %[[IBUF]][%{{.*}}, %[[ICOL]]]
+// CHECK-NOT:       arith.minui %[[J]]
+// CHECK:           memref.prefetch %[[IBUF]][%{{.*}}, %[[J]]]
 // CHECK-NOT:       memref.prefetch
 // CHECK:           vector.gather %[[D]]
 func.func @element_rows_prefetch_next_index_row_i32(%d: tensor<4096x4096xf32>, %i: tensor<4096x1024xi32>) -> tensor<4096x1024xf32> {
@@ -436,7 +467,6 @@ func.func @broadcast_index_row_not_prefetched(%d: tensor<4096x4096xf32>, %i: ten
 // CHECK-LABEL: func.func @pairs_prefetch_next_index_row
 // CHECK-SAME:      %[[I:[^:]*]]: tensor<1024x2048xi64>
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
-// CHECK-DAG:     %[[C2047:.*]] = arith.constant 2047 : index
 // CHECK:         %[[IBUF:.*]] = bufferization.to_buffer %[[I]] read_only
 // CHECK:         scf.forall (%[[R:.*]]) in (1024)
 // CHECK:           scf.for
@@ -444,8 +474,7 @@ func.func @broadcast_index_row_not_prefetched(%d: tensor<4096x4096xf32>, %i: ten
 // CHECK:               %[[NEXT:.*]] = arith.addi %[[R]], %{{.*}} : index
 // CHECK:               %[[ROW:.*]] = arith.minui %[[NEXT]], %{{.*}} : index
 // CHECK:               %[[FIRST:.*]] = arith.muli %[[J]], %[[C2]] : index
-// CHECK:               %[[COL:.*]] = arith.minui %[[FIRST]], %[[C2047]] : index
-// CHECK:               memref.prefetch %[[IBUF]][%[[ROW]], %[[COL]]], read, locality<3>, data
+// CHECK-NEXT:          memref.prefetch %[[IBUF]][%[[ROW]], %[[FIRST]]], read, locality<3>, data
 // CHECK-COUNT-3:       memref.prefetch %[[IBUF]][%[[ROW]],
 // CHECK-NOT:           memref.prefetch
 // CHECK:               vector.transfer_read %[[I]][%[[R]],
