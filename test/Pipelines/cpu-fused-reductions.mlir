@@ -12,15 +12,19 @@
 // The LLVM dialect at the end:
 // RUN: gather-opt %s --gather-cpu-pipeline | FileCheck %s
 
+// No fill: each bag's sums start as zeros in registers and are stored
+// once, over the unfilled output.
 // BUF-LABEL: func.func @bag_sums
+// BUF-DAG:     %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<1x128xf32>
 // BUF-NOT:     memref<2048x32x128xf32>
 // BUF-NOT:     memref<16x32x128xf32>
-// BUF:         scf.for {{.*}} -> (vector<1x128xf32>)
+// BUF-NOT:     linalg.fill
+// BUF:         scf.for {{.*}} iter_args(%{{.*}} = %[[ZEROS]]) -> (vector<1x128xf32>)
 // BUF:           memref.alloca() {{.*}} : memref<1x1x128xf32>
 // BUF:           memref.load %arg1[
 // BUF:           memref.prefetch %{{.*}}[%{{.*}}, %c0]
-// One parallel region: the sums' fill runs in the tiles (no region of its
-// own before the loop). Every stack buffer at the start of the threads'
+// One parallel region: no fill of the sums, in a region of its own before
+// the loop or in the tiles. Every stack buffer at the start of the threads'
 // region, none in the loops: vector-to-scf's (the steps' transfers of
 // several dimensions) and the row's (each iteration of the loops would
 // otherwise grow the stack where LLVM does not promote them, at opt level

@@ -292,10 +292,10 @@ Value buildSegmentSums(PatternRewriter &rewriter, Location loc,
         cast<RankedTensorType>(sum.indices.getType()).getDimSize(0));
   // A fill of the destination (torch-mlir's zeros) fills each bag's row
   // where the bag is summed, not in a pass over the whole destination before
-  // the loop (as gather-fuse-consumers fills its tiles: the fixed-length
-  // bags of bench/embedding_bag.py ran 2% faster so on an Emerald Rapids);
-  // only where every row is a bag, as rows no bag visits keep the fill's
-  // value.
+  // the loop (as gather-fuse-consumers fills its bags: the fixed-length
+  // bags of bench/embedding_bag.py ran 2% faster so on an Emerald Rapids),
+  // and gather-fuse-consumers folds that fill into the bag's sums; only
+  // where every row is a bag, as rows no bag visits keep the fill's value.
   Value shared = init, fillValue;
   if (auto fill = init.getDefiningOp<linalg::FillOp>(); fill && everyRowABag) {
     shared = fill.getDpsInitOperand(0)->get();

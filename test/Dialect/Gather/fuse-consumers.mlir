@@ -195,33 +195,38 @@ func.func @dynamic_clamp_output_shapes_checked_when_empty(%d: tensor<100x?xf32>,
 // An embedding bag: the sum of each bag's 8 gathered rows (linalg.reduce
 // over the bag dimension). The reduction's parallel loop over bags is
 // tiled (4 bags: 4 x 8 x 16 = 512 gathered elements a tile), then each
-// tile into steps of one row, into which the gather is fused: a gather of
-// one index (a slice of the whole indices) into a row of its own. The
-// reduction's init, a linalg.fill, is fused into each tile too (the tile's
-// sums filled where they are summed: no pass over the whole output before
-// the loop, whose init is the fill's destination). The bag's sum is read
-// before the row loop and carried through it as a vector (no tile-sized
-// buffer, no read and write of the sum per row).
+// tile into a loop over its bags (the parallel loops first) and each bag
+// into steps of one row (the reduction loop), into which the gather is
+// fused: a gather of one index (a slice of the whole indices) into a row of
+// its own. The reduction's init, a linalg.fill, is fused into each bag
+// (never into the reduction loop, which would refill the sums at each
+// step), then folded away: the bag's sum starts as zeros in registers,
+// is carried through the row loop as a vector (no tile-sized buffer, no
+// read and write of the sum per row) and written once over the unfilled
+// output row.
 // CHECK-LABEL: func.func @embedding_bag_sum
 // CHECK-SAME:      %[[TABLE:[^:]*]]: tensor<1000x16xf32>, %[[IDS:[^:]*]]: tensor<64x8xi64>
-// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<64x16xf32>
+// CHECK-DAG:     %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<1x16xf32>
+// CHECK-DAG:     %[[EMPTY:.*]] = tensor.empty() : tensor<64x16xf32>
 // CHECK:         %[[LOOP:.*]] = scf.forall (%[[B:.*]]) = (0) to (64) step (4) shared_outs(%[[ACC:.*]] = %[[EMPTY]])
 // CHECK-NOT:       gather.block
+// CHECK-NOT:       linalg.fill
 // CHECK:           %[[IDTILE:.*]] = tensor.extract_slice %[[IDS]][%[[B]], 0] [4, 8] [1, 1]
 // CHECK:           %[[OUTTILE:.*]] = tensor.extract_slice %[[ACC]][%[[B]], 0] [4, 16] [1, 1]
-// CHECK:           %[[OUT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[OUTTILE]] : tensor<4x16xf32>)
-// CHECK:           %[[SUMS:.*]] = scf.for %[[I:.*]] = {{.*}} iter_args(%[[BAGS:.*]] = %[[OUT]])
+// CHECK-NOT:       linalg.fill
+// CHECK:           %[[SUMS:.*]] = scf.for %[[I:.*]] = {{.*}} iter_args(%[[BAGS:.*]] = %[[OUTTILE]])
+// CHECK:             %[[BAGIDS:.*]] = tensor.extract_slice %[[IDTILE]][%[[I]], 0] [1, 8] [1, 1]
 // CHECK:             %[[SUMROW:.*]] = tensor.extract_slice %[[BAGS]][%[[I]], 0] [1, 16] [1, 1]
-// CHECK:             %[[SUM0:.*]] = vector.transfer_read %[[SUMROW]]{{.*}} : tensor<1x16xf32>, vector<1x16xf32>
-// CHECK:             %[[ROWS:.*]]:3 = scf.for %[[J:.*]] = {{.*}} iter_args({{.*}}, %[[SUM:.*]] = %[[SUM0]])
+// CHECK-NOT:         vector.transfer_read
+// CHECK:             %[[ROWS:.*]] = scf.for %[[J:.*]] = {{.*}} iter_args(%[[SUM:.*]] = %[[ZEROS]]) -> (vector<1x16xf32>)
 // CHECK:               %[[OWN:.*]] = tensor.empty() : tensor<1x1x16xf32>
-// CHECK:               %[[ID:.*]] = tensor.extract_slice %[[IDTILE]][%[[I]], %[[J]]] [1, 1] [1, 1]
+// CHECK:               %[[ID:.*]] = tensor.extract_slice %[[BAGIDS]][0, %[[J]]] [1, 1] [1, 1]
 // CHECK:               %[[G:.*]] = gather.block %{{.*}}[%[[ID]]] axis = 0 whole_indices(%[[IDS]] : tensor<64x8xi64>) into %[[OWN]]
 // CHECK:               %[[V:.*]] = vector.transfer_read %[[G]]{{.*}} : tensor<1x1x16xf32>, vector<1x1x16xf32>
 // CHECK:               %[[NEXT:.*]] = vector.multi_reduction <add>, %[[V]], %[[SUM]] [1] : vector<1x1x16xf32> to vector<1x16xf32>
-// CHECK:               scf.yield {{.*}}, %[[NEXT]]
-// CHECK:             vector.transfer_write %[[ROWS]]#2
-// CHECK:             tensor.insert_slice
+// CHECK:               scf.yield %[[NEXT]]
+// CHECK:             %[[ROW:.*]] = vector.transfer_write %[[ROWS]], %[[SUMROW]]
+// CHECK:             tensor.insert_slice %[[ROW]] into %[[BAGS]][%[[I]], 0] [1, 16]
 // CHECK-NOT:       linalg.reduce
 // CHECK:           tensor.parallel_insert_slice %[[SUMS]] into %[[ACC]][%[[B]], 0] [4, 16] [1, 1]
 // CHECK:         return %[[LOOP]]
@@ -273,8 +278,9 @@ func.func @row_maxima(%table: tensor<1000x16xf32>, %ids: tensor<256xi64>, %init:
 // of equal sizes, computed at run time. The
 // gather's init is made of the indices' sizes, so no run-time shape check
 // guards the tile's gather (the init's sizes are the indices'), and the
-// gather fuses into the steps as with static sizes: the steps' bounds are
-// the tile's sizes, and no gather of the tile's block is left.
+// gather fuses into the steps as with static sizes: the bag loop's bound is
+// the tile's size, the row loop's a bag's, and no gather of the tile's
+// block is left.
 // CHECK-LABEL: func.func @dynamic_bags_sum
 // CHECK:         %[[C16:.*]] = arith.constant 16 : index
 // CHECK:         %[[BLOCK:.*]] = arith.muli %[[C16]], %{{.*}} : index
@@ -296,9 +302,10 @@ func.func @row_maxima(%table: tensor<1000x16xf32>, %ids: tensor<256xi64>, %init:
 // CHECK:           %[[OWN:.*]] = tensor.empty(%{{.*}}, %{{.*}}) : tensor<?x?x16xf32>
 // CHECK-NOT:       gather.block
 // CHECK:           %[[TILEBAGS:.*]] = tensor.dim %[[OWN]], %{{.*}} : tensor<?x?x16xf32>
-// CHECK:           %[[TILELENGTH:.*]] = tensor.dim %[[OWN]], %{{.*}} : tensor<?x?x16xf32>
 // CHECK:           scf.for %{{.*}} = %{{.*}} to %[[TILEBAGS]]
-// CHECK:             scf.for %{{.*}} = %{{.*}} to %[[TILELENGTH]] {{.*}} -> ({{.*}}, vector<1x16xf32>)
+// CHECK:             %[[BAG:.*]] = tensor.empty(%{{.*}}) : tensor<1x?x16xf32>
+// CHECK:             %[[LENGTH:.*]] = tensor.dim %[[BAG]], %{{.*}} : tensor<1x?x16xf32>
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %[[LENGTH]] {{.*}} -> (vector<1x16xf32>)
 // CHECK:               gather.block {{.*}} : tensor<1000x16xf32>, tensor<1x1xi64> into tensor<1x1x16xf32>
 // CHECK:               vector.multi_reduction <add>
 func.func @dynamic_bags_sum(%table: tensor<1000x16xf32>, %ids: tensor<?x?xi64>, %init: tensor<?x16xf32>) -> tensor<?x16xf32> {
@@ -320,7 +327,8 @@ func.func @dynamic_bags_sum(%table: tensor<1000x16xf32>, %ids: tensor<?x?xi64>, 
 
 // The same bags into a gather init of other sizes: the tile's gather stays
 // behind its run-time size check and writes a tile-sized tensor of its own
-// (which the check's other branch yields too), which the steps read.
+// (which the check's other branch yields too), of which each bag reads its
+// slice and each step its row.
 // CHECK-LABEL: func.func @dynamic_bags_checked_init_sum
 // CHECK:         scf.forall
 // CHECK:           %[[OWN:.*]] = tensor.empty(%{{.*}}, %{{.*}}) : tensor<?x?x16xf32>
@@ -330,8 +338,9 @@ func.func @dynamic_bags_sum(%table: tensor<1000x16xf32>, %ids: tensor<?x?xi64>, 
 // CHECK:             gather.check_shape {{.*}} init_size_mismatch
 // CHECK:             scf.yield %[[OWN]]
 // CHECK:           scf.for
+// CHECK:             %[[BAG:.*]] = tensor.extract_slice %[[TILE]]
 // CHECK:             scf.for
-// CHECK:               tensor.extract_slice %[[TILE]]
+// CHECK:               tensor.extract_slice %[[BAG]]
 // CHECK:               vector.multi_reduction <add>
 func.func @dynamic_bags_checked_init_sum(%table: tensor<1000x16xf32>, %ids: tensor<?x?xi64>, %init: tensor<?x16xf32>, %nb: index, %nl: index) -> tensor<?x16xf32> {
   %e = tensor.empty(%nb, %nl) : tensor<?x?x16xf32>
@@ -405,7 +414,7 @@ func.func @transposed_read_not_fused(%table: tensor<1000x16xf32>, %ids: tensor<6
 // CHECK-NEXT:        } else {
 // CHECK:               gather.check_indices
 // CHECK:           %[[ROW:.*]] = vector.transfer_read
-// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[SUM:.*]] = %[[ROW]])
+// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[SUM:.*]] = %[[ROW]]) -> (vector<16xf32>)
 // CHECK:             %[[ONE:.*]] = tensor.extract_slice %[[BAG]][%[[J]]] [1] [1]
 // CHECK:             %[[G:.*]] = gather.block %{{.*}}[%[[ONE]]] axis = 0 whole_indices(%[[IDS]] : tensor<64xi64>)
 // CHECK-SAME:          tensor<1xi64> into tensor<1x16xf32>
@@ -422,6 +431,46 @@ func.func @bag_in_a_loop_sum(%table: tensor<1000x16xf32>, %ids: tensor<64xi64>, 
     %g = gather.block %table[%bag] axis = 0 whole_indices(%ids : tensor<64xi64>) into %e : tensor<1000x16xf32>, tensor<?xi64> into tensor<?x16xf32>
     %row = tensor.extract_slice %out[%b, 0] [1, 16] [1, 1] : tensor<8x16xf32> to tensor<16xf32>
     %s = linalg.reduce ins(%g : tensor<?x16xf32>) outs(%row : tensor<16xf32>) dimensions = [0]
+      (%x: f32, %acc: f32) {
+        %t = arith.addf %x, %acc : f32
+        linalg.yield %t : f32
+      }
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %s into %out[%b, 0] [1, 16] [1, 1] : tensor<16xf32> into tensor<8x16xf32>
+    }
+  }
+  return %r : tensor<8x16xf32>
+}
+
+// -----
+
+// The same bag with its sums filled in the loop (convert-linalg-to-gather's
+// form where every row is a bag): the sums start as the fill's value in
+// registers, and the write of the bag's sums goes over the unfilled row. No
+// fill is left.
+// CHECK-LABEL: func.func @filled_bag_in_a_loop_sum
+// CHECK-DAG:     %[[HALVES:.*]] = arith.constant dense<5.000000e-01> : vector<16xf32>
+// CHECK:         scf.forall (%[[B:.*]]) in (8) shared_outs(%[[OUT:.*]] = %{{.*}})
+// CHECK-NOT:       linalg.fill
+// CHECK:           %[[ROW:.*]] = tensor.extract_slice %[[OUT]][%[[B]], 0] [1, 16] [1, 1]
+// CHECK-NOT:       linalg.fill
+// CHECK-NOT:       vector.transfer_read %[[ROW]]
+// CHECK:           %[[SUMS:.*]] = scf.for {{.*}} iter_args(%[[SUM:.*]] = %[[HALVES]]) -> (vector<16xf32>)
+// CHECK:             vector.multi_reduction <add>, %{{.*}}, %[[SUM]] [0]
+// CHECK:           vector.transfer_write %[[SUMS]], %[[ROW]][%{{.*}}] {in_bounds = [true]}
+// CHECK-NOT:       linalg.fill
+// CHECK:           scf.forall.in_parallel
+func.func @filled_bag_in_a_loop_sum(%table: tensor<1000x16xf32>, %ids: tensor<64xi64>, %starts: tensor<8xindex>, %lengths: tensor<8xindex>, %init: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %half = arith.constant 0.5 : f32
+  %r = scf.forall (%b) in (8) shared_outs(%out = %init) -> tensor<8x16xf32> {
+    %start = tensor.extract %starts[%b] : tensor<8xindex>
+    %len = tensor.extract %lengths[%b] : tensor<8xindex>
+    %bag = tensor.extract_slice %ids[%start] [%len] [1] : tensor<64xi64> to tensor<?xi64>
+    %e = tensor.empty(%len) : tensor<?x16xf32>
+    %g = gather.block %table[%bag] axis = 0 whole_indices(%ids : tensor<64xi64>) into %e : tensor<1000x16xf32>, tensor<?xi64> into tensor<?x16xf32>
+    %row = tensor.extract_slice %out[%b, 0] [1, 16] [1, 1] : tensor<8x16xf32> to tensor<16xf32>
+    %filled = linalg.fill ins(%half : f32) outs(%row : tensor<16xf32>) -> tensor<16xf32>
+    %s = linalg.reduce ins(%g : tensor<?x16xf32>) outs(%filled : tensor<16xf32>) dimensions = [0]
       (%x: f32, %acc: f32) {
         %t = arith.addf %x, %acc : f32
         linalg.yield %t : f32

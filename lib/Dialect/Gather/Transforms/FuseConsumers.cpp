@@ -24,6 +24,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
@@ -224,6 +225,23 @@ void gatherIntoTilesOfTheirOwn(RewriterBase &rewriter, Operation *loop) {
   }
 }
 
+/// A producer (a gather, a fill) fused into the loops that read it, erased
+/// where nothing reads it but sizes (read from its init instead: the loops'
+/// bounds, dynamic sizes) and slices of it that fusion left unused.
+void eraseFusedProducer(RewriterBase &rewriter, Operation *producer) {
+  Value init =
+      cast<DestinationStyleOpInterface>(producer).getDpsInitOperand(0)->get();
+  for (Operation *user : llvm::make_early_inc_range(producer->getUsers())) {
+    if (auto dim = dyn_cast<tensor::DimOp>(user))
+      rewriter.modifyOpInPlace(dim,
+                               [&] { dim.getSourceMutable().assign(init); });
+    else if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
+      rewriter.eraseOp(user);
+  }
+  if (producer->use_empty())
+    rewriter.eraseOp(producer);
+}
+
 /// The tile's gather fused into each step of its reduction (`loops` around
 /// `step`, which reads a slice of the tile's gathered block): each step
 /// gathers its own row (the innermost dimension at one outer position) into
@@ -249,21 +267,91 @@ void fuseGatherIntoSteps(RewriterBase &rewriter, Operation *step,
     if (!scf::tileAndFuseProducerOfSlice(rewriter, slice, loops))
       return;
     gatherIntoTilesOfTheirOwn(rewriter, loops.back());
-    if (slice->use_empty())
-      rewriter.eraseOp(slice);
-    // The steps' bounds (dynamic sizes) read the tile's sizes from its init,
-    // not from the tile's gather, which is left with no work.
-    Value tileInit = cast<DestinationStyleOpInterface>(tileGather)
-                         .getDpsInitOperand(0)
-                         ->get();
-    for (Operation *user : llvm::make_early_inc_range(tileGather->getUsers()))
-      if (auto dim = dyn_cast<tensor::DimOp>(user))
-        rewriter.modifyOpInPlace(
-            dim, [&] { dim.getSourceMutable().assign(tileInit); });
-    if (tileGather->use_empty())
-      rewriter.eraseOp(tileGather);
+    eraseFusedProducer(rewriter, tileGather);
     return;
   }
+}
+
+/// The value of the linalg.fill whose tensor result `value` is, or a slice
+/// of (null otherwise).
+Value filledWith(Value value) {
+  while (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>())
+    value = slice.getSource();
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill.hasPureTensorSemantics())
+    return {};
+  return fill.getDpsInputOperand(0)->get();
+}
+
+/// A read of a fill (or of a slice of one) is its value broadcast, where
+/// every lane reads an element or the padding is the value or poison.
+struct ReadOfFill : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    Value value = filledWith(read.getBase());
+    if (!value || read.getMask() ||
+        value.getType() != read.getVectorType().getElementType())
+      return failure();
+    Value padding = read.getPadding();
+    if (!llvm::all_of(read.getInBoundsValues(), [](bool b) { return b; }) &&
+        padding != value && !padding.getDefiningOp<ub::PoisonOp>())
+      return failure();
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(read, read.getVectorType(),
+                                                     value);
+    return success();
+  }
+};
+
+/// A write that covers the whole of a fill's result (or of a slice of one)
+/// writes over the fill's destination instead: the fill's values are never
+/// read.
+struct WriteOverFill : OpRewritePattern<vector::TransferWriteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferWriteOp write,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(write.getBase().getType());
+    if (!type || write.getMask() || !write.getPermutationMap().isIdentity() ||
+        write.getVectorType().getShape() != type.getShape() ||
+        !llvm::all_of(write.getIndices(),
+                      [](Value i) { return isZeroInteger(i); }))
+      return failure();
+    Value base = write.getBase();
+    auto slice = base.getDefiningOp<tensor::ExtractSliceOp>();
+    auto fill =
+        (slice ? slice.getSource() : base).getDefiningOp<linalg::FillOp>();
+    if (!fill || !fill.hasPureTensorSemantics())
+      return failure();
+    Value destination = fill.getDpsInitOperand(0)->get();
+    if (slice) {
+      rewriter.setInsertionPoint(slice);
+      destination = tensor::ExtractSliceOp::create(
+          rewriter, slice.getLoc(), slice.getType(), destination,
+          slice.getMixedOffsets(), slice.getMixedSizes(),
+          slice.getMixedStrides());
+    }
+    rewriter.modifyOpInPlace(
+        write, [&] { write.getBaseMutable().assign(destination); });
+    return success();
+  }
+};
+
+/// Where the fill of the sums is made in a loop (`root`) around the
+/// reduction (fused into the parallel loops), the sums start as the fill's
+/// value in registers and are written over the unfilled destination: no
+/// fill is left. LLVM did neither with a fill of each bag's sums: its
+/// stores (16 of 32 bytes for 128 floats) stayed, and so did the 8 64-byte
+/// loads of them back, which wait on the stores (no store forwarding from
+/// narrower stores). The loops' unchanged iter_args and whole slices are
+/// folded first, so that the read and the write see the fill.
+void foldFillsIntoSums(Operation *root) {
+  MLIRContext *context = root->getContext();
+  RewritePatternSet patterns(context);
+  scf::ForOp::getCanonicalizationPatterns(patterns, context);
+  tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
+  tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, context);
+  patterns.add<ReadOfFill, WriteOverFill>(context);
+  (void)applyPatternsGreedily(root, std::move(patterns));
 }
 
 /// The reduction of one tile as vector operations: its loops tiled by 1 but
@@ -293,19 +381,92 @@ void vectorizeReductionTile(RewriterBase &rewriter, linalg::LinalgOp op) {
                      : 0;
   if (step == 0)
     return;
-  SmallVector<OpFoldResult> sizes(ranges.size(), rewriter.getIndexAttr(1));
-  sizes.back() = rewriter.getIndexAttr(step == inner ? 0 : step);
-  scf::SCFTilingOptions options;
-  options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
-  options.setTileSizes(sizes);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
-  if (failed(tiled) || tiled->tiledOps.size() != 1)
-    return;
-  rewriter.replaceOp(op, tiled->replacements);
-  Operation *tiledStep = tiled->tiledOps.front();
-  fuseGatherIntoSteps(rewriter, tiledStep, tiled->loops);
+  // The parallel loops first, then the reduction loops inside them (each
+  // tiled by 1; the innermost whole or in steps).
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  int64_t innerSize = step == inner ? 0 : step;
+  SmallVector<OpFoldResult> parallelSizes(ranges.size(),
+                                          rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> reductionSizes = parallelSizes;
+  for (auto [d, iterator] : llvm::enumerate(iterators)) {
+    int64_t size = d + 1 == ranges.size() ? innerSize : 1;
+    (iterator == utils::IteratorType::parallel ? parallelSizes
+                                               : reductionSizes)[d] =
+        rewriter.getIndexAttr(size);
+  }
+  // A fill of the sums (the destination) is fused into the parallel loops
+  // only (a reduction loop would refill them at each step): each position
+  // fills the sums it adds into, and foldFillsIntoSums below folds that
+  // fill away. The gather is fused there too, then into the steps.
+  auto tiles = [](ArrayRef<OpFoldResult> sizes) {
+    return llvm::any_of(sizes,
+                        [](OpFoldResult s) { return !isZeroInteger(s); });
+  };
+  Operation *parallelStep = op;
+  SmallVector<LoopLikeOpInterface> loops;
+  bool tiledParallel = tiles(parallelSizes);
+  if (tiledParallel) {
+    scf::SCFTilingOptions parallelTiling;
+    parallelTiling.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+    parallelTiling.setTileSizes(parallelSizes);
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(parallelTiling);
+    options.setFusionControlFn(
+        [](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (isDestination ? isa<linalg::FillOp>(producer.getOwner())
+                            : isa<GatherOpInterface>(producer.getOwner()))
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          return std::nullopt;
+        });
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTileAndFuseResult> outer =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(outer))
+      return;
+    SmallVector<Operation *> parallelSteps =
+        llvm::filter_to_vector(outer->tiledAndFusedOps, [](Operation *tiledOp) {
+          return !isa<linalg::FillOp, GatherOpInterface>(tiledOp);
+        });
+    // The producers fused here, erased where nothing else reads them.
+    SmallVector<Operation *> producers;
+    for (Value operand : op->getOperands()) {
+      if (auto slice = operand.getDefiningOp<tensor::ExtractSliceOp>())
+        operand = slice.getSource();
+      if (isa_and_nonnull<linalg::FillOp, GatherOpInterface>(
+              operand.getDefiningOp()))
+        producers.push_back(operand.getDefiningOp());
+    }
+    for (OpResult r : op->getResults())
+      rewriter.replaceAllUsesWith(r, outer->replacements.lookup(r));
+    rewriter.eraseOp(op);
+    for (Operation *producer : producers)
+      eraseFusedProducer(rewriter, producer);
+    if (outer->loops.empty() || parallelSteps.size() != 1)
+      return;
+    // Each position's gather into a tensor of its own.
+    gatherIntoTilesOfTheirOwn(rewriter, outer->loops.front());
+    parallelStep = parallelSteps.front();
+    loops = outer->loops;
+  }
+  SmallVector<LoopLikeOpInterface> reductionLoops;
+  Operation *tiledStep = parallelStep;
+  if (tiles(reductionSizes)) {
+    scf::SCFTilingOptions reductionTiling;
+    reductionTiling.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+    reductionTiling.setTileSizes(reductionSizes);
+    rewriter.setInsertionPoint(parallelStep);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(parallelStep), reductionTiling);
+    if (failed(tiled) || tiled->tiledOps.size() != 1)
+      return;
+    rewriter.replaceOp(parallelStep, tiled->replacements);
+    reductionLoops = tiled->loops;
+    llvm::append_range(loops, reductionLoops);
+    tiledStep = tiled->tiledOps.front();
+  }
+  fuseGatherIntoSteps(rewriter, tiledStep, reductionLoops);
   if (failed(linalg::vectorizeOpPrecondition(tiledStep)))
     return;
   FailureOr<linalg::VectorizationResult> vectorized =
@@ -313,12 +474,12 @@ void vectorizeReductionTile(RewriterBase &rewriter, linalg::LinalgOp op) {
   if (failed(vectorized))
     return;
   rewriter.replaceOp(tiledStep, vectorized->replacements);
-  if (tiled->loops.empty())
+  if (loops.empty())
     return;
   // The vectorizer's constants (the transfers' padding) out of the loops
   // first: a subset op is hoisted only where its operands are defined
   // outside the loop.
-  Operation *outermost = tiled->loops.front();
+  Operation *outermost = loops.front();
   SmallVector<Operation *> constants;
   outermost->walk([&](Operation *inside) {
     if (inside->hasTrait<OpTrait::ConstantLike>())
@@ -326,8 +487,15 @@ void vectorizeReductionTile(RewriterBase &rewriter, linalg::LinalgOp op) {
   });
   for (Operation *constant : constants)
     constant->moveBefore(outermost);
-  for (LoopLikeOpInterface loop : llvm::reverse(tiled->loops))
-    hoistLoopInvariantSubsets(rewriter, loop);
+  // (Each loop that hoisting rewrites is replaced by a new one.)
+  for (LoopLikeOpInterface &loop : llvm::reverse(loops))
+    loop = hoistLoopInvariantSubsets(rewriter, loop);
+  // (Without parallel loops, a fill before the reduction loops is one that
+  // a loop around them made: convert-linalg-to-gather's, a bag's.)
+  Operation *root = tiledParallel ? loops.front().getOperation()
+                                  : loops.front().getOperation()->getParentOp();
+  if (isa<LoopLikeOpInterface>(root))
+    foldFillsIntoSums(root);
 }
 
 /// Makes the tiled gather write into the consumer's destination tile and
