@@ -16,13 +16,16 @@
 # sizes, indices broadcast at run time along the tile dimension (every
 # tile partial), and an input whose size there is dynamic (spanned or
 # broadcast at run time). The module is also lowered with gather-opt to make sure
-# that every function takes the tiled path.
+# that every function takes the tiled path. Last, blocks of 37 rows of 160
+# bytes in tiles (a description of 128-byte lines, 64 of them a block):
+# each block's rows copied by one loop.
 # RUN: %python %s %gather_bin | FileCheck %s
 # CHECK-NOT: FAIL
 # CHECK: block-tiles: 57 passed, 0 failed
 # CHECK: block-tiles, tiles of 4: 57 passed, 0 failed
 # CHECK: block-tiles, tiles of 3: 57 passed, 0 failed
 # CHECK: block-tiles, no tiles: 57 passed, 0 failed
+# CHECK: block-tiles, blocks of 37 rows: 4 passed, 0 failed
 import sys
 
 import numpy as np
@@ -217,3 +220,26 @@ suite.report("block-tiles, tiles of 3", sys.argv[1],
 # against numpy (target-dlti.mlir checks the form).
 suite.report("block-tiles, no tiles", sys.argv[1], r"return", "not lowered",
              cpu_entries={"tile_blocks": 1})
+
+# Blocks of 37 rows of 40 f32 (5920 bytes) in tiles, as a description of
+# 128-byte lines that allows 64 lines a block plans them: the rows of a
+# block are copied by one loop over them, each row's whole registers by a
+# loop inside it. A loop per row, chained through the tile, made
+# one-shot-bufferize's buffer type queries exponential in the row count: a
+# fuzzed description's 37-row blocks did not compile in minutes.
+rows = FunctionCases()
+table = rng.standard_normal((50, 37, 40)).astype(np.float32)
+for oob, negative in (("error", "wrap"), ("fill", "wrap")):
+    idx = policy_indices(rng, (21,), 50, oob)
+    rows.add(f"rows_{oob}", "block", "axis = 0" + policy_text(oob, negative), table, idx,
+             (21, 37, 40), expected(ref.block, table, idx, 0, negative, oob))
+idx = rng.integers(0, 50, 21)
+idx[13] = 50
+rows.add("rows_error_invalid", "block", "axis = 0", table, idx, (21, 37, 40),
+         expected(ref.block, table, idx, 0))
+idx = rng.integers(-50, 50, (3, 21))
+rows.add("rows_two_index_dims", "block", "axis = 0", table, idx, (3, 21, 37, 40),
+         expected(ref.block, table, idx, 0))
+rows.report("block-tiles, blocks of 37 rows", sys.argv[1],
+            r"scf\.for %\S+ = %\S+ to %c37(_\d+)? step", "rows not copied in one loop",
+            cpu_entries={"cache_line_size_in_bytes": 128, "tile_max_block_lines": 64})

@@ -235,6 +235,9 @@ static Value plusConstant(OpBuilder &b, Location loc, Value index, int64_t k) {
 /// a copy stays a few instructions where many gathers each copy small
 /// blocks (1000 distinct 64x64 gathers: 35% more LLVM instructions and
 /// 20% more compile time in gather-run unrolled).
+/// With `rolled`, boxes of more rows than this copy them in a loop.
+constexpr int64_t kMaxRolledRowLoops = 8;
+
 static Value copyInRegisters(OpBuilder &b, Location loc, const LoweringState &s,
                              Value input, SmallVector<Value> from, Value target,
                              SmallVector<Value> to, ArrayRef<int64_t> shape,
@@ -251,6 +254,41 @@ static Value copyInRegisters(OpBuilder &b, Location loc, const LoweringState &s,
   int64_t rows = 1;
   for (int64_t size : shape.drop_back())
     rows *= size;
+  if (rolled && rows > kMaxRolledRowLoops &&
+      shape.back() / lanesPerRegister > 1) {
+    // One loop over the rows, each copied as below: a chain of a loop per
+    // row made one-shot-bufferize's buffer type queries exponential in the
+    // chain's length (37 rows of a fuzzed description's 5 KiB blocks did
+    // not compile in minutes).
+    auto loop = scf::ForOp::create(
+        b, loc, constIndex(b, loc, 0), constIndex(b, loc, rows),
+        constIndex(b, loc, 1), ValueRange{target},
+        [&](OpBuilder &lb, Location ll, Value row, ValueRange iterArgs) {
+          SmallVector<Value> rowFrom(from), rowTo(to);
+          Value rest = row;
+          for (int64_t d = shape.size() - 2; d >= 0; --d) {
+            // (The outermost coordinate is what is left: below its size.)
+            Value size = constIndex(lb, ll, shape[d]);
+            Value coord =
+                d == 0 ? rest : arith::RemUIOp::create(lb, ll, rest, size);
+            rowFrom[fromFirst + d] =
+                arith::AddIOp::create(lb, ll, from[fromFirst + d], coord);
+            rowTo[toFirst + d] =
+                arith::AddIOp::create(lb, ll, to[toFirst + d], coord);
+            if (d > 0)
+              rest = arith::DivUIOp::create(lb, ll, rest, size);
+          }
+          scf::YieldOp::create(
+              lb, ll,
+              copyInRegisters(lb, ll, s, input, rowFrom, iterArgs[0], rowTo,
+                              shape.take_back(), fillValid, rolled));
+        });
+    b.getContext()
+        ->getLoadedDialect<GatherDialect>()
+        ->getRolledLoopAttrHelper()
+        .setAttr(loop, b.getUnitAttr());
+    return loop.getResult(0);
+  }
   Value padding = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
   for (int64_t row = 0; row < rows; ++row) {
     // The row's coordinates in the box, last dimension first.

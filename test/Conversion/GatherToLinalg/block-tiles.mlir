@@ -418,3 +418,34 @@ func.func @tile_along_a_dynamic_dimension(%d: tensor<100x?x4xf32>, %i: tensor<3x
   %r = gather.multiaxis %d[%i] axes = [0] into %e : tensor<100x?x4xf32>, tensor<3x16x1xi64> into tensor<3x16x4xf32>
   return %r : tensor<3x16x4xf32>
 }
+
+// -----
+
+// Blocks of 37 rows of 18 i64 (144 bytes: two 64-byte registers and a
+// shorter one) in tiles, as a description of 128-byte lines that allows 64
+// lines a block plans them: one loop copies a block's rows (a loop per row,
+// chained through the tile, made one-shot-bufferize's buffer type queries
+// exponential in their count), each row's whole registers by a loop inside
+// it, then its last 2 elements.
+// CHECK-LABEL: func.func @block_rows_in_one_loop
+// CHECK-DAG:     %[[C37:.*]] = arith.constant 37 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK:         scf.forall
+// CHECK:           scf.for {{.*}} -> (tensor<8x37x18xi64>, vector<8xindex>, vector<8xindex>)
+// CHECK:             %[[ROWS:.*]] = scf.for %[[ROW:.*]] = %{{.*}} to %[[C37]] step %{{.*}} iter_args(%[[T:.*]] = %{{.*}}) -> (tensor<8x37x18xi64>)
+// CHECK:               %[[REGS:.*]] = scf.for %{{.*}} = %{{.*}} to %[[C2]] step %{{.*}} iter_args(%[[U:.*]] = %[[T]]) -> (tensor<8x37x18xi64>)
+// CHECK:                 vector.transfer_read %{{.*}}[%{{.*}}, %[[ROW]], %{{.*}}]{{.*}} vector<8xi64>
+// CHECK:                 vector.transfer_write %{{.*}}, %[[U]][%{{.*}}, %[[ROW]], %{{.*}}]
+// CHECK:               } {gather.rolled_loop}
+// CHECK:               vector.transfer_read {{.*}} vector<2xi64>
+// CHECK:               vector.transfer_write %{{.*}}, %[[REGS]][%{{.*}}, %[[ROW]], %{{.*}}]
+// CHECK:             } {gather.rolled_loop}
+// CHECK-NOT:         scf.for
+// CHECK:           } {gather.rolled_loop}
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"cache_line_size_in_bytes" = 128 : i64, "tile_max_block_lines" = 64 : i64>>} {
+  func.func @block_rows_in_one_loop(%d: tensor<1000x37x18xi64>, %i: tensor<64xi64>) -> tensor<64x37x18xi64> {
+    %e = tensor.empty() : tensor<64x37x18xi64>
+    %r = gather.block %d[%i] axis = 0 into %e : tensor<1000x37x18xi64>, tensor<64xi64> into tensor<64x37x18xi64>
+    return %r : tensor<64x37x18xi64>
+  }
+}
