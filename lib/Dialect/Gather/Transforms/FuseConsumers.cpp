@@ -357,10 +357,12 @@ void foldFillsIntoSums(Operation *root) {
 /// The reduction of one tile as vector operations: its loops tiled by 1 but
 /// the innermost, taken whole (a static size of at most
 /// `kVectorReductionElements`, or steps of that many where they divide it),
-/// the gather fused into each step, each step vectorized, and what a step
-/// reads and writes of the output carried through the loops that do not
-/// move along it (hoistLoopInvariantSubsets): a bag's sum stays in
-/// registers while its rows are added. convert-linalg-to-loops would leave
+/// the parallel loops outside the reduction loops, the gather fused into
+/// each step, each step vectorized, what a step reads and writes of the
+/// output carried through the loops that do not move along it
+/// (hoistLoopInvariantSubsets), and a fill of the output folded into the
+/// carried values (foldFillsIntoSums): a bag's sum starts in registers and
+/// stays there while its rows are added. convert-linalg-to-loops would leave
 /// scalar loops that LLVM does not vectorize (its cost model rejected the
 /// loop that adds a gathered row into the output row). Left as it is where
 /// the innermost size is dynamic or the body is no reduction the vectorizer
