@@ -870,7 +870,7 @@ Value TileEmitter::fullTile(OpBuilder &tb, Location tl) const {
     auto branch = scf::IfOp::create(
         tb, tl, anyInvalid,
         [&](OpBuilder &rb, Location rl) {
-          raiseErrorFlag(rb, rl, s);
+          reportInvalidIndex(rb, rl, s);
           SmallVector<Value> safe;
           for (Value coord : axisCoords) {
             Value zero = arith::ConstantOp::create(

@@ -155,8 +155,8 @@ Value lowering::computeElement(OpBuilder &b, Location loc,
                          });
 }
 
-void lowering::raiseErrorFlag(OpBuilder &b, Location loc,
-                              const LoweringState &s) {
+void lowering::reportInvalidIndex(OpBuilder &b, Location loc,
+                                  const LoweringState &s) {
   if (s.loopReport == LoweringState::LoopReport::InPlace) {
     buildIndexCheck(b, loc, s.op, /*assumeInvalid=*/true);
     return;
@@ -173,7 +173,7 @@ void lowering::reportIfAnyInvalid(OpBuilder &b, Location loc,
   // A store only on the (rare) failure: no write traffic in the loops, and
   // every writer stores the same value.
   scf::IfOp::create(b, loc, anyInvalid, [&](OpBuilder &tb, Location tl) {
-    raiseErrorFlag(tb, tl, s);
+    reportInvalidIndex(tb, tl, s);
     scf::YieldOp::create(tb, tl);
   });
 }

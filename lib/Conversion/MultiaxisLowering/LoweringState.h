@@ -118,10 +118,11 @@ inline bool fillsInvalid(const LoweringState &s) {
   return s.policy.outOfBounds == OutOfBoundsMode::fill;
 }
 
-/// Under a check in the loops: sets the error flag (s.errorFlag, present).
-void raiseErrorFlag(OpBuilder &b, Location loc, const LoweringState &s);
+/// Under a check in the loops, where an index was found invalid: sets the
+/// error flag (LoopReport::Flag) or reports it here (LoopReport::InPlace).
+void reportInvalidIndex(OpBuilder &b, Location loc, const LoweringState &s);
 
-/// Under a check in the loops: sets the error flag when `anyInvalid` (i1)
+/// Under a check in the loops: reportInvalidIndex when `anyInvalid` (i1)
 /// is true (the `raise` of applyReadPolicy).
 void reportIfAnyInvalid(OpBuilder &b, Location loc, const LoweringState &s,
                         Value anyInvalid);
