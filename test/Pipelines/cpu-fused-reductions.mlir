@@ -3,7 +3,8 @@
 // block is allocated, only a row on the stack in each step that adds it
 // (promote-buffers-to-stack), while the bag's sum is carried through the
 // row loop as a vector; each step prefetches the row its index 16
-// positions further on in the whole indices names. The sums are vector
+// positions further on in the whole indices names (read as one row: the
+// function's argument is contiguous). The sums are vector
 // adds, and a reduction over a row becomes one vector.reduction
 // (lower-vector-multi-reduction, before convert-vector-to-llvm, which
 // takes no vector.multi_reduction).
@@ -21,7 +22,8 @@
 // BUF-NOT:     linalg.fill
 // BUF:         scf.for {{.*}} iter_args(%{{.*}} = %[[ZEROS]]) -> (vector<1x128xf32>)
 // BUF:           memref.alloca() {{.*}} : memref<1x1x128xf32>
-// BUF:           memref.load %arg1[
+// BUF:           %[[FLAT:.*]] = memref.collapse_shape %arg1 {{\[}}[0, 1]] : memref<2048x32xi64> into memref<65536xi64>
+// BUF:           memref.load %[[FLAT]][
 // BUF:           memref.prefetch %{{.*}}[%{{.*}}, %c0]
 // One parallel region: no fill of the sums, in a region of its own before
 // the loop or in the tiles. Every stack buffer at the start of the threads'
@@ -78,7 +80,8 @@ func.func @row_maxima(%t: tensor<100000x64xf32>, %i: tensor<4096xi64>, %init: te
 // BUF-NOT:     memref<16x32x128xf32>
 // BUF:         scf.for {{.*}} -> (vector<1x128xf32>)
 // BUF:           memref.alloca() {{.*}} : memref<1x1x128xf32>
-// BUF:           memref.load %arg1[
+// BUF:           %[[FLAT:.*]] = memref.collapse_shape %arg1 {{\[}}[0, 1]] : memref<2048x32xi64> into memref<65536xi64>
+// BUF:           memref.load %[[FLAT]][
 // BUF:           memref.prefetch %{{.*}}[%{{.*}}, %c0]
 // CHECK-LABEL: llvm.func @raised_bag_sums
 // CHECK:         llvm.fadd %{{.*}}, %{{.*}} : vector<128xf32>

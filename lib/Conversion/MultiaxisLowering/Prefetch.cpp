@@ -315,18 +315,16 @@ static SmallVector<Value> positionAhead(OpBuilder &b, Location loc,
 /// The index value `distance` elements further on in whole indices of a
 /// function's argument (contiguous: the pipeline bufferizes function
 /// boundaries with the identity layout), read as one row (collapse_shape,
-/// a view), clamped to the last: where the carry into the next outer
-/// position would divide by a length the distance reaches (2048 bags of 20
-/// rows, 32 rows ahead: the fused bag took 1.05-1.10x the time of the same
-/// bags read from flat indices; bench/README.md). Null elsewhere.
+/// a view), clamped to the last: the carry into the next outer position
+/// divides by a length the distance reaches (2048 bags of 20 rows, 32 rows
+/// ahead: the fused bag took 1.05-1.10x the time of the same bags read from
+/// flat indices; bench/README.md) and otherwise costs two compares and
+/// four selects a row where this read adds and clamps. Null elsewhere.
 static Value flatIndexAhead(OpBuilder &b, Location loc,
                             const BlockPrefetch &plan) {
   auto type = cast<RankedTensorType>(plan.wholeIndices.getType());
   int64_t rank = type.getRank();
-  std::optional<int64_t> length =
-      getConstantIntValue(plan.wholeSizes[plan.loopDim]);
-  if (rank < 2 || distanceWithin(plan, length) ||
-      !isa<BlockArgument>(plan.wholeIndices) ||
+  if (rank < 2 || !isa<BlockArgument>(plan.wholeIndices) ||
       !isa<func::FuncOp>(
           cast<BlockArgument>(plan.wholeIndices).getOwner()->getParentOp()))
     return nullptr;

@@ -769,10 +769,46 @@ func.func @offset_table_small_image_not_prefetched(%d: tensor<2x8x8x64xf32>, %i:
 // One row gathered, its index a slice of the whole indices (a gather fused
 // into each step of an embedding bag's sum, gather-fuse-consumers): the
 // row named 16 positions further on in the whole indices, which later
-// steps gather, carried past the bag's end into the next bag and clamped
-// to the last bag's last row.
+// steps gather. Whole indices that are a function's argument (contiguous)
+// are read as one row, position (b + 3) * 32 + l + 16 clamped to the last,
+// which runs into the next bag without a carry.
 // CHECK-LABEL: func.func @one_row_prefetch_in_whole_indices
 // CHECK-SAME:      %[[D:[^:]*]]: tensor<200000x128xf32>, %[[IDS:[^:]*]]: tensor<2048x32xi64>, %[[B:[^:]*]]: index, %[[L:[^:]*]]: index
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C65535:.*]] = arith.constant 65535 : index
+// CHECK-DAG:     %[[C199999:.*]] = arith.constant 199999 : index
+// CHECK:         %[[BAG:.*]] = arith.addi %[[B]], %[[C3]] : index
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer
+// CHECK:         %[[BAGSTART:.*]] = arith.muli %[[BAG]], %[[C32]] : index
+// CHECK:         %[[FLAT:.*]] = arith.addi %[[BAGSTART]], %[[L]] : index
+// CHECK:         %[[NEXT:.*]] = arith.addi %[[FLAT]], %[[C16]] : index
+// CHECK:         %[[AHEAD:.*]] = arith.minui %[[NEXT]], %[[C65535]] : index
+// CHECK:         %[[ROW:.*]] = tensor.collapse_shape %[[IDS]] {{\[}}[0, 1]] : tensor<2048x32xi64> into tensor<65536xi64>
+// CHECK:         %[[RAW:.*]] = tensor.extract %[[ROW]][%[[AHEAD]]] : tensor<65536xi64>
+// CHECK:         %[[INDEX:.*]] = arith.index_cast %[[RAW]] : i64 to index
+// CHECK:         %[[CLAMPED:.*]] = arith.minsi %{{.*}}, %[[C199999]] : index
+// CHECK:         %[[AT:.*]] = arith.maxsi %[[CLAMPED]], %[[C0]] : index
+// CHECK-COUNT-9: memref.prefetch %[[BUF]][%[[AT]], %{{.*}}]
+// CHECK-NOT:     memref.prefetch
+// CHECK:         return
+func.func @one_row_prefetch_in_whole_indices(%d: tensor<200000x128xf32>, %ids: tensor<2048x32xi64>, %b: index, %l: index) -> tensor<1x1x128xf32> {
+  %tile = tensor.extract_slice %ids[%b, 0] [16, 32] [1, 1] : tensor<2048x32xi64> to tensor<16x32xi64>
+  %one = tensor.extract_slice %tile[3, %l] [1, 1] [1, 1] : tensor<16x32xi64> to tensor<1x1xi64>
+  %e = tensor.empty() : tensor<1x1x128xf32>
+  %r = gather.block %d[%one] axis = 0 whole_indices(%ids : tensor<2048x32xi64>) into %e : tensor<200000x128xf32>, tensor<1x1xi64> into tensor<1x1x128xf32>
+  return %r : tensor<1x1x128xf32>
+}
+
+// -----
+
+// The same row in computed whole indices (whose buffer need not be
+// contiguous): the position ahead is carried past the bag's end into the
+// next bag and clamped to the last bag's last row.
+// CHECK-LABEL: func.func @one_row_prefetch_in_computed_whole_indices
+// CHECK-SAME:      %[[D:[^:]*]]: tensor<200000x128xf32>, %[[RAWIDS:[^:]*]]: tensor<2048x32xi64>, %[[B:[^:]*]]: index, %[[L:[^:]*]]: index
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
@@ -780,6 +816,7 @@ func.func @offset_table_small_image_not_prefetched(%d: tensor<2x8x8x64xf32>, %i:
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
 // CHECK-DAG:     %[[C2047:.*]] = arith.constant 2047 : index
 // CHECK-DAG:     %[[C199999:.*]] = arith.constant 199999 : index
+// CHECK:         %[[IDS:.*]] = arith.addi %[[RAWIDS]], %[[RAWIDS]] : tensor<2048x32xi64>
 // CHECK:         %[[BAG:.*]] = arith.addi %[[B]], %{{.*}} : index
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer
 // CHECK:         %[[NEXT:.*]] = arith.addi %[[L]], %[[C16]] : index
@@ -798,7 +835,8 @@ func.func @offset_table_small_image_not_prefetched(%d: tensor<2x8x8x64xf32>, %i:
 // CHECK-COUNT-9: memref.prefetch %[[BUF]][%[[AT]], %{{.*}}]
 // CHECK-NOT:     memref.prefetch
 // CHECK:         return
-func.func @one_row_prefetch_in_whole_indices(%d: tensor<200000x128xf32>, %ids: tensor<2048x32xi64>, %b: index, %l: index) -> tensor<1x1x128xf32> {
+func.func @one_row_prefetch_in_computed_whole_indices(%d: tensor<200000x128xf32>, %raw: tensor<2048x32xi64>, %b: index, %l: index) -> tensor<1x1x128xf32> {
+  %ids = arith.addi %raw, %raw : tensor<2048x32xi64>
   %tile = tensor.extract_slice %ids[%b, 0] [16, 32] [1, 1] : tensor<2048x32xi64> to tensor<16x32xi64>
   %one = tensor.extract_slice %tile[3, %l] [1, 1] [1, 1] : tensor<16x32xi64> to tensor<1x1xi64>
   %e = tensor.empty() : tensor<1x1x128xf32>
