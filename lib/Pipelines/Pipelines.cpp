@@ -307,7 +307,8 @@ void mlir::gather::buildGatherCpuPipeline(
 // GPU
 //===----------------------------------------------------------------------===//
 
-/// Bufferized loops to kernels: every outer scf.parallel a gpu.launch, then
+/// Bufferized loops to kernels (reductions one thread per result first):
+/// every outer scf.parallel a gpu.launch, then
 /// gpu.funcs, the host's gpu ops async on streams (the only form
 /// gpu-to-llvm lowers), with a wait before host code reads what the device
 /// wrote. Constants go back into the launch bodies before outlining, so
@@ -315,6 +316,7 @@ void mlir::gather::buildGatherCpuPipeline(
 /// canonicalize and cse).
 static void addGpuKernels(OpPassManager &pm,
                           const GatherGpuPipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(createGatherGpuReductionLoops());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   GatherMapToGPUOptions mapOptions;
   mapOptions.threadsPerBlock = options.threadsPerBlock;

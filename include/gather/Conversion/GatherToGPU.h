@@ -32,6 +32,7 @@ namespace gather {
 #define GEN_PASS_DECL_GATHERLINKLIBDEVICE
 #define GEN_PASS_DECL_GATHERGPUSTREAMS
 #define GEN_PASS_DECL_GATHERDEDUPGPUKERNELS
+#define GEN_PASS_DECL_GATHERGPUREDUCTIONLOOPS
 #include "gather/Conversion/Passes.h.inc"
 
 /// Patterns that lower every gather op to device-ready loops on tensors

@@ -196,6 +196,46 @@ def GatherFuseDeviceConsumers
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def GatherGpuReductionLoops
+    : Pass<"gather-gpu-reduction-loops", "func::FuncOp"> {
+  let summary = "Bufferized reductions as one loop iteration per result, "
+                "their sums carried in registers (one GPU thread each)";
+  let description = [{
+    A bufferized `linalg.generic` with reduction and parallel dimensions,
+    whose results are written at positions of the parallel dimensions only,
+    becomes one `scf.parallel` over all its parallel dimensions (in their
+    order: the innermost is the fastest thread index after
+    `gather-map-to-gpu`) around `scf.for` loops over its reduction
+    dimensions, which carry the results as `iter_args` from their initial
+    values, stored once at the end. `convert-linalg-to-parallel-loops`
+    keeps the loops in the generic's order instead: an embedding bag's sum
+    over its rows (parallel, reduction, parallel) became one thread per
+    bag, each loading and storing its sums for every element of its rows.
+    A reduction to one value (no parallel dimension) becomes one iteration:
+    one thread adds everything (gather-map-to-gpu rejected the host loop's
+    loads of device memory before). Generics that read a result's buffer as
+    an input are left as they are. Runs after bufferization, before
+    `convert-linalg-to-parallel-loops`.
+
+    ```mlir
+    linalg.generic {iterator_types = ["parallel", "reduction", "parallel"]}
+        ins(%rows : memref<8x4x16xf32>) outs(%sums : memref<8x16xf32>)
+    // becomes
+    scf.parallel (%b, %d) = (%c0, %c0) to (%c8, %c16) step (%c1, %c1) {
+      %start = memref.load %sums[%b, %d]
+      %sum = scf.for %l = %c0 to %c4 step %c1 iter_args(%s = %start) {
+        %x = memref.load %rows[%b, %l, %d]
+        ... the generic's body ...
+      }
+      memref.store %sum, %sums[%b, %d]
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def GatherLinkLibDevice : Pass<"gather-link-libdevice", "ModuleOp"> {
   let summary = "Link CUDA's libdevice into the kernel modules that call it";
   let description = [{
