@@ -164,8 +164,8 @@ def ConvertGatherChecksToRuntime
 
 def GatherFuseDeviceConsumers
     : Pass<"gather-fuse-device-consumers", "func::FuncOp"> {
-  let summary = "Fuse elementwise consumers into the loops of lowered gathers "
-                "(one kernel on the GPU)";
+  let summary = "Fuse elementwise and reduction consumers into the loops of "
+                "lowered gathers (one kernel on the GPU)";
   let description = [{
     After `--convert-gather-to-gpu` every gather is one parallel
     `linalg.generic` on tensors, and an elementwise consumer (a bias add, an
@@ -174,7 +174,14 @@ def GatherFuseDeviceConsumers
     consumer where the producer is all parallel, has that one use, and the
     consumer reads it at the loop position (`linalg::fuseElementwiseOps`),
     repeatedly, so that a gather followed by a chain of elementwise ops
-    becomes one loop nest, one kernel.
+    becomes one loop nest, one kernel. A reduction that reads a gather (an
+    embedding bag's sum: `linalg.reduce`, made a generic first, or a
+    generic with reduction iterators) fuses the same way, each iteration
+    gathering the element it adds; where the fused loop would have no
+    operand spanning one of its loops (linalg's condition for a
+    reduction), the gather's reads of the indices at loop positions become
+    inputs of its loop first, and where even they do not span every loop
+    (a sum over the row's elements) nothing is rewritten.
 
     The fused loops take the consumer's place, after the host code that
     read the gather's device error flag (`out_of_bounds = error`): that

@@ -23,7 +23,9 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERFUSEDEVICECONSUMERS
@@ -71,6 +73,173 @@ LogicalResult splitOpsBetween(Operation *producer, Operation *consumer,
   return success();
 }
 
+/// Fuses the producer of one of `consumer`'s inputs into it, where the
+/// producer is an all-parallel generic of that one use, read at the loop
+/// position; moves the host code between the two that the consumer does not
+/// need after the fused loop.
+LogicalResult fuseProducerOfAnInput(PatternRewriter &rewriter,
+                                    linalg::GenericOp consumer) {
+  for (OpOperand *operand : consumer.getDpsInputOperands()) {
+    auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+    if (!producer || !producer->hasOneUse() ||
+        producer->getBlock() != consumer->getBlock() ||
+        !consumer.getMatchingIndexingMap(operand).isIdentity() ||
+        !linalg::areElementwiseOpsFusable(operand))
+      continue;
+    SmallVector<Operation *> movable;
+    if (failed(splitOpsBetween(producer, consumer, movable)))
+      continue;
+    FailureOr<linalg::ElementwiseOpFusionResult> fused =
+        linalg::fuseElementwiseOps(rewriter, operand);
+    if (failed(fused))
+      continue;
+    // The host code that read what the producer's loop wrote (its error
+    // flag) runs after the fused loop, in its original order.
+    Operation *last = fused->fusedOp;
+    for (Operation *op : movable) {
+      rewriter.moveOpAfter(op, last);
+      last = op;
+    }
+    // The producer's one use was the consumer: only the consumer's
+    // results have uses left.
+    for (auto [original, replacement] : fused->replacements)
+      if (original.getDefiningOp() == consumer.getOperation())
+        rewriter.replaceAllUsesWith(original, replacement);
+    rewriter.eraseOp(consumer);
+    rewriter.eraseOp(producer);
+    return success();
+  }
+  return failure();
+}
+
+/// Whether `value` comes from an all-parallel generic of that one use in
+/// `user`'s block: what fuseProducerOfAnInput may fuse.
+bool isFusableProducer(Value value, Operation *user) {
+  auto producer = value.getDefiningOp<linalg::GenericOp>();
+  return producer && producer->hasOneUse() &&
+         producer->getBlock() == user->getBlock() &&
+         producer.getNumLoops() == producer.getNumParallelLoops();
+}
+
+/// The affine expression of an index the body of `op` computes, where it is
+/// a loop position (linalg.index) or a constant.
+std::optional<AffineExpr> indexExpr(linalg::GenericOp op, Value index) {
+  if (auto loop = index.getDefiningOp<linalg::IndexOp>();
+      loop && loop->getParentOp() == op)
+    return getAffineDimExpr(loop.getDim(), op.getContext());
+  if (std::optional<int64_t> constant = getConstantIntValue(index))
+    return getAffineConstantExpr(*constant, op.getContext());
+  return std::nullopt;
+}
+
+/// Whether dimension `dim` of `tensor` is as long as loop `loop` of `op`
+/// runs (what a read of it at that loop's position as an input asks).
+bool spansLoop(linalg::GenericOp op, Value tensor, int64_t dim, unsigned loop) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [r, result] : llvm::enumerate(map.getResults())) {
+      auto d = dyn_cast<AffineDimExpr>(result);
+      if (!d || d.getPosition() != loop)
+        continue;
+      FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(
+          {tensor, dim}, {operand.get(), static_cast<int64_t>(r)});
+      return succeeded(equal) && *equal;
+    }
+  }
+  return false;
+}
+
+/// The reads of captured tensors in `op`'s body at loop positions and
+/// constants (a gather's read of its indices), each with the indexing map
+/// that reads the same element as an input.
+struct CapturedRead {
+  tensor::ExtractOp read;
+  AffineMap map;
+};
+SmallVector<CapturedRead> capturedReads(linalg::GenericOp op) {
+  SmallVector<CapturedRead> reads;
+  for (Operation &nested : op.getBlock()->without_terminator()) {
+    auto read = dyn_cast<tensor::ExtractOp>(nested);
+    if (!read ||
+        op->isAncestor(read.getTensor().getParentBlock()->getParentOp()))
+      continue;
+    SmallVector<AffineExpr> exprs;
+    for (auto [dim, index] : llvm::enumerate(read.getIndices())) {
+      std::optional<AffineExpr> expr = indexExpr(op, index);
+      if (!expr)
+        break;
+      if (auto d = dyn_cast<AffineDimExpr>(*expr);
+          d && !spansLoop(op, read.getTensor(), dim, d.getPosition()))
+        break;
+      if (auto c = dyn_cast<AffineConstantExpr>(*expr);
+          c && (c.getValue() < 0 ||
+                c.getValue() >= read.getTensor().getType().getDimSize(dim)))
+        break;
+      exprs.push_back(*expr);
+    }
+    if (exprs.size() == read.getIndices().size())
+      reads.push_back(
+          {read, AffineMap::get(op.getNumLoops(), 0, exprs, op.getContext())});
+  }
+  return reads;
+}
+
+/// Whether every loop of `consumer` is spanned by an operand other than
+/// `fused` or by one of `reads` (in the producer of `fused`, which the
+/// consumer reads at its loop position): what linalg's fusion asks of a
+/// reduction, whose loops take their lengths from its operands.
+bool loopsSpannedAfterFusion(linalg::GenericOp consumer, OpOperand *fused,
+                             ArrayRef<CapturedRead> reads) {
+  llvm::SmallBitVector spanned(consumer.getNumLoops());
+  auto mark = [&](AffineMap map) {
+    for (AffineExpr result : map.getResults())
+      if (auto d = dyn_cast<AffineDimExpr>(result))
+        spanned.set(d.getPosition());
+  };
+  for (OpOperand &operand : consumer->getOpOperands())
+    if (&operand != fused)
+      mark(consumer.getMatchingIndexingMap(&operand));
+  for (const CapturedRead &read : reads)
+    mark(read.map);
+  return spanned.all();
+}
+
+/// Turns `reads` into inputs of `op` read through their maps. A reduction
+/// that fuses `op` then still has an operand that spans each of its loops
+/// (`op`'s only operand, its output, is not read and goes in the fusion).
+void readCapturedTensorsAsInputs(PatternRewriter &rewriter,
+                                 linalg::GenericOp op,
+                                 ArrayRef<CapturedRead> reads) {
+  SmallVector<Value> inputs = op.getDpsInputs();
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : op.getDpsInputOperands())
+    maps.push_back(op.getMatchingIndexingMap(input));
+  for (CapturedRead read : reads) {
+    inputs.push_back(read.read.getTensor());
+    maps.push_back(read.map);
+  }
+  for (OpOperand &init : op.getDpsInitsMutable())
+    maps.push_back(op.getMatchingIndexingMap(&init));
+  // In `op`'s place: the host code after it reads what its loop wrote.
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  auto replacement = linalg::GenericOp::create(
+      rewriter, op.getLoc(), op.getResultTypes(), inputs, op.getDpsInits(),
+      maps, op.getIteratorTypesArray());
+  rewriter.inlineRegionBefore(op.getRegion(), replacement.getRegion(),
+                              replacement.getRegion().begin());
+  Block *body = replacement.getBlock();
+  unsigned at = op.getNumDpsInputs();
+  for (CapturedRead captured : reads) {
+    tensor::ExtractOp read = captured.read;
+    BlockArgument value =
+        body->insertArgument(at++, read.getType(), read.getLoc());
+    rewriter.replaceAllUsesWith(read.getResult(), value);
+    rewriter.eraseOp(read);
+  }
+  rewriter.replaceOp(op, replacement->getResults());
+}
+
 /// Fuses the producer of one of the consumer's inputs into it.
 struct FuseIntoElementwiseConsumer : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -79,37 +248,56 @@ struct FuseIntoElementwiseConsumer : OpRewritePattern<linalg::GenericOp> {
                                 PatternRewriter &rewriter) const override {
     if (!consumer.hasPureTensorSemantics() || !isElementwise(consumer))
       return failure();
+    return fuseProducerOfAnInput(rewriter, consumer);
+  }
+};
+
+/// Fuses a gather into the reduction that reads it (an embedding bag's
+/// sum): each iteration of the fused loop gathers the element it adds, so
+/// the gathered intermediate (the bag's rows, 32 times its sums' bytes) is
+/// never written to device memory. linalg.reduce becomes a generic first,
+/// the form fusion takes; its input is read at the loop position.
+struct FuseIntoReduction : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    if (!consumer.hasPureTensorSemantics() ||
+        consumer.getNumReductionLoops() == 0)
+      return failure();
+    if (succeeded(fuseProducerOfAnInput(rewriter, consumer)))
+      return success();
+    // A gather's loop has no operand but its output: its reads of the
+    // indices become inputs, then it fuses.
     for (OpOperand *operand : consumer.getDpsInputOperands()) {
+      if (!isFusableProducer(operand->get(), consumer) ||
+          linalg::areElementwiseOpsFusable(operand))
+        continue;
       auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
-      if (!producer || !producer->hasOneUse() ||
-          producer->getBlock() != consumer->getBlock() ||
-          !consumer.getMatchingIndexingMap(operand).isIdentity() ||
-          !linalg::areElementwiseOpsFusable(operand))
+      if (producer.getNumDpsInputs() != 0 ||
+          !consumer.getMatchingIndexingMap(operand).isIdentity())
         continue;
-      SmallVector<Operation *> movable;
-      if (failed(splitOpsBetween(producer, consumer, movable)))
+      SmallVector<CapturedRead> reads = capturedReads(producer);
+      if (reads.empty() || !loopsSpannedAfterFusion(consumer, operand, reads))
         continue;
-      FailureOr<linalg::ElementwiseOpFusionResult> fused =
-          linalg::fuseElementwiseOps(rewriter, operand);
-      if (failed(fused))
-        continue;
-      // The host code that read what the producer's loop wrote (its error
-      // flag) runs after the fused loop, in its original order.
-      Operation *last = fused->fusedOp;
-      for (Operation *op : movable) {
-        rewriter.moveOpAfter(op, last);
-        last = op;
-      }
-      // The producer's one use was the consumer: only the consumer's
-      // results have uses left.
-      for (auto [original, replacement] : fused->replacements)
-        if (original.getDefiningOp() == consumer.getOperation())
-          rewriter.replaceAllUsesWith(original, replacement);
-      rewriter.eraseOp(consumer);
-      rewriter.eraseOp(producer);
+      readCapturedTensorsAsInputs(rewriter, producer, reads);
       return success();
     }
     return failure();
+  }
+};
+
+struct GeneralizeReductionOfALoop : OpRewritePattern<linalg::ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::ReduceOp reduce,
+                                PatternRewriter &rewriter) const override {
+    if (!reduce.hasPureTensorSemantics() ||
+        llvm::none_of(reduce.getDpsInputs(), [&](Value input) {
+          return isFusableProducer(input, reduce);
+        }))
+      return failure();
+    return linalg::generalizeNamedOp(rewriter, reduce);
   }
 };
 
@@ -118,7 +306,8 @@ struct GatherFuseDeviceConsumersPass
           GatherFuseDeviceConsumersPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FuseIntoElementwiseConsumer>(&getContext());
+    patterns.add<FuseIntoElementwiseConsumer, FuseIntoReduction,
+                 GeneralizeReductionOfALoop>(&getContext());
     // A gather whose lowering drops unit dimensions (gather.nd's coordinate
     // dimension) reaches its consumer through a collapse_shape: the
     // consumer then runs on the uncollapsed shape, next to the gather's
@@ -131,9 +320,7 @@ struct GatherFuseDeviceConsumersPass
           if (!collapse || !consumer || !isElementwise(consumer) ||
               !collapse->hasOneUse())
             return false;
-          auto producer = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
-          return producer && producer->hasOneUse() &&
-                 producer.getNumLoops() == producer.getNumParallelLoops();
+          return isFusableProducer(collapse.getSrc(), collapse);
         });
     // Only these rewrites: no folding of the host code in between.
     GreedyRewriteConfig config;

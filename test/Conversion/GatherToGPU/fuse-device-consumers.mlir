@@ -150,3 +150,94 @@ func.func @two_gathers(%table: tensor<40x16xf32>, %ids: tensor<8xi64>, %ids2: te
   } -> tensor<8x16xf32>
   return %y : tensor<8x16xf32>
 }
+
+// -----
+
+// An embedding bag's sum (linalg.reduce over the rows): generalized, then
+// fused with the gather, whose read of the indices becomes an input of
+// the loop at (bag, row, 0), so that the fused reduction still has an
+// operand spanning its reduction loop. No gathered intermediate; the host
+// reads the error flag after the fused loop.
+// CHECK-DAG:   #[[$IDS_MAP:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+// CHECK-DAG:   #[[$SUMS_MAP:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-LABEL: func.func @bag_sum
+// CHECK-SAME:      %[[TABLE:[^:]*]]: tensor<40x16xf32>, %[[IDS:[^:]*]]: tensor<8x3xi64>
+// CHECK:         gpu.memset
+// CHECK:         %[[FILL:.*]] = linalg.fill
+// CHECK:         %[[FUSED:.*]] = linalg.generic
+// CHECK-SAME:      indexing_maps = [#[[$IDS_MAP]], #[[$SUMS_MAP]]]
+// CHECK-SAME:      iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK-SAME:      ins(%{{.*}} : tensor<8x3x1xi64>) outs(%[[FILL]] : tensor<8x16xf32>)
+// CHECK:         ^bb0(%[[INDEX:.*]]: i64, %[[SUM:.*]]: f32):
+// CHECK:           arith.index_cast %[[INDEX]]
+// CHECK:           %[[ROW:.*]] = tensor.extract
+// CHECK:           memref.store
+// CHECK:           arith.addf %[[ROW]], %[[SUM]] : f32
+// CHECK-NOT:     tensor<8x3x16xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         gpu.memcpy
+// CHECK:         gather.check_indices
+// CHECK:         return %[[FUSED]]
+func.func @bag_sum(%table: tensor<40x16xf32>, %ids: tensor<8x3xi64>) -> tensor<8x16xf32> {
+  %i = tensor.empty() : tensor<8x3x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %i : tensor<40x16xf32>, tensor<8x3xi64> into tensor<8x3x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %r = linalg.reduce ins(%g : tensor<8x3x16xf32>) outs(%f : tensor<8x16xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<8x16xf32>
+}
+
+// -----
+
+// A reduction of a gather with another use: no fusion, and the
+// linalg.reduce stays as written.
+// CHECK-LABEL: func.func @reduction_of_a_gather_used_twice
+// CHECK:         %[[G:.*]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK:         linalg.reduce ins(%[[G]]
+// CHECK:         return
+func.func @reduction_of_a_gather_used_twice(%table: tensor<40x16xf32>, %ids: tensor<8x3xi64>) -> (tensor<8x16xf32>, tensor<8x3x16xf32>) {
+  %i = tensor.empty() : tensor<8x3x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %i : tensor<40x16xf32>, tensor<8x3xi64> into tensor<8x3x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %r = linalg.reduce ins(%g : tensor<8x3x16xf32>) outs(%f : tensor<8x16xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r, %g : tensor<8x16xf32>, tensor<8x3x16xf32>
+}
+
+// -----
+
+// A sum over a dimension that only the gather's output spans (the row's):
+// fused, no operand would give that loop its length. The gather stays a
+// loop of its own, its read of the indices as it was.
+// CHECK-LABEL: func.func @sum_over_the_row_not_fused
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK-SAME:      outs(%{{.*}} : tensor<8x3x16xf32>)
+// CHECK:           tensor.extract %{{.*}} : tensor<8x3x1xi64>
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK:         return
+func.func @sum_over_the_row_not_fused(%table: tensor<40x16xf32>, %ids: tensor<8x3xi64>) -> tensor<8x3xf32> {
+  %i = tensor.empty() : tensor<8x3x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %i : tensor<40x16xf32>, tensor<8x3xi64> into tensor<8x3x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x3xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x3xf32>) -> tensor<8x3xf32>
+  %r = linalg.reduce ins(%g : tensor<8x3x16xf32>) outs(%f : tensor<8x3xf32>) dimensions = [2]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<8x3xf32>
+}
