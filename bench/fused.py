@@ -10,7 +10,14 @@ against torch (index_select, then add_ and tanh_ in place: three passes,
 the output allocated each call as the compiled function does).
 
     /usr/bin/python3 bench/fused.py [--runs 15] [--threads 2] [--rounds 3]
-        [--other-bin DIR] [--device gpu [--launches 20]]
+        [--other-bin DIR] [--device gpu [--launches 20]] [--workload bag]
+
+--workload bag times an embedding bag instead (a 200000x128 f32 table,
+2048 bags of 32 i64 indices, a tenth negative; gather.block, then
+linalg.reduce's sum over the rows into a zero fill): fused, the sums are
+added as the rows are gathered (on the GPU one thread per sum,
+gather-gpu-reduction-loops); unfused, the gathered rows (32 MiB) are
+written and read back. torch: embedding_bag (mode sum) of the same rows.
 
 --device gpu runs the same on this machine's NVIDIA GPU (the GPU pipeline
 fuses the gather, the add and tanh into one kernel,
@@ -43,6 +50,23 @@ sys.path.insert(0, HERE)
 from run import median_ms  # noqa: E402
 
 ROWS, WIDTH, LOOKUPS = 50000, 768, 16384
+BAG_ROWS, BAG_WIDTH, BAGS, BAG_LENGTH = 200000, 128, 2048, 32
+
+
+def bag_module():
+    t, i = f"tensor<{BAG_ROWS}x{BAG_WIDTH}xf32>", f"tensor<{BAGS}x{BAG_LENGTH}xi64>"
+    g, o = f"tensor<{BAGS}x{BAG_LENGTH}x{BAG_WIDTH}xf32>", f"tensor<{BAGS}x{BAG_WIDTH}xf32>"
+    return (f"func.func @main(%t: {t}, %i: {i}) -> {o} {{\n"
+            f"  %e = tensor.empty() : {g}\n"
+            f"  %g = gather.block %t[%i] axis = 0 into %e : {t}, {i} into {g}\n"
+            f"  %zero = arith.constant 0.0 : f32\n"
+            f"  %o = tensor.empty() : {o}\n"
+            f"  %f = linalg.fill ins(%zero : f32) outs(%o : {o}) -> {o}\n"
+            f"  %r = linalg.reduce ins(%g : {g}) outs(%f : {o}) dimensions = [1]\n"
+            f"    (%x: f32, %acc: f32) {{\n"
+            f"      %s = arith.addf %x, %acc : f32\n"
+            f"      linalg.yield %s : f32\n    }}\n"
+            f"  return %r : {o}\n}}\n")
 
 
 def tosa_module():
@@ -65,28 +89,42 @@ def main():
     p.add_argument("--device", choices=["cpu", "gpu"], default="cpu")
     p.add_argument("--launches", type=int, default=20,
                    help="GPU: kernels timed as this many launches back to back")
+    p.add_argument("--workload", choices=["embedding", "bag"], default="embedding")
     args = p.parse_args()
     work = tempfile.mkdtemp(prefix="gather-fused-")
     atexit.register(shutil.rmtree, work, True)
     opt = os.path.join(args.bin, "gather-opt")
-    tosa = os.path.join(work, "tosa.mlir")
-    with open(tosa, "w") as f:
-        f.write(tosa_module())
-    imported = subprocess.run([opt, tosa, "--convert-tosa-gather-to-gather"], check=True,
-                              capture_output=True, text=True).stdout
-    linalg = subprocess.run([opt, "--pass-pipeline=builtin.module(func.func(tosa-to-linalg))"],
-                            input=imported, check=True, capture_output=True, text=True).stdout
     src = os.path.join(work, "fused.mlir")
-    with open(src, "w") as f:
-        f.write(linalg)
-
     rng = np.random.default_rng(0)
-    table = rng.standard_normal((1, ROWS, WIDTH), dtype=np.float32)
-    ids = rng.integers(0, ROWS, size=(1, LOOKUPS)).astype(np.int32)
-    bias = rng.standard_normal((1, 1, WIDTH), dtype=np.float32)
-    want = np.tanh(table[0][ids[0]] + bias[0])[None]
+    if args.workload == "bag":
+        table = rng.standard_normal((BAG_ROWS, BAG_WIDTH), dtype=np.float32)
+        ids = rng.integers(0, BAG_ROWS, size=(BAGS, BAG_LENGTH))
+        ids[rng.random(ids.shape) < 0.1] -= BAG_ROWS
+        with open(src, "w") as f:
+            f.write(bag_module())
+        want = table[np.where(ids < 0, ids + BAG_ROWS, ids)].sum(axis=1, dtype=np.float32)
+        arrays = (("t", table), ("i", ids))
+        bias = None
+    else:
+        tosa = os.path.join(work, "tosa.mlir")
+        with open(tosa, "w") as f:
+            f.write(tosa_module())
+        imported = subprocess.run([opt, tosa, "--convert-tosa-gather-to-gather"], check=True,
+                                  capture_output=True, text=True).stdout
+        linalg = subprocess.run(
+            [opt, "--pass-pipeline=builtin.module(func.func(tosa-to-linalg))"],
+            input=imported, check=True, capture_output=True, text=True).stdout
+        with open(src, "w") as f:
+            f.write(linalg)
+        table = rng.standard_normal((1, ROWS, WIDTH), dtype=np.float32)
+        ids = rng.integers(0, ROWS, size=(1, LOOKUPS)).astype(np.int32)
+        bias = rng.standard_normal((1, 1, WIDTH), dtype=np.float32)
+        want = np.tanh(table[0][ids[0]] + bias[0])[None]
+        arrays = (("t", table), ("i", ids), ("b", bias))
+    # Sums of 32 rows in another order than numpy's: within 1e-4.
+    tolerance = 1e-4 if args.workload == "bag" else 1e-6
     inputs = []
-    for name, array in (("t", table), ("i", ids), ("b", bias)):
+    for name, array in arrays:
         path = os.path.join(work, f"{name}.npy")
         np.save(path, array)
         inputs += ["--input", path]
@@ -101,7 +139,7 @@ def main():
         if r.returncode:
             sys.exit(f"gather-run {' '.join(extra)} failed: {r.stderr.strip()}")
         got = np.load(out)
-        if got.shape != want.shape or not np.allclose(got, want, rtol=0, atol=1e-6):
+        if got.shape != want.shape or not np.allclose(got, want, rtol=0, atol=tolerance):
             sys.exit(f"compiled result ({extra or 'fused'}) differs from numpy")
         if args.device == "gpu":
             return (float(re.search(r"median ([0-9.]+) ms kernel time", r.stdout).group(1)),
@@ -109,7 +147,7 @@ def main():
         return float(re.search(r"median ([0-9.]+) ms", r.stdout).group(1))
 
     if args.device == "gpu":
-        return gpu_main(args, time_gather, table, ids, bias, want)
+        return gpu_main(args, time_gather, table, ids, bias, want, tolerance)
 
     contenders = {"fused": float("inf"), "unfused": float("inf")}
     if args.other_bin:
@@ -118,15 +156,8 @@ def main():
     try:
         import torch
         torch.set_num_threads(args.threads)
-        tt, ti, tb = torch.from_numpy(table[0]), torch.from_numpy(ids[0].astype(np.int64)), \
-            torch.from_numpy(bias[0, 0])
-
-        def torch_run():
-            y = torch.index_select(tt, 0, ti)
-            y.add_(tb)
-            y.tanh_()
-            return y
-        if not np.allclose(torch_run().numpy()[None], want, rtol=0, atol=1e-6):
+        torch_run, torch_result = torch_contender(torch, args.workload, table, ids, bias, "cpu")
+        if not np.allclose(torch_result(torch_run()), want, rtol=0, atol=tolerance):
             sys.exit("torch result differs from numpy")
         torch_ms = float("inf")
     except ImportError:
@@ -141,7 +172,7 @@ def main():
                                               time_gather(["--no-fusion"], args.other_bin))
         if torch_ms is not None:
             torch_ms = min(torch_ms, median_ms(torch_run, args.runs))
-    print(f"embedding {ROWS}x{WIDTH} f32, {LOOKUPS} lookups, + bias, tanh; threads={args.threads}, "
+    print(f"{describe(args.workload)}; threads={args.threads}, "
           f"runs={args.runs}, rounds={args.rounds}, best median ms")
     print("| fused (ms) | unfused (ms) | torch (ms) | unfused / fused | torch / fused |")
     print("| ---: | ---: | ---: | ---: | ---: |")
@@ -158,7 +189,38 @@ def main():
     return 0
 
 
-def gpu_main(args, time_gather, table, ids, bias, want):
+def describe(workload):
+    if workload == "bag":
+        return (f"embedding bag: table {BAG_ROWS}x{BAG_WIDTH} f32, {BAGS} bags of {BAG_LENGTH} "
+                f"i64 indices (a tenth negative), sum")
+    return f"embedding {ROWS}x{WIDTH} f32, {LOOKUPS} lookups, + bias, tanh"
+
+
+def torch_contender(torch, workload, table, ids, bias, device):
+    """torch's form of the workload on `device`, and how to turn its
+    result into the compiled result's numpy array."""
+    if workload == "bag":
+        tt = torch.from_numpy(table).to(device)
+        flat = np.where(ids < 0, ids + BAG_ROWS, ids).reshape(-1)
+        ti = torch.from_numpy(flat).to(device)
+        offsets = torch.from_numpy(np.arange(BAGS, dtype=np.int64) * BAG_LENGTH).to(device)
+
+        def torch_run():
+            return torch.nn.functional.embedding_bag(ti, tt, offsets, mode="sum")
+        return torch_run, lambda y: y.cpu().numpy()
+    tt = torch.from_numpy(table[0]).to(device)
+    ti = torch.from_numpy(ids[0].astype(np.int64)).to(device)
+    tb = torch.from_numpy(bias[0, 0]).to(device)
+
+    def torch_run():
+        y = torch.index_select(tt, 0, ti)
+        y.add_(tb)
+        y.tanh_()
+        return y
+    return torch_run, lambda y: y.cpu().numpy()[None]
+
+
+def gpu_main(args, time_gather, table, ids, bias, want, tolerance):
     """The fused and unfused GPU pipelines and torch on CUDA: kernels
     (launches back to back) and whole calls, best of the rounds."""
     import statistics
@@ -172,16 +234,8 @@ def gpu_main(args, time_gather, table, ids, bias, want):
     except ImportError:
         pass
     if torch_ok:
-        tt = torch.from_numpy(table[0]).cuda()
-        ti = torch.from_numpy(ids[0].astype(np.int64)).cuda()
-        tb = torch.from_numpy(bias[0, 0]).cuda()
-
-        def torch_run():
-            y = torch.index_select(tt, 0, ti)
-            y.add_(tb)
-            y.tanh_()
-            return y
-        if not np.allclose(torch_run().cpu().numpy()[None], want, rtol=0, atol=1e-6):
+        torch_run, torch_result = torch_contender(torch, args.workload, table, ids, bias, "cuda")
+        if not np.allclose(torch_result(torch_run()), want, rtol=0, atol=tolerance):
             sys.exit("torch's CUDA result differs from numpy")
         for _ in range(3):
             torch_run()
@@ -209,7 +263,7 @@ def gpu_main(args, time_gather, table, ids, bias, want):
                 calls.append((time.perf_counter() - t0) * 1e3)
             best["torch"] = min(best["torch"], statistics.median(events))
             best["torch call"] = min(best["torch call"], statistics.median(calls))
-    print(f"GPU: embedding {ROWS}x{WIDTH} f32, {LOOKUPS} lookups, + bias, tanh; runs={args.runs}, "
+    print(f"GPU: {describe(args.workload)}; runs={args.runs}, "
           f"rounds={args.rounds}, kernels as {args.launches} launches back to back (per launch), "
           f"calls on the host clock; best median ms")
     print("| fused kernel | unfused kernels | torch kernels | unfused / fused | torch / fused "

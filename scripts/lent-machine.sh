@@ -20,7 +20,8 @@
 # and, named only:
 #   sweep.txt     bench/streaming_sweep.cpp at 2 and 1 threads, outputs in
 #                 units of 8 MiB (the host's L3 is shared with other VMs)
-#   fused.txt     bench/fused.py --device gpu: fused, unfused, torch (CUDA)
+#   fused.txt     bench/fused.py --device gpu: fused, unfused, torch (CUDA);
+#                 (fused-bag) the embedding bag's sum, appended
 #   ab.txt        bench/target_ab.py: the host's plan against one entry of
 #                 its description changed (L3, vector width, L1, L2, prefetch
 #                 of offset tables), 2 threads
@@ -133,6 +134,7 @@ for s in $steps; do
         step ab 40 $py bench/target_ab.py --entry $e --calls 30
       done ;;
     fused) step fused 90 $py bench/fused.py --device gpu --runs 20 --rounds 2 ;;
+    fused-bag) step fused 90 $py bench/fused.py --device gpu --workload bag --runs 20 --rounds 2 ;;
     gpu-launches) step gpu-bench 90 $py bench/gpu.py --runs 20 --rounds 1 --launches 20 ;;
     rowbound) step rowbound 40 bash -c 'g++ -O3 -march=native -fopenmp bench/row_copy_bound.cpp -o /tmp/rowbound &&
       OMP_NUM_THREADS=2 /tmp/rowbound 15 2' ;;
