@@ -48,25 +48,10 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from run import median_ms  # noqa: E402
+from embedding_bag import program_text as bag_program_text  # noqa: E402
 
 ROWS, WIDTH, LOOKUPS = 50000, 768, 16384
 BAG_ROWS, BAG_WIDTH, BAGS, BAG_LENGTH = 200000, 128, 2048, 32
-
-
-def bag_module():
-    t, i = f"tensor<{BAG_ROWS}x{BAG_WIDTH}xf32>", f"tensor<{BAGS}x{BAG_LENGTH}xi64>"
-    g, o = f"tensor<{BAGS}x{BAG_LENGTH}x{BAG_WIDTH}xf32>", f"tensor<{BAGS}x{BAG_WIDTH}xf32>"
-    return (f"func.func @main(%t: {t}, %i: {i}) -> {o} {{\n"
-            f"  %e = tensor.empty() : {g}\n"
-            f"  %g = gather.block %t[%i] axis = 0 into %e : {t}, {i} into {g}\n"
-            f"  %zero = arith.constant 0.0 : f32\n"
-            f"  %o = tensor.empty() : {o}\n"
-            f"  %f = linalg.fill ins(%zero : f32) outs(%o : {o}) -> {o}\n"
-            f"  %r = linalg.reduce ins(%g : {g}) outs(%f : {o}) dimensions = [1]\n"
-            f"    (%x: f32, %acc: f32) {{\n"
-            f"      %s = arith.addf %x, %acc : f32\n"
-            f"      linalg.yield %s : f32\n    }}\n"
-            f"  return %r : {o}\n}}\n")
 
 
 def tosa_module():
@@ -101,7 +86,7 @@ def main():
         ids = rng.integers(0, BAG_ROWS, size=(BAGS, BAG_LENGTH))
         ids[rng.random(ids.shape) < 0.1] -= BAG_ROWS
         with open(src, "w") as f:
-            f.write(bag_module())
+            f.write(bag_program_text(BAG_ROWS, BAG_WIDTH, BAGS, BAG_LENGTH))
         want = table[np.where(ids < 0, ids + BAG_ROWS, ids)].sum(axis=1, dtype=np.float32)
         arrays = (("t", table), ("i", ids))
         bias = None

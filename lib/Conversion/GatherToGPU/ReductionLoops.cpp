@@ -29,7 +29,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERGPUREDUCTIONLOOPS
@@ -178,13 +178,11 @@ struct ReductionToThreadPerResult
 struct GatherGpuReductionLoopsPass
     : gather::impl::GatherGpuReductionLoopsBase<GatherGpuReductionLoopsPass> {
   void runOnOperation() override {
+    // One walk: each reduction is rewritten once, and nothing else is
+    // folded (the host code around the loops stays as it is).
     RewritePatternSet patterns(&getContext());
     patterns.add<ReductionToThreadPerResult>(&getContext());
-    GreedyRewriteConfig config;
-    config.enableFolding(false);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
-      signalPassFailure();
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
 

@@ -1,4 +1,6 @@
-// RUN: gather-opt %s --split-input-file --gather-gpu-reduction-loops | FileCheck %s
+// RUN: gather-opt %s --split-input-file --gather-gpu-reduction-loops --cse | FileCheck %s
+// (cse merges the constants the pass makes where it needs them, as the
+// pipeline's canonicalize and cse do after gather-map-to-gpu.)
 
 // An embedding bag's fused sum (parallel, reduction, parallel): one
 // iteration of the scf.parallel per sum, over both parallel dimensions in
