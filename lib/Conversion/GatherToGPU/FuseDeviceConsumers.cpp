@@ -287,6 +287,9 @@ struct FuseIntoReduction : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// linalg.reduce of what a fusable loop (a gather's) computes, as the
+/// generic that FuseIntoReduction takes (a reduce that stays unfused keeps
+/// that form: gather-gpu-reduction-loops takes either).
 struct GeneralizeReductionOfALoop : OpRewritePattern<linalg::ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
 
