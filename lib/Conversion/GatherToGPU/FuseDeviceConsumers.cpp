@@ -73,6 +73,15 @@ LogicalResult splitOpsBetween(Operation *producer, Operation *consumer,
   return success();
 }
 
+/// Whether `value` comes from an all-parallel generic of that one use in
+/// `user`'s block: what fuseProducerOfAnInput fuses where linalg can.
+bool isFusableProducer(Value value, Operation *user) {
+  auto producer = value.getDefiningOp<linalg::GenericOp>();
+  return producer && producer->hasOneUse() &&
+         producer->getBlock() == user->getBlock() &&
+         producer.getNumLoops() == producer.getNumParallelLoops();
+}
+
 /// Fuses the producer of one of `consumer`'s inputs into it, where the
 /// producer is an all-parallel generic of that one use, read at the loop
 /// position; moves the host code between the two that the consumer does not
@@ -80,12 +89,11 @@ LogicalResult splitOpsBetween(Operation *producer, Operation *consumer,
 LogicalResult fuseProducerOfAnInput(PatternRewriter &rewriter,
                                     linalg::GenericOp consumer) {
   for (OpOperand *operand : consumer.getDpsInputOperands()) {
-    auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
-    if (!producer || !producer->hasOneUse() ||
-        producer->getBlock() != consumer->getBlock() ||
+    if (!isFusableProducer(operand->get(), consumer) ||
         !consumer.getMatchingIndexingMap(operand).isIdentity() ||
         !linalg::areElementwiseOpsFusable(operand))
       continue;
+    auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
     SmallVector<Operation *> movable;
     if (failed(splitOpsBetween(producer, consumer, movable)))
       continue;
@@ -110,15 +118,6 @@ LogicalResult fuseProducerOfAnInput(PatternRewriter &rewriter,
     return success();
   }
   return failure();
-}
-
-/// Whether `value` comes from an all-parallel generic of that one use in
-/// `user`'s block: what fuseProducerOfAnInput may fuse.
-bool isFusableProducer(Value value, Operation *user) {
-  auto producer = value.getDefiningOp<linalg::GenericOp>();
-  return producer && producer->hasOneUse() &&
-         producer->getBlock() == user->getBlock() &&
-         producer.getNumLoops() == producer.getNumParallelLoops();
 }
 
 /// The affine expression of an index the body of `op` computes, where it is
