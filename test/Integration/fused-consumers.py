@@ -9,7 +9,7 @@
 # GPU). With ptxas, the fused kernels also assemble for sm_80 and sm_90.
 # RUN: %python %s %gather_bin cpu | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: fused-consumers (cpu): 23 functions, 40 runs passed, 0 failed
+# CHECK: fused-consumers (cpu): 26 functions, 46 runs passed, 0 failed
 import os
 import re
 import shutil
@@ -251,6 +251,23 @@ reduction("elements_row_sums", "elements", "axis = 1", edata, eidx, [1], "arith.
           np.sum, (2, 3), bad=ebad, shape_args={"axis": 1})
 reduction("bag_column_sums", "block", "axis = 0", table, ids, [0], "arith.addf", "0.0",
           np.sum, (2, 3), bad=bad)
+# Dimensions of 1: bags of one row (the sum over them is one addition to
+# the fill), rows of one element, one bag. The gather's lowering drops them,
+# the reduction reads it through reshapes; both run without those loops
+# and fuse.
+ids1 = rng.integers(-40, 40, size=(5, 1)).astype(np.int64)
+bad1 = ids1.copy()
+bad1[2, 0] = -41
+reduction("bag_of_one_row_sum", "block", "axis = 0", table, ids1, [1], "arith.addf", "0.0",
+          np.sum, (2, 3), bad=bad1)
+column = rng.standard_normal((40, 1)).astype(np.float32)
+reduction("bag_of_one_element_rows_max", "block", "axis = 0", column, ids, [1],
+          "arith.maximumf", "-1.0e+30", np.max, (2, 3), bad=bad)
+one_bag = ids[1:2]
+bad_bag = one_bag.copy()
+bad_bag[0, 2] = 40
+reduction("one_bag_sum", "block", "axis = 0", table, one_bag, [0, 1], "arith.addf", "0.0",
+          np.sum, (2, 3), bad=bad_bag)
 # Not fused: a sum over a dimension that only the gather's output spans
 # (the data's last, which no index reads): fused, no operand would give
 # that loop its length (linalg's fusion refuses it). Three kernels, the

@@ -82,6 +82,55 @@ bool isFusableProducer(Value value, Operation *user) {
          producer.getNumLoops() == producer.getNumParallelLoops();
 }
 
+/// Whether `op` is a tensor.expand_shape or tensor.collapse_shape of one use
+/// that only adds or removes dimensions of 1: each group of its
+/// reassociation has at most one dimension of another size, so the other
+/// dimensions keep their order and sizes.
+bool isUnitReshape(Operation *op) {
+  RankedTensorType expanded;
+  SmallVector<ReassociationIndices> groups;
+  if (auto expand = dyn_cast_or_null<tensor::ExpandShapeOp>(op)) {
+    expanded = expand.getResultType();
+    groups = expand.getReassociationIndices();
+  } else if (auto collapse = dyn_cast_or_null<tensor::CollapseShapeOp>(op)) {
+    expanded = collapse.getSrcType();
+    groups = collapse.getReassociationIndices();
+  } else {
+    return false;
+  }
+  return op->hasOneUse() && llvm::all_of(groups, [&](const auto &group) {
+           return llvm::count_if(group, [&](int64_t dim) {
+                    return expanded.getDimSize(dim) != 1;
+                  }) <= 1;
+         });
+}
+
+/// The value that `value` reshapes through unit reshapes (itself if none),
+/// with the reshapes from `value` up.
+Value throughUnitReshapes(Value value,
+                          SmallVectorImpl<Operation *> *reshapes = nullptr) {
+  while (isUnitReshape(value.getDefiningOp())) {
+    if (reshapes)
+      reshapes->push_back(value.getDefiningOp());
+    value = value.getDefiningOp()->getOperand(0);
+  }
+  return value;
+}
+
+bool hasUnitDims(Value value) {
+  return llvm::is_contained(cast<ShapedType>(value.getType()).getShape(), 1);
+}
+
+/// Whether linalg::dropUnitDims can rewrite `op` whole: it fails after
+/// creating ops (which a pattern must not) only on a tensor with an
+/// encoding.
+bool droppableUnitDims(Operation *op) {
+  return llvm::none_of(op->getOperandTypes(), [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && tensor.getEncoding();
+  });
+}
+
 /// Fuses the producer of one of `consumer`'s inputs into it, where the
 /// producer is an all-parallel generic of that one use, read at the loop
 /// position; moves the host code between the two that the consumer does not
@@ -286,6 +335,88 @@ struct FuseIntoReduction : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// A reduction over a fusable loop (a gather's) whose result or read has
+/// dimensions of 1 (a bag of one row, a table of rows of one element): the
+/// gather's lowering drops some of them and the reduction reads it through
+/// reshapes, or a loop of one iteration has no index read that spans it.
+/// Both loops run without their loops of one iteration (the gather's
+/// first); the reduction then reads the gather's result directly, at its
+/// loop position, and fuses with it (above).
+struct DropUnitLoopsOfAReduction : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    if (!consumer.hasPureTensorSemantics() ||
+        consumer.getNumReductionLoops() == 0)
+      return failure();
+    for (OpOperand *input : consumer.getDpsInputOperands()) {
+      SmallVector<Operation *> reshapes;
+      Value root = throughUnitReshapes(input->get(), &reshapes);
+      Operation *user = reshapes.empty() ? consumer : reshapes.back();
+      if (!isFusableProducer(root, user) ||
+          !consumer.getMatchingIndexingMap(input).isIdentity() ||
+          (reshapes.empty() && !hasUnitDims(root)) ||
+          !droppableUnitDims(consumer) ||
+          !droppableUnitDims(root.getDefiningOp()))
+        continue;
+      // Unit reshapes keep the other dimensions: the input without its
+      // dimensions of 1 has the type of the root without its.
+      auto withoutUnitDims = [](Value value) {
+        auto type = cast<RankedTensorType>(value.getType());
+        SmallVector<int64_t> sizes;
+        llvm::copy_if(type.getShape(), std::back_inserter(sizes),
+                      [](int64_t size) { return size != 1; });
+        return type.clone(sizes);
+      };
+      if (withoutUnitDims(input->get()) != withoutUnitDims(root))
+        continue;
+      // Every loop of one iteration (static sizes of 1): their positions
+      // are 0.
+      linalg::ControlDropUnitDims options;
+      options.controlFn = [](Operation *op) {
+        return llvm::to_vector(
+            llvm::seq<unsigned>(0, cast<linalg::LinalgOp>(op).getNumLoops()));
+      };
+      if (hasUnitDims(root)) {
+        // In the gather's place: the host code after it (the read of its
+        // error flag) must stay after its loop.
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(root.getDefiningOp());
+        FailureOr<linalg::DropUnitDimsResult> dropped = linalg::dropUnitDims(
+            rewriter, root.getDefiningOp<linalg::GenericOp>(), options);
+        if (failed(dropped))
+          continue;
+        rewriter.replaceOp(root.getDefiningOp(), dropped->replacements);
+        return success();
+      }
+      // The identity map makes the reduction's loops of one iteration the
+      // dimensions of 1 of its input, which collapses to the root's type.
+      unsigned position = input->getOperandNumber();
+      Operation *reduction = consumer;
+      if (hasUnitDims(input->get())) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(consumer);
+        FailureOr<linalg::DropUnitDimsResult> dropped =
+            linalg::dropUnitDims(rewriter, consumer, options);
+        if (failed(dropped))
+          continue;
+        rewriter.replaceOp(consumer, dropped->replacements);
+        reduction = dropped->resultOp;
+        reshapes.insert(reshapes.begin(),
+                        reduction->getOperand(position).getDefiningOp());
+      }
+      rewriter.modifyOpInPlace(reduction,
+                               [&] { reduction->setOperand(position, root); });
+      for (Operation *reshape : reshapes)
+        if (reshape->use_empty())
+          rewriter.eraseOp(reshape);
+      return success();
+    }
+    return failure();
+  }
+};
+
 /// linalg.reduce of what a fusable loop (a gather's) computes, as the
 /// generic that FuseIntoReduction takes (a reduce that stays unfused keeps
 /// that form: gather-gpu-reduction-loops takes either).
@@ -296,7 +427,10 @@ struct GeneralizeReductionOfALoop : OpRewritePattern<linalg::ReduceOp> {
                                 PatternRewriter &rewriter) const override {
     if (!reduce.hasPureTensorSemantics() ||
         llvm::none_of(reduce.getDpsInputs(), [&](Value input) {
-          return isFusableProducer(input, reduce);
+          SmallVector<Operation *> reshapes;
+          Value root = throughUnitReshapes(input, &reshapes);
+          return isFusableProducer(
+              root, reshapes.empty() ? reduce.getOperation() : reshapes.back());
         }))
       return failure();
     return linalg::generalizeNamedOp(rewriter, reduce);
@@ -309,7 +443,8 @@ struct GatherFuseDeviceConsumersPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FuseIntoElementwiseConsumer, FuseIntoReduction,
-                 GeneralizeReductionOfALoop>(&getContext());
+                 DropUnitLoopsOfAReduction, GeneralizeReductionOfALoop>(
+        &getContext());
     // A gather whose lowering drops unit dimensions (gather.nd's coordinate
     // dimension) reaches its consumer through a collapse_shape: the
     // consumer then runs on the uncollapsed shape, next to the gather's

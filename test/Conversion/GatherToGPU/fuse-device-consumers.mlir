@@ -241,3 +241,108 @@ func.func @sum_over_the_row_not_fused(%table: tensor<40x16xf32>, %ids: tensor<8x
     }
   return %r : tensor<8x3xf32>
 }
+
+// -----
+
+// Bags of one row: the gather's lowering drops the bags' unit dimension and
+// the sum reads it through an expand_shape; the sum runs without its loop
+// of one iteration (one addition to the fill, all-parallel) and fuses. The
+// host reads the error flag after the fused loop.
+// CHECK-LABEL: func.func @bag_of_one_row_sum
+// CHECK-SAME:      %[[TABLE:[^:]*]]: tensor<40x16xf32>, %[[IDS:[^:]*]]: tensor<8x1xi64>
+// CHECK:         %[[FILL:.*]] = linalg.fill
+// CHECK:         %[[FUSED:.*]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel"]
+// CHECK-SAME:      outs(%[[FILL]] : tensor<8x16xf32>)
+// CHECK:           tensor.extract %[[IDS]]
+// CHECK:           %[[ROW:.*]] = tensor.extract %[[TABLE]]
+// CHECK:           memref.store
+// CHECK:           arith.addf %[[ROW]], %{{.*}} : f32
+// CHECK-NOT:     tensor.expand_shape
+// CHECK-NOT:     linalg.generic
+// CHECK:         gpu.memcpy {{.*}} {gather.error_flag}
+// CHECK:         gather.check_indices
+// CHECK:         return %[[FUSED]]
+func.func @bag_of_one_row_sum(%table: tensor<40x16xf32>, %ids: tensor<8x1xi64>) -> tensor<8x16xf32> {
+  %i = tensor.empty() : tensor<8x1x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %i : tensor<40x16xf32>, tensor<8x1xi64> into tensor<8x1x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %r = linalg.reduce ins(%g : tensor<8x1x16xf32>) outs(%f : tensor<8x16xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<8x16xf32>
+}
+
+// -----
+
+// Rows of one element: the sums run on (bag, row) without the unit loop,
+// their fill collapsed; the fused loop reads the indices as its input.
+// CHECK-DAG:   #[[$IDS_MAP:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG:   #[[$SUMS_MAP:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @bag_of_one_element_rows_sum
+// CHECK-SAME:      %[[TABLE:[^:]*]]: tensor<40x1xf32>, %[[IDS:[^:]*]]: tensor<8x3xi64>
+// CHECK:         %[[FILL:.*]] = linalg.fill {{.*}} -> tensor<8x1xf32>
+// CHECK:         %[[SUMS:.*]] = tensor.collapse_shape %[[FILL]] {{\[}}[0, 1]] : tensor<8x1xf32> into tensor<8xf32>
+// CHECK:         %[[FUSED:.*]] = linalg.generic
+// CHECK-SAME:      indexing_maps = [#[[$IDS_MAP]], #[[$SUMS_MAP]]]
+// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:      ins(%[[IDS]] : tensor<8x3xi64>) outs(%[[SUMS]] : tensor<8xf32>)
+// CHECK:           %[[ROW:.*]] = tensor.extract %[[TABLE]]
+// CHECK:           arith.addf %[[ROW]], %{{.*}} : f32
+// CHECK-NOT:     linalg.generic
+// CHECK:         gpu.memcpy {{.*}} {gather.error_flag}
+// CHECK:         %[[RESULT:.*]] = tensor.expand_shape %[[FUSED]] {{\[}}[0, 1]] output_shape [8, 1]
+// CHECK:         return %[[RESULT]]
+func.func @bag_of_one_element_rows_sum(%table: tensor<40x1xf32>, %ids: tensor<8x3xi64>) -> tensor<8x1xf32> {
+  %i = tensor.empty() : tensor<8x3x1xf32>
+  %g = gather.block %table[%ids] axis = 0 into %i : tensor<40x1xf32>, tensor<8x3xi64> into tensor<8x3x1xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x1xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x1xf32>) -> tensor<8x1xf32>
+  %r = linalg.reduce ins(%g : tensor<8x3x1xf32>) outs(%f : tensor<8x1xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<8x1xf32>
+}
+
+// -----
+
+// An element gather whose loop keeps its unit dimension (no reshape
+// between): no index read spans that loop, so the gather drops it first (in
+// its own place: the read of its error flag stays after the fused loop),
+// then the sum.
+// CHECK-LABEL: func.func @elements_rows_of_one_sum
+// CHECK-SAME:      %[[DATA:[^:]*]]: tensor<8x6xf32>, %[[IDS:[^:]*]]: tensor<8x1xi64>
+// CHECK-NOT:     gpu.memcpy
+// CHECK:         %[[FILL:.*]] = linalg.fill
+// CHECK:         %[[FUSED:.*]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel"]
+// CHECK-SAME:      outs(%[[FILL]] : tensor<8xf32>)
+// CHECK:           %[[ROW:.*]] = linalg.index 0
+// CHECK:           tensor.extract %[[IDS]][%{{.*}}, %{{.*}}] : tensor<8x1xi64>
+// CHECK:           %[[X:.*]] = tensor.extract %[[DATA]]
+// CHECK:           memref.store
+// CHECK:           arith.addf %[[X]], %{{.*}} : f32
+// CHECK-NOT:     linalg.generic
+// CHECK:         gpu.memcpy {{.*}} {gather.error_flag}
+// CHECK:         gather.check_indices
+// CHECK:         return %[[FUSED]]
+func.func @elements_rows_of_one_sum(%data: tensor<8x6xf32>, %ids: tensor<8x1xi64>) -> tensor<8xf32> {
+  %i = tensor.empty() : tensor<8x1xf32>
+  %g = gather.elements %data[%ids] axis = 1 into %i : tensor<8x6xf32>, tensor<8x1xi64> into tensor<8x1xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %r = linalg.reduce ins(%g : tensor<8x1xf32>) outs(%f : tensor<8xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<8xf32>
+}
