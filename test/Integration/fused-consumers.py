@@ -9,7 +9,7 @@
 # GPU). With ptxas, the fused kernels also assemble for sm_80 and sm_90.
 # RUN: %python %s %gather_bin cpu | FileCheck %s
 # CHECK-NOT: FAIL
-# CHECK: fused-consumers (cpu): 26 functions, 46 runs passed, 0 failed
+# CHECK: fused-consumers (cpu): 28 functions, 50 runs passed, 0 failed
 import os
 import re
 import shutil
@@ -194,20 +194,33 @@ functions.append(("computed_indices_second_tile",
 
 
 def reduction(name, op, attrs, data, indices, dims, combiner, start, fn, kernels, bad=None,
-              shape_args=None, generic_form=False):
+              shape_args=None, generic_form=False, dynamic=False):
     """@name: gather.`op`, then a reduction of its result over `dims` into a
     fill of `start` (f32), combining by `combiner` (an arith op on f32):
     linalg.reduce, or with `generic_form` the linalg.generic torch-mlir
-    writes. `fn`: numpy's reduction of the gathered values over `dims`."""
+    writes. `fn`: numpy's reduction of the gathered values over `dims`.
+    `dynamic`: every size known at run time only (the result's read from
+    the gather's)."""
     shape_args = shape_args or {}
-    dt, it = tensor_type(data.shape, "f32"), tensor_type(indices.shape, "i64")
     out = output_shape(op, data.shape, indices.shape, **shape_args)
     kept = [n for d, n in enumerate(out) if d not in dims]
+    if dynamic:
+        data_shape, indices_shape = [None] * data.ndim, [None] * indices.ndim
+        out, kept = [None] * len(out), [None] * len(kept)
+    else:
+        data_shape, indices_shape = data.shape, indices.shape
+    dt, it = tensor_type(data_shape, "f32"), tensor_type(indices_shape, "i64")
     ot, rt = tensor_type(out, "f32"), tensor_type(kept, "f32")
     lines = [gather_op_text(op, "%g", "%x0", "%x1", dt, it, ot, attrs=attrs, **shape_args),
-             f"  %z = arith.constant {start} : f32",
-             f"  %o = tensor.empty() : {rt}",
-             f"  %f = linalg.fill ins(%z : f32) outs(%o : {rt}) -> {rt}"]
+             f"  %z = arith.constant {start} : f32"]
+    sizes = []
+    if dynamic:
+        for d in (d for d in range(len(out)) if d not in dims):
+            lines += [f"  %k{d} = arith.constant {d} : index",
+                      f"  %n{d} = tensor.dim %g, %k{d} : {ot}"]
+            sizes.append(f"%n{d}")
+    lines += [f"  %o = tensor.empty({', '.join(sizes)}) : {rt}",
+              f"  %f = linalg.fill ins(%z : f32) outs(%o : {rt}) -> {rt}"]
     if generic_form:
         loops = ", ".join(f"d{d}" for d in range(len(out)))
         kept_loops = ", ".join(f"d{d}" for d in range(len(out)) if d not in dims)
@@ -268,6 +281,19 @@ bad_bag = one_bag.copy()
 bad_bag[0, 2] = 40
 reduction("one_bag_sum", "block", "axis = 0", table, one_bag, [0, 1], "arith.addf", "0.0",
           np.sum, (2, 3), bad=bad_bag)
+# Sizes known at run time only: the gather's loop sits in the branch of its
+# shape check; the reduction goes into both branches and fuses in the
+# first. The code holds each branch's kernels, each in a 32-bit and a
+# 64-bit index form: fused, the fill, the fused loop, and in the other
+# branch the zero output's fill and its reduction (8); unfused, the gather
+# instead of the fused loop and the reduction after the branch (8, and 2
+# more for the bag's row copies). That the gather fuses is checked by
+# reduction-loops-host.py and fuse-device-consumers.mlir; these run it.
+reduction("dynamic_bag_sum", "block", "axis = 0", table, ids, [1], "arith.addf", "0.0",
+          np.sum, (8, 10), bad=bad, dynamic=True)
+reduction("dynamic_elements_row_max", "elements", "axis = 1", edata, eidx, [1],
+          "arith.maximumf", "-1.0e+30", np.max, (8, 8), bad=ebad, shape_args={"axis": 1},
+          dynamic=True)
 # Not fused: a sum over a dimension that only the gather's output spans
 # (the data's last, which no index reads): fused, no operand would give
 # that loop its length (linalg's fusion refuses it). Three kernels, the

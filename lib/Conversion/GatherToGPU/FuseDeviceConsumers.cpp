@@ -18,10 +18,13 @@
 #include "gather/Utils/Elementwise.h"
 #include "gather/Utils/UsedValues.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -117,8 +120,27 @@ Value throughUnitReshapes(Value value,
   return value;
 }
 
-bool hasUnitDims(Value value) {
-  return llvm::is_contained(cast<ShapedType>(value.getType()).getShape(), 1);
+/// The loops of `op` of one iteration (static size 1) that go, all but the
+/// last where all are: a loop nest of none would run on the host.
+SmallVector<unsigned> unitLoopsToDrop(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<unsigned> loops;
+  for (auto [loop, range] : llvm::enumerate(ranges))
+    if (range == 1)
+      loops.push_back(loop);
+  if (!loops.empty() && loops.size() == ranges.size())
+    loops.pop_back();
+  return loops;
+}
+
+/// The type of `value` (a ranked tensor) without dimensions `dims`.
+Type withoutDims(Value value, ArrayRef<unsigned> dims) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> sizes;
+  for (auto [dim, size] : llvm::enumerate(type.getShape()))
+    if (!llvm::is_contained(dims, dim))
+      sizes.push_back(size);
+  return type.clone(sizes);
 }
 
 /// Whether linalg::dropUnitDims can rewrite `op` whole: it fails after
@@ -129,6 +151,19 @@ bool droppableUnitDims(Operation *op) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     return tensor && tensor.getEncoding();
   });
+}
+
+/// Whether `value` is the one result of the scf.if around a fusable loop
+/// that a gather of dynamic sizes lowers to: the loop where the run-time
+/// shape check passes, the shape error or the zero output in the other
+/// branch.
+bool isShapeCheckedLoop(Value value) {
+  auto branch = value.getDefiningOp<scf::IfOp>();
+  if (!branch || branch->getNumResults() != 1 || !value.hasOneUse() ||
+      branch.getElseRegion().empty())
+    return false;
+  scf::YieldOp yield = branch.thenYield();
+  return isFusableProducer(yield.getOperand(0), yield);
 }
 
 /// Fuses the producer of one of `consumer`'s inputs into it, where the
@@ -180,6 +215,24 @@ std::optional<AffineExpr> indexExpr(linalg::GenericOp op, Value index) {
   return std::nullopt;
 }
 
+/// The index that `index` selects where dimension `dim` of `tensor` is not
+/// of size 1: a gather of dynamic sizes reads a dimension that may
+/// broadcast at position `select(dim == 1, 0, i)`; `index` itself
+/// otherwise. Where that dimension spans i's loop, a size of 1 makes the
+/// loop one iteration long and i 0, so the read is at i.
+Value unlessBroadcast(Value index, Value tensor, int64_t dim) {
+  auto select = index.getDefiningOp<arith::SelectOp>();
+  if (!select || !isZeroInteger(select.getTrueValue()))
+    return index;
+  auto compare = select.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!compare || compare.getPredicate() != arith::CmpIPredicate::eq ||
+      !isOneInteger(compare.getRhs()))
+    return index;
+  FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(
+      compare.getLhs(), ValueBoundsConstraintSet::Variable(tensor, dim));
+  return succeeded(equal) && *equal ? select.getFalseValue() : index;
+}
+
 /// Whether dimension `dim` of `tensor` is as long as loop `loop` of `op`
 /// runs (what a read of it at that loop's position as an input asks).
 bool spansLoop(linalg::GenericOp op, Value tensor, int64_t dim, unsigned loop) {
@@ -213,7 +266,8 @@ SmallVector<CapturedRead> capturedReads(linalg::GenericOp op) {
       continue;
     SmallVector<AffineExpr> exprs;
     for (auto [dim, index] : llvm::enumerate(read.getIndices())) {
-      std::optional<AffineExpr> expr = indexExpr(op, index);
+      std::optional<AffineExpr> expr =
+          indexExpr(op, unlessBroadcast(index, read.getTensor(), dim));
       if (!expr)
         break;
       if (auto d = dyn_cast<AffineDimExpr>(*expr);
@@ -355,48 +409,42 @@ struct DropUnitLoopsOfAReduction : OpRewritePattern<linalg::GenericOp> {
       Value root = throughUnitReshapes(input->get(), &reshapes);
       Operation *user = reshapes.empty() ? consumer : reshapes.back();
       if (!isFusableProducer(root, user) ||
-          !consumer.getMatchingIndexingMap(input).isIdentity() ||
-          (reshapes.empty() && !hasUnitDims(root)) ||
-          !droppableUnitDims(consumer) ||
-          !droppableUnitDims(root.getDefiningOp()))
+          !consumer.getMatchingIndexingMap(input).isIdentity())
         continue;
-      // Unit reshapes keep the other dimensions: the input without its
-      // dimensions of 1 has the type of the root without its.
-      auto withoutUnitDims = [](Value value) {
-        auto type = cast<RankedTensorType>(value.getType());
-        SmallVector<int64_t> sizes;
-        llvm::copy_if(type.getShape(), std::back_inserter(sizes),
-                      [](int64_t size) { return size != 1; });
-        return type.clone(sizes);
-      };
-      if (withoutUnitDims(input->get()) != withoutUnitDims(root))
+      auto producer = root.getDefiningOp<linalg::GenericOp>();
+      OpOperand *result = producer.getDpsInitOperand(0);
+      SmallVector<unsigned> producerLoops = unitLoopsToDrop(producer);
+      SmallVector<unsigned> consumerLoops = unitLoopsToDrop(consumer);
+      // The identity maps make the loops the dimensions of the gather's
+      // result and of the reduction's input: without the loops dropped,
+      // both must have one type (unit reshapes keep the other dimensions).
+      if ((reshapes.empty() && producerLoops.empty() &&
+           consumerLoops.empty()) ||
+          !producer.getMatchingIndexingMap(result).isIdentity() ||
+          !droppableUnitDims(consumer) || !droppableUnitDims(producer) ||
+          withoutDims(root, producerLoops) !=
+              withoutDims(input->get(), consumerLoops))
         continue;
-      // Every loop of one iteration (static sizes of 1): their positions
-      // are 0.
       linalg::ControlDropUnitDims options;
-      options.controlFn = [](Operation *op) {
-        return llvm::to_vector(
-            llvm::seq<unsigned>(0, cast<linalg::LinalgOp>(op).getNumLoops()));
-      };
-      if (hasUnitDims(root)) {
+      if (!producerLoops.empty()) {
         // In the gather's place: the host code after it (the read of its
         // error flag) must stay after its loop.
         OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPoint(root.getDefiningOp());
-        FailureOr<linalg::DropUnitDimsResult> dropped = linalg::dropUnitDims(
-            rewriter, root.getDefiningOp<linalg::GenericOp>(), options);
+        rewriter.setInsertionPoint(producer);
+        options.controlFn = [&](Operation *) { return producerLoops; };
+        FailureOr<linalg::DropUnitDimsResult> dropped =
+            linalg::dropUnitDims(rewriter, producer, options);
         if (failed(dropped))
           continue;
-        rewriter.replaceOp(root.getDefiningOp(), dropped->replacements);
+        rewriter.replaceOp(producer, dropped->replacements);
         return success();
       }
-      // The identity map makes the reduction's loops of one iteration the
-      // dimensions of 1 of its input, which collapses to the root's type.
       unsigned position = input->getOperandNumber();
       Operation *reduction = consumer;
-      if (hasUnitDims(input->get())) {
+      if (!consumerLoops.empty()) {
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPoint(consumer);
+        options.controlFn = [&](Operation *) { return consumerLoops; };
         FailureOr<linalg::DropUnitDimsResult> dropped =
             linalg::dropUnitDims(rewriter, consumer, options);
         if (failed(dropped))
@@ -417,6 +465,132 @@ struct DropUnitLoopsOfAReduction : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// The ops strictly between `branch` and `consumer` (one block) whose
+/// results the consumer or the unit reshapes of `branch`'s result in
+/// `reshapes` (their sizes) need, other than through `read` and those
+/// reshapes, in program order: they move before the branch. Fails where one
+/// has memory effects or needs the branch's result.
+LogicalResult opsNeededAfter(scf::IfOp branch, linalg::GenericOp consumer,
+                             Value read, ArrayRef<Operation *> reshapes,
+                             SmallVectorImpl<Operation *> &needed) {
+  // The reshapes go into the branches too: their sizes are needed.
+  llvm::SetVector<Value> values = usedValues(consumer);
+  for (Operation *reshape : reshapes) {
+    addUsedValues(reshape, values);
+    values.remove(reshape->getResult(0));
+  }
+  values.remove(read);
+  values.remove(branch.getResult(0));
+  SmallVector<Operation *> found;
+  for (Operation *op = consumer->getPrevNode(); op != branch;
+       op = op->getPrevNode()) {
+    if (llvm::is_contained(reshapes, op) ||
+        llvm::none_of(op->getResults(),
+                      [&](Value result) { return values.contains(result); }))
+      continue;
+    if (!isEffectFreeThroughout(op))
+      return failure();
+    addUsedValues(op, values);
+    found.push_back(op);
+  }
+  if (values.contains(branch.getResult(0)))
+    return failure();
+  needed.assign(found.rbegin(), found.rend());
+  return success();
+}
+
+/// A consumer of a gather of dynamic sizes, whose loop sits in the branch
+/// of an scf.if that the run-time shape check takes: the consumer (with the
+/// unit reshapes between, for a reduction) goes into both branches, so
+/// that it fuses with the loop in the first (above); the other applies it
+/// to the zero output. What it needs that was computed after the branch
+/// moves before it.
+struct SinkConsumerIntoShapeCheck : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    bool reduction = consumer.getNumReductionLoops() != 0;
+    // The consumer moves before the host code between: it must not touch
+    // memory (a gather fused into it raises its own flag).
+    if (!consumer.hasPureTensorSemantics() ||
+        (!reduction && !isElementwise(consumer)) ||
+        !isEffectFreeThroughout(consumer))
+      return failure();
+    for (OpOperand *input : consumer.getDpsInputOperands()) {
+      SmallVector<Operation *> reshapes;
+      Value branched = reduction ? throughUnitReshapes(input->get(), &reshapes)
+                                 : input->get();
+      auto branch = branched.getDefiningOp<scf::IfOp>();
+      SmallVector<Operation *> needed;
+      if (!isShapeCheckedLoop(branched) ||
+          branch->getBlock() != consumer->getBlock() ||
+          !consumer.getMatchingIndexingMap(input).isIdentity() ||
+          llvm::count(consumer->getOperands(), input->get()) != 1 ||
+          failed(
+              opsNeededAfter(branch, consumer, input->get(), reshapes, needed)))
+        continue;
+      for (Operation *op : needed)
+        rewriter.moveOpBefore(op, branch);
+      rewriter.setInsertionPoint(branch);
+      auto sunk = scf::IfOp::create(
+          rewriter, branch.getLoc(), consumer->getResultTypes(),
+          branch.getCondition(), /*addThenBlock=*/false,
+          /*addElseBlock=*/false);
+      for (auto [from, to] :
+           {std::pair(&branch.getThenRegion(), &sunk.getThenRegion()),
+            std::pair(&branch.getElseRegion(), &sunk.getElseRegion())}) {
+        rewriter.inlineRegionBefore(*from, *to, to->end());
+        Operation *yield = to->front().getTerminator();
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(yield);
+        IRMapping mapping;
+        mapping.map(branched, yield->getOperand(0));
+        for (Operation *reshape : llvm::reverse(reshapes))
+          rewriter.clone(*reshape, mapping);
+        Operation *copy = rewriter.clone(*consumer, mapping);
+        rewriter.modifyOpInPlace(
+            yield, [&] { yield->setOperands(copy->getResults()); });
+      }
+      rewriter.replaceOp(consumer, sunk->getResults());
+      for (Operation *reshape : reshapes)
+        rewriter.eraseOp(reshape);
+      rewriter.eraseOp(branch);
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// A size of a gather of dynamic sizes read from its result (the sizes of a
+/// reduction's output): the scf.if around its loop yields the loop, whose
+/// destination is defined before the branch, or the fill of that same
+/// destination, so the size is the destination's. Read from it, the
+/// consumer is the branch's one use and can go into it (below).
+struct DimOfShapeCheckedLoop : OpRewritePattern<tensor::DimOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::DimOp dim,
+                                PatternRewriter &rewriter) const override {
+    auto branch = dim.getSource().getDefiningOp<scf::IfOp>();
+    if (!branch || branch->getNumResults() != 1 ||
+        branch.getElseRegion().empty())
+      return failure();
+    auto loop =
+        branch.thenYield().getOperand(0).getDefiningOp<linalg::GenericOp>();
+    auto fill =
+        branch.elseYield().getOperand(0).getDefiningOp<linalg::FillOp>();
+    if (!loop || !fill || loop.getNumDpsInits() != 1 ||
+        loop.getDpsInits()[0] != fill.getOutputs()[0] ||
+        branch->isAncestor(
+            fill.getOutputs()[0].getParentBlock()->getParentOp()))
+      return failure();
+    rewriter.modifyOpInPlace(
+        dim, [&] { dim.getSourceMutable().assign(fill.getOutputs()[0]); });
+    return success();
+  }
+};
+
 /// linalg.reduce of what a fusable loop (a gather's) computes, as the
 /// generic that FuseIntoReduction takes (a reduce that stays unfused keeps
 /// that form: gather-gpu-reduction-loops takes either).
@@ -429,8 +603,10 @@ struct GeneralizeReductionOfALoop : OpRewritePattern<linalg::ReduceOp> {
         llvm::none_of(reduce.getDpsInputs(), [&](Value input) {
           SmallVector<Operation *> reshapes;
           Value root = throughUnitReshapes(input, &reshapes);
-          return isFusableProducer(
-              root, reshapes.empty() ? reduce.getOperation() : reshapes.back());
+          return isShapeCheckedLoop(root) ||
+                 isFusableProducer(root, reshapes.empty()
+                                             ? reduce.getOperation()
+                                             : reshapes.back());
         }))
       return failure();
     return linalg::generalizeNamedOp(rewriter, reduce);
@@ -443,7 +619,8 @@ struct GatherFuseDeviceConsumersPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FuseIntoElementwiseConsumer, FuseIntoReduction,
-                 DropUnitLoopsOfAReduction, GeneralizeReductionOfALoop>(
+                 DropUnitLoopsOfAReduction, SinkConsumerIntoShapeCheck,
+                 DimOfShapeCheckedLoop, GeneralizeReductionOfALoop>(
         &getContext());
     // A gather whose lowering drops unit dimensions (gather.nd's coordinate
     // dimension) reaches its consumer through a collapse_shape: the

@@ -346,3 +346,165 @@ func.func @elements_rows_of_one_sum(%data: tensor<8x6xf32>, %ids: tensor<8x1xi64
     }
   return %r : tensor<8xf32>
 }
+
+// -----
+
+// Run-time sizes: the gather's loop sits in the branch of its shape check.
+// The bias add goes into both branches: fused with the gather's loop in the
+// first, applied to the zero output in the other; the host reads the error
+// flag after the branch.
+// CHECK-LABEL: func.func @dynamic_bias
+// CHECK-SAME:      %[[TABLE:[^:]*]]: tensor<?x16xf32>, %[[IDS:[^:]*]]: tensor<?xi64>, %[[BIAS:[^:]*]]: tensor<16xf32>
+// CHECK:         gpu.memset
+// CHECK:         %[[RESULT:.*]] = scf.if %{{.*}} -> (tensor<?x16xf32>) {
+// CHECK:           %[[FUSED:.*]] = linalg.generic
+// CHECK-SAME:        ins(%[[BIAS]] : tensor<16xf32>)
+// CHECK:             tensor.extract %[[TABLE]]
+// CHECK:             memref.store
+// CHECK:             arith.addf
+// CHECK:           scf.yield %[[FUSED]]
+// CHECK:         } else {
+// CHECK:           gather.check_shape
+// CHECK:           %[[ZERO:.*]] = linalg.fill
+// CHECK:           %[[BIASED:.*]] = linalg.generic
+// CHECK-SAME:        ins(%[[ZERO]], %[[BIAS]] : tensor<?x16xf32>, tensor<16xf32>)
+// CHECK:           scf.yield %[[BIASED]]
+// CHECK:         }
+// CHECK-NOT:     linalg.generic
+// CHECK:         gpu.memcpy {{.*}} {gather.error_flag}
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[RESULT]]
+func.func @dynamic_bias(%table: tensor<?x16xf32>, %ids: tensor<?xi64>, %bias: tensor<16xf32>) -> tensor<?x16xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %ids, %c0 : tensor<?xi64>
+  %i = tensor.empty(%n) : tensor<?x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %i : tensor<?x16xf32>, tensor<?xi64> into tensor<?x16xf32>
+  %e = tensor.empty(%n) : tensor<?x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%g, %bias : tensor<?x16xf32>, tensor<16xf32>) outs(%e : tensor<?x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<?x16xf32>
+  return %r : tensor<?x16xf32>
+}
+
+// -----
+
+// A bag of run-time sizes: its sums' sizes read from the gather's result
+// (read from its destination instead), the fill moved before the branch,
+// and the reduction fused in the first branch. The gather reads its
+// indices at `select(size == 1, 0, i)` (a dimension that could broadcast);
+// spanning the loop, that is i, so the indices become the fused loop's
+// input.
+// CHECK-DAG:   #[[$IDS_MAP:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+// CHECK-DAG:   #[[$SUMS_MAP:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-LABEL: func.func @dynamic_bag_sum
+// CHECK-SAME:      %[[TABLE:[^:]*]]: tensor<?x16xf32>, %[[IDS:[^:]*]]: tensor<?x?xi64>
+// CHECK:         %[[FILL:.*]] = linalg.fill
+// CHECK:         %[[RESULT:.*]] = scf.if %{{.*}} -> (tensor<?x16xf32>) {
+// CHECK:           %[[FUSED:.*]] = linalg.generic
+// CHECK-SAME:        indexing_maps = [#[[$IDS_MAP]], #[[$SUMS_MAP]]]
+// CHECK-SAME:        iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK-SAME:        ins(%{{.*}} : tensor<?x?x1xi64>) outs(%[[FILL]] : tensor<?x16xf32>)
+// CHECK:             tensor.extract
+// CHECK:             memref.store
+// CHECK:             arith.addf
+// CHECK:           scf.yield %[[FUSED]]
+// CHECK:         } else {
+// CHECK:           linalg.fill
+// CHECK:           linalg.generic
+// CHECK-SAME:        outs(%[[FILL]] : tensor<?x16xf32>)
+// CHECK:         }
+// CHECK-NOT:     linalg.generic
+// CHECK:         gpu.memcpy {{.*}} {gather.error_flag}
+// CHECK:         return %[[RESULT]]
+func.func @dynamic_bag_sum(%table: tensor<?x16xf32>, %ids: tensor<?x?xi64>) -> tensor<?x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tensor.dim %ids, %c0 : tensor<?x?xi64>
+  %l = tensor.dim %ids, %c1 : tensor<?x?xi64>
+  %i = tensor.empty(%b, %l) : tensor<?x?x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %i : tensor<?x16xf32>, tensor<?x?xi64> into tensor<?x?x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %g, %c0 : tensor<?x?x16xf32>
+  %e = tensor.empty(%n) : tensor<?x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x16xf32>) -> tensor<?x16xf32>
+  %r = linalg.reduce ins(%g : tensor<?x?x16xf32>) outs(%f : tensor<?x16xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<?x16xf32>
+}
+
+// -----
+
+// Not moved into the branch: the gather of run-time sizes is also a
+// result (the consumer stays after the branch, in a loop of its own).
+// CHECK-LABEL: func.func @dynamic_gather_used_twice
+// CHECK:         %[[GATHERED:.*]] = scf.if %{{.*}} -> (tensor<?x16xf32>) {
+// CHECK:           linalg.generic
+// CHECK:         } else {
+// CHECK:           linalg.fill
+// CHECK-NOT:       linalg.generic
+// CHECK:         }
+// CHECK:         gpu.memcpy {{.*}} {gather.error_flag}
+// CHECK:         %[[BIASED:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[GATHERED]], %{{.*}} : tensor<?x16xf32>, tensor<16xf32>)
+// CHECK:         return %[[BIASED]], %[[GATHERED]]
+func.func @dynamic_gather_used_twice(%table: tensor<?x16xf32>, %ids: tensor<?xi64>, %bias: tensor<16xf32>) -> (tensor<?x16xf32>, tensor<?x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %ids, %c0 : tensor<?xi64>
+  %i = tensor.empty(%n) : tensor<?x16xf32>
+  %g = gather.block %table[%ids] axis = 0 into %i : tensor<?x16xf32>, tensor<?xi64> into tensor<?x16xf32>
+  %e = tensor.empty(%n) : tensor<?x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%g, %bias : tensor<?x16xf32>, tensor<16xf32>) outs(%e : tensor<?x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<?x16xf32>
+  return %r, %g : tensor<?x16xf32>, tensor<?x16xf32>
+}
+
+// -----
+
+// Run-time sizes and a dimension of 1: the reduction reads the gather through
+// an expand_shape whose sizes are read after the branch; those sizes move
+// before it with the fill, the reshape goes into both branches, and the
+// gather fuses into its reduction in the first.
+// CHECK-LABEL: func.func @dynamic_sizes_of_the_reshape_after_the_branch
+// CHECK:         %[[FILL:.*]] = linalg.fill
+// CHECK:         scf.if %{{.*}} -> (tensor<?x1xf32>) {
+// CHECK:           %[[SUMS:.*]] = tensor.collapse_shape %[[FILL]]
+// CHECK:           %[[FUSED:.*]] = linalg.generic
+// CHECK-SAME:        iterator_types = ["reduction", "parallel"]
+// CHECK-SAME:        outs(%[[SUMS]] : tensor<?xf32>)
+// CHECK:             tensor.extract
+// CHECK:             arith.maximumf
+// CHECK:           tensor.expand_shape %[[FUSED]]
+// CHECK:         } else {
+// CHECK:           linalg.fill
+// CHECK:           tensor.expand_shape
+// CHECK:           linalg.generic
+// CHECK:         }
+// CHECK-NOT:     linalg.generic
+func.func @dynamic_sizes_of_the_reshape_after_the_branch(%data: tensor<?x2x1xf32>, %ids: tensor<?x?x1xi64>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n0 = tensor.dim %ids, %c0 : tensor<?x?x1xi64>
+  %n1 = tensor.dim %ids, %c1 : tensor<?x?x1xi64>
+  %i = tensor.empty(%n0, %n1, %c1) : tensor<?x?x?xf32>
+  %g = gather.elements %data[%ids] axis = 1 out_of_bounds = fill into %i : tensor<?x2x1xf32>, tensor<?x?x1xi64> into tensor<?x?x?xf32>
+  %s1 = tensor.dim %g, %c1 : tensor<?x?x?xf32>
+  %s2 = tensor.dim %g, %c2 : tensor<?x?x?xf32>
+  %e = tensor.empty(%s1, %s2) : tensor<?x?xf32>
+  %low = arith.constant 0xFF800000 : f32
+  %f = linalg.fill ins(%low : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %r = linalg.reduce ins(%g : tensor<?x?x?xf32>) outs(%f : tensor<?x?xf32>) dimensions = [0]
+    (%x: f32, %acc: f32) {
+      %y = arith.maximumf %x, %acc : f32
+      linalg.yield %y : f32
+    }
+  return %r : tensor<?x?xf32>
+}

@@ -127,6 +127,9 @@ def main(argv=None):
     parser.add_argument("--ptxas", default=shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas")
     parser.add_argument("--random", type=int, default=0, help="random cases per op")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--consumers", type=float, default=0.0,
+                        help="the share of random cases followed by a consumer "
+                        "(elementwise or a reduction, which the pipeline fuses)")
     args = parser.parse_args(argv)
     tools = {"gather-opt": os.path.join(args.bin, "gather-opt"), "ptxas": args.ptxas}
     chips = args.chips.split(",")
@@ -140,7 +143,7 @@ def main(argv=None):
         for op in ("multiaxis", "block", "elements", "nd"):
             functions = []
             for i in range(args.random):
-                case = difftest.make_case(op, rng)
+                case = difftest.make_case(op, rng, consumers=args.consumers)
                 try:
                     want = case.expected()
                 except Exception:
