@@ -7,20 +7,24 @@
 #   dimensions anywhere in the loop order or over all of them, a second
 #   result, an input broadcast along some loops, the loop position read in
 #   the body, static and dynamic sizes); every one rewritten by the pass.
-# - 24 random gathers reduced by linalg.reduce (embedding bags' sums and
+# - 32 random gathers reduced by linalg.reduce (embedding bags' sums and
 #   maxima over their rows, over the bags, or both; element gathers' row
-#   sums; two in five with a dimension of 1) under `clamp`, `fill` and `unchecked` (the
-#   policies whose loops need no device error flag, so that the fused loop
-#   is the whole program; each in a function of its own, called with
-#   constants): every one fused (one loop a function after
-#   --convert-gather-to-gpu --gather-fuse-device-consumers). The same
-#   functions under `error` are fused and read the device flag after the
-#   fused loop (compiled, not run).
+#   sums; two in five with a dimension of 1, three in seven of run-time
+#   sizes, whose reduction goes into the shape check's branch) under
+#   `clamp`, `fill` and `unchecked`, each in a function of its own called
+#   with constants: every one fused (one loop reads and combines, none
+#   only reads) by --convert-gather-to-gpu --gather-fuse-device-consumers.
+# - 16 more under `error`, whose fused loops raise the device error flag:
+#   its memset and copies become host operations (the host runs what the
+#   device would), the flag is read after the fused loop, the results
+#   match numpy; and 4 with an index out of range, reported with its value
+#   and position (exit 1, no result).
 # Each module is bufferized, rewritten by the pass, lowered for the CPU and
 # run by mlir-runner; each printed result is compared with numpy's.
 # RUN: %python %s %gather_bin %mlir_runner %llvm_lib | FileCheck %s
 # CHECK-NOT: FAIL
 # CHECK: reduction loops on the host: 40 reductions, 40 passed, 0 failed
+# CHECK: fused gather reductions under `error` on the host: 16 reductions and 4 invalid indices, 20 passed, 0 failed
 # CHECK: fused gather reductions on the host: 32 reductions, 32 passed, 0 failed
 import os
 import re
@@ -135,9 +139,13 @@ def case(k):
     return lines, [np.transpose(w, perm).astype(np.float32) for w in want]
 
 
-def gather_case(k):
-    """@main's lines of one gather reduced into a fill, and numpy's result."""
-    policy = ["clamp", "fill", "unchecked"][k % 3]
+def gather_case(k, policy=None, invalid=False):
+    """@main's lines of one gather reduced into a fill, numpy's result, the
+    function and its combiner. `policy`: `error` (valid indices), or by
+    default `clamp`, `fill` and `unchecked` in turn. `invalid` (under
+    `error`): one index out of range, and instead of numpy's result the
+    report expected."""
+    policy = policy or ["clamp", "fill", "unchecked"][k % 3]
     combiner, start, fn = [("arith.addf", 0.0, np.sum),
                            ("arith.maximumf", -1.0e30, np.max)][(k // 3) % 2]
     # Two cases in five have a dimension of 1 (a bag of one row, rows of one
@@ -169,6 +177,12 @@ def gather_case(k):
         data = rng.standard_normal((rows, width)).astype(np.float32)
         ids = rng.integers(-rows, rows, size=(bags, length))
         dims = [[1], [0], [0, 1]][int(rng.integers(0, 3))]
+    report = None
+    if invalid:
+        position = tuple(int(n) // 2 for n in ids.shape)
+        ids[position] = data.shape[axis] + 3
+        report = (f"index {data.shape[axis] + 3} at indices[{', '.join(map(str, position))}] "
+                  "is out of range")
     if policy == "unchecked":
         ids = np.where(ids < 0, ids + data.shape[axis], ids)
     elif policy == "clamp" or policy == "fill":
@@ -216,6 +230,8 @@ def gather_case(k):
              f"  %gr{k} = call @g{k}(%gdc{k}, %gic{k}) : ({fdt}, {fit}) -> {frt}",
              f"  %gp{k} = tensor.cast %gr{k} : {frt} to tensor<*xf32>",
              f"  call @printMemrefF32(%gp{k}) : (tensor<*xf32>) -> ()"]
+    if invalid:
+        return lines, report, function, combiner
     gathered = getattr(ref, op)(data, ids, out_of_bounds=policy, **shape_args)
     want = fn(gathered.astype(np.float64), axis=tuple(dims))
     if fn is np.max:
@@ -223,23 +239,58 @@ def gather_case(k):
     return lines, [want.astype(np.float32)], function, combiner
 
 
-def run_module(work, name, lines, wants, before=(), functions=()):
-    """Runs @main of `lines` (after the passes `before`, if any, and
-    bufferization and the pass); returns (problems, per-case verdicts) and
-    the IR right after `before`."""
+def on_host(text):
+    """`text` with the device's memset and copies as host operations (the
+    error flag's zeroing and its copy back, the indices copied for a
+    report): the host then runs what runs on the device."""
+    text = re.sub(r"gpu\.memset\s+(%\w+), (%\w+) : (memref<[^>]*>), (\w+)",
+                  r"linalg.fill ins(\2 : \4) outs(\1 : \3)", text)
+    return re.sub(r"gpu\.memcpy\s+(%\w+), (%\w+) : (memref<[^>]*>), (memref<[^>]*>)"
+                  r"(?: \{gather\.error_flag\})?",
+                  r"memref.copy \2, \1 : \4 to \3", text)
+
+
+def module_text(lines, functions):
     consts = [f"  %c{d} = arith.constant {d} : index" for d in range(4)]
-    module = ("func.func private @printMemrefF32(tensor<*xf32>)\n" +
-              "".join(f + "\n" for f in functions) + "func.func @main() {\n" +
-              "\n".join(consts + lines) + "\n  return\n}\n")
+    return ("func.func private @printMemrefF32(tensor<*xf32>)\n" +
+            "".join(f + "\n" for f in functions) + "func.func @main() {\n" +
+            "\n".join(consts + lines) + "\n  return\n}\n")
+
+
+def lower_and_run(text):
+    """mlir-runner's run of @main of bufferized `text`, lowered for the CPU
+    (the run-time checks' reports through the gather runtime)."""
+    lowered = subprocess.run(
+        [opt, "--convert-gather-checks-to-runtime", "--convert-linalg-to-loops",
+         "--convert-scf-to-cf",
+         "--expand-strided-metadata", "--lower-affine", "--finalize-memref-to-llvm",
+         "--convert-to-llvm", "--reconcile-unrealized-casts"], input=text,
+        capture_output=True, text=True)
+    if lowered.returncode:
+        sys.exit(f"FAIL: lowering: {lowered.stderr}")
+    libs = ",".join([os.path.join(llvm_lib, n) for n in
+                     ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so")] +
+                    [os.path.join(bin_dir, os.pardir, "lib", "libgather_runtime.so")])
+    return subprocess.run([runner, "-e", "main", "-entry-point-result=void",
+                           f"-shared-libs={libs}"], input=lowered.stdout, capture_output=True,
+                          text=True)
+
+
+def run_module(work, name, lines, wants, before=(), functions=(), host=False):
+    """Runs @main of `lines` (after the passes `before`, if any, and
+    bufferization and the pass; with `host`, the device's memset and copies
+    made host operations first); returns (problems, per-case verdicts) and
+    the IR right after `before`."""
     src = os.path.join(work, f"{name}.mlir")
     with open(src, "w") as f:
-        f.write(module)
+        f.write(module_text(lines, functions))
     staged = subprocess.run([opt, src, *before], capture_output=True, text=True)
     if staged.returncode:
         sys.exit(f"FAIL: {' '.join(before)}: {staged.stderr}")
     rewritten = subprocess.run(
         [opt, "--one-shot-bufferize=bufferize-function-boundaries",
-         "--gather-gpu-reduction-loops"], input=staged.stdout, capture_output=True, text=True)
+         "--gather-gpu-reduction-loops"],
+        input=on_host(staged.stdout) if host else staged.stdout, capture_output=True, text=True)
     if rewritten.returncode:
         sys.exit(f"FAIL: gather-gpu-reduction-loops: {rewritten.stderr}")
     left = len(re.findall(r'"reduction"', rewritten.stdout)) + rewritten.stdout.count(
@@ -249,20 +300,7 @@ def run_module(work, name, lines, wants, before=(), functions=()):
     made = len(re.findall(r"scf\.parallel", rewritten.stdout))
     if made < len(wants):
         print(f"FAIL {name}: {made} scf.parallel loops made, expected {len(wants)} or more")
-    lowered = subprocess.run(
-        [opt, "--convert-gather-checks-to-runtime", "--convert-linalg-to-loops",
-         "--convert-scf-to-cf",
-         "--expand-strided-metadata", "--lower-affine", "--finalize-memref-to-llvm",
-         "--convert-to-llvm", "--reconcile-unrealized-casts"], input=rewritten.stdout,
-        capture_output=True, text=True)
-    if lowered.returncode:
-        sys.exit(f"FAIL: lowering: {lowered.stderr}")
-    libs = ",".join([os.path.join(llvm_lib, n) for n in
-                     ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so")] +
-                    [os.path.join(bin_dir, os.pardir, "lib", "libgather_runtime.so")])
-    run = subprocess.run([runner, "-e", "main", "-entry-point-result=void",
-                          f"-shared-libs={libs}"], input=lowered.stdout, capture_output=True,
-                         text=True)
+    run = lower_and_run(rewritten.stdout)
     if run.returncode:
         sys.exit(f"FAIL: mlir-runner: {run.stderr}")
     printed = run.stdout.split("Unranked Memref")[1:]
@@ -294,7 +332,9 @@ def check_fused(text, combiners, under):
     `error`, the host reads the device flag after the fused loop."""
     failed = 0
     for name, body in re.findall(r"func\.func @g(\d+)\((.*?)\n  }", text, re.S):
-        combiner = combiners[int(name)]
+        combiner = combiners.get(int(name))
+        if combiner is None:
+            continue
         loops = [(m.start(), body[m.start():body.find("} ->", m.start())])
                  for m in re.finditer(r"linalg\.(generic|reduce) ", body)]
         fused = [at for at, loop in loops if "tensor.extract" in loop and combiner in loop]
@@ -329,19 +369,46 @@ def main():
         work, "gathers", lines, wants,
         before=["--convert-gather-to-gpu", "--gather-fuse-device-consumers"],
         functions=functions)
-    gfailed += check_fused(fused, combiners, "")
-    # The same functions under `error` (not run: their loops raise a device
-    # flag): fused too, and the host reads the flag after the fused loop.
-    checked = "\n".join(re.sub(r"out_of_bounds = \w+", "out_of_bounds = error", f)
-                        for f in functions)
-    r = subprocess.run([opt, "--convert-gather-to-gpu", "--gather-fuse-device-consumers"],
-                       input=checked, capture_output=True, text=True)
-    if r.returncode:
-        sys.exit(f"FAIL: the fusion under `error`: {r.stderr}")
-    gfailed += check_fused(r.stdout, combiners, " under `error`")
+    gfailed += check_fused(fused, dict(enumerate(combiners)), "")
+    # Under `error` with valid indices (their loops raise the device error
+    # flag, zeroed, raised and copied back by host operations here): fused,
+    # the flag read after the fused loop, results against numpy.
+    errors = 16
+    lines, wants, functions, combiners = [], [], [], {}
+    for k in range(gathers, gathers + errors):
+        text, want, function, combiners[k] = gather_case(k, policy="error")
+        lines += text
+        wants.append(want)
+        functions.append(function)
+    epassed, efailed, checked = run_module(
+        work, "errors", lines, wants,
+        before=["--convert-gather-to-gpu", "--gather-fuse-device-consumers"],
+        functions=functions, host=True)
+    efailed += check_fused(checked, combiners, " under `error`")
+    # And with an index out of range: the host reads the flag that the fused
+    # loop raised, scans the indices and reports the invalid one.
+    invalid = 4
+    for k in range(gathers + errors, gathers + errors + invalid):
+        text, report, function, _ = gather_case(k, policy="error", invalid=True)
+        staged = subprocess.run(
+            [opt, "--convert-gather-to-gpu", "--gather-fuse-device-consumers"],
+            input=module_text(text, [function]), capture_output=True, text=True)
+        bufferized = subprocess.run(
+            [opt, "--one-shot-bufferize=bufferize-function-boundaries",
+             "--gather-gpu-reduction-loops"], input=on_host(staged.stdout),
+            capture_output=True, text=True)
+        run = lower_and_run(bufferized.stdout)
+        if run.returncode != 1 or report not in run.stderr or "Unranked" in run.stdout:
+            print(f"FAIL: @g{k} under `error` with an invalid index: exit {run.returncode}, "
+                  f"expected {report!r} in {run.stderr.strip()!r}, no result")
+            efailed += 1
+        else:
+            epassed += 1
+    print(f"fused gather reductions under `error` on the host: {errors} reductions and "
+          f"{invalid} invalid indices, {epassed} passed, {efailed} failed")
     print(f"fused gather reductions on the host: {gathers} reductions, {gpassed} passed, "
           f"{gfailed} failed")
-    return 1 if failed or gfailed else 0
+    return 1 if failed or gfailed or efailed else 0
 
 
 if __name__ == "__main__":
