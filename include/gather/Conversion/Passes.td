@@ -182,8 +182,8 @@ def GatherFuseDeviceConsumers
     reduction), the gather's reads of the indices at loop positions become
     inputs of its loop first, and where even they do not span every loop
     (a sum over the row's elements) nothing is rewritten. Where the gather
-    or its reduction has dimensions of 1 (the gather's lowering drops some,
-    and the reduction reads it through reshapes), both loops drop their
+    or its consumer has dimensions of 1 (the gather's lowering drops some,
+    and the consumer reads it through reshapes), both loops drop their
     loops of one iteration first. A gather of dynamic sizes sits in the
     branch of its run-time shape check (an `scf.if`): its consumer goes
     into both branches and fuses with it in the first.

@@ -389,27 +389,30 @@ struct FuseIntoReduction : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
-/// A reduction over a fusable loop (a gather's) whose result or read has
-/// dimensions of 1 (a bag of one row, a table of rows of one element): the
-/// gather's lowering drops some of them and the reduction reads it through
-/// reshapes, or a loop of one iteration has no index read that spans it.
-/// Both loops run without their loops of one iteration (the gather's
-/// first); the reduction then reads the gather's result directly, at its
-/// loop position, and fuses with it (above).
-struct DropUnitLoopsOfAReduction : OpRewritePattern<linalg::GenericOp> {
+/// A consumer (a reduction, or elementwise) of a fusable loop (a gather's)
+/// where either has dimensions of 1 (a bag of one row, a table of rows of
+/// one element): the gather's lowering drops some of them and the consumer
+/// reads it through reshapes, or (a reduction) a loop of one iteration has
+/// no index read that spans it. Both loops run without their loops of one
+/// iteration (the gather's first); the consumer then reads the gather's
+/// result directly, at its loop position, and fuses with it (above).
+struct DropUnitLoopsOfAConsumer : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::GenericOp consumer,
                                 PatternRewriter &rewriter) const override {
+    bool reduction = consumer.getNumReductionLoops() != 0;
     if (!consumer.hasPureTensorSemantics() ||
-        consumer.getNumReductionLoops() == 0)
+        (!reduction && !isElementwise(consumer)))
       return failure();
     for (OpOperand *input : consumer.getDpsInputOperands()) {
       SmallVector<Operation *> reshapes;
       Value root = throughUnitReshapes(input->get(), &reshapes);
       Operation *user = reshapes.empty() ? consumer : reshapes.back();
+      // An elementwise consumer that reads the loop directly fuses as is.
       if (!isFusableProducer(root, user) ||
-          !consumer.getMatchingIndexingMap(input).isIdentity())
+          !consumer.getMatchingIndexingMap(input).isIdentity() ||
+          (!reduction && reshapes.empty()))
         continue;
       auto producer = root.getDefiningOp<linalg::GenericOp>();
       OpOperand *result = producer.getDpsInitOperand(0);
@@ -501,7 +504,7 @@ LogicalResult opsNeededAfter(scf::IfOp branch, linalg::GenericOp consumer,
 
 /// A consumer of a gather of dynamic sizes, whose loop sits in the branch
 /// of an scf.if that the run-time shape check takes: the consumer (with the
-/// unit reshapes between, for a reduction) goes into both branches, so
+/// unit reshapes between) goes into both branches, so
 /// that it fuses with the loop in the first (above); the other applies it
 /// to the zero output. What it needs that was computed after the branch
 /// moves before it.
@@ -519,8 +522,7 @@ struct SinkConsumerIntoShapeCheck : OpRewritePattern<linalg::GenericOp> {
       return failure();
     for (OpOperand *input : consumer.getDpsInputOperands()) {
       SmallVector<Operation *> reshapes;
-      Value branched = reduction ? throughUnitReshapes(input->get(), &reshapes)
-                                 : input->get();
+      Value branched = throughUnitReshapes(input->get(), &reshapes);
       auto branch = branched.getDefiningOp<scf::IfOp>();
       SmallVector<Operation *> needed;
       if (!isShapeCheckedLoop(branched) ||
@@ -619,23 +621,9 @@ struct GatherFuseDeviceConsumersPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FuseIntoElementwiseConsumer, FuseIntoReduction,
-                 DropUnitLoopsOfAReduction, SinkConsumerIntoShapeCheck,
+                 DropUnitLoopsOfAConsumer, SinkConsumerIntoShapeCheck,
                  DimOfShapeCheckedLoop, GeneralizeReductionOfALoop>(
         &getContext());
-    // A gather whose lowering drops unit dimensions (gather.nd's coordinate
-    // dimension) reaches its consumer through a collapse_shape: the
-    // consumer then runs on the uncollapsed shape, next to the gather's
-    // loop, and fuses with it.
-    linalg::populateFoldReshapeOpsByExpansionPatterns(
-        patterns, [](OpOperand *operand) {
-          auto collapse =
-              operand->get().getDefiningOp<tensor::CollapseShapeOp>();
-          auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
-          if (!collapse || !consumer || !isElementwise(consumer) ||
-              !collapse->hasOneUse())
-            return false;
-          return isFusableProducer(collapse.getSrc(), collapse);
-        });
     // Only these rewrites: no folding of the host code in between.
     GreedyRewriteConfig config;
     config.enableFolding(false);

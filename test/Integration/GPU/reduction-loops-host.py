@@ -11,9 +11,10 @@
 #   maxima over their rows, over the bags, or both; element gathers' row
 #   sums; two in five with a dimension of 1, three in seven of run-time
 #   sizes, whose reduction goes into the shape check's branch) under
-#   `clamp`, `fill` and `unchecked`, each in a function of its own called
-#   with constants: every one fused (one loop reads and combines, none
-#   only reads) by --convert-gather-to-gpu --gather-fuse-device-consumers.
+#   `clamp`, `fill` and `unchecked`, one in six squared elementwise
+#   instead, each in a function of its own called with constants: every
+#   one fused (one loop reads and combines, none only reads) by
+#   --convert-gather-to-gpu --gather-fuse-device-consumers.
 # - 16 more under `error`, whose fused loops raise the device error flag:
 #   its memset and copies become host operations (the host runs what the
 #   device would), the flag is read after the fused loop, the results
@@ -139,6 +140,20 @@ def case(k):
     return lines, [np.transpose(w, perm).astype(np.float32) for w in want]
 
 
+def consumer_lines(out, ot):
+    """%r: the square of each element of %g (type `ot`, shape `out`) into %e."""
+    loops = ", ".join(f"d{d}" for d in range(len(out)))
+    identity = f"affine_map<({loops}) -> ({loops})>"
+    iterators = ", ".join(['"parallel"'] * len(out))
+    return [f"  %r = linalg.generic {{indexing_maps = [{identity}, {identity}], "
+            f"iterator_types = [{iterators}]}} "
+            f"ins(%g : {ot}) outs(%e : {ot}) {{",
+            "  ^bb0(%a: f32, %b: f32):",
+            "    %s = arith.mulf %a, %a : f32",
+            "    linalg.yield %s : f32",
+            f"  }} -> {ot}"]
+
+
 def gather_case(k, policy=None, invalid=False):
     """@main's lines of one gather reduced into a fill, numpy's result, the
     function and its combiner. `policy`: `error` (valid indices), or by
@@ -188,6 +203,11 @@ def gather_case(k, policy=None, invalid=False):
     elif policy == "clamp" or policy == "fill":
         # Some out of range.
         ids[rng.random(ids.shape) < 0.2] += 2 * data.shape[axis]
+    # One in six an elementwise consumer (the gather's values squared)
+    # instead of the reduction.
+    elementwise = k % 6 == 5
+    if elementwise:
+        dims, combiner, fn = [], "arith.mulf", None
     shape_args = {"axis": axis} if op == "elements" else {}
     out = output_shape(op, data.shape, ids.shape, **shape_args)
     kept = [n for d, n in enumerate(out) if d not in dims]
@@ -214,13 +234,14 @@ def gather_case(k, policy=None, invalid=False):
         *[line for n, d in sizes for line in (f"  {n}c = arith.constant {d} : index",
                                               f"  {n} = tensor.dim %g, {n}c : {fot}")],
         f"  %e = tensor.empty({', '.join(n for n, _ in sizes)}) : {frt}",
-        f"  %f = linalg.fill ins(%z : f32) outs(%e : {frt}) -> {frt}",
-        f"  %r = linalg.reduce ins(%g : {fot}) outs(%f : {frt}) "
-        f"dimensions = [{', '.join(map(str, dims))}]",
-        "    (%a: f32, %b: f32) {",
-        f"      %s = {combiner} %a, %b : f32",
-        "      linalg.yield %s : f32",
-        "    }",
+        *(consumer_lines(out, fot) if elementwise else [
+            f"  %f = linalg.fill ins(%z : f32) outs(%e : {frt}) -> {frt}",
+            f"  %r = linalg.reduce ins(%g : {fot}) outs(%f : {frt}) "
+            f"dimensions = [{', '.join(map(str, dims))}]",
+            "    (%a: f32, %b: f32) {",
+            f"      %s = {combiner} %a, %b : f32",
+            "      linalg.yield %s : f32",
+            "    }"]),
         f"  return %r : {frt}",
         "}"])
     lines = [f"  %gd{k} = arith.constant {dense(data)} : {dt}",
@@ -233,6 +254,8 @@ def gather_case(k, policy=None, invalid=False):
     if invalid:
         return lines, report, function, combiner
     gathered = getattr(ref, op)(data, ids, out_of_bounds=policy, **shape_args)
+    if elementwise:
+        return lines, [gathered * gathered], function, combiner
     want = fn(gathered.astype(np.float64), axis=tuple(dims))
     if fn is np.max:
         want = np.maximum(want, start)
@@ -276,7 +299,7 @@ def lower_and_run(text):
                           text=True)
 
 
-def run_module(work, name, lines, wants, before=(), functions=(), host=False):
+def run_module(work, name, lines, wants, before=(), functions=(), host=False, loops=None):
     """Runs @main of `lines` (after the passes `before`, if any, and
     bufferization and the pass; with `host`, the device's memset and copies
     made host operations first); returns (problems, per-case verdicts) and
@@ -298,8 +321,9 @@ def run_module(work, name, lines, wants, before=(), functions=(), host=False):
     if left:
         print(f"FAIL {name}: {left} reductions left after the pass")
     made = len(re.findall(r"scf\.parallel", rewritten.stdout))
-    if made < len(wants):
-        print(f"FAIL {name}: {made} scf.parallel loops made, expected {len(wants)} or more")
+    loops = len(wants) if loops is None else loops
+    if made < loops:
+        print(f"FAIL {name}: {made} scf.parallel loops made, expected {loops} or more")
     run = lower_and_run(rewritten.stdout)
     if run.returncode:
         sys.exit(f"FAIL: mlir-runner: {run.stderr}")
@@ -368,7 +392,8 @@ def main():
     gpassed, gfailed, fused = run_module(
         work, "gathers", lines, wants,
         before=["--convert-gather-to-gpu", "--gather-fuse-device-consumers"],
-        functions=functions)
+        functions=functions, loops=combiners.count("arith.addf") +
+        combiners.count("arith.maximumf"))
     gfailed += check_fused(fused, dict(enumerate(combiners)), "")
     # Under `error` with valid indices (their loops raise the device error
     # flag, zeroed, raised and copied back by host operations here): fused,
@@ -383,7 +408,8 @@ def main():
     epassed, efailed, checked = run_module(
         work, "errors", lines, wants,
         before=["--convert-gather-to-gpu", "--gather-fuse-device-consumers"],
-        functions=functions, host=True)
+        functions=functions, host=True,
+        loops=sum(c != "arith.mulf" for c in combiners.values()))
     efailed += check_fused(checked, combiners, " under `error`")
     # And with an index out of range: the host reads the flag that the fused
     # loop raised, scans the indices and reports the invalid one.
