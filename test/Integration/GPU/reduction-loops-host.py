@@ -36,10 +36,12 @@ import tempfile
 import numpy as np
 
 from gather import reference as ref
+from gather_testing import hostrun
 from gather.mlir_text import gather_op_text, output_shape, tensor_type
 
 bin_dir, runner, llvm_lib = sys.argv[1:4]
 opt = os.path.join(bin_dir, "gather-opt")
+runtime_lib = os.path.join(bin_dir, os.pardir, "lib", "libgather_runtime.so")
 rng = np.random.default_rng(74)
 
 
@@ -262,17 +264,6 @@ def gather_case(k, policy=None, invalid=False):
     return lines, [want.astype(np.float32)], function, combiner
 
 
-def on_host(text):
-    """`text` with the device's memset and copies as host operations (the
-    error flag's zeroing and its copy back, the indices copied for a
-    report): the host then runs what runs on the device."""
-    text = re.sub(r"gpu\.memset\s+(%\w+), (%\w+) : (memref<[^>]*>), (\w+)",
-                  r"linalg.fill ins(\2 : \4) outs(\1 : \3)", text)
-    return re.sub(r"gpu\.memcpy\s+(%\w+), (%\w+) : (memref<[^>]*>), (memref<[^>]*>)"
-                  r"(?: \{gather\.error_flag\})?",
-                  r"memref.copy \2, \1 : \4 to \3", text)
-
-
 def module_text(lines, functions):
     consts = [f"  %c{d} = arith.constant {d} : index" for d in range(4)]
     return ("func.func private @printMemrefF32(tensor<*xf32>)\n" +
@@ -281,22 +272,7 @@ def module_text(lines, functions):
 
 
 def lower_and_run(text):
-    """mlir-runner's run of @main of bufferized `text`, lowered for the CPU
-    (the run-time checks' reports through the gather runtime)."""
-    lowered = subprocess.run(
-        [opt, "--convert-gather-checks-to-runtime", "--convert-linalg-to-loops",
-         "--convert-scf-to-cf",
-         "--expand-strided-metadata", "--lower-affine", "--finalize-memref-to-llvm",
-         "--convert-to-llvm", "--reconcile-unrealized-casts"], input=text,
-        capture_output=True, text=True)
-    if lowered.returncode:
-        sys.exit(f"FAIL: lowering: {lowered.stderr}")
-    libs = ",".join([os.path.join(llvm_lib, n) for n in
-                     ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so")] +
-                    [os.path.join(bin_dir, os.pardir, "lib", "libgather_runtime.so")])
-    return subprocess.run([runner, "-e", "main", "-entry-point-result=void",
-                           f"-shared-libs={libs}"], input=lowered.stdout, capture_output=True,
-                          text=True)
+    return hostrun.lower_and_run(opt, runner, llvm_lib, runtime_lib, text)
 
 
 def run_module(work, name, lines, wants, before=(), functions=(), host=False, loops=None):
@@ -310,21 +286,16 @@ def run_module(work, name, lines, wants, before=(), functions=(), host=False, lo
     staged = subprocess.run([opt, src, *before], capture_output=True, text=True)
     if staged.returncode:
         sys.exit(f"FAIL: {' '.join(before)}: {staged.stderr}")
-    rewritten = subprocess.run(
-        [opt, "--one-shot-bufferize=bufferize-function-boundaries",
-         "--gather-gpu-reduction-loops"],
-        input=on_host(staged.stdout) if host else staged.stdout, capture_output=True, text=True)
-    if rewritten.returncode:
-        sys.exit(f"FAIL: gather-gpu-reduction-loops: {rewritten.stderr}")
-    left = len(re.findall(r'"reduction"', rewritten.stdout)) + rewritten.stdout.count(
+    rewritten = hostrun.bufferize(opt, staged.stdout, host)
+    left = len(re.findall(r'"reduction"', rewritten)) + rewritten.count(
         "linalg.reduce")
     if left:
         print(f"FAIL {name}: {left} reductions left after the pass")
-    made = len(re.findall(r"scf\.parallel", rewritten.stdout))
+    made = len(re.findall(r"scf\.parallel", rewritten))
     loops = len(wants) if loops is None else loops
     if made < loops:
         print(f"FAIL {name}: {made} scf.parallel loops made, expected {loops} or more")
-    run = lower_and_run(rewritten.stdout)
+    run = lower_and_run(rewritten)
     if run.returncode:
         sys.exit(f"FAIL: mlir-runner: {run.stderr}")
     printed = run.stdout.split("Unranked Memref")[1:]
@@ -419,11 +390,7 @@ def main():
         staged = subprocess.run(
             [opt, "--convert-gather-to-gpu", "--gather-fuse-device-consumers"],
             input=module_text(text, [function]), capture_output=True, text=True)
-        bufferized = subprocess.run(
-            [opt, "--one-shot-bufferize=bufferize-function-boundaries",
-             "--gather-gpu-reduction-loops"], input=on_host(staged.stdout),
-            capture_output=True, text=True)
-        run = lower_and_run(bufferized.stdout)
+        run = lower_and_run(hostrun.bufferize(opt, staged.stdout))
         if run.returncode != 1 or report not in run.stderr or "Unranked" in run.stdout:
             print(f"FAIL: @g{k} under `error` with an invalid index: exit {run.returncode}, "
                   f"expected {report!r} in {run.stderr.strip()!r}, no result")

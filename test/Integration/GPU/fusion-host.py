@@ -1,0 +1,159 @@
+# The GPU lowering's loops and their fused consumers, run on the host
+# against numpy (no GPU needed): random cases of the four ops from the
+# differential-test generator, each followed by a consumer (elementwise:
+# double, convert, compare, a bias along the last dimension; or a sum or
+# maximum over one dimension), every policy, negative and out-of-range
+# indices, static and dynamic sizes, i1..i64 and f16..f64 data, through
+# --convert-gather-to-gpu --gather-fuse-device-consumers. The device's
+# memset and copies of the error flag become host operations
+# (gather_testing.hostrun), so the fused loops and the flag's path run as
+# on the device, in one thread; mlir-runner prints each result, compared
+# with numpy's (integers exactly, floats to the printed precision). A case
+# with an invalid index under `error` runs alone and must exit with the
+# report of an invalid value at its position (difftest's check). i1 data
+# is made of bytes, i1 and i8 results are printed as i32. Skipped: empty
+# shapes.
+# RUN: %python %s %gather_bin %mlir_runner %llvm_lib | FileCheck %s
+# CHECK-NOT: FAIL
+# CHECK: gpu fusion on the host: {{[1-9][0-9]*}} cases run ({{[1-9][0-9]*}} with an invalid index), 0 failed
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+from gather_testing import difftest, hostrun
+
+bin_dir, runner, llvm_lib = sys.argv[1:4]
+opt = os.path.join(bin_dir, "gather-opt")
+runtime_lib = os.path.join(bin_dir, os.pardir, "lib", "libgather_runtime.so")
+CASES = 100  # per op
+
+
+def element_type(dtype):
+    return {np.dtype(t): n for n, t in difftest.ELEMENT_TYPES.items()}[np.dtype(dtype)]
+
+
+def main_lines(k, case, function):
+    """@main's lines that call @c<k> (`function`) with the case's arrays as
+    constants and print its result; the printer's name."""
+    signature = re.match(r"func\.func @\w+\((.*?)\) -> (\S+)", function)
+    params = re.findall(r"%\w+: (tensor<[^>]*>)", signature.group(1))
+    result_type = signature.group(2).rstrip(" {")
+    lines, args = [], []
+    for j, (array, param) in enumerate(zip(case.arguments(), params)):
+        ety = element_type(array.dtype)
+        static = difftest.mlir_tensor_type(list(array.shape), ety)
+        if ety == "i1":
+            # Bytes of 0 and 1, truncated.
+            bytes_type = difftest.mlir_tensor_type(list(array.shape), "i8")
+            lines += [f"  %a{k}_{j}b = arith.constant "
+                      f"{hostrun.dense(array.astype(np.int8), bytes_type)}",
+                      f"  %a{k}_{j} = arith.trunci %a{k}_{j}b : {bytes_type} to {static}"]
+        else:
+            lines.append(f"  %a{k}_{j} = arith.constant {hostrun.dense(array, static)}")
+        lines.append(f"  %b{k}_{j} = tensor.cast %a{k}_{j} : {static} to {param}")
+        args.append(f"%b{k}_{j}")
+    ety = re.match(r"tensor<(?:[^>]*x)?(\w+)>", result_type).group(1)
+    lines.append(f"  %r{k} = call @c{k}({', '.join(args)}) : ({', '.join(params)}) -> "
+                 f"{result_type}")
+    if ety in ("i1", "i8"):
+        # printMemrefI8 prints characters, and there is no i1 printer: as
+        # i32 (i1 as 0 and 1).
+        wide = re.sub(rf"(x|<){ety}>", r"\1i32>", result_type)
+        extend = "arith.extui" if ety == "i1" else "arith.extsi"
+        lines.append(f"  %w{k} = {extend} %r{k} : {result_type} to {wide}")
+        lines.append(f"  %r{k}i = tensor.cast %w{k} : {wide} to {wide}")
+        ety, result_type, k = "i32", wide, f"{k}i"
+    printer = hostrun.PRINTERS[ety]
+    lines += [f"  %p{k} = tensor.cast %r{k} : {result_type} to tensor<*x{ety}>",
+              f"  call @printMemref{printer}(%p{k}) : (tensor<*x{ety}>) -> ()"]
+    return lines, printer, ety
+
+
+def module(functions, lines, printers):
+    # Through the C interface: the I8, I16 and F16 printers have no other.
+    declarations = [f"func.func private @printMemref{p}(tensor<*x{e}>) "
+                    "attributes {llvm.emit_c_interface}" for p, e in sorted(printers)]
+    return "\n".join(declarations + functions + ["func.func @main() {"] + lines +
+                     ["  return", "}"]) + "\n"
+
+
+def run(text):
+    """mlir-runner's run of `text` through the GPU lowering and fusion on
+    the host."""
+    staged = subprocess.run([opt, "--gather-canonicalize", "--convert-gather-to-gpu",
+                             "--gather-fuse-device-consumers"], input=text,
+                            capture_output=True, text=True)
+    if staged.returncode:
+        raise RuntimeError(f"the GPU lowering: {staged.stderr}")
+    return hostrun.lower_and_run(opt, runner, llvm_lib, runtime_lib,
+                                 hostrun.bufferize(opt, staged.stdout))
+
+
+def matches(printed, want):
+    want = np.asarray(want)
+    if want.dtype.kind == "f":
+        got = np.array([float(v) for v in printed], np.float64)
+        return got.size == want.size and np.allclose(
+            got, want.astype(np.float64).ravel(), rtol=2e-5, atol=1e-30, equal_nan=True)
+    got = np.array([int(float(v)) if "e" in v or "." in v else int(v) for v in printed])
+    return got.size == want.size and np.array_equal(got, want.astype(np.int64).ravel())
+
+
+def main():
+    rng = np.random.default_rng(75)
+    failed = ran = invalid = skipped = 0
+    for op in ("block", "elements", "nd", "multiaxis"):
+        functions, lines, printers, wants, names = [], [], set(), [], []
+        for k in range(CASES):
+            case = difftest.make_case(op, rng, consumers=1.0)
+            want = difftest.reference_or_error(case.expected)
+            arrays = case.arguments()
+            if (any(a.size == 0 for a in arrays) or
+                    (not isinstance(want, Exception) and np.asarray(want).size == 0)):
+                skipped += 1
+                continue
+            shape = difftest.output_shape(case, None if isinstance(want, Exception) else want)
+            function = difftest.function_text(case, f"c{k}", shape)
+            call, printer, ety = main_lines(k, case, function)
+            if isinstance(want, Exception):
+                # Alone: the report ends the run.
+                result = run(module([function], call, {(printer, ety)}))
+                problem = difftest.expect_error_text(case, result.stderr)
+                if result.returncode != 1 or problem or "Unranked" in result.stdout:
+                    print(f"FAIL {op} {k}: {case.describe()}: exit {result.returncode}, "
+                          f"{problem or 'a result printed'}")
+                    failed += 1
+                invalid += 1
+                ran += 1
+                continue
+            functions.append(function)
+            lines += call
+            printers.add((printer, ety))
+            wants.append(want)
+            names.append(f"{op} {k}: {case.describe()}")
+        result = run(module(functions, lines, printers))
+        if result.returncode:
+            print(f"FAIL {op}: mlir-runner: {result.stderr.strip()[:2000]}")
+            failed += len(wants)
+            continue
+        printed = re.findall(r"data =\s*(.*?)(?=Unranked|\Z)", result.stdout, re.S)
+        if len(printed) != len(wants):
+            print(f"FAIL {op}: {len(printed)} results printed, expected {len(wants)}")
+            failed += len(wants)
+            continue
+        for text, want, name in zip(printed, wants, names):
+            values = re.findall(r"-?(?:[0-9.]+(?:e[-+]?[0-9]+)?|inf|nan)", text)
+            if not matches(values, want):
+                print(f"FAIL {name}: got {values[:16]}, want {np.asarray(want).ravel()[:16]}")
+                failed += 1
+            ran += 1
+    print(f"gpu fusion on the host: {ran} cases run ({invalid} with an invalid index), "
+          f"{failed} failed ({skipped} skipped)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
