@@ -419,7 +419,7 @@ struct DropUnitLoopsOfAConsumer : OpRewritePattern<linalg::GenericOp> {
       SmallVector<unsigned> producerLoops = unitLoopsToDrop(producer);
       SmallVector<unsigned> consumerLoops = unitLoopsToDrop(consumer);
       // The identity maps make the loops the dimensions of the gather's
-      // result and of the reduction's input: without the loops dropped,
+      // result and of the consumer's input: without the loops dropped,
       // both must have one type (unit reshapes keep the other dimensions).
       if ((reshapes.empty() && producerLoops.empty() &&
            consumerLoops.empty()) ||
@@ -443,7 +443,7 @@ struct DropUnitLoopsOfAConsumer : OpRewritePattern<linalg::GenericOp> {
         return success();
       }
       unsigned position = input->getOperandNumber();
-      Operation *reduction = consumer;
+      Operation *reader = consumer;
       if (!consumerLoops.empty()) {
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPoint(consumer);
@@ -453,12 +453,12 @@ struct DropUnitLoopsOfAConsumer : OpRewritePattern<linalg::GenericOp> {
         if (failed(dropped))
           continue;
         rewriter.replaceOp(consumer, dropped->replacements);
-        reduction = dropped->resultOp;
+        reader = dropped->resultOp;
         reshapes.insert(reshapes.begin(),
-                        reduction->getOperand(position).getDefiningOp());
+                        reader->getOperand(position).getDefiningOp());
       }
-      rewriter.modifyOpInPlace(reduction,
-                               [&] { reduction->setOperand(position, root); });
+      rewriter.modifyOpInPlace(reader,
+                               [&] { reader->setOperand(position, root); });
       for (Operation *reshape : reshapes)
         if (reshape->use_empty())
           rewriter.eraseOp(reshape);
@@ -504,10 +504,9 @@ LogicalResult opsNeededAfter(scf::IfOp branch, linalg::GenericOp consumer,
 
 /// A consumer of a gather of dynamic sizes, whose loop sits in the branch
 /// of an scf.if that the run-time shape check takes: the consumer (with the
-/// unit reshapes between) goes into both branches, so
-/// that it fuses with the loop in the first (above); the other applies it
-/// to the zero output. What it needs that was computed after the branch
-/// moves before it.
+/// unit reshapes between) goes into both branches, so that it fuses with the
+/// loop in the first (above); the other applies it to the zero output. What
+/// it needs that was computed after the branch moves before it.
 struct SinkConsumerIntoShapeCheck : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -568,7 +567,7 @@ struct SinkConsumerIntoShapeCheck : OpRewritePattern<linalg::GenericOp> {
 /// reduction's output): the scf.if around its loop yields the loop, whose
 /// destination is defined before the branch, or the fill of that same
 /// destination, so the size is the destination's. Read from it, the
-/// consumer is the branch's one use and can go into it (below).
+/// consumer is the branch's one use and can go into it (above).
 struct DimOfShapeCheckedLoop : OpRewritePattern<tensor::DimOp> {
   using OpRewritePattern::OpRewritePattern;
 
