@@ -249,18 +249,19 @@ static void addCpuToLLVM(OpPassManager &pm) {
 /// The gathers frontends write as linalg.generic (a tensor.extract at
 /// positions read from an index operand) become gather ops, so that the
 /// lowering, the checks and the fusion below apply to them.
-static void addRaising(OpPassManager &pm, bool raise, bool segmentSums) {
+static void addRaising(OpPassManager &pm, bool raise,
+                       bool segmentSumsOfGatheredRows) {
   if (!raise)
     return;
   ConvertLinalgToGatherOptions options;
-  options.segmentSums = segmentSums;
+  options.segmentSumsOfGatheredRows = segmentSumsOfGatheredRows;
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToGather(options));
 }
 
 void mlir::gather::buildGatherCpuPipeline(
     OpPassManager &pm, const GatherCpuPipelineOptions &options) {
   pm.addPass(createGatherCheckInput());
-  addRaising(pm, options.raiseLinalg, /*segmentSums=*/true);
+  addRaising(pm, options.raiseLinalg, /*segmentSumsOfGatheredRows=*/false);
   // Before canonicalization, which would put reshapes between a gather and
   // its consumer.
   if (options.destinationEntries)
@@ -406,9 +407,9 @@ static void addGpuHostToLLVM(OpPassManager &pm,
 void mlir::gather::buildGatherGpuPipeline(
     OpPassManager &pm, const GatherGpuPipelineOptions &options) {
   pm.addPass(createGatherCheckInput());
-  // The GPU lowering takes no gather inside a loop: embedding bags stay
-  // generics.
-  addRaising(pm, options.raiseLinalg, /*segmentSums=*/false);
+  // The GPU lowering takes no gather inside a loop: embedding bags become
+  // one gather of all their rows and a loop nest of the bags' sums.
+  addRaising(pm, options.raiseLinalg, /*segmentSumsOfGatheredRows=*/true);
   // The GPU lowering makes plain loops; fusion merges them with their
   // consumers' loops afterwards (the CPU fuses before, into tiles).
   addGatherLowering(pm, createConvertGatherToGPU(), /*outlineDuplicates=*/false,

@@ -2,8 +2,11 @@
 // aten.embedding_bag, mode sum) into a loop over the bags whose steps each
 // gather one row and add it into the bag's sums, kept in vector registers
 // (the row's 64 floats as 16-lane vectors), with the index check and its
-// report before the row's loads (reported in place); the GPU pipeline, whose lowering takes no gather inside a loop,
-// leaves the generic to upstream's lowering (no index report).
+// report before the row's loads (reported in place). The GPU pipeline, whose
+// lowering takes no gather inside a loop, gathers the rows of all the
+// indices in one kernel (the error flag raised there) and sums each bag's
+// range of them in another, one thread per (bag, column); the host reads
+// the flag after them and reports an invalid index.
 // RUN: gather-opt %s --gather-cpu-pipeline="target-cpu=znver4 parallel fuse-consumers" | FileCheck %s --check-prefix=CPU
 // RUN: gather-opt %s --gather-gpu-pipeline | FileCheck %s --check-prefix=GPU
 
@@ -15,9 +18,14 @@
 // CPU:         llvm.fadd {{.*}} : vector<64xf32>
 // CPU-NOT:     llvm.call @__gather_index_check
 
-// GPU-LABEL:   llvm.func @embedding_bag_sum
-// GPU-NOT:     __gather_index_report
-// GPU:         gpu.launch_func
+// GPU-LABEL:   llvm.func @embedding_bag_sum(
+// GPU:         gpu.launch_func {{.*}} @embedding_bag_sum_kernel::
+// GPU:         llvm.call @mgpuMemset32
+// GPU:         gpu.launch_func {{.*}} @embedding_bag_sum_kernel_0::
+// GPU:         gpu.launch_func {{.*}} @embedding_bag_sum_kernel_1::
+// GPU-NOT:     gpu.launch_func
+// GPU:         llvm.call @mgpuMemcpy
+// GPU:         llvm.call @__gather_index_report
 #map_i = affine_map<(d0, d1, d2) -> (d1)>
 #map_o = affine_map<(d0, d1, d2) -> (d0)>
 #map_out = affine_map<(d0, d1, d2) -> (d0, d2)>

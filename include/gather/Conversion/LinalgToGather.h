@@ -36,6 +36,11 @@ struct LinalgToGatherOptions {
   bool uncheckedPlainReads = false;
   /// Also raise embedding bags with offsets (populateSegmentSumPatterns).
   bool segmentSums = true;
+  /// Their form: a loop over the bags of gathers and sums (the CPU's), or
+  /// with this set, one gather of all the indices' rows and one loop nest
+  /// over (bag, column) that sums each bag's range of them (the GPU's,
+  /// whose lowering takes no gather inside a loop).
+  bool segmentSumsOfGatheredRows = false;
 };
 
 /// Rewrites each gather-like linalg.generic into the gather op that
@@ -51,7 +56,10 @@ void populateLinalgToGatherPatterns(RewritePatternSet &patterns,
 /// table rows of each bag's range of indices, given by offsets, over loops
 /// (bags, every index, row)) into an scf.forall over the bags, each a
 /// gather.block of its range and a linalg.reduce into its row of the
-/// generic's destination. Part of populateLinalgToGatherPatterns.
+/// generic's destination; with `options.segmentSumsOfGatheredRows`, into a
+/// gather.block of all the indices and a loop nest over (bag, column) that
+/// sums each bag's range of the rows. Part of
+/// populateLinalgToGatherPatterns.
 void populateSegmentSumPatterns(RewritePatternSet &patterns,
                                 const LinalgToGatherOptions &options = {});
 

@@ -414,7 +414,12 @@ def ConvertLinalgToGather : Pass<"convert-linalg-to-gather"> {
     whose body adds the table row of index `j` into bag `b`'s sum where
     `offsets[b] <= j < next(b)`) becomes an `scf.forall` over the bags, each
     a `gather.block` of its own range of indices and a `linalg.reduce` into
-    its row (`segment-sums`, on by default; the GPU pipeline turns it off).
+    its row (`segment-sums`, on by default). With
+    `segment-sums-of-gathered-rows` (the GPU pipeline's form, whose lowering
+    takes no gather inside a loop), one `gather.block` of all the indices
+    and a `linalg.generic` over (bag, column) whose body sums its bag's
+    range of those rows in an `scf.for` (where every row of the destination
+    is a bag); every index is then checked, also one outside every bag.
 
     Everything else is left alone: other reductions, bodies with other side
     effects, positions that no gather op expresses.
@@ -424,9 +429,13 @@ def ConvertLinalgToGather : Pass<"convert-linalg-to-gather"> {
            "What a plain read of an index that may be out of range becomes: "
            "error (checked) or unchecked">,
     Option<"segmentSums", "segment-sums", "bool", "true",
-           "Also raise embedding bags with offsets into a loop over the bags "
-           "of gathers and sums (the GPU lowering takes no gather inside a "
-           "loop)">
+           "Also raise embedding bags with offsets (into a loop over the bags "
+           "of gathers and sums)">,
+    Option<"segmentSumsOfGatheredRows", "segment-sums-of-gathered-rows",
+           "bool", "false",
+           "Raise embedding bags with offsets into one gather of all the "
+           "indices and a loop nest over (bag, column) that sums each bag's "
+           "range (the GPU lowering takes no gather inside a loop)">
   ];
   let dependentDialects = ["::mlir::gather::GatherDialect",
                            "::mlir::linalg::LinalgDialect",

@@ -1060,6 +1060,7 @@ struct ConvertLinalgToGatherPass
       return signalPassFailure();
     }
     options.segmentSums = segmentSums;
+    options.segmentSumsOfGatheredRows = segmentSumsOfGatheredRows;
     RewritePatternSet patterns(&getContext());
     populateLinalgToGatherPatterns(patterns, options);
     // Each generic once: the rewrites make no new gather-like generics.

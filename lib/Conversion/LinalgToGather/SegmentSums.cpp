@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 using namespace mlir;
 using namespace mlir::gather;
@@ -261,6 +262,58 @@ FailureOr<SegmentSum> SegmentSumMatcher::match() {
   return sum;
 }
 
+/// Bag `bag`'s range [lo, hi) of the indices, of `count`: lo =
+/// min(max(offsets[bag], 0), count) and hi = max(min(next(bag), count), lo)
+/// (the positions j in [0, count) the generic adds), the next bag's offset
+/// read within the offsets (`bagCount` of them; the last bag reads its own
+/// and takes `count` instead).
+std::pair<Value, Value> bagRange(OpBuilder &b, Location loc,
+                                 const SegmentSum &sum, Value bag,
+                                 Value bagCount, Value count) {
+  auto index = [&](Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v).getResult();
+  };
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value start =
+      index(tensor::ExtractOp::create(b, loc, sum.offsets, ValueRange{bag}));
+  Value nextBag = arith::AddIOp::create(b, loc, bag, one);
+  Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       nextBag, bagCount);
+  Value lastBag = arith::SubIOp::create(b, loc, bagCount, one);
+  Value readBag = arith::MinUIOp::create(b, loc, nextBag, lastBag);
+  Value next =
+      arith::SelectOp::create(b, loc, isLast, count,
+                              index(tensor::ExtractOp::create(
+                                  b, loc, sum.offsets, ValueRange{readBag})));
+  Value lo = arith::MinSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, start, zero), count);
+  Value hi = arith::MaxSIOp::create(
+      b, loc, arith::MinSIOp::create(b, loc, next, count), lo);
+  return {lo, hi};
+}
+
+/// The table's columns the generic reads: as many as the row has.
+Value tableColumns(OpBuilder &b, Location loc, const SegmentSum &sum,
+                   OpFoldResult rowLength) {
+  Value table = sum.table;
+  auto tableType = cast<RankedTensorType>(table.getType());
+  std::optional<int64_t> length = getConstantIntValue(rowLength);
+  if (length && tableType.getDimSize(1) == *length)
+    return table;
+  return tensor::ExtractSliceOp::create(
+      b, loc, table,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{tensor::getMixedSize(b, loc, table, 0), rowLength},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+}
+
+/// The number of indices, as a value.
+Value indexCount(OpBuilder &b, Location loc, const SegmentSum &sum) {
+  return getValueOrCreateConstantIndexOp(
+      b, loc, tensor::getMixedSize(b, loc, sum.indices, 0));
+}
+
 /// The raised form: for each bag b, its range [lo, hi) of the indices, where
 /// lo = min(max(offsets[b], 0), n) and hi = max(min(next(b), n), lo) (the
 /// positions j in [0, n) the generic adds), gathered and summed into row b
@@ -284,12 +337,7 @@ Value buildSegmentSums(PatternRewriter &rewriter, Location loc,
             getValueOrCreateConstantIndexOp(rewriter, loc, offsetCount))
             .getResult();
   OpFoldResult rowLength = tensor::getMixedSize(rewriter, loc, init, 1);
-  Value count =
-      tensor::getMixedSize(rewriter, loc, sum.indices, 0).dyn_cast<Value>();
-  if (!count)
-    count = arith::ConstantIndexOp::create(
-        rewriter, loc,
-        cast<RankedTensorType>(sum.indices.getType()).getDimSize(0));
+  Value count = indexCount(rewriter, loc, sum);
   // A fill of the destination (torch-mlir's zeros) fills each bag's row
   // where the bag is summed, not in a pass over the whole destination before
   // the loop (as gather-fuse-consumers fills its bags: the fixed-length
@@ -306,31 +354,9 @@ Value buildSegmentSums(PatternRewriter &rewriter, Location loc,
   Value bag = forall.getInductionVar(0);
   Value out = forall.getRegionIterArgs()[0];
   rewriter.setInsertionPointToStart(forall.getBody());
-
-  auto index = [&](Value v) {
-    return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), v)
-        .getResult();
-  };
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   Value bagCount = getValueOrCreateConstantIndexOp(rewriter, loc, bags);
-  Value start = index(
-      tensor::ExtractOp::create(rewriter, loc, sum.offsets, ValueRange{bag}));
-  // The next bag's offset, read within the offsets (the last bag reads its
-  // own and takes the number of indices instead).
-  Value nextBag = arith::AddIOp::create(rewriter, loc, bag, one);
-  Value isLast = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                       nextBag, bagCount);
-  Value lastBag = arith::SubIOp::create(rewriter, loc, bagCount, one);
-  Value readBag = arith::MinUIOp::create(rewriter, loc, nextBag, lastBag);
-  Value next = arith::SelectOp::create(
-      rewriter, loc, isLast, count,
-      index(tensor::ExtractOp::create(rewriter, loc, sum.offsets,
-                                      ValueRange{readBag})));
-  Value lo = arith::MinSIOp::create(
-      rewriter, loc, arith::MaxSIOp::create(rewriter, loc, start, zero), count);
-  Value hi = arith::MaxSIOp::create(
-      rewriter, loc, arith::MinSIOp::create(rewriter, loc, next, count), lo);
+
+  auto [lo, hi] = bagRange(rewriter, loc, sum, bag, bagCount, count);
   Value length = arith::SubIOp::create(rewriter, loc, hi, lo);
 
   auto indicesType = cast<RankedTensorType>(sum.indices.getType());
@@ -341,19 +367,7 @@ Value buildSegmentSums(PatternRewriter &rewriter, Location loc,
       sum.indices, ValueRange{lo}, ValueRange{length}, ValueRange{},
       ArrayRef<int64_t>{ShapedType::kDynamic},
       ArrayRef<int64_t>{ShapedType::kDynamic}, ArrayRef<int64_t>{1});
-  // The table's columns the generic reads: as many as the row has.
-  Value table = sum.table;
-  auto tableType = cast<RankedTensorType>(table.getType());
-  if (tableType.getDimSize(1) != initType.getDimSize(1) ||
-      initType.isDynamicDim(1))
-    table = tensor::ExtractSliceOp::create(
-        rewriter, loc, table,
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
-                               rewriter.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{tensor::getMixedSize(rewriter, loc, table, 0),
-                               rowLength},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
-                               rewriter.getIndexAttr(1)});
+  Value table = tableColumns(rewriter, loc, sum, rowLength);
   Value rows = tensor::EmptyOp::create(
       rewriter, loc, ArrayRef<OpFoldResult>{length, rowLength}, element);
   // The report of an invalid index names its position in all the indices.
@@ -387,6 +401,67 @@ Value buildSegmentSums(PatternRewriter &rewriter, Location loc,
   return forall.getResult(0);
 }
 
+/// The GPU's form, where a gather inside a loop does not lower: the rows of
+/// all the indices gathered first, then one loop nest over (bag, column)
+/// whose iteration adds its bag's range [lo, hi) of them (an scf.for in its
+/// body: one GPU thread each, over its own range, where the generic's
+/// threads would each run over every index). Every index is checked, also
+/// one outside every bag, which the generic reads too (undefined there;
+/// PyTorch rejects offsets that leave one). Only where every row of the
+/// destination is a bag (sizes proved equal): the others would keep theirs.
+FailureOr<Value> buildSegmentSumsOfGatheredRows(PatternRewriter &rewriter,
+                                                Location loc,
+                                                linalg::GenericOp generic,
+                                                const SegmentSum &sum) {
+  Value init = generic.getDpsInitOperand(0)->get();
+  FailureOr<bool> everyRowABag = ValueBoundsConstraintSet::areEqual(
+      ValueBoundsConstraintSet::Variable(init, 0),
+      ValueBoundsConstraintSet::Variable(sum.offsets, 0));
+  if (failed(everyRowABag) || !*everyRowABag)
+    return failure();
+  auto initType = cast<RankedTensorType>(init.getType());
+  OpFoldResult rowLength = tensor::getMixedSize(rewriter, loc, init, 1);
+  Value count = indexCount(rewriter, loc, sum);
+  Value bagCount = getValueOrCreateConstantIndexOp(
+      rewriter, loc, tensor::getMixedSize(rewriter, loc, init, 0));
+  Value rows = tensor::EmptyOp::create(
+      rewriter, loc,
+      ArrayRef<OpFoldResult>{
+          tensor::getMixedSize(rewriter, loc, sum.indices, 0), rowLength},
+      initType.getElementType());
+  Value gathered =
+      BlockOp::create(rewriter, loc,
+                      tableColumns(rewriter, loc, sum, rowLength), sum.indices,
+                      /*axis=*/0, sum.policy.negative, sum.policy.outOfBounds,
+                      /*whole_indices=*/Value(), rows)
+          .getOutput();
+  AffineMap identity = rewriter.getMultiDimIdentityMap(2);
+  auto sums = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{initType}, ValueRange{}, ValueRange{init},
+      ArrayRef<AffineMap>{identity},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                    utils::IteratorType::parallel},
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value bag = linalg::IndexOp::create(b, l, 0);
+        Value column = linalg::IndexOp::create(b, l, 1);
+        auto [lo, hi] = bagRange(b, l, sum, bag, bagCount, count);
+        Value one = arith::ConstantIndexOp::create(b, l, 1);
+        auto loop = scf::ForOp::create(
+            b, l, lo, hi, one, ValueRange{args[0]},
+            [&](OpBuilder &fb, Location fl, Value j, ValueRange acc) {
+              Value x = tensor::ExtractOp::create(fb, fl, gathered,
+                                                  ValueRange{j, column});
+              // The generic's add, its operands in the same order.
+              Operation *add = fb.clone(*sum.combine);
+              add->setOperands(sum.sumFirst ? ValueRange{acc[0], x}
+                                            : ValueRange{x, acc[0]});
+              scf::YieldOp::create(fb, fl, add->getResult(0));
+            });
+        linalg::YieldOp::create(b, l, loop.getResult(0));
+      });
+  return sums.getResult(0);
+}
+
 struct RaiseSegmentSums : OpRewritePattern<linalg::GenericOp> {
   RaiseSegmentSums(MLIRContext *context, const LinalgToGatherOptions &options)
       : OpRewritePattern(context), options(options) {}
@@ -397,8 +472,16 @@ struct RaiseSegmentSums : OpRewritePattern<linalg::GenericOp> {
     if (failed(sum))
       return rewriter.notifyMatchFailure(generic, "not an embedding bag");
     rewriter.setInsertionPoint(generic);
-    rewriter.replaceOp(
-        generic, buildSegmentSums(rewriter, generic.getLoc(), generic, *sum));
+    if (!options.segmentSumsOfGatheredRows) {
+      rewriter.replaceOp(
+          generic, buildSegmentSums(rewriter, generic.getLoc(), generic, *sum));
+      return success();
+    }
+    FailureOr<Value> sums = buildSegmentSumsOfGatheredRows(
+        rewriter, generic.getLoc(), generic, *sum);
+    if (failed(sums))
+      return rewriter.notifyMatchFailure(generic, "a row that is no bag");
+    rewriter.replaceOp(generic, *sums);
     return success();
   }
 

@@ -2,6 +2,7 @@
 // RUN: gather-opt %s --convert-linalg-to-gather=plain-reads=unchecked --split-input-file | FileCheck %s --check-prefix=UNCHECKED
 // RUN: gather-opt %s --convert-linalg-to-gather --split-input-file --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
 // RUN: gather-opt %s --convert-linalg-to-gather=segment-sums=false --split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: gather-opt %s --convert-linalg-to-gather=segment-sums-of-gathered-rows --split-input-file | FileCheck %s --check-prefix=GPUFORM
 // The plugin registers the pattern with the pass in upstream's mlir-opt.
 // RUN: %mlir_opt --load-dialect-plugin=%gather_lib/GatherPlugin.so --load-pass-plugin=%gather_lib/GatherPlugin.so %s --pass-pipeline="builtin.module(func.func(convert-linalg-to-gather))" --split-input-file | FileCheck %s
 
@@ -51,6 +52,35 @@
 // OFF-LABEL: func.func @embedding_bag_sum
 // OFF-NOT:     scf.forall
 // OFF:         linalg.generic
+// The GPU's form (segment-sums-of-gathered-rows; its lowering takes no
+// gather inside a loop): the rows of all the indices gathered, then one
+// loop nest over (bag, column), each iteration summing its bag's range
+// [lo, hi) of those rows into the fill's value.
+// GPUFORM-LABEL: func.func @embedding_bag_sum
+// GPUFORM-SAME:      %[[W:[^:]*]]: tensor<1000x64xf32>, %[[IDS:[^:]*]]: tensor<200xi64>, %[[OFFS:[^:]*]]: tensor<16xi64>
+// GPUFORM-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// GPUFORM-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// GPUFORM-DAG:     %[[N:.*]] = arith.constant 200 : index
+// GPUFORM:         %[[INIT:.*]] = linalg.fill
+// GPUFORM:         %[[ROWS:.*]] = tensor.empty() : tensor<200x64xf32>
+// GPUFORM:         %[[G:.*]] = gather.block %[[W]][%[[IDS]]] axis = 0 negative_indices = out_of_bounds into %[[ROWS]] : tensor<1000x64xf32>, tensor<200xi64> into tensor<200x64xf32>
+// GPUFORM:         %[[R:.*]] = linalg.generic
+// GPUFORM-SAME:      iterator_types = ["parallel", "parallel"]
+// GPUFORM-SAME:      outs(%[[INIT]] : tensor<16x64xf32>)
+// GPUFORM:         ^bb0(%[[OUT:.*]]: f32):
+// GPUFORM:           %[[B:.*]] = linalg.index 0
+// GPUFORM:           %[[K:.*]] = linalg.index 1
+// GPUFORM:           tensor.extract %[[OFFS]][%[[B]]]
+// GPUFORM:           %[[LO0:.*]] = arith.maxsi %{{.*}}, %[[C0]]
+// GPUFORM:           %[[LO:.*]] = arith.minsi %[[LO0]], %[[N]]
+// GPUFORM:           %[[HI0:.*]] = arith.minsi %{{.*}}, %[[N]]
+// GPUFORM:           %[[HI:.*]] = arith.maxsi %[[HI0]], %[[LO]]
+// GPUFORM:           %[[SUM:.*]] = scf.for %[[J:.*]] = %[[LO]] to %[[HI]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[OUT]]) -> (f32)
+// GPUFORM:             %[[X:.*]] = tensor.extract %[[G]][%[[J]], %[[K]]] : tensor<200x64xf32>
+// GPUFORM:             %[[ADD:.*]] = arith.addf %[[X]], %[[ACC]] : f32
+// GPUFORM:             scf.yield %[[ADD]]
+// GPUFORM:           linalg.yield %[[SUM]]
+// GPUFORM:         return %[[R]]
 #map_i = affine_map<(d0, d1, d2) -> (d1)>
 #map_o = affine_map<(d0, d1, d2) -> (d0)>
 #map_out = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -111,6 +141,15 @@ func.func @embedding_bag_sum(%weight: tensor<1000x64xf32>, %indices: tensor<200x
 // CHECK:           gather.block %[[COLS]][%[[BAG]]] axis = 0
 // CHECK:           linalg.reduce ins(%{{.*}} : tensor<?x?xf32>) outs(%{{.*}} : tensor<?xf32>)
 // CHECK-NOT:     linalg.generic
+// With dynamic sizes every row is a bag where value bounds prove the
+// destination's rows and the offsets alike (here the destination's size is
+// read from the offsets).
+// GPUFORM-LABEL: func.func @embedding_bag_sum_dynamic
+// GPUFORM:         %[[COLS:.*]] = tensor.extract_slice %{{.*}}[0, 0] [%{{.*}}, %{{.*}}] [1, 1]
+// GPUFORM:         %[[G:.*]] = gather.block %[[COLS]][%{{.*}}] axis = 0
+// GPUFORM:         linalg.generic
+// GPUFORM:           scf.for
+// GPUFORM:             tensor.extract %[[G]]
 #map_i = affine_map<(d0, d1, d2) -> (d1)>
 #map_o = affine_map<(d0, d1, d2) -> (d0)>
 #map_out = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -662,4 +701,58 @@ func.func @one_index_canonicalized(%weight: tensor<2x39xf32>, %indices: tensor<1
     linalg.yield %sel : f32
   } -> tensor<7x39xf32>
   return %r : tensor<7x39xf32>
+}
+
+// -----
+
+// A destination whose rows are not proved to be the bags (its size from
+// another argument): the CPU's loop takes the fewer; the GPU's form, whose
+// loop nest runs over the destination's rows, leaves the generic.
+// CHECK-LABEL: func.func @bag_rows_not_proved_bags_stay_in_rows_form
+// CHECK:         arith.minui
+// CHECK:         scf.forall
+// GPUFORM-LABEL: func.func @bag_rows_not_proved_bags_stay_in_rows_form
+// GPUFORM-NOT:     gather.block
+// GPUFORM:         linalg.generic
+// GPUFORM-SAME:      iterator_types = ["parallel", "reduction", "parallel"]
+#map_i = affine_map<(d0, d1, d2) -> (d1)>
+#map_o = affine_map<(d0, d1, d2) -> (d0)>
+#map_out = affine_map<(d0, d1, d2) -> (d0, d2)>
+func.func @bag_rows_not_proved_bags_stay_in_rows_form(%weight: tensor<?x?xf32>, %indices: tensor<?xi64>, %offsets: tensor<?xi64>, %rows: index) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %nb = tensor.dim %offsets, %c0 : tensor<?xi64>
+  %nn = tensor.dim %indices, %c0 : tensor<?xi64>
+  %nd = tensor.dim %weight, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%rows, %nd) : tensor<?x?xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %r = linalg.generic {indexing_maps = [#map_i, #map_o, #map_out], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%indices, %offsets : tensor<?xi64>, tensor<?xi64>) outs(%init : tensor<?x?xf32>) {
+  ^bb0(%idx: i64, %off: i64, %acc: f32):
+    %i = linalg.index 0 : index
+    %i64 = arith.index_cast %i : index to i64
+    %one = arith.constant 1 : i64
+    %ip1 = arith.addi %i64, %one : i64
+    %ip1x = arith.index_cast %ip1 : i64 to index
+    %len64 = arith.index_cast %nb : index to i64
+    %last = arith.cmpi eq, %len64, %ip1 : i64
+    %n64 = arith.index_cast %nn : index to i64
+    %nxt = tensor.extract %offsets[%ip1x] : tensor<?xi64>
+    %next = arith.select %last, %n64, %nxt : i64
+    %j = linalg.index 1 : index
+    %j64 = arith.index_cast %j : index to i64
+    %lt = arith.cmpi slt, %off, %j64 : i64
+    %eq = arith.cmpi eq, %off, %j64 : i64
+    %le = arith.ori %lt, %eq : i1
+    %below = arith.cmpi slt, %j64, %next : i64
+    %in = arith.andi %le, %below : i1
+    %row = arith.index_cast %idx : i64 to index
+    %k = linalg.index 2 : index
+    %w = tensor.extract %weight[%row, %k] : tensor<?x?xf32>
+    %add = arith.addf %w, %acc : f32
+    %sel = arith.select %in, %add, %acc : f32
+    linalg.yield %sel : f32
+  } -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
 }
