@@ -21,7 +21,8 @@
 #   sweep.txt     bench/streaming_sweep.cpp at 2 and 1 threads, outputs in
 #                 units of 8 MiB (the host's L3 is shared with other VMs)
 #   fused.txt     bench/fused.py --device gpu: fused, unfused, torch (CUDA);
-#                 (fused-bag) the embedding bag's sum, appended
+#                 (fused-bag) the embedding bag's sum, appended; (offsets-bag)
+#                 the same bags as torch-mlir writes them, appended
 #   ab.txt        bench/target_ab.py: the host's plan against one entry of
 #                 its description changed (L3, vector width, L1, L2, prefetch
 #                 of offset tables), 2 threads
@@ -135,6 +136,7 @@ for s in $steps; do
       done ;;
     fused) step fused 90 $py bench/fused.py --device gpu --runs 20 --rounds 2 ;;
     fused-bag) step fused 90 $py bench/fused.py --device gpu --workload bag --runs 20 --rounds 2 ;;
+    offsets-bag) step fused 90 $py bench/fused.py --device gpu --workload offsets-bag --runs 20 --rounds 2 ;;
     gpu-launches) step gpu-bench 90 $py bench/gpu.py --runs 20 --rounds 1 --launches 20 ;;
     rowbound) step rowbound 40 bash -c 'g++ -O3 -march=native -fopenmp bench/row_copy_bound.cpp -o /tmp/rowbound &&
       OMP_NUM_THREADS=2 /tmp/rowbound 15 2' ;;
