@@ -5,9 +5,9 @@
 # --convert-gather-to-gpu --gather-fuse-device-consumers; the device's
 # memset and copies of the error flag made host operations
 # (gather_testing.hostrun), bufferized and run by mlir-runner. 40 random
-# bags (offsets sorted or not, below 0 and past the indices, empty bags;
-# f32 and i32 tables; static and dynamic sizes; the body's operands either
-# way), each raised (one gather, no generic over the indices left) and
+# bags (offsets sorted or not, below 0 and past the indices, empty bags,
+# no bags or no indices; f32 and i32 tables; static and dynamic sizes; the
+# body's operands either way), each raised (one gather, no generic over the indices left) and
 # equal to the generic's own loops (embedding_bag_reference: each bag adds
 # its rows in the order of j); and 3 with an invalid index in a bag,
 # reported with its value and position in all the indices.
@@ -31,9 +31,8 @@ runtime_lib = os.path.join(bin_dir, os.pardir, "lib", "libgather_runtime.so")
 rng = np.random.default_rng(75)
 
 
-def random_case(k):
-    # No empty operand: the constants are written as bytes.
-    count, bags = int(rng.integers(1, 40)), int(rng.integers(1, 10))
+def random_case(k, least=0):
+    count, bags = int(rng.integers(least, 40)), int(rng.integers(least, 10))
     rows, dim = int(rng.integers(1, 50)), int(rng.integers(1, 40))
     ety = "f32" if rng.random() < 0.7 else "i32"
     offsets = rng.integers(-3, count + 4, bags)
@@ -119,7 +118,7 @@ def main():
             failed += 1
     # An invalid index inside a bag: reported with its position.
     for k in range(40, 43):
-        text, (table, indices, offsets), _, ety = random_case(k)
+        text, (table, indices, offsets), _, ety = random_case(k, least=1)
         offsets = np.sort(np.clip(offsets, 0, len(indices) - 1))
         offsets[0] = 0
         position = int(rng.integers(0, len(indices)))
