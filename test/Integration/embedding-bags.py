@@ -28,7 +28,7 @@ import numpy as np
 
 from gather import jit
 from gather_testing.torch_mlir import (EMBEDDING_BAG_MAPS, embedding_bag_reference,
-                                       embedding_bag_text)
+                                       embedding_bag_text, random_embedding_bag)
 
 rng = np.random.default_rng(11)
 passed = failed = 0
@@ -114,26 +114,7 @@ got = program(table, outside, offsets)
 check(np.array_equal(got, embedding_bag_reference(table, outside, offsets)),
       "invalid index in no bag")
 
-def random_case(k):
-    count, bags = int(rng.integers(0, 40)), int(rng.integers(0, 10))
-    rows, dim = int(rng.integers(1, 50)), int(rng.integers(1, 40))
-    ety = "f32" if rng.random() < 0.7 else "i32"
-    offsets = rng.integers(-3, count + 4, bags)
-    if rng.random() < 0.7:
-        offsets.sort()
-    sizes = [s if rng.random() < 0.6 else "?" for s in (rows, dim, count, bags)]
-    variant = dict(swap_add=bool(rng.random() < 0.5), swap_and=bool(rng.random() < 0.5),
-                   lower="or" if rng.random() < 0.5 else "sge")
-    if ety == "f32":
-        table = rng.standard_normal((rows, dim)).astype(np.float32)
-    else:
-        table = rng.integers(-100, 100, (rows, dim)).astype(np.int32)
-    args = (table, rng.integers(0, rows, count), offsets)
-    text = embedding_bag_text(*sizes, ety=ety, name=f"bag{k}", maps=False, **variant)
-    return text, args, variant["swap_add"]
-
-
-cases = [random_case(k) for k in range(60)]
+cases = [random_embedding_bag(rng, f"bag{k}")[:3] for k in range(60)]
 module = EMBEDDING_BAG_MAPS + "\n".join(text for text, _, _ in cases)
 canonical = subprocess.run([os.path.join(sys.argv[1], "gather-opt"), "-", "--canonicalize"],
                            input=module, capture_output=True, text=True, check=True).stdout

@@ -23,7 +23,7 @@ import numpy as np
 
 from gather_testing import hostrun
 from gather_testing.torch_mlir import (EMBEDDING_BAG_MAPS, embedding_bag_reference,
-                                       embedding_bag_text)
+                                       random_embedding_bag)
 
 bin_dir, runner, llvm_lib = sys.argv[1:4]
 opt = os.path.join(bin_dir, "gather-opt")
@@ -32,22 +32,7 @@ rng = np.random.default_rng(75)
 
 
 def random_case(k, least=0):
-    count, bags = int(rng.integers(least, 40)), int(rng.integers(least, 10))
-    rows, dim = int(rng.integers(1, 50)), int(rng.integers(1, 40))
-    ety = "f32" if rng.random() < 0.7 else "i32"
-    offsets = rng.integers(-3, count + 4, bags)
-    if rng.random() < 0.7:
-        offsets.sort()
-    sizes = [s if rng.random() < 0.6 else "?" for s in (rows, dim, count, bags)]
-    variant = dict(swap_add=bool(rng.random() < 0.5), swap_and=bool(rng.random() < 0.5),
-                   lower="or" if rng.random() < 0.5 else "sge")
-    if ety == "f32":
-        table = rng.standard_normal((rows, dim)).astype(np.float32)
-    else:
-        table = rng.integers(-100, 100, (rows, dim)).astype(np.int32)
-    args = (table, rng.integers(0, rows, count), offsets)
-    text = embedding_bag_text(*sizes, ety=ety, name=f"bag{k}", maps=False, **variant)
-    return text, args, variant["swap_add"], ety
+    return random_embedding_bag(rng, f"bag{k}", least)
 
 
 def call_lines(k, text, args, ety):

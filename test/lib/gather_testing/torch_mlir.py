@@ -83,3 +83,28 @@ def embedding_bag_reference(table, indices, offsets, swap_add=False):
             row = table[indices[j]]
             out[b] = (out[b] + row) if swap_add else (row + out[b])
     return out
+
+
+def random_embedding_bag(rng, name, least=0):
+    """A random embedding bag generic @name (sizes from `least`, 0 included
+    by default: no bags, no indices; offsets drawn sorted or not, some below
+    0 or past the indices; an f32 or i32 table; sizes static or dynamic; the
+    body's operands either way): (its text without the maps, the arguments
+    (table, indices, offsets), whether the body adds the sum first, the
+    table's element type)."""
+    count, bags = int(rng.integers(least, 40)), int(rng.integers(least, 10))
+    rows, dim = int(rng.integers(1, 50)), int(rng.integers(1, 40))
+    ety = "f32" if rng.random() < 0.7 else "i32"
+    offsets = rng.integers(-3, count + 4, bags)
+    if rng.random() < 0.7:
+        offsets.sort()
+    sizes = [s if rng.random() < 0.6 else "?" for s in (rows, dim, count, bags)]
+    variant = dict(swap_add=bool(rng.random() < 0.5), swap_and=bool(rng.random() < 0.5),
+                   lower="or" if rng.random() < 0.5 else "sge")
+    if ety == "f32":
+        table = rng.standard_normal((rows, dim)).astype(np.float32)
+    else:
+        table = rng.integers(-100, 100, (rows, dim)).astype(np.int32)
+    args = (table, rng.integers(0, rows, count), offsets)
+    text = embedding_bag_text(*sizes, ety=ety, name=name, maps=False, **variant)
+    return text, args, variant["swap_add"], ety
