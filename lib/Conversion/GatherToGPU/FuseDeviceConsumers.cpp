@@ -85,6 +85,13 @@ bool isFusableProducer(Value value, Operation *user) {
          producer.getNumLoops() == producer.getNumParallelLoops();
 }
 
+/// Whether `consumer` is a loop on tensors that a gather's loop can fuse
+/// into here: an elementwise one, or one with reductions.
+bool isFusableConsumer(linalg::GenericOp consumer) {
+  return consumer.hasPureTensorSemantics() &&
+         (consumer.getNumReductionLoops() != 0 || isElementwise(consumer));
+}
+
 /// Whether `op` is a tensor.expand_shape or tensor.collapse_shape of one use
 /// that only adds or removes dimensions of 1: each group of its
 /// reassociation has at most one dimension of another size, so the other
@@ -401,10 +408,9 @@ struct DropUnitLoopsOfAConsumer : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp consumer,
                                 PatternRewriter &rewriter) const override {
-    bool reduction = consumer.getNumReductionLoops() != 0;
-    if (!consumer.hasPureTensorSemantics() ||
-        (!reduction && !isElementwise(consumer)))
+    if (!isFusableConsumer(consumer))
       return failure();
+    bool reduction = consumer.getNumReductionLoops() != 0;
     for (OpOperand *input : consumer.getDpsInputOperands()) {
       SmallVector<Operation *> reshapes;
       Value root = throughUnitReshapes(input->get(), &reshapes);
@@ -512,12 +518,9 @@ struct SinkConsumerIntoShapeCheck : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp consumer,
                                 PatternRewriter &rewriter) const override {
-    bool reduction = consumer.getNumReductionLoops() != 0;
     // The consumer moves before the host code between: it must not touch
     // memory (a gather fused into it raises its own flag).
-    if (!consumer.hasPureTensorSemantics() ||
-        (!reduction && !isElementwise(consumer)) ||
-        !isEffectFreeThroughout(consumer))
+    if (!isFusableConsumer(consumer) || !isEffectFreeThroughout(consumer))
       return failure();
     for (OpOperand *input : consumer.getDpsInputOperands()) {
       SmallVector<Operation *> reshapes;

@@ -15,7 +15,6 @@
 # CHECK-NOT: FAIL
 # CHECK: embedding bags in the GPU form on the host: 43 passed, 0 failed
 import os
-import re
 import subprocess
 import sys
 
@@ -35,32 +34,10 @@ def random_case(k, least=0):
     return random_embedding_bag(rng, f"bag{k}", least)
 
 
-def call_lines(k, text, args, ety):
-    """@main's lines calling @bag<k> with `args` as constants, printing its
-    result."""
-    signature = re.search(rf"func\.func @bag{k}\((.*?)\) -> (tensor<[^>]*>)", text)
-    params = re.findall(r"%\w+: (tensor<[^>]*>)", signature.group(1))
-    lines, names = [], []
-    for j, (array, param) in enumerate(zip(args, params)):
-        element = {np.dtype(np.float32): "f32", np.dtype(np.int32): "i32",
-                   np.dtype(np.int64): "i64"}[array.dtype]
-        static = f"tensor<{'x'.join(map(str, array.shape))}x{element}>"
-        lines += [f"  %a{k}_{j} = arith.constant {hostrun.dense(array, static)}",
-                  f"  %b{k}_{j} = tensor.cast %a{k}_{j} : {static} to {param}"]
-        names.append(f"%b{k}_{j}")
-    result = signature.group(2)
-    lines += [f"  %r{k} = call @bag{k}({', '.join(names)}) : ({', '.join(params)}) -> {result}",
-              f"  %p{k} = tensor.cast %r{k} : {result} to tensor<*x{ety}>",
-              f"  call @printMemref{hostrun.PRINTERS[ety]}(%p{k}) : (tensor<*x{ety}>) -> ()"]
-    return lines
-
-
-def module(texts, lines):
-    return (EMBEDDING_BAG_MAPS +
-            "func.func private @printMemrefF32(tensor<*xf32>) attributes {llvm.emit_c_interface}\n"
-            "func.func private @printMemrefI32(tensor<*xi32>) attributes {llvm.emit_c_interface}\n"
-            + "\n".join(texts) + "\nfunc.func @main() {\n" + "\n".join(lines) +
-            "\n  return\n}\n")
+def module(texts, calls):
+    """The bags `texts` and @main of the lines `calls` (hostrun.call_lines)."""
+    return hostrun.module_text(texts, [line for lines, _ in calls for line in lines],
+                               {printer for _, printer in calls}, prefix=EMBEDDING_BAG_MAPS)
 
 
 def run(text):
@@ -78,9 +55,8 @@ def run(text):
 def main():
     passed = failed = 0
     cases = [random_case(k) for k in range(40)]
-    lines = [line for k, (text, args, _, ety) in enumerate(cases)
-             for line in call_lines(k, text, args, ety)]
-    raised, result = run(module([c[0] for c in cases], lines))
+    calls = [hostrun.call_lines(k, text, args) for k, (text, args, _, _) in enumerate(cases)]
+    raised, result = run(module([c[0] for c in cases], calls))
     # Each bag: one gather of all its indices, no loop over (bag, index, row).
     gathers, left = raised.count("= gather.block"), raised.count('"reduction"')
     if gathers != len(cases) or left:
@@ -103,13 +79,13 @@ def main():
             failed += 1
     # An invalid index inside a bag: reported with its position.
     for k in range(40, 43):
-        text, (table, indices, offsets), _, ety = random_case(k, least=1)
+        text, (table, indices, offsets), _, _ = random_case(k, least=1)
         offsets = np.sort(np.clip(offsets, 0, len(indices) - 1))
         offsets[0] = 0
         position = int(rng.integers(0, len(indices)))
         indices = indices.copy()
         indices[position] = table.shape[0] + 5
-        _, result = run(module([text], call_lines(k, text, (table, indices, offsets), ety)))
+        _, result = run(module([text], [hostrun.call_lines(k, text, (table, indices, offsets))]))
         report = f"index {table.shape[0] + 5} at indices[{position}] is out of range"
         if result.returncode == 1 and report in result.stderr and "Unranked" not in result.stdout:
             passed += 1

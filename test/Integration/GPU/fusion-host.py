@@ -17,7 +17,6 @@
 # CHECK-NOT: FAIL
 # CHECK: gpu fusion on the host: {{[1-9][0-9]*}} cases run ({{[1-9][0-9]*}} with an invalid index), 0 failed
 import os
-import re
 import subprocess
 import sys
 
@@ -29,55 +28,6 @@ bin_dir, runner, llvm_lib = sys.argv[1:4]
 opt = os.path.join(bin_dir, "gather-opt")
 runtime_lib = os.path.join(bin_dir, os.pardir, "lib", "libgather_runtime.so")
 CASES = 100  # per op
-
-
-def element_type(dtype):
-    return {np.dtype(t): n for n, t in difftest.ELEMENT_TYPES.items()}[np.dtype(dtype)]
-
-
-def main_lines(k, case, function):
-    """@main's lines that call @c<k> (`function`) with the case's arrays as
-    constants and print its result; the printer's name."""
-    signature = re.match(r"func\.func @\w+\((.*?)\) -> (\S+)", function)
-    params = re.findall(r"%\w+: (tensor<[^>]*>)", signature.group(1))
-    result_type = signature.group(2).rstrip(" {")
-    lines, args = [], []
-    for j, (array, param) in enumerate(zip(case.arguments(), params)):
-        ety = element_type(array.dtype)
-        static = difftest.mlir_tensor_type(list(array.shape), ety)
-        if ety == "i1":
-            # Bytes of 0 and 1, truncated.
-            bytes_type = difftest.mlir_tensor_type(list(array.shape), "i8")
-            lines += [f"  %a{k}_{j}b = arith.constant "
-                      f"{hostrun.dense(array.astype(np.int8), bytes_type)}",
-                      f"  %a{k}_{j} = arith.trunci %a{k}_{j}b : {bytes_type} to {static}"]
-        else:
-            lines.append(f"  %a{k}_{j} = arith.constant {hostrun.dense(array, static)}")
-        lines.append(f"  %b{k}_{j} = tensor.cast %a{k}_{j} : {static} to {param}")
-        args.append(f"%b{k}_{j}")
-    ety = re.match(r"tensor<(?:[^>]*x)?(\w+)>", result_type).group(1)
-    lines.append(f"  %r{k} = call @c{k}({', '.join(args)}) : ({', '.join(params)}) -> "
-                 f"{result_type}")
-    if ety in ("i1", "i8"):
-        # printMemrefI8 prints characters, and there is no i1 printer: as
-        # i32 (i1 as 0 and 1).
-        wide = re.sub(rf"(x|<){ety}>", r"\1i32>", result_type)
-        extend = "arith.extui" if ety == "i1" else "arith.extsi"
-        lines.append(f"  %w{k} = {extend} %r{k} : {result_type} to {wide}")
-        lines.append(f"  %r{k}i = tensor.cast %w{k} : {wide} to {wide}")
-        ety, result_type, k = "i32", wide, f"{k}i"
-    printer = hostrun.PRINTERS[ety]
-    lines += [f"  %p{k} = tensor.cast %r{k} : {result_type} to tensor<*x{ety}>",
-              f"  call @printMemref{printer}(%p{k}) : (tensor<*x{ety}>) -> ()"]
-    return lines, printer, ety
-
-
-def module(functions, lines, printers):
-    # Through the C interface: the I8, I16 and F16 printers have no other.
-    declarations = [f"func.func private @printMemref{p}(tensor<*x{e}>) "
-                    "attributes {llvm.emit_c_interface}" for p, e in sorted(printers)]
-    return "\n".join(declarations + functions + ["func.func @main() {"] + lines +
-                     ["  return", "}"]) + "\n"
 
 
 def run(text):
@@ -112,10 +62,10 @@ def main():
             want = difftest.reference_or_error(case.expected)
             shape = difftest.output_shape(case, None if isinstance(want, Exception) else want)
             function = difftest.function_text(case, f"c{k}", shape)
-            call, printer, ety = main_lines(k, case, function)
+            call, printer = hostrun.call_lines(k, function, case.arguments())
             if isinstance(want, Exception):
                 # Alone: the report ends the run.
-                result = run(module([function], call, {(printer, ety)}))
+                result = run(hostrun.module_text([function], call, {printer}))
                 problem = difftest.expect_error_text(case, result.stderr)
                 if result.returncode != 1 or problem or "Unranked" in result.stdout:
                     print(f"FAIL {op} {k}: {case.describe()}: exit {result.returncode}, "
@@ -126,10 +76,10 @@ def main():
                 continue
             functions.append(function)
             lines += call
-            printers.add((printer, ety))
+            printers.add(printer)
             wants.append(want)
             names.append(f"{op} {k}: {case.describe()}")
-        result = run(module(functions, lines, printers))
+        result = run(hostrun.module_text(functions, lines, printers))
         if result.returncode:
             print(f"FAIL {op}: mlir-runner: {result.stderr.strip()[:2000]}")
             failed += len(wants)

@@ -298,7 +298,7 @@ def run_module(work, name, lines, wants, before=(), functions=(), host=False, lo
     run = lower_and_run(rewritten)
     if run.returncode:
         sys.exit(f"FAIL: mlir-runner: {run.stderr}")
-    printed = run.stdout.split("Unranked Memref")[1:]
+    printed = hostrun.printed_arrays(run.stdout)
     flat = [w for want in wants for w in want]
     if len(printed) != len(flat):
         sys.exit(f"FAIL: {len(printed)} results printed, expected {len(flat)}")
@@ -307,9 +307,7 @@ def run_module(work, name, lines, wants, before=(), functions=(), host=False, lo
     for k, want in enumerate(wants):
         ok = True
         for w in want:
-            data = next(results).split("data =", 1)[1]
-            got = np.array([float(n) for n in re.findall(r"-?[0-9.]+(?:e[-+]?[0-9]+)?|-?inf|nan",
-                                                         data)], np.float32)
+            got = np.array(next(results), np.float32)
             if got.size != w.size or not np.allclose(got, w.reshape(-1), rtol=1e-4, atol=1e-4):
                 print(f"FAIL {name} {k}: got {got.tolist()}\n  want {w.reshape(-1).tolist()}")
                 ok = False

@@ -39,6 +39,55 @@ def dense(array, type_text):
     return f'dense<"0x{np.ascontiguousarray(array).tobytes().hex().upper()}"> : {type_text}'
 
 
+_ELEMENT_TYPES = {np.dtype(np.bool_): "i1", np.dtype(np.int8): "i8", np.dtype(np.int32): "i32",
+                  np.dtype(np.int64): "i64", np.dtype(np.float16): "f16",
+                  np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
+
+
+def call_lines(tag, function, arrays):
+    """@main's lines that call `function` (its text) with `arrays` as
+    constants (cast to its parameters' types) and print its result, their
+    names suffixed with `tag`; and the printer they call, (name, element
+    type). i1 arguments are made of bytes; i1 and i8 results are printed as
+    i32 (printMemrefI8 prints characters, and there is no i1 printer)."""
+    signature = re.search(r"func\.func @(\w+)\((.*?)\) -> (tensor<[^>]*>)", function)
+    name, result = signature.group(1), signature.group(3)
+    params = re.findall(r"%\w+: (tensor<[^>]*>)", signature.group(2))
+    lines, args = [], []
+    for j, (array, param) in enumerate(zip(arrays, params)):
+        ety = _ELEMENT_TYPES[array.dtype]
+        static = f"tensor<{''.join(f'{n}x' for n in array.shape)}{ety}>"
+        value = f"%a{tag}_{j}"
+        if ety == "i1":
+            as_bytes = static.replace("i1>", "i8>")
+            lines += [f"  {value}b = arith.constant {dense(array.astype(np.int8), as_bytes)}",
+                      f"  {value} = arith.trunci {value}b : {as_bytes} to {static}"]
+        else:
+            lines.append(f"  {value} = arith.constant {dense(array, static)}")
+        lines.append(f"  %b{tag}_{j} = tensor.cast {value} : {static} to {param}")
+        args.append(f"%b{tag}_{j}")
+    lines.append(f"  %r{tag} = call @{name}({', '.join(args)}) : ({', '.join(params)}) -> "
+                 f"{result}")
+    printed, ety = f"%r{tag}", re.match(r"tensor<(?:[^>]*x)?(\w+)>", result).group(1)
+    if ety in ("i1", "i8"):
+        wide = re.sub(rf"(x|<){ety}>", r"\1i32>", result)
+        extend = "arith.extui" if ety == "i1" else "arith.extsi"
+        lines.append(f"  %w{tag} = {extend} %r{tag} : {result} to {wide}")
+        printed, ety, result = f"%w{tag}", "i32", wide
+    lines += [f"  %p{tag} = tensor.cast {printed} : {result} to tensor<*x{ety}>",
+              f"  call @printMemref{PRINTERS[ety]}(%p{tag}) : (tensor<*x{ety}>) -> ()"]
+    return lines, (PRINTERS[ety], ety)
+
+
+def module_text(functions, lines, printers, prefix=""):
+    """`prefix`, the printers' declarations (through the C interface: the
+    I8 and F16 printers have no other), `functions` and @main of `lines`."""
+    declarations = [f"func.func private @printMemref{p}(tensor<*x{e}>) "
+                    "attributes {llvm.emit_c_interface}" for p, e in sorted(printers)]
+    return prefix + "\n".join(declarations + list(functions) + ["func.func @main() {"] +
+                               list(lines) + ["  return", "}"]) + "\n"
+
+
 def bufferize(opt, text, host=True):
     """`text` (after the GPU lowering on tensors) bufferized, its reductions
     made loops by gather-gpu-reduction-loops; with `host`, the device's
